@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "detour",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "detour", targets: ["detour"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCMark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
+        // renameat2(RENAME_EXCHANGE) is not exported by Glibc's Swift overlay.
+        .target(name: "CAtomicRename"),
+        .target(name: "DetourDiagnostics"),
+        .target(
+            name: "DetourContent",
+            dependencies: ["DetourDiagnostics", "CCMark", "Yams"]
+        ),
+        .target(
+            name: "DetourSite",
+            dependencies: [
+                "DetourContent", "DetourDiagnostics", "CAtomicRename",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .executableTarget(
+            name: "detour",
+            dependencies: [
+                "DetourSite", "DetourContent", "DetourDiagnostics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
+        .testTarget(name: "DetourContentTests", dependencies: ["DetourContent"]),
+        .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DetourCLITests", dependencies: ["DetourSite"]),
+    ]
+)

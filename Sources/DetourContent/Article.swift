@@ -1,0 +1,33 @@
+import DetourDiagnostics
+
+/// `content/articles/**/*.md`: a troubleshooting article.
+public struct Article: Sendable {
+    public enum Audience: String, Sendable, CaseIterable {
+        case visitor, `operator`, developer
+    }
+
+    public var slug: String
+    public var title: String
+    public var summary: String
+    public var codes: [Located<Int>]
+    public var tags: [String]
+    public var audience: Audience
+    /// ISO date (YYYY-MM-DD) of the last factual review.
+    public var updated: String?
+    /// Log lines an operator will see for this problem.
+    public var logPatterns: [String]
+    public var draft: Bool
+    /// Markdown body and the line of the file it starts on.
+    public var body: String
+    public var bodyStartLine: Int
+    public var source: SourceLocation
+    public var slugLocation: SourceLocation
+    /// Path relative to the content folder (`articles/php/fpm.md`), for resolving `other.md` links.
+    public var relativePath: String
+    /// Set by the renderer.
+    public var html: String = ""
+    public var headings: [MarkdownDocument.Heading] = []
+    public var plainText: String = ""
+
+    public var sitePath: String { "articles/\(slug)/" }
+}

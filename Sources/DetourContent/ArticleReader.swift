@@ -1,0 +1,97 @@
+import DetourDiagnostics
+import Foundation
+import Yams
+
+/// Reads one article: front matter fields and the raw Markdown body (rendered later, once every
+/// slug is known, so links can be checked).
+enum ArticleReader {
+    static let fields = ["title", "summary", "codes", "tags", "audience", "updated", "log_patterns", "slug", "draft"]
+
+    /// - Parameter relativePath: path below the content folder, e.g. `articles/php/fpm-down.md`.
+    static func read(_ file: SourceFile, relativePath: String, diagnostics: inout [Diagnostic]) -> Article? {
+        let parts: FrontMatter
+        switch FrontMatter.split(file) {
+        case .success(let split): parts = split
+        case .failure(let diagnostic):
+            diagnostics.append(diagnostic)
+            return nil
+        }
+        let node: Node?
+        switch YAMLDocument.compose(parts.yaml, path: file.displayPath, lineOffset: parts.yamlLineOffset) {
+        case .success(let composed): node = composed
+        case .failure(let diagnostic):
+            diagnostics.append(diagnostic)
+            return nil
+        }
+        let fallback = file.start.shifted(lines: 1)
+        guard var reader = FieldReader(node, at: fallback, lineOffset: parts.yamlLineOffset, subject: "article front matter", fields: fields, diagnostics: &diagnostics) else { return nil }
+
+        let title = reader.string("title", required: true)
+        let summary = reader.string("summary", required: true)
+        let codes = reader.intList("codes", in: ErrorCodeReader.statusRange)
+        let tags = reader.stringList("tags").map(\.value).filter { !$0.isEmpty }
+        let audienceField = reader.string("audience")
+        let updated = reader.string("updated")
+        let logPatterns = reader.stringList("log_patterns").map(\.value)
+        let explicitSlug = reader.string("slug")
+        let draft = reader.bool("draft")?.value ?? false
+        reader.reportUnknownFields()
+        diagnostics += reader.diagnostics
+
+        var audience = Article.Audience.`operator`
+        if let audienceField {
+            if let parsed = Article.Audience(rawValue: audienceField.value) {
+                audience = parsed
+            } else {
+                let allowed = Article.Audience.allCases.map(\.rawValue).joined(separator: ", ")
+                diagnostics.append(.error("content.invalid-value", "'audience' must be one of \(allowed), not '\(audienceField.value)'", at: audienceField.location))
+            }
+        }
+        if let updated, !isISODate(updated.value) {
+            diagnostics.append(.error("content.invalid-value", "'updated' must be a date written YYYY-MM-DD, not '\(updated.value)'", at: updated.location))
+        }
+
+        let stem = (relativePath as NSString).lastPathComponent.replacingOccurrences(of: ".md", with: "", options: [.anchored, .backwards])
+        let slug: String
+        if let explicitSlug {
+            guard Slug.isValid(explicitSlug.value) else {
+                diagnostics.append(.error("article.invalid-slug", "'slug' must use lowercase letters, digits and hyphens, e.g. '\(Slug.make(explicitSlug.value))'", at: explicitSlug.location))
+                return nil
+            }
+            slug = explicitSlug.value
+        } else {
+            slug = Slug.make(stem)
+            guard !slug.isEmpty else {
+                diagnostics.append(.error("article.invalid-slug", "cannot derive a URL name from file name '\(stem)'; add a 'slug' field", at: file.start))
+                return nil
+            }
+        }
+
+        guard let title, let summary else { return nil }
+        return Article(
+            slug: slug,
+            title: title.value,
+            summary: summary.value,
+            codes: codes,
+            tags: tags,
+            audience: audience,
+            updated: updated?.value,
+            logPatterns: logPatterns,
+            draft: draft,
+            body: parts.body,
+            bodyStartLine: parts.bodyStartLine,
+            source: file.start,
+            slugLocation: explicitSlug?.location ?? file.start,
+            relativePath: relativePath
+        )
+    }
+
+    private static func isISODate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-")
+        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              parts[0].count == 4, (1...12).contains(month) else { return false }
+        var components = DateComponents(year: year, month: month, day: day)
+        components.calendar = Calendar(identifier: .gregorian)
+        return components.isValidDate
+    }
+}

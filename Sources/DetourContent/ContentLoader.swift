@@ -1,0 +1,113 @@
+import DetourDiagnostics
+import Foundation
+
+/// Loads `content/`: site configuration, code definitions and articles; checks how they refer to
+/// each other and renders article Markdown. Every problem found is returned, none is thrown.
+public struct ContentLoader: Sendable {
+    public let root: URL
+    /// How the content folder is named in diagnostics (`content`).
+    public let displayRoot: String
+
+    public init(root: URL, displayRoot: String) {
+        self.root = root
+        self.displayRoot = displayRoot.hasSuffix("/") ? String(displayRoot.dropLast()) : displayRoot
+    }
+
+    public func load() -> (Content?, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return (nil, [.error("content.missing-folder", "content folder '\(displayRoot)' does not exist", at: SourceLocation(path: displayRoot))])
+        }
+
+        let site = loadSite(&diagnostics)
+        var codes = loadCodes(&diagnostics)
+        var articles = loadArticles(&diagnostics)
+        ReferenceChecks(codes: codes, articles: articles).run(&diagnostics)
+
+        guard let site else { return (nil, diagnostics) }
+        articles = articles.filter { !$0.draft }
+        let renderer = MarkdownRenderer(
+            resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status))),
+            allowRawHTML: site.allowRawHTML
+        )
+        let rendered = articles.concurrentMap { article -> (Article, [Diagnostic]) in
+            var article = article
+            let start = SourceLocation(path: article.source.path, line: article.bodyStartLine)
+            let (output, found) = renderer.render(article.body, fromPath: article.relativePath, start: start, root: "../../")
+            article.html = output.html
+            article.headings = output.headings
+            article.plainText = output.plainText
+            article.body = ""
+            return (article, found)
+        }
+        articles = rendered.map(\.0).sorted { ($0.title.lowercased(), $0.slug) < ($1.title.lowercased(), $1.slug) }
+        diagnostics += rendered.flatMap(\.1)
+        codes.sort { $0.status < $1.status }
+        return (Content(site: site, codes: codes, articles: articles), diagnostics)
+    }
+
+    private func displayPath(_ relative: String) -> String { displayRoot + "/" + relative }
+
+    private func loadSite(_ diagnostics: inout [Diagnostic]) -> SiteConfig? {
+        let url = root.appendingPathComponent("site.yml")
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            diagnostics.append(.error("content.missing-file", "site configuration '\(displayPath("site.yml"))' does not exist; it names the brand (name, base_url, …)", at: SourceLocation(path: displayPath("site.yml"))))
+            return nil
+        }
+        switch SourceFile.read(url, displayPath: displayPath("site.yml")) {
+        case .success(let file):
+            return SiteConfigReader(contentRoot: root, displayRoot: displayRoot).read(file, diagnostics: &diagnostics)
+        case .failure(let diagnostic):
+            diagnostics.append(diagnostic)
+            return nil
+        }
+    }
+
+    private func loadCodes(_ diagnostics: inout [Diagnostic]) -> [ErrorCode] {
+        let files = files(under: "codes", extensions: ["yml", "yaml"])
+        var codes: [ErrorCode] = []
+        for relative in files {
+            switch SourceFile.read(root.appendingPathComponent(relative), displayPath: displayPath(relative)) {
+            case .success(let file):
+                if let code = ErrorCodeReader.read(file, relativePath: relative, diagnostics: &diagnostics) { codes.append(code) }
+            case .failure(let diagnostic):
+                diagnostics.append(diagnostic)
+            }
+        }
+        return codes
+    }
+
+    private func loadArticles(_ diagnostics: inout [Diagnostic]) -> [Article] {
+        let files = files(under: "articles", extensions: ["md"])
+        let root = self.root
+        let displayRoot = self.displayRoot
+        let results = files.concurrentMap { relative -> (Article?, [Diagnostic]) in
+            var found: [Diagnostic] = []
+            switch SourceFile.read(root.appendingPathComponent(relative), displayPath: displayRoot + "/" + relative) {
+            case .success(let file):
+                let article = ArticleReader.read(file, relativePath: relative, diagnostics: &found)
+                return (article, found)
+            case .failure(let diagnostic):
+                return (nil, [diagnostic])
+            }
+        }
+        diagnostics += results.flatMap(\.1)
+        return results.compactMap(\.0)
+    }
+
+    /// Content-relative paths of the files below `folder` with one of `extensions`, sorted.
+    /// Hidden files and folders (editor swap files, `.git`) are skipped.
+    private func files(under folder: String, extensions: Set<String>) -> [String] {
+        let base = root.appendingPathComponent(folder)
+        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
+        let basePath = base.standardizedFileURL.path
+        var paths: [String] = []
+        for case let url as URL in enumerator where extensions.contains(url.pathExtension.lowercased()) {
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(basePath + "/") else { continue }
+            paths.append(folder + "/" + String(path.dropFirst(basePath.count + 1)))
+        }
+        return paths.sorted()
+    }
+}

@@ -1,0 +1,27 @@
+import DetourDiagnostics
+
+/// `content/codes/<status>.yml`: one HTTP status the site explains.
+public struct ErrorCode: Sendable {
+    public var status: Int
+    public var title: String
+    /// One sentence for visitors.
+    public var summary: String
+    /// Markdown for visitors: what they can do now.
+    public var advice: Located<String>?
+    /// Markdown for operators: where to look.
+    public var operatorNotes: Located<String>?
+    public var retryAfter: Int?
+    /// Servers or CDNs that emit this status themselves (nginx, Caddy, Cloudflare …).
+    public var emittedBy: [String]
+    /// Slugs of related articles, each located for error reporting.
+    public var related: [Located<String>]
+    /// Whether `errors/<status>.html` is generated.
+    public var generatesPage: Bool
+    public var location: SourceLocation
+    /// Path relative to the content folder (`codes/502.yml`), for relative `.md` links.
+    public var relativePath: String
+    public var statusLocation: SourceLocation
+
+    /// Directory of the code's help page, relative to the site root.
+    public var sitePath: String { "codes/\(status)/" }
+}

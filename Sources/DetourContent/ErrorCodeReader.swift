@@ -1,0 +1,47 @@
+import DetourDiagnostics
+import Yams
+
+/// Reads one `codes/<status>.yml`.
+enum ErrorCodeReader {
+    static let fields = ["status", "title", "summary", "advice", "operator_notes", "retry_after", "emitted_by", "related", "error_page"]
+    /// 4xx and 5xx are the statuses a proxy answers with an error page.
+    static let statusRange = 400...599
+
+    static func read(_ file: SourceFile, relativePath: String, diagnostics: inout [Diagnostic]) -> ErrorCode? {
+        let node: Node?
+        switch YAMLDocument.compose(file.text, path: file.displayPath) {
+        case .success(let composed): node = composed
+        case .failure(let diagnostic):
+            diagnostics.append(diagnostic)
+            return nil
+        }
+        guard var reader = FieldReader(node, at: file.start, lineOffset: 0, subject: "error code definition", fields: fields, diagnostics: &diagnostics) else { return nil }
+        let status = reader.int("status", required: true, in: statusRange)
+        let title = reader.string("title", required: true)
+        let summary = reader.string("summary", required: true)
+        let advice = reader.markdown("advice")
+        let operatorNotes = reader.markdown("operator_notes")
+        let retryAfter = reader.int("retry_after", in: 1...86_400)
+        let emittedBy = reader.stringList("emitted_by").map(\.value)
+        let related = reader.stringList("related")
+        let generatesPage = reader.bool("error_page")?.value ?? true
+        reader.reportUnknownFields()
+        diagnostics += reader.diagnostics
+
+        guard let status, let title, let summary else { return nil }
+        return ErrorCode(
+            status: status.value,
+            title: title.value,
+            summary: summary.value,
+            advice: advice,
+            operatorNotes: operatorNotes,
+            retryAfter: retryAfter?.value,
+            emittedBy: emittedBy,
+            related: related,
+            generatesPage: generatesPage,
+            location: reader.location,
+            relativePath: relativePath,
+            statusLocation: status.location
+        )
+    }
+}

@@ -1,0 +1,79 @@
+import DetourDiagnostics
+import Foundation
+
+/// Checks and rewrites links written in Markdown:
+/// - `other.md`, `../articles/x.md#part` — resolved against the file that contains the link, like MkDocs;
+/// - `/articles/<slug>/`, `/codes/<status>/` — site-absolute help-site paths;
+/// each becomes a link under `root`, so pages work wherever the site is mounted.
+/// Anything with a scheme (`https:`, `mailto:`) or a bare `#fragment` is left as written.
+public struct LinkResolver: Sendable {
+    public enum Resolution: Equatable, Sendable {
+        case keep
+        case rewrite(String)
+        case broken(String)
+    }
+
+    /// Content-relative `.md` path → slug.
+    let articlesByPath: [String: String]
+    let slugs: Set<String>
+    let statuses: Set<Int>
+
+    public init(articles: [Article], statuses: Set<Int>) {
+        articlesByPath = Dictionary(articles.map { ($0.relativePath, $0.slug) }, uniquingKeysWith: { first, _ in first })
+        slugs = Set(articles.map(\.slug))
+        self.statuses = statuses
+    }
+
+    /// - Parameters:
+    ///   - fromPath: content-relative path of the file holding the link.
+    ///   - root: prefix for help-site paths: relative (`../../`) on the site, the base URL on error pages.
+    public func resolve(_ destination: String, fromPath: String, root: String) -> Resolution {
+        if destination.isEmpty || destination.hasPrefix("#") || destination.hasPrefix("//") { return .keep }
+        if destination.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:"#, options: .regularExpression) != nil { return .keep }
+        let (path, fragment) = Self.splitFragment(destination)
+
+        if path.hasSuffix(".md") {
+            let directory = (fromPath as NSString).deletingLastPathComponent
+            let target = Self.normalize(directory.isEmpty ? path : directory + "/" + path)
+            guard let target, let slug = articlesByPath[target] else {
+                return .broken("link '\(destination)' points to an article that does not exist")
+            }
+            return .rewrite(root + "articles/\(slug)/" + fragment)
+        }
+        if path.hasPrefix("/") {
+            let parts = path.split(separator: "/").map(String.init)
+            switch parts.first {
+            case "articles" where parts.count == 2:
+                guard slugs.contains(parts[1]) else { return .broken("link '\(destination)' points to article '\(parts[1])', which does not exist") }
+            case "codes" where parts.count == 2:
+                guard let status = Int(parts[1]), statuses.contains(status) else {
+                    return .broken("link '\(destination)' points to code '\(parts[1])', which has no definition")
+                }
+            default:
+                return .keep
+            }
+            return .rewrite(root + parts.joined(separator: "/") + "/" + fragment)
+        }
+        return .keep
+    }
+
+    private static func splitFragment(_ destination: String) -> (String, String) {
+        guard let hash = destination.firstIndex(of: "#") else { return (destination, "") }
+        return (String(destination[..<hash]), String(destination[hash...]))
+    }
+
+    /// Folds `.` and `..`; nil when the path climbs out of the content folder.
+    static func normalize(_ path: String) -> String? {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..":
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+}

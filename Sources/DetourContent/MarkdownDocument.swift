@@ -1,0 +1,142 @@
+import CCMark
+import Foundation
+
+/// CommonMark rendered by libcmark: smart punctuation on, raw HTML omitted unless allowed,
+/// every heading given a stable id, every link passed through a resolver that may rewrite it.
+/// The only type that touches libcmark; it frees everything it allocates.
+public struct MarkdownDocument: Sendable {
+    public struct Heading: Sendable, Equatable {
+        public var level: Int
+        public var text: String
+        public var id: String
+    }
+
+    public struct Link: Sendable, Equatable {
+        public var destination: String
+        /// 1-based line in the Markdown text of the block holding the link.
+        public var line: Int
+    }
+
+    public struct Rendered: Sendable {
+        public var html: String
+        public var headings: [Heading]
+        /// The document's text without markup, for summaries and search.
+        public var plainText: String
+    }
+
+    public var markdown: String
+    public var allowRawHTML: Bool
+
+    public init(_ markdown: String, allowRawHTML: Bool = false) {
+        self.markdown = markdown
+        self.allowRawHTML = allowRawHTML
+    }
+
+    /// Renders to HTML. `resolveLink` sees every link and image destination and returns the
+    /// destination to write (or the same string to keep it).
+    public func render(resolveLink: (Link) -> String = { $0.destination }) -> Rendered {
+        var options = CMARK_OPT_SMART | CMARK_OPT_VALIDATE_UTF8
+        if allowRawHTML { options |= CMARK_OPT_UNSAFE }
+        let utf8 = Array(markdown.utf8)
+        guard let document = cmark_parse_document(utf8, utf8.count, options) else {
+            return Rendered(html: "", headings: [], plainText: "")
+        }
+        defer { cmark_node_free(document) }
+
+        var headings: [Heading] = []
+        var usedIDs: [String: Int] = [:]
+        var plainText = ""
+        var headingNodes: [OpaquePointer] = []
+
+        let iterator = cmark_iter_new(document)
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            let entering = event == CMARK_EVENT_ENTER
+            if entering {
+                switch type {
+                case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                    let destination = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                    let resolved = resolveLink(Link(destination: destination, line: Self.blockLine(of: node)))
+                    if resolved != destination { cmark_node_set_url(node, resolved) }
+                case CMARK_NODE_HEADING:
+                    headingNodes.append(node)
+                case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                    if let literal = cmark_node_get_literal(node) { plainText += String(cString: literal) }
+                case CMARK_NODE_CODE_BLOCK:
+                    if let literal = cmark_node_get_literal(node) { plainText += String(cString: literal) + "\n" }
+                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                    plainText += " "
+                default:
+                    break
+                }
+            } else if type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING {
+                plainText += "\n"
+            }
+        }
+
+        // cmark writes bare <hN>; swap each heading for a custom block that carries its id.
+        for node in headingNodes {
+            let level = Int(cmark_node_get_heading_level(node))
+            let text = Self.text(of: node)
+            let id = Self.uniqueID(for: text, used: &usedIDs)
+            headings.append(Heading(level: level, text: text, id: id))
+            Self.replaceWithIdentifiedHeading(node, level: level, id: id)
+        }
+
+        guard let rendered = cmark_render_html(document, options) else {
+            return Rendered(html: "", headings: headings, plainText: plainText)
+        }
+        defer { free(rendered) }
+        return Rendered(html: String(cString: rendered), headings: headings, plainText: plainText)
+    }
+
+    private static func replaceWithIdentifiedHeading(_ heading: OpaquePointer, level: Int, id: String) {
+        guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
+        cmark_node_set_on_enter(block, "<h\(level) id=\"\(id)\">")
+        cmark_node_set_on_exit(block, "</h\(level)>")
+        while let child = cmark_node_first_child(heading) {
+            cmark_node_unlink(child)
+            cmark_node_append_child(block, child)
+        }
+        cmark_node_replace(heading, block)
+        cmark_node_free(heading)
+    }
+
+    /// Inline nodes carry no position in cmark 0.30; the enclosing block's start line does.
+    private static func blockLine(of node: OpaquePointer) -> Int {
+        var current: OpaquePointer? = node
+        while let candidate = current {
+            let line = Int(cmark_node_get_start_line(candidate))
+            if line > 0 { return line }
+            current = cmark_node_parent(candidate)
+        }
+        return 1
+    }
+
+    private static func text(of node: OpaquePointer) -> String {
+        var text = ""
+        let iterator = cmark_iter_new(node)
+        defer { cmark_iter_free(iterator) }
+        while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
+            guard let child = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(child)
+            if type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE, let literal = cmark_node_get_literal(child) {
+                text += String(cString: literal)
+            } else if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK {
+                text += " "
+            }
+        }
+        return text.trimmingWhitespace()
+    }
+
+    private static func uniqueID(for text: String, used: inout [String: Int]) -> String {
+        let base = Slug.make(text).isEmpty ? "section" : Slug.make(text)
+        let count = used[base, default: 0]
+        used[base] = count + 1
+        return count == 0 ? base : "\(base)-\(count)"
+    }
+}

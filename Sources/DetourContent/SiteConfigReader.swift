@@ -1,0 +1,94 @@
+import DetourDiagnostics
+import Foundation
+import Yams
+
+/// Reads and validates `site.yml`. Colours and URLs end up in CSS and attributes, so they are
+/// checked against strict shapes rather than escaped after the fact.
+struct SiteConfigReader {
+    static let fields = ["name", "base_url", "logo", "colors", "support", "status_page", "footer", "language", "raw_html"]
+    static let paletteFields = ["background", "text", "accent", "muted"]
+
+    let contentRoot: URL
+    let displayRoot: String
+
+    func read(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> SiteConfig? {
+        let node: Node?
+        switch YAMLDocument.compose(file.text, path: file.displayPath) {
+        case .success(let composed): node = composed
+        case .failure(let diagnostic):
+            diagnostics.append(diagnostic)
+            return nil
+        }
+        guard var reader = FieldReader(node, at: file.start, lineOffset: 0, subject: "site configuration", fields: Self.fields, diagnostics: &diagnostics) else { return nil }
+
+        let name = reader.string("name", required: true)
+        let baseURL = reader.string("base_url", required: true)
+        let logo = reader.string("logo")
+        var light = SiteConfig.Palette.defaultLight
+        var dark = SiteConfig.Palette.defaultDark
+        reader.nested("colors", subject: "colors", fields: ["light", "dark"]) { colors in
+            colors.nested("light", subject: "light colors", fields: Self.paletteFields) { light = Self.palette(&$0, defaults: light, diagnostics: &diagnostics) }
+            colors.nested("dark", subject: "dark colors", fields: Self.paletteFields) { dark = Self.palette(&$0, defaults: dark, diagnostics: &diagnostics) }
+        }
+        var support = SiteConfig.Support()
+        reader.nested("support", subject: "support contact", fields: ["email", "url", "phone"]) { fields in
+            support.email = fields.string("email")?.value
+            if let url = fields.string("url") { support.url = Self.checkedURL(url, field: "support.url", diagnostics: &diagnostics) }
+            support.phone = fields.string("phone")?.value
+        }
+        let statusPage = reader.string("status_page").flatMap { Self.checkedURL($0, field: "status_page", diagnostics: &diagnostics) }
+        let footer = reader.string("footer")?.value
+        let language = reader.string("language")
+        let rawHTML = reader.bool("raw_html")?.value ?? false
+        reader.reportUnknownFields()
+        diagnostics += reader.diagnostics
+
+        if let language, language.value.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"#, options: .regularExpression) == nil {
+            diagnostics.append(.error("site.invalid-language", "'language' must be a language tag such as 'en' or 'pt-BR', not '\(language.value)'", at: language.location))
+        }
+        let checkedBase = baseURL.flatMap { Self.checkedURL($0, field: "base_url", diagnostics: &diagnostics) }
+        let logoSVG = logo.flatMap { LogoLoader(contentRoot: contentRoot, displayRoot: displayRoot).load($0, diagnostics: &diagnostics) }
+
+        guard let name, let checkedBase else { return nil }
+        return SiteConfig(
+            name: name.value,
+            baseURL: checkedBase.hasSuffix("/") ? checkedBase : checkedBase + "/",
+            logoSVG: logoSVG,
+            light: light,
+            dark: dark,
+            support: support,
+            statusPage: statusPage,
+            footer: footer,
+            language: language?.value ?? "en",
+            allowRawHTML: rawHTML,
+            location: reader.location
+        )
+    }
+
+    private static func palette(_ reader: inout FieldReader, defaults: SiteConfig.Palette, diagnostics: inout [Diagnostic]) -> SiteConfig.Palette {
+        var palette = defaults
+        func color(_ key: String) -> String? {
+            guard let value = reader.string(key) else { return nil }
+            guard value.value.range(of: #"^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"#, options: .regularExpression) != nil else {
+                diagnostics.append(.error("site.invalid-color", "'\(key)' must be a hex colour such as '#0a5bd3', not '\(value.value)'", at: value.location))
+                return nil
+            }
+            return value.value
+        }
+        palette.background = color("background") ?? palette.background
+        palette.text = color("text") ?? palette.text
+        palette.accent = color("accent") ?? palette.accent
+        palette.muted = color("muted") ?? palette.muted
+        return palette
+    }
+
+    /// Absolute http(s) URLs only: they are written into links on pages served from anywhere.
+    private static func checkedURL(_ value: Located<String>, field: String, diagnostics: inout [Diagnostic]) -> String? {
+        guard let url = URL(string: value.value), let scheme = url.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else {
+            diagnostics.append(.error("site.invalid-url", "'\(field)' must be an absolute http or https URL, not '\(value.value)'", at: value.location))
+            return nil
+        }
+        return value.value
+    }
+}

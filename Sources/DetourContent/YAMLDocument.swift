@@ -1,0 +1,36 @@
+import DetourDiagnostics
+import Yams
+
+/// Parses YAML into a Yams node tree, turning syntax errors into located diagnostics.
+enum YAMLDocument {
+    /// - Parameter lineOffset: lines of the file above the YAML text (front matter starts below `---`).
+    static func compose(_ text: String, path: String, lineOffset: Int = 0) -> Result<Node?, Diagnostic> {
+        do {
+            return .success(try Yams.compose(yaml: text))
+        } catch let error as YamlError {
+            return .failure(diagnostic(for: error, path: path, lineOffset: lineOffset))
+        } catch {
+            return .failure(.error("yaml.syntax", "\(error)", at: SourceLocation(path: path, line: lineOffset + 1)))
+        }
+    }
+
+    private static func diagnostic(for error: YamlError, path: String, lineOffset: Int) -> Diagnostic {
+        func at(_ mark: Mark) -> SourceLocation {
+            SourceLocation(path: path, line: mark.line + lineOffset, column: mark.column)
+        }
+        switch error {
+        case let .scanner(context, problem, mark, _),
+             let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            let notes = context.map { [Diagnostic.Note($0.text, at: at($0.mark))] } ?? []
+            return .error("yaml.syntax", "invalid YAML: \(problem)", at: at(mark), notes: notes)
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return .error("yaml.duplicate-key", "key \(keys) appears more than once in this mapping", at: at(context.mark))
+        case let .reader(problem, _, _, _):
+            return .error("yaml.syntax", "invalid YAML: \(problem)", at: SourceLocation(path: path, line: lineOffset + 1))
+        default:
+            return .error("yaml.syntax", "invalid YAML: \(error)", at: SourceLocation(path: path, line: lineOffset + 1))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// SARIF 2.1.0, the format code-scanning services accept.
+enum SARIFDiagnosticRenderer {
+    private struct Log: Encodable {
+        let version = "2.1.0"
+        let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+        var runs: [Run]
+        enum CodingKeys: String, CodingKey { case version, schema = "$schema", runs }
+    }
+    private struct Run: Encodable {
+        var tool: Tool
+        var results: [Result]
+    }
+    private struct Tool: Encodable {
+        var driver: Driver
+    }
+    private struct Driver: Encodable {
+        let name = "detour"
+        var version: String
+        var rules: [Rule]
+    }
+    private struct Rule: Encodable {
+        var id: String
+    }
+    private struct Result: Encodable {
+        var ruleId: String
+        var level: String
+        var message: Message
+        var locations: [Location]
+        var relatedLocations: [Location]?
+    }
+    private struct Message: Encodable {
+        var text: String
+    }
+    private struct Location: Encodable {
+        var physicalLocation: PhysicalLocation
+        var message: Message?
+    }
+    private struct PhysicalLocation: Encodable {
+        var artifactLocation: ArtifactLocation
+        var region: Region
+    }
+    private struct ArtifactLocation: Encodable {
+        var uri: String
+    }
+    private struct Region: Encodable {
+        var startLine: Int
+        var startColumn: Int
+    }
+
+    static func render(_ diagnostics: [Diagnostic], toolVersion: String) -> String {
+        let ruleIDs = Set(diagnostics.map(\.rule)).sorted()
+        let results = diagnostics.map { diagnostic in
+            let related = diagnostic.notes.compactMap { note in
+                note.location.map { location(for: $0, message: note.message) }
+            }
+            return Result(
+                ruleId: diagnostic.rule,
+                level: diagnostic.severity.rawValue,
+                message: Message(text: diagnostic.message),
+                locations: [location(for: diagnostic.location, message: nil)],
+                relatedLocations: related.isEmpty ? nil : related
+            )
+        }
+        let log = Log(runs: [
+            Run(tool: Tool(driver: Driver(version: toolVersion, rules: ruleIDs.map(Rule.init))), results: results),
+        ])
+        return JSONDiagnosticRenderer.encode(log)
+    }
+
+    private static func location(for source: SourceLocation, message: String?) -> Location {
+        Location(
+            physicalLocation: PhysicalLocation(
+                artifactLocation: ArtifactLocation(uri: source.path),
+                region: Region(startLine: source.line, startColumn: source.column)
+            ),
+            message: message.map(Message.init)
+        )
+    }
+}

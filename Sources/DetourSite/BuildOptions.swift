@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where a build reads and writes. Display names are how the folders appear in diagnostics.
+public struct BuildOptions: Sendable {
+    public var content: URL
+    public var templates: URL
+    public var output: URL
+    public var contentDisplay: String
+    public var templatesDisplay: String
+    public var outputDisplay: String
+    /// Warnings fail the build too, so nothing is published while one stands.
+    public var strict = false
+
+    /// Paths as the user typed them, resolved against the current folder.
+    public init(content: String = "content", templates: String = "templates", output: String = "public") {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        func resolve(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL }
+        self.content = resolve(content)
+        self.templates = resolve(templates)
+        self.output = resolve(output)
+        contentDisplay = Self.display(content)
+        templatesDisplay = Self.display(templates)
+        outputDisplay = Self.display(output)
+    }
+
+    private static func display(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        if path.hasPrefix("./"), path.count > 2 { path.removeFirst(2) }
+        return path
+    }
+}

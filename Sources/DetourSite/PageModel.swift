@@ -1,0 +1,126 @@
+import DetourContent
+import Foundation
+
+/// The data templates see, as plain dictionaries (swift-mustache reads those without reflection).
+/// Keys are camelCase; optional values are left out so `{{#key}}` sections test for presence,
+/// while lists are always present (possibly empty) so `{{^empty(list)}}` works.
+/// `root` is the way back to the site root from the page (`../../`), so the site works under any path.
+struct PageModel: Sendable {
+    let content: Content
+    /// Advice and operator notes rendered per status, once for the help site, once with absolute links.
+    let codeMarkdown: [Int: RenderedCodeText]
+
+    struct RenderedCodeText: Sendable {
+        var adviceOnSite: String?
+        var operatorNotesOnSite: String?
+        var adviceOnErrorPage: String?
+    }
+
+    func site(root: String) -> [String: Any] {
+        let site = content.site
+        var model: [String: Any] = [
+            "name": site.name,
+            "baseURL": site.baseURL,
+            "language": site.language,
+            "colors": ["light": palette(site.light), "dark": palette(site.dark)],
+            "root": root,
+        ]
+        model["logo"] = site.logoSVG
+        model["statusPage"] = site.statusPage
+        model["footer"] = site.footer
+        if !site.support.isEmpty {
+            var support: [String: Any] = [:]
+            support["email"] = site.support.email
+            support["url"] = site.support.url
+            support["phone"] = site.support.phone
+            model["support"] = support
+        }
+        return model
+    }
+
+    private func palette(_ palette: SiteConfig.Palette) -> [String: Any] {
+        ["background": palette.background, "text": palette.text, "accent": palette.accent, "muted": palette.muted]
+    }
+
+    func codeSummary(_ code: ErrorCode, root: String) -> [String: Any] {
+        ["status": code.status, "title": code.title, "summary": code.summary, "url": root + code.sitePath]
+    }
+
+    func articleSummary(_ article: Article, root: String) -> [String: Any] {
+        var model: [String: Any] = [
+            "title": article.title,
+            "summary": article.summary,
+            "url": root + article.sitePath,
+            "audience": article.audience.rawValue,
+            "codes": article.codes.map { ["status": $0.value, "url": root + "codes/\($0.value)/"] as [String: Any] },
+            "tags": article.tags.map { tag(name: $0, root: root) },
+        ]
+        model["updated"] = article.updated
+        return model
+    }
+
+    func tag(name: String, root: String) -> [String: Any] {
+        ["name": name, "url": root + "tags/\(Slug.make(name))/"]
+    }
+
+    // MARK: Pages
+
+    func errorPage(_ code: ErrorCode) -> [String: Any] {
+        var model: [String: Any] = codeSummary(code, root: content.site.baseURL)
+        model["helpURL"] = content.site.baseURL + code.sitePath
+        model["advice"] = codeMarkdown[code.status]?.adviceOnErrorPage
+        model["retryAfter"] = code.retryAfter
+        return ["site": site(root: content.site.baseURL), "code": model, "page": ["title": "\(code.status) \(code.title)"]]
+    }
+
+    func indexPage(tags: [(name: String, count: Int)]) -> [String: Any] {
+        [
+            "site": site(root: ""),
+            "page": ["title": content.site.name],
+            "codes": content.codes.map { codeSummary($0, root: "") },
+            "articles": content.articles.map { articleSummary($0, root: "") },
+            "tags": tags.map { tag(name: $0.name, root: "").merging(["count": $0.count]) { a, _ in a } },
+        ]
+    }
+
+    func codePage(_ code: ErrorCode, articles: [Article]) -> [String: Any] {
+        let root = "../../"
+        var model = codeSummary(code, root: root)
+        model["advice"] = codeMarkdown[code.status]?.adviceOnSite
+        model["operatorNotes"] = codeMarkdown[code.status]?.operatorNotesOnSite
+        model["retryAfter"] = code.retryAfter
+        model["emittedBy"] = code.emittedBy
+        if code.generatesPage { model["errorPageURL"] = root + "errors/\(code.status).html" }
+        let bySlug = Dictionary(articles.map { ($0.slug, $0) }, uniquingKeysWith: { a, _ in a })
+        // Curated `related` first, then every other article that lists this status.
+        let curated = code.related.compactMap { bySlug[$0.value] }
+        let listing = articles.filter { article in
+            article.codes.contains { $0.value == code.status } && !code.related.contains { $0.value == article.slug }
+        }
+        model["related"] = (curated + listing).map { articleSummary($0, root: root) }
+        return ["site": site(root: root), "code": model, "page": ["title": "\(code.status) \(code.title) · \(content.site.name)"]]
+    }
+
+    func articlePage(_ article: Article) -> [String: Any] {
+        let root = "../../"
+        var model = articleSummary(article, root: root)
+        model["html"] = article.html
+        model["headings"] = article.headings.filter { $0.level <= 3 }.map { ["level": $0.level, "text": $0.text, "id": $0.id] as [String: Any] }
+        model["logPatterns"] = article.logPatterns
+        model["codes"] = article.codes.map { located -> [String: Any] in
+            var code: [String: Any] = ["status": located.value, "url": root + "codes/\(located.value)/"]
+            code["title"] = content.code(located.value)?.title
+            return code
+        }
+        return ["site": site(root: root), "article": model, "page": ["title": "\(article.title) · \(content.site.name)"]]
+    }
+
+    func tagPage(name: String, articles: [Article]) -> [String: Any] {
+        let root = "../../"
+        return [
+            "site": site(root: root),
+            "tag": ["name": name, "articles": articles.map { articleSummary($0, root: root) }] as [String: Any],
+            "page": ["title": "\(name) · \(content.site.name)"],
+        ]
+    }
+}

@@ -1,0 +1,71 @@
+import DetourContent
+import Foundation
+
+/// Every file one build writes, and how each is rendered.
+struct PageSet: Sendable {
+    enum Job: Sendable {
+        case errorPage(ErrorCode)
+        case index
+        case code(ErrorCode)
+        case article(Int)
+        case tag(Int)
+        case styles
+        case sitemap
+    }
+
+    struct Tag: Sendable {
+        var name: String
+        var articles: [Int]
+    }
+
+    let content: Content
+    let model: PageModel
+    let tags: [Tag]
+    let jobs: [Job]
+
+    init(content: Content, model: PageModel) {
+        self.content = content
+        self.model = model
+        var byTag: [String: [Int]] = [:]
+        for (index, article) in content.articles.enumerated() {
+            for tag in article.tags { byTag[tag, default: []].append(index) }
+        }
+        tags = byTag.map { Tag(name: $0.key, articles: $0.value) }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        jobs = content.codes.filter(\.generatesPage).map(Job.errorPage)
+            + [.index, .styles, .sitemap]
+            + content.codes.map(Job.code)
+            + content.articles.indices.map(Job.article)
+            + tags.indices.map(Job.tag)
+    }
+
+    func path(of job: Job) -> String {
+        switch job {
+        case .errorPage(let code): "errors/\(code.status).html"
+        case .index: "index.html"
+        case .code(let code): code.sitePath + "index.html"
+        case .article(let index): content.articles[index].sitePath + "index.html"
+        case .tag(let index): "tags/\(Slug.make(tags[index].name))/index.html"
+        case .styles: "style.css"
+        case .sitemap: "sitemap.xml"
+        }
+    }
+
+    func render(_ job: Job, with templates: TemplateSet) -> String {
+        switch job {
+        case .errorPage(let code):
+            templates.render("error", model.errorPage(code))
+        case .index:
+            templates.render("index", model.indexPage(tags: tags.map { ($0.name, $0.articles.count) }))
+        case .code(let code):
+            templates.render("code", model.codePage(code, articles: content.articles))
+        case .article(let index):
+            templates.render("article", model.articlePage(content.articles[index]))
+        case .tag(let index):
+            templates.render("tag", model.tagPage(name: tags[index].name, articles: tags[index].articles.map { content.articles[$0] }))
+        case .styles:
+            templates.render("style.css", ["site": model.site(root: "")])
+        case .sitemap:
+            Sitemap(baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath)).xml
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import DetourSite
+import Foundation
+
+struct BuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Build error pages and the help site from content and templates.",
+        discussion: """
+        Reads <content>/site.yml, <content>/codes/*.yml and <content>/articles/**/*.md, renders them
+        with <templates>/*.mustache and writes:
+          errors/<status>.html   self-contained error pages (inline CSS and logo, at most 8 KiB)
+          index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, style.css, sitemap.xml
+
+        The build is staged beside the output folder and replaces it only when every file was
+        written without error; a failed or interrupted build leaves the previous output intact.
+        """
+    )
+
+    @Option(help: "Folder holding site.yml, codes/ and articles/.")
+    var content = "content"
+
+    @Option(help: "Folder holding the Mustache templates.")
+    var templates = "templates"
+
+    @Option(help: "Folder to write; replaced whole on success.")
+    var output = "public"
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    @OptionGroup var diagnostics: DiagnosticOptions
+
+    func run() throws {
+        let started = Date()
+        var options = BuildOptions(content: content, templates: templates, output: output)
+        options.strict = diagnostics.strict
+        let report = SiteBuilder.build(options)
+        let status = diagnostics.report(report.diagnostics)
+        if report.wroteOutput, !quiet, diagnostics.format == .text {
+            let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
+            print("Built \(report.errorPages) error pages and \(report.articles) articles (\(report.files) files) into \(options.outputDisplay)/ in \(seconds) s")
+        }
+        if status != 0 {
+            if !report.wroteOutput, FileManager.default.fileExists(atPath: options.output.path) {
+                FileHandle.standardError.write("\(options.outputDisplay)/ was left as it was.\n")
+            }
+            throw ExitCode(status)
+        }
+    }
+}

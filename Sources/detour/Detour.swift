@@ -1,0 +1,19 @@
+import ArgumentParser
+
+@main
+struct Detour: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "detour",
+        abstract: "Branded error pages and a help site for websites behind a reverse proxy.",
+        discussion: """
+        detour turns Markdown troubleshooting articles and YAML error-code definitions into
+        self-contained error pages for nginx, Caddy, HAProxy and Apache, and a help site.
+
+        Exit status: 0 clean, 1 errors (or warnings with --strict), 64 usage error.
+        """,
+        version: version,
+        subcommands: [BuildCommand.self]
+    )
+}

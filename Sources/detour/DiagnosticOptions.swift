@@ -1,0 +1,32 @@
+import ArgumentParser
+import DetourDiagnostics
+
+extension DiagnosticFormat: ExpressibleByArgument {}
+
+/// Options every command that reports diagnostics shares.
+struct DiagnosticOptions: ParsableArguments {
+    @Option(help: "How to print problems: text, json or sarif.")
+    var format: DiagnosticFormat = .text
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    /// Prints the findings (text to standard error, JSON and SARIF to standard output) and
+    /// returns the exit status they call for.
+    func report(_ diagnostics: [Diagnostic]) -> Int32 {
+        let rendered = format.render(diagnostics, toolVersion: Detour.version)
+        if format == .text {
+            if !rendered.isEmpty { FileHandle.standardError.write(rendered) }
+        } else {
+            print(rendered, terminator: "")
+        }
+        let failed = diagnostics.hasErrors || (strict && diagnostics.contains { $0.severity == .warning })
+        return failed ? 1 : 0
+    }
+}
+
+import Foundation
+
+extension FileHandle {
+    func write(_ text: String) { write(Data(text.utf8)) }
+}
