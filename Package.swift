@@ -39,9 +39,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "DetourTestSupport", path: "Tests/DetourTestSupport"),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
-        .testTarget(name: "DetourContentTests", dependencies: ["DetourContent"]),
-        .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DetourCLITests", dependencies: ["DetourSite"]),
+        .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
+        .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"]),
+        .testTarget(name: "DetourCLITests", dependencies: ["DetourTestSupport"]),
     ]
 )

@@ -29,7 +29,11 @@ enum ArticleReader {
         let title = reader.string("title", required: true)
         let summary = reader.string("summary", required: true)
         let codes = reader.intList("codes", in: ErrorCodeReader.statusRange)
-        let tags = reader.stringList("tags").map(\.value).filter { !$0.isEmpty }
+        let tagFields = reader.stringList("tags")
+        for tag in tagFields where Slug.make(tag.value).isEmpty {
+            diagnostics.append(.error("content.invalid-value", "tag '\(tag.value)' needs a letter or digit to name its page", at: tag.location))
+        }
+        let tags = tagFields.map(\.value).filter { !Slug.make($0).isEmpty }
         let audienceField = reader.string("audience")
         let updated = reader.string("updated")
         let logPatterns = reader.stringList("log_patterns").map(\.value)

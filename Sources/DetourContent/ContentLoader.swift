@@ -25,11 +25,11 @@ public struct ContentLoader: Sendable {
         var articles = loadArticles(&diagnostics)
         ReferenceChecks(codes: codes, articles: articles).run(&diagnostics)
 
-        guard let site else { return (nil, diagnostics) }
+        // Markdown is rendered even when site.yml failed, so broken links show in the same run.
         articles = articles.filter { !$0.draft }
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status))),
-            allowRawHTML: site.allowRawHTML
+            allowRawHTML: site?.allowRawHTML ?? false
         )
         let rendered = articles.concurrentMap { article -> (Article, [Diagnostic]) in
             var article = article
@@ -43,8 +43,25 @@ public struct ContentLoader: Sendable {
         }
         articles = rendered.map(\.0).sorted { ($0.title.lowercased(), $0.slug) < ($1.title.lowercased(), $1.slug) }
         diagnostics += rendered.flatMap(\.1)
-        codes.sort { $0.status < $1.status }
+        codes = codes.map { renderCodeMarkdown($0, renderer: renderer, diagnostics: &diagnostics) }.sorted { $0.status < $1.status }
+        guard let site else { return (nil, diagnostics) }
         return (Content(site: site, codes: codes, articles: articles), diagnostics)
+    }
+
+    /// Advice and operator notes as they appear on the help site (links relative to the page).
+    private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, diagnostics: inout [Diagnostic]) -> ErrorCode {
+        var code = code
+        if let advice = code.advice {
+            let (html, found) = renderer.render(advice.value, fromPath: code.relativePath, start: advice.location, root: "../../")
+            code.adviceHTML = html.html
+            diagnostics += found
+        }
+        if let notes = code.operatorNotes {
+            let (html, found) = renderer.render(notes.value, fromPath: code.relativePath, start: notes.location, root: "../../")
+            code.operatorNotesHTML = html.html
+            diagnostics += found
+        }
+        return code
     }
 
     private func displayPath(_ relative: String) -> String { displayRoot + "/" + relative }
@@ -104,6 +121,7 @@ public struct ContentLoader: Sendable {
         let basePath = base.standardizedFileURL.path
         var paths: [String] = []
         for case let url as URL in enumerator where extensions.contains(url.pathExtension.lowercased()) {
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true { continue }
             let path = url.standardizedFileURL.path
             guard path.hasPrefix(basePath + "/") else { continue }
             paths.append(folder + "/" + String(path.dropFirst(basePath.count + 1)))

@@ -21,6 +21,9 @@ public struct ErrorCode: Sendable {
     /// Path relative to the content folder (`codes/502.yml`), for relative `.md` links.
     public var relativePath: String
     public var statusLocation: SourceLocation
+    /// Set by the loader: advice and notes rendered for the help site.
+    public var adviceHTML: String?
+    public var operatorNotesHTML: String?
 
     /// Directory of the code's help page, relative to the site root.
     public var sitePath: String { "codes/\(status)/" }

@@ -2,7 +2,7 @@ import CCMark
 import Foundation
 
 /// CommonMark rendered by libcmark: smart punctuation on, raw HTML omitted unless allowed,
-/// every heading given a stable id, every link passed through a resolver that may rewrite it.
+/// every top-level heading given a stable id, every link passed through a resolver that may rewrite it.
 /// The only type that touches libcmark; it frees everything it allocates.
 public struct MarkdownDocument: Sendable {
     public struct Heading: Sendable, Equatable {
@@ -46,7 +46,6 @@ public struct MarkdownDocument: Sendable {
         var headings: [Heading] = []
         var usedIDs: [String: Int] = [:]
         var plainText = ""
-        var headingNodes: [OpaquePointer] = []
 
         let iterator = cmark_iter_new(document)
         defer { cmark_iter_free(iterator) }
@@ -62,8 +61,6 @@ public struct MarkdownDocument: Sendable {
                     let destination = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                     let resolved = resolveLink(Link(destination: destination, line: Self.blockLine(of: node)))
                     if resolved != destination { cmark_node_set_url(node, resolved) }
-                case CMARK_NODE_HEADING:
-                    headingNodes.append(node)
                 case CMARK_NODE_TEXT, CMARK_NODE_CODE:
                     if let literal = cmark_node_get_literal(node) { plainText += String(cString: literal) }
                 case CMARK_NODE_CODE_BLOCK:
@@ -78,32 +75,26 @@ public struct MarkdownDocument: Sendable {
             }
         }
 
-        // cmark writes bare <hN>; swap each heading for a custom block that carries its id.
-        for node in headingNodes {
-            let level = Int(cmark_node_get_heading_level(node))
-            let text = Self.text(of: node)
-            let id = Self.uniqueID(for: text, used: &usedIDs)
-            headings.append(Heading(level: level, text: text, id: id))
-            Self.replaceWithIdentifiedHeading(node, level: level, id: id)
+        // cmark writes bare <hN> and, in safe mode, drops custom blocks as raw HTML. So render the
+        // top-level blocks one by one and give each top-level heading its id.
+        var html = ""
+        var child = cmark_node_first_child(document)
+        while let block = child {
+            guard let rendered = cmark_render_html(block, options) else { break }
+            var piece = String(cString: rendered)
+            free(rendered)
+            if cmark_node_get_type(block) == CMARK_NODE_HEADING {
+                let level = Int(cmark_node_get_heading_level(block))
+                let text = Self.text(of: block)
+                let id = Self.uniqueID(for: text, used: &usedIDs)
+                headings.append(Heading(level: level, text: text, id: id))
+                let plainTag = "<h\(level)>"
+                if piece.hasPrefix(plainTag) { piece = "<h\(level) id=\"\(id)\">" + piece.dropFirst(plainTag.count) }
+            }
+            html += piece
+            child = cmark_node_next(block)
         }
-
-        guard let rendered = cmark_render_html(document, options) else {
-            return Rendered(html: "", headings: headings, plainText: plainText)
-        }
-        defer { free(rendered) }
-        return Rendered(html: String(cString: rendered), headings: headings, plainText: plainText)
-    }
-
-    private static func replaceWithIdentifiedHeading(_ heading: OpaquePointer, level: Int, id: String) {
-        guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
-        cmark_node_set_on_enter(block, "<h\(level) id=\"\(id)\">")
-        cmark_node_set_on_exit(block, "</h\(level)>")
-        while let child = cmark_node_first_child(heading) {
-            cmark_node_unlink(child)
-            cmark_node_append_child(block, child)
-        }
-        cmark_node_replace(heading, block)
-        cmark_node_free(heading)
+        return Rendered(html: html, headings: headings, plainText: plainText)
     }
 
     /// Inline nodes carry no position in cmark 0.30; the enclosing block's start line does.

@@ -13,7 +13,8 @@ public struct MarkdownRenderer: Sendable {
 
     /// - Parameters:
     ///   - fromPath: content-relative path of the file, for relative `.md` links.
-    ///   - start: where the Markdown text's first line sits in that file.
+    ///   - start: where the Markdown text's first line sits in that file; its column is the
+    ///     indentation every line carries there (YAML block scalars are indented).
     ///   - root: prefix for help-site links (see `LinkResolver`).
     public func render(_ markdown: String, fromPath: String, start: SourceLocation, root: String) -> (MarkdownDocument.Rendered, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
@@ -37,9 +38,9 @@ public struct MarkdownRenderer: Sendable {
     private static func locate(_ link: MarkdownDocument.Link, in lines: [Substring], start: SourceLocation) -> SourceLocation {
         var index = max(link.line - 1, 0)
         while index < lines.count {
-            if let range = lines[index].range(of: "(" + link.destination) ?? lines[index].range(of: link.destination) {
+            if let range = lines[index].range(of: link.destination) {
                 let column = lines[index].distance(from: lines[index].startIndex, to: range.lowerBound) + 1
-                return SourceLocation(path: start.path, line: start.line + index, column: column + (index == 0 ? start.column - 1 : 0))
+                return SourceLocation(path: start.path, line: start.line + index, column: column + start.column - 1)
             }
             index += 1
         }

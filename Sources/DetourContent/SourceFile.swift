@@ -22,14 +22,25 @@ public struct SourceFile: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "it could not be read"
-            return .failure(.error("file.unreadable", "cannot read file: \(reason)", at: SourceLocation(path: displayPath)))
+            return .failure(.error("file.unreadable", "cannot read file: \(Self.reason(error))", at: SourceLocation(path: displayPath)))
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             let location = firstInvalidUTF8(in: data, path: displayPath)
             return .failure(.error("file.not-utf8", "file is not valid UTF-8 text", at: location))
         }
         return .success(SourceFile(displayPath: displayPath, url: url, text: text))
+    }
+
+    /// The operating system's own words ("Permission denied"), not a Foundation paraphrase.
+    private static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        let posix = (nsError.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? $0.code : nil }
+        if let code = posix { return String(cString: strerror(Int32(code))) }
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileReadNoSuchFile: return "No such file or directory"
+        case .fileReadNoPermission: return "Permission denied"
+        default: return nsError.localizedDescription
+        }
     }
 
     /// Locates the first byte that breaks UTF-8 so the user can find it in an editor.

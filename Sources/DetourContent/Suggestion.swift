@@ -3,7 +3,8 @@ public enum Suggestion {
     public static func closest(to word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        let allowed = max(1, min(word.count, best.0.count) / 3)
+        // About one edit per four letters: catches typos, not different words sharing a prefix.
+        let allowed = max(1, min(word.count, best.0.count) / 4)
         return best.1 <= allowed ? best.0 : nil
     }
 

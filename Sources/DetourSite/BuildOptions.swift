@@ -11,10 +11,16 @@ public struct BuildOptions: Sendable {
     /// Warnings fail the build too, so nothing is published while one stands.
     public var strict = false
 
-    /// Paths as the user typed them, resolved against the current folder.
-    public init(content: String = "content", templates: String = "templates", output: String = "public") {
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        func resolve(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL }
+    /// The project folder: relative paths start here, and the output may never replace it.
+    public var base: URL
+
+    /// Paths as the user typed them, resolved against `base` (by default the current folder).
+    public init(content: String = "content", templates: String = "templates", output: String = "public", base: URL? = nil) {
+        let base = (base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        self.base = base
+        func resolve(_ path: String) -> URL {
+            (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL
+        }
         self.content = resolve(content)
         self.templates = resolve(templates)
         self.output = resolve(output)

@@ -5,10 +5,14 @@ import Foundation
 enum OutputSafety {
     static func check(_ options: BuildOptions) -> Diagnostic? {
         let output = options.output.resolvingSymlinksInPath().path
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
-        let protected = [options.content, options.templates].map { $0.resolvingSymlinksInPath().path } + [cwd]
-        for path in protected where path == output || path.hasPrefix(output == "/" ? "/" : output + "/") {
-            return .error("build.unsafe-output", "output folder '\(options.outputDisplay)' would replace \(path == cwd ? "the current folder" : "'\(path)'"); choose a folder of its own such as 'public'", at: SourceLocation(path: options.outputDisplay))
+        let project = options.base.resolvingSymlinksInPath().path
+        let protected = [
+            (project, "the project folder"),
+            (options.content.resolvingSymlinksInPath().path, "the content folder '\(options.contentDisplay)'"),
+            (options.templates.resolvingSymlinksInPath().path, "the templates folder '\(options.templatesDisplay)'"),
+        ]
+        for (path, name) in protected where path == output || path.hasPrefix(output == "/" ? "/" : output + "/") {
+            return .error("build.unsafe-output", "output folder '\(options.outputDisplay)' would replace \(name); choose a folder of its own such as 'public'", at: SourceLocation(path: options.outputDisplay))
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {

@@ -7,14 +7,8 @@ import Foundation
 /// `root` is the way back to the site root from the page (`../../`), so the site works under any path.
 struct PageModel: Sendable {
     let content: Content
-    /// Advice and operator notes rendered per status, once for the help site, once with absolute links.
-    let codeMarkdown: [Int: RenderedCodeText]
-
-    struct RenderedCodeText: Sendable {
-        var adviceOnSite: String?
-        var operatorNotesOnSite: String?
-        var adviceOnErrorPage: String?
-    }
+    /// Advice with absolute links, for error pages served from the proxy.
+    let errorPageAdvice: [Int: String]
 
     func site(root: String) -> [String: Any] {
         let site = content.site
@@ -68,7 +62,7 @@ struct PageModel: Sendable {
     func errorPage(_ code: ErrorCode) -> [String: Any] {
         var model: [String: Any] = codeSummary(code, root: content.site.baseURL)
         model["helpURL"] = content.site.baseURL + code.sitePath
-        model["advice"] = codeMarkdown[code.status]?.adviceOnErrorPage
+        model["advice"] = errorPageAdvice[code.status]
         model["retryAfter"] = code.retryAfter
         return ["site": site(root: content.site.baseURL), "code": model, "page": ["title": "\(code.status) \(code.title)"]]
     }
@@ -79,15 +73,15 @@ struct PageModel: Sendable {
             "page": ["title": content.site.name],
             "codes": content.codes.map { codeSummary($0, root: "") },
             "articles": content.articles.map { articleSummary($0, root: "") },
-            "tags": tags.map { tag(name: $0.name, root: "").merging(["count": $0.count]) { a, _ in a } },
+            "tags": tags.map { tag(name: $0.name, root: "").merging(["count": $0.count]) { first, _ in first } },
         ]
     }
 
     func codePage(_ code: ErrorCode, articles: [Article]) -> [String: Any] {
         let root = "../../"
         var model = codeSummary(code, root: root)
-        model["advice"] = codeMarkdown[code.status]?.adviceOnSite
-        model["operatorNotes"] = codeMarkdown[code.status]?.operatorNotesOnSite
+        model["advice"] = code.adviceHTML
+        model["operatorNotes"] = code.operatorNotesHTML
         model["retryAfter"] = code.retryAfter
         model["emittedBy"] = code.emittedBy
         if code.generatesPage { model["errorPageURL"] = root + "errors/\(code.status).html" }

@@ -26,11 +26,15 @@ struct PageSet: Sendable {
     init(content: Content, model: PageModel) {
         self.content = content
         self.model = model
-        var byTag: [String: [Int]] = [:]
+        // Tags that differ only in case or punctuation share one page, named as first written.
+        var bySlug: [String: Tag] = [:]
         for (index, article) in content.articles.enumerated() {
-            for tag in article.tags { byTag[tag, default: []].append(index) }
+            for tag in article.tags {
+                let slug = Slug.make(tag)
+                if bySlug[slug]?.articles.last != index { bySlug[slug, default: Tag(name: tag, articles: [])].articles.append(index) }
+            }
         }
-        tags = byTag.map { Tag(name: $0.key, articles: $0.value) }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        tags = bySlug.sorted { $0.key < $1.key }.map(\.value)
         jobs = content.codes.filter(\.generatesPage).map(Job.errorPage)
             + [.index, .styles, .sitemap]
             + content.codes.map(Job.code)

@@ -21,10 +21,6 @@ public enum SiteBuilder {
         report.diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !failed(report.diagnostics, options) else { return report }
 
-        let (codeText, markdownDiagnostics) = renderCodeMarkdown(content)
-        report.diagnostics += markdownDiagnostics
-        guard !failed(report.diagnostics, options) else { return report }
-
         let output = OutputDirectory(target: options.output)
         do {
             try output.prepare()
@@ -32,7 +28,7 @@ public enum SiteBuilder {
             report.diagnostics.append(writeFailure(options, error))
             return report
         }
-        let pages = PageSet(content: content, model: PageModel(content: content, codeMarkdown: codeText))
+        let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: errorPageAdvice(content)))
         let results = pages.jobs.concurrentMap { job -> Diagnostic? in
             let text = pages.render(job, with: templates)
             if case .errorPage(let code) = job, text.utf8.count > errorPageBudget {
@@ -64,32 +60,19 @@ public enum SiteBuilder {
         return report
     }
 
-    /// Advice and operator notes are Markdown inside YAML: rendered for the help site (relative
-    /// links) and for error pages (absolute links, since those are served from the proxy).
-    private static func renderCodeMarkdown(_ content: Content) -> ([Int: PageModel.RenderedCodeText], [Diagnostic]) {
+    /// Error pages are served by the proxy, far from the help site, so their links are absolute.
+    private static func errorPageAdvice(_ content: Content) -> [Int: String] {
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
             allowRawHTML: content.site.allowRawHTML
         )
-        var diagnostics: [Diagnostic] = []
-        var rendered: [Int: PageModel.RenderedCodeText] = [:]
-        for code in content.codes {
-            let fromPath = code.relativePath
-            var text = PageModel.RenderedCodeText()
-            if let advice = code.advice {
-                let (onSite, found) = renderer.render(advice.value, fromPath: fromPath, start: advice.location, root: "../../")
-                text.adviceOnSite = onSite.html
-                text.adviceOnErrorPage = renderer.render(advice.value, fromPath: fromPath, start: advice.location, root: content.site.baseURL).0.html
-                diagnostics += found
-            }
-            if let notes = code.operatorNotes {
-                let (onSite, found) = renderer.render(notes.value, fromPath: fromPath, start: notes.location, root: "../../")
-                text.operatorNotesOnSite = onSite.html
-                diagnostics += found
-            }
-            rendered[code.status] = text
+        var advice: [Int: String] = [:]
+        for code in content.codes where code.generatesPage {
+            guard let markdown = code.advice else { continue }
+            // Links were checked when the content loaded; only the rewrite differs here.
+            advice[code.status] = renderer.render(markdown.value, fromPath: code.relativePath, start: markdown.location, root: content.site.baseURL).0.html
         }
-        return (rendered, diagnostics)
+        return advice
     }
 
     private static func failed(_ diagnostics: [Diagnostic], _ options: BuildOptions) -> Bool {

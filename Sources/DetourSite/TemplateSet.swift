@@ -84,7 +84,8 @@ public struct TemplateSet: Sendable {
         case .transformAppliedToInheritanceSection: "a transform cannot apply to an inheritance section"
         case .illegalTokenInsideInheritSection, .textInsideInheritSection: "only block definitions may appear inside a parent partial"
         case .invalidConfigVariableSyntax, .unrecognisedConfigVariable: "invalid pragma tag"
-        case nil: "\(error)"
+        // swift-mustache's scanner reports running off the end as "overflow".
+        case nil: "\(error)" == "overflow" ? "a tag is still open at the end of the file" : "\(error)"
         }
     }
 }

@@ -1,0 +1,47 @@
+@testable import DetourContent
+import XCTest
+
+final class MarkdownDocumentTests: XCTestCase {
+    func testSmartPunctuationIsOn() {
+        let html = MarkdownDocument("\"Quoted\" -- it's fine...").render().html
+        XCTAssertEqual(html, "<p>\u{201C}Quoted\u{201D} \u{2013} it\u{2019}s fine\u{2026}</p>\n")
+    }
+
+    func testRawHTMLIsOmittedUnlessAllowed() {
+        let markdown = "<script>alert(1)</script>\n\nText <b onclick=\"x\">bold</b>\n"
+        let safe = MarkdownDocument(markdown).render().html
+        XCTAssertFalse(safe.contains("<script"))
+        XCTAssertFalse(safe.contains("onclick"))
+        XCTAssertTrue(safe.contains("raw HTML omitted"))
+        let unsafe = MarkdownDocument(markdown, allowRawHTML: true).render().html
+        XCTAssertTrue(unsafe.contains("<script>alert(1)</script>"))
+    }
+
+    func testTextIsEscaped() {
+        XCTAssertEqual(MarkdownDocument("a < b & \"c\"").render().html, "<p>a &lt; b &amp; \u{201C}c\u{201D}</p>\n")
+    }
+
+    func testHeadingsGetStableUniqueIDs() {
+        let rendered = MarkdownDocument("# Check the *port*\n\n## Check the port\n\n### `proxy_pass` (nginx)\n").render()
+        XCTAssertEqual(rendered.headings.map(\.id), ["check-the-port", "check-the-port-1", "proxy-pass-nginx"])
+        XCTAssertEqual(rendered.headings.map(\.level), [1, 2, 3])
+        XCTAssertEqual(rendered.headings[0].text, "Check the port")
+        XCTAssertTrue(rendered.html.contains("<h1 id=\"check-the-port\">Check the <em>port</em></h1>"))
+        XCTAssertTrue(rendered.html.contains("<h3 id=\"proxy-pass-nginx\"><code>proxy_pass</code> (nginx)</h3>"))
+    }
+
+    func testLinksPassThroughTheResolverWithTheirLine() {
+        var seen: [MarkdownDocument.Link] = []
+        let html = MarkdownDocument("Intro\n\nSee [other](other.md) and ![logo](a.png).\n").render { link in
+            seen.append(link)
+            return link.destination == "other.md" ? "../other/" : link.destination
+        }.html
+        XCTAssertEqual(seen, [.init(destination: "other.md", line: 3), .init(destination: "a.png", line: 3)])
+        XCTAssertTrue(html.contains("<a href=\"../other/\">other</a>"))
+    }
+
+    func testPlainTextDropsMarkup() {
+        let text = MarkdownDocument("# Title\n\nSome **bold** `code`.\n").render().plainText
+        XCTAssertEqual(text, "Title\nSome bold code.\n")
+    }
+}

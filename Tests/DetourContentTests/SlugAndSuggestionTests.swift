@@ -1,0 +1,19 @@
+import DetourContent
+import XCTest
+
+final class SlugAndSuggestionTests: XCTestCase {
+    func testSlugsAreLowercaseHyphenated() {
+        XCTAssertEqual(Slug.make("PHP-FPM: socket missing!"), "php-fpm-socket-missing")
+        XCTAssertEqual(Slug.make("  (2: No such file)  "), "2-no-such-file")
+        XCTAssertEqual(Slug.make("Größe prüfen"), "größe-prüfen")
+        XCTAssertTrue(Slug.isValid("upstream-timed-out"))
+        XCTAssertFalse(Slug.isValid("Upstream Timed Out"))
+        XCTAssertFalse(Slug.isValid(""))
+    }
+
+    func testSuggestionFindsCloseNamesOnly() {
+        XCTAssertEqual(Suggestion.closest(to: "titel", among: ["title", "summary"]), "title")
+        XCTAssertEqual(Suggestion.closest(to: "langauge", among: ["language", "logo"]), "language")
+        XCTAssertNil(Suggestion.closest(to: "colour_scheme", among: ["title", "summary"]))
+    }
+}

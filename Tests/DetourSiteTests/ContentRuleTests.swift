@@ -1,0 +1,154 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// One test per content rule: bad input in, the exact located message out.
+final class ContentRuleTests: SiteTestCase {
+    func testSampleSiteIsClean() throws {
+        let folder = try site()
+        XCTAssertEqual(diagnostics(folder), "")
+    }
+
+    func testYAMLSyntaxError() throws {
+        let folder = try site(["content/codes/502.yml": "status: 502\ntitle: [Bad\nsummary: x\n"])
+        assertFails(folder, with: "content/codes/502.yml:3:8: error: [yaml.syntax] invalid YAML: did not find expected ',' or ']'")
+    }
+
+    func testYAMLDuplicateKey() throws {
+        let folder = try site(["content/codes/502.yml": "status: 502\ntitle: A\ntitle: B\nsummary: x\nadvice: y\n"])
+        let text = diagnostics(folder)
+        XCTAssertTrue(text.contains("content/codes/502.yml:"), text)
+        XCTAssertTrue(text.contains("error: [yaml.duplicate-key] key 'title' appears more than once in this mapping"), text)
+    }
+
+    func testWrongType() throws {
+        let folder = try site(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: y\nretry_after: soon\n"])
+        assertFails(folder, with: "content/codes/502.yml:5:14: error: [content.type-mismatch] 'retry_after' must be a whole number")
+    }
+
+    func testListWhereTextExpected() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitle: [a, b]\nsummary: s\n---\nbody\n"])
+        assertFails(folder, with: "content/articles/refused.md:2:8: error: [content.type-mismatch] 'title' must be text")
+    }
+
+    func testMissingRequiredField() throws {
+        let folder = try site(["content/codes/502.yml": "status: 502\nsummary: x\nadvice: y\n"])
+        assertFails(folder, with: "content/codes/502.yml:1:1: error: [content.missing-field] error code definition is missing required field 'title'")
+    }
+
+    func testEmptyRequiredField() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitle:\nsummary: s\n---\nbody\n"])
+        assertFails(folder, with: "content/articles/refused.md:2:7: error: [content.missing-field] required field 'title' must not be empty")
+    }
+
+    func testUnknownFieldSuggestsTheKnownOne() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitel: Refused\nsummary: s\n---\nbody\n"])
+        assertFails(folder, with: "content/articles/refused.md:2:1: error: [content.unknown-field] unknown field 'titel' in article front matter; did you mean 'title'?")
+    }
+
+    func testUnknownNestedField() throws {
+        let folder = try site(["content/site.yml": "name: S\nbase_url: https://h.test/\ncolors:\n  light:\n    accnt: \"#fff\"\n"])
+        assertFails(folder, with: "content/site.yml:5:5: error: [content.unknown-field] unknown field 'accnt' in light colors; did you mean 'accent'?")
+    }
+
+    func testDuplicateStatus() throws {
+        let folder = try site(["content/codes/bad-gateway.yml": "status: 502\ntitle: Again\nsummary: x\nadvice: y\n"])
+        let text = diagnostics(folder)
+        XCTAssertTrue(text.contains("content/codes/bad-gateway.yml:1:9: error: [code.duplicate-status] status 502 is already defined\n  content/codes/502.yml:1:9: note: first defined here"), text)
+    }
+
+    func testStatusOutsideErrorRange() throws {
+        let folder = try site(["content/codes/302.yml": "status: 302\ntitle: Found\nsummary: x\n"])
+        assertFails(folder, with: "content/codes/302.yml:1:9: error: [content.out-of-range] 'status' must be between 400 and 599, not 302")
+    }
+
+    func testDuplicateSlug() throws {
+        let folder = try site(["content/articles/other/refused.md": "---\ntitle: Another\nsummary: s\n---\nbody\n"])
+        let text = diagnostics(folder)
+        XCTAssertTrue(text.contains("content/articles/refused.md:1:1: error: [article.duplicate-slug] another article already uses the URL name 'refused'\n  content/articles/other/refused.md:1:1: note: first used here"), text)
+    }
+
+    func testRelatedArticleMissing() throws {
+        let folder = try site(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: y\nrelated: [refusd]\n"])
+        assertFails(folder, with: "content/codes/502.yml:5:11: error: [code.unknown-related-article] related article 'refusd' does not exist; did you mean 'refused'?")
+    }
+
+    func testArticleNamesUndefinedCode() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\ncodes: [502, 418]\n---\nbody\n"])
+        assertFails(folder, with: "content/articles/refused.md:4:14: error: [article.unknown-code] code 418 has no definition in codes/")
+    }
+
+    func testMarkdownLinkToMissingArticle() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\n---\n\nRead [this](../gone.md#part) first.\n"])
+        assertFails(folder, with: "content/articles/refused.md:6:13: error: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist")
+    }
+
+    func testMarkdownLinkInAdviceIsLocatedInTheYAMLFile() throws {
+        let folder = try site(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: |\n  First line.\n  See [help](/articles/nope/).\n"])
+        assertFails(folder, with: "content/codes/502.yml:6:14: error: [markdown.broken-link] link '/articles/nope/' points to article 'nope', which does not exist")
+    }
+
+    func testMissingFrontMatter() throws {
+        let folder = try site(["content/articles/refused.md": "# Just Markdown\n"])
+        assertFails(folder, with: "content/articles/refused.md:1:1: error: [article.missing-front-matter] article must start with YAML front matter between '---' lines (title, summary, …)")
+    }
+
+    func testUnterminatedFrontMatter() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\n"])
+        assertFails(folder, with: "content/articles/refused.md:1:1: error: [article.unterminated-front-matter] front matter opened here is never closed with a '---' line")
+    }
+
+    func testInvalidExplicitSlug() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\nslug: Not A Slug\n---\nbody\n"])
+        assertFails(folder, with: "content/articles/refused.md:4:7: error: [article.invalid-slug] 'slug' must use lowercase letters, digits and hyphens, e.g. 'not-a-slug'")
+    }
+
+    func testInvalidDateAndAudience() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\nupdated: 2026-02-30\naudience: robots\n---\nbody\n"])
+        let text = diagnostics(folder)
+        XCTAssertTrue(text.contains("content/articles/refused.md:4:10: error: [content.invalid-value] 'updated' must be a date written YYYY-MM-DD, not '2026-02-30'"), text)
+        XCTAssertTrue(text.contains("content/articles/refused.md:5:11: error: [content.invalid-value] 'audience' must be one of visitor, operator, developer, not 'robots'"), text)
+    }
+
+    func testTagWithoutLettersOrDigits() throws {
+        let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\ntags: [nginx, \"!!!\"]\n---\nbody\n"])
+        assertFails(folder, with: "content/articles/refused.md:4:15: error: [content.invalid-value] tag '!!!' needs a letter or digit to name its page")
+    }
+
+    func testNonUTF8File() throws {
+        let folder = try site()
+        try folder.writeData("content/articles/latin1.md", Data("---\ntitle: Caf".utf8) + Data([0xE9]) + Data("\nsummary: s\n---\n".utf8))
+        assertFails(folder, with: "content/articles/latin1.md:2:11: error: [file.not-utf8] file is not valid UTF-8 text")
+    }
+
+    func testUnreadableFile() throws {
+        let folder = try site()
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("content/articles/dangling.md").path, withDestinationPath: "/nonexistent/file.md")
+        assertFails(folder, with: "content/articles/dangling.md:1:1: error: [file.unreadable] cannot read file: No such file or directory")
+    }
+
+    func testMissingSiteConfig() throws {
+        let folder = try site(["content/site.yml": ""])
+        assertFails(folder, with: "content/site.yml:1:1: error: [content.missing-file] site configuration 'content/site.yml' does not exist; it names the brand (name, base_url, …)")
+    }
+
+    func testMissingContentFolder() throws {
+        let folder = try site()
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("content"))
+        assertFails(folder, with: "content:1:1: error: [content.missing-folder] content folder 'content' does not exist")
+    }
+
+    func testAllProblemsAreReportedInOneRun() throws {
+        let folder = try site([
+            "content/codes/502.yml": "status: 502\ntitel: Bad\nsummary: x\nadvice: y\n",
+            "content/articles/refused.md": "---\ntitle: R\nsummary: s\ncodes: [599]\n---\nSee [x](y.md).\n",
+            "templates/index.mustache": "{{> partials/nope}}",
+        ])
+        let text = diagnostics(folder)
+        for rule in ["content.missing-field", "content.unknown-field", "article.unknown-code", "markdown.broken-link", "template.missing-partial"] {
+            XCTAssertTrue(text.contains("[\(rule)]"), "missing \(rule) in:\n\(text)")
+        }
+        XCTAssertTrue(text.hasSuffix("5 errors, 0 warnings\n"), text)
+        XCTAssertFalse(text.contains("did you mean 'partials/head'"), "a different word is no typo:\n\(text)")
+    }
+}

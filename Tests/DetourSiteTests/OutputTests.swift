@@ -1,0 +1,88 @@
+import DetourDiagnostics
+import DetourTestSupport
+import Foundation
+import XCTest
+
+final class OutputTests: SiteTestCase {
+    func testFailedBuildLeavesPreviousOutputByteForByte() throws {
+        let folder = try site()
+        XCTAssertTrue(build(folder).wroteOutput)
+        try folder.write(["public/custom-note.txt": "kept by the operator\n"])
+        let before = folder.snapshot("public")
+        XCTAssertGreaterThan(before.count, 5)
+
+        try folder.write(["content/codes/502.yml": "status: 502\ntitel: oops\n"])
+        let report = build(folder)
+        XCTAssertFalse(report.wroteOutput)
+        XCTAssertTrue(report.diagnostics.hasErrors)
+        XCTAssertEqual(folder.snapshot("public"), before)
+        XCTAssertEqual(try stagingFolders(folder), [], "a failed build must clean up its staging folder")
+    }
+
+    func testFailureWhileRenderingLeavesPreviousOutput() throws {
+        let folder = try site()
+        XCTAssertTrue(build(folder).wroteOutput)
+        let before = folder.snapshot("public")
+        // Only found after every page was rendered into staging: an error page over budget.
+        let longAdvice = String(repeating: "Wait and try again later please. ", count: 300)
+        try folder.write(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: \"\(longAdvice)\"\n"])
+        XCTAssertFalse(build(folder).wroteOutput)
+        XCTAssertEqual(folder.snapshot("public"), before)
+        XCTAssertEqual(try stagingFolders(folder), [])
+    }
+
+    func testSuccessfulBuildReplacesStaleFilesAndKeepsThePlaceholder() throws {
+        let folder = try site()
+        try folder.write(["public/.gitkeep": "", "public/old-page.html": "stale"])
+        XCTAssertTrue(build(folder).wroteOutput)
+        XCTAssertFalse(folder.exists("public/old-page.html"))
+        XCTAssertTrue(folder.exists("public/.gitkeep"))
+        XCTAssertTrue(folder.exists("public/errors/502.html"))
+        XCTAssertEqual(try stagingFolders(folder), [])
+    }
+
+    func testStagingLeftByAKilledBuildIsRemoved() throws {
+        let folder = try site()
+        // A pid that cannot be running: the kernel caps pids well below this.
+        try folder.write([".public.detour-build-99999999/half.html": "<p>half"])
+        XCTAssertTrue(build(folder).wroteOutput)
+        XCTAssertEqual(try stagingFolders(folder), [])
+    }
+
+    func testOutputFilesAreWorldReadable() throws {
+        let folder = try site()
+        XCTAssertTrue(build(folder).wroteOutput)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("public/errors/502.html").path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o644)
+        let folderAttributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("public/errors").path)
+        XCTAssertEqual((folderAttributes[.posixPermissions] as? NSNumber)?.intValue, 0o755)
+    }
+
+    func testOutputMayNotReplaceTheSources() throws {
+        let folder = try site()
+        for (output, name) in [("content", "the content folder 'content'"), (".", "the project folder"), ("..", "the project folder"), ("templates", "the templates folder 'templates'")] {
+            let report = build(folder, output: output)
+            XCTAssertEqual(report.diagnostics.map(\.rule), ["build.unsafe-output"], output)
+            XCTAssertTrue(report.diagnostics.first?.message.contains("would replace \(name)") == true, report.diagnostics.first?.message ?? "")
+        }
+        XCTAssertTrue(folder.exists("content/site.yml"))
+        XCTAssertTrue(folder.exists("templates/error.mustache"))
+    }
+
+    func testOutputThatIsAFileIsRefused() throws {
+        let folder = try site(["public": "not a folder"])
+        XCTAssertEqual(build(folder).diagnostics.map(\.message), ["output 'public' exists and is not a folder"])
+        XCTAssertEqual(try folder.read("public"), "not a folder")
+    }
+
+    func testUnwritableOutputIsADiagnostic() throws {
+        let folder = try site(["blocker": "a file where a folder should be"])
+        let report = build(folder, output: "blocker/public")
+        XCTAssertEqual(report.diagnostics.map(\.rule), ["build.write-failed"])
+        XCTAssertEqual(report.diagnostics.first?.location.path, "blocker/public")
+    }
+
+    private func stagingFolders(_ folder: TemporaryFolder) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("detour-build") }
+    }
+}
