@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "detour", targets: ["detour"]),
+        .executable(name: "detour-synth", targets: ["detour-synth"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -18,8 +19,8 @@ let package = Package(
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]
         ),
-        // renameat2(RENAME_EXCHANGE) is not exported by Glibc's Swift overlay.
-        .target(name: "CAtomicRename"),
+        // renameat2(RENAME_EXCHANGE) is not exported by Glibc's Swift overlay; nftw needs a C callback.
+        .target(name: "CFileSystem"),
         .target(name: "DetourDiagnostics"),
         .target(
             name: "DetourContent",
@@ -28,7 +29,7 @@ let package = Package(
         .target(
             name: "DetourSite",
             dependencies: [
-                "DetourContent", "DetourDiagnostics", "CAtomicRename",
+                "DetourContent", "DetourDiagnostics", "CFileSystem",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -40,6 +41,8 @@ let package = Package(
             ]
         ),
         .target(name: "DetourTestSupport", path: "Tests/DetourTestSupport"),
+        // Writes synthetic knowledge bases for `make bench` and the interrupted-build test.
+        .executableTarget(name: "detour-synth"),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"]),

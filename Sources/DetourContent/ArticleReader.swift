@@ -90,12 +90,13 @@ enum ArticleReader {
         )
     }
 
-    private static func isISODate(_ text: String) -> Bool {
+    /// YYYY-MM-DD naming a real day. Counted by hand: a Calendar per file is costly on Linux.
+    static func isISODate(_ text: String) -> Bool {
         let parts = text.split(separator: "-")
-        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              parts[0].count == 4, (1...12).contains(month) else { return false }
-        var components = DateComponents(year: year, month: month, day: day)
-        components.calendar = Calendar(identifier: .gregorian)
-        return components.isValidDate
+        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day)
     }
 }

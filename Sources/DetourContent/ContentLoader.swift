@@ -85,7 +85,7 @@ public struct ContentLoader: Sendable {
         let files = files(under: "codes", extensions: ["yml", "yaml"])
         var codes: [ErrorCode] = []
         for relative in files {
-            switch SourceFile.read(root.appendingPathComponent(relative), displayPath: displayPath(relative)) {
+            switch SourceFile.read(fileURL(relative), displayPath: displayPath(relative)) {
             case .success(let file):
                 if let code = ErrorCodeReader.read(file, relativePath: relative, diagnostics: &diagnostics) { codes.append(code) }
             case .failure(let diagnostic):
@@ -97,11 +97,9 @@ public struct ContentLoader: Sendable {
 
     private func loadArticles(_ diagnostics: inout [Diagnostic]) -> [Article] {
         let files = files(under: "articles", extensions: ["md"])
-        let root = self.root
-        let displayRoot = self.displayRoot
         let results = files.concurrentMap { relative -> (Article?, [Diagnostic]) in
             var found: [Diagnostic] = []
-            switch SourceFile.read(root.appendingPathComponent(relative), displayPath: displayRoot + "/" + relative) {
+            switch SourceFile.read(fileURL(relative), displayPath: displayPath(relative)) {
             case .success(let file):
                 let article = ArticleReader.read(file, relativePath: relative, diagnostics: &found)
                 return (article, found)
@@ -114,18 +112,12 @@ public struct ContentLoader: Sendable {
     }
 
     /// Content-relative paths of the files below `folder` with one of `extensions`, sorted.
-    /// Hidden files and folders (editor swap files, `.git`) are skipped.
-    private func files(under folder: String, extensions: Set<String>) -> [String] {
-        let base = root.appendingPathComponent(folder)
-        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
-        let basePath = base.standardizedFileURL.path
-        var paths: [String] = []
-        for case let url as URL in enumerator where extensions.contains(url.pathExtension.lowercased()) {
-            if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true { continue }
-            let path = url.standardizedFileURL.path
-            guard path.hasPrefix(basePath + "/") else { continue }
-            paths.append(folder + "/" + String(path.dropFirst(basePath.count + 1)))
-        }
-        return paths.sorted()
+    private func files(under folder: String, extensions: [String]) -> [String] {
+        DirectoryWalker.files(under: root.path + "/" + folder, suffixes: extensions.map { "." + $0 }).map { folder + "/" + $0 }
+    }
+
+    /// A file URL without the stat that `appendingPathComponent` makes to ask if it is a folder.
+    private func fileURL(_ relative: String) -> URL {
+        URL(fileURLWithPath: root.path + "/" + relative, isDirectory: false)
     }
 }

@@ -29,7 +29,7 @@ public struct LinkResolver: Sendable {
     ///   - root: prefix for help-site paths: relative (`../../`) on the site, the base URL on error pages.
     public func resolve(_ destination: String, fromPath: String, root: String) -> Resolution {
         if destination.isEmpty || destination.hasPrefix("#") || destination.hasPrefix("//") { return .keep }
-        if destination.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:"#, options: .regularExpression) != nil { return .keep }
+        if Self.hasScheme(destination) { return .keep }
         let (path, fragment) = Self.splitFragment(destination)
 
         if path.hasSuffix(".md") {
@@ -55,6 +55,14 @@ public struct LinkResolver: Sendable {
             return .rewrite(root + parts.joined(separator: "/") + "/" + fragment)
         }
         return .keep
+    }
+
+    /// `scheme:` as RFC 3986 spells it (a letter, then letters, digits, `+`, `-`, `.`).
+    static func hasScheme(_ destination: String) -> Bool {
+        guard let colon = destination.firstIndex(of: ":"), colon != destination.startIndex else { return false }
+        let scheme = destination[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 
     private static func splitFragment(_ destination: String) -> (String, String) {

@@ -18,7 +18,6 @@ public struct MarkdownRenderer: Sendable {
     ///   - root: prefix for help-site links (see `LinkResolver`).
     public func render(_ markdown: String, fromPath: String, start: SourceLocation, root: String) -> (MarkdownDocument.Rendered, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
         let rendered = MarkdownDocument(markdown, allowRawHTML: allowRawHTML).render { link in
             switch resolver.resolve(link.destination, fromPath: fromPath, root: root) {
             case .keep:
@@ -26,6 +25,7 @@ public struct MarkdownRenderer: Sendable {
             case .rewrite(let destination):
                 return destination
             case .broken(let message):
+                let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
                 let location = Self.locate(link, in: lines, start: start)
                 diagnostics.append(.error("markdown.broken-link", message, at: location))
                 return link.destination

@@ -6,7 +6,9 @@ enum YAMLDocument {
     /// - Parameter lineOffset: lines of the file above the YAML text (front matter starts below `---`).
     static func compose(_ text: String, path: String, lineOffset: Int = 0) -> Result<Node?, Diagnostic> {
         do {
-            return .success(try Yams.compose(yaml: text))
+            // The basic resolver tags every scalar as text; FieldReader parses numbers, booleans
+            // and nulls itself. The default resolver runs a regular expression per scalar.
+            return .success(try Yams.compose(yaml: text, .basic))
         } catch let error as YamlError {
             return .failure(diagnostic(for: error, path: path, lineOffset: lineOffset))
         } catch {

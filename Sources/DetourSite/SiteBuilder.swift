@@ -21,6 +21,9 @@ public enum SiteBuilder {
         report.diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !failed(report.diagnostics, options) else { return report }
 
+        // Files 0644 and folders 0755 (nginx workers run as `nobody`) without a chmod per file.
+        let previousMask = umask(0o022)
+        defer { umask(previousMask) }
         let output = OutputDirectory(target: options.output)
         do {
             try output.prepare()

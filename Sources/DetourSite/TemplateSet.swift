@@ -28,7 +28,7 @@ public struct TemplateSet: Sendable {
 
         var library = MustacheLibrary()
         var sources: [String: SourceFile] = [:]
-        for relative in templateFiles(in: root) {
+        for relative in DirectoryWalker.files(under: root.path, suffixes: [".mustache"]) {
             let name = String(relative.dropLast(".mustache".count))
             let displayPath = displayRoot + "/" + relative
             switch SourceFile.read(root.appendingPathComponent(relative), displayPath: displayPath) {
@@ -62,17 +62,6 @@ public struct TemplateSet: Sendable {
 
     public func render(_ name: String, _ context: [String: Any]) -> String {
         library.render(context, withTemplate: name) ?? ""
-    }
-
-    private static func templateFiles(in root: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
-        let rootPath = root.standardizedFileURL.path
-        var files: [String] = []
-        for case let url as URL in enumerator where url.lastPathComponent.hasSuffix(".mustache") {
-            let path = url.standardizedFileURL.path
-            if path.hasPrefix(rootPath + "/") { files.append(String(path.dropFirst(rootPath.count + 1))) }
-        }
-        return files.sorted()
     }
 
     private static func describe(_ error: Error) -> String {

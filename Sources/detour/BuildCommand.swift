@@ -39,7 +39,8 @@ struct BuildCommand: ParsableCommand {
         let status = diagnostics.report(report.diagnostics)
         if report.wroteOutput, !quiet, diagnostics.format == .text {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
-            print("Built \(report.errorPages) error pages and \(report.articles) articles (\(report.files) files) into \(options.outputDisplay)/ in \(seconds) s")
+            func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+            print("Built \(count(report.errorPages, "error page")) and \(count(report.articles, "article")) (\(count(report.files, "file"))) into \(options.outputDisplay)/ in \(seconds) s")
         }
         if status != 0 {
             if !report.wroteOutput, FileManager.default.fileExists(atPath: options.output.path) {

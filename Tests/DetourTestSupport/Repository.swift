@@ -15,16 +15,19 @@ public enum Repository {
     public static var templates: URL { root.appendingPathComponent("templates") }
 
     /// The `detour` executable built beside the test bundle.
-    public static var detourExecutable: URL {
+    public static var detourExecutable: URL { executable("detour") }
+
+    /// A product of this package built beside the test bundle.
+    public static func executable(_ name: String) -> URL {
         let candidates = [
             Bundle.main.bundleURL.deletingLastPathComponent(),
             Bundle.main.bundleURL,
             root.appendingPathComponent(".build/debug"),
         ]
         for folder in candidates {
-            let url = folder.appendingPathComponent("detour")
+            let url = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        return root.appendingPathComponent(".build/debug/detour")
+        return root.appendingPathComponent(".build/debug/\(name)")
     }
 }

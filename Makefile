@@ -1,0 +1,35 @@
+# detour — see README.md. `make site` builds the shipped knowledge base, `make test` runs every test.
+SWIFT ?= swift
+ARTICLES ?= 10000
+BUILD_PACKAGES = libcmark-dev
+# Real servers and a real browser for the end-to-end tests; GNU time for the benchmarks.
+TEST_PACKAGES = nginx-light chromium
+
+.PHONY: site test bench deps test-deps release clean
+
+## site: build content/ and templates/ into public/
+site: deps
+	$(SWIFT) build -c release --product detour
+	.build/release/detour build
+
+## test: the whole suite, end-to-end tests included
+test: deps test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench: build a synthetic knowledge base of $(ARTICLES) articles, print wall time and peak memory
+bench: deps release
+	scripts/bench.sh $(ARTICLES)
+
+release: deps
+	$(SWIFT) build -c release --product detour
+	$(SWIFT) build -c release --product detour-synth
+
+deps:
+	@scripts/install-packages.sh $(BUILD_PACKAGES)
+
+test-deps:
+	@scripts/install-packages.sh $(TEST_PACKAGES) time
+
+clean:
+	rm -rf .build public/* .public.detour-build-*

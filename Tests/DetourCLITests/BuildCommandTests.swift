@@ -1,0 +1,99 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// Runs the built `detour` binary the way a user does and checks exit codes and output.
+final class BuildCommandTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try SampleSite.make()
+    }
+
+    override func tearDown() {
+        folder.remove()
+    }
+
+    func testHelpDescribesTheCommands() throws {
+        let result = try ProcessRunner.detour(["--help"], in: folder.url)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdout.contains("build"), result.stdout)
+        let build = try ProcessRunner.detour(["build", "--help"], in: folder.url)
+        for option in ["--content", "--templates", "--output", "--format", "--strict", "--quiet"] {
+            XCTAssertTrue(build.stdout.contains(option), "build --help lacks \(option)")
+        }
+    }
+
+    func testVersion() throws {
+        let result = try ProcessRunner.detour(["--version"], in: folder.url)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, result.stdout)
+    }
+
+    func testUsageErrorsExit64() throws {
+        XCTAssertEqual(try ProcessRunner.detour(["build", "--no-such-flag"], in: folder.url).status, 64)
+        let badFormat = try ProcessRunner.detour(["build", "--format", "xml"], in: folder.url)
+        XCTAssertEqual(badFormat.status, 64)
+        XCTAssertTrue(badFormat.stderr.contains("xml"), badFormat.stderr)
+        XCTAssertEqual(try ProcessRunner.detour(["frobnicate"], in: folder.url).status, 64)
+    }
+
+    func testCleanBuildExitsZeroAndSaysWhatItWrote() throws {
+        let result = try ProcessRunner.detour(["build"], in: folder.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(result.stdout.hasPrefix("Built 1 error page and 1 article ("), result.stdout)
+        XCTAssertTrue(result.stdout.contains("into public/ in "), result.stdout)
+        XCTAssertTrue(folder.exists("public/errors/502.html"))
+        let quiet = try ProcessRunner.detour(["build", "--quiet"], in: folder.url)
+        XCTAssertEqual(quiet.status, 0)
+        XCTAssertEqual(quiet.stdout, "")
+    }
+
+    func testCustomFoldersAreUsed() throws {
+        try FileManager.default.moveItem(at: folder.url.appendingPathComponent("content"), to: folder.url.appendingPathComponent("kb"))
+        let result = try ProcessRunner.detour(["build", "--content", "kb", "--output", "site/out"], in: folder.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(folder.exists("site/out/articles/refused/index.html"))
+    }
+
+    func testBadContentExitsOneWithEveryProblemAndKeepsOutput() throws {
+        XCTAssertEqual(try ProcessRunner.detour(["build", "-q"], in: folder.url).status, 0)
+        let before = folder.snapshot("public")
+        try folder.write([
+            "content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: y\nretry_after: soon\n",
+            "content/articles/refused.md": "---\ntitel: R\nsummary: s\n---\n",
+        ])
+        let result = try ProcessRunner.detour(["build"], in: folder.url)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("content/codes/502.yml:5:14: error: [content.type-mismatch] 'retry_after' must be a whole number\n"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("content/articles/refused.md:2:1: error: [content.unknown-field] unknown field 'titel' in article front matter; did you mean 'title'?\n"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("3 errors, 0 warnings\npublic/ was left as it was.\n"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("Fatal error"), "no crash or stack trace")
+        XCTAssertEqual(folder.snapshot("public"), before)
+    }
+
+    func testJSONAndSARIFGoToStandardOutput() throws {
+        try folder.write(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nretry_after: soon\n"])
+        let json = try ProcessRunner.detour(["build", "--format", "json"], in: folder.url)
+        XCTAssertEqual(json.status, 1)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["errors"] as? Int, 1)
+        XCTAssertEqual(object["warnings"] as? Int, 1)
+        let sarif = try ProcessRunner.detour(["build", "--format", "sarif"], in: folder.url)
+        XCTAssertEqual(sarif.status, 1)
+        XCTAssertTrue(sarif.stdout.contains("\"ruleId\" : \"content.type-mismatch\""), sarif.stdout)
+    }
+
+    func testStrictFailsOnWarnings() throws {
+        try folder.write(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\n"])
+        let relaxed = try ProcessRunner.detour(["build"], in: folder.url)
+        XCTAssertEqual(relaxed.status, 0)
+        XCTAssertTrue(relaxed.stderr.contains("warning: [code.missing-advice]"), relaxed.stderr)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("public"))
+        let strict = try ProcessRunner.detour(["build", "--strict"], in: folder.url)
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertFalse(folder.exists("public"))
+    }
+}

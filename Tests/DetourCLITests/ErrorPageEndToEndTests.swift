@@ -1,0 +1,71 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// The built 502 page behind a real nginx whose upstream is down, read by a real browser.
+final class ErrorPageEndToEndTests: XCTestCase {
+    private var site: TemporaryFolder!
+    private var nginx: NginxServer?
+
+    override func setUpWithError() throws {
+        site = try TemporaryFolder()
+        try FileManager.default.copyItem(at: Repository.content, to: site.url.appendingPathComponent("content"))
+        try FileManager.default.copyItem(at: Repository.templates, to: site.url.appendingPathComponent("templates"))
+        let build = try ProcessRunner.detour(["build", "--quiet"], in: site.url)
+        XCTAssertEqual(build.status, 0, build.stderr)
+    }
+
+    override func tearDown() {
+        nginx?.stop()
+        site.remove()
+    }
+
+    private func startNginx() throws -> Int {
+        let port = LoopbackPort.free()
+        let deadUpstream = LoopbackPort.free()
+        let server = try NginxServer(config: NginxServer.httpBlock("""
+        server {
+            listen 127.0.0.1:\(port);
+            error_page 502 /errors/502.html;
+            location / { proxy_pass http://127.0.0.1:\(deadUpstream); }
+            location /errors/ { root \(site.path)/public; internal; }
+        }
+        """))
+        nginx = server
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "nginx did not start: \(server.errorLog)")
+        return port
+    }
+
+    func testNginxServesTheBrandedPageWithTheRealStatus() throws {
+        let port = try startNginx()
+        let response = try HTTPClient.get("http://127.0.0.1:\(port)/checkout?id=1")
+        XCTAssertEqual(response.status, 502, "the visitor must see the real status, never 200")
+        XCTAssertEqual(response.headers["content-type"], "text/html")
+        XCTAssertTrue(response.body.contains("<h1>Bad Gateway</h1>"))
+        XCTAssertTrue(response.body.contains("Example Hosting"))
+        XCTAssertTrue(response.body.contains("<meta name=\"robots\" content=\"noindex,nofollow\">"))
+    }
+
+    func testBrowserRendersThePageWithoutFetchingAnythingElse() throws {
+        let port = try startNginx()
+        let dom = try Chromium.dumpDOM("http://127.0.0.1:\(port)/checkout")
+        XCTAssertTrue(dom.contains("<h1>Bad Gateway</h1>"), dom)
+        XCTAssertTrue(dom.contains("<svg"), "the logo is inline")
+        XCTAssertTrue(dom.contains("href=\"https://help.example.com/codes/502/\""), dom)
+
+        // Everything the browser asked nginx for: the page itself and, at most, a favicon.
+        let paths = nginx!.accessLog.split(separator: "\n").compactMap { line -> String? in
+            guard let request = line.split(separator: "\"").dropFirst().first else { return nil }
+            return request.split(separator: " ").dropFirst().first.map(String.init)
+        }
+        XCTAssertTrue(paths.contains("/checkout"), nginx!.accessLog)
+        XCTAssertEqual(paths.filter { $0 != "/checkout" && $0 != "/favicon.ico" }, [], "the error page made extra requests")
+    }
+
+    func testInternalErrorFolderIsNotReachableDirectly() throws {
+        let port = try startNginx()
+        let direct = try HTTPClient.get("http://127.0.0.1:\(port)/errors/502.html")
+        XCTAssertEqual(direct.status, 404, "an internal location answers direct requests with 404")
+        XCTAssertFalse(direct.body.contains("Bad Gateway"))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One blocking HTTP GET, for tests against servers on 127.0.0.1.
+public struct HTTPResponse {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: String
+}
+
+public enum HTTPClient {
+    public static func get(_ url: String) throws -> HTTPResponse {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        let session = URLSession(configuration: configuration)
+        let semaphore = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<HTTPResponse, Error> = .failure(URLError(.timedOut))
+        session.dataTask(with: URL(string: url)!) { data, response, error in
+            if let error {
+                result = .failure(error)
+            } else if let http = response as? HTTPURLResponse {
+                var headers: [String: String] = [:]
+                for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
+                result = .success(HTTPResponse(status: http.statusCode, headers: headers, body: String(decoding: data ?? Data(), as: UTF8.self)))
+            }
+            semaphore.signal()
+        }.resume()
+        _ = semaphore.wait(timeout: .now() + 15)
+        session.invalidateAndCancel()
+        return try result.get()
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A real nginx master process on 127.0.0.1, started in the foreground from a config text and
+/// stopped by its PID. `{{PREFIX}}` in the config becomes its private folder.
+public final class NginxServer {
+    public let folder: TemporaryFolder
+    private let process = Process()
+
+    public init(config: String) throws {
+        let executable = try RequiredTool.find("nginx")
+        folder = try TemporaryFolder()
+        let text = config.replacingOccurrences(of: "{{PREFIX}}", with: folder.path)
+        try folder.write(["nginx.conf": text])
+        process.executableURL = executable
+        process.arguments = ["-p", folder.path + "/", "-c", folder.path + "/nginx.conf", "-e", folder.path + "/error.log", "-g", "daemon off; pid \(folder.path)/nginx.pid;"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// nginx's own words when it failed to start.
+    public var errorLog: String { (try? folder.read("error.log")) ?? "" }
+    public var accessLog: String { (try? folder.read("access.log")) ?? "" }
+
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGQUIT)
+            process.waitUntilExit()
+        }
+        folder.remove()
+    }
+
+    /// The `http { … }` frame every test config needs: logs and temp paths inside the folder.
+    public static func httpBlock(_ servers: String) -> String {
+        """
+        worker_processes 1;
+        events { worker_connections 64; }
+        http {
+            access_log {{PREFIX}}/access.log;
+            client_body_temp_path {{PREFIX}}/body;
+            proxy_temp_path {{PREFIX}}/proxy;
+            fastcgi_temp_path {{PREFIX}}/fastcgi;
+            uwsgi_temp_path {{PREFIX}}/uwsgi;
+            scgi_temp_path {{PREFIX}}/scgi;
+            types { text/html html; }
+            \(servers)
+        }
+        """
+    }
+}
