@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "detour",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "detour", targets: ["detour"]),
         .executable(name: "detour-synth", targets: ["detour-synth"]),

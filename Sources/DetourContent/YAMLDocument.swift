@@ -7,8 +7,9 @@ enum YAMLDocument {
     static func compose(_ text: String, path: String, lineOffset: Int = 0) -> Result<Node?, Diagnostic> {
         do {
             // The basic resolver tags every scalar as text; FieldReader parses numbers, booleans
-            // and nulls itself. The default resolver runs a regular expression per scalar.
-            return .success(try Yams.compose(yaml: text, .basic))
+            // and nulls itself (the default resolver runs a regular expression per scalar).
+            // An explicit encoding spares Yams reading the process environment on every parse.
+            return .success(try Yams.compose(yaml: text, .basic, .default, .utf8))
         } catch let error as YamlError {
             return .failure(diagnostic(for: error, path: path, lineOffset: lineOffset))
         } catch {

@@ -9,6 +9,18 @@ struct PageModel: Sendable {
     let content: Content
     /// Advice with absolute links, for error pages served from the proxy.
     let errorPageAdvice: [Int: String]
+    /// Each article's `partials/article-card`, rendered on first use, by root then article index.
+    var cards: [String: [LazyText]] = [:]
+    /// Every template rendered with only `site` in scope, on first use, by root, as a tree
+    /// of its name's parts: `{{{cached.partials.header}}}`, like Hugo's partialCached.
+    var cachedPartials: [String: [String: any Sendable]] = [:]
+
+    /// What every help-site page sees besides its own data.
+    private func common(root: String, title: String) -> [String: Any] {
+        var common: [String: Any] = ["site": site(root: root), "page": ["title": title]]
+        common["cached"] = cachedPartials[root]
+        return common
+    }
 
     func site(root: String) -> [String: Any] {
         let site = content.site
@@ -40,7 +52,9 @@ struct PageModel: Sendable {
         ["status": code.status, "title": code.title, "summary": code.summary, "url": root + code.sitePath]
     }
 
-    func articleSummary(_ article: Article, root: String) -> [String: Any] {
+    /// An article as lists show it; `card` is its `partials/article-card`, rendered once.
+    func articleSummary(at index: Int, root: String) -> [String: Any] {
+        let article = content.articles[index]
         var model: [String: Any] = [
             "title": article.title,
             "summary": article.summary,
@@ -50,6 +64,7 @@ struct PageModel: Sendable {
             "tags": article.tags.map { tag(name: $0, root: root) },
         ]
         model["updated"] = article.updated
+        model["card"] = cards[root]?[index]
         return model
     }
 
@@ -68,16 +83,14 @@ struct PageModel: Sendable {
     }
 
     func indexPage(tags: [(name: String, count: Int)]) -> [String: Any] {
-        [
-            "site": site(root: ""),
-            "page": ["title": content.site.name],
+        common(root: "", title: content.site.name).merging([
             "codes": content.codes.map { codeSummary($0, root: "") },
-            "articles": content.articles.map { articleSummary($0, root: "") },
+            "articles": content.articles.indices.map { articleSummary(at: $0, root: "") },
             "tags": tags.map { tag(name: $0.name, root: "").merging(["count": $0.count]) { first, _ in first } },
-        ]
+        ]) { first, _ in first }
     }
 
-    func codePage(_ code: ErrorCode, articles: [Article]) -> [String: Any] {
+    func codePage(_ code: ErrorCode) -> [String: Any] {
         let root = "../../"
         var model = codeSummary(code, root: root)
         model["advice"] = code.adviceHTML
@@ -85,19 +98,22 @@ struct PageModel: Sendable {
         model["retryAfter"] = code.retryAfter
         model["emittedBy"] = code.emittedBy
         if code.generatesPage { model["errorPageURL"] = root + "errors/\(code.status).html" }
-        let bySlug = Dictionary(articles.map { ($0.slug, $0) }, uniquingKeysWith: { a, _ in a })
+        let articles = content.articles
+        let bySlug = Dictionary(articles.indices.map { (articles[$0].slug, $0) }, uniquingKeysWith: { first, _ in first })
         // Curated `related` first, then every other article that lists this status.
         let curated = code.related.compactMap { bySlug[$0.value] }
-        let listing = articles.filter { article in
-            article.codes.contains { $0.value == code.status } && !code.related.contains { $0.value == article.slug }
+        let curatedSlugs = Set(code.related.map(\.value))
+        let listing = articles.indices.filter { index in
+            articles[index].codes.contains { $0.value == code.status } && !curatedSlugs.contains(articles[index].slug)
         }
-        model["related"] = (curated + listing).map { articleSummary($0, root: root) }
-        return ["site": site(root: root), "code": model, "page": ["title": "\(code.status) \(code.title) · \(content.site.name)"]]
+        model["related"] = (curated + listing).map { articleSummary(at: $0, root: root) }
+        return common(root: root, title: "\(code.status) \(code.title) · \(content.site.name)").merging(["code": model]) { first, _ in first }
     }
 
-    func articlePage(_ article: Article) -> [String: Any] {
+    func articlePage(at index: Int) -> [String: Any] {
         let root = "../../"
-        var model = articleSummary(article, root: root)
+        let article = content.articles[index]
+        var model = articleSummary(at: index, root: root)
         model["html"] = article.html
         model["headings"] = article.headings.filter { $0.level <= 3 }.map { ["level": $0.level, "text": $0.text, "id": $0.id] as [String: Any] }
         model["logPatterns"] = article.logPatterns
@@ -106,15 +122,12 @@ struct PageModel: Sendable {
             code["title"] = content.code(located.value)?.title
             return code
         }
-        return ["site": site(root: root), "article": model, "page": ["title": "\(article.title) · \(content.site.name)"]]
+        return common(root: root, title: "\(article.title) · \(content.site.name)").merging(["article": model]) { first, _ in first }
     }
 
-    func tagPage(name: String, articles: [Article]) -> [String: Any] {
+    func tagPage(name: String, articles: [Int]) -> [String: Any] {
         let root = "../../"
-        return [
-            "site": site(root: root),
-            "tag": ["name": name, "articles": articles.map { articleSummary($0, root: root) }] as [String: Any],
-            "page": ["title": "\(name) · \(content.site.name)"],
-        ]
+        let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, root: root) }]
+        return common(root: root, title: "\(name) · \(content.site.name)").merging(["tag": tag]) { first, _ in first }
     }
 }

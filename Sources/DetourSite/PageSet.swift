@@ -18,13 +18,33 @@ struct PageSet: Sendable {
         var articles: [Int]
     }
 
+    static let cardTemplate = "partials/article-card"
+    /// The ways back to the site root: from `index.html`, and from `<section>/<name>/index.html`.
+    static let roots = ["", "../../"]
+
     let content: Content
     let model: PageModel
     let tags: [Tag]
     let jobs: [Job]
 
-    init(content: Content, model: PageModel) {
+    init(content: Content, model: PageModel, templates: TemplateSet) {
         self.content = content
+        var model = model
+        let plain = model
+        for root in Self.roots {
+            var tree = TemplateTree()
+            for name in templates.names {
+                tree.insert(LazyText { templates.render(name, ["site": plain.site(root: root)]) }, at: name)
+            }
+            model.cachedPartials[root] = tree.root
+        }
+        if templates.has(Self.cardTemplate) {
+            for root in Self.roots {
+                model.cards[root] = content.articles.indices.map { index in
+                    LazyText { templates.render(Self.cardTemplate, plain.articleSummary(at: index, root: root)) }
+                }
+            }
+        }
         self.model = model
         // Tags that differ only in case or punctuation share one page, named as first written.
         var bySlug: [String: Tag] = [:]
@@ -61,11 +81,11 @@ struct PageSet: Sendable {
         case .index:
             templates.render("index", model.indexPage(tags: tags.map { ($0.name, $0.articles.count) }))
         case .code(let code):
-            templates.render("code", model.codePage(code, articles: content.articles))
+            templates.render("code", model.codePage(code))
         case .article(let index):
-            templates.render("article", model.articlePage(content.articles[index]))
+            templates.render("article", model.articlePage(at: index))
         case .tag(let index):
-            templates.render("tag", model.tagPage(name: tags[index].name, articles: tags[index].articles.map { content.articles[$0] }))
+            templates.render("tag", model.tagPage(name: tags[index].name, articles: tags[index].articles))
         case .styles:
             templates.render("style.css", ["site": model.site(root: "")])
         case .sitemap:

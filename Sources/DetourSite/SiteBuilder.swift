@@ -31,7 +31,7 @@ public enum SiteBuilder {
             report.diagnostics.append(writeFailure(options, error))
             return report
         }
-        let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: errorPageAdvice(content)))
+        let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: errorPageAdvice(content)), templates: templates)
         let results = pages.jobs.concurrentMap { job -> Diagnostic? in
             let text = pages.render(job, with: templates)
             if case .errorPage(let code) = job, text.utf8.count > errorPageBudget {

@@ -4,16 +4,17 @@ import Foundation
 import Mustache
 
 /// The theme: every `templates/**/*.mustache`, registered under its path without the extension
-/// (`article`, `partials/head`), as swift-mustache's own folder loader names them. The only type
-/// that touches swift-mustache.
+/// (`article`, `partials/head`), as swift-mustache's own folder loader names them. With
+/// `LazyText`, the only code that touches swift-mustache.
 public struct TemplateSet: Sendable {
     /// Templates the build renders directly; partials are whatever these include.
     public static let required = ["error", "index", "code", "article", "tag", "style.css"]
 
     private let library: MustacheLibrary
 
-    private init(library: MustacheLibrary) {
+    private init(library: MustacheLibrary, names: [String]) {
         self.library = library
+        self.names = names
     }
 
     /// Parses every template, reporting syntax errors, missing required templates and partials
@@ -57,7 +58,14 @@ public struct TemplateSet: Sendable {
                 diagnostics.append(.error("template.missing-partial", message, at: SourceLocation(path: file.displayPath, line: reference.line, column: reference.column)))
             }
         }
-        return (diagnostics.hasErrors ? nil : TemplateSet(library: library), diagnostics)
+        return (diagnostics.hasErrors ? nil : TemplateSet(library: library, names: sources.keys.sorted()), diagnostics)
+    }
+
+    /// Every registered template name.
+    public let names: [String]
+
+    public func has(_ name: String) -> Bool {
+        library.getTemplate(named: name) != nil
     }
 
     public func render(_ name: String, _ context: [String: Any]) -> String {

@@ -41,6 +41,27 @@ final class OutputTests: SiteTestCase {
         XCTAssertEqual(try stagingFolders(folder), [])
     }
 
+    func testUnchangedPagesKeepTheirFileAndChangedOnesAreNew() throws {
+        let folder = try site()
+        XCTAssertTrue(build(folder).wroteOutput)
+        let article = folder.url.appendingPathComponent("public/articles/refused/index.html").path
+        let errorPage = folder.url.appendingPathComponent("public/errors/502.html").path
+        let articleInode = try inode(article)
+        let errorPageInode = try inode(errorPage)
+
+        try folder.write(["content/codes/502.yml": try folder.read("content/codes/502.yml").replacingOccurrences(of: "Try again in a minute.", with: "Try again in an hour.")])
+        XCTAssertTrue(build(folder).wroteOutput)
+        XCTAssertEqual(try inode(article), articleInode, "an identical page is linked, not rewritten")
+        XCTAssertNotEqual(try inode(errorPage), errorPageInode)
+        XCTAssertTrue(try folder.read("public/errors/502.html").contains("Try again in an hour."))
+        let links = try FileManager.default.attributesOfItem(atPath: article)[.referenceCount] as? NSNumber
+        XCTAssertEqual(links?.intValue, 1, "the previous output is gone, so only the new name remains")
+    }
+
+    private func inode(_ path: String) throws -> UInt64 {
+        try XCTUnwrap((try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value)
+    }
+
     func testStagingLeftByAKilledBuildIsRemoved() throws {
         let folder = try site()
         // A pid that cannot be running: the kernel caps pids well below this.
