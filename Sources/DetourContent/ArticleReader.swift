@@ -1,6 +1,5 @@
 import DetourDiagnostics
 import Foundation
-import Yams
 
 /// Reads one article: front matter fields and the raw Markdown body (rendered later, once every
 /// slug is known, so links can be checked).
@@ -16,15 +15,8 @@ enum ArticleReader {
             diagnostics.append(diagnostic)
             return nil
         }
-        let node: Node?
-        switch YAMLDocument.compose(parts.yaml, path: file.displayPath, lineOffset: parts.yamlLineOffset) {
-        case .success(let composed): node = composed
-        case .failure(let diagnostic):
-            diagnostics.append(diagnostic)
-            return nil
-        }
-        let fallback = file.start.shifted(lines: 1)
-        guard var reader = FieldReader(node, at: fallback, lineOffset: parts.yamlLineOffset, subject: "article front matter", fields: fields, diagnostics: &diagnostics) else { return nil }
+        let yamlStart = file.start.shifted(lines: parts.yamlLineOffset)
+        guard var reader = FieldReader.parse(parts.yaml, at: yamlStart, subject: "article front matter", fields: fields, diagnostics: &diagnostics) else { return nil }
 
         let title = reader.string("title", required: true)
         let summary = reader.string("summary", required: true)

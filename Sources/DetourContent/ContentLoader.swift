@@ -82,7 +82,7 @@ public struct ContentLoader: Sendable {
     }
 
     private func loadCodes(_ diagnostics: inout [Diagnostic]) -> [ErrorCode] {
-        let files = files(under: "codes", extensions: ["yml", "yaml"])
+        let files = files(under: "codes", extensions: ["yml", "yaml"], diagnostics: &diagnostics)
         var codes: [ErrorCode] = []
         for relative in files {
             switch SourceFile.read(fileURL(relative), displayPath: displayPath(relative)) {
@@ -96,7 +96,7 @@ public struct ContentLoader: Sendable {
     }
 
     private func loadArticles(_ diagnostics: inout [Diagnostic]) -> [Article] {
-        let files = files(under: "articles", extensions: ["md"])
+        let files = files(under: "articles", extensions: ["md"], diagnostics: &diagnostics)
         let results = files.concurrentMap { relative -> (Article?, [Diagnostic]) in
             var found: [Diagnostic] = []
             switch SourceFile.read(fileURL(relative), displayPath: displayPath(relative)) {
@@ -112,8 +112,13 @@ public struct ContentLoader: Sendable {
     }
 
     /// Content-relative paths of the files below `folder` with one of `extensions`, sorted.
-    private func files(under folder: String, extensions: [String]) -> [String] {
-        DirectoryWalker.files(under: root.path + "/" + folder, suffixes: extensions.map { "." + $0 }).map { folder + "/" + $0 }
+    /// Links to files outside the content folder are reported, not read.
+    private func files(under folder: String, extensions: [String], diagnostics: inout [Diagnostic]) -> [String] {
+        let listing = DirectoryWalker.list(root.path, suffixes: extensions.map { "." + $0 }, below: folder)
+        for link in listing.escapingLinks {
+            diagnostics.append(.error("file.path-escape", "'\(link)' links to a file outside \(displayRoot)/; copy the file in instead", at: SourceLocation(path: displayPath(link))))
+        }
+        return listing.files
     }
 
     /// A file URL without the stat that `appendingPathComponent` makes to ask if it is a folder.

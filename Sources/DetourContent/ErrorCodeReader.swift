@@ -1,5 +1,4 @@
 import DetourDiagnostics
-import Yams
 
 /// Reads one `codes/<status>.yml`.
 enum ErrorCodeReader {
@@ -8,14 +7,7 @@ enum ErrorCodeReader {
     static let statusRange = 400...599
 
     static func read(_ file: SourceFile, relativePath: String, diagnostics: inout [Diagnostic]) -> ErrorCode? {
-        let node: Node?
-        switch YAMLDocument.compose(file.text, path: file.displayPath) {
-        case .success(let composed): node = composed
-        case .failure(let diagnostic):
-            diagnostics.append(diagnostic)
-            return nil
-        }
-        guard var reader = FieldReader(node, at: file.start, lineOffset: 0, subject: "error code definition", fields: fields, diagnostics: &diagnostics) else { return nil }
+        guard var reader = FieldReader.parse(file.text, at: file.start, subject: "error code definition", fields: fields, diagnostics: &diagnostics) else { return nil }
         let status = reader.int("status", required: true, in: statusRange)
         let title = reader.string("title", required: true)
         let summary = reader.string("summary", required: true)

@@ -33,6 +33,19 @@ struct FieldReader {
         self.location = location
     }
 
+    /// Parses `yaml` and reads its top-level mapping; nil (with diagnostics) when the YAML is
+    /// invalid or not a mapping. `start` is where the YAML text begins in its file.
+    static func parse(_ yaml: String, at start: SourceLocation, subject: String, fields: [String], diagnostics: inout [Diagnostic]) -> FieldReader? {
+        let lineOffset = start.line - 1
+        switch YAMLDocument.compose(yaml, path: start.path, lineOffset: lineOffset) {
+        case .success(let node):
+            return FieldReader(node, at: start, lineOffset: lineOffset, subject: subject, fields: fields, diagnostics: &diagnostics)
+        case .failure(let diagnostic):
+            diagnostics.append(diagnostic)
+            return nil
+        }
+    }
+
     private init(parent: FieldReader, mapping: Node.Mapping, location: SourceLocation, subject: String, fields: [String]) {
         self.path = parent.path
         self.lineOffset = parent.lineOffset

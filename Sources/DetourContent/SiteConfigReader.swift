@@ -1,6 +1,5 @@
 import DetourDiagnostics
 import Foundation
-import Yams
 
 /// Reads and validates `site.yml`. Colours and URLs end up in CSS and attributes, so they are
 /// checked against strict shapes rather than escaped after the fact.
@@ -12,14 +11,7 @@ struct SiteConfigReader {
     let displayRoot: String
 
     func read(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> SiteConfig? {
-        let node: Node?
-        switch YAMLDocument.compose(file.text, path: file.displayPath) {
-        case .success(let composed): node = composed
-        case .failure(let diagnostic):
-            diagnostics.append(diagnostic)
-            return nil
-        }
-        guard var reader = FieldReader(node, at: file.start, lineOffset: 0, subject: "site configuration", fields: Self.fields, diagnostics: &diagnostics) else { return nil }
+        guard var reader = FieldReader.parse(file.text, at: file.start, subject: "site configuration", fields: Self.fields, diagnostics: &diagnostics) else { return nil }
 
         let name = reader.string("name", required: true)
         let baseURL = reader.string("base_url", required: true)

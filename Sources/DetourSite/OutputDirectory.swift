@@ -26,7 +26,7 @@ struct OutputDirectory {
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix(stagingPrefix) {
             guard let pid = Int32(name.dropFirst(stagingPrefix.count)), pid == getpid() || kill(pid, 0) != 0 else { continue }
-            _ = detour_remove_tree(parent.appendingPathComponent(name).path)
+            Self.removeTree(parent.appendingPathComponent(name).path)
         }
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
     }
@@ -59,9 +59,10 @@ struct OutputDirectory {
         }
     }
 
-    /// Whether the regular file at `path` holds exactly `bytes`.
+    /// Whether the regular file at `path` holds exactly `bytes`. A symbolic link never counts,
+    /// so none can be carried from the old output into the new one.
     private static func file(_ path: String, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var info = stat()

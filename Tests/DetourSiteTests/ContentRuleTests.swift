@@ -127,6 +127,16 @@ final class ContentRuleTests: SiteTestCase {
         assertFails(folder, with: "content/articles/dangling.md:1:1: error: [file.unreadable] cannot read file: No such file or directory")
     }
 
+    func testLinkToAFileOutsideContentIsNotRead() throws {
+        let folder = try site(["secret.md": "---\ntitle: Secret\nsummary: s\n---\ntop secret\n"])
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("content/articles/leak.md").path, withDestinationPath: "../../secret.md")
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("content/articles/alias.md").path, withDestinationPath: "refused.md")
+        let text = diagnostics(folder)
+        XCTAssertTrue(text.contains("content/articles/leak.md:1:1: error: [file.path-escape] 'articles/leak.md' links to a file outside content/; copy the file in instead\n"), text)
+        XCTAssertFalse(text.contains("alias.md:1:1: error: [file.path-escape]"), "a link inside content/ is fine")
+        XCTAssertFalse(folder.exists("public/articles/leak/index.html"))
+    }
+
     func testMissingSiteConfig() throws {
         let folder = try site(["content/site.yml": ""])
         assertFails(folder, with: "content/site.yml:1:1: error: [content.missing-file] site configuration 'content/site.yml' does not exist; it names the brand (name, base_url, …)")

@@ -58,6 +58,18 @@ final class OutputTests: SiteTestCase {
         XCTAssertEqual(links?.intValue, 1, "the previous output is gone, so only the new name remains")
     }
 
+    func testSymbolicLinksInTheOldOutputAreNotCarriedOver() throws {
+        let folder = try site()
+        XCTAssertTrue(build(folder).wroteOutput)
+        let page = folder.url.appendingPathComponent("public/errors/502.html")
+        let outside = folder.url.appendingPathComponent("outside.html")
+        try FileManager.default.moveItem(at: page, to: outside)
+        try FileManager.default.createSymbolicLink(at: page, withDestinationURL: outside)
+        XCTAssertTrue(build(folder).wroteOutput)
+        let type = try FileManager.default.attributesOfItem(atPath: page.path)[.type] as? FileAttributeType
+        XCTAssertEqual(type, .typeRegular)
+    }
+
     private func inode(_ path: String) throws -> UInt64 {
         try XCTUnwrap((try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value)
     }
