@@ -10,7 +10,7 @@ trap 'rm -rf "$work"' EXIT
 
 "$root/.build/release/detour-synth" --articles "$articles" --from "$root/content" "$work/content" >/dev/null
 cp -R "$root/templates" "$work/templates"
-echo "knowledge base: $articles articles, $(du -sh "$work/content" | cut -f1) of Markdown, $(nproc) cores"
+echo "knowledge base: $articles articles, $(du -sh --apparent-size "$work/content" | cut -f1) of Markdown and YAML, $(nproc) cores"
 
 measure() {
     local label=$1
@@ -21,4 +21,4 @@ measure() {
 }
 measure "first build (empty output)"
 measure "rebuild (replaces output)"
-echo "output: $(find "$work/public" -type f | wc -l) files, $(du -sh "$work/public" | cut -f1)"
+echo "output: $(find "$work/public" -type f | wc -l) files, $(du -sh --apparent-size "$work/public" | cut -f1)"
