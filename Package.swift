@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        .target(name: "DetourProxyConfig", dependencies: ["DetourDiagnostics"]),
         .executableTarget(
             name: "detour",
             dependencies: [
@@ -45,7 +46,8 @@ let package = Package(
         .executableTarget(name: "detour-synth"),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
-        .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"]),
+        .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourProxyConfigTests", dependencies: ["DetourProxyConfig", "DetourTestSupport"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourTestSupport"]),
     ]
 )
