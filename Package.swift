@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourProxyConfigTests", dependencies: ["DetourProxyConfig", "DetourTestSupport"]),
+        .testTarget(name: "DetourProxyConfigTests", dependencies: ["DetourProxyConfig", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourTestSupport"]),
     ]
 )
