@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourContent", "DetourDiagnostics",
+                "DetourSite", "DetourContent", "DetourDiagnostics", "DetourProxyConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

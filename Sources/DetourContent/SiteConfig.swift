@@ -34,5 +34,7 @@ public struct SiteConfig: Sendable {
     public var language: String
     /// Lets raw HTML in Markdown through; off unless the site opts in.
     public var allowRawHTML: Bool
+    /// Where `public/` is installed on the proxy host; the server snippets point there.
+    public var installPath: String
     public var location: SourceLocation
 }

@@ -4,7 +4,8 @@ import Foundation
 /// Reads and validates `site.yml`. Colours and URLs end up in CSS and attributes, so they are
 /// checked against strict shapes rather than escaped after the fact.
 struct SiteConfigReader {
-    static let fields = ["name", "base_url", "logo", "colors", "support", "status_page", "footer", "language", "raw_html"]
+    static let fields = ["name", "base_url", "logo", "colors", "support", "status_page", "footer", "language", "raw_html", "install_path"]
+    static let defaultInstallPath = "/usr/share/detour"
     static let paletteFields = ["background", "text", "accent", "muted"]
 
     let contentRoot: URL
@@ -32,11 +33,16 @@ struct SiteConfigReader {
         let footer = reader.string("footer")?.value
         let language = reader.string("language")
         let rawHTML = reader.bool("raw_html")?.value ?? false
+        let installPath = reader.string("install_path")
         reader.reportUnknownFields()
         diagnostics += reader.diagnostics
 
         if let language, language.value.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"#, options: .regularExpression) == nil {
             diagnostics.append(.error("site.invalid-language", "'language' must be a language tag such as 'en' or 'pt-BR', not '\(language.value)'", at: language.location))
+        }
+        // Written into server configurations unquoted, so only plain absolute paths.
+        if let installPath, installPath.value.range(of: #"^/[A-Za-z0-9._/-]*$"#, options: .regularExpression) == nil {
+            diagnostics.append(.error("site.invalid-path", "'install_path' must be an absolute path of letters, digits, '.', '_', '-' and '/', not '\(installPath.value)'", at: installPath.location))
         }
         let checkedBase = baseURL.flatMap { Self.checkedURL($0, field: "base_url", diagnostics: &diagnostics) }
         let logoSVG = logo.flatMap { LogoLoader(contentRoot: contentRoot, displayRoot: displayRoot).load($0, diagnostics: &diagnostics) }
@@ -53,6 +59,7 @@ struct SiteConfigReader {
             footer: footer,
             language: language?.value ?? "en",
             allowRawHTML: rawHTML,
+            installPath: installPath.map { $0.value.hasSuffix("/") && $0.value.count > 1 ? String($0.value.dropLast()) : $0.value } ?? Self.defaultInstallPath,
             location: reader.location
         )
     }

@@ -125,6 +125,19 @@ struct PageModel: Sendable {
         return common(root: root, title: "\(article.title) · \(content.site.name)").merging(["article": model]) { first, _ in first }
     }
 
+    /// Server snippets see the site, where it is installed and the codes with pages.
+    func snippet() -> [String: Any] {
+        [
+            "site": site(root: ""),
+            "installPath": content.site.installPath,
+            "codes": content.codes.filter(\.generatesPage).map { code -> [String: Any] in
+                var model: [String: Any] = ["status": code.status, "title": code.title]
+                model["retryAfter"] = code.retryAfter
+                return model
+            },
+        ]
+    }
+
     func tagPage(name: String, articles: [Int]) -> [String: Any] {
         let root = "../../"
         let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, root: root) }]

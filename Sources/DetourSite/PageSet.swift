@@ -11,6 +11,8 @@ struct PageSet: Sendable {
         case tag(Int)
         case styles
         case sitemap
+        /// `templates/snippets/<name>.mustache` → `snippets/<name>`.
+        case snippet(String)
     }
 
     struct Tag: Sendable {
@@ -60,6 +62,7 @@ struct PageSet: Sendable {
             + content.codes.map(Job.code)
             + content.articles.indices.map(Job.article)
             + tags.indices.map(Job.tag)
+            + templates.names.filter { $0.hasPrefix("snippets/") }.map(Job.snippet)
     }
 
     func path(of job: Job) -> String {
@@ -71,6 +74,7 @@ struct PageSet: Sendable {
         case .tag(let index): "tags/\(Slug.make(tags[index].name))/index.html"
         case .styles: "style.css"
         case .sitemap: "sitemap.xml"
+        case .snippet(let name): name
         }
     }
 
@@ -88,6 +92,8 @@ struct PageSet: Sendable {
             templates.render("tag", model.tagPage(name: tags[index].name, articles: tags[index].articles))
         case .styles:
             templates.render("style.css", ["site": model.site(root: "")])
+        case .snippet(let name):
+            templates.render(name, model.snippet())
         case .sitemap:
             Sitemap(baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath)).xml
         }

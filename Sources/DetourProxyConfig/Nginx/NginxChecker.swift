@@ -1,0 +1,82 @@
+import DetourDiagnostics
+import Foundation
+
+/// `detour check nginx`: reads the configuration with its includes, resolves every
+/// `error_page` as nginx would, runs the rules and tells which file answers each code.
+public enum NginxChecker {
+    public struct Options: Sendable {
+        public var main: URL
+        public var mainDisplay: String
+        /// detour's generated pages (`public/errors`): which codes should be covered.
+        public var pages: URL?
+        public var maps: [NginxPathMap]
+
+        public init(main: URL, mainDisplay: String, pages: URL?, maps: [NginxPathMap]) {
+            self.main = main
+            self.mainDisplay = mainDisplay
+            self.pages = pages
+            self.maps = maps
+        }
+    }
+
+    public struct Report: Sendable {
+        public var diagnostics: [Diagnostic]
+        public var coverage: [ServerCoverage]
+        public var files: [String]
+    }
+
+    /// One server block and, per code, what answers it.
+    public struct ServerCoverage: Sendable {
+        public var name: String
+        public var location: SourceLocation
+        /// Code → the file (as checked here), `@name`, the dynamic target, or nil when not covered.
+        public var answers: [(code: Int, answer: String?)]
+    }
+
+    static let rules: [any NginxRule] = [
+        MissingPageFileRule(), UndefinedNamedLocationRule(), DroppedInheritedPagesRule(), UninterceptedUpstreamRule(),
+        InterceptedWithoutPageRule(), ProxiedPageRule(), NotInternalRule(), SoftErrorStatusRule(), ProtectedPageRule(),
+        HeaderWithoutAlwaysRule(), UncoveredCodeRule(), DynamicTargetRule(),
+    ]
+
+    public static func check(_ options: Options) -> Report {
+        let loaded = NginxConfigLoader(main: options.main, displayPath: options.mainDisplay).load(options.main, displayPath: options.mainDisplay)
+        var diagnostics = loaded.diagnostics
+        let model = NginxConfigModel(loaded.directives, diagnostics: &diagnostics)
+        let context = NginxCheckContext(servers: model.servers, pageCodes: pageCodes(in: options.pages), maps: options.maps)
+        var seen = Set<Diagnostic>()
+        for rule in rules {
+            for diagnostic in rule.check(context) where seen.insert(diagnostic).inserted {
+                diagnostics.append(diagnostic)
+            }
+        }
+        return Report(diagnostics: diagnostics, coverage: coverage(context), files: loaded.files)
+    }
+
+    /// Statuses with an `<status>.html` in the pages folder.
+    public static func pageCodes(in folder: URL?) -> [Int] {
+        guard let folder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.compactMap { name in
+            guard name.hasSuffix(".html"), let code = Int(name.dropLast(5)), (400...599).contains(code) else { return nil }
+            return code
+        }.sorted()
+    }
+
+    private static func coverage(_ context: NginxCheckContext) -> [ServerCoverage] {
+        context.servers.map { server in
+            let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
+            let answers = codes.map { code -> (Int, String?) in
+                guard let page = server.scope.page(for: code) else { return (code, nil) }
+                switch context.target(of: page, in: server) {
+                case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)
+                case .dynamic: return (code, page.target + " (dynamic)")
+                case .uri(let uri, let location, let file):
+                    if let file { return (code, file.exists ? file.localPath : "\(file.localPath) (missing)") }
+                    if let pass = location?.upstreamPass { return (code, "\(uri) via \(pass.directive.name) (the upstream)") }
+                    return (code, uri)
+                }
+            }
+            return ServerCoverage(name: server.displayName, location: server.directive.location, answers: answers)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import DetourDiagnostics
+import Foundation
+
+/// A `location` block with what decides how it answers.
+final class NginxLocation: @unchecked Sendable {
+    enum Match: Equatable {
+        case exact, preferredPrefix, prefix, named
+        case regex(caseless: Bool)
+    }
+
+    let match: Match
+    let pattern: String
+    let directive: ConfigDirective
+    /// Settings in effect inside this location.
+    let scope: NginxScope
+    /// The scope this location inherited, before its own directives.
+    let inherited: NginxScope
+    let children: [NginxLocation]
+    let regex: NSRegularExpression?
+
+    init(directive: ConfigDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
+        self.directive = directive
+        self.inherited = inherited
+        let values = directive.values
+        switch (values.count, values.first) {
+        case (2, "="): (match, pattern) = (.exact, values[1])
+        case (2, "^~"): (match, pattern) = (.preferredPrefix, values[1])
+        case (2, "~"): (match, pattern) = (.regex(caseless: false), values[1])
+        case (2, "~*"): (match, pattern) = (.regex(caseless: true), values[1])
+        default:
+            let pattern = values.first ?? ""
+            (match, self.pattern) = (pattern.hasPrefix("@") ? .named : .prefix, pattern)
+        }
+        if case .regex(let caseless) = match {
+            regex = try? NSRegularExpression(pattern: pattern, options: caseless ? [.caseInsensitive] : [])
+        } else {
+            regex = nil
+        }
+        scope = inherited.entering(directive, diagnostics: &diagnostics)
+        let ownScope = scope
+        children = (directive.block ?? []).filter { $0.name == "location" }.map {
+            NginxLocation(directive: $0, inherited: ownScope, diagnostics: &diagnostics)
+        }
+    }
+
+    private var body: [ConfigDirective] { directive.block ?? [] }
+
+    func first(_ name: String) -> ConfigDirective? { body.first { $0.name == name } }
+
+    var isInternal: Bool { first("internal") != nil }
+    /// Whether this location has `error_page` lines of its own (which replace inherited ones).
+    var definesErrorPages: Bool { first("error_page") != nil }
+    var alias: ConfigDirective? { first("alias") }
+    var returnDirective: ConfigDirective? { first("return") }
+
+    /// `proxy_pass`, `fastcgi_pass`, … and its module name, if this location hands requests on.
+    var upstreamPass: (directive: ConfigDirective, module: String)? {
+        for child in body where child.name.hasSuffix("_pass") {
+            let module = String(child.name.dropLast("_pass".count))
+            if NginxScope.passModules.contains(module) { return (child, module) }
+        }
+        return nil
+    }
+
+    /// `deny all`, `auth_basic "…"` (not off) and `auth_request` (not off) here.
+    var protections: [ConfigDirective] {
+        body.filter { child in
+            switch child.name {
+            case "deny": child.values.first == "all"
+            case "auth_basic", "auth_request": child.values.first != "off"
+            default: false
+            }
+        }
+    }
+
+    func matches(_ uri: String) -> Bool {
+        switch match {
+        case .exact: uri == pattern
+        case .prefix, .preferredPrefix: uri.hasPrefix(pattern)
+        case .named: false
+        case .regex:
+            regex.map { $0.firstMatch(in: uri, range: NSRange(uri.startIndex..., in: uri)) != nil } ?? false
+        }
+    }
+
+    /// Every location here and below, depth first.
+    var allLocations: [NginxLocation] { [self] + children.flatMap(\.allLocations) }
+}

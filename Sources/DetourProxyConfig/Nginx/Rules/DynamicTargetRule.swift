@@ -1,0 +1,18 @@
+import DetourDiagnostics
+
+/// 12. A target built from variables: which file answers is only known per request.
+struct DynamicTargetRule: NginxRule {
+    static let id = "nginx.error-page-dynamic-target"
+
+    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for server in context.servers {
+            for page in context.errorPages(in: server) where page.hasVariables {
+                found.append(Diagnostic(.note, Self.id, "error page '\(page.target)' is built from variables: which file answers \(Self.codes(page.codes)) cannot be checked before a request comes", at: page.directive.arguments.last?.location ?? page.directive.location, notes: [
+                    Self.fix("name one page per status, as detour's snippet does"),
+                ]))
+            }
+        }
+        return found
+    }
+}

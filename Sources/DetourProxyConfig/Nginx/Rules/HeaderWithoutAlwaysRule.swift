@@ -1,0 +1,21 @@
+import DetourDiagnostics
+
+/// 10. `add_header` in effect where error pages are served, without `always`: nginx adds it
+/// only to 200, 201, 204, 206, 301, 302, 303, 304, 307 and 308 responses, never to the page.
+struct HeaderWithoutAlwaysRule: NginxRule {
+    static let id = "nginx.add-header-without-always"
+
+    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for server in context.servers {
+            for (location, uris) in context.pageLocations(in: server) {
+                for header in location.scope.addHeaders where header.values.last != "always" {
+                    found.append(.warning(Self.id, "add_header \(header.values.first ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only", at: header.location, notes: [
+                        Self.fix("end the line with 'always'"),
+                    ]))
+                }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,28 @@
+import DetourDiagnostics
+
+/// 1. The page's URI leads to a file that does not exist: nginx answers 404 instead.
+struct MissingPageFileRule: NginxRule {
+    static let id = "nginx.error-page-missing-file"
+    /// Folders that show a file path was written where error_page wants a URI.
+    static let fileSystemRoots = ["/var/", "/usr/", "/srv/", "/opt/", "/home/", "/etc/"]
+
+    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for server in context.servers {
+            for page in context.errorPages(in: server) {
+                guard case .uri(let uri, let location, let file?) = context.target(of: page, in: server), !file.exists else { continue }
+                let shown = file.localPath == file.installPath ? "'\(file.installPath)'" : "'\(file.installPath)' (here '\(file.localPath)')"
+                var notes: [Diagnostic.Note] = []
+                if let root = location?.alias ?? location?.scope.rootDirective ?? server.scope.rootDirective {
+                    notes.append(.init("the folder comes from here", at: root.location))
+                }
+                if Self.fileSystemRoots.contains(where: uri.hasPrefix) {
+                    notes.append(.init("error_page takes a URI, not a file path: write 'error_page \(Self.codes(page.codes)) /\(uri.split(separator: "/").last ?? "");' and serve it from a location whose root is the folder"))
+                }
+                notes.append(Self.fix("put the pages in that folder, or point root/alias at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"))
+                found.append(.error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(shown), which does not exist: nginx would answer 404 instead", at: page.directive.arguments.last?.location ?? page.directive.location, notes: notes))
+            }
+        }
+        return found
+    }
+}

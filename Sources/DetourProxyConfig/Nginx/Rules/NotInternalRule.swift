@@ -1,0 +1,19 @@
+import DetourDiagnostics
+
+/// 7. The location serving error pages is not `internal`: anyone can request the pages
+/// directly, and they answer 200 and get indexed.
+struct NotInternalRule: NginxRule {
+    static let id = "nginx.error-page-not-internal"
+
+    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for server in context.servers {
+            for (location, uris) in context.pageLocations(in: server) where !location.isInternal {
+                found.append(Diagnostic(.note, Self.id, "location '\(location.pattern)' serves error pages (\(uris.joined(separator: ", "))) but is not internal: they can be requested directly, answer 200 and may be indexed", at: location.directive.location, notes: [
+                    Self.fix("add 'internal;' to this location"),
+                ]))
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,26 @@
+import DetourDiagnostics
+
+/// 6. The page's URI falls into a proxied location: the page is fetched from the upstream
+/// that just failed.
+struct ProxiedPageRule: NginxRule {
+    static let id = "nginx.error-page-proxied"
+
+    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for server in context.servers {
+            for page in context.errorPages(in: server) {
+                guard case .uri(let uri, let location?, _) = context.target(of: page, in: server), let pass = location.upstreamPass else { continue }
+                found.append(.error(Self.id, "error page '\(uri)' falls into location '\(location.pattern)', which hands it to the upstream (\(pass.directive.name)): when the upstream is down the page fails too", at: page.directive.arguments.last?.location ?? page.directive.location, notes: [
+                    .init("the request for the page goes here", at: pass.directive.location),
+                    Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"),
+                ]))
+            }
+        }
+        return found
+    }
+
+    static func folder(of uri: String) -> String {
+        guard let slash = uri.lastIndex(of: "/"), slash != uri.startIndex else { return "/errors/" }
+        return String(uri[...slash])
+    }
+}

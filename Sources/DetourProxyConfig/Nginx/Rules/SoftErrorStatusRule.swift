@@ -1,0 +1,33 @@
+import DetourDiagnostics
+
+/// 8. `=200` (or any 2xx/3xx) on an error, or `=` on a static page: crawlers and monitors
+/// see success while the site is failing.
+struct SoftErrorStatusRule: NginxRule {
+    static let id = "nginx.error-page-soft-status"
+
+    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for server in context.servers {
+            for page in context.errorPages(in: server) {
+                let errors = page.codes.filter { $0 >= 400 }
+                guard !errors.isEmpty else { continue }
+                let override = page.directive.arguments.first { $0.value.hasPrefix("=") }
+                switch page.statusOverride {
+                case .status(let status) where status < 400:
+                    found.append(.error(Self.id, "'=\(status)' turns \(Self.codes(errors)) into \(status): crawlers and monitors see success while the site fails", at: override?.location ?? page.directive.location, notes: [
+                        Self.fix("drop '=\(status)' so visitors get the real status with the page"),
+                    ]))
+                case .fromTarget:
+                    if case .uri(_, _, _?) = context.target(of: page, in: server) {
+                        found.append(.error(Self.id, "'=' takes the status of the page's own response, 200 for a static file: \(Self.codes(errors)) would be sent as 200", at: override?.location ?? page.directive.location, notes: [
+                            Self.fix("drop '=' so visitors get the real status with the page"),
+                        ]))
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,19 @@
+import DetourDiagnostics
+
+/// 11. A status detour made a page for has no `error_page` in a server: visitors there see
+/// nginx's default page.
+struct UncoveredCodeRule: NginxRule {
+    static let id = "nginx.code-not-covered"
+
+    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for server in context.servers {
+            let missing = Set(context.pageCodes).subtracting(server.scope.coveredCodes)
+            guard !missing.isEmpty else { continue }
+            found.append(.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page", at: server.directive.location, notes: [
+                Self.fix("include detour's nginx snippet (public/snippets/nginx.conf) in this server"),
+            ]))
+        }
+        return found
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import DetourDiagnostics
+import DetourProxyConfig
+import Foundation
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check that a proxy configuration really serves the error pages.",
+        discussion: """
+        detour check nginx <main.conf>    or    detour check <main.conf>  (the server is guessed)
+
+        Reads the configuration with its includes as nginx does, resolves every error_page to
+        the location and file that would answer it, and reports what visitors would get instead:
+        a 404 for a missing file, a 500 for an undefined @name, pages dropped by a nested
+        error_page, application errors passed through, pages behind the dead upstream or behind
+        auth, soft errors (=200), headers that never reach error responses. It ends with a
+        table of which file answers each code in each server.
+
+        --pages names detour's generated pages (default public/errors when it exists): every
+        code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the
+        configuration names on the server against a local copy, e.g.
+        --map /usr/share/detour=public
+        """
+    )
+
+    @Argument(help: "nginx, then the main configuration file; or only the file.")
+    var arguments: [String]
+
+    @Option(help: "Folder of detour's generated error pages.")
+    var pages: String?
+
+    @Option(name: .customLong("map"), help: ArgumentHelp("Read INSTALL_PATH on the server as LOCAL_DIR here (repeatable).", valueName: "INSTALL_PATH=LOCAL_DIR"))
+    var maps: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Print findings only, no coverage table.")
+    var quiet = false
+
+    @OptionGroup var diagnostics: DiagnosticOptions
+
+    func validate() throws {
+        guard (1...2).contains(arguments.count) else {
+            throw ValidationError("give the configuration file, optionally after the server name: detour check nginx nginx.conf")
+        }
+        if arguments.count == 2, arguments[0] != "nginx" {
+            throw ValidationError("detour check reads nginx configurations; '\(arguments[0])' is not one")
+        }
+        for map in maps where NginxPathMap(argument: map) == nil {
+            throw ValidationError("--map takes INSTALL_PATH=LOCAL_DIR with an absolute INSTALL_PATH, not '\(map)'")
+        }
+    }
+
+    func run() throws {
+        let path = arguments.last ?? ""
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let file = path.hasPrefix("/") ? URL(fileURLWithPath: path) : cwd.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw ValidationError("configuration file '\(path)' does not exist")
+        }
+        if arguments.count == 1, let other = ServerGuess.nonNginxServer(file) {
+            throw ValidationError("'\(path)' looks like \(other) configuration; detour check reads nginx configurations")
+        }
+        let pagesPath = pages ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent("public/errors").path) ? "public/errors" : nil)
+        let options = NginxChecker.Options(
+            main: file.standardizedFileURL,
+            mainDisplay: path,
+            pages: pagesPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : cwd.appendingPathComponent($0) },
+            maps: maps.compactMap { NginxPathMap(argument: $0) }
+        )
+        if let pagesPath, NginxChecker.pageCodes(in: options.pages).isEmpty {
+            throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
+        }
+        let report = NginxChecker.check(options)
+        let status = diagnostics.report(report.diagnostics)
+        if !quiet, diagnostics.format == .text {
+            print(CoverageTable.render(report.coverage, pages: pagesPath), terminator: "")
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,17 @@
+import DetourProxyConfig
+
+/// The table `detour check` ends with: per server block, which file answers each code.
+enum CoverageTable {
+    static func render(_ coverage: [NginxChecker.ServerCoverage], pages: String?) -> String {
+        var out = pages.map { "Coverage of the pages in \($0)/:\n" } ?? "Coverage:\n"
+        if coverage.isEmpty { return out + "  no server blocks\n" }
+        for server in coverage {
+            out += "  \(server.location.description)  server \(server.name)\n"
+            if server.answers.isEmpty { out += "    no error_page\n" }
+            for (code, answer) in server.answers {
+                out += "    \(code)  \(answer ?? "not covered")\n"
+            }
+        }
+        return out
+    }
+}
