@@ -62,17 +62,6 @@ final class NginxLocation: @unchecked Sendable {
         return nil
     }
 
-    /// `deny all`, `auth_basic "…"` (not off) and `auth_request` (not off) here.
-    var protections: [ConfigDirective] {
-        body.filter { child in
-            switch child.name {
-            case "deny": child.values.first == "all"
-            case "auth_basic", "auth_request": child.values.first != "off"
-            default: false
-            }
-        }
-    }
-
     func matches(_ uri: String) -> Bool {
         switch match {
         case .exact: uri == pattern

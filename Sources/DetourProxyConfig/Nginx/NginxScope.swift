@@ -13,6 +13,10 @@ struct NginxScope: Sendable {
     var intercepts: [String: ConfigDirective] = [:]
     var addHeaders: [ConfigDirective] = []
     var recursiveErrorPages = false
+    /// `auth_basic` and `auth_request` in effect (the innermost setting wins; `off` clears it).
+    var authentication: [String: ConfigDirective] = [:]
+    /// `allow` and `deny` in effect: a level with any of them replaces the inherited list.
+    var accessRules: [ConfigDirective] = []
 
     static let passModules = ["proxy", "fastcgi", "uwsgi", "scgi", "grpc"]
 
@@ -27,6 +31,8 @@ struct NginxScope: Sendable {
         }
         let ownHeaders = children.filter { $0.name == "add_header" }
         if !ownHeaders.isEmpty { scope.addHeaders = ownHeaders }
+        let ownAccess = children.filter { $0.name == "allow" || $0.name == "deny" }
+        if !ownAccess.isEmpty { scope.accessRules = ownAccess }
         for child in children {
             switch child.name {
             case "root":
@@ -36,6 +42,8 @@ struct NginxScope: Sendable {
                 }
             case "recursive_error_pages":
                 scope.recursiveErrorPages = child.values.first == "on"
+            case "auth_basic", "auth_request":
+                scope.authentication[child.name] = child.values.first == "off" ? nil : child
             default:
                 if child.name.hasSuffix("_intercept_errors"), let module = child.name.split(separator: "_").first,
                    Self.passModules.contains(String(module)) {
@@ -48,6 +56,12 @@ struct NginxScope: Sendable {
             }
         }
         return scope
+    }
+
+    /// What keeps visitors out here: `deny all`, then `auth_basic`, then `auth_request`.
+    var protections: [ConfigDirective] {
+        accessRules.filter { $0.name == "deny" && $0.values.first == "all" }
+            + ["auth_basic", "auth_request"].compactMap { authentication[$0] }
     }
 
     /// Codes covered by the `error_page` directives in effect.

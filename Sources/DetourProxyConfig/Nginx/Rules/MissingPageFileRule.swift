@@ -6,6 +6,12 @@ struct MissingPageFileRule: NginxRule {
     /// Folders that show a file path was written where error_page wants a URI.
     static let fileSystemRoots = ["/var/", "/usr/", "/srv/", "/opt/", "/home/", "/etc/"]
 
+    /// A URI that looks like a file path gets told so: error_page wants a URI.
+    static func filePathHint(_ uri: String, _ page: NginxErrorPage) -> Diagnostic.Note? {
+        guard fileSystemRoots.contains(where: uri.hasPrefix) else { return nil }
+        return .init("'\(uri)' looks like a file path, but error_page takes a URI: write 'error_page \(page.codes.map(String.init).joined(separator: " ")) /errors/\(uri.split(separator: "/").last ?? "");' and serve /errors/ from a location whose root is the folder")
+    }
+
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for server in context.servers {
@@ -16,9 +22,7 @@ struct MissingPageFileRule: NginxRule {
                 if let root = location?.alias ?? location?.scope.rootDirective ?? server.scope.rootDirective {
                     notes.append(.init("the folder comes from here", at: root.location))
                 }
-                if Self.fileSystemRoots.contains(where: uri.hasPrefix) {
-                    notes.append(.init("error_page takes a URI, not a file path: write 'error_page \(Self.codes(page.codes)) /\(uri.split(separator: "/").last ?? "");' and serve it from a location whose root is the folder"))
-                }
+                if let hint = Self.filePathHint(uri, page) { notes.append(hint) }
                 notes.append(Self.fix("put the pages in that folder, or point root/alias at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"))
                 found.append(.error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(shown), which does not exist: nginx would answer 404 instead", at: page.directive.arguments.last?.location ?? page.directive.location, notes: notes))
             }

@@ -10,10 +10,10 @@ struct ProxiedPageRule: NginxRule {
         for server in context.servers {
             for page in context.errorPages(in: server) {
                 guard case .uri(let uri, let location?, _) = context.target(of: page, in: server), let pass = location.upstreamPass else { continue }
-                found.append(.error(Self.id, "error page '\(uri)' falls into location '\(location.pattern)', which hands it to the upstream (\(pass.directive.name)): when the upstream is down the page fails too", at: page.directive.arguments.last?.location ?? page.directive.location, notes: [
-                    .init("the request for the page goes here", at: pass.directive.location),
-                    Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"),
-                ]))
+                var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: pass.directive.location)]
+                if let hint = MissingPageFileRule.filePathHint(uri, page) { notes.append(hint) }
+                notes.append(Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"))
+                found.append(.error(Self.id, "error page '\(uri)' falls into location '\(location.pattern)', which hands it to the upstream (\(pass.directive.name)): when the upstream is down the page fails too", at: page.directive.arguments.last?.location ?? page.directive.location, notes: notes))
             }
         }
         return found

@@ -1,0 +1,74 @@
+import DetourDiagnostics
+import DetourProxyConfig
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// One folder per scenario in `Fixtures/nginx-rules`: `nginx.conf` and the findings expected
+/// for it in `expected.txt` (re-record with RECORD_GOLDEN=1). Pages are the fixture's
+/// `pages/errors`, installed on the server as `/srv/detour/errors`.
+final class NginxRuleFixtureTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/nginx-rules")
+
+    /// Scenario name → the rule its hit must raise.
+    static let rules: [String: String] = [
+        "missing-file": "nginx.error-page-missing-file",
+        "missing-file-path-as-uri": "nginx.error-page-missing-file",
+        "undefined-named-location": "nginx.error-page-undefined-named-location",
+        "dropped-inherited": "nginx.inherited-error-page-dropped",
+        "upstream-errors-pass-through": "nginx.upstream-errors-pass-through",
+        "intercepted-code-without-page": "nginx.intercepted-code-without-page",
+        "error-page-proxied": "nginx.error-page-proxied",
+        "error-page-not-internal": "nginx.error-page-not-internal",
+        "error-page-soft-status": "nginx.error-page-soft-status",
+        "error-page-protected": "nginx.error-page-protected",
+        "add-header-without-always": "nginx.add-header-without-always",
+        "code-not-covered": "nginx.code-not-covered",
+        "error-page-dynamic-target": "nginx.error-page-dynamic-target",
+    ]
+
+    /// Checked from the fixture folder, with paths relative to it as a user would type them.
+    static func check(_ scenario: String) -> NginxChecker.Report {
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(root.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        let file = root.appendingPathComponent(scenario).appendingPathComponent("nginx.conf")
+        return NginxChecker.check(.init(
+            main: file, mainDisplay: "\(scenario)/nginx.conf",
+            pages: root.appendingPathComponent("pages/errors"),
+            maps: [NginxPathMap(installPath: "/srv/detour", localPath: "pages")]
+        ))
+    }
+
+    func testEveryScenarioReportsExactlyWhatIsRecorded() throws {
+        let scenarios = try FileManager.default.contentsOfDirectory(atPath: Self.root.path).filter { $0 != "pages" }.sorted()
+        XCTAssertEqual(Set(scenarios.filter { $0.hasSuffix("-hit") }.map { String($0.dropLast(4)) }), Set(Self.rules.keys))
+        for scenario in scenarios {
+            let report = Self.check(scenario)
+            let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test")
+            let expectedFile = Self.root.appendingPathComponent(scenario).appendingPathComponent("expected.txt")
+            if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+                try text.write(to: expectedFile, atomically: true, encoding: .utf8)
+                continue
+            }
+            XCTAssertEqual(text, try String(contentsOf: expectedFile, encoding: .utf8), scenario)
+            if scenario.hasSuffix("-hit"), let rule = Self.rules[String(scenario.dropLast(4))] {
+                XCTAssertTrue(report.diagnostics.contains { $0.rule == rule }, "\(scenario) must raise \(rule)")
+            }
+            if scenario.hasSuffix("-near-miss") || scenario == "clean-server" {
+                XCTAssertEqual(report.diagnostics, [], "\(scenario) must stay silent")
+            }
+        }
+    }
+
+    func testEveryFixtureIsValidForNginxItself() throws {
+        let nginx = try RequiredTool.find("nginx")
+        for scenario in try FileManager.default.contentsOfDirectory(atPath: Self.root.path).filter({ $0 != "pages" }) {
+            let scratch = try TemporaryFolder()
+            defer { scratch.remove() }
+            let file = Self.root.appendingPathComponent(scenario).appendingPathComponent("nginx.conf")
+            let result = try ProcessRunner.run(nginx, ["-t", "-p", scratch.path + "/", "-c", file.path, "-e", scratch.path + "/error.log"])
+            XCTAssertEqual(result.status, 0, "\(scenario): \(result.stderr)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// For each rule that predicts a runtime failure, the real nginx runs the hit fixture and shows
+/// that failure, then runs the near miss and serves detour's page with the real status.
+final class NginxRuleRuntimeTests: XCTestCase {
+    private var pages: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        // A copy under the temp folder: nginx workers run as `nobody` and must read it.
+        pages = try TemporaryFolder()
+        try FileManager.default.copyItem(at: NginxRuleFixtureTests.root.appendingPathComponent("pages/errors"), to: pages.url.appendingPathComponent("errors"))
+    }
+
+    override func tearDown() {
+        pages.remove()
+    }
+
+    private enum Upstream {
+        /// Nothing listens: nginx raises 502 itself.
+        case down
+        /// The application answers every request with its own 503.
+        case answering503
+    }
+
+    /// Starts nginx on the scenario's config and requests `path`.
+    private func request(_ scenario: String, _ path: String = "/", upstream: Upstream) throws -> HTTPResponse {
+        let port = LoopbackPort.free(), upstreamPort = LoopbackPort.free()
+        var config = try String(contentsOf: NginxRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("nginx.conf"), encoding: .utf8)
+        config = config.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
+            .replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(upstreamPort)")
+            .replacingOccurrences(of: "/srv/detour", with: pages.path)
+            .replacingOccurrences(of: "http {", with: "http {\n    access_log {{PREFIX}}/access.log;")
+        if upstream == .answering503 {
+            config = config.replacingOccurrences(of: "http {", with: "http {\n    server { listen 127.0.0.1:\(upstreamPort); location / { return 503 \"application maintenance body\"; } }")
+        }
+        let nginx = try NginxServer(config: config)
+        defer { nginx.stop() }
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "\(scenario): nginx did not start: \(nginx.errorLog)")
+        return try HTTPClient.get("http://127.0.0.1:\(port)\(path)")
+    }
+
+    private func assertServesPage(_ response: HTTPResponse, _ status: Int, _ scenario: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(response.status, status, scenario, file: file, line: line)
+        XCTAssertTrue(response.body.contains("detour-page-\(status)"), "\(scenario): \(response.body)", file: file, line: line)
+    }
+
+    func testMissingFileTurnsTheErrorInto404() throws {
+        XCTAssertEqual(try request("missing-file-hit", upstream: .down).status, 404)
+        assertServesPage(try request("missing-file-near-miss", upstream: .down), 502, "near miss")
+    }
+
+    func testUndefinedNamedLocationAnswers500() throws {
+        XCTAssertEqual(try request("undefined-named-location-hit", upstream: .answering503).status, 500)
+        assertServesPage(try request("undefined-named-location-near-miss", upstream: .answering503), 503, "near miss")
+    }
+
+    func testNestedErrorPageDropsTheServerPages() throws {
+        let hit = try request("dropped-inherited-hit", "/api/orders", upstream: .down)
+        XCTAssertEqual(hit.status, 502)
+        XCTAssertFalse(hit.body.contains("detour-page"), "nginx's own page, not detour's: \(hit.body)")
+        assertServesPage(try request("dropped-inherited-near-miss", "/api/orders", upstream: .down), 502, "near miss")
+    }
+
+    func testApplicationErrorsPassThroughWithoutIntercept() throws {
+        let hit = try request("upstream-errors-pass-through-hit", upstream: .answering503)
+        XCTAssertEqual(hit.status, 503)
+        XCTAssertTrue(hit.body.contains("application maintenance body"), hit.body)
+        assertServesPage(try request("upstream-errors-pass-through-near-miss", upstream: .answering503), 503, "near miss")
+    }
+
+    func testPageBehindTheDeadUpstreamFailsToo() throws {
+        let hit = try request("error-page-proxied-hit", upstream: .down)
+        XCTAssertEqual(hit.status, 502)
+        XCTAssertFalse(hit.body.contains("detour-page"), hit.body)
+        assertServesPage(try request("error-page-proxied-near-miss", upstream: .down), 502, "near miss")
+    }
+
+    func testStatusOverrideTurnsTheErrorIntoSuccess() throws {
+        let hit = try request("error-page-soft-status-hit", upstream: .down)
+        XCTAssertEqual(hit.status, 200, "crawlers see success")
+        XCTAssertTrue(hit.body.contains("detour-page-502"))
+        let nearMiss = try request("error-page-soft-status-near-miss", upstream: .down)
+        XCTAssertEqual(nearMiss.status, 503)
+        XCTAssertTrue(nearMiss.body.contains("detour-page-502"))
+    }
+
+    func testProtectedPageLocationAnswers403() throws {
+        XCTAssertEqual(try request("error-page-protected-hit", upstream: .down).status, 403)
+        assertServesPage(try request("error-page-protected-near-miss", upstream: .down), 502, "near miss")
+    }
+}
