@@ -5,7 +5,7 @@ BUILD_PACKAGES = libcmark-dev
 # Real servers and a real browser for the end-to-end tests; GNU time for the benchmarks.
 TEST_PACKAGES = nginx-light chromium
 
-.PHONY: site test bench deps test-deps release clean
+.PHONY: site test bench bench-check deps test-deps release clean
 
 ## site: build content/ and templates/ into public/
 site: deps
@@ -20,6 +20,11 @@ test: deps test-deps
 ## bench: build a synthetic knowledge base of $(ARTICLES) articles, print wall time and peak memory
 bench: deps release
 	scripts/bench.sh $(ARTICLES)
+
+## bench-check: time `detour check nginx` on a generated configuration of 5,000 server blocks
+bench-check: deps release
+	@scripts/install-packages.sh time bc
+	scripts/bench-check.sh 5000
 
 release: deps
 	$(SWIFT) build -c release --product detour

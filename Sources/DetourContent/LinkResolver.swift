@@ -34,7 +34,7 @@ public struct LinkResolver: Sendable {
 
         if path.hasSuffix(".md") {
             let directory = (fromPath as NSString).deletingLastPathComponent
-            let target = Self.normalize(directory.isEmpty ? path : directory + "/" + path)
+            let target = DisplayPath.normalize(directory.isEmpty ? path : directory + "/" + path)
             guard let target, let slug = articlesByPath[target] else {
                 return .broken("link '\(destination)' points to an article that does not exist")
             }
@@ -68,20 +68,5 @@ public struct LinkResolver: Sendable {
     private static func splitFragment(_ destination: String) -> (String, String) {
         guard let hash = destination.firstIndex(of: "#") else { return (destination, "") }
         return (String(destination[..<hash]), String(destination[hash...]))
-    }
-
-    /// Folds `.` and `..`; nil when the path climbs out of the content folder.
-    static func normalize(_ path: String) -> String? {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/") {
-            switch part {
-            case ".": continue
-            case "..":
-                guard !parts.isEmpty else { return nil }
-                parts.removeLast()
-            default: parts.append(part)
-            }
-        }
-        return parts.joined(separator: "/")
     }
 }

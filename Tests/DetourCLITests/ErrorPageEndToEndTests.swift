@@ -62,6 +62,42 @@ final class ErrorPageEndToEndTests: XCTestCase {
         XCTAssertEqual(paths.filter { $0 != "/checkout" && $0 != "/favicon.ico" }, [], "the error page made extra requests")
     }
 
+    func testDetoursSnippetServesRealStatusRetryAfterAndNoStore() throws {
+        // Install the pages where they are: install_path is the folder holding public's errors/.
+        let siteFile = site.url.appendingPathComponent("content/site.yml")
+        try (String(contentsOf: siteFile, encoding: .utf8) + "\ninstall_path: \(site.path)/public\n").write(to: siteFile, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
+        let port = LoopbackPort.free(), appPort = LoopbackPort.free(), deadPort = LoopbackPort.free()
+        let server = try NginxServer(config: NginxServer.httpBlock("""
+        server { listen 127.0.0.1:\(appPort); location / { return 503 "maintenance body from the app"; } }
+        server {
+            listen 127.0.0.1:\(port);
+            include \(site.path)/public/snippets/nginx.conf;
+            location /app/ { proxy_pass http://127.0.0.1:\(appPort); }
+            location / { proxy_pass http://127.0.0.1:\(deadPort); }
+        }
+        """))
+        nginx = server
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port), server.errorLog)
+
+        let down = try HTTPClient.get("http://127.0.0.1:\(port)/")
+        XCTAssertEqual(down.status, 502)
+        XCTAssertTrue(down.body.contains("<h1>Bad Gateway</h1>"))
+        XCTAssertEqual(down.headers["retry-after"], "30")
+        XCTAssertEqual(down.headers["cache-control"], "no-store")
+
+        let maintenance = try HTTPClient.get("http://127.0.0.1:\(port)/app/")
+        XCTAssertEqual(maintenance.status, 503, "the application's own 503 keeps its status")
+        XCTAssertTrue(maintenance.body.contains("<h1>Service Unavailable</h1>"), "and gets detour's page: \(maintenance.body)")
+        XCTAssertEqual(maintenance.headers["retry-after"], "120")
+
+        let check = try ProcessRunner.detour(["check", "nginx", server.folder.url.appendingPathComponent("nginx.conf").path, "--pages", "public/errors"], in: site.url)
+        // Only the stand-in application's server, which has no error pages, may be reported.
+        let findings = check.stderr.split(separator: "\n").filter { $0.contains(": warning: [") || $0.contains(": error: [") }
+        XCTAssertEqual(findings.count, 1, check.stderr)
+        XCTAssertTrue(findings.allSatisfy { $0.contains("[nginx.code-not-covered]") && $0.contains("'listen 127.0.0.1:\(appPort)'") }, "detour's own snippet checks clean: \(check.stderr)")
+    }
+
     func testInternalErrorFolderIsNotReachableDirectly() throws {
         let port = try startNginx()
         let direct = try HTTPClient.get("http://127.0.0.1:\(port)/errors/502.html")

@@ -2,12 +2,38 @@ import DetourDiagnostics
 import Foundation
 
 /// What every rule works from: the servers, the codes detour made pages for, and how a page
-/// target becomes a file on this machine.
-struct NginxCheckContext {
+/// target becomes a file on this machine. Targets are resolved once per server, and each file
+/// is looked up once, however many servers and rules ask.
+final class NginxCheckContext {
     let servers: [NginxServer]
     /// Statuses with a generated page in the pages folder, sorted.
     let pageCodes: [Int]
     let maps: [NginxPathMap]
+    private var targets: [ObjectIdentifier: [(NginxErrorPage, NginxPageTarget)]] = [:]
+    private var existing: [String: Bool] = [:]
+    private var servingLocations: [ObjectIdentifier: [(NginxLocation, [String])]] = [:]
+
+    init(servers: [NginxServer], pageCodes: [Int], maps: [NginxPathMap]) {
+        self.servers = servers
+        self.pageCodes = pageCodes
+        self.maps = maps
+    }
+
+    /// Every page that matters in `server` with where its target leads.
+    func resolvedPages(in server: NginxServer) -> [(NginxErrorPage, NginxPageTarget)] {
+        let key = ObjectIdentifier(server)
+        if let cached = targets[key] { return cached }
+        let resolved = errorPages(in: server).map { ($0, target(of: $0, in: server)) }
+        targets[key] = resolved
+        return resolved
+    }
+
+    private func exists(_ path: String) -> Bool {
+        if let known = existing[path] { return known }
+        let found = FileManager.default.fileExists(atPath: path)
+        existing[path] = found
+        return found
+    }
     /// Where nginx looks for a relative `root` (Debian's nginx prefix).
     static let nginxPrefix = "/usr/share/nginx/"
 
@@ -23,10 +49,17 @@ struct NginxCheckContext {
 
     /// The static locations that serve error pages in `server`, each with its page URIs.
     func pageLocations(in server: NginxServer) -> [(NginxLocation, [String])] {
+        if let cached = servingLocations[ObjectIdentifier(server)] { return cached }
+        let found = findPageLocations(in: server)
+        servingLocations[ObjectIdentifier(server)] = found
+        return found
+    }
+
+    private func findPageLocations(in server: NginxServer) -> [(NginxLocation, [String])] {
         var order: [ObjectIdentifier] = []
         var byLocation: [ObjectIdentifier: (NginxLocation, [String])] = [:]
-        for page in errorPages(in: server) {
-            guard case .uri(let uri, let location?, _?) = target(of: page, in: server) else { continue }
+        for (_, target) in resolvedPages(in: server) {
+            guard case .uri(let uri, let location?, _?) = target else { continue }
             let key = ObjectIdentifier(location)
             if byLocation[key] == nil { order.append(key); byLocation[key] = (location, []) }
             if byLocation[key]?.1.contains(uri) == false { byLocation[key]?.1.append(uri) }
@@ -54,13 +87,13 @@ struct NginxCheckContext {
             }
         } else {
             var root = location?.scope.root ?? server.scope.root
-            if root.contains("$") { return nil }
+            if root.utf8.contains(UInt8(ascii: "$")) { return nil }
             while root.count > 1, root.hasSuffix("/") { root.removeLast() }
             path = root + uri
         }
         if !path.hasPrefix("/") { path = Self.nginxPrefix + path }
         let local = NginxPathMap.apply(maps, to: path)
-        return NginxPageFile(installPath: path, localPath: local, exists: FileManager.default.fileExists(atPath: local))
+        return NginxPageFile(installPath: path, localPath: local, exists: exists(local))
     }
 }
 

@@ -67,7 +67,8 @@ public enum NginxChecker {
             let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
             let answers = codes.map { code -> (Int, String?) in
                 guard let page = server.scope.page(for: code) else { return (code, nil) }
-                switch context.target(of: page, in: server) {
+                let target = context.resolvedPages(in: server).first { $0.0.directive.location == page.directive.location }?.1 ?? context.target(of: page, in: server)
+                switch target {
                 case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)
                 case .dynamic: return (code, page.target + " (dynamic)")
                 case .uri(let uri, let location, let file):

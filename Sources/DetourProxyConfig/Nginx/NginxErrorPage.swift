@@ -17,9 +17,12 @@ public struct NginxErrorPage: Sendable {
     public var directive: ConfigDirective
 
     public var isNamedLocation: Bool { target.hasPrefix("@") }
-    public var hasVariables: Bool { target.contains("$") }
+    public var hasVariables: Bool { target.utf8.contains(UInt8(ascii: "$")) }
     /// The URI part of the target, without a query string.
-    public var path: String { String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "") }
+    public var path: String {
+        guard let question = target.firstIndex(of: "?") else { return target }
+        return String(target[..<question])
+    }
 
     /// Reads the directive; nil (with a diagnostic) when nginx would refuse it.
     static func read(_ directive: ConfigDirective, diagnostics: inout [Diagnostic]) -> NginxErrorPage? {

@@ -18,7 +18,10 @@ struct NginxLexer {
         self.path = path
     }
 
-    private static let space: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
+    /// Bytes that end an unquoted word, as a table: tested once per byte of the file.
+    private static let endsWord: [Bool] = (0...255).map { [0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ";"), UInt8(ascii: "{")].contains(UInt8($0)) }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// Every token, then whether the text ended inside an unterminated quote.
     mutating func tokens() -> (tokens: [NginxToken], unterminatedQuote: Bool) {
@@ -139,29 +142,28 @@ struct NginxLexer {
 
     private mutating func word() -> NginxToken {
         let startLine = line, startColumn = column
-        var value: [UInt8] = []
+        let start = index
+        var escaped = false
         var inVariable = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "{"), inVariable {
-                value.append(byte)
                 advance()
                 continue
             }
             inVariable = false
-            if Self.space.contains(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "{") { break }
+            if Self.endsWord[Int(byte)] { break }
             if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
-                value.append(byte)
+                escaped = true
                 advance()
-                value.append(bytes[index])
-                advance()
-                continue
+            } else if byte == UInt8(ascii: "$") {
+                inVariable = true
             }
-            if byte == UInt8(ascii: "$") { inVariable = true }
-            value.append(byte)
             advance()
         }
-        return NginxToken(kind: .word(Self.unescape(value), quoted: false), line: startLine, column: startColumn)
+        // Most words have no backslash: decode them straight from the file's bytes.
+        let value = escaped ? Self.unescape(Array(bytes[start..<index])) : String(decoding: bytes[start..<index], as: UTF8.self)
+        return NginxToken(kind: .word(value, quoted: false), line: startLine, column: startColumn)
     }
 
     /// A quoted word; nil when the file ends before the closing quote.
@@ -181,7 +183,7 @@ struct NginxLexer {
         advance()
         if index < bytes.count {
             let next = bytes[index]
-            if !Self.space.contains(next), next != UInt8(ascii: ";"), next != UInt8(ascii: "{"), next != UInt8(ascii: ")") {
+            if !Self.isSpace(next), next != UInt8(ascii: ";"), next != UInt8(ascii: "{"), next != UInt8(ascii: ")") {
                 diagnostics.append(.error("nginx.syntax", "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here", at: SourceLocation(path: path, line: line, column: column)))
             }
         }

@@ -16,7 +16,11 @@ final class NginxLocation: @unchecked Sendable {
     /// The scope this location inherited, before its own directives.
     let inherited: NginxScope
     let children: [NginxLocation]
-    let regex: NSRegularExpression?
+    /// Compiled on first use: most regex locations never meet a page URI.
+    private lazy var regex: NSRegularExpression? = {
+        guard case .regex(let caseless) = match else { return nil }
+        return try? NSRegularExpression(pattern: pattern, options: caseless ? [.caseInsensitive] : [])
+    }()
 
     init(directive: ConfigDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
         self.directive = directive
@@ -30,11 +34,6 @@ final class NginxLocation: @unchecked Sendable {
         default:
             let pattern = values.first ?? ""
             (match, self.pattern) = (pattern.hasPrefix("@") ? .named : .prefix, pattern)
-        }
-        if case .regex(let caseless) = match {
-            regex = try? NSRegularExpression(pattern: pattern, options: caseless ? [.caseInsensitive] : [])
-        } else {
-            regex = nil
         }
         scope = inherited.entering(directive, diagnostics: &diagnostics)
         let ownScope = scope

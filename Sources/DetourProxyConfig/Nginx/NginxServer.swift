@@ -6,6 +6,8 @@ final class NginxServer: @unchecked Sendable {
     let scope: NginxScope
     let inherited: NginxScope
     let locations: [NginxLocation]
+    /// Every location, nested ones included, depth first.
+    let allLocations: [NginxLocation]
 
     init(directive: ConfigDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
         self.directive = directive
@@ -15,6 +17,7 @@ final class NginxServer: @unchecked Sendable {
         locations = (directive.block ?? []).filter { $0.name == "location" }.map {
             NginxLocation(directive: $0, inherited: ownScope, diagnostics: &diagnostics)
         }
+        allLocations = locations.flatMap(\.allLocations)
     }
 
     /// `example.com` (or `_` / the listen address when nameless), for the coverage table.
@@ -25,7 +28,6 @@ final class NginxServer: @unchecked Sendable {
         return "server"
     }
 
-    var allLocations: [NginxLocation] { locations.flatMap(\.allLocations) }
     var definesErrorPages: Bool { (directive.block ?? []).contains { $0.name == "error_page" } }
 
     func namedLocation(_ name: String) -> NginxLocation? {

@@ -15,8 +15,8 @@ struct MissingPageFileRule: NginxRule {
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for server in context.servers {
-            for page in context.errorPages(in: server) {
-                guard case .uri(let uri, let location, let file?) = context.target(of: page, in: server), !file.exists else { continue }
+            for (page, target) in context.resolvedPages(in: server) {
+                guard case .uri(let uri, let location, let file?) = target, !file.exists else { continue }
                 let shown = file.localPath == file.installPath ? "'\(file.installPath)'" : "'\(file.installPath)' (here '\(file.localPath)')"
                 var notes: [Diagnostic.Note] = []
                 if let root = location?.alias ?? location?.scope.rootDirective ?? server.scope.rootDirective {

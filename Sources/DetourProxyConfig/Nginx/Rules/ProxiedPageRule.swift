@@ -8,8 +8,8 @@ struct ProxiedPageRule: NginxRule {
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for server in context.servers {
-            for page in context.errorPages(in: server) {
-                guard case .uri(let uri, let location?, _) = context.target(of: page, in: server), let pass = location.upstreamPass else { continue }
+            for (page, target) in context.resolvedPages(in: server) {
+                guard case .uri(let uri, let location?, _) = target, let pass = location.upstreamPass else { continue }
                 var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: pass.directive.location)]
                 if let hint = MissingPageFileRule.filePathHint(uri, page) { notes.append(hint) }
                 notes.append(Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"))

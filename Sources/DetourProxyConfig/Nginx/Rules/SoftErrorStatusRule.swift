@@ -8,7 +8,7 @@ struct SoftErrorStatusRule: NginxRule {
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for server in context.servers {
-            for page in context.errorPages(in: server) {
+            for (page, target) in context.resolvedPages(in: server) {
                 let errors = page.codes.filter { $0 >= 400 }
                 guard !errors.isEmpty else { continue }
                 let override = page.directive.arguments.first { $0.value.hasPrefix("=") }
@@ -18,7 +18,7 @@ struct SoftErrorStatusRule: NginxRule {
                         Self.fix("drop '=\(status)' so visitors get the real status with the page"),
                     ]))
                 case .fromTarget:
-                    if case .uri(_, _, _?) = context.target(of: page, in: server) {
+                    if case .uri(_, _, _?) = target {
                         found.append(.error(Self.id, "'=' takes the status of the page's own response, 200 for a static file: \(Self.codes(errors)) would be sent as 200", at: override?.location ?? page.directive.location, notes: [
                             Self.fix("drop '=' so visitors get the real status with the page"),
                         ]))

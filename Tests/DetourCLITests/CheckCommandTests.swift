@@ -1,0 +1,90 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour check` as a user runs it: exit codes, output formats, the coverage table, and
+/// detour's own snippet checking clean.
+final class CheckCommandTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try SampleSite.make()
+        XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: folder.url).status, 0)
+    }
+
+    override func tearDown() {
+        folder.remove()
+    }
+
+    private func server(_ body: String) -> String {
+        "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8080;\n        server_name shop.test;\n\(body)\n    }\n}\n"
+    }
+
+    func testDetoursOwnSnippetChecksCleanAndCoversEveryPage() throws {
+        try folder.write(["deploy/nginx.conf": server("""
+                include ../public/snippets/nginx.conf;
+                location / { proxy_pass http://127.0.0.1:9000; }
+                location ~ \\.php$ { fastcgi_pass unix:/run/php/php-fpm.sock; }
+        """)])
+        let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--map", "/usr/share/detour=public"], in: folder.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.stdout, """
+        Coverage of the pages in public/errors/:
+          deploy/nginx.conf:3:5  server shop.test
+            502  public/errors/502.html
+
+        """)
+        let nginx = try RequiredTool.find("nginx")
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let verdict = try ProcessRunner.run(nginx, ["-t", "-p", scratch.path + "/", "-c", folder.url.appendingPathComponent("deploy/nginx.conf").path, "-e", scratch.path + "/error.log"])
+        XCTAssertEqual(verdict.status, 0, "nginx -t rejects the snippet: \(verdict.stderr)")
+    }
+
+    func testFindingsExitOneWithLocatedMessages() throws {
+        try folder.write(["deploy/nginx.conf": server("        error_page 502 @gone;\n        location / { proxy_pass http://127.0.0.1:9000; }")])
+        let result = try ProcessRunner.detour(["check", "deploy/nginx.conf"], in: folder.url)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("deploy/nginx.conf:6:24: error: [nginx.error-page-undefined-named-location] named location '@gone' is not defined in this server: nginx answers 500 when 502 occurs\n"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("    502  @gone (undefined)\n"), result.stdout)
+    }
+
+    func testWarningsFailOnlyWithStrict() throws {
+        try folder.write(["deploy/nginx.conf": server("        location / { proxy_pass http://127.0.0.1:9000; }")])
+        let relaxed = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--quiet"], in: folder.url)
+        XCTAssertEqual(relaxed.status, 0)
+        XCTAssertTrue(relaxed.stderr.contains("warning: [nginx.code-not-covered] 502 has a generated page but no error_page in server 'shop.test'"), relaxed.stderr)
+        XCTAssertEqual(relaxed.stdout, "", "--quiet leaves out the table")
+        XCTAssertEqual(try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--strict"], in: folder.url).status, 1)
+    }
+
+    func testSARIFForCodeScanning() throws {
+        try folder.write(["deploy/nginx.conf": server("        error_page 502 =200 /errors/502.html;\n        location /errors/ { internal; root /usr/share/detour; }")])
+        let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--map", "/usr/share/detour=public", "--format", "sarif"], in: folder.url)
+        XCTAssertEqual(result.status, 1)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let results = try XCTUnwrap((object["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        XCTAssertEqual(results.compactMap { $0["ruleId"] as? String }, ["nginx.error-page-soft-status"])
+    }
+
+    func testSyntaxErrorsAreReportedLikeNginx() throws {
+        try folder.write(["deploy/nginx.conf": "events {}\nhttp {\n    server {\n        listen 80\n    }\n"])
+        let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--quiet"], in: folder.url)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("deploy/nginx.conf:5:5: error: [nginx.syntax] unexpected \"}\""), result.stderr)
+        XCTAssertTrue(result.stderr.contains("deploy/nginx.conf:6:1: error: [nginx.syntax] unexpected end of file, expecting \"}\""), result.stderr)
+    }
+
+    func testUsageErrorsExit64() throws {
+        XCTAssertEqual(try ProcessRunner.detour(["check"], in: folder.url).status, 64)
+        XCTAssertEqual(try ProcessRunner.detour(["check", "nginx", "missing.conf"], in: folder.url).status, 64)
+        try folder.write(["deploy/nginx.conf": server("")])
+        XCTAssertEqual(try ProcessRunner.detour(["check", "caddy", "deploy/nginx.conf"], in: folder.url).status, 64)
+        XCTAssertEqual(try ProcessRunner.detour(["check", "deploy/nginx.conf", "--map", "relative=public"], in: folder.url).status, 64)
+        try folder.write(["deploy/httpd.conf": "ErrorDocument 502 /errors/502.html\n"])
+        let apache = try ProcessRunner.detour(["check", "deploy/httpd.conf"], in: folder.url)
+        XCTAssertEqual(apache.status, 64)
+        XCTAssertTrue(apache.stderr.contains("looks like an Apache configuration"), apache.stderr)
+    }
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Generates an nginx configuration with N server blocks (default 5000, about 5-6 MB) and
+# times `detour check` on it with the release binary, best of five runs.
+set -euo pipefail
+servers=${1:-5000}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/detour-bench-check.XXXXXX")
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+mkdir -p "$work/errors"
+for code in 500 502 503 504; do echo "<h1>$code</h1>" > "$work/errors/$code.html"; done
+# The files a Debian nginx.conf includes.
+echo "types { text/html html; text/css css; }" > "$work/mime.types"
+echo "fastcgi_param QUERY_STRING \$query_string;" > "$work/fastcgi_params"
+
+awk -v servers="$servers" 'BEGIN {
+    print "user www-data;\nworker_processes auto;\nevents { worker_connections 1024; }\nhttp {"
+    print "    include mime.types;\n    default_type application/octet-stream;\n    sendfile on;\n    keepalive_timeout 65;"
+    for (i = 0; i < servers; i++) {
+        printf "    server {\n        listen 443 ssl http2;\n"
+        printf "        server_name site%d.example.com www.site%d.example.com;\n", i, i
+        printf "        ssl_certificate /etc/letsencrypt/live/site%d/fullchain.pem;\n", i
+        printf "        ssl_certificate_key /etc/letsencrypt/live/site%d/privkey.pem;\n", i
+        printf "        root /var/www/site%d/public;\n        index index.html index.php;\n", i
+        printf "        # error pages made by detour\n"
+        printf "        error_page 500 /errors/500.html;\n        error_page 502 /errors/502.html;\n"
+        printf "        error_page 503 /errors/503.html;\n        error_page 504 /errors/504.html;\n"
+        printf "        proxy_intercept_errors on;\n        fastcgi_intercept_errors on;\n"
+        printf "        location / {\n            try_files $uri $uri/ @app;\n        }\n"
+        printf "        location @app {\n            proxy_pass http://127.0.0.1:%d;\n", 9000 + i % 100
+        printf "            proxy_set_header Host $host;\n            proxy_set_header X-Real-IP $remote_addr;\n"
+        printf ""
+        printf "            proxy_read_timeout 60s;\n            proxy_buffer_size 16k;\n        }\n"
+        printf "        location ~ \\.php$ {\n            include fastcgi_params;\n"
+        printf "            fastcgi_pass unix:/run/php/php8.2-fpm.sock;\n"
+        printf "            fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;\n        }\n"
+        printf "        location ^~ /errors/ {\n            internal;\n            root /usr/share/detour;\n"
+        printf "            add_header Cache-Control \"no-store\" always;\n        }\n    }\n"
+    }
+    print "}"
+}' > "$work/nginx.conf"
+echo "configuration: $servers server blocks, $(du -h --apparent-size "$work/nginx.conf" | cut -f1)"
+
+best=""
+for run in 1 2 3 4 5; do
+    start=$(date +%s.%N)
+    "$root/.build/release/detour" check nginx "$work/nginx.conf" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet > /dev/null 2>&1 || true
+    end=$(date +%s.%N)
+    seconds=$(echo "$end - $start" | bc)
+    if [ -z "$best" ] || [ "$(echo "$seconds < $best" | bc)" = 1 ]; then best=$seconds; fi
+done
+findings=$("$root/.build/release/detour" check nginx "$work/nginx.conf" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet 2>&1 | tail -1)
+echo "findings: ${findings:-none}"
+/usr/bin/time -f "%M" -o "$work/memory" "$root/.build/release/detour" check nginx "$work/nginx.conf" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet > /dev/null 2>&1 || true
+printf 'detour check nginx: best of 5 wall %.3f s, peak memory %d MiB\n' "$best" $(( $(tail -1 "$work/memory") / 1024 ))
