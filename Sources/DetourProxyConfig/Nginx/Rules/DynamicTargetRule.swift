@@ -5,14 +5,11 @@ struct DynamicTargetRule: NginxRule {
     static let id = "nginx.error-page-dynamic-target"
 
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for server in context.servers {
-            for (page, _) in context.resolvedPages(in: server) where page.hasVariables {
-                found.append(Diagnostic(.note, Self.id, "error page '\(page.target)' is built from variables: which file answers \(Self.codes(page.codes)) cannot be checked before a request comes", at: page.directive.arguments.last?.location ?? page.directive.location, notes: [
-                    Self.fix("name one page per status, as detour's snippet does"),
-                ]))
-            }
+        eachPage(context) { _, page, _ in
+            guard page.hasVariables else { return nil }
+            return Diagnostic(.note, Self.id, "error page '\(page.target)' is built from variables: which file answers \(Self.codes(page.codes)) cannot be checked before a request comes", at: page.directive.arguments.last?.location ?? page.directive.location, notes: [
+                Self.fix("name one page per status, as detour's snippet does"),
+            ])
         }
-        return found
     }
 }

@@ -6,16 +6,12 @@ struct HeaderWithoutAlwaysRule: NginxRule {
     static let id = "nginx.add-header-without-always"
 
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for server in context.servers {
-            for (location, uris) in context.pageLocations(in: server) {
-                for header in location.scope.addHeaders where header.values.last != "always" {
-                    found.append(.warning(Self.id, "add_header \(header.values.first ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only", at: header.location, notes: [
-                        Self.fix("end the line with 'always'"),
-                    ]))
-                }
+        eachServingLocation(context) { location, uris in
+            location.scope.addHeaders.filter { $0.values.last != "always" }.map { header in
+                .warning(Self.id, "add_header \(header.values.first ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only", at: header.location, notes: [
+                    Self.fix("end the line with 'always'"),
+                ])
             }
         }
-        return found
     }
 }

@@ -13,20 +13,16 @@ struct MissingPageFileRule: NginxRule {
     }
 
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for server in context.servers {
-            for (page, target) in context.resolvedPages(in: server) {
-                guard case .uri(let uri, let location, let file?) = target, !file.exists else { continue }
-                let shown = file.localPath == file.installPath ? "'\(file.installPath)'" : "'\(file.installPath)' (here '\(file.localPath)')"
-                var notes: [Diagnostic.Note] = []
-                if let root = location?.alias ?? location?.scope.rootDirective ?? server.scope.rootDirective {
-                    notes.append(.init("the folder comes from here", at: root.location))
-                }
-                if let hint = Self.filePathHint(uri, page) { notes.append(hint) }
-                notes.append(Self.fix("put the pages in that folder, or point root/alias at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"))
-                found.append(.error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(shown), which does not exist: nginx would answer 404 instead", at: page.directive.arguments.last?.location ?? page.directive.location, notes: notes))
+        eachPage(context) { server, page, target in
+            guard case .uri(let uri, let location, let file?) = target, !file.exists else { return nil }
+            let shown = file.localPath == file.installPath ? "'\(file.installPath)'" : "'\(file.installPath)' (here '\(file.localPath)')"
+            var notes: [Diagnostic.Note] = []
+            if let root = location?.alias ?? location?.scope.rootDirective ?? server.scope.rootDirective {
+                notes.append(.init("the folder comes from here", at: root.location))
             }
+            if let hint = Self.filePathHint(uri, page) { notes.append(hint) }
+            notes.append(Self.fix("put the pages in that folder, or point root/alias at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"))
+            return .error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(shown), which does not exist: nginx would answer 404 instead", at: page.directive.arguments.last?.location ?? page.directive.location, notes: notes)
         }
-        return found
     }
 }

@@ -6,14 +6,11 @@ struct NotInternalRule: NginxRule {
     static let id = "nginx.error-page-not-internal"
 
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for server in context.servers {
-            for (location, uris) in context.pageLocations(in: server) where !location.isInternal {
-                found.append(Diagnostic(.note, Self.id, "location '\(location.pattern)' serves error pages (\(uris.joined(separator: ", "))) but is not internal: they can be requested directly, answer 200 and may be indexed", at: location.directive.location, notes: [
-                    Self.fix("add 'internal;' to this location"),
-                ]))
-            }
+        eachServingLocation(context) { location, uris in
+            guard !location.isInternal else { return [] }
+            return [Diagnostic(.note, Self.id, "location '\(location.pattern)' serves error pages (\(uris.joined(separator: ", "))) but is not internal: they can be requested directly, answer 200 and may be indexed", at: location.directive.location, notes: [
+                Self.fix("add 'internal;' to this location"),
+            ])]
         }
-        return found
     }
 }

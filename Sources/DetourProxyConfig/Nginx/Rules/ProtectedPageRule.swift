@@ -6,17 +6,13 @@ struct ProtectedPageRule: NginxRule {
     static let id = "nginx.error-page-protected"
 
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for server in context.servers {
-            for (location, uris) in context.pageLocations(in: server) {
-                guard let guardDirective = location.scope.protections.first else { continue }
-                let status = guardDirective.name == "deny" ? "403" : "401"
-                found.append(.error(Self.id, "location '\(location.pattern)' serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [
-                    .init("protected here", at: guardDirective.location),
-                    Self.fix(guardDirective.name == "deny" ? "add 'allow all;' to this location" : "add '\(guardDirective.name) off;' to this location"),
-                ]))
-            }
+        eachServingLocation(context) { location, uris in
+            guard let guardDirective = location.scope.protections.first else { return [] }
+            let status = guardDirective.name == "deny" ? "403" : "401"
+            return [.error(Self.id, "location '\(location.pattern)' serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [
+                .init("protected here", at: guardDirective.location),
+                Self.fix(guardDirective.name == "deny" ? "add 'allow all;' to this location" : "add '\(guardDirective.name) off;' to this location"),
+            ])]
         }
-        return found
     }
 }

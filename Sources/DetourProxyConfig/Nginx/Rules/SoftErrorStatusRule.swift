@@ -6,28 +6,23 @@ struct SoftErrorStatusRule: NginxRule {
     static let id = "nginx.error-page-soft-status"
 
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for server in context.servers {
-            for (page, target) in context.resolvedPages(in: server) {
-                let errors = page.codes.filter { $0 >= 400 }
-                guard !errors.isEmpty else { continue }
-                let override = page.directive.arguments.first { $0.value.hasPrefix("=") }
-                switch page.statusOverride {
-                case .status(let status) where status < 400:
-                    found.append(.error(Self.id, "'=\(status)' turns \(Self.codes(errors)) into \(status): crawlers and monitors see success while the site fails", at: override?.location ?? page.directive.location, notes: [
-                        Self.fix("drop '=\(status)' so visitors get the real status with the page"),
-                    ]))
-                case .fromTarget:
-                    if case .uri(_, _, _?) = target {
-                        found.append(.error(Self.id, "'=' takes the status of the page's own response, 200 for a static file: \(Self.codes(errors)) would be sent as 200", at: override?.location ?? page.directive.location, notes: [
-                            Self.fix("drop '=' so visitors get the real status with the page"),
-                        ]))
-                    }
-                default:
-                    break
-                }
+        eachPage(context) { _, page, target in
+            let errors = page.codes.filter { $0 >= 400 }
+            guard !errors.isEmpty else { return nil }
+            let override = page.directive.arguments.first { $0.value.hasPrefix("=") }
+            switch page.statusOverride {
+            case .status(let status) where status < 400:
+                return .error(Self.id, "'=\(status)' turns \(Self.codes(errors)) into \(status): crawlers and monitors see success while the site fails", at: override?.location ?? page.directive.location, notes: [
+                    Self.fix("drop '=\(status)' so visitors get the real status with the page"),
+                ])
+            case .fromTarget:
+                guard case .uri(_, _, _?) = target else { return nil }
+                return .error(Self.id, "'=' takes the status of the page's own response, 200 for a static file: \(Self.codes(errors)) would be sent as 200", at: override?.location ?? page.directive.location, notes: [
+                    Self.fix("drop '=' so visitors get the real status with the page"),
+                ])
+            default:
+                return nil
             }
         }
-        return found
     }
 }

@@ -5,16 +5,12 @@ struct UndefinedNamedLocationRule: NginxRule {
     static let id = "nginx.error-page-undefined-named-location"
 
     func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for server in context.servers {
-            for (page, target) in context.resolvedPages(in: server) {
-                guard case .named(let name, nil) = target else { continue }
-                found.append(.error(Self.id, "named location '\(name)' is not defined in this server: nginx answers 500 when \(Self.codes(page.codes)) occurs", at: page.directive.arguments.last?.location ?? page.directive.location, notes: [
-                    .init("server starts here", at: server.directive.location),
-                    Self.fix("add 'location \(name) { … }' to this server, or point error_page at a page URI"),
-                ]))
-            }
+        eachPage(context) { server, page, target in
+            guard case .named(let name, nil) = target else { return nil }
+            return .error(Self.id, "named location '\(name)' is not defined in this server: nginx answers 500 when \(Self.codes(page.codes)) occurs", at: page.directive.arguments.last?.location ?? page.directive.location, notes: [
+                .init("server starts here", at: server.directive.location),
+                Self.fix("add 'location \(name) { … }' to this server, or point error_page at a page URI"),
+            ])
         }
-        return found
     }
 }
