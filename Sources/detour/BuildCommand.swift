@@ -7,13 +7,9 @@ struct BuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Build error pages and the help site from content and templates.",
         discussion: """
-        Reads <content>/site.yml, <content>/codes/*.yml and <content>/articles/**/*.md, renders them
-        with <templates>/*.mustache and writes:
-          errors/<status>.html   self-contained error pages (inline CSS and logo, at most 8 KiB)
-          index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, style.css, sitemap.xml
+        Reads <content>/site.yml, <content>/codes/*.yml and <content>/articles/**/*.md, renders them with <templates>/**/*.mustache, and writes errors/<status>.html (self-contained error pages: inline CSS and logo, at most 8 KiB), the help site (index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, style.css, sitemap.xml) and snippets/ for the servers.
 
-        The build is staged beside the output folder and replaces it only when every file was
-        written without error; a failed or interrupted build leaves the previous output intact.
+        The build is staged beside the output folder and replaces it only when every file was written without error; a failed or interrupted build leaves the previous output intact.
         """
     )
 
