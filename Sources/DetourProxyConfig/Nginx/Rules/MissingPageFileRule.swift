@@ -21,8 +21,14 @@ struct MissingPageFileRule: NginxRule {
                 notes.append(.init("the folder comes from here", at: root.location))
             }
             if let hint = Self.filePathHint(uri, page) { notes.append(hint) }
+            var outcome = "nginx would answer 404 instead"
+            if let tryFiles = location?.first("try_files"), let fallback = tryFiles.values.last {
+                // With try_files the missing file leads to its last argument, not straight to 404.
+                outcome = fallback.hasPrefix("=") ? "nginx would answer \(fallback.dropFirst()) instead" : "try_files hands the request to \(fallback) instead"
+                notes.append(.init("try_files decides what happens to a missing file", at: tryFiles.location))
+            }
             notes.append(Self.fix("put the pages in that folder, or point root/alias at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"))
-            return .error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(shown), which does not exist: nginx would answer 404 instead", at: page.directive.arguments.last?.location ?? page.directive.location, notes: notes)
+            return .error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(shown), which does not exist: \(outcome)", at: page.directive.arguments.last?.location ?? page.directive.location, notes: notes)
         }
     }
 }
