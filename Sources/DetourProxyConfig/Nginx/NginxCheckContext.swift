@@ -1,41 +1,57 @@
 import DetourDiagnostics
 import Foundation
+import Synchronization
 
-/// What every rule works from: the servers, the codes detour made pages for, and how a page
-/// target becomes a file on this machine. Targets are resolved once per server, and each file
-/// is looked up once, however many servers and rules ask.
-final class NginxCheckContext {
+/// What every rule works from: the servers, the codes detour made pages for, and for each
+/// server where its error pages lead. Those facts are worked out once, for all servers in
+/// parallel, before any rule runs; rules only read them.
+final class NginxCheckContext: Sendable {
+    /// One server's error pages with their targets, and the static locations serving them.
+    struct ServerFacts: Sendable {
+        var pages: [(NginxErrorPage, NginxPageTarget)]
+        var servingLocations: [(NginxLocation, [String])]
+    }
+
     let servers: [NginxServer]
     /// Statuses with a generated page in the pages folder, sorted.
     let pageCodes: [Int]
     let maps: [NginxPathMap]
-    private var targets: [ObjectIdentifier: [(NginxErrorPage, NginxPageTarget)]] = [:]
-    private var existing: [String: Bool] = [:]
-    private var servingLocations: [ObjectIdentifier: [(NginxLocation, [String])]] = [:]
+    /// Where nginx looks for a relative `root` (Debian's nginx prefix).
+    static let nginxPrefix = "/usr/share/nginx/"
+    private let existing = Mutex<[String: Bool]>([:])
+    private nonisolated(unsafe) var factsByServer: [ObjectIdentifier: ServerFacts] = [:]
 
     init(servers: [NginxServer], pageCodes: [Int], maps: [NginxPathMap]) {
         self.servers = servers
         self.pageCodes = pageCodes
         self.maps = maps
+        let facts = servers.concurrentMap { server in (ObjectIdentifier(server), self.resolve(server)) }
+        factsByServer = Dictionary(facts, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Every page that matters in `server` with where its target leads.
-    func resolvedPages(in server: NginxServer) -> [(NginxErrorPage, NginxPageTarget)] {
-        let key = ObjectIdentifier(server)
-        if let cached = targets[key] { return cached }
-        let resolved = errorPages(in: server).map { ($0, target(of: $0, in: server)) }
-        targets[key] = resolved
-        return resolved
+    func facts(_ server: NginxServer) -> ServerFacts {
+        factsByServer[ObjectIdentifier(server)] ?? ServerFacts(pages: [], servingLocations: [])
+    }
+
+    private func resolve(_ server: NginxServer) -> ServerFacts {
+        let pages = errorPages(in: server).map { ($0, target(of: $0, in: server)) }
+        var order: [ObjectIdentifier] = []
+        var byLocation: [ObjectIdentifier: (NginxLocation, [String])] = [:]
+        for (_, target) in pages {
+            guard case .uri(let uri, let location?, _?) = target else { continue }
+            let key = ObjectIdentifier(location)
+            if byLocation[key] == nil { order.append(key); byLocation[key] = (location, []) }
+            if byLocation[key]?.1.contains(uri) == false { byLocation[key]?.1.append(uri) }
+        }
+        return ServerFacts(pages: pages, servingLocations: order.compactMap { byLocation[$0] })
     }
 
     private func exists(_ path: String) -> Bool {
-        if let known = existing[path] { return known }
+        if let known = existing.withLock({ $0[path] }) { return known }
         let found = FileManager.default.fileExists(atPath: path)
-        existing[path] = found
+        existing.withLock { $0[path] = found }
         return found
     }
-    /// Where nginx looks for a relative `root` (Debian's nginx prefix).
-    static let nginxPrefix = "/usr/share/nginx/"
 
     /// Every `error_page` directive that matters in `server`, each once: those in effect at
     /// server level and those a location sets itself.
@@ -45,26 +61,6 @@ final class NginxCheckContext {
             pages += location.scope.errorPages
         }
         return pages
-    }
-
-    /// The static locations that serve error pages in `server`, each with its page URIs.
-    func pageLocations(in server: NginxServer) -> [(NginxLocation, [String])] {
-        if let cached = servingLocations[ObjectIdentifier(server)] { return cached }
-        let found = findPageLocations(in: server)
-        servingLocations[ObjectIdentifier(server)] = found
-        return found
-    }
-
-    private func findPageLocations(in server: NginxServer) -> [(NginxLocation, [String])] {
-        var order: [ObjectIdentifier] = []
-        var byLocation: [ObjectIdentifier: (NginxLocation, [String])] = [:]
-        for (_, target) in resolvedPages(in: server) {
-            guard case .uri(let uri, let location?, _?) = target else { continue }
-            let key = ObjectIdentifier(location)
-            if byLocation[key] == nil { order.append(key); byLocation[key] = (location, []) }
-            if byLocation[key]?.1.contains(uri) == false { byLocation[key]?.1.append(uri) }
-        }
-        return order.compactMap { byLocation[$0] }
     }
 
     func target(of page: NginxErrorPage, in server: NginxServer) -> NginxPageTarget {

@@ -44,11 +44,11 @@ public enum NginxChecker {
         var diagnostics = loaded.diagnostics
         let model = NginxConfigModel(loaded.directives, diagnostics: &diagnostics)
         let context = NginxCheckContext(servers: model.servers, pageCodes: pageCodes(in: options.pages), maps: options.maps)
+        // Servers are independent: every rule runs on each, servers spread over the cores.
+        let findings = model.servers.concurrentMap { server in rules.flatMap { $0.check(server, in: context) } }
         var seen = Set<Diagnostic>()
-        for rule in rules {
-            for diagnostic in rule.check(context) where seen.insert(diagnostic).inserted {
-                diagnostics.append(diagnostic)
-            }
+        for diagnostic in findings.joined() where seen.insert(diagnostic).inserted {
+            diagnostics.append(diagnostic)
         }
         return Report(diagnostics: diagnostics, coverage: coverage(context), files: loaded.files)
     }
@@ -67,7 +67,7 @@ public enum NginxChecker {
             let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
             let answers = codes.map { code -> (Int, String?) in
                 guard let page = server.scope.page(for: code) else { return (code, nil) }
-                let target = context.resolvedPages(in: server).first { $0.0.directive.location == page.directive.location }?.1 ?? context.target(of: page, in: server)
+                let target = context.facts(server).pages.first { $0.0.directive.location == page.directive.location }?.1 ?? context.target(of: page, in: server)
                 switch target {
                 case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)
                 case .dynamic: return (code, page.target + " (dynamic)")

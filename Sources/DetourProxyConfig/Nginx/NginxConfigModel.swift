@@ -7,21 +7,26 @@ struct NginxConfigModel {
     let servers: [NginxServer]
 
     init(_ directives: [ConfigDirective], diagnostics: inout [Diagnostic]) {
-        var servers: [NginxServer] = []
+        // Each server block with the scope it inherits; built in parallel, they share nothing.
+        var blocks: [(ConfigDirective, NginxScope)] = []
         let topScope = NginxScope()
         for directive in directives {
             switch directive.name {
             case "http":
                 let httpScope = topScope.entering(directive, diagnostics: &diagnostics)
-                for child in directive.block ?? [] where child.name == "server" {
-                    servers.append(NginxServer(directive: child, inherited: httpScope, diagnostics: &diagnostics))
-                }
+                blocks += (directive.block ?? []).filter { $0.name == "server" }.map { ($0, httpScope) }
             case "server" where directive.block != nil:
-                servers.append(NginxServer(directive: directive, inherited: topScope, diagnostics: &diagnostics))
+                blocks.append((directive, topScope))
             default:
                 break
             }
         }
-        self.servers = servers
+        let built = blocks.concurrentMap { block, scope -> (NginxServer, [Diagnostic]) in
+            var found: [Diagnostic] = []
+            let server = NginxServer(directive: block, inherited: scope, diagnostics: &found)
+            return (server, found)
+        }
+        servers = built.map(\.0)
+        diagnostics += built.flatMap(\.1)
     }
 }

@@ -36,30 +36,44 @@ final class NginxLocation: @unchecked Sendable {
             (match, self.pattern) = (pattern.hasPrefix("@") ? .named : .prefix, pattern)
         }
         scope = inherited.entering(directive, diagnostics: &diagnostics)
+        // Read once here: every rule asks, for every location.
+        var isInternal = false, definesErrorPages = false
+        var alias: ConfigDirective?, returnDirective: ConfigDirective?, tryFiles: ConfigDirective?
+        var upstreamPass: (ConfigDirective, String)?
+        for child in directive.block ?? [] {
+            switch child.name {
+            case "internal": isInternal = true
+            case "error_page": definesErrorPages = true
+            case "alias": alias = alias ?? child
+            case "return": returnDirective = returnDirective ?? child
+            case "try_files": tryFiles = tryFiles ?? child
+            default:
+                if upstreamPass == nil, child.name.hasSuffix("_pass") {
+                    let module = String(child.name.dropLast("_pass".count))
+                    if NginxScope.passModules.contains(module) { upstreamPass = (child, module) }
+                }
+            }
+        }
+        self.isInternal = isInternal
+        self.definesErrorPages = definesErrorPages
+        self.alias = alias
+        self.returnDirective = returnDirective
+        self.tryFiles = tryFiles
+        self.upstreamPass = upstreamPass
         let ownScope = scope
         children = (directive.block ?? []).filter { $0.name == "location" }.map {
             NginxLocation(directive: $0, inherited: ownScope, diagnostics: &diagnostics)
         }
     }
 
-    private var body: [ConfigDirective] { directive.block ?? [] }
-
-    func first(_ name: String) -> ConfigDirective? { body.first { $0.name == name } }
-
-    var isInternal: Bool { first("internal") != nil }
+    let isInternal: Bool
     /// Whether this location has `error_page` lines of its own (which replace inherited ones).
-    var definesErrorPages: Bool { first("error_page") != nil }
-    var alias: ConfigDirective? { first("alias") }
-    var returnDirective: ConfigDirective? { first("return") }
-
+    let definesErrorPages: Bool
+    let alias: ConfigDirective?
+    let returnDirective: ConfigDirective?
+    let tryFiles: ConfigDirective?
     /// `proxy_pass`, `fastcgi_pass`, … and its module name, if this location hands requests on.
-    var upstreamPass: (directive: ConfigDirective, module: String)? {
-        for child in body where child.name.hasSuffix("_pass") {
-            let module = String(child.name.dropLast("_pass".count))
-            if NginxScope.passModules.contains(module) { return (child, module) }
-        }
-        return nil
-    }
+    let upstreamPass: (directive: ConfigDirective, module: String)?
 
     func matches(_ uri: String) -> Bool {
         switch match {

@@ -1,5 +1,5 @@
 /// Where an `error_page` target leads inside one server.
-enum NginxPageTarget {
+enum NginxPageTarget: Sendable {
     /// `@name`, and the named location if the server defines it.
     case named(String, NginxLocation?)
     /// A target with variables, unknown until a request comes.
@@ -9,7 +9,7 @@ enum NginxPageTarget {
 }
 
 /// The file nginx reads for an error page, and where it is on this machine after `--map`.
-struct NginxPageFile {
+struct NginxPageFile: Sendable {
     /// The path as nginx sees it on the server.
     var installPath: String
     /// The path checked here.

@@ -5,13 +5,11 @@ import DetourDiagnostics
 struct DroppedInheritedPagesRule: NginxRule {
     static let id = "nginx.inherited-error-page-dropped"
 
-    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for server in context.servers {
-            if server.definesErrorPages { report(server.inherited, server.scope, into: &found) }
-            for location in server.allLocations where location.definesErrorPages {
-                report(location.inherited, location.scope, into: &found)
-            }
+        if server.definesErrorPages { report(server.inherited, server.scope, into: &found) }
+        for location in server.allLocations where location.definesErrorPages {
+            report(location.inherited, location.scope, into: &found)
         }
         return found
     }

@@ -4,8 +4,8 @@ import DetourDiagnostics
 struct DynamicTargetRule: NginxRule {
     static let id = "nginx.error-page-dynamic-target"
 
-    func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(context) { _, page, _ in
+    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
+        eachPage(of: server, in: context) { _, page, _ in
             guard page.hasVariables else { return nil }
             return Diagnostic(.note, Self.id, "error page '\(page.target)' is built from variables: which file answers \(Self.codes(page.codes)) cannot be checked before a request comes", at: page.directive.arguments.last?.location ?? page.directive.location, notes: [
                 Self.fix("name one page per status, as detour's snippet does"),

@@ -6,19 +6,17 @@ struct InterceptedWithoutPageRule: NginxRule {
     /// Statuses an application commonly sends for its own failures.
     static let upstreamCodes: Set<Int> = [500, 502, 503, 504]
 
-    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let expected = context.pageCodes.isEmpty ? Self.upstreamCodes : Set(context.pageCodes.filter { $0 >= 500 })
-        for server in context.servers {
-            for location in server.allLocations {
-                guard let pass = location.upstreamPass, let intercept = location.scope.intercepts[pass.module] else { continue }
-                let missing = expected.subtracting(location.scope.coveredCodes)
-                guard !missing.isEmpty else { continue }
-                found.append(.warning(Self.id, "in location '\(location.pattern)' \(pass.module)_intercept_errors is on, but \(Self.codes(missing)) from the upstream \(missing.count == 1 ? "has" : "have") no error_page and \(missing.count == 1 ? "reaches" : "reach") visitors with the application's own body", at: pass.directive.location, notes: [
-                    .init("intercepting is switched on here", at: intercept.location),
-                    Self.fix("add 'error_page \(missing.sorted().map(String.init).joined(separator: " ")) …;' where this location can see it"),
-                ]))
-            }
+        for location in server.allLocations {
+            guard let pass = location.upstreamPass, let intercept = location.scope.intercepts[pass.module] else { continue }
+            let missing = expected.subtracting(location.scope.coveredCodes)
+            guard !missing.isEmpty else { continue }
+            found.append(.warning(Self.id, "in location '\(location.pattern)' \(pass.module)_intercept_errors is on, but \(Self.codes(missing)) from the upstream \(missing.count == 1 ? "has" : "have") no error_page and \(missing.count == 1 ? "reaches" : "reach") visitors with the application's own body", at: pass.directive.location, notes: [
+                .init("intercepting is switched on here", at: intercept.location),
+                Self.fix("add 'error_page \(missing.sorted().map(String.init).joined(separator: " ")) …;' where this location can see it"),
+            ]))
         }
         return found
     }

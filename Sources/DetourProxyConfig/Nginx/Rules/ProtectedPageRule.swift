@@ -5,8 +5,8 @@ import DetourDiagnostics
 struct ProtectedPageRule: NginxRule {
     static let id = "nginx.error-page-protected"
 
-    func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        eachServingLocation(context) { location, uris in
+    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
+        eachServingLocation(of: server, in: context) { location, uris in
             guard let guardDirective = location.scope.protections.first else { return [] }
             let status = guardDirective.name == "deny" ? "403" : "401"
             return [.error(Self.id, "location '\(location.pattern)' serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [

@@ -5,8 +5,8 @@ import DetourDiagnostics
 struct ProxiedPageRule: NginxRule {
     static let id = "nginx.error-page-proxied"
 
-    func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(context) { _, page, target in
+    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
+        eachPage(of: server, in: context) { _, page, target in
             guard case .uri(let uri, let location?, _) = target, let pass = location.upstreamPass else { return nil }
             var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: pass.directive.location)]
             if let hint = MissingPageFileRule.filePathHint(uri, page) { notes.append(hint) }

@@ -5,8 +5,8 @@ import DetourDiagnostics
 struct SoftErrorStatusRule: NginxRule {
     static let id = "nginx.error-page-soft-status"
 
-    func check(_ context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(context) { _, page, target in
+    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
+        eachPage(of: server, in: context) { _, page, target in
             let errors = page.codes.filter { $0 >= 400 }
             guard !errors.isEmpty else { return nil }
             let override = page.directive.arguments.first { $0.value.hasPrefix("=") }

@@ -5,15 +5,13 @@ import DetourDiagnostics
 struct UncoveredCodeRule: NginxRule {
     static let id = "nginx.code-not-covered"
 
-    func check(_ context: NginxCheckContext) -> [Diagnostic] {
+    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for server in context.servers {
-            let missing = Set(context.pageCodes).subtracting(server.scope.coveredCodes)
-            guard !missing.isEmpty else { continue }
-            found.append(.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page", at: server.directive.location, notes: [
-                Self.fix("include detour's nginx snippet (public/snippets/nginx.conf) in this server"),
-            ]))
-        }
+        let missing = Set(context.pageCodes).subtracting(server.scope.coveredCodes)
+        guard !missing.isEmpty else { return [] }
+        found.append(.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page", at: server.directive.location, notes: [
+            Self.fix("include detour's nginx snippet (public/snippets/nginx.conf) in this server"),
+        ]))
         return found
     }
 }
