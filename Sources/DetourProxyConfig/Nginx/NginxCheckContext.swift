@@ -19,6 +19,7 @@ final class NginxCheckContext: Sendable {
     /// Where nginx looks for a relative `root` (Debian's nginx prefix).
     static let nginxPrefix = "/usr/share/nginx/"
     private let existing = Mutex<[String: Bool]>([:])
+    /// Filled once at the end of init, only read afterwards.
     private nonisolated(unsafe) var factsByServer: [ObjectIdentifier: ServerFacts] = [:]
 
     init(servers: [NginxServer], pageCodes: [Int], maps: [NginxPathMap]) {
@@ -55,7 +56,7 @@ final class NginxCheckContext: Sendable {
 
     /// Every `error_page` directive that matters in `server`, each once: those in effect at
     /// server level and those a location sets itself.
-    func errorPages(in server: NginxServer) -> [NginxErrorPage] {
+    private func errorPages(in server: NginxServer) -> [NginxErrorPage] {
         var pages = server.scope.errorPages
         for location in server.allLocations where location.definesErrorPages {
             pages += location.scope.errorPages
