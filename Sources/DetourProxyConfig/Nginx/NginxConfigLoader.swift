@@ -43,6 +43,8 @@ public struct NginxConfigLoader {
         var parsed: [String: [ConfigDirective]] = [:]
         /// Include pattern → the files it names, with their display paths.
         var matched: [String: [(path: String, display: String)]] = [:]
+        /// Path as named → real path, for cycle detection without a system call per include.
+        var realPaths: [String: String] = [:]
 
         init(prefixPath: String, displayPrefix: String) {
             self.prefixPath = prefixPath
@@ -50,7 +52,8 @@ public struct NginxConfigLoader {
         }
 
         func read(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [String]) -> [ConfigDirective] {
-            let resolved = Self.realPath(path)
+            let resolved = realPaths[path] ?? Self.realPath(path)
+            realPaths[path] = resolved
             let here = includedFrom ?? SourceLocation(path: displayPath)
             if chain.contains(resolved) {
                 result.diagnostics.append(.error("nginx.include-cycle", "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
