@@ -27,7 +27,6 @@ public struct Article: Sendable {
     /// Set by the renderer.
     public var html: String = ""
     public var headings: [MarkdownDocument.Heading] = []
-    public var plainText: String = ""
 
     public var sitePath: String { "articles/\(slug)/" }
 }

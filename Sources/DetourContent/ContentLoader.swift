@@ -37,7 +37,6 @@ public struct ContentLoader: Sendable {
             let (output, found) = renderer.render(article.body, fromPath: article.relativePath, start: start, root: "../../")
             article.html = output.html
             article.headings = output.headings
-            article.plainText = output.plainText
             article.body = ""
             return (article, found)
         }

@@ -20,8 +20,6 @@ public struct MarkdownDocument: Sendable {
     public struct Rendered: Sendable {
         public var html: String
         public var headings: [Heading]
-        /// The document's text without markup, for summaries and search.
-        public var plainText: String
     }
 
     public var markdown: String
@@ -39,39 +37,24 @@ public struct MarkdownDocument: Sendable {
         if allowRawHTML { options |= CMARK_OPT_UNSAFE }
         let utf8 = Array(markdown.utf8)
         guard let document = cmark_parse_document(utf8, utf8.count, options) else {
-            return Rendered(html: "", headings: [], plainText: "")
+            return Rendered(html: "", headings: [])
         }
         defer { cmark_node_free(document) }
 
         var headings: [Heading] = []
         var usedIDs: [String: Int] = [:]
-        var plainText = ""
 
         let iterator = cmark_iter_new(document)
         defer { cmark_iter_free(iterator) }
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
-            guard let node = cmark_iter_get_node(iterator) else { continue }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
-            let entering = event == CMARK_EVENT_ENTER
-            if entering {
-                switch type {
-                case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
-                    let destination = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-                    let resolved = resolveLink(Link(destination: destination, line: Self.blockLine(of: node)))
-                    if resolved != destination { cmark_node_set_url(node, resolved) }
-                case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                    if let literal = cmark_node_get_literal(node) { plainText += String(cString: literal) }
-                case CMARK_NODE_CODE_BLOCK:
-                    if let literal = cmark_node_get_literal(node) { plainText += String(cString: literal) + "\n" }
-                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-                    plainText += " "
-                default:
-                    break
-                }
-            } else if type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING {
-                plainText += "\n"
+            if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
+                let destination = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                let resolved = resolveLink(Link(destination: destination, line: Self.blockLine(of: node)))
+                if resolved != destination { cmark_node_set_url(node, resolved) }
             }
         }
 
@@ -94,7 +77,7 @@ public struct MarkdownDocument: Sendable {
             html += piece
             child = cmark_node_next(block)
         }
-        return Rendered(html: html, headings: headings, plainText: plainText)
+        return Rendered(html: html, headings: headings)
     }
 
     /// Inline nodes carry no position in cmark 0.30; the enclosing block's start line does.

@@ -39,9 +39,4 @@ final class MarkdownDocumentTests: XCTestCase {
         XCTAssertEqual(seen, [.init(destination: "other.md", line: 3), .init(destination: "a.png", line: 3)])
         XCTAssertTrue(html.contains("<a href=\"../other/\">other</a>"))
     }
-
-    func testPlainTextDropsMarkup() {
-        let text = MarkdownDocument("# Title\n\nSome **bold** `code`.\n").render().plainText
-        XCTAssertEqual(text, "Title\nSome bold code.\n")
-    }
 }

@@ -8,7 +8,7 @@ final class NginxIncludeTests: XCTestCase {
     private func load(_ files: [String: String], main: String = "deploy/nginx.conf") throws -> (NginxConfigLoader.Result, TemporaryFolder) {
         let folder = try TemporaryFolder(files: files)
         let url = folder.url.appendingPathComponent(main)
-        return (NginxConfigLoader(main: url, displayPath: main).load(url, displayPath: main), folder)
+        return (NginxConfigLoader(main: url, displayPath: main).load(), folder)
     }
 
     func testIncludesAreSplicedInPlaceRelativeToTheMainFile() throws {

@@ -19,7 +19,7 @@ final class NginxSyntaxCorpusTests: XCTestCase {
             defer { scratch.remove() }
             let verdict = try ProcessRunner.run(nginx, ["-t", "-p", scratch.path + "/", "-c", file.path, "-e", scratch.path + "/error.log"])
             let nginxAccepts = verdict.status == 0
-            let ours = NginxConfigLoader(main: file, displayPath: name).load(file, displayPath: name).diagnostics.sortedForOutput()
+            let ours = NginxConfigLoader(main: file, displayPath: name).load().diagnostics.sortedForOutput()
 
             XCTAssertEqual(name.hasPrefix("accepts-"), nginxAccepts, "\(name): the fixture's name disagrees with nginx: \(verdict.stderr)")
             if nginxAccepts {

@@ -40,7 +40,7 @@ public enum NginxChecker {
     ]
 
     public static func check(_ options: Options) -> Report {
-        let loaded = NginxConfigLoader(main: options.main, displayPath: options.mainDisplay).load(options.main, displayPath: options.mainDisplay)
+        let loaded = NginxConfigLoader(main: options.main, displayPath: options.mainDisplay).load()
         var diagnostics = loaded.diagnostics
         let model = NginxConfigModel(loaded.directives, diagnostics: &diagnostics)
         let context = NginxCheckContext(servers: model.servers, pageCodes: pageCodes(in: options.pages), maps: options.maps)

@@ -16,6 +16,8 @@ public struct NginxConfigLoader {
     /// Deeper include chains than this are taken as a mistake.
     static let maximumIncludeDepth = 32
 
+    private let main: URL
+    private let mainDisplay: String
     private let prefixPath: String
     private let displayPrefix: String
 
@@ -23,13 +25,15 @@ public struct NginxConfigLoader {
     ///   - main: the main configuration file.
     ///   - displayPath: how the main file is named in diagnostics.
     public init(main: URL, displayPath: String) {
+        self.main = main
+        mainDisplay = displayPath
         prefixPath = main.deletingLastPathComponent().path
         displayPrefix = (displayPath as NSString).deletingLastPathComponent
     }
 
-    public func load(_ main: URL, displayPath: String) -> Result {
+    public func load() -> Result {
         let session = Session(prefixPath: prefixPath, displayPrefix: displayPrefix)
-        session.result.directives = session.read(main.path, displayPath: displayPath, includedFrom: nil, chain: [])
+        session.result.directives = session.read(main.path, displayPath: mainDisplay, includedFrom: nil, chain: [])
         return session.result
     }
 

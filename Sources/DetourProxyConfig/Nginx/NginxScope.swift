@@ -2,7 +2,7 @@ import DetourDiagnostics
 
 /// Settings a level (http, server, location) hands down to the levels inside it, merged the
 /// way nginx merges them: `error_page` and `add_header` at a level replace everything
-/// inherited; `root`, `*_intercept_errors` and `recursive_error_pages` are inherited unless set.
+/// inherited; `root`, `*_intercept_errors`, authentication and access rules are inherited unless set.
 struct NginxScope: Sendable {
     var errorPages: [NginxErrorPage] = []
     /// The block whose `error_page` directives are in effect (nil: none anywhere above).
@@ -12,7 +12,6 @@ struct NginxScope: Sendable {
     /// `proxy`, `fastcgi`, `uwsgi`, `scgi`, `grpc` → whether `<module>_intercept_errors on`.
     var intercepts: [String: ConfigDirective] = [:]
     var addHeaders: [ConfigDirective] = []
-    var recursiveErrorPages = false
     /// `auth_basic` and `auth_request` in effect (the innermost setting wins; `off` clears it).
     var authentication: [String: ConfigDirective] = [:]
     /// `allow` and `deny` in effect: a level with any of them replaces the inherited list.
@@ -40,8 +39,6 @@ struct NginxScope: Sendable {
                     scope.root = value
                     scope.rootDirective = child
                 }
-            case "recursive_error_pages":
-                scope.recursiveErrorPages = child.values.first == "on"
             case "auth_basic", "auth_request":
                 scope.authentication[child.name] = child.values.first == "off" ? nil : child
             default:
