@@ -1,5 +1,5 @@
 import DetourDiagnostics
-import DetourProxyConfig
+@testable import DetourProxyConfig
 import DetourTestSupport
 import Foundation
 import XCTest

@@ -5,12 +5,16 @@ import Foundation
 import XCTest
 
 final class NginxParserTests: XCTestCase {
-    private func parse(_ text: String) -> ([ConfigDirective], String) {
-        var lexer = NginxLexer(Array(text.utf8), path: "t.conf")
-        let (tokens, unterminated) = lexer.tokens()
-        let (directives, found) = NginxParser(path: "t.conf").parse(tokens, end: (lexer.endLine, lexer.endColumn), unterminatedQuote: unterminated)
-        return (directives, DiagnosticFormat.text.render(lexer.diagnostics + found, toolVersion: "test"))
+    /// The directives of one file (kept alive with the configuration they point into) and
+    /// its problems as printed.
+    private func parse(_ text: String) -> ([NginxDirective], String) {
+        let file = NginxParser.parse(Array(text.utf8), fileID: 0, path: "t.conf")
+        let config = NginxConfig(files: [file], entries: file.entries)
+        configs.append(config)
+        return (config.directives, DiagnosticFormat.text.render(file.diagnostics, toolVersion: "test"))
     }
+
+    private var configs: [NginxConfig] = []
 
     func testDirectivesBlocksAndLocations() {
         let (tree, problems) = parse("http {\n  server {\n    listen 8080;\n    error_page 502 /errors/502.html;\n  }\n}\n")
@@ -101,9 +105,7 @@ final class NginxParserTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
             let bytes = (0..<Int.random(in: 0..<400, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            var lexer = NginxLexer(bytes, path: "bin")
-            let (tokens, unterminated) = lexer.tokens()
-            _ = NginxParser(path: "bin").parse(tokens, end: (lexer.endLine, lexer.endColumn), unterminatedQuote: unterminated)
+            _ = NginxParser.parse(bytes, fileID: 0, path: "bin")
         }
         let deep = String(repeating: "a {", count: 100_000) + String(repeating: "}", count: 100_000)
         let (tree, problems) = parse(deep)

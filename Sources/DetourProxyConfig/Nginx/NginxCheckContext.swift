@@ -2,39 +2,24 @@ import DetourDiagnostics
 import Foundation
 import Synchronization
 
-/// What every rule works from: the servers, the codes detour made pages for, and for each
-/// server where its error pages lead. Those facts are worked out once, for all servers in
-/// parallel, before any rule runs; rules only read them.
+/// What every rule works from besides its server: the codes detour made pages for, the
+/// path maps, and where a server's error pages lead. Shared by the threads checking servers.
 final class NginxCheckContext: Sendable {
-    /// One server's error pages with their targets, and the static locations serving them.
-    struct ServerFacts: Sendable {
-        var pages: [(NginxErrorPage, NginxPageTarget)]
-        var servingLocations: [(NginxLocation, [String])]
-    }
-
-    let servers: [NginxServer]
     /// Statuses with a generated page in the pages folder, sorted.
     let pageCodes: [Int]
     let maps: [NginxPathMap]
     /// Where nginx looks for a relative `root` (Debian's nginx prefix).
     static let nginxPrefix = "/usr/share/nginx/"
     private let existing = Mutex<[String: Bool]>([:])
-    /// Filled once at the end of init, only read afterwards.
-    private nonisolated(unsafe) var factsByServer: [ObjectIdentifier: ServerFacts] = [:]
 
-    init(servers: [NginxServer], pageCodes: [Int], maps: [NginxPathMap]) {
-        self.servers = servers
+    init(pageCodes: [Int], maps: [NginxPathMap]) {
         self.pageCodes = pageCodes
         self.maps = maps
-        let facts = servers.concurrentMap { server in (ObjectIdentifier(server), self.resolve(server)) }
-        factsByServer = Dictionary(facts, uniquingKeysWith: { first, _ in first })
     }
 
-    func facts(_ server: NginxServer) -> ServerFacts {
-        factsByServer[ObjectIdentifier(server)] ?? ServerFacts(pages: [], servingLocations: [])
-    }
-
-    private func resolve(_ server: NginxServer) -> ServerFacts {
+    /// Every error page in effect in `server` with where it leads, and the static locations
+    /// that serve them.
+    func facts(for server: NginxServer) -> NginxServerFacts {
         let pages = errorPages(in: server).map { ($0, target(of: $0, in: server)) }
         var order: [ObjectIdentifier] = []
         var byLocation: [ObjectIdentifier: (NginxLocation, [String])] = [:]
@@ -44,7 +29,7 @@ final class NginxCheckContext: Sendable {
             if byLocation[key] == nil { order.append(key); byLocation[key] = (location, []) }
             if byLocation[key]?.1.contains(uri) == false { byLocation[key]?.1.append(uri) }
         }
-        return ServerFacts(pages: pages, servingLocations: order.compactMap { byLocation[$0] })
+        return NginxServerFacts(pages: pages, servingLocations: order.compactMap { byLocation[$0] })
     }
 
     private func exists(_ path: String) -> Bool {
@@ -76,7 +61,7 @@ final class NginxCheckContext: Sendable {
     private func file(for uri: String, in location: NginxLocation?, server: NginxServer) -> NginxPageFile? {
         if let location, location.upstreamPass != nil || location.returnDirective != nil { return nil }
         var path: String
-        if let location, let alias = location.alias?.values.first {
+        if let location, let alias = location.alias?.firstValue {
             switch location.match {
             case .exact: path = alias
             case .prefix, .preferredPrefix: path = alias + uri.dropFirst(location.pattern.count)
@@ -111,10 +96,18 @@ public struct NginxPathMap: Sendable, Equatable {
         self.init(installPath: parts[0], localPath: parts[1])
     }
 
+    /// Whether `path` is the install path or inside it.
+    func covers(_ path: String) -> Bool {
+        guard path.hasPrefix(installPath) else { return false }
+        let rest = path.utf8.dropFirst(installPath.utf8.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: "/")
+    }
+
     /// The longest matching install path wins.
     static func apply(_ maps: [NginxPathMap], to path: String) -> String {
-        let matching = maps.filter { path == $0.installPath || path.hasPrefix($0.installPath + "/") }
-        guard let best = matching.max(by: { $0.installPath.count < $1.installPath.count }) else { return path }
+        var best: NginxPathMap?
+        for map in maps where map.covers(path) && map.installPath.utf8.count > best?.installPath.utf8.count ?? -1 { best = map }
+        guard let best else { return path }
         return best.localPath + path.dropFirst(best.installPath.count)
     }
 }

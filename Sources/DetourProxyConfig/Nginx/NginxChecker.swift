@@ -42,15 +42,22 @@ public enum NginxChecker {
     public static func check(_ options: Options) -> Report {
         let loaded = NginxConfigLoader(main: options.main, displayPath: options.mainDisplay).load()
         var diagnostics = loaded.diagnostics
-        let model = NginxConfigModel(loaded.directives, diagnostics: &diagnostics)
-        let context = NginxCheckContext(servers: model.servers, pageCodes: pageCodes(in: options.pages), maps: options.maps)
-        // Servers are independent: every rule runs on each, servers spread over the cores.
-        let findings = model.servers.concurrentMap { server in rules.flatMap { $0.check(server, in: context) } }
+        let model = NginxConfigModel(loaded.config, diagnostics: &diagnostics)
+        let context = NginxCheckContext(pageCodes: pageCodes(in: options.pages), maps: options.maps)
+        // Servers are independent: each is modelled, resolved, checked by every rule and
+        // tabulated in one task, servers spread over the cores.
+        let checked = model.serverBlocks.concurrentMap { block, inherited -> ([Diagnostic], ServerCoverage) in
+            var found: [Diagnostic] = []
+            let server = NginxServer(directive: block, in: model.config, inherited: inherited, diagnostics: &found)
+            let facts = context.facts(for: server)
+            for rule in rules { found += rule.check(server, facts, in: context) }
+            return (found, coverage(of: server, facts, in: context))
+        }
         var seen = Set<Diagnostic>()
-        for diagnostic in findings.joined() where seen.insert(diagnostic).inserted {
+        for diagnostic in checked.lazy.flatMap(\.0) where seen.insert(diagnostic).inserted {
             diagnostics.append(diagnostic)
         }
-        return Report(diagnostics: diagnostics, coverage: coverage(context), files: loaded.files)
+        return Report(diagnostics: diagnostics, coverage: checked.map(\.1), files: loaded.files)
     }
 
     /// Statuses with an `<status>.html` in the pages folder.
@@ -62,22 +69,21 @@ public enum NginxChecker {
         }.sorted()
     }
 
-    private static func coverage(_ context: NginxCheckContext) -> [ServerCoverage] {
-        context.servers.map { server in
-            let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
-            let answers = codes.map { code -> (Int, String?) in
-                guard let page = server.scope.page(for: code) else { return (code, nil) }
-                let target = context.facts(server).pages.first { $0.0.directive.location == page.directive.location }?.1 ?? context.target(of: page, in: server)
-                switch target {
-                case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)
-                case .dynamic: return (code, page.target + " (dynamic)")
-                case .uri(let uri, let location, let file):
-                    if let file { return (code, file.exists ? file.localPath : "\(file.localPath) (missing)") }
-                    if let pass = location?.upstreamPass { return (code, "\(uri) via \(pass.directive.name) (the upstream)") }
-                    return (code, uri)
-                }
+    /// Which file answers each code in `server`.
+    private static func coverage(of server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> ServerCoverage {
+        let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
+        let answers = codes.map { code -> (Int, String?) in
+            guard let page = server.scope.page(for: code) else { return (code, nil) }
+            let target = facts.target(of: page) ?? context.target(of: page, in: server)
+            switch target {
+            case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)
+            case .dynamic: return (code, page.target + " (dynamic)")
+            case .uri(let uri, let location, let file):
+                if let file { return (code, file.exists ? file.localPath : "\(file.localPath) (missing)") }
+                if let pass = location?.upstreamPass { return (code, "\(uri) via \(pass.directive.name) (the upstream)") }
+                return (code, uri)
             }
-            return ServerCoverage(name: server.displayName, location: server.directive.location, answers: answers)
         }
+        return ServerCoverage(name: server.displayName, location: server.directive.location, answers: answers)
     }
 }

@@ -5,12 +5,14 @@ import Foundation
 /// spliced in where it stands. Relative include paths start at the main file's folder (nginx's
 /// configuration prefix); glob patterns may match nothing, plain paths must exist. Include
 /// cycles, unreadable files and syntax errors become diagnostics, never a crash.
-public struct NginxConfigLoader {
-    public struct Result {
-        public var directives: [ConfigDirective]
+struct NginxConfigLoader {
+    struct Result {
+        var config: NginxConfig
         /// Every file read, as displayed, in reading order.
-        public var files: [String]
-        public var diagnostics: [Diagnostic]
+        var files: [String]
+        var diagnostics: [Diagnostic]
+
+        var directives: [NginxDirective] { config.directives }
     }
 
     /// Deeper include chains than this are taken as a mistake.
@@ -24,27 +26,30 @@ public struct NginxConfigLoader {
     /// - Parameters:
     ///   - main: the main configuration file.
     ///   - displayPath: how the main file is named in diagnostics.
-    public init(main: URL, displayPath: String) {
+    init(main: URL, displayPath: String) {
         self.main = main
         mainDisplay = displayPath
         prefixPath = main.deletingLastPathComponent().path
         displayPrefix = (displayPath as NSString).deletingLastPathComponent
     }
 
-    public func load() -> Result {
+    func load() -> Result {
         let session = Session(prefixPath: prefixPath, displayPrefix: displayPrefix)
-        session.result.directives = session.read(main.path, displayPath: mainDisplay, includedFrom: nil, chain: [])
-        return session.result
+        var entries: [NginxEntry] = []
+        session.include(main.path, displayPath: mainDisplay, includedFrom: nil, chain: [], into: &entries)
+        let config = NginxConfig(files: session.files, entries: entries)
+        return Result(config: config, files: session.files.map(\.displayPath), diagnostics: session.diagnostics)
     }
 
-    /// One load: what was found, and caches so a file included many times (`fastcgi_params`
-    /// in every PHP location) is read, parsed and globbed once.
+    /// One load: the files read, with caches so a file included
+    /// many times (`fastcgi_params` in every PHP location) is read, parsed and globbed once.
     private final class Session {
         let prefixPath: String
         let displayPrefix: String
-        var result = Result(directives: [], files: [], diagnostics: [])
-        /// Real path → the file's directives before its own includes are expanded.
-        var parsed: [String: [ConfigDirective]] = [:]
+        var files: [NginxParsedFile] = []
+        var diagnostics: [Diagnostic] = []
+        /// Real path → the file's index in `files`, or nil when it could not be read.
+        var fileIDs: [String: Int?] = [:]
         /// Include pattern → the files it names, with their display paths.
         var matched: [String: [(path: String, display: String)]] = [:]
         /// Path as named → real path, for cycle detection without a system call per include.
@@ -55,63 +60,71 @@ public struct NginxConfigLoader {
             self.displayPrefix = displayPrefix
         }
 
-        func read(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [String]) -> [ConfigDirective] {
+        /// Appends the directives of the file at `path`, its own includes expanded.
+        func include(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [Int], into output: inout [NginxEntry]) {
             let resolved = realPaths[path] ?? Self.realPath(path)
             realPaths[path] = resolved
             let here = includedFrom ?? SourceLocation(path: displayPath)
-            if chain.contains(resolved) {
-                result.diagnostics.append(.error("nginx.include-cycle", "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
-                return []
+            if let known = fileIDs[resolved], let id = known, chain.contains(id) {
+                diagnostics.append(.error("nginx.include-cycle", "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
+                return
             }
             if chain.count >= NginxConfigLoader.maximumIncludeDepth {
-                result.diagnostics.append(.error("nginx.include-depth", "includes nest more than \(NginxConfigLoader.maximumIncludeDepth) levels deep", at: here))
-                return []
+                diagnostics.append(.error("nginx.include-depth", "includes nest more than \(NginxConfigLoader.maximumIncludeDepth) levels deep", at: here))
+                return
             }
-            var directives: [ConfigDirective]
-            if let known = parsed[resolved] {
-                directives = known
-            } else {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
-                    result.diagnostics.append(.error("nginx.include-missing", "cannot open '\(displayPath)': \(reason)", at: here))
-                    return []
-                }
-                result.files.append(displayPath)
-                var lexer = NginxLexer([UInt8](data), path: displayPath)
-                let (tokens, unterminated) = lexer.tokens()
-                let (tree, parseDiagnostics) = NginxParser(path: displayPath).parse(tokens, end: (lexer.endLine, lexer.endColumn), unterminatedQuote: unterminated)
-                result.diagnostics += lexer.diagnostics + parseDiagnostics
-                parsed[resolved] = tree
-                directives = tree
-            }
-            expandIncludes(&directives, chain: chain + [resolved])
-            return directives
+            guard let fileID = fileID(resolved, path: path, displayPath: displayPath, includedFrom: here) else { return }
+            let fileEntries = files[fileID].entries
+            splice(fileEntries, 0..<fileEntries.count, chain: chain + [fileID], into: &output)
         }
 
-        /// Replaces each `include` with the directives of the files it names, in place, so
-        /// blocks without includes are not copied.
-        func expandIncludes(_ directives: inout [ConfigDirective], chain: [String]) {
-            var index = 0
-            while index < directives.count {
-                if directives[index].name == "include", directives[index].block == nil {
-                    let directive = directives[index]
-                    var replacement: [ConfigDirective] = []
-                    if directive.arguments.count == 1, let pattern = directive.arguments.first?.value {
-                        if matched[pattern] == nil { matched[pattern] = matches(pattern) }
-                        for file in matched[pattern] ?? [] {
-                            replacement += read(file.path, displayPath: file.display, includedFrom: directive.location, chain: chain)
-                        }
-                    } else {
-                        result.diagnostics.append(.error("nginx.syntax", "invalid number of arguments in \"include\" directive", at: directive.location))
-                    }
-                    directives.replaceSubrange(index...index, with: replacement)
-                    index += replacement.count
-                    continue
+        /// The file's index, reading and parsing it the first time it is named.
+        private func fileID(_ resolved: String, path: String, displayPath: String, includedFrom here: SourceLocation) -> Int? {
+            if let known = fileIDs[resolved] { return known }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+                diagnostics.append(.error("nginx.include-missing", "cannot open '\(displayPath)': \(reason)", at: here))
+                fileIDs[resolved] = .some(nil)
+                return nil
+            }
+            let id = files.count
+            let file = NginxParser.parse([UInt8](data), fileID: Int32(id), path: displayPath)
+            diagnostics += file.diagnostics
+            files.append(file)
+            fileIDs[resolved] = id
+            return id
+        }
+
+        /// Copies `range` of a file's entries to the output, replacing each `include` with
+        /// the directives of the files it names and fixing where each block ends.
+        private func splice(_ fileEntries: [NginxEntry], _ range: Range<Int>, chain: [Int], into output: inout [NginxEntry]) {
+            var index = range.lowerBound
+            while index < range.upperBound {
+                let entry = fileEntries[index]
+                let next = Int(entry.end)
+                if entry.name == .include, !entry.isBlock {
+                    expandInclude(entry, chain: chain, into: &output)
+                } else {
+                    let position = output.count
+                    output.append(entry)
+                    if entry.isBlock { splice(fileEntries, index + 1..<next, chain: chain, into: &output) }
+                    output[position].end = Int32(output.count)
                 }
-                if let block = directives[index].block, Self.containsInclude(block) {
-                    expandIncludes(&directives[index].block!, chain: chain)
-                }
-                index += 1
+                index = next
+            }
+        }
+
+        private func expandInclude(_ entry: NginxEntry, chain: [Int], into output: inout [NginxEntry]) {
+            let file = Int(entry.file)
+            let location = files[file].location(of: files[file].words[Int(entry.firstWord)])
+            guard entry.wordCount == 2 else {
+                diagnostics.append(.error("nginx.syntax", "invalid number of arguments in \"include\" directive", at: location))
+                return
+            }
+            let pattern = files[file].value(of: files[file].words[Int(entry.firstWord) + 1])
+            if matched[pattern] == nil { matched[pattern] = matches(pattern) }
+            for match in matched[pattern] ?? [] {
+                include(match.path, displayPath: match.display, includedFrom: location, chain: chain, into: &output)
             }
         }
 
@@ -136,10 +149,6 @@ public struct NginxConfigLoader {
                 let path = String(cString: pointer)
                 return (path, display(path))
             }
-        }
-
-        static func containsInclude(_ directives: [ConfigDirective]) -> Bool {
-            directives.contains { $0.name == "include" || ($0.block.map(containsInclude) ?? false) }
         }
 
         static func realPath(_ path: String) -> String {

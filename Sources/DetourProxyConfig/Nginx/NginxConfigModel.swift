@@ -1,32 +1,29 @@
 import DetourDiagnostics
 
-/// The servers of a configuration with their effective settings. `server` blocks outside any
-/// `http` (a site file checked on its own) are read as if inside one; `stream` and `mail`
-/// servers are not HTTP and are left out.
+/// The server blocks of a configuration, each with the settings it inherits. `server` blocks
+/// outside any `http` (a site file checked on its own) are read as if inside one; `stream`
+/// and `mail` servers are not HTTP and are left out.
 struct NginxConfigModel {
-    let servers: [NginxServer]
+    let config: NginxConfig
+    /// Each server block with the scope it inherits; they share nothing, so they are modelled
+    /// and checked in parallel.
+    let serverBlocks: [(directive: NginxDirective, inherited: NginxScope)]
 
-    init(_ directives: [ConfigDirective], diagnostics: inout [Diagnostic]) {
-        // Each server block with the scope it inherits; built in parallel, they share nothing.
-        var blocks: [(ConfigDirective, NginxScope)] = []
+    init(_ config: NginxConfig, diagnostics: inout [Diagnostic]) {
+        self.config = config
+        var blocks: [(NginxDirective, NginxScope)] = []
         let topScope = NginxScope()
-        for directive in directives {
-            switch directive.name {
-            case "http":
+        for directive in config.directives {
+            switch directive.kind {
+            case .http:
                 let httpScope = topScope.entering(directive, diagnostics: &diagnostics)
-                blocks += (directive.block ?? []).filter { $0.name == "server" }.map { ($0, httpScope) }
-            case "server" where directive.block != nil:
+                blocks += directive.children.filter { $0.kind == .server && $0.isBlock }.map { ($0, httpScope) }
+            case .server where directive.isBlock:
                 blocks.append((directive, topScope))
             default:
                 break
             }
         }
-        let built = blocks.concurrentMap { block, scope -> (NginxServer, [Diagnostic]) in
-            var found: [Diagnostic] = []
-            let server = NginxServer(directive: block, inherited: scope, diagnostics: &found)
-            return (server, found)
-        }
-        servers = built.map(\.0)
-        diagnostics += built.flatMap(\.1)
+        serverBlocks = blocks
     }
 }

@@ -1,8 +1,8 @@
 import DetourDiagnostics
 
 /// One `error_page` directive: `error_page 500 502 [=[code]] target;`.
-public struct NginxErrorPage: Sendable {
-    public enum StatusOverride: Sendable, Equatable {
+struct NginxErrorPage: Sendable {
+    enum StatusOverride: Sendable, Equatable {
         /// The client gets the original status.
         case none
         /// `=`: the status of the page's own response.
@@ -11,30 +11,34 @@ public struct NginxErrorPage: Sendable {
         case status(Int)
     }
 
-    public var codes: [Int]
-    public var statusOverride: StatusOverride
-    public var target: String
-    public var directive: ConfigDirective
+    var codes: [Int]
+    var statusOverride: StatusOverride
+    var target: String
+    var directive: NginxDirective
 
-    public var isNamedLocation: Bool { target.hasPrefix("@") }
-    public var hasVariables: Bool { target.utf8.contains(UInt8(ascii: "$")) }
+    var isNamedLocation: Bool { target.hasPrefix("@") }
+    var hasVariables: Bool { target.utf8.contains(UInt8(ascii: "$")) }
+    /// Where the target was written: findings about it point there.
+    var targetLocation: SourceLocation { directive.location(ofArgument: directive.argumentCount - 1) ?? directive.location }
+
     /// The URI part of the target, without a query string.
-    public var path: String {
+    var path: String {
         guard let question = target.firstIndex(of: "?") else { return target }
         return String(target[..<question])
     }
 
     /// Reads the directive; nil (with a diagnostic) when nginx would refuse it.
-    static func read(_ directive: ConfigDirective, diagnostics: inout [Diagnostic]) -> NginxErrorPage? {
-        let values = directive.values
-        guard values.count >= 2, let target = values.last else {
+    static func read(_ directive: NginxDirective, diagnostics: inout [Diagnostic]) -> NginxErrorPage? {
+        let count = directive.argumentCount
+        guard count >= 2, let target = directive.lastValue else {
             diagnostics.append(.error("nginx.syntax", "invalid number of arguments in \"error_page\" directive", at: directive.location))
             return nil
         }
         var codes: [Int] = []
         var statusOverride = StatusOverride.none
-        for (index, value) in values.dropLast().enumerated() {
-            let location = directive.arguments[index].location
+        for index in 0..<count - 1 {
+            let value = directive.value(at: index) ?? ""
+            let location = directive.location(ofArgument: index) ?? directive.location
             if value.hasPrefix("=") {
                 if value == "=" {
                     statusOverride = .fromTarget

@@ -3,88 +3,77 @@ import DetourDiagnostics
 /// nginx's lexical rules, as `ngx_conf_read_token` applies them: words end at white space,
 /// `;` or `{` (so `foo}` is one word); `#` starts a comment only where a word could start;
 /// quotes keep everything literal and must be followed by white space, `;`, `{` or `)`;
-/// `${name}` does not open a block; a backslash takes the next byte literally. Works on bytes
-/// and never stops early: an error is recorded and lexing goes on at the next line.
+/// `${name}` does not open a block; a backslash takes the next byte literally. Works on bytes,
+/// hands out one token at a time and never stops early: an error is recorded and lexing goes on.
 struct NginxLexer {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let path: String
     private var index = 0
-    private var line = 1
-    private var column = 1
+    private(set) var line: Int32 = 1
+    private(set) var column: Int32 = 1
+    /// The text ended inside a quoted string.
+    private(set) var unterminatedQuote = false
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(_ bytes: [UInt8], path: String) {
+    /// `bytes` must stay valid while the lexer is used.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, path: String) {
         self.bytes = bytes
         self.path = path
     }
 
-    /// Bytes that end an unquoted word, as a table: tested once per byte of the file.
-    private static let endsWord: [Bool] = (0...255).map { [0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ";"), UInt8(ascii: "{")].contains(UInt8($0)) }
-
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
-    /// Every token, then whether the text ended inside an unterminated quote.
-    mutating func tokens() -> (tokens: [NginxToken], unterminatedQuote: Bool) {
-        var tokens: [NginxToken] = []
-        tokens.reserveCapacity(bytes.count / 6)
+    /// The next token; nil at the end of the text (or of an unterminated quote).
+    mutating func next() -> NginxToken? {
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
-            case 0x20, 0x09, 0x0D, 0x0A:
-                advance()
+            case 0x20, 0x09, 0x0D:
+                index += 1
+                column &+= 1
+            case 0x0A:
+                index += 1
+                line &+= 1
+                column = 1
             case UInt8(ascii: "#"):
                 while index < bytes.count, bytes[index] != 0x0A { advance() }
             case UInt8(ascii: ";"):
-                tokens.append(NginxToken(kind: .semicolon, line: line, column: column))
-                advance()
+                defer { advance() }
+                return .semicolon(line: line, column: column)
             case UInt8(ascii: "{"):
-                tokens.append(NginxToken(kind: .blockStart, line: line, column: column))
-                advance()
-                if Self.opensLuaBlock(tokens) {
-                    guard let end = skipLua() else { return (tokens, false) }
-                    tokens.append(end)
-                }
+                defer { advance() }
+                return .blockStart(line: line, column: column)
             case UInt8(ascii: "}"):
-                tokens.append(NginxToken(kind: .blockEnd, line: line, column: column))
-                advance()
+                defer { advance() }
+                return .blockEnd(line: line, column: column)
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                guard let token = quoted(byte) else { return (tokens, true) }
-                tokens.append(token)
+                return quoted(byte).map(NginxToken.word)
             default:
-                tokens.append(word())
+                return .word(word())
             }
         }
-        return (tokens, false)
+        return nil
+    }
+
+    /// The bytes of a word's span, valid while the lexer's text is.
+    func bytes(of word: NginxWord) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[Int(word.start)..<Int(word.start + word.length)])
     }
 
     private mutating func advance() {
         if bytes[index] == 0x0A {
-            line += 1
+            line &+= 1
             column = 1
         } else if bytes[index] & 0xC0 != 0x80 {
-            column += 1
+            column &+= 1
         }
         index += 1
     }
 
-    /// Whether the directive just opened (`content_by_lua_block {`) holds Lua code.
-    private static func opensLuaBlock(_ tokens: [NginxToken]) -> Bool {
-        var index = tokens.count - 2
-        var name: String?
-        while index >= 0 {
-            switch tokens[index].kind {
-            case .word(let value, _): name = value
-            default: index = 0
-            }
-            index -= 1
-        }
-        return name.map(NginxDirectiveKinds.isLuaBlock) ?? false
-    }
-
-    /// Skips a Lua body up to its closing brace, past Lua strings (`'…'`, `"…"`, `[[…]]`,
-    /// `[==[…]==]`) and comments (`-- …`, `--[[…]]`); returns the closing brace's token, or nil
-    /// at the end of the file.
-    private mutating func skipLua() -> NginxToken? {
+    /// Skips a Lua body (after `content_by_lua_block {`) up to its closing brace, past Lua
+    /// strings (`'…'`, `"…"`, `[[…]]`, `[==[…]==]`) and comments (`-- …`, `--[[…]]`);
+    /// returns the closing brace, or nil at the end of the file.
+    mutating func skipLua() -> NginxToken? {
         var depth = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -94,9 +83,8 @@ struct NginxLexer {
                 advance()
             case UInt8(ascii: "}"):
                 if depth == 0 {
-                    let token = NginxToken(kind: .blockEnd, line: line, column: column)
-                    advance()
-                    return token
+                    defer { advance() }
+                    return .blockEnd(line: line, column: column)
                 }
                 depth -= 1
                 advance()
@@ -140,60 +128,68 @@ struct NginxLexer {
         return true
     }
 
-    private mutating func word() -> NginxToken {
+    private mutating func word() -> NginxWord {
         let startLine = line, startColumn = column
         let start = index
         var escaped = false
         var inVariable = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "{"), inVariable {
-                advance()
-                continue
-            }
-            inVariable = false
-            if Self.endsWord[Int(byte)] { break }
-            if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
-                escaped = true
-                advance()
-            } else if byte == UInt8(ascii: "$") {
-                inVariable = true
+        scan: while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                // `${name}`: the brace belongs to the variable, and nginx stays in it.
+                guard inVariable else { break scan }
+            case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ";"):
+                break scan
+            case UInt8(ascii: "\\"):
+                inVariable = false
+                if index + 1 < bytes.count {
+                    escaped = true
+                    advance()
+                }
+            case let byte:
+                // The common case, inline: no newline can be here.
+                inVariable = byte == UInt8(ascii: "$")
+                if byte & 0xC0 != 0x80 { column &+= 1 }
+                index += 1
+                continue scan
             }
             advance()
         }
-        // Most words have no backslash: decode them straight from the file's bytes.
-        let value = escaped ? Self.unescape(Array(bytes[start..<index])) : String(decoding: bytes[start..<index], as: UTF8.self)
-        return NginxToken(kind: .word(value, quoted: false), line: startLine, column: startColumn)
+        return NginxWord(start: Int32(start), length: Int32(index - start), line: startLine, column: startColumn, isQuoted: false, hasEscapes: escaped)
     }
 
-    /// A quoted word; nil when the file ends before the closing quote.
-    private mutating func quoted(_ quote: UInt8) -> NginxToken? {
+    /// A quoted word; nil when the text ends before the closing quote.
+    private mutating func quoted(_ quote: UInt8) -> NginxWord? {
         let startLine = line, startColumn = column
         advance()
-        var value: [UInt8] = []
+        let start = index
+        var escaped = false
         while index < bytes.count, bytes[index] != quote {
             if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
-                value.append(bytes[index])
+                escaped = true
                 advance()
             }
-            value.append(bytes[index])
             advance()
         }
-        guard index < bytes.count else { return nil }
+        guard index < bytes.count else {
+            unterminatedQuote = true
+            return nil
+        }
+        let end = index
         advance()
         if index < bytes.count {
             let next = bytes[index]
             if !Self.isSpace(next), next != UInt8(ascii: ";"), next != UInt8(ascii: "{"), next != UInt8(ascii: ")") {
-                diagnostics.append(.error("nginx.syntax", "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here", at: SourceLocation(path: path, line: line, column: column)))
+                diagnostics.append(.error("nginx.syntax", "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here", at: SourceLocation(path: path, line: Int(line), column: Int(column))))
             }
         }
-        return NginxToken(kind: .word(Self.unescape(value), quoted: true), line: startLine, column: startColumn)
+        return NginxWord(start: Int32(start), length: Int32(end - start), line: startLine, column: startColumn, isQuoted: true, hasEscapes: escaped)
     }
 
-    /// nginx turns `\"`, `\'` and `\\` into the character and `\t`, `\r`, `\n` into controls;
-    /// any other backslash stays.
-    static func unescape(_ bytes: [UInt8]) -> String {
-        guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
+    /// A word's value: nginx turns `\"`, `\'` and `\\` into the character and `\t`, `\r`, `\n`
+    /// into controls; any other backslash stays.
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, hasEscapes: Bool) -> String {
+        guard hasEscapes else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -213,7 +209,4 @@ struct NginxLexer {
         }
         return String(decoding: out, as: UTF8.self)
     }
-
-    var endLine: Int { line }
-    var endColumn: Int { column }
 }

@@ -10,7 +10,7 @@ final class NginxLocation: @unchecked Sendable {
 
     let match: Match
     let pattern: String
-    let directive: ConfigDirective
+    let directive: NginxDirective
     /// Settings in effect inside this location.
     let scope: NginxScope
     /// The scope this location inherited, before its own directives.
@@ -22,7 +22,7 @@ final class NginxLocation: @unchecked Sendable {
         return try? NSRegularExpression(pattern: pattern, options: caseless ? [.caseInsensitive] : [])
     }()
 
-    init(directive: ConfigDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
+    init(directive: NginxDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
         self.directive = directive
         self.inherited = inherited
         let values = directive.values
@@ -38,20 +38,19 @@ final class NginxLocation: @unchecked Sendable {
         scope = inherited.entering(directive, diagnostics: &diagnostics)
         // Read once here: every rule asks, for every location.
         var isInternal = false, definesErrorPages = false
-        var alias: ConfigDirective?, returnDirective: ConfigDirective?, tryFiles: ConfigDirective?
-        var upstreamPass: (ConfigDirective, String)?
-        for child in directive.block ?? [] {
-            switch child.name {
-            case "internal": isInternal = true
-            case "error_page": definesErrorPages = true
-            case "alias": alias = alias ?? child
-            case "return": returnDirective = returnDirective ?? child
-            case "try_files": tryFiles = tryFiles ?? child
-            default:
-                if upstreamPass == nil, child.name.hasSuffix("_pass") {
-                    let module = String(child.name.dropLast("_pass".count))
-                    if NginxScope.passModules.contains(module) { upstreamPass = (child, module) }
-                }
+        var alias: NginxDirective?, returnDirective: NginxDirective?, tryFiles: NginxDirective?
+        var upstreamPass: (NginxDirective, String)?
+        for child in directive.children {
+            switch child.kind {
+            case .internal: isInternal = true
+            case .errorPage: definesErrorPages = true
+            case .alias: alias = alias ?? child
+            case .return: returnDirective = returnDirective ?? child
+            case .tryFiles: tryFiles = tryFiles ?? child
+            case let kind?:
+                if upstreamPass == nil, let module = kind.passModule { upstreamPass = (child, module) }
+            case nil:
+                break
             }
         }
         self.isInternal = isInternal
@@ -61,7 +60,7 @@ final class NginxLocation: @unchecked Sendable {
         self.tryFiles = tryFiles
         self.upstreamPass = upstreamPass
         let ownScope = scope
-        children = (directive.block ?? []).filter { $0.name == "location" }.map {
+        children = directive.children.filter { $0.kind == .location }.map {
             NginxLocation(directive: $0, inherited: ownScope, diagnostics: &diagnostics)
         }
     }
@@ -69,11 +68,11 @@ final class NginxLocation: @unchecked Sendable {
     let isInternal: Bool
     /// Whether this location has `error_page` lines of its own (which replace inherited ones).
     let definesErrorPages: Bool
-    let alias: ConfigDirective?
-    let returnDirective: ConfigDirective?
-    let tryFiles: ConfigDirective?
+    let alias: NginxDirective?
+    let returnDirective: NginxDirective?
+    let tryFiles: NginxDirective?
     /// `proxy_pass`, `fastcgi_pass`, … and its module name, if this location hands requests on.
-    let upstreamPass: (directive: ConfigDirective, module: String)?
+    let upstreamPass: (directive: NginxDirective, module: String)?
 
     func matches(_ uri: String) -> Bool {
         switch match {

@@ -1,98 +1,129 @@
 import DetourDiagnostics
 
-/// Builds the directive tree from tokens with nginx's structural rules. Iterative, and blocks
-/// deeper than `maximumDepth` are read but left out of the tree, so no input can exhaust the
-/// stack (freeing a deeply nested tree recurses). On an error it records it and goes on, so
-/// one run reports every problem.
-struct NginxParser {
+/// Reads one file into directives with nginx's structural rules, pulling tokens from the
+/// lexer as it goes. Blocks deeper than `maximumDepth` are read but left out, so nothing
+/// downstream recurses without bound. On an error it records it and goes on, so one run
+/// reports every problem.
+enum NginxParser {
     static let maximumDepth = 256
 
-    private struct Frame {
-        var header: ConfigDirective?
-        var children: [ConfigDirective] = []
-        /// Past the depth limit: read, but kept out of the tree.
-        var dropped = false
+    private struct OpenBlock {
+        /// The block's entry; nil when it is not stored.
+        var entry: Int?
+        var location: SourceLocation?
+        /// Too deep, or a `{` with no directive: what is inside is read but not stored.
+        var dropsContents = false
     }
 
-    let path: String
+    /// `bytes` parsed as file number `fileID` of a configuration, shown as `path`.
+    static func parse(_ bytes: [UInt8], fileID: Int32, path: String) -> NginxParsedFile {
+        var file = NginxParsedFile(displayPath: path, bytes: bytes)
+        bytes.withUnsafeBufferPointer { buffer in
+            var lexer = NginxLexer(buffer, path: path)
+            parse(&lexer, fileID: fileID, into: &file)
+            file.diagnostics = lexer.diagnostics + file.diagnostics
+        }
+        return file
+    }
 
-    func parse(_ tokens: [NginxToken], end: (line: Int, column: Int), unterminatedQuote: Bool) -> ([ConfigDirective], [Diagnostic]) {
-        var diagnostics: [Diagnostic] = []
-        var stack = [Frame()]
-        var pending: [ConfigDirective.Argument] = []
+    private static func parse(_ lexer: inout NginxLexer, fileID: Int32, into file: inout NginxParsedFile) {
+        var open: [OpenBlock] = []
+        /// Where the words of the directive being read start, when one is being read.
+        var pending: Int?
+        /// Inside a left-out block: directives are read but not stored.
+        var droppedDepth = 0
+        file.words.reserveCapacity(file.bytes.count / 10)
+        file.entries.reserveCapacity(file.bytes.count / 30)
 
-        func at(_ token: NginxToken) -> SourceLocation { SourceLocation(path: path, line: token.line, column: token.column) }
+        func at(_ line: Int32, _ column: Int32) -> SourceLocation {
+            SourceLocation(path: file.displayPath, line: Int(line), column: Int(column))
+        }
         func error(_ message: String, _ location: SourceLocation, notes: [Diagnostic.Note] = []) {
-            diagnostics.append(.error("nginx.syntax", message, at: location, notes: notes))
+            file.diagnostics.append(.error("nginx.syntax", message, at: location, notes: notes))
         }
-        func directive(from words: [ConfigDirective.Argument]) -> ConfigDirective {
-            ConfigDirective(name: words[0].value, arguments: Array(words.dropFirst()), at: words[0].location)
+        func nameOfPending(_ first: Int) -> String { file.value(of: file.words[first]) }
+        /// Stores the pending directive; returns its entry index, or nil inside a left-out block.
+        func store(_ first: Int, isBlock: Bool) -> (index: Int?, name: NginxDirectiveName?) {
+            let nameWord = file.words[first]
+            let name = NginxDirectiveName(lexer.bytes(of: nameWord))
+            guard droppedDepth == 0 else { return (nil, name) }
+            let index = file.entries.count
+            file.entries.append(NginxEntry(file: fileID, firstWord: Int32(first), wordCount: Int32(file.words.count - first),
+                                           end: Int32(index + 1), name: name, isBlock: isBlock))
+            return (index, name)
         }
 
-        for token in tokens {
-            switch token.kind {
-            case .word(let value, let quoted):
-                pending.append(ConfigDirective.Argument(value, isQuoted: quoted, at: at(token)))
-            case .semicolon:
-                guard !pending.isEmpty else {
-                    error("unexpected \";\"", at(token))
+        while let token = lexer.next() {
+            switch token {
+            case .word(let word):
+                if pending == nil { pending = file.words.count }
+                file.words.append(word)
+            case .semicolon(let line, let column):
+                guard let first = pending else {
+                    error("unexpected \";\"", at(line, column))
                     continue
                 }
-                let simple = directive(from: pending)
-                if NginxDirectiveKinds.blocks.contains(simple.name) {
-                    error("directive \"\(simple.name)\" has no opening \"{\"", simple.location)
+                let (_, name) = store(first, isBlock: false)
+                if name?.takesBlock == true {
+                    error("directive \"\(nameOfPending(first))\" has no opening \"{\"", file.location(of: file.words[first]))
                 }
-                stack[stack.count - 1].children.append(simple)
-                pending = []
-            case .blockStart:
-                if pending.isEmpty {
-                    error("unexpected \"{\"", at(token))
-                    stack.append(Frame(header: nil, dropped: true))
+                pending = nil
+            case .blockStart(let line, let column):
+                guard let first = pending else {
+                    error("unexpected \"{\"", at(line, column))
+                    open.append(OpenBlock(entry: nil, location: nil, dropsContents: true))
+                    droppedDepth += 1
                     continue
                 }
-                var header = directive(from: pending)
-                if NginxDirectiveKinds.simple.contains(header.name) {
-                    error("directive \"\(header.name)\" is not terminated by \";\"", header.location)
+                pending = nil
+                let location = file.location(of: file.words[first])
+                let isLua = NginxDirectiveName.isLuaBlock(lexer.bytes(of: file.words[first]))
+                let tooDeep = open.count >= maximumDepth
+                if tooDeep, droppedDepth == 0 {
+                    error("blocks nest more than \(maximumDepth) levels deep; the deeper ones are not checked", location)
                 }
-                header.block = []
-                let tooDeep = stack.count > Self.maximumDepth
-                if tooDeep, stack.last?.dropped == false {
-                    error("blocks nest more than \(Self.maximumDepth) levels deep; the deeper ones are not checked", header.location)
+                if tooDeep { droppedDepth += 1 }
+                let (index, name) = store(first, isBlock: true)
+                if let name, !name.takesBlock {
+                    error("directive \"\(name.rawValue)\" is not terminated by \";\"", location)
                 }
-                stack.append(Frame(header: header, dropped: tooDeep))
-                pending = []
-            case .blockEnd:
-                if !pending.isEmpty {
-                    error("unexpected \"}\"", at(token), notes: [.init("directive \"\(pending[0].value)\" is not terminated by \";\"", at: pending[0].location)])
-                    pending = []
+                open.append(OpenBlock(entry: index, location: location, dropsContents: tooDeep))
+                // A Lua body is not nginx syntax: skip it to its closing brace.
+                if isLua {
+                    guard lexer.skipLua() != nil else { break }
+                    close(&open, droppedDepth: &droppedDepth, file: &file)
                 }
-                guard stack.count > 1 else {
-                    error("unexpected \"}\"", at(token))
+            case .blockEnd(let line, let column):
+                if let first = pending {
+                    error("unexpected \"}\"", at(line, column), notes: [.init("directive \"\(nameOfPending(first))\" is not terminated by \";\"", at: file.location(of: file.words[first]))])
+                    pending = nil
+                }
+                guard !open.isEmpty else {
+                    error("unexpected \"}\"", at(line, column))
                     continue
                 }
-                close(&stack)
+                close(&open, droppedDepth: &droppedDepth, file: &file)
             }
         }
 
-        let endLocation = SourceLocation(path: path, line: end.line, column: end.column)
-        if unterminatedQuote {
-            error("unexpected end of file, expecting \";\" or \"}\"", endLocation, notes: [.init("a quoted string is never closed")])
-        } else if !pending.isEmpty {
-            error("unexpected end of file, expecting \";\" or \"}\"", endLocation, notes: [.init("directive \"\(pending[0].value)\" starts here", at: pending[0].location)])
-        } else if stack.count > 1 {
-            let opened = stack.last?.header?.location
-            error("unexpected end of file, expecting \"}\"", endLocation, notes: opened.map { [.init("block opened here", at: $0)] } ?? [])
+        let end = at(lexer.line, lexer.column)
+        if lexer.unterminatedQuote {
+            error("unexpected end of file, expecting \";\" or \"}\"", end, notes: [.init("a quoted string is never closed")])
+        } else if let first = pending {
+            error("unexpected end of file, expecting \";\" or \"}\"", end, notes: [.init("directive \"\(nameOfPending(first))\" starts here", at: file.location(of: file.words[first]))])
+        } else if let opened = open.last {
+            error("unexpected end of file, expecting \"}\"", end, notes: opened.location.map { [.init("block opened here", at: $0)] } ?? [])
         }
-        // Close what is still open so the tree keeps what was read.
-        while stack.count > 1 { close(&stack) }
-        return (stack[0].children, diagnostics)
+        // Close what is still open so the entries keep what was read.
+        while !open.isEmpty { close(&open, droppedDepth: &droppedDepth, file: &file) }
     }
 
-    /// Ends the innermost block and files it under its parent, unless it was dropped.
-    private func close(_ stack: inout [Frame]) {
-        let frame = stack.removeLast()
-        guard !frame.dropped, var header = frame.header else { return }
-        header.block = frame.children
-        stack[stack.count - 1].children.append(header)
+    /// Ends the innermost block: its entry now spans everything read since it opened.
+    private static func close(_ open: inout [OpenBlock], droppedDepth: inout Int, file: inout NginxParsedFile) {
+        let block = open.removeLast()
+        if let entry = block.entry {
+            file.entries[entry].end = Int32(file.entries.count)
+        }
+        if block.dropsContents { droppedDepth -= 1 }
     }
 }

@@ -6,59 +6,56 @@ import DetourDiagnostics
 struct NginxScope: Sendable {
     var errorPages: [NginxErrorPage] = []
     /// The block whose `error_page` directives are in effect (nil: none anywhere above).
-    var errorPagesLevel: ConfigDirective?
+    var errorPagesLevel: NginxDirective?
     var root = "html"
-    var rootDirective: ConfigDirective?
-    /// `proxy`, `fastcgi`, `uwsgi`, `scgi`, `grpc` → whether `<module>_intercept_errors on`.
-    var intercepts: [String: ConfigDirective] = [:]
-    var addHeaders: [ConfigDirective] = []
+    var rootDirective: NginxDirective?
+    /// `proxy`, `fastcgi`, `uwsgi`, `scgi`, `grpc` → its `<module>_intercept_errors on`, if on.
+    var intercepts: [String: NginxDirective] = [:]
+    var addHeaders: [NginxDirective] = []
     /// `auth_basic` and `auth_request` in effect (the innermost setting wins; `off` clears it).
-    var authentication: [String: ConfigDirective] = [:]
+    var authBasic: NginxDirective?
+    var authRequest: NginxDirective?
     /// `allow` and `deny` in effect: a level with any of them replaces the inherited list.
-    var accessRules: [ConfigDirective] = []
-
-    static let passModules = ["proxy", "fastcgi", "uwsgi", "scgi", "grpc"]
+    var accessRules: [NginxDirective] = []
 
     /// This scope with `block`'s own directives applied.
-    func entering(_ block: ConfigDirective, diagnostics: inout [Diagnostic]) -> NginxScope {
+    func entering(_ block: NginxDirective, diagnostics: inout [Diagnostic]) -> NginxScope {
         var scope = self
-        let children = block.block ?? []
-        let ownPages = children.filter { $0.name == "error_page" }
-        if !ownPages.isEmpty {
-            scope.errorPages = ownPages.compactMap { NginxErrorPage.read($0, diagnostics: &diagnostics) }
-            scope.errorPagesLevel = block
-        }
-        let ownHeaders = children.filter { $0.name == "add_header" }
-        if !ownHeaders.isEmpty { scope.addHeaders = ownHeaders }
-        let ownAccess = children.filter { $0.name == "allow" || $0.name == "deny" }
-        if !ownAccess.isEmpty { scope.accessRules = ownAccess }
-        for child in children {
-            switch child.name {
-            case "root":
-                if let value = child.values.first {
+        var ownPages: [NginxErrorPage]?, ownHeaders: [NginxDirective] = [], ownAccess: [NginxDirective] = []
+        for child in block.children {
+            switch child.kind {
+            case .errorPage:
+                if ownPages == nil { ownPages = [] }
+                if let page = NginxErrorPage.read(child, diagnostics: &diagnostics) { ownPages?.append(page) }
+            case .addHeader: ownHeaders.append(child)
+            case .allow, .deny: ownAccess.append(child)
+            case .root:
+                if let value = child.firstValue {
                     scope.root = value
                     scope.rootDirective = child
                 }
-            case "auth_basic", "auth_request":
-                scope.authentication[child.name] = child.values.first == "off" ? nil : child
-            default:
-                if child.name.hasSuffix("_intercept_errors"), let module = child.name.split(separator: "_").first,
-                   Self.passModules.contains(String(module)) {
-                    if child.values.first == "on" {
-                        scope.intercepts[String(module)] = child
-                    } else {
-                        scope.intercepts[String(module)] = nil
-                    }
+            case .authBasic: scope.authBasic = child.firstValue == "off" ? nil : child
+            case .authRequest: scope.authRequest = child.firstValue == "off" ? nil : child
+            case let kind?:
+                if let module = kind.interceptModule {
+                    scope.intercepts[module] = child.firstValue == "on" ? child : nil
                 }
+            case nil:
+                break
             }
         }
+        if let ownPages {
+            scope.errorPages = ownPages
+            scope.errorPagesLevel = block
+        }
+        if !ownHeaders.isEmpty { scope.addHeaders = ownHeaders }
+        if !ownAccess.isEmpty { scope.accessRules = ownAccess }
         return scope
     }
 
     /// What keeps visitors out here: `deny all`, then `auth_basic`, then `auth_request`.
-    var protections: [ConfigDirective] {
-        accessRules.filter { $0.name == "deny" && $0.values.first == "all" }
-            + ["auth_basic", "auth_request"].compactMap { authentication[$0] }
+    var protections: [NginxDirective] {
+        accessRules.filter { $0.kind == .deny && $0.firstValue == "all" } + [authBasic, authRequest].compactMap { $0 }
     }
 
     /// Codes covered by the `error_page` directives in effect.

@@ -2,19 +2,22 @@ import DetourDiagnostics
 
 /// A `server` block: its names, effective settings and locations.
 final class NginxServer: @unchecked Sendable {
-    let directive: ConfigDirective
+    /// Keeps the configuration that this server's directives point into.
+    let config: NginxConfig
+    let directive: NginxDirective
     let scope: NginxScope
     let inherited: NginxScope
     let locations: [NginxLocation]
     /// Every location, nested ones included, depth first.
     let allLocations: [NginxLocation]
 
-    init(directive: ConfigDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
+    init(directive: NginxDirective, in config: NginxConfig, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
+        self.config = config
         self.directive = directive
         self.inherited = inherited
         scope = inherited.entering(directive, diagnostics: &diagnostics)
         let ownScope = scope
-        locations = (directive.block ?? []).filter { $0.name == "location" }.map {
+        locations = directive.children.filter { $0.kind == .location }.map {
             NginxLocation(directive: $0, inherited: ownScope, diagnostics: &diagnostics)
         }
         allLocations = locations.flatMap(\.allLocations)
@@ -22,13 +25,12 @@ final class NginxServer: @unchecked Sendable {
 
     /// `example.com` (or `_` / the listen address when nameless), for the coverage table.
     var displayName: String {
-        let body = directive.block ?? []
-        if let names = body.first(where: { $0.name == "server_name" })?.values, let first = names.first { return first }
-        if let listen = body.first(where: { $0.name == "listen" })?.values.first { return "listen \(listen)" }
+        if let name = directive.children.first(where: { $0.kind == .serverName })?.firstValue { return name }
+        if let listen = directive.children.first(where: { $0.kind == .listen })?.firstValue { return "listen \(listen)" }
         return "server"
     }
 
-    var definesErrorPages: Bool { (directive.block ?? []).contains { $0.name == "error_page" } }
+    var definesErrorPages: Bool { directive.children.contains { $0.kind == .errorPage } }
 
     func namedLocation(_ name: String) -> NginxLocation? {
         locations.first { $0.match == .named && $0.pattern == name }
@@ -43,9 +45,10 @@ final class NginxServer: @unchecked Sendable {
 
     private static func find(_ uri: String, in locations: [NginxLocation]) -> NginxLocation? {
         if let exact = locations.first(where: { $0.match == .exact && $0.pattern == uri }) { return exact }
-        let prefix = locations
-            .filter { ($0.match == .prefix || $0.match == .preferredPrefix) && uri.hasPrefix($0.pattern) }
-            .max { $0.pattern.count < $1.pattern.count }
+        var prefix: NginxLocation?
+        for location in locations where location.match == .prefix || location.match == .preferredPrefix {
+            if uri.hasPrefix(location.pattern), location.pattern.utf8.count > prefix?.pattern.utf8.count ?? -1 { prefix = location }
+        }
         var chosen = prefix
         if let prefix {
             if let nested = find(uri, in: prefix.children) { chosen = nested }

@@ -1,15 +1,21 @@
-import DetourDiagnostics
+/// A word of a configuration file as a span of its bytes: values are decoded only when the
+/// model asks for them, so the many directives nobody reads cost no strings.
+struct NginxWord: Sendable {
+    /// Byte offset of the value (inside the quotes for a quoted word) and its length.
+    var start: Int32
+    var length: Int32
+    var line: Int32
+    var column: Int32
+    /// Written in quotes, which keeps `{`, `;` and spaces literal.
+    var isQuoted: Bool
+    /// Holds a backslash, so the value needs unescaping.
+    var hasEscapes: Bool
+}
 
 /// A lexical unit of an nginx configuration.
-struct NginxToken: Equatable {
-    enum Kind: Equatable {
-        case word(String, quoted: Bool)
-        case semicolon
-        case blockStart
-        case blockEnd
-    }
-
-    var kind: Kind
-    var line: Int
-    var column: Int
+enum NginxToken {
+    case word(NginxWord)
+    case semicolon(line: Int32, column: Int32)
+    case blockStart(line: Int32, column: Int32)
+    case blockEnd(line: Int32, column: Int32)
 }

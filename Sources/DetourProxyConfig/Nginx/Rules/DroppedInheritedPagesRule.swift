@@ -5,7 +5,7 @@ import DetourDiagnostics
 struct DroppedInheritedPagesRule: NginxRule {
     static let id = "nginx.inherited-error-page-dropped"
 
-    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         if server.definesErrorPages { report(server.inherited, server.scope, into: &found) }
         for location in server.allLocations where location.definesErrorPages {

@@ -5,10 +5,10 @@ import DetourDiagnostics
 struct HeaderWithoutAlwaysRule: NginxRule {
     static let id = "nginx.add-header-without-always"
 
-    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
-        eachServingLocation(of: server, in: context) { location, uris in
-            location.scope.addHeaders.filter { $0.values.last != "always" }.map { header in
-                .warning(Self.id, "add_header \(header.values.first ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only", at: header.location, notes: [
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
+        eachServingLocation(facts) { location, uris in
+            location.scope.addHeaders.filter { $0.lastValue != "always" }.map { header in
+                .warning(Self.id, "add_header \(header.firstValue ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only", at: header.location, notes: [
                     Self.fix("end the line with 'always'"),
                 ])
             }

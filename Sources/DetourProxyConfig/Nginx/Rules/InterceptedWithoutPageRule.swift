@@ -6,7 +6,7 @@ struct InterceptedWithoutPageRule: NginxRule {
     /// Statuses an application commonly sends for its own failures.
     static let upstreamCodes: Set<Int> = [500, 502, 503, 504]
 
-    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let expected = context.pageCodes.isEmpty ? Self.upstreamCodes : Set(context.pageCodes.filter { $0 >= 500 })
         for location in server.allLocations {

@@ -4,19 +4,20 @@ import DetourDiagnostics
 /// what visitors would see, and a one-line fix as a note.
 protocol NginxRule: Sendable {
     static var id: String { get }
-    /// Findings for one server block; servers are checked independently, in parallel.
-    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic]
+    /// Findings for one server block, given what its pages lead to; servers are checked
+    /// independently, in parallel.
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic]
 }
 
 extension NginxRule {
     /// Runs `check` on every error page in effect in `server`, with where its target leads.
-    func eachPage(of server: NginxServer, in context: NginxCheckContext, _ check: (NginxServer, NginxErrorPage, NginxPageTarget) -> Diagnostic?) -> [Diagnostic] {
-        context.facts(server).pages.compactMap { check(server, $0.0, $0.1) }
+    func eachPage(of server: NginxServer, _ facts: NginxServerFacts, _ check: (NginxServer, NginxErrorPage, NginxPageTarget) -> Diagnostic?) -> [Diagnostic] {
+        facts.pages.compactMap { check(server, $0.page, $0.target) }
     }
 
     /// Runs `check` on every static location of `server` that serves error pages, with their URIs.
-    func eachServingLocation(of server: NginxServer, in context: NginxCheckContext, _ check: (NginxLocation, [String]) -> [Diagnostic]) -> [Diagnostic] {
-        context.facts(server).servingLocations.flatMap { check($0.0, $0.1) }
+    func eachServingLocation(_ facts: NginxServerFacts, _ check: (NginxLocation, [String]) -> [Diagnostic]) -> [Diagnostic] {
+        facts.servingLocations.flatMap { check($0.location, $0.uris) }
     }
 
     static func fix(_ text: String) -> Diagnostic.Note { .init("fix: " + text) }

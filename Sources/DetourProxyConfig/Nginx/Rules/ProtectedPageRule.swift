@@ -5,13 +5,13 @@ import DetourDiagnostics
 struct ProtectedPageRule: NginxRule {
     static let id = "nginx.error-page-protected"
 
-    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
-        eachServingLocation(of: server, in: context) { location, uris in
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
+        eachServingLocation(facts) { location, uris in
             guard let guardDirective = location.scope.protections.first else { return [] }
-            let status = guardDirective.name == "deny" ? "403" : "401"
+            let status = guardDirective.kind == .deny ? "403" : "401"
             return [.error(Self.id, "location '\(location.pattern)' serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [
                 .init("protected here", at: guardDirective.location),
-                Self.fix(guardDirective.name == "deny" ? "add 'allow all;' to this location" : "add '\(guardDirective.name) off;' to this location"),
+                Self.fix(guardDirective.kind == .deny ? "add 'allow all;' to this location" : "add '\(guardDirective.name) off;' to this location"),
             ])]
         }
     }

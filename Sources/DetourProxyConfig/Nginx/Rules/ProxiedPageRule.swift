@@ -5,13 +5,13 @@ import DetourDiagnostics
 struct ProxiedPageRule: NginxRule {
     static let id = "nginx.error-page-proxied"
 
-    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(of: server, in: context) { _, page, target in
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
+        eachPage(of: server, facts) { _, page, target in
             guard case .uri(let uri, let location?, _) = target, let pass = location.upstreamPass else { return nil }
             var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: pass.directive.location)]
             if let hint = MissingPageFileRule.filePathHint(uri, page) { notes.append(hint) }
             notes.append(Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"))
-            return .error(Self.id, "error page '\(uri)' falls into location '\(location.pattern)', which hands it to the upstream (\(pass.directive.name)): when the upstream is down the page fails too", at: page.directive.arguments.last?.location ?? page.directive.location, notes: notes)
+            return .error(Self.id, "error page '\(uri)' falls into location '\(location.pattern)', which hands it to the upstream (\(pass.directive.name)): when the upstream is down the page fails too", at: page.targetLocation, notes: notes)
         }
     }
 

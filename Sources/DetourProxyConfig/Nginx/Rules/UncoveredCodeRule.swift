@@ -5,7 +5,7 @@ import DetourDiagnostics
 struct UncoveredCodeRule: NginxRule {
     static let id = "nginx.code-not-covered"
 
-    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let missing = Set(context.pageCodes).subtracting(server.scope.coveredCodes)
         guard !missing.isEmpty else { return [] }

@@ -5,7 +5,7 @@ import DetourDiagnostics
 struct UninterceptedUpstreamRule: NginxRule {
     static let id = "nginx.upstream-errors-pass-through"
 
-    func check(_ server: NginxServer, in context: NginxCheckContext) -> [Diagnostic] {
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for location in server.allLocations {
             guard let pass = location.upstreamPass, location.scope.intercepts[pass.module] == nil else { continue }

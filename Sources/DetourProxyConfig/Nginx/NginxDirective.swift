@@ -1,0 +1,85 @@
+import DetourDiagnostics
+
+/// One directive of a loaded configuration: a position in its `NginxConfig`, read on demand.
+/// It holds the configuration without a reference count, so the model can pass directives
+/// around freely from many threads; whoever holds directives holds the configuration too
+/// (`NginxServer` does).
+struct NginxDirective: Hashable, @unchecked Sendable {
+    /// One argument with its value decoded.
+    struct Argument: Equatable {
+        /// The value after escapes (`\"`, `\t`, …) were processed and quotes removed.
+        var value: String
+        var isQuoted: Bool
+        var location: SourceLocation
+    }
+
+    /// The directives inside a block, in order, skipping what nests in them.
+    struct Children: Sequence {
+        unowned(unsafe) let config: NginxConfig
+        let range: Range<Int>
+
+        struct Iterator: IteratorProtocol {
+            unowned(unsafe) let config: NginxConfig
+            var index: Int
+            let end: Int
+
+            mutating func next() -> NginxDirective? {
+                guard index < end else { return nil }
+                defer { index = Int(config.entries[index].end) }
+                return NginxDirective(config: config, index: index)
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(config: config, index: range.lowerBound, end: range.upperBound) }
+    }
+
+    unowned(unsafe) let config: NginxConfig
+    let index: Int
+
+    private var entry: NginxEntry { config.entries[index] }
+
+    /// The directive's name when detour knows it; nil for other directives.
+    var kind: NginxDirectiveName? { entry.name }
+    var name: String { kind?.rawValue ?? config.value(entry, 0) }
+    var isBlock: Bool { entry.isBlock }
+    var argumentCount: Int { Int(entry.wordCount) - 1 }
+
+    var location: SourceLocation { config.location(entry, 0) }
+
+    func value(at position: Int) -> String? {
+        guard position >= 0, position < argumentCount else { return nil }
+        return config.value(entry, 1 + position)
+    }
+
+    var firstValue: String? { value(at: 0) }
+    var lastValue: String? { value(at: argumentCount - 1) }
+    var values: [String] { (0..<argumentCount).map { config.value(entry, 1 + $0) } }
+
+    var arguments: [Argument] {
+        (0..<argumentCount).map { position in
+            Argument(value: config.value(entry, 1 + position), isQuoted: config.word(entry, 1 + position).isQuoted,
+                     location: config.location(entry, 1 + position))
+        }
+    }
+
+    /// Where argument `position` was written.
+    func location(ofArgument position: Int) -> SourceLocation? {
+        guard position >= 0, position < argumentCount else { return nil }
+        return config.location(entry, 1 + position)
+    }
+
+    /// The block's contents; empty for a simple directive.
+    var children: Children {
+        let entry = entry
+        return Children(config: config, range: entry.isBlock ? index + 1..<Int(entry.end) : index..<index)
+    }
+
+    /// The block's contents as an array, nil for a simple directive.
+    var block: [NginxDirective]? { isBlock ? Array(children) : nil }
+
+    static func == (lhs: NginxDirective, rhs: NginxDirective) -> Bool {
+        lhs.config === rhs.config && lhs.index == rhs.index
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(index) }
+}
