@@ -46,6 +46,20 @@ final class NginxIncludeTests: XCTestCase {
         XCTAssertEqual(result.diagnostics.first?.location, SourceLocation(path: "deploy/b.conf", line: 1, column: 1))
     }
 
+    func testIncludesThatMultiplyStopAtTheDirectiveLimit() throws {
+        // Each level includes the next twice: 2^14 copies of a 1,000-line file.
+        var files = ["deploy/leaf.conf": String(repeating: "worker_processes 1;\n", count: 1000)]
+        for level in 0..<14 {
+            let next = level == 13 ? "leaf.conf" : "level\(level + 1).conf"
+            files[level == 0 ? "deploy/nginx.conf" : "deploy/level\(level).conf"] = "include \(next);\ninclude \(next);\n"
+        }
+        let (result, folder) = try load(files)
+        defer { folder.remove() }
+        XCTAssertEqual(result.diagnostics.map(\.rule), ["nginx.include-size"])
+        XCTAssertEqual(result.diagnostics.first?.location.path, "deploy/level13.conf")
+        XCTAssertEqual(result.config.entries.count, NginxConfigLoader.maximumDirectives)
+    }
+
     func testSyntaxErrorsInIncludedFilesAreLocatedThere() throws {
         let (result, folder) = try load(["deploy/nginx.conf": "http { include site.conf; }\n", "deploy/site.conf": "server {\n  listen 80\n}\n"])
         defer { folder.remove() }

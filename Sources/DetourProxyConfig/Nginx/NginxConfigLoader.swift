@@ -17,6 +17,9 @@ struct NginxConfigLoader {
 
     /// Deeper include chains than this are taken as a mistake.
     static let maximumIncludeDepth = 32
+    /// Includes that repeat includes multiply: past this many directives the rest is not read,
+    /// so no configuration can exhaust memory.
+    static let maximumDirectives = 10_000_000
 
     private let main: URL
     private let mainDisplay: String
@@ -54,6 +57,7 @@ struct NginxConfigLoader {
         var matched: [String: [(path: String, display: String)]] = [:]
         /// Path as named → real path, for cycle detection without a system call per include.
         var realPaths: [String: String] = [:]
+        var reportedTooMany = false
 
         init(prefixPath: String, displayPrefix: String) {
             self.prefixPath = prefixPath
@@ -62,6 +66,7 @@ struct NginxConfigLoader {
 
         /// Appends the directives of the file at `path`, its own includes expanded.
         func include(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [Int], into output: inout [NginxEntry]) {
+            guard output.count < NginxConfigLoader.maximumDirectives else { return }
             let resolved = realPaths[path] ?? Self.realPath(path)
             realPaths[path] = resolved
             let here = includedFrom ?? SourceLocation(path: displayPath)
@@ -87,6 +92,11 @@ struct NginxConfigLoader {
                 fileIDs[resolved] = .some(nil)
                 return nil
             }
+            guard data.count < Int32.max else {
+                diagnostics.append(.error("nginx.file-too-large", "'\(displayPath)' is larger than 2 GiB; detour does not read it", at: here))
+                fileIDs[resolved] = .some(nil)
+                return nil
+            }
             let id = files.count
             let file = NginxParser.parse([UInt8](data), fileID: Int32(id), path: displayPath)
             diagnostics += file.diagnostics
@@ -104,7 +114,7 @@ struct NginxConfigLoader {
                 let next = Int(entry.end)
                 if entry.name == .include, !entry.isBlock {
                     expandInclude(entry, chain: chain, into: &output)
-                } else {
+                } else if output.count < NginxConfigLoader.maximumDirectives {
                     let position = output.count
                     output.append(entry)
                     if entry.isBlock { splice(fileEntries, index + 1..<next, chain: chain, into: &output) }
@@ -125,6 +135,10 @@ struct NginxConfigLoader {
             if matched[pattern] == nil { matched[pattern] = matches(pattern) }
             for match in matched[pattern] ?? [] {
                 include(match.path, displayPath: match.display, includedFrom: location, chain: chain, into: &output)
+            }
+            if output.count >= NginxConfigLoader.maximumDirectives, !reportedTooMany {
+                reportedTooMany = true
+                diagnostics.append(.error("nginx.include-size", "includes here expand to more than \(NginxConfigLoader.maximumDirectives) directives; the rest is not read", at: location))
             }
         }
 
