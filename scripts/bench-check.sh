@@ -40,15 +40,31 @@ awk -v servers="$servers" 'BEGIN {
 }' > "$work/nginx.conf"
 echo "configuration: $servers server blocks, $(du -h --apparent-size "$work/nginx.conf" | cut -f1)"
 
-best=""
-for run in 1 2 3 4 5; do
-    start=$(date +%s.%N)
-    "$root/.build/release/detour" check nginx "$work/nginx.conf" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet > /dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    seconds=$(echo "$end - $start" | bc)
-    if [ -z "$best" ] || [ "$(echo "$seconds < $best" | bc)" = 1 ]; then best=$seconds; fi
-done
-findings=$("$root/.build/release/detour" check nginx "$work/nginx.conf" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet 2>&1 | tail -1)
-echo "findings: ${findings:-none}"
-/usr/bin/time -f "%M" -o "$work/memory" "$root/.build/release/detour" check nginx "$work/nginx.conf" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet > /dev/null 2>&1 || true
-printf 'detour check nginx: best of 5 wall %.3f s, peak memory %d MiB\n' "$best" $(( $(tail -1 "$work/memory") / 1024 ))
+# The same servers one file each, as in sites-enabled/: includes read thousands of files.
+mkdir -p "$work/split/sites"
+awk -v dir="$work/split/sites" '/^    server \{/ { file = sprintf("%s/site%05d.conf", dir, n++) } file && $0 != "}" { print > file }' "$work/nginx.conf"
+printf 'user www-data;\nevents { worker_connections 1024; }\nhttp {\n    include ../mime.types;\n    include sites/*.conf;\n}\n' > "$work/split/nginx.conf"
+cp "$work/fastcgi_params" "$work/split/"
+
+check() {
+    "$root/.build/release/detour" check nginx "$1" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet
+}
+
+# Best of five wall times and the peak memory of a check of $1, described as $2.
+measure() {
+    local best="" run start end seconds
+    for run in 1 2 3 4 5; do
+        start=$(date +%s.%N)
+        check "$1" > /dev/null 2>&1 || true
+        end=$(date +%s.%N)
+        seconds=$(echo "$end - $start" | bc)
+        if [ -z "$best" ] || [ "$(echo "$seconds < $best" | bc)" = 1 ]; then best=$seconds; fi
+    done
+    local findings
+    findings=$(check "$1" 2>&1 | tail -1)
+    /usr/bin/time -f "%M" -o "$work/memory" "$root/.build/release/detour" check nginx "$1" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet > /dev/null 2>&1 || true
+    printf 'detour check nginx, %s: best of 5 wall %.3f s, peak memory %d MiB, findings: %s\n' "$2" "$best" $(( $(tail -1 "$work/memory") / 1024 )) "${findings:-none}"
+}
+
+measure "$work/nginx.conf" "one file"
+measure "$work/split/nginx.conf" "$servers included files"

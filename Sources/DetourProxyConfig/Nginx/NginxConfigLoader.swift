@@ -51,12 +51,12 @@ struct NginxConfigLoader {
         let displayPrefix: String
         var files: [NginxParsedFile] = []
         var diagnostics: [Diagnostic] = []
-        /// Real path → the file's index in `files`, or nil when it could not be read.
+        /// File identity → the file's index in `files`, or nil when it could not be read.
         var fileIDs: [String: Int?] = [:]
         /// Include pattern → the files it names, with their display paths.
         var matched: [String: [(path: String, display: String)]] = [:]
-        /// Path as named → real path, for cycle detection without a system call per include.
-        var realPaths: [String: String] = [:]
+        /// Path as named → file identity, for cycle detection without a system call per include.
+        var identities: [String: String] = [:]
         var reportedTooMany = false
 
         init(prefixPath: String, displayPrefix: String) {
@@ -67,10 +67,10 @@ struct NginxConfigLoader {
         /// Appends the directives of the file at `path`, its own includes expanded.
         func include(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [Int], into output: inout [NginxEntry]) {
             guard output.count < NginxConfigLoader.maximumDirectives else { return }
-            let resolved = realPaths[path] ?? Self.realPath(path)
-            realPaths[path] = resolved
+            let identity = identities[path] ?? Self.identity(path)
+            identities[path] = identity
             let here = includedFrom ?? SourceLocation(path: displayPath)
-            if let known = fileIDs[resolved], let id = known, chain.contains(id) {
+            if let known = fileIDs[identity], let id = known, chain.contains(id) {
                 diagnostics.append(.error("nginx.include-cycle", "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
                 return
             }
@@ -78,31 +78,57 @@ struct NginxConfigLoader {
                 diagnostics.append(.error("nginx.include-depth", "includes nest more than \(NginxConfigLoader.maximumIncludeDepth) levels deep", at: here))
                 return
             }
-            guard let fileID = fileID(resolved, path: path, displayPath: displayPath, includedFrom: here) else { return }
+            guard let fileID = fileID(identity, path: path, displayPath: displayPath, includedFrom: here) else { return }
             let fileEntries = files[fileID].entries
             splice(fileEntries, 0..<fileEntries.count, chain: chain + [fileID], into: &output)
         }
 
         /// The file's index, reading and parsing it the first time it is named.
-        private func fileID(_ resolved: String, path: String, displayPath: String, includedFrom here: SourceLocation) -> Int? {
-            if let known = fileIDs[resolved] { return known }
+        private func fileID(_ identity: String, path: String, displayPath: String, includedFrom here: SourceLocation) -> Int? {
+            if let known = fileIDs[identity] { return known }
             guard let data = FileManager.default.contents(atPath: path) else {
                 let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
                 diagnostics.append(.error("nginx.include-missing", "cannot open '\(displayPath)': \(reason)", at: here))
-                fileIDs[resolved] = .some(nil)
+                fileIDs[identity] = .some(nil)
                 return nil
             }
             guard data.count < Int32.max else {
                 diagnostics.append(.error("nginx.file-too-large", "'\(displayPath)' is larger than 2 GiB; detour does not read it", at: here))
-                fileIDs[resolved] = .some(nil)
+                fileIDs[identity] = .some(nil)
                 return nil
             }
+            return add(NginxParser.parse([UInt8](data), fileID: Int32(files.count), path: displayPath), identity: identity)
+        }
+
+        private func add(_ file: NginxParsedFile, identity: String) -> Int {
             let id = files.count
-            let file = NginxParser.parse([UInt8](data), fileID: Int32(id), path: displayPath)
             diagnostics += file.diagnostics
             files.append(file)
-            fileIDs[resolved] = id
+            fileIDs[identity] = id
             return id
+        }
+
+        /// Reads and parses the files a pattern names that are not read yet on all cores, so
+        /// `include sites-enabled/*;` over thousands of files does not read them one by one.
+        /// A file that cannot be read is left for `fileID` to report where it is included.
+        private func prefetch(_ matches: [(path: String, display: String)]) {
+            let unread = matches.filter { identities[$0.path] == nil }
+            guard unread.count > 1 else { return }
+            let found = unread.concurrentMap { Self.identity($0.path) }
+            var fresh: [(path: String, display: String, identity: String)] = []
+            var seen = Set<String>()
+            for (match, identity) in zip(unread, found) {
+                identities[match.path] = identity
+                if fileIDs[identity] == nil, seen.insert(identity).inserted { fresh.append((match.path, match.display, identity)) }
+            }
+            let contents = fresh.concurrentMap { FileManager.default.contents(atPath: $0.path).map { [UInt8]($0) } }
+            var readable: [(bytes: [UInt8], id: Int32, display: String, identity: String)] = []
+            for (file, bytes) in zip(fresh, contents) {
+                guard let bytes, bytes.count < Int32.max else { continue }
+                readable.append((bytes, Int32(files.count + readable.count), file.display, file.identity))
+            }
+            let parsed = readable.concurrentMap { NginxParser.parse($0.bytes, fileID: $0.id, path: $0.display) }
+            for (file, source) in zip(parsed, readable) { _ = add(file, identity: source.identity) }
         }
 
         /// Copies `range` of a file's entries to the output, replacing each `include` with
@@ -132,7 +158,10 @@ struct NginxConfigLoader {
                 return
             }
             let pattern = files[file].value(of: files[file].words[Int(entry.firstWord) + 1])
-            if matched[pattern] == nil { matched[pattern] = matches(pattern) }
+            if matched[pattern] == nil {
+                matched[pattern] = matches(pattern)
+                if chain.count < NginxConfigLoader.maximumIncludeDepth { prefetch(matched[pattern] ?? []) }
+            }
             for match in matched[pattern] ?? [] {
                 include(match.path, displayPath: match.display, includedFrom: location, chain: chain, into: &output)
             }
@@ -165,10 +194,12 @@ struct NginxConfigLoader {
             }
         }
 
-        static func realPath(_ path: String) -> String {
-            guard let resolved = Glibc.realpath(path, nil) else { return path }
-            defer { free(resolved) }
-            return String(cString: resolved)
+        /// What makes two paths the same file (device and inode, so symbolic and hard links
+        /// count as one): one `stat` instead of realpath's read of every path component.
+        static func identity(_ path: String) -> String {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return path }
+            return "\(info.st_dev):\(info.st_ino)"
         }
     }
 }
