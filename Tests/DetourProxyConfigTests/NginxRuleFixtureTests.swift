@@ -15,6 +15,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "missing-file": "nginx.error-page-missing-file",
         "missing-file-path-as-uri": "nginx.error-page-missing-file",
         "missing-file-try-files-fallback": "nginx.error-page-missing-file",
+        "missing-file-regex-alias": "nginx.error-page-missing-file",
         "undefined-named-location": "nginx.error-page-undefined-named-location",
         "dropped-inherited": "nginx.inherited-error-page-dropped",
         "upstream-errors-pass-through": "nginx.upstream-errors-pass-through",

@@ -51,6 +51,11 @@ final class NginxRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("missing-file-near-miss", upstream: .down), 502, "near miss")
     }
 
+    func testRegexAliasBuiltFromCapturesIsFollowed() throws {
+        XCTAssertEqual(try request("missing-file-regex-alias-hit", upstream: .down).status, 404)
+        assertServesPage(try request("missing-file-regex-alias-near-miss", upstream: .down), 502, "near miss")
+    }
+
     func testUndefinedNamedLocationAnswers500() throws {
         XCTAssertEqual(try request("undefined-named-location-hit", upstream: .answering503).status, 500)
         assertServesPage(try request("undefined-named-location-near-miss", upstream: .answering503), 503, "near miss")

@@ -61,53 +61,25 @@ final class NginxCheckContext: Sendable {
     private func file(for uri: String, in location: NginxLocation?, server: NginxServer) -> NginxPageFile? {
         if let location, location.upstreamPass != nil || location.returnDirective != nil { return nil }
         var path: String
+        // A regex location's captures ($1, $name) may build the path; other variables cannot
+        // be known before a request comes.
+        let captures = location?.captures(in: uri) ?? [:]
         if let location, let alias = location.alias?.firstValue {
             switch location.match {
             case .exact: path = alias
             case .prefix, .preferredPrefix: path = alias + uri.dropFirst(location.pattern.count)
-            default: return nil
+            case .regex:
+                guard let expanded = NginxVariables.expand(alias, captures) else { return nil }
+                path = expanded
+            case .named: return nil
             }
         } else {
-            var root = location?.scope.root ?? server.scope.root
-            if root.utf8.contains(UInt8(ascii: "$")) { return nil }
+            guard var root = NginxVariables.expand(location?.scope.root ?? server.scope.root, captures) else { return nil }
             while root.count > 1, root.hasSuffix("/") { root.removeLast() }
             path = root + uri
         }
         if !path.hasPrefix("/") { path = Self.nginxPrefix + path }
         let local = NginxPathMap.apply(maps, to: path)
         return NginxPageFile(installPath: path, localPath: local, exists: exists(local))
-    }
-}
-
-/// `--map INSTALL_PATH=LOCAL_DIR`: the folder nginx reads on the server, and its copy here.
-public struct NginxPathMap: Sendable, Equatable {
-    public var installPath: String
-    public var localPath: String
-
-    public init(installPath: String, localPath: String) {
-        self.installPath = installPath.hasSuffix("/") ? String(installPath.dropLast()) : installPath
-        self.localPath = localPath.hasSuffix("/") ? String(localPath.dropLast()) : localPath
-    }
-
-    /// `INSTALL=LOCAL`, or nil when malformed.
-    public init?(argument: String) {
-        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, parts[0].hasPrefix("/"), !parts[1].isEmpty else { return nil }
-        self.init(installPath: parts[0], localPath: parts[1])
-    }
-
-    /// Whether `path` is the install path or inside it.
-    func covers(_ path: String) -> Bool {
-        guard path.hasPrefix(installPath) else { return false }
-        let rest = path.utf8.dropFirst(installPath.utf8.count)
-        return rest.isEmpty || rest.first == UInt8(ascii: "/")
-    }
-
-    /// The longest matching install path wins.
-    static func apply(_ maps: [NginxPathMap], to path: String) -> String {
-        var best: NginxPathMap?
-        for map in maps where map.covers(path) && map.installPath.utf8.count > best?.installPath.utf8.count ?? -1 { best = map }
-        guard let best else { return path }
-        return best.localPath + path.dropFirst(best.installPath.count)
     }
 }

@@ -19,7 +19,9 @@ final class NginxLocation: @unchecked Sendable {
     /// Compiled on first use: most regex locations never meet a page URI.
     private lazy var regex: NSRegularExpression? = {
         guard case .regex(let caseless) = match else { return nil }
-        return try? NSRegularExpression(pattern: pattern, options: caseless ? [.caseInsensitive] : [])
+        // PCRE's `(?P<name>…)` is `(?<name>…)` to ICU.
+        let icuPattern = pattern.replacingOccurrences(of: "(?P<", with: "(?<")
+        return try? NSRegularExpression(pattern: icuPattern, options: caseless ? [.caseInsensitive] : [])
     }()
 
     init(directive: NginxDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
@@ -82,6 +84,31 @@ final class NginxLocation: @unchecked Sendable {
         case .regex:
             regex.map { $0.firstMatch(in: uri, range: NSRange(uri.startIndex..., in: uri)) != nil } ?? false
         }
+    }
+
+    /// What a regex location captured from `uri`: `1`, `2`, … and named groups (a group that
+    /// took no part is empty, as in nginx); nil when this is no regex location or it does not match.
+    func captures(in uri: String) -> [String: String]? {
+        guard case .regex = match, let regex, let result = regex.firstMatch(in: uri, range: NSRange(uri.startIndex..., in: uri)) else { return nil }
+        var values: [String: String] = [:]
+        func text(_ range: NSRange) -> String { Range(range, in: uri).map { String(uri[$0]) } ?? "" }
+        for group in 0..<result.numberOfRanges { values[String(group)] = text(result.range(at: group)) }
+        for name in Self.groupNames(in: pattern) { values[name] = text(result.range(withName: name)) }
+        return values
+    }
+
+    /// The names of `(?<name>…)` and `(?P<name>…)` groups, which nginx offers as `$name`.
+    private static func groupNames(in pattern: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(pattern)
+        while let open = rest.range(of: "(?") {
+            rest = rest[open.upperBound...]
+            if rest.hasPrefix("P") { rest = rest.dropFirst() }
+            guard rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") else { continue }
+            let name = rest[rest.index(after: rest.startIndex)..<close]
+            if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { names.append(String(name)) }
+        }
+        return names
     }
 
     /// Every location here and below, depth first.
