@@ -25,7 +25,7 @@ final class NginxRuleRuntimeTests: XCTestCase {
     }
 
     /// Starts nginx on the scenario's config and requests `path`.
-    private func request(_ scenario: String, _ path: String = "/", upstream: Upstream) throws -> HTTPResponse {
+    private func request(_ scenario: String, _ path: String = "/", headers: [String: String] = [:], upstream: Upstream) throws -> HTTPResponse {
         let port = LoopbackPort.free(), upstreamPort = LoopbackPort.free()
         var config = try String(contentsOf: NginxRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("nginx.conf"), encoding: .utf8)
         config = config.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
@@ -38,7 +38,7 @@ final class NginxRuleRuntimeTests: XCTestCase {
         let nginx = try NginxServer(config: config)
         defer { nginx.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "\(scenario): nginx did not start: \(nginx.errorLog)")
-        return try HTTPClient.get("http://127.0.0.1:\(port)\(path)")
+        return try HTTPClient.get("http://127.0.0.1:\(port)\(path)", headers: headers)
     }
 
     private func assertServesPage(_ response: HTTPResponse, _ status: Int, _ scenario: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -66,6 +66,15 @@ final class NginxRuleRuntimeTests: XCTestCase {
         XCTAssertEqual(hit.status, 502)
         XCTAssertFalse(hit.body.contains("detour-page"), "nginx's own page, not detour's: \(hit.body)")
         assertServesPage(try request("dropped-inherited-near-miss", "/api/orders", upstream: .down), 502, "near miss")
+    }
+
+    func testErrorPageInsideIfDropsTheServerPagesWhenTheConditionHolds() throws {
+        let debug = ["X-Debug": "1"]
+        let hit = try request("dropped-inherited-in-if-hit", headers: debug, upstream: .answering503)
+        XCTAssertEqual(hit.status, 503)
+        XCTAssertTrue(hit.body.contains("application maintenance body"), hit.body)
+        assertServesPage(try request("dropped-inherited-in-if-hit", upstream: .answering503), 503, "hit, condition false")
+        assertServesPage(try request("dropped-inherited-in-if-near-miss", headers: debug, upstream: .answering503), 503, "near miss")
     }
 
     func testApplicationErrorsPassThroughWithoutIntercept() throws {

@@ -11,13 +11,15 @@ public struct HTTPResponse {
 }
 
 public enum HTTPClient {
-    public static func get(_ url: String) throws -> HTTPResponse {
+    public static func get(_ url: String, headers requestHeaders: [String: String] = [:]) throws -> HTTPResponse {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
         let session = URLSession(configuration: configuration)
         let semaphore = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<HTTPResponse, Error> = .failure(URLError(.timedOut))
-        session.dataTask(with: URL(string: url)!) { data, response, error in
+        var request = URLRequest(url: URL(string: url)!)
+        for (name, value) in requestHeaders { request.setValue(value, forHTTPHeaderField: name) }
+        session.dataTask(with: request) { data, response, error in
             if let error {
                 result = .failure(error)
             } else if let http = response as? HTTPURLResponse {

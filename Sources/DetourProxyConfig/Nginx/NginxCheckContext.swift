@@ -71,7 +71,7 @@ final class NginxCheckContext: Sendable {
             case .regex:
                 guard let expanded = NginxVariables.expand(alias, captures) else { return nil }
                 path = expanded
-            case .named: return nil
+            case .named, .condition: return nil
             }
         } else {
             guard var root = NginxVariables.expand(location?.scope.root ?? server.scope.root, captures) else { return nil }

@@ -1,11 +1,14 @@
 import DetourDiagnostics
 import Foundation
 
-/// A `location` block with what decides how it answers.
+/// A `location` block with what decides how it answers; also an `if` block inside one, which
+/// nginx runs as a location of its own when its condition holds.
 final class NginxLocation: @unchecked Sendable {
     enum Match: Equatable {
         case exact, preferredPrefix, prefix, named
         case regex(caseless: Bool)
+        /// `if (…)`: no URI selects it, its settings apply when the condition holds.
+        case condition
     }
 
     let match: Match
@@ -29,6 +32,7 @@ final class NginxLocation: @unchecked Sendable {
         self.inherited = inherited
         let values = directive.values
         switch (values.count, values.first) {
+        case _ where directive.kind == .if: (match, pattern) = (.condition, values.joined(separator: " "))
         case (2, "="): (match, pattern) = (.exact, values[1])
         case (2, "^~"): (match, pattern) = (.preferredPrefix, values[1])
         case (2, "~"): (match, pattern) = (.regex(caseless: false), values[1])
@@ -62,7 +66,7 @@ final class NginxLocation: @unchecked Sendable {
         self.tryFiles = tryFiles
         self.upstreamPass = upstreamPass
         let ownScope = scope
-        children = directive.children.filter { $0.kind == .location }.map {
+        children = directive.children.filter { $0.kind == .location || $0.kind == .if }.map {
             NginxLocation(directive: $0, inherited: ownScope, diagnostics: &diagnostics)
         }
     }
@@ -80,7 +84,7 @@ final class NginxLocation: @unchecked Sendable {
         switch match {
         case .exact: uri == pattern
         case .prefix, .preferredPrefix: uri.hasPrefix(pattern)
-        case .named: false
+        case .named, .condition: false
         case .regex:
             regex.map { $0.firstMatch(in: uri, range: NSRange(uri.startIndex..., in: uri)) != nil } ?? false
         }
@@ -110,6 +114,9 @@ final class NginxLocation: @unchecked Sendable {
         }
         return names
     }
+
+    /// How findings name it: `location '/api/'`, or `'if ($debug)' block`.
+    var description: String { match == .condition ? "'if \(pattern)' block" : "location '\(pattern)'" }
 
     /// Every location here and below, depth first.
     var allLocations: [NginxLocation] { [self] + children.flatMap(\.allLocations) }
