@@ -65,7 +65,7 @@ struct CheckCommand: ParsableCommand {
         let report = NginxChecker.check(options)
         let status = diagnostics.report(report.diagnostics)
         if !quiet, diagnostics.format == .text {
-            print(CoverageTable.render(report.coverage, pages: pagesPath), terminator: "")
+            print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count), terminator: "")
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -1,10 +1,11 @@
 import DetourProxyConfig
 
-/// The table `detour check` ends with: per server block, which file answers each code.
+/// The table `detour check` ends with: per server block, which file answers each code, then
+/// how much was read, so a user sees that the includes were followed.
 enum CoverageTable {
-    static func render(_ coverage: [NginxChecker.ServerCoverage], pages: String?) -> String {
+    static func render(_ coverage: [NginxChecker.ServerCoverage], pages: String?, files: Int) -> String {
         var out = pages.map { "Coverage of the pages in \($0)/:\n" } ?? "Coverage:\n"
-        if coverage.isEmpty { return out + "  no server blocks\n" }
+        if coverage.isEmpty { out += "  no server blocks\n" }
         for server in coverage {
             out += "  \(server.location.description)  server \(server.name)\n"
             if server.answers.isEmpty { out += "    no error_page\n" }
@@ -12,6 +13,10 @@ enum CoverageTable {
                 out += "    \(code)  \(answer ?? "not covered")\n"
             }
         }
-        return out
+        return out + "\(count(coverage.count, "server block")) in \(count(files, "file"))\n"
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

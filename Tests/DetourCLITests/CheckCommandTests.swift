@@ -33,6 +33,7 @@ final class CheckCommandTests: XCTestCase {
         Coverage of the pages in public/errors/:
           deploy/nginx.conf:3:5  server shop.test
             502  public/errors/502.html
+        1 server block in 2 files
 
         """)
         let nginx = try RequiredTool.find("nginx")

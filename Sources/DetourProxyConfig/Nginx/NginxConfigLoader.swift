@@ -44,8 +44,8 @@ struct NginxConfigLoader {
         return Result(config: config, files: session.files.map(\.displayPath), diagnostics: session.diagnostics)
     }
 
-    /// One load: the files read, with caches so a file included
-    /// many times (`fastcgi_params` in every PHP location) is read, parsed and globbed once.
+    /// One load: the files read, with caches so a file included many times (`fastcgi_params`
+    /// in every PHP location) is read, parsed and globbed once.
     private final class Session {
         let prefixPath: String
         let displayPrefix: String
