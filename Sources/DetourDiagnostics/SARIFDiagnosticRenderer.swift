@@ -1,3 +1,5 @@
+import Foundation
+
 /// SARIF 2.1.0, the format code-scanning services accept.
 enum SARIFDiagnosticRenderer {
     private struct Log: Encodable {
@@ -53,10 +55,13 @@ enum SARIFDiagnosticRenderer {
             let related = diagnostic.notes.compactMap { note in
                 note.location.map { location(for: $0, message: note.message) }
             }
+            // Notes without a place (the fix) would be lost as related locations: they follow
+            // the message, one per line, as in the text output.
+            let unplaced = diagnostic.notes.filter { $0.location == nil }.map(\.message)
             return Result(
                 ruleId: diagnostic.rule,
                 level: diagnostic.severity.rawValue,
-                message: Message(text: diagnostic.message),
+                message: Message(text: ([diagnostic.message] + unplaced).joined(separator: "\n")),
                 locations: [location(for: diagnostic.location, message: nil)],
                 relatedLocations: related.isEmpty ? nil : related
             )
@@ -67,10 +72,17 @@ enum SARIFDiagnosticRenderer {
         return JSONDiagnosticRenderer.encode(log)
     }
 
+    /// A URI reference for a path: relative paths stay relative (to the folder the check ran
+    /// in, as code scanning expects), absolute ones become `file:` URIs; both percent-encoded.
+    static func uri(_ path: String) -> String {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).absoluteString }
+        return path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+    }
+
     private static func location(for source: SourceLocation, message: String?) -> Location {
         Location(
             physicalLocation: PhysicalLocation(
-                artifactLocation: ArtifactLocation(uri: source.path),
+                artifactLocation: ArtifactLocation(uri: uri(source.path)),
                 region: Region(startLine: source.line, startColumn: source.column)
             ),
             message: message.map(Message.init)

@@ -1,4 +1,4 @@
-import DetourDiagnostics
+@testable import DetourDiagnostics
 import Foundation
 import XCTest
 
@@ -6,7 +6,7 @@ final class DiagnosticFormatTests: XCTestCase {
     private let findings: [Diagnostic] = [
         .warning("nginx.inherited-error-page-dropped", "this error_page drops the server-level pages for 502, 503, 504",
                  at: SourceLocation(path: "deploy/nginx.conf", line: 14, column: 5),
-                 notes: [.init("inherited from here", at: SourceLocation(path: "deploy/nginx.conf", line: 6, column: 5))]),
+                 notes: [.init("inherited from here", at: SourceLocation(path: "deploy/nginx.conf", line: 6, column: 5)), .init("fix: repeat them here")]),
         .error("content.type-mismatch", "'retry_after' must be a whole number", at: SourceLocation(path: "content/codes/502.yml", line: 4, column: 14)),
     ]
 
@@ -16,6 +16,7 @@ final class DiagnosticFormatTests: XCTestCase {
         content/codes/502.yml:4:14: error: [content.type-mismatch] 'retry_after' must be a whole number
         deploy/nginx.conf:14:5: warning: [nginx.inherited-error-page-dropped] this error_page drops the server-level pages for 502, 503, 504
           deploy/nginx.conf:6:5: note: inherited from here
+          note: fix: repeat them here
         1 error, 1 warning
 
         """)
@@ -54,6 +55,13 @@ final class DiagnosticFormatTests: XCTestCase {
         XCTAssertEqual(region["startLine"] as? Int, 14)
         XCTAssertEqual(region["startColumn"] as? Int, 5)
         XCTAssertEqual((results[1]["relatedLocations"] as? [Any])?.count, 1)
+        XCTAssertEqual((results[1]["message"] as? [String: Any])?["text"] as? String,
+                       "this error_page drops the server-level pages for 502, 503, 504\nfix: repeat them here", "the fix is kept")
+    }
+
+    func testSARIFLocationsAreURIReferences() {
+        XCTAssertEqual(SARIFDiagnosticRenderer.uri("deploy/my sites/a.conf"), "deploy/my%20sites/a.conf")
+        XCTAssertEqual(SARIFDiagnosticRenderer.uri("/etc/nginx/nginx.conf"), "file:///etc/nginx/nginx.conf")
     }
 
     func testLocationsClampToTheFirstLineAndColumn() {
