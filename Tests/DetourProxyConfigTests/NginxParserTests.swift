@@ -69,8 +69,15 @@ final class NginxParserTests: XCTestCase {
     }
 
     func testBlockAndSimpleDirectivesUsedTheWrongWay() {
-        XCTAssertTrue(parse("http;").1.hasPrefix("t.conf:1:1: error: [nginx.syntax] directive \"http\" has no opening \"{\""))
-        XCTAssertTrue(parse("add_header X a { }").1.hasPrefix("t.conf:1:1: error: [nginx.syntax] directive \"add_header\" is not terminated by \";\""))
+        XCTAssertTrue(parse("http;").1.hasPrefix("t.conf:1:5: error: [nginx.syntax] directive \"http\" has no opening \"{\""))
+        XCTAssertTrue(parse("add_header X a { }").1.hasPrefix("t.conf:1:16: error: [nginx.syntax] directive \"add_header\" is not terminated by \";\""))
+        // Located where the directive ends, as nginx does, with its start as a note.
+        XCTAssertEqual(parse("events {}\nserver\n    listen 80;\n").1, """
+        t.conf:3:14: error: [nginx.syntax] directive "server" has no opening "{"
+          t.conf:2:1: note: directive "server" starts here
+        1 error, 0 warnings
+
+        """)
     }
 
     func testErrorsDoNotStopTheParse() {

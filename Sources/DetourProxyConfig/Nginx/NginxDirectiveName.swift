@@ -29,6 +29,15 @@ enum NginxDirectiveName: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the block holds entries its module reads itself (`text/html html;`,
+    /// `~json json;`): nginx refuses any `{` inside.
+    var holdsEntries: Bool {
+        switch self {
+        case .types, .map, .geo, .splitClients, .charsetMap: true
+        default: false
+        }
+    }
+
     /// `proxy`, `fastcgi`, … for `<module>_pass`: the location hands requests to an upstream.
     var passModule: String? {
         switch self {

@@ -10,6 +10,7 @@ enum NginxParser {
     private struct OpenBlock {
         /// The block's entry; nil when it is not stored.
         var entry: Int?
+        var name: NginxDirectiveName?
         var location: SourceLocation?
         /// Too deep, or a `{` with no directive: what is inside is read but not stored.
         var dropsContents = false
@@ -42,6 +43,12 @@ enum NginxParser {
             file.diagnostics.append(.error("nginx.syntax", message, at: location, notes: notes))
         }
         func nameOfPending(_ first: Int) -> String { file.value(of: file.words[first]) }
+        /// A directive ended the wrong way: located, as nginx does, where it ends; the start is
+        /// a note when it is on an earlier line.
+        func misused(_ first: Int, _ message: String, endsAt end: SourceLocation) {
+            let start = file.location(of: file.words[first])
+            error(message, end, notes: start.line == end.line ? [] : [.init("directive \"\(nameOfPending(first))\" starts here", at: start)])
+        }
         /// Stores the pending directive; returns its entry index, or nil inside a left-out block.
         func store(_ first: Int, isBlock: Bool) -> (index: Int?, name: NginxDirectiveName?) {
             let nameWord = file.words[first]
@@ -65,7 +72,7 @@ enum NginxParser {
                 }
                 let (_, name) = store(first, isBlock: false)
                 if name?.takesBlock == true {
-                    error("directive \"\(nameOfPending(first))\" has no opening \"{\"", file.location(of: file.words[first]))
+                    misused(first, "directive \"\(nameOfPending(first))\" has no opening \"{\"", endsAt: at(line, column))
                 }
                 pending = nil
             case .blockStart(let line, let column):
@@ -76,6 +83,9 @@ enum NginxParser {
                     continue
                 }
                 pending = nil
+                if open.last?.name?.holdsEntries == true {
+                    error("unexpected \"{\"", at(line, column))
+                }
                 let location = file.location(of: file.words[first])
                 let isLua = NginxDirectiveName.isLuaBlock(lexer.bytes(of: file.words[first]))
                 let tooDeep = open.count >= maximumDepth
@@ -85,9 +95,9 @@ enum NginxParser {
                 if tooDeep { droppedDepth += 1 }
                 let (index, name) = store(first, isBlock: true)
                 if let name, !name.takesBlock {
-                    error("directive \"\(name.rawValue)\" is not terminated by \";\"", location)
+                    misused(first, "directive \"\(name.rawValue)\" is not terminated by \";\"", endsAt: at(line, column))
                 }
-                open.append(OpenBlock(entry: index, location: location, dropsContents: tooDeep))
+                open.append(OpenBlock(entry: index, name: name, location: location, dropsContents: tooDeep))
                 // A Lua body is not nginx syntax: skip it to its closing brace.
                 if isLua {
                     guard lexer.skipLua() != nil else { break }
