@@ -18,51 +18,24 @@ public struct SourceFile: Sendable {
 
     /// Reads `url`; an unreadable or non-UTF-8 file becomes a located diagnostic instead.
     public static func read(_ url: URL, displayPath: String) -> Result<SourceFile, Diagnostic> {
-        let data: Data
-        switch readBytes(url.path) {
-        case .success(let bytes): data = bytes
+        let bytes: [UInt8]
+        switch FileBytes.read(url.path) {
+        case .success(let contents): bytes = contents.bytes
         case .failure(let failure):
-            return .failure(.error("file.unreadable", "cannot read file: \(String(cString: strerror(failure.code)))", at: SourceLocation(path: displayPath)))
+            return .failure(.error("file.unreadable", "cannot read file: \(failure.reason)", at: SourceLocation(path: displayPath)))
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            let location = firstInvalidUTF8(in: data, path: displayPath)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let location = firstInvalidUTF8(in: bytes, path: displayPath)
             return .failure(.error("file.not-utf8", "file is not valid UTF-8 text", at: location))
         }
         return .success(SourceFile(displayPath: displayPath, url: url, text: text))
     }
 
-    /// open/fstat/read: Data(contentsOf:) adds stat, lseek and listxattr calls per file, which
-    /// add up over ten thousand articles.
-    private static func readBytes(_ path: String) -> Result<Data, ReadFailure> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(ReadFailure(code: errno)) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(ReadFailure(code: errno)) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(ReadFailure(code: EISDIR)) }
-        var data = Data(count: Int(info.st_size))
-        var filled = 0
-        let failure: Int32? = data.withUnsafeMutableBytes { buffer -> Int32? in
-            while filled < buffer.count {
-                let count = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-                if count < 0, errno == EINTR { continue }
-                if count < 0 { return errno }
-                if count == 0 { break }
-                filled += count
-            }
-            return nil
-        }
-        if let failure { return .failure(ReadFailure(code: failure)) }
-        data.count = filled
-        return .success(data)
-    }
-
     /// Locates the first byte that breaks UTF-8 so the user can find it in an editor.
-    private static func firstInvalidUTF8(in data: Data, path: String) -> SourceLocation {
+    private static func firstInvalidUTF8(in bytes: [UInt8], path: String) -> SourceLocation {
         var line = 1
         var lineStart = 0
         var offset = 0
-        let bytes = [UInt8](data)
         while offset < bytes.count {
             let byte = bytes[offset]
             let length: Int
@@ -87,9 +60,4 @@ public struct SourceFile: Sendable {
         let column = (String(validating: bytes[lineStart..<offset], as: UTF8.self)?.count ?? 0) + 1
         return SourceLocation(path: path, line: line, column: column)
     }
-}
-
-/// An errno from reading a file.
-struct ReadFailure: Error {
-    let code: Int32
 }

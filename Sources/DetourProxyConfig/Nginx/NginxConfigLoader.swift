@@ -67,7 +67,7 @@ struct NginxConfigLoader {
         /// Appends the directives of the file at `path`, its own includes expanded.
         func include(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [Int], into output: inout [NginxEntry]) {
             guard output.count < NginxConfigLoader.maximumDirectives else { return }
-            let identity = identities[path] ?? Self.identity(path)
+            let identity = identities[path] ?? FileBytes.identity(path) ?? path
             identities[path] = identity
             let here = includedFrom ?? SourceLocation(path: displayPath)
             if let known = fileIDs[identity], let id = known, chain.contains(id) {
@@ -86,18 +86,21 @@ struct NginxConfigLoader {
         /// The file's index, reading and parsing it the first time it is named.
         private func fileID(_ identity: String, path: String, displayPath: String, includedFrom here: SourceLocation) -> Int? {
             if let known = fileIDs[identity] { return known }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+            let contents: FileBytes.Contents
+            switch FileBytes.read(path) {
+            case .success(let read): contents = read
+            case .failure(let failure):
+                let reason = failure.code == ENOENT ? "no such file" : "it cannot be read (\(failure.reason))"
                 diagnostics.append(.error("nginx.include-missing", "cannot open '\(displayPath)': \(reason)", at: here))
                 fileIDs[identity] = .some(nil)
                 return nil
             }
-            guard data.count < Int32.max else {
+            guard contents.bytes.count < Int32.max else {
                 diagnostics.append(.error("nginx.file-too-large", "'\(displayPath)' is larger than 2 GiB; detour does not read it", at: here))
                 fileIDs[identity] = .some(nil)
                 return nil
             }
-            return add(NginxParser.parse([UInt8](data), fileID: Int32(files.count), path: displayPath), identity: identity)
+            return add(NginxParser.parse(contents.bytes, fileID: Int32(files.count), path: displayPath), identity: identity)
         }
 
         private func add(_ file: NginxParsedFile, identity: String) -> Int {
@@ -114,18 +117,14 @@ struct NginxConfigLoader {
         private func prefetch(_ matches: [(path: String, display: String)]) {
             let unread = matches.filter { identities[$0.path] == nil }
             guard unread.count > 1 else { return }
-            let found = unread.concurrentMap { Self.identity($0.path) }
-            var fresh: [(path: String, display: String, identity: String)] = []
-            var seen = Set<String>()
-            for (match, identity) in zip(unread, found) {
-                identities[match.path] = identity
-                if fileIDs[identity] == nil, seen.insert(identity).inserted { fresh.append((match.path, match.display, identity)) }
-            }
-            let contents = fresh.concurrentMap { FileManager.default.contents(atPath: $0.path).map { [UInt8]($0) } }
+            let results = unread.concurrentMap { FileBytes.read($0.path) }
             var readable: [(bytes: [UInt8], id: Int32, display: String, identity: String)] = []
-            for (file, bytes) in zip(fresh, contents) {
-                guard let bytes, bytes.count < Int32.max else { continue }
-                readable.append((bytes, Int32(files.count + readable.count), file.display, file.identity))
+            var seen = Set<String>()
+            for (match, result) in zip(unread, results) {
+                guard case .success(let contents) = result else { continue }
+                identities[match.path] = contents.identity
+                guard fileIDs[contents.identity] == nil, seen.insert(contents.identity).inserted, contents.bytes.count < Int32.max else { continue }
+                readable.append((contents.bytes, Int32(files.count + readable.count), match.display, contents.identity))
             }
             let parsed = readable.concurrentMap { NginxParser.parse($0.bytes, fileID: $0.id, path: $0.display) }
             for (file, source) in zip(parsed, readable) { _ = add(file, identity: source.identity) }
@@ -192,14 +191,6 @@ struct NginxConfigLoader {
                 let path = String(cString: pointer)
                 return (path, display(path))
             }
-        }
-
-        /// What makes two paths the same file (device and inode, so symbolic and hard links
-        /// count as one): one `stat` instead of realpath's read of every path component.
-        static func identity(_ path: String) -> String {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return path }
-            return "\(info.st_dev):\(info.st_ino)"
         }
     }
 }
