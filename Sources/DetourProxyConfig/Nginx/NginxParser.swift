@@ -71,7 +71,8 @@ enum NginxParser {
                     continue
                 }
                 let (_, name) = store(first, isBlock: false)
-                if name?.takesBlock == true {
+                // Inside `map`, `types` and the like each line is an entry: `location 1;` is a key.
+                if name?.takesBlock == true, open.last?.name?.holdsEntries != true {
                     misused(first, "directive \"\(nameOfPending(first))\" has no opening \"{\"", endsAt: at(line, column))
                 }
                 pending = nil
@@ -83,7 +84,8 @@ enum NginxParser {
                     continue
                 }
                 pending = nil
-                if open.last?.name?.holdsEntries == true {
+                let insideEntries = open.last?.name?.holdsEntries == true
+                if insideEntries {
                     error("unexpected \"{\"", at(line, column))
                 }
                 let location = file.location(of: file.words[first])
@@ -94,7 +96,7 @@ enum NginxParser {
                 }
                 if tooDeep { droppedDepth += 1 }
                 let (index, name) = store(first, isBlock: true)
-                if let name, !name.takesBlock {
+                if let name, !name.takesBlock, !insideEntries {
                     misused(first, "directive \"\(name.rawValue)\" is not terminated by \";\"", endsAt: at(line, column))
                 }
                 open.append(OpenBlock(entry: index, name: name, location: location, dropsContents: tooDeep))
