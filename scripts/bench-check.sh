@@ -15,6 +15,7 @@ echo "fastcgi_param QUERY_STRING \$query_string;" > "$work/fastcgi_params"
 awk -v servers="$servers" 'BEGIN {
     print "user www-data;\nworker_processes auto;\nevents { worker_connections 1024; }\nhttp {"
     print "    include mime.types;\n    default_type application/octet-stream;\n    sendfile on;\n    keepalive_timeout 65;"
+    for (i = 0; i < 100; i++) printf "    upstream app%d {\n        server 127.0.0.1:%d;\n        keepalive 16;\n    }\n", i, 9000 + i
     for (i = 0; i < servers; i++) {
         printf "    server {\n        listen 443 ssl http2;\n"
         printf "        server_name site%d.example.com www.site%d.example.com;\n", i, i
@@ -26,7 +27,7 @@ awk -v servers="$servers" 'BEGIN {
         printf "        error_page 503 /errors/503.html;\n        error_page 504 /errors/504.html;\n"
         printf "        proxy_intercept_errors on;\n        fastcgi_intercept_errors on;\n"
         printf "        location / {\n            try_files $uri $uri/ @app;\n        }\n"
-        printf "        location @app {\n            proxy_pass http://127.0.0.1:%d;\n", 9000 + i % 100
+        printf "        location @app {\n            proxy_pass http://app%d;\n", i % 100
         printf "            proxy_set_header Host $host;\n            proxy_set_header X-Real-IP $remote_addr;\n"
         printf ""
         printf "            proxy_read_timeout 60s;\n            proxy_buffer_size 16k;\n        }\n"
@@ -42,8 +43,9 @@ echo "configuration: $servers server blocks, $(du -h --apparent-size "$work/ngin
 
 # The same servers one file each, as in sites-enabled/: includes read thousands of files.
 mkdir -p "$work/split/sites"
-awk -v dir="$work/split/sites" '/^    server \{/ { file = sprintf("%s/site%05d.conf", dir, n++) } file && $0 != "}" { print > file }' "$work/nginx.conf"
-printf 'user www-data;\nevents { worker_connections 1024; }\nhttp {\n    include ../mime.types;\n    include sites/*.conf;\n}\n' > "$work/split/nginx.conf"
+awk -v dir="$work/split" '/^    upstream / { upstream = 1 } upstream { print > (dir "/upstreams.conf") } upstream && /^    }/ { upstream = 0 }
+    /^    server \{/ { file = sprintf("%s/sites/site%05d.conf", dir, n++) } file && $0 != "}" { print > file }' "$work/nginx.conf"
+printf 'user www-data;\nevents { worker_connections 1024; }\nhttp {\n    include ../mime.types;\n    include upstreams.conf;\n    include sites/*.conf;\n}\n' > "$work/split/nginx.conf"
 cp "$work/fastcgi_params" "$work/split/"
 
 check() {

@@ -15,7 +15,8 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
     events { worker_connections 64; }
     http {
         # detour's pages
-        map $http_accept $errors_format { default html; ~json json; }
+        map $http_accept $errors_format { default html; ~json json; location x; }
+        upstream app { server 127.0.0.1:9000 weight=2; keepalive 8; }
         server {
             listen 127.0.0.1:8080;
             server_name "shop.test" 'www.shop.test';
@@ -25,7 +26,7 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
             location ~ ^/e/(?<page>[0-9]+)\\.html$ { internal; alias /srv/errors/$page.html; }
             location / {
                 if ($request_method = POST) { return 405; }
-                proxy_pass http://127.0.0.1:9000;
+                proxy_pass http://app;
             }
         }
     }

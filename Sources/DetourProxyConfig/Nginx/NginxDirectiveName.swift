@@ -20,9 +20,12 @@ enum NginxDirectiveName: String, CaseIterable, Sendable {
     case errorLog = "error_log", accessLog = "access_log", set, defaultType = "default_type", expires
     case proxySetHeader = "proxy_set_header"
 
-    /// Whether nginx requires a block (`{ … }`) after this directive; false: it ends with `;`.
-    var takesBlock: Bool {
-        switch self {
+    /// Whether nginx requires a block (`{ … }`) after this directive inside `parent`; false: it
+    /// ends with `;`. One name can be both: `server` opens a block in `http`, but names a
+    /// backend inside `upstream`.
+    func takesBlock(inside parent: NginxDirectiveName?) -> Bool {
+        if self == .server, parent == .upstream { return false }
+        return switch self {
         case .events, .http, .server, .location, .if, .map, .geo, .types, .upstream, .limitExcept, .stream,
              .mail, .splitClients, .match, .charsetMap: true
         default: false

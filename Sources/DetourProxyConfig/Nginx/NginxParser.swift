@@ -72,7 +72,7 @@ enum NginxParser {
                 }
                 let (_, name) = store(first, isBlock: false)
                 // Inside `map`, `types` and the like each line is an entry: `location 1;` is a key.
-                if name?.takesBlock == true, open.last?.name?.holdsEntries != true {
+                if name?.takesBlock(inside: open.last?.name) == true, open.last?.name?.holdsEntries != true {
                     misused(first, "directive \"\(nameOfPending(first))\" has no opening \"{\"", endsAt: at(line, column))
                 }
                 pending = nil
@@ -96,7 +96,7 @@ enum NginxParser {
                 }
                 if tooDeep { droppedDepth += 1 }
                 let (index, name) = store(first, isBlock: true)
-                if let name, !name.takesBlock, !insideEntries {
+                if let name, !name.takesBlock(inside: open.last?.name), !insideEntries {
                     misused(first, "directive \"\(name.rawValue)\" is not terminated by \";\"", endsAt: at(line, column))
                 }
                 open.append(OpenBlock(entry: index, name: name, location: location, dropsContents: tooDeep))
