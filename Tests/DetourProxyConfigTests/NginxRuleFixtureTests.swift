@@ -16,6 +16,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "missing-file-path-as-uri": "nginx.error-page-missing-file",
         "missing-file-try-files-fallback": "nginx.error-page-missing-file",
         "missing-file-regex-alias": "nginx.error-page-missing-file",
+        "missing-file-status-variable": "nginx.error-page-missing-file",
         "undefined-named-location": "nginx.error-page-undefined-named-location",
         "dropped-inherited": "nginx.inherited-error-page-dropped",
         "dropped-inherited-in-if": "nginx.inherited-error-page-dropped",

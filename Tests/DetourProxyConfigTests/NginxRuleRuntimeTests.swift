@@ -56,6 +56,12 @@ final class NginxRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("missing-file-regex-alias-near-miss", upstream: .down), 502, "near miss")
     }
 
+    func testStatusVariableTargetIsFollowedPerCode() throws {
+        XCTAssertEqual(try request("missing-file-status-variable-hit", upstream: .down).status, 404)
+        assertServesPage(try request("missing-file-status-variable-near-miss", upstream: .down), 502, "near miss")
+        assertServesPage(try request("missing-file-status-variable-near-miss", upstream: .answering503), 503, "near miss")
+    }
+
     func testUndefinedNamedLocationAnswers500() throws {
         XCTAssertEqual(try request("undefined-named-location-hit", upstream: .answering503).status, 500)
         assertServesPage(try request("undefined-named-location-near-miss", upstream: .answering503), 503, "near miss")

@@ -27,8 +27,28 @@ struct NginxErrorPage: Sendable {
         return String(target[..<question])
     }
 
-    /// Reads the directive; nil (with a diagnostic) when nginx would refuse it.
-    static func read(_ directive: NginxDirective, diagnostics: inout [Diagnostic]) -> NginxErrorPage? {
+    /// Reads the directive; empty (with a diagnostic) when nginx would refuse it. A target that
+    /// names the code as `$status` (`/errors/$status.html`) becomes one page per file it can
+    /// lead to, so each file is checked.
+    static func read(_ directive: NginxDirective, diagnostics: inout [Diagnostic]) -> [NginxErrorPage] {
+        guard let page = readWritten(directive, diagnostics: &diagnostics) else { return [] }
+        guard page.hasVariables, !page.isNamedLocation else { return [page] }
+        var pages: [NginxErrorPage] = []
+        for code in page.codes {
+            // With `=code` nginx sets the status before it builds the target.
+            let status = if case .status(let override) = page.statusOverride { override } else { code }
+            guard let target = NginxVariables.expand(page.target, ["status": String(status)]) else { return [page] }
+            if let same = pages.firstIndex(where: { $0.target == target }) {
+                pages[same].codes.append(code)
+            } else {
+                pages.append(NginxErrorPage(codes: [code], statusOverride: page.statusOverride, target: target, directive: directive))
+            }
+        }
+        return pages
+    }
+
+    /// The directive as written: its codes, override and target.
+    private static func readWritten(_ directive: NginxDirective, diagnostics: inout [Diagnostic]) -> NginxErrorPage? {
         let count = directive.argumentCount
         guard count >= 2, let target = directive.lastValue else {
             diagnostics.append(.error("nginx.syntax", "invalid number of arguments in \"error_page\" directive", at: directive.location))

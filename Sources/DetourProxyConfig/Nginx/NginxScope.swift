@@ -26,7 +26,7 @@ struct NginxScope: Sendable {
             switch child.kind {
             case .errorPage:
                 if ownPages == nil { ownPages = [] }
-                if let page = NginxErrorPage.read(child, diagnostics: &diagnostics) { ownPages?.append(page) }
+                ownPages?.append(contentsOf: NginxErrorPage.read(child, diagnostics: &diagnostics))
             case .addHeader: ownHeaders.append(child)
             case .allow, .deny: ownAccess.append(child)
             case .root:

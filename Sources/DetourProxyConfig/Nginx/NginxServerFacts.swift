@@ -6,6 +6,6 @@ struct NginxServerFacts: Sendable {
 
     /// Where `page` leads, when it is one of this server's pages.
     func target(of page: NginxErrorPage) -> NginxPageTarget? {
-        pages.first { $0.page.directive == page.directive }?.target
+        pages.first { $0.page.directive == page.directive && $0.page.target == page.target }?.target
     }
 }

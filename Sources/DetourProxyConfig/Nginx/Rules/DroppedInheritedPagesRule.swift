@@ -18,8 +18,12 @@ struct DroppedInheritedPagesRule: NginxRule {
         let dropped = inherited.coveredCodes.subtracting(own.coveredCodes)
         guard !dropped.isEmpty, let first = own.errorPages.first else { return }
         let level = inherited.errorPagesLevel?.name ?? "outer"
-        let sources = inherited.errorPages.filter { !Set($0.codes).isDisjoint(with: dropped) }
-        var notes: [Diagnostic.Note] = sources.map { .init("inherited from here", at: $0.directive.location) }
+        // One note per line, though a `$status` line stands for a page per code.
+        var sources: [NginxDirective] = []
+        for page in inherited.errorPages where !Set(page.codes).isDisjoint(with: dropped) && !sources.contains(page.directive) {
+            sources.append(page.directive)
+        }
+        var notes: [Diagnostic.Note] = sources.map { .init("inherited from here", at: $0.location) }
         if let condition { notes.append(.init("only while 'if \(condition.pattern)' holds", at: condition.directive.location)) }
         notes.append(Self.fix("repeat the inherited error_page lines here, or include the same snippet at both levels"))
         found.append(.warning(Self.id, "this error_page drops the \(level)-level pages for \(Self.codes(dropped)): an error_page here replaces all inherited ones", at: first.directive.location, notes: notes))
