@@ -7,6 +7,8 @@ import XCTest
 /// One folder per scenario in `Fixtures/nginx-rules`: `nginx.conf` and the findings expected
 /// for it in `expected.txt` (re-record with RECORD_GOLDEN=1). Pages are the fixture's
 /// `pages/errors`, installed on the server as `/srv/detour/errors`.
+/// `real-world-mix` gathers constructs of real configurations (upstreams, maps, geo, caches,
+/// limit_except, auth, `$status` targets): only its recorded findings may come out of it.
 final class NginxRuleFixtureTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/nginx-rules")
 
