@@ -179,7 +179,8 @@ struct NginxLexer {
         advance()
         if index < bytes.count {
             let next = bytes[index]
-            if !Self.isSpace(next), next != UInt8(ascii: ";"), next != UInt8(ascii: "{"), next != UInt8(ascii: ")") {
+            if !Self.isSpace(next), next != UInt8(ascii: ";"), next != UInt8(ascii: "{"), next != UInt8(ascii: ")"),
+               diagnostics.count < NginxParser.maximumErrors {
                 diagnostics.append(.error("nginx.syntax", "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here", at: SourceLocation(path: path, line: Int(line), column: Int(column))))
             }
         }

@@ -6,6 +6,9 @@ import DetourDiagnostics
 /// reports every problem.
 enum NginxParser {
     static let maximumDepth = 256
+    /// nginx stops at its first error; past this many in one file the rest are not reported,
+    /// so a binary or truncated file does not bury the useful ones.
+    static let maximumErrors = 100
 
     private struct OpenBlock {
         /// The block's entry; nil when it is not stored.
@@ -40,6 +43,11 @@ enum NginxParser {
             SourceLocation(path: file.displayPath, line: Int(line), column: Int(column))
         }
         func error(_ message: String, _ location: SourceLocation, notes: [Diagnostic.Note] = []) {
+            guard file.diagnostics.count <= maximumErrors else { return }
+            if file.diagnostics.count == maximumErrors {
+                file.diagnostics.append(.error("nginx.syntax", "more than \(maximumErrors) syntax errors in this file; the rest are not reported", at: location))
+                return
+            }
             file.diagnostics.append(.error("nginx.syntax", message, at: location, notes: notes))
         }
         func nameOfPending(_ first: Int) -> String { file.value(of: file.words[first]) }
