@@ -4,7 +4,10 @@ import DetourDiagnostics
 /// way nginx merges them: `error_page` and `add_header` at a level replace everything
 /// inherited; `root`, `*_intercept_errors`, authentication and access rules are inherited unless set.
 struct NginxScope: Sendable {
-    var errorPages: [NginxErrorPage] = []
+    private(set) var errorPages: [NginxErrorPage] = []
+    /// Codes covered by the `error_page` directives in effect; kept with them, as several
+    /// rules ask for every location.
+    private(set) var coveredCodes: Set<Int> = []
     /// The block whose `error_page` directives are in effect (nil: none anywhere above).
     var errorPagesLevel: NginxDirective?
     var root = "html"
@@ -46,6 +49,7 @@ struct NginxScope: Sendable {
         }
         if let ownPages {
             scope.errorPages = ownPages
+            scope.coveredCodes = Set(ownPages.flatMap(\.codes))
             scope.errorPagesLevel = block
         }
         if !ownHeaders.isEmpty { scope.addHeaders = ownHeaders }
@@ -57,9 +61,6 @@ struct NginxScope: Sendable {
     var protections: [NginxDirective] {
         accessRules.filter { $0.kind == .deny && $0.firstValue == "all" } + [authBasic, authRequest].compactMap { $0 }
     }
-
-    /// Codes covered by the `error_page` directives in effect.
-    var coveredCodes: Set<Int> { Set(errorPages.flatMap(\.codes)) }
 
     func page(for code: Int) -> NginxErrorPage? { errorPages.first { $0.codes.contains(code) } }
 }
