@@ -48,9 +48,9 @@ awk -v dir="$work/split" '/^    upstream / { upstream = 1 } upstream { print > (
 printf 'user www-data;\nevents { worker_connections 1024; }\nhttp {\n    include ../mime.types;\n    include upstreams.conf;\n    include sites/*.conf;\n}\n' > "$work/split/nginx.conf"
 cp "$work/fastcgi_params" "$work/split/"
 
-check() {
-    "$root/.build/release/detour" check nginx "$1" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet
-}
+detour=("$root/.build/release/detour" check nginx)
+options=(--pages "$work/errors" --map "/usr/share/detour=$work" --quiet)
+check() { "${detour[@]}" "$1" "${options[@]}"; }
 
 # Best of five wall times and the peak memory of a check of $1, described as $2.
 measure() {
@@ -64,7 +64,7 @@ measure() {
     done
     local findings
     findings=$(check "$1" 2>&1 | tail -1)
-    /usr/bin/time -f "%M" -o "$work/memory" "$root/.build/release/detour" check nginx "$1" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet > /dev/null 2>&1 || true
+    /usr/bin/time -f "%M" -o "$work/memory" "${detour[@]}" "$1" "${options[@]}" > /dev/null 2>&1 || true
     printf 'detour check nginx, %s: best of 5 wall %.3f s, peak memory %d MiB, findings: %s\n' "$2" "$best" $(( $(tail -1 "$work/memory") / 1024 )) "${findings:-none}"
 }
 
