@@ -62,19 +62,22 @@ final class NginxCheckContext: Sendable {
         if let location, location.upstreamPass != nil || location.returnDirective != nil { return nil }
         var path: String
         // A regex location's captures ($1, $name) may build the path; other variables cannot
-        // be known before a request comes.
-        let captures = location?.captures(in: uri) ?? [:]
+        // be known before a request comes. The regex runs again only for a path that needs it.
+        func expanded(_ text: String) -> String? {
+            guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+            return NginxVariables.expand(text, location?.captures(in: uri) ?? [:])
+        }
         if let location, let alias = location.alias?.firstValue {
             switch location.match {
             case .exact: path = alias
             case .prefix, .preferredPrefix: path = alias + uri.dropFirst(location.pattern.count)
             case .regex:
-                guard let expanded = NginxVariables.expand(alias, captures) else { return nil }
-                path = expanded
+                guard let built = expanded(alias) else { return nil }
+                path = built
             case .named, .condition: return nil
             }
         } else {
-            guard var root = NginxVariables.expand(location?.scope.root ?? server.scope.root, captures) else { return nil }
+            guard var root = expanded(location?.scope.root ?? server.scope.root) else { return nil }
             while root.count > 1, root.hasSuffix("/") { root.removeLast() }
             path = root + uri
         }
