@@ -57,7 +57,7 @@ struct NginxLexer {
 
     /// The bytes of a word's span, valid while the lexer's text is.
     func bytes(of word: NginxWord) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[Int(word.start)..<Int(word.start + word.length)])
+        UnsafeBufferPointer(rebasing: bytes[word.byteRange])
     }
 
     private mutating func advance() {

@@ -30,7 +30,7 @@ struct NginxParsedFile: Sendable {
 
     func value(of word: NginxWord) -> String {
         bytes.withUnsafeBufferPointer { all in
-            NginxLexer.value(UnsafeBufferPointer(rebasing: all[Int(word.start)..<Int(word.start + word.length)]), hasEscapes: word.hasEscapes)
+            NginxLexer.value(UnsafeBufferPointer(rebasing: all[word.byteRange]), hasEscapes: word.hasEscapes)
         }
     }
 

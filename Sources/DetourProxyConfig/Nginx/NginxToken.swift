@@ -10,6 +10,8 @@ struct NginxWord: Sendable {
     var isQuoted: Bool
     /// Holds a backslash, so the value needs unescaping.
     var hasEscapes: Bool
+
+    var byteRange: Range<Int> { Int(start)..<Int(start + length) }
 }
 
 /// A lexical unit of an nginx configuration.

@@ -9,7 +9,7 @@ struct ProtectedPageRule: NginxRule {
         eachServingLocation(facts) { location, uris in
             guard let guardDirective = location.scope.protections.first else { return [] }
             let status = guardDirective.kind == .deny ? "403" : "401"
-            return [.error(Self.id, "location '\(location.pattern)' serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [
+            return [.error(Self.id, "\(location.description) serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [
                 .init("protected here", at: guardDirective.location),
                 Self.fix(guardDirective.kind == .deny ? "add 'allow all;' to this location" : "add '\(guardDirective.name) off;' to this location"),
             ])]
