@@ -24,16 +24,28 @@ public enum FileBytes {
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(code: EISDIR)) }
         var failure: Int32?
         let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, filled in
-            while filled < buffer.count {
-                let count = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-                if count < 0, errno == EINTR { continue }
-                if count < 0 { failure = errno; break }
-                if count == 0 { break }
-                filled += count
+            guard let count = fill(UnsafeMutableRawBufferPointer(buffer), from: descriptor) else {
+                failure = errno
+                return
             }
+            filled = count
         }
         if let failure { return .failure(Failure(code: failure)) }
         return .success(Contents(bytes: bytes, identity: identity(info)))
+    }
+
+    /// Reads from `descriptor` until `buffer` is full or the file ends; the bytes read, or nil
+    /// on an error (left in errno).
+    public static func fill(_ buffer: UnsafeMutableRawBufferPointer, from descriptor: Int32) -> Int? {
+        var filled = 0
+        while filled < buffer.count {
+            let count = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return nil }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
     }
 
     /// The identity of the file at `path`, or nil when there is none.

@@ -67,15 +67,9 @@ struct OutputDirectory {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else { return false }
-        let existing = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+        let existing = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
         defer { existing.deallocate() }
-        var filled = 0
-        while filled < bytes.count {
-            let count = read(descriptor, existing.baseAddress! + filled, bytes.count - filled)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            filled += count
-        }
+        guard FileBytes.fill(existing, from: descriptor) == bytes.count else { return false }
         return bytes.isEmpty || memcmp(existing.baseAddress!, bytes.baseAddress!, bytes.count) == 0
     }
 
