@@ -16,7 +16,9 @@ struct NginxConfigModel {
         for directive in config.directives {
             switch directive.kind {
             case .http:
-                let httpScope = topScope.entering(directive, diagnostics: &diagnostics)
+                var mapped = topScope
+                mapped.mapValues = NginxVariables.literalMaps(in: directive)
+                let httpScope = mapped.entering(directive, diagnostics: &diagnostics)
                 blocks += directive.children.filter { $0.kind == .server && $0.isBlock }.map { ($0, httpScope) }
             case .server where directive.isBlock:
                 blocks.append((directive, topScope))

@@ -27,21 +27,34 @@ struct NginxErrorPage: Sendable {
         return String(target[..<question])
     }
 
-    /// Reads the directive; empty (with a diagnostic) when nginx would refuse it. A target that
-    /// names the code as `$status` (`/errors/$status.html`) becomes one page per file it can
-    /// lead to, so each file is checked.
-    static func read(_ directive: NginxDirective, diagnostics: inout [Diagnostic]) -> [NginxErrorPage] {
+    /// Most files one variable target is followed to; beyond it the target counts as dynamic.
+    static let expansionLimit = 256
+
+    /// Reads the directive; empty (with a diagnostic) when nginx would refuse it. A target built
+    /// from `$status` and from variables a `map` gives literal values
+    /// (`/errors/$lang/$status.$format`) becomes one page per file it can lead to, so each file
+    /// is checked; the map's default comes first.
+    static func read(_ directive: NginxDirective, variables: [String: [String]] = [:], diagnostics: inout [Diagnostic]) -> [NginxErrorPage] {
         guard let page = readWritten(directive, diagnostics: &diagnostics) else { return [] }
         guard page.hasVariables, !page.isNamedLocation else { return [page] }
+        let names = NginxVariables.names(in: page.target).filter { $0 != "status" }
         var pages: [NginxErrorPage] = []
         for code in page.codes {
             // With `=code` nginx sets the status before it builds the target.
             let status = if case .status(let override) = page.statusOverride { override } else { code }
-            guard let target = NginxVariables.expand(page.target, ["status": String(status)]) else { return [page] }
-            if let same = pages.firstIndex(where: { $0.target == target }) {
-                pages[same].codes.append(code)
-            } else {
-                pages.append(NginxErrorPage(codes: [code], statusOverride: page.statusOverride, target: target, directive: directive))
+            var choices: [[String: String]] = [["status": String(status)]]
+            for name in names {
+                guard let values = variables[name] else { return [page] }
+                choices = choices.flatMap { chosen in values.map { chosen.merging([name: $0]) { _, new in new } } }
+                if choices.count > expansionLimit { return [page] }
+            }
+            for values in choices {
+                guard let target = NginxVariables.expand(page.target, values) else { return [page] }
+                if let same = pages.firstIndex(where: { $0.target == target }) {
+                    if !pages[same].codes.contains(code) { pages[same].codes.append(code) }
+                } else {
+                    pages.append(NginxErrorPage(codes: [code], statusOverride: page.statusOverride, target: target, directive: directive))
+                }
             }
         }
         return pages

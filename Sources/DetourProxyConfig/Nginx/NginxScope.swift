@@ -20,6 +20,8 @@ struct NginxScope: Sendable {
     var authRequest: NginxDirective?
     /// `allow` and `deny` in effect: a level with any of them replaces the inherited list.
     var accessRules: [NginxDirective] = []
+    /// Variables that http-level `map`s give literal values, for following variable targets.
+    var mapValues: [String: [String]] = [:]
 
     /// This scope with `block`'s own directives applied.
     func entering(_ block: NginxDirective, diagnostics: inout [Diagnostic]) -> NginxScope {
@@ -29,7 +31,7 @@ struct NginxScope: Sendable {
             switch child.kind {
             case .errorPage:
                 if ownPages == nil { ownPages = [] }
-                ownPages?.append(contentsOf: NginxErrorPage.read(child, diagnostics: &diagnostics))
+                ownPages?.append(contentsOf: NginxErrorPage.read(child, variables: mapValues, diagnostics: &diagnostics))
             case .addHeader: ownHeaders.append(child)
             case .allow, .deny: ownAccess.append(child)
             case .root:

@@ -27,6 +27,50 @@ enum NginxVariables {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The names of the variables `text` refers to, in order, each once.
+    static func names(in text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        var names: [String] = []
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count else {
+                index += 1
+                continue
+            }
+            let braced = bytes[index + 1] == UInt8(ascii: "{")
+            var end = index + (braced ? 2 : 1)
+            let start = end
+            while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+            let name = String(decoding: bytes[start..<end], as: UTF8.self)
+            if end > start, !names.contains(name) { names.append(name) }
+            index = max(end, index + 1)
+        }
+        return names
+    }
+
+    /// Variables a `map` block at http level defines whose every value is literal text, with
+    /// those values (the default first: "" when the map has none). A map with a variable in any
+    /// value is left out: its values only a request would tell.
+    static func literalMaps(in http: NginxDirective) -> [String: [String]] {
+        var maps: [String: [String]] = [:]
+        for map in http.children where map.kind == .map && map.isBlock && map.argumentCount == 2 {
+            guard let variable = map.value(at: 1), variable.hasPrefix("$") else { continue }
+            var defaultValue = ""
+            var values: [String] = []
+            var literal = true
+            for entry in map.children where entry.argumentCount == 1 {
+                guard let value = entry.lastValue, !value.utf8.contains(UInt8(ascii: "$")) else {
+                    literal = false
+                    break
+                }
+                if entry.name == "default" { defaultValue = value } else if !values.contains(value) { values.append(value) }
+            }
+            guard literal else { continue }
+            maps[String(variable.dropFirst())] = [defaultValue] + values.filter { $0 != defaultValue }
+        }
+        return maps
+    }
+
     private static func isNameByte(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
