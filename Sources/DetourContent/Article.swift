@@ -28,5 +28,5 @@ public struct Article: Sendable {
     public var html: String = ""
     public var headings: [MarkdownDocument.Heading] = []
 
-    public var sitePath: String { "articles/\(slug)/" }
+    public var sitePath: String { SiteLayout.article(slug) }
 }

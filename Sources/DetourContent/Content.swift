@@ -5,12 +5,41 @@ public struct Content: Sendable {
     public var codes: [ErrorCode]
     /// Sorted by title, drafts excluded.
     public var articles: [Article]
+    /// By language; a language without a file has none.
+    public var translations: [String: Translation]
 
-    public init(site: SiteConfig, codes: [ErrorCode], articles: [Article]) {
+    public init(site: SiteConfig, codes: [ErrorCode], articles: [Article], translations: [String: Translation] = [:]) {
         self.site = site
         self.codes = codes
         self.articles = articles
+        self.translations = translations
     }
 
     public func code(_ status: Int) -> ErrorCode? { codes.first { $0.status == status } }
+
+    /// A code's visitor texts in `language`, each falling back to the default language's.
+    public func text(of code: ErrorCode, in language: String) -> LocalizedCodeText {
+        let translated = language == site.language ? nil : translations[language]?.codes[code.status]
+        if let advice = translated?.advice, let file = translations[language] {
+            return LocalizedCodeText(title: translated?.title ?? code.title, summary: translated?.summary ?? code.summary, advice: advice, adviceFile: file.relativePath)
+        }
+        return LocalizedCodeText(title: translated?.title ?? code.title, summary: translated?.summary ?? code.summary, advice: code.advice, adviceFile: code.relativePath)
+    }
+
+    /// The UI strings of `language`: its file's, else the default language's, else the built-in English.
+    public func strings(in language: String) -> [String: String] {
+        var strings = UIStrings.english
+        strings.merge(translations[site.language]?.strings ?? [:]) { _, new in new }
+        if language != site.language { strings.merge(translations[language]?.strings ?? [:]) { _, new in new } }
+        return strings
+    }
+}
+
+/// What a visitor reads about a code in one language.
+public struct LocalizedCodeText: Sendable {
+    public var title: String
+    public var summary: String
+    public var advice: Located<String>?
+    /// Content-relative file the advice is written in, for its relative links.
+    public var adviceFile: String
 }

@@ -21,20 +21,22 @@ public struct ContentLoader: Sendable {
         }
 
         let site = loadSite(&diagnostics)
-        var codes = loadCodes(&diagnostics)
+        var (codes, failedStatuses) = loadCodes(&diagnostics)
         var articles = loadArticles(&diagnostics)
-        ReferenceChecks(codes: codes, articles: articles).run(&diagnostics)
+        ReferenceChecks(codes: codes, articles: articles, failedStatuses: failedStatuses).run(&diagnostics)
+        let translations = site.map { TranslationLoader(root: root, displayRoot: displayRoot, site: $0, codes: codes).load(&diagnostics) } ?? [:]
 
         // Markdown is rendered even when site.yml failed, so broken links show in the same run.
         articles = articles.filter { !$0.draft }
+        // A code whose file failed to load is reported there; links to it are not broken as well.
         let renderer = MarkdownRenderer(
-            resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status))),
+            resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status)).union(failedStatuses)),
             allowRawHTML: site?.allowRawHTML ?? false
         )
         let rendered = articles.concurrentMap { article -> (Article, [Diagnostic]) in
             var article = article
             let start = SourceLocation(path: article.source.path, line: article.bodyStartLine)
-            let (output, found) = renderer.render(article.body, fromPath: article.relativePath, start: start, root: "../../")
+            let (output, found) = renderer.render(article.body, fromPath: article.relativePath, start: start, root: SiteLayout.nestedRoot)
             article.html = output.html
             article.headings = output.headings
             article.body = ""
@@ -43,20 +45,27 @@ public struct ContentLoader: Sendable {
         articles = rendered.map(\.0).sorted { ($0.title.lowercased(), $0.slug) < ($1.title.lowercased(), $1.slug) }
         diagnostics += rendered.flatMap(\.1)
         codes = codes.map { renderCodeMarkdown($0, renderer: renderer, diagnostics: &diagnostics) }.sorted { $0.status < $1.status }
+        // Translated advice is rendered where it is used; here only its links are checked.
+        for translation in translations.values.sorted(by: { $0.language < $1.language }) {
+            for (_, text) in translation.codes.sorted(by: { $0.key < $1.key }) {
+                guard let advice = text.advice else { continue }
+                diagnostics += renderer.render(advice.value, fromPath: translation.relativePath, start: advice.location, root: SiteLayout.nestedRoot).1
+            }
+        }
         guard let site else { return (nil, diagnostics) }
-        return (Content(site: site, codes: codes, articles: articles), diagnostics)
+        return (Content(site: site, codes: codes, articles: articles, translations: translations), diagnostics)
     }
 
     /// Advice and operator notes as they appear on the help site (links relative to the page).
     private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, diagnostics: inout [Diagnostic]) -> ErrorCode {
         var code = code
         if let advice = code.advice {
-            let (html, found) = renderer.render(advice.value, fromPath: code.relativePath, start: advice.location, root: "../../")
+            let (html, found) = renderer.render(advice.value, fromPath: code.relativePath, start: advice.location, root: SiteLayout.nestedRoot)
             code.adviceHTML = html.html
             diagnostics += found
         }
         if let notes = code.operatorNotes {
-            let (html, found) = renderer.render(notes.value, fromPath: code.relativePath, start: notes.location, root: "../../")
+            let (html, found) = renderer.render(notes.value, fromPath: code.relativePath, start: notes.location, root: SiteLayout.nestedRoot)
             code.operatorNotesHTML = html.html
             diagnostics += found
         }
@@ -80,18 +89,26 @@ public struct ContentLoader: Sendable {
         }
     }
 
-    private func loadCodes(_ diagnostics: inout [Diagnostic]) -> [ErrorCode] {
+    /// The codes that loaded, and the statuses of files that failed (named by their file,
+    /// `502.yml`), so what only follows from that failure is not reported again.
+    private func loadCodes(_ diagnostics: inout [Diagnostic]) -> ([ErrorCode], Set<Int>) {
         let files = files(under: "codes", extensions: ["yml", "yaml"], diagnostics: &diagnostics)
         var codes: [ErrorCode] = []
+        var failed = Set<Int>()
         for relative in files {
             switch SourceFile.read(fileURL(relative), displayPath: displayPath(relative)) {
             case .success(let file):
-                if let code = ErrorCodeReader.read(file, relativePath: relative, diagnostics: &diagnostics) { codes.append(code) }
+                if let code = ErrorCodeReader.read(file, relativePath: relative, diagnostics: &diagnostics) {
+                    codes.append(code)
+                    continue
+                }
             case .failure(let diagnostic):
                 diagnostics.append(diagnostic)
             }
+            let stem = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension
+            if let status = Int(stem) { failed.insert(status) }
         }
-        return codes
+        return (codes, failed)
     }
 
     private func loadArticles(_ diagnostics: inout [Diagnostic]) -> [Article] {

@@ -26,5 +26,5 @@ public struct ErrorCode: Sendable {
     public var operatorNotesHTML: String?
 
     /// Directory of the code's help page, relative to the site root.
-    public var sitePath: String { "codes/\(status)/" }
+    public var sitePath: String { SiteLayout.code(status) }
 }

@@ -43,7 +43,7 @@ enum ErrorCodeReader {
 
     /// A block scalar's text is stored without its indentation; the column of its first line
     /// in the file puts link positions back where the user sees them.
-    private static func indented(_ markdown: Located<String>, in file: SourceFile) -> Located<String> {
+    static func indented(_ markdown: Located<String>, in file: SourceFile) -> Located<String> {
         let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false)
         guard markdown.location.line - 1 < lines.count, markdown.location.column == 1 else { return markdown }
         let indentation = lines[markdown.location.line - 1].prefix { $0 == " " }.count

@@ -186,6 +186,33 @@ struct FieldReader {
         diagnostics += child.diagnostics
     }
 
+    /// A mapping whose keys are data rather than field names (UI string keys, statuses): each
+    /// key with where it is written and its value node; nil when absent or not a mapping.
+    mutating func entries(_ key: String) -> [(key: Located<String>, value: Node)]? {
+        guard let node = value(key, required: false) else { return nil }
+        guard let mapping = node.mapping else {
+            mismatch(key, "a mapping of 'key: value' lines", node)
+            return nil
+        }
+        return mapping.compactMap { pair in
+            guard let name = pair.key.scalar?.string else { return nil }
+            return (Located(name, at: location(of: pair.key)), pair.value)
+        }
+    }
+
+    /// A reader for a mapping found among `entries`; its findings join this reader's.
+    mutating func reader(for node: Node, subject: String, fields: [String]) -> FieldReader? {
+        var found: [Diagnostic] = []
+        let child = FieldReader(node, at: location(of: node), lineOffset: lineOffset, subject: subject, fields: fields, diagnostics: &found)
+        diagnostics += found
+        return child
+    }
+
+    /// Takes over a nested reader's findings once it is done.
+    mutating func absorb(_ child: FieldReader) {
+        diagnostics += child.diagnostics
+    }
+
     /// Every key that is not in `fields`, with the closest known name as a suggestion.
     mutating func reportUnknownFields() {
         for key in mapping.keys {

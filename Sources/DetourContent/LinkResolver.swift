@@ -38,7 +38,7 @@ public struct LinkResolver: Sendable {
             guard let target, let slug = articlesByPath[target] else {
                 return .broken("link '\(destination)' points to an article that does not exist")
             }
-            return .rewrite(root + "articles/\(slug)/" + fragment)
+            return .rewrite(root + SiteLayout.article(slug) + fragment)
         }
         if path.hasPrefix("/") {
             let parts = path.split(separator: "/").map(String.init)

@@ -4,6 +4,9 @@ import Foundation
 /// Loads the SVG logo that every error page inlines. The file must stay inside `content/` and
 /// must not make the page fetch anything: error pages are shown while the backend is down.
 struct LogoLoader {
+    /// Every error page inlines the logo, and the pages must stay within their 8 KiB.
+    static let budget = 4 * 1024
+
     let contentRoot: URL
     let displayRoot: String
 
@@ -19,6 +22,15 @@ struct LogoLoader {
             diagnostics.append(.error("site.missing-file", "logo file '\(displayPath)' does not exist", at: path.location))
             return nil
         }
+        let bytes = (try? FileBytes.read(url.path).get())?.bytes ?? []
+        if let kind = Self.imageKind(bytes) {
+            diagnostics.append(.error("site.invalid-logo", "logo '\(displayPath)' is a \(kind) image; error pages inline the logo as SVG markup, so it must be an SVG file", at: path.location))
+            return nil
+        }
+        if bytes.count > Self.budget {
+            diagnostics.append(.error("site.logo-too-large", "logo '\(displayPath)' is \(bytes.count) bytes, over the \(Self.budget)-byte budget: every error page inlines it and must stay within 8 KiB; simplify it (for example with svgo)", at: path.location))
+            return nil
+        }
         let file: SourceFile
         switch SourceFile.read(url, displayPath: displayPath) {
         case .success(let read): file = read
@@ -27,6 +39,15 @@ struct LogoLoader {
             return nil
         }
         return svgMarkup(of: file, declaredAt: path.location, diagnostics: &diagnostics)
+    }
+
+    /// Raster formats people try first, told apart by their first bytes.
+    private static func imageKind(_ bytes: [UInt8]) -> String? {
+        let signatures: [(String, [UInt8])] = [
+            ("PNG", [0x89, 0x50, 0x4E, 0x47]), ("JPEG", [0xFF, 0xD8, 0xFF]), ("GIF", Array("GIF8".utf8)),
+            ("WebP", Array("RIFF".utf8)), ("ICO", [0x00, 0x00, 0x01, 0x00]),
+        ]
+        return signatures.first { bytes.starts(with: $0.1) }?.0
     }
 
     private func svgMarkup(of file: SourceFile, declaredAt location: SourceLocation, diagnostics: inout [Diagnostic]) -> String? {

@@ -80,6 +80,55 @@ public struct MarkdownDocument: Sendable {
         return Rendered(html: html, headings: headings)
     }
 
+    /// The text a terminal shows: paragraphs apart, list items as `- `, a link as its text and,
+    /// when it differs, its destination in parentheses; raw HTML left out.
+    public func plainText(resolveLink: (Link) -> String = { $0.destination }) -> String {
+        let utf8 = Array(markdown.utf8)
+        guard let document = cmark_parse_document(utf8, utf8.count, CMARK_OPT_SMART | CMARK_OPT_VALIDATE_UTF8) else { return "" }
+        defer { cmark_node_free(document) }
+        var text = ""
+        var linkStarts: [String.Index] = []
+        let iterator = cmark_iter_new(document)
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            let literal = { cmark_node_get_literal(node).map { String(cString: $0) } ?? "" }
+            if event == CMARK_EVENT_ENTER {
+                switch type {
+                case CMARK_NODE_TEXT, CMARK_NODE_CODE: text += literal()
+                case CMARK_NODE_SOFTBREAK: text += " "
+                case CMARK_NODE_LINEBREAK: text += "\n"
+                case CMARK_NODE_CODE_BLOCK: text += literal() + "\n"
+                case CMARK_NODE_ITEM: text += "- "
+                case CMARK_NODE_LINK: linkStarts.append(text.endIndex)
+                default: break
+                }
+            } else if event == CMARK_EVENT_EXIT {
+                switch type {
+                case CMARK_NODE_PARAGRAPH:
+                    // Items of a tight list stay on consecutive lines.
+                    let inTightList = cmark_node_parent(node).map { cmark_node_get_type($0) == CMARK_NODE_ITEM } ?? false
+                        && cmark_node_parent(cmark_node_parent(node)).map { cmark_node_get_list_tight($0) != 0 } ?? false
+                    text += inTightList ? "\n" : "\n\n"
+                case CMARK_NODE_HEADING: text += "\n\n"
+                case CMARK_NODE_LIST: if !text.hasSuffix("\n\n") { text += "\n" }
+                case CMARK_NODE_LINK:
+                    let start = linkStarts.popLast() ?? text.endIndex
+                    let destination = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                    let shown = String(text[start...])
+                    let resolved = resolveLink(Link(destination: destination, line: Self.blockLine(of: node)))
+                    if !resolved.isEmpty, !resolved.hasPrefix("#"), resolved != shown { text += " (\(resolved))" }
+                default: break
+                }
+            }
+        }
+        while text.contains("\n\n\n") { text = text.replacingOccurrences(of: "\n\n\n", with: "\n\n") }
+        return text.trimmingWhitespace()
+    }
+
     /// Inline nodes carry no position in cmark 0.30; the enclosing block's start line does.
     private static func blockLine(of node: OpaquePointer) -> Int {
         var current: OpaquePointer? = node

@@ -34,6 +34,15 @@ public struct MarkdownRenderer: Sendable {
         return (rendered, diagnostics)
     }
 
+    /// Plain text for terminals and JSON, links rewritten under `root` as `render` does; links
+    /// are checked by `render`, so broken ones are kept as written here.
+    public func plainText(_ markdown: String, fromPath: String, root: String) -> String {
+        MarkdownDocument(markdown, allowRawHTML: false).plainText { link in
+            if case .rewrite(let destination) = resolver.resolve(link.destination, fromPath: fromPath, root: root) { return destination }
+            return link.destination
+        }
+    }
+
     /// The link's block line is known; find the destination text from there for an exact column.
     private static func locate(_ link: MarkdownDocument.Link, in lines: [Substring], start: SourceLocation) -> SourceLocation {
         var index = max(link.line - 1, 0)

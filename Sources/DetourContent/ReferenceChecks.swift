@@ -5,6 +5,8 @@ import DetourDiagnostics
 struct ReferenceChecks {
     let codes: [ErrorCode]
     let articles: [Article]
+    /// Statuses whose definition file failed to load: already reported there.
+    var failedStatuses: Set<Int> = []
 
     func run(_ diagnostics: inout [Diagnostic]) {
         var firstStatus: [Int: ErrorCode] = [:]
@@ -41,7 +43,7 @@ struct ReferenceChecks {
         }
 
         for article in articles where !article.draft {
-            for code in article.codes where firstStatus[code.value] == nil {
+            for code in article.codes where firstStatus[code.value] == nil && !failedStatuses.contains(code.value) {
                 diagnostics.append(.error("article.unknown-code", "code \(code.value) has no definition in codes/", at: code.location))
             }
         }

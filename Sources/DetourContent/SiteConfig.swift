@@ -29,9 +29,19 @@ public struct SiteConfig: Sendable {
     public var dark: Palette
     public var support: Support
     public var statusPage: String?
+    /// Footer of the help site's pages.
     public var footer: String?
-    /// BCP 47 tag written into `<html lang>`.
-    public var language: String
+    /// Footer of the error pages, which are served by the proxy rather than the help site.
+    public var errorFooter: String?
+    /// BCP 47 tags, the default language first; error pages are built in each.
+    public var languages: [String]
+    /// The default language, written into the help site's `<html lang>`.
+    public var language: String { languages[0] }
+    /// Where each language is listed in `site.yml`, for warnings about its translation.
+    public var languageLocations: [String: SourceLocation] = [:]
+    /// The URL path the server snippets serve error pages under (`/detour-errors/`): chosen not to
+    /// collide with the application, the files stay in `public/errors/`.
+    public var errorPath: String
     /// Lets raw HTML in Markdown through; off unless the site opts in.
     public var allowRawHTML: Bool
     /// Where `public/` is installed on the proxy host; the server snippets point there.

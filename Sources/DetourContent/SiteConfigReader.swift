@@ -4,8 +4,9 @@ import Foundation
 /// Reads and validates `site.yml`. Colours and URLs end up in CSS and attributes, so they are
 /// checked against strict shapes rather than escaped after the fact.
 struct SiteConfigReader {
-    static let fields = ["name", "base_url", "logo", "colors", "support", "status_page", "footer", "language", "raw_html", "install_path"]
+    static let fields = ["name", "base_url", "logo", "colors", "support", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path", "error_path"]
     static let defaultInstallPath = "/usr/share/detour"
+    static let defaultErrorPath = "/detour-errors/"
     static let paletteFields = ["background", "text", "accent", "muted"]
 
     let contentRoot: URL
@@ -31,14 +32,26 @@ struct SiteConfigReader {
         }
         let statusPage = reader.string("status_page").flatMap { Self.checkedURL($0, field: "status_page", diagnostics: &diagnostics) }
         let footer = reader.string("footer")?.value
-        let language = reader.string("language")
+        let errorFooter = reader.string("error_footer")?.value
+        let languages = reader.stringList("languages")
+        let errorPath = reader.string("error_path")
         let rawHTML = reader.bool("raw_html")?.value ?? false
         let installPath = reader.string("install_path")
         reader.reportUnknownFields()
         diagnostics += reader.diagnostics
 
-        if let language, language.value.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"#, options: .regularExpression) == nil {
-            diagnostics.append(.error("site.invalid-language", "'language' must be a language tag such as 'en' or 'pt-BR', not '\(language.value)'", at: language.location))
+        var seenLanguages: [String: SourceLocation] = [:]
+        for language in languages {
+            if let problem = LanguageTag.problem(with: language.value) {
+                diagnostics.append(.error("site.invalid-language", "'languages' \(problem)", at: language.location))
+            } else if let first = seenLanguages[language.value.lowercased()] {
+                diagnostics.append(.error("site.duplicate-language", "language '\(language.value)' is listed twice", at: language.location, notes: [.init("first listed here", at: first)]))
+            } else {
+                seenLanguages[language.value.lowercased()] = language.location
+            }
+        }
+        if let errorPath, let problem = Self.errorPathProblem(errorPath.value) {
+            diagnostics.append(.error("site.invalid-path", "'error_path' \(problem)", at: errorPath.location))
         }
         // Written into server configurations unquoted, so only plain absolute paths.
         if let installPath, installPath.value.range(of: #"^/[A-Za-z0-9._/-]*$"#, options: .regularExpression) == nil {
@@ -48,7 +61,7 @@ struct SiteConfigReader {
         let logoSVG = logo.flatMap { LogoLoader(contentRoot: contentRoot, displayRoot: displayRoot).load($0, diagnostics: &diagnostics) }
 
         guard let name, let checkedBase else { return nil }
-        return SiteConfig(
+        var config = SiteConfig(
             name: name.value,
             baseURL: checkedBase.hasSuffix("/") ? checkedBase : checkedBase + "/",
             logoSVG: logoSVG,
@@ -57,11 +70,31 @@ struct SiteConfigReader {
             support: support,
             statusPage: statusPage,
             footer: footer,
-            language: language?.value ?? "en",
+            errorFooter: errorFooter,
+            languages: languages.isEmpty ? ["en"] : languages.map(\.value),
+            errorPath: errorPath.map { $0.value.hasSuffix("/") ? $0.value : $0.value + "/" } ?? Self.defaultErrorPath,
             allowRawHTML: rawHTML,
             installPath: installPath.map { $0.value.hasSuffix("/") && $0.value.count > 1 ? String($0.value.dropLast()) : $0.value } ?? Self.defaultInstallPath,
             location: reader.location
         )
+        config.languageLocations = Dictionary(languages.map { ($0.value, $0.location) }, uniquingKeysWith: { first, _ in first })
+        return config
+    }
+
+    /// The path is written into server configurations and must not meet the application's own
+    /// URLs: not `/errors/`, which applications use, and no dot-prefixed part, which hardening
+    /// configurations deny (`location ~ /\.`).
+    private static func errorPathProblem(_ path: String) -> String? {
+        guard path.range(of: #"^/[A-Za-z0-9._/-]*$"#, options: .regularExpression) != nil, path != "/", !path.contains("//") else {
+            return "must be an absolute URL path of letters, digits, '.', '_', '-' and '/', such as '/detour-errors/', not '\(path)'"
+        }
+        if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            return "must not have a part starting with '.': hardening configurations deny such paths, so the pages would answer 403; not '\(path)'"
+        }
+        if path == "/errors" || path == "/errors/" {
+            return "must not be '/errors/', which applications often serve themselves; use '/detour-errors/'"
+        }
+        return nil
     }
 
     private static func palette(_ reader: inout FieldReader, defaults: SiteConfig.Palette, diagnostics: inout [Diagnostic]) -> SiteConfig.Palette {

@@ -17,8 +17,10 @@ final class SiteRuleTests: SiteTestCase {
     }
 
     func testLanguageTag() throws {
-        let folder = try site(["content/site.yml": base + "language: english!\n"])
-        assertFails(folder, with: "content/site.yml:3:11: error: [site.invalid-language] 'language' must be a language tag such as 'en' or 'pt-BR', not 'english!'")
+        let folder = try site(["content/site.yml": base + "languages: english!\n"])
+        assertFails(folder, with: "content/site.yml:3:12: error: [site.invalid-language] 'languages' must be a language tag such as 'en' or 'pt-BR', not 'english!'")
+        let unknown = try site(["content/site.yml": base + "languages: [en, xx]\n"])
+        assertFails(unknown, with: "content/site.yml:3:17: error: [site.invalid-language] 'languages' 'xx' is not a known language: 'xx' is no ISO 639-1 code")
     }
 
     func testLogoMustStayInsideContent() throws {

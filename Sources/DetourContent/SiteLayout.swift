@@ -1,0 +1,26 @@
+/// Where every page of a build lives, the one place that spells the URL layout: pages, links,
+/// the sitemap and the server snippets all ask here.
+///
+/// The help site is one folder per page (`codes/502/index.html`), two levels below the root;
+/// error pages are files in `errors/`, one folder per language, with the default language's
+/// pages also directly in `errors/` for servers and tools that know no language.
+public enum SiteLayout {
+    /// The way back to the site root from a page two folders deep.
+    public static let nestedRoot = "../../"
+    /// The ways back to the site root a help page can need: from the home page, and from a nested page.
+    public static let roots = ["", nestedRoot]
+    public static let errorsFolder = "errors"
+
+    public static func code(_ status: Int) -> String { "codes/\(status)/" }
+    public static func article(_ slug: String) -> String { "articles/\(slug)/" }
+    public static func tag(_ name: String) -> String { "tags/\(Slug.make(name))/" }
+
+    /// `errors/<language>/<status>.<ext>`, or `errors/<status>.<ext>` without a language.
+    public static func errorPage(_ status: Int, language: String?, fileExtension: String) -> String {
+        let folder = language.map { "\(errorsFolder)/\($0)/" } ?? "\(errorsFolder)/"
+        return "\(folder)\(status).\(fileExtension)"
+    }
+
+    /// The file a folder-style page is written to.
+    public static func file(of page: String) -> String { page + "index.html" }
+}
