@@ -2,8 +2,9 @@
 SWIFT ?= swift
 ARTICLES ?= 10000
 BUILD_PACKAGES = libcmark-dev
-# Real servers and a real browser for the end-to-end tests; GNU time for the benchmarks.
-TEST_PACKAGES = nginx-light chromium
+# Real servers (nginx, Caddy, HAProxy, Apache) and a real browser for the end-to-end tests;
+# GNU time for the benchmarks.
+TEST_PACKAGES = nginx-light caddy haproxy apache2 chromium
 
 .PHONY: site test bench bench-check deps test-deps release clean
 

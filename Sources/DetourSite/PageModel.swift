@@ -6,9 +6,15 @@ import Foundation
 /// while lists are always present (possibly empty) so `{{^empty(list)}}` works.
 /// `root` is the way back to the site root from the page (`../../`), so the site works under any path.
 struct PageModel: Sendable {
+    /// A code's advice on an error page, links absolute: served from the proxy, not the help site.
+    struct Advice: Sendable {
+        var html: String
+        var text: String
+    }
+
     let content: Content
-    /// Advice with absolute links, for error pages served from the proxy.
-    let errorPageAdvice: [Int: String]
+    /// By language, then status.
+    let errorPageAdvice: [String: [Int: Advice]]
     /// Each article's `partials/article-card`, rendered on first use, by root then article index.
     var cards: [String: [LazyText]] = [:]
     /// Every template rendered with only `site` in scope, on first use, by root, as a tree
@@ -34,6 +40,7 @@ struct PageModel: Sendable {
         model["logo"] = site.logoSVG
         model["statusPage"] = site.statusPage
         model["footer"] = site.footer
+        model["errorFooter"] = site.errorFooter
         if !site.support.isEmpty {
             var support: [String: Any] = [:]
             support["email"] = site.support.email
@@ -60,7 +67,7 @@ struct PageModel: Sendable {
             "summary": article.summary,
             "url": root + article.sitePath,
             "audience": article.audience.rawValue,
-            "codes": article.codes.map { ["status": $0.value, "url": root + "codes/\($0.value)/"] as [String: Any] },
+            "codes": article.codes.map { ["status": $0.value, "url": root + SiteLayout.code($0.value)] as [String: Any] },
             "tags": article.tags.map { tag(name: $0, root: root) },
         ]
         model["updated"] = article.updated
@@ -69,17 +76,36 @@ struct PageModel: Sendable {
     }
 
     func tag(name: String, root: String) -> [String: Any] {
-        ["name": name, "url": root + "tags/\(Slug.make(name))/"]
+        ["name": name, "url": root + SiteLayout.tag(name)]
     }
 
     // MARK: Pages
 
-    func errorPage(_ code: ErrorCode) -> [String: Any] {
-        var model: [String: Any] = codeSummary(code, root: content.site.baseURL)
-        model["helpURL"] = content.site.baseURL + code.sitePath
-        model["advice"] = errorPageAdvice[code.status]
+    /// One code's error page in one language: its texts, the UI strings (`t`) with this page's
+    /// values filled in, and the site with `language` set to the page's.
+    func errorPage(_ code: ErrorCode, language: String) -> [String: Any] {
+        let text = content.text(of: code, in: language)
+        let baseURL = content.site.baseURL
+        var model: [String: Any] = ["status": code.status, "title": text.title, "summary": text.summary, "url": baseURL + code.sitePath]
+        model["helpURL"] = baseURL + code.sitePath
+        let advice = errorPageAdvice[language]?[code.status]
+        model["advice"] = advice?.html
+        model["adviceText"] = advice?.text
         model["retryAfter"] = code.retryAfter
-        return ["site": site(root: content.site.baseURL), "code": model, "page": ["title": "\(code.status) \(code.title)"]]
+        var values = ["status": String(code.status), "title": text.title]
+        values["seconds"] = code.retryAfter.map(String.init)
+        let strings = content.strings(in: language).mapValues { UIStrings.fill($0, values) }
+        var site = site(root: baseURL)
+        site["language"] = language
+        site["icon"] = iconDataURI
+        return ["site": site, "code": model, "t": strings, "page": ["title": "\(code.status) \(text.title)"]]
+    }
+
+    /// A dot in the accent colour as the page's icon, so a browser asks the dead site for no
+    /// `/favicon.ico`. The colour is a checked hex value; `#` is the one character to encode.
+    private var iconDataURI: String {
+        let accent = content.site.light.accent.replacingOccurrences(of: "#", with: "%23")
+        return "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='\(accent)'/%3E%3C/svg%3E"
     }
 
     func indexPage(tags: [(name: String, count: Int)]) -> [String: Any] {
@@ -91,13 +117,13 @@ struct PageModel: Sendable {
     }
 
     func codePage(_ code: ErrorCode) -> [String: Any] {
-        let root = "../../"
+        let root = SiteLayout.nestedRoot
         var model = codeSummary(code, root: root)
         model["advice"] = code.adviceHTML
         model["operatorNotes"] = code.operatorNotesHTML
         model["retryAfter"] = code.retryAfter
         model["emittedBy"] = code.emittedBy
-        if code.generatesPage { model["errorPageURL"] = root + "errors/\(code.status).html" }
+        if code.generatesPage { model["errorPageURL"] = root + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.html.fileExtension) }
         let articles = content.articles
         let bySlug = Dictionary(articles.indices.map { (articles[$0].slug, $0) }, uniquingKeysWith: { first, _ in first })
         // Curated `related` first, then every other article that lists this status.
@@ -111,35 +137,22 @@ struct PageModel: Sendable {
     }
 
     func articlePage(at index: Int) -> [String: Any] {
-        let root = "../../"
+        let root = SiteLayout.nestedRoot
         let article = content.articles[index]
         var model = articleSummary(at: index, root: root)
         model["html"] = article.html
         model["headings"] = article.headings.filter { $0.level <= 3 }.map { ["level": $0.level, "text": $0.text, "id": $0.id] as [String: Any] }
         model["logPatterns"] = article.logPatterns
         model["codes"] = article.codes.map { located -> [String: Any] in
-            var code: [String: Any] = ["status": located.value, "url": root + "codes/\(located.value)/"]
+            var code: [String: Any] = ["status": located.value, "url": root + SiteLayout.code(located.value)]
             code["title"] = content.code(located.value)?.title
             return code
         }
         return common(root: root, title: "\(article.title) · \(content.site.name)").merging(["article": model]) { first, _ in first }
     }
 
-    /// Server snippets see the site, where it is installed and the codes with pages.
-    func snippet() -> [String: Any] {
-        [
-            "site": site(root: ""),
-            "installPath": content.site.installPath,
-            "codes": content.codes.filter(\.generatesPage).map { code -> [String: Any] in
-                var model: [String: Any] = ["status": code.status, "title": code.title]
-                model["retryAfter"] = code.retryAfter
-                return model
-            },
-        ]
-    }
-
     func tagPage(name: String, articles: [Int]) -> [String: Any] {
-        let root = "../../"
+        let root = SiteLayout.nestedRoot
         let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, root: root) }]
         return common(root: root, title: "\(name) · \(content.site.name)").merging(["tag": tag]) { first, _ in first }
     }

@@ -4,7 +4,8 @@ import Foundation
 /// Every file one build writes, and how each is rendered.
 struct PageSet: Sendable {
     enum Job: Sendable {
-        case errorPage(ErrorCode)
+        /// One code's error page in one language and format.
+        case errorPage(ErrorCode, language: String, format: OutputFormat)
         case index
         case code(ErrorCode)
         case article(Int)
@@ -21,8 +22,7 @@ struct PageSet: Sendable {
     }
 
     static let cardTemplate = "partials/article-card"
-    /// The ways back to the site root: from `index.html`, and from `<section>/<name>/index.html`.
-    static let roots = ["", "../../"]
+    static let roots = SiteLayout.roots
 
     let content: Content
     let model: PageModel
@@ -57,7 +57,10 @@ struct PageSet: Sendable {
             }
         }
         tags = bySlug.sorted { $0.key < $1.key }.map(\.value)
-        jobs = content.codes.filter(\.generatesPage).map(Job.errorPage)
+        let errorPages = content.codes.filter(\.generatesPage).flatMap { code in
+            content.site.languages.flatMap { language in OutputFormat.all.map { Job.errorPage(code, language: language, format: $0) } }
+        }
+        jobs = errorPages
             + [.index, .styles, .sitemap]
             + content.codes.map(Job.code)
             + content.articles.indices.map(Job.article)
@@ -65,23 +68,40 @@ struct PageSet: Sendable {
             + templates.names.filter { $0.hasPrefix("snippets/") }.map(Job.snippet)
     }
 
-    func path(of job: Job) -> String {
+    /// Where the job's output goes: one file, or for the default language's error pages also
+    /// the language-less copy in `errors/`.
+    func paths(of job: Job) -> [String] {
         switch job {
-        case .errorPage(let code): "errors/\(code.status).html"
-        case .index: "index.html"
-        case .code(let code): code.sitePath + "index.html"
-        case .article(let index): content.articles[index].sitePath + "index.html"
-        case .tag(let index): "tags/\(Slug.make(tags[index].name))/index.html"
-        case .styles: "style.css"
-        case .sitemap: "sitemap.xml"
-        case .snippet(let name): name
+        case .errorPage(let code, let language, let format):
+            let page = SiteLayout.errorPage(code.status, language: language, fileExtension: format.fileExtension)
+            guard language == content.site.language else { return [page] }
+            return [page, SiteLayout.errorPage(code.status, language: nil, fileExtension: format.fileExtension)]
+        case .index: return ["index.html"]
+        case .code(let code): return [SiteLayout.file(of: code.sitePath)]
+        case .article(let index): return [SiteLayout.file(of: content.articles[index].sitePath)]
+        case .tag(let index): return [SiteLayout.file(of: SiteLayout.tag(tags[index].name))]
+        case .styles: return ["style.css"]
+        case .sitemap: return ["sitemap.xml"]
+        case .snippet(let name): return [name]
+        }
+    }
+
+    /// An error page in `format`: its template's rendering, or the envelope around another format's.
+    func renderErrorPage(_ code: ErrorCode, language: String, format: OutputFormat, with templates: TemplateSet) -> String {
+        switch format.envelope {
+        case .none:
+            return templates.render(format.template ?? "error", model.errorPage(code, language: language))
+        case .httpResponse(let bodyName):
+            let bodyFormat = OutputFormat.named(bodyName) ?? .html
+            let body = renderErrorPage(code, language: language, format: bodyFormat, with: templates)
+            return HTTPStatus.response(status: code.status, title: code.title, mediaType: bodyFormat.contentType, retryAfter: code.retryAfter, body: body)
         }
     }
 
     func render(_ job: Job, with templates: TemplateSet) -> String {
         switch job {
-        case .errorPage(let code):
-            templates.render("error", model.errorPage(code))
+        case .errorPage(let code, let language, let format):
+            renderErrorPage(code, language: language, format: format, with: templates)
         case .index:
             templates.render("index", model.indexPage(tags: tags.map { ($0.name, $0.articles.count) }))
         case .code(let code):
@@ -93,7 +113,7 @@ struct PageSet: Sendable {
         case .styles:
             templates.render("style.css", ["site": model.site(root: "")])
         case .snippet(let name):
-            templates.render(name, model.snippet())
+            templates.render(name, SnippetModel(content: content, installPath: content.site.installPath).dictionary())
         case .sitemap:
             Sitemap(baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath)).xml
         }

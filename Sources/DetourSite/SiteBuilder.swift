@@ -6,10 +6,6 @@ import Foundation
 /// load templates and content, render every page in parallel into a staging folder, then swap
 /// it into place. Nothing is written over the previous output unless every phase succeeded.
 public enum SiteBuilder {
-    /// Largest error page: it must stay tiny to be served while a backend is down, and HAProxy
-    /// refuses an errorfile larger than its buffer.
-    public static let errorPageBudget = 8 * 1024
-
     public static func build(_ options: BuildOptions) -> BuildReport {
         var report = BuildReport()
         if let unsafe = OutputSafety.check(options) {
@@ -34,11 +30,12 @@ public enum SiteBuilder {
         let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: errorPageAdvice(content)), templates: templates)
         let results = pages.jobs.concurrentMap { job -> Diagnostic? in
             let text = pages.render(job, with: templates)
-            if case .errorPage(let code) = job, text.utf8.count > errorPageBudget {
-                return .error("errorpage.too-large", "error page for \(code.status) is \(text.utf8.count) bytes, over the \(errorPageBudget)-byte budget; shorten the advice or the error template", at: code.location)
+            let paths = pages.paths(of: job)
+            if case .errorPage(let code, let language, let format) = job, let budget = format.budget, text.utf8.count > budget {
+                return overBudget(paths[0], bytes: text.utf8.count, budget: budget, code: code, language: language, content: content)
             }
             do {
-                try output.write(pages.path(of: job), text)
+                for path in paths { try output.write(path, text) }
                 return nil
             } catch {
                 return writeFailure(options, error)
@@ -57,25 +54,45 @@ public enum SiteBuilder {
             return report
         }
         report.wroteOutput = true
-        report.files = pages.jobs.count
+        report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count }
         report.errorPages = content.codes.filter(\.generatesPage).count
+        report.languages = content.site.languages.count
         report.articles = content.articles.count
         return report
     }
 
     /// Error pages are served by the proxy, far from the help site, so their links are absolute.
-    private static func errorPageAdvice(_ content: Content) -> [Int: String] {
+    /// By language, then status: the advice as HTML and as plain text.
+    private static func errorPageAdvice(_ content: Content) -> [String: [Int: PageModel.Advice]] {
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
             allowRawHTML: content.site.allowRawHTML
         )
-        var advice: [Int: String] = [:]
-        for code in content.codes where code.generatesPage {
-            guard let markdown = code.advice else { continue }
-            // Links were checked when the content loaded; only the rewrite differs here.
-            advice[code.status] = renderer.render(markdown.value, fromPath: code.relativePath, start: markdown.location, root: content.site.baseURL).0.html
+        let root = content.site.baseURL
+        var advice: [String: [Int: PageModel.Advice]] = [:]
+        for language in content.site.languages {
+            for code in content.codes where code.generatesPage {
+                let text = content.text(of: code, in: language)
+                guard let markdown = text.advice else { continue }
+                // Links were checked when the content loaded; only the rewrite differs here.
+                let html = renderer.render(markdown.value, fromPath: text.adviceFile, start: markdown.location, root: root).0.html
+                let plain = renderer.plainText(markdown.value, fromPath: text.adviceFile, root: root)
+                advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain)
+            }
         }
         return advice
+    }
+
+    /// Names the file and what makes it large: a big logo or advice, or a long translation.
+    private static func overBudget(_ path: String, bytes: Int, budget: Int, code: ErrorCode, language: String, content: Content) -> Diagnostic {
+        let text = content.text(of: code, in: language)
+        let at = text.advice?.location ?? code.location
+        var message = "\(path) is \(bytes) bytes, over its \(budget)-byte budget"
+        if let logo = content.site.logoSVG, logo.utf8.count > budget / 4 {
+            message += "; the inlined logo alone takes \(logo.utf8.count) bytes"
+        }
+        message += "; shorten the advice or the error template"
+        return .error("errorpage.too-large", message, at: at)
     }
 
     private static func failed(_ diagnostics: [Diagnostic], _ options: BuildOptions) -> Bool {

@@ -8,7 +8,7 @@ import Mustache
 /// `LazyText`, the only code that touches swift-mustache.
 public struct TemplateSet: Sendable {
     /// Templates the build renders directly; partials are whatever these include.
-    public static let required = ["error", "index", "code", "article", "tag", "style.css"]
+    public static let required = OutputFormat.all.compactMap(\.template) + ["index", "code", "article", "tag", "style.css"]
 
     private let library: MustacheLibrary
 
@@ -27,6 +27,7 @@ public struct TemplateSet: Sendable {
             return (nil, [.error("template.missing-folder", "templates folder '\(displayRoot)' does not exist", at: SourceLocation(path: displayRoot))])
         }
 
+        MustacheContentTypes.register(JSONContentType(), named: "JSON")
         var library = MustacheLibrary()
         var sources: [String: SourceFile] = [:]
         for relative in DirectoryWalker.files(under: root.path, suffixes: [".mustache"]) {

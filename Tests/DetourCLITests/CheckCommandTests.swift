@@ -21,19 +21,20 @@ final class CheckCommandTests: XCTestCase {
     }
 
     func testDetoursOwnSnippetChecksCleanAndCoversEveryPage() throws {
+        // Both parts, as the snippets' first lines say: the maps in http, the pages in the server.
         try folder.write(["deploy/nginx.conf": server("""
                 include ../public/snippets/nginx.conf;
                 location / { proxy_pass http://127.0.0.1:9000; }
                 location ~ \\.php$ { fastcgi_pass unix:/run/php/php-fpm.sock; }
-        """)])
+        """).replacingOccurrences(of: "http {\n", with: "http {\n    include ../public/snippets/nginx-http.conf;\n")])
         let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--map", "/usr/share/detour=public"], in: folder.url)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(result.stdout, """
         Coverage of the pages in public/errors/:
-          deploy/nginx.conf:3:5  server shop.test
-            502  public/errors/502.html
-        1 server block in 2 files
+          deploy/nginx.conf:4:5  server shop.test
+            502  public/errors/en/502.html
+        1 server block in 3 files
 
         """)
         let nginx = try RequiredTool.find("nginx")

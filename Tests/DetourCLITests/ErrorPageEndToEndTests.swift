@@ -69,6 +69,7 @@ final class ErrorPageEndToEndTests: XCTestCase {
         XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
         let port = LoopbackPort.free(), appPort = LoopbackPort.free(), deadPort = LoopbackPort.free()
         let server = try NginxServer(config: NginxServer.httpBlock("""
+        include \(site.path)/public/snippets/nginx-http.conf;
         server { listen 127.0.0.1:\(appPort); location / { return 503 "maintenance body from the app"; } }
         server {
             listen 127.0.0.1:\(port);

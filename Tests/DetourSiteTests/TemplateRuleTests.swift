@@ -35,8 +35,9 @@ final class TemplateRuleTests: SiteTestCase {
         let longAdvice = String(repeating: "Please wait a little and then try again. ", count: 250)
         let folder = try site(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: \"\(longAdvice)\"\n"])
         let text = diagnostics(folder)
-        XCTAssertTrue(text.contains("content/codes/502.yml:1:1: error: [errorpage.too-large] error page for 502 is "), text)
-        XCTAssertTrue(text.contains("bytes, over the 8192-byte budget; shorten the advice or the error template"), text)
+        // Named by file, at the advice that makes it large.
+        XCTAssertTrue(text.contains("content/codes/502.yml:4:9: error: [errorpage.too-large] errors/en/502.html is "), text)
+        XCTAssertTrue(text.contains("bytes, over its 8192-byte budget; shorten the advice or the error template"), text)
     }
 
     func testMissingAdviceIsAWarningThatStrictTurnsIntoFailure() throws {

@@ -1,0 +1,92 @@
+import DetourContent
+
+/// The one neutral model every server snippet is rendered from: which page answers which code,
+/// in which language and format, where the pages are installed and under which URL path they
+/// are served. Each template only spells this in its server's syntax, as swift-argument-parser
+/// spells one command model as each shell's completion script.
+struct SnippetModel {
+    /// Where `detour snippet --example` runs the server.
+    struct Example {
+        var listenHost: String
+        var listenPort: Int
+        var upstream: String
+        var stateDirectory: String
+    }
+
+    let content: Content
+    let installPath: String
+
+    func dictionary(example: Example? = nil, rendered: [ProxyServer: String] = [:]) -> [String: Any] {
+        let site = content.site
+        let languages = site.languages
+        let codes = content.codes.filter(\.generatesPage)
+        var model: [String: Any] = [
+            "site": ["name": site.name, "baseURL": site.baseURL],
+            "installPath": installPath,
+            "pagesFolder": installPath + "/" + SiteLayout.errorsFolder,
+            "errorPath": site.errorPath,
+            "defaultLanguage": site.language,
+            "defaultFormat": OutputFormat.html.name,
+            "languages": languages.enumerated().map { index, language -> [String: Any] in
+                var entry: [String: Any] = ["tag": language, "isDefault": index == 0]
+                entry["pattern"] = Self.firstListedPattern(language, among: languages)
+                return entry
+            },
+            // Go's regexp has no lookahead: one pattern whose first capture is the earliest listed language.
+            "languageCapture": "(?i)^(?:[^,]*,)*?\\s*(" + languages.joined(separator: "|") + ")\\b",
+            "formats": OutputFormat.negotiated.map { format -> [String: Any] in
+                var entry: [String: Any] = ["name": format.name, "extension": format.fileExtension, "mediaType": format.mediaType, "contentType": format.contentType]
+                entry["acceptPattern"] = format.acceptPattern.map { "^\\s*" + $0 }
+                return entry
+            },
+            "codes": codes.map { code -> [String: Any] in
+                var entry: [String: Any] = ["status": code.status, "title": code.title, "isServerError": code.status >= 500]
+                entry["retryAfter"] = code.retryAfter
+                return entry
+            },
+            "retryCodes": codes.compactMap { code in code.retryAfter.map { ["status": code.status, "retryAfter": $0] as [String: Any] } },
+            "serverErrorStatuses": codes.filter { $0.status >= 500 }.map { String($0.status) }.joined(separator: " "),
+            "statusList": codes.map { String($0.status) }.joined(separator: ", "),
+            "haproxyErrorfiles": codes.filter { ProxyServer.haproxyErrorfileStatuses.contains($0.status) }.map { code in
+                ["status": code.status, "file": installPath + "/" + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.haproxy.fileExtension)] as [String: Any]
+            },
+            "serverErrorVariants": variants(of: codes.filter { $0.status >= 500 }),
+            "unavailableVariants": variants(of: codes.filter { $0.status == 503 }),
+        ]
+        if let example {
+            model["example"] = [
+                "listenHost": example.listenHost, "listenPort": example.listenPort,
+                "upstream": example.upstream, "state": example.stateDirectory,
+            ] as [String: Any]
+        }
+        for (server, text) in rendered {
+            model["snippet_" + server.rawValue.replacingOccurrences(of: "-", with: "_")] = text
+        }
+        return model
+    }
+
+    /// Every page of `codes` in every language and format, for servers that need one rule each.
+    private func variants(of codes: [ErrorCode]) -> [[String: Any]] {
+        codes.flatMap { code in
+            content.site.languages.flatMap { language in
+                OutputFormat.negotiated.map { format -> [String: Any] in
+                    var entry: [String: Any] = [
+                        "status": code.status, "language": language, "format": format.name, "contentType": format.contentType,
+                        "file": installPath + "/" + SiteLayout.errorPage(code.status, language: language, fileExtension: format.fileExtension),
+                    ]
+                    entry["retryAfter"] = code.retryAfter
+                    return entry
+                }
+            }
+        }
+    }
+
+    /// A PCRE pattern (nginx, Apache, HAProxy) that matches an `Accept-Language` header whose
+    /// first listed site language is `language`: no other site language comes before it.
+    /// Quality values are not weighed; browsers list languages in order of preference.
+    static func firstListedPattern(_ language: String, among languages: [String]) -> String? {
+        let others = languages.filter { $0 != language }
+        guard !others.isEmpty else { return nil }
+        return "^(?:\\s*(?!(?:" + others.joined(separator: "|") + ")\\b)[^,]*,)*\\s*" + language + "\\b"
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import DetourSite
+import Foundation
+
+extension ProxyServer: ExpressibleByArgument {}
+
+struct SnippetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snippet",
+        abstract: "Print a server's error-page snippet, or a complete example configuration.",
+        discussion: """
+        Servers: nginx (the part for each server block), nginx-http (the part for the http block), caddy, haproxy, apache. The snippet is the one 'detour build' writes to public/snippets/, with the pages under --install-path.
+
+        With --example it prints a complete, minimal configuration instead: a reverse proxy from --listen to --upstream with the pages wired in, keeping its pid file, logs and temporary files in --state. It runs as it is, in the foreground:
+          nginx -p STATE -c FILE -g 'daemon off;'
+          caddy run --config FILE --adapter caddyfile
+          haproxy -f FILE -db
+          apache2 -f FILE -DFOREGROUND
+        """
+    )
+
+    @Argument(help: "nginx, nginx-http, caddy, haproxy or apache.")
+    var server: ProxyServer
+
+    @Option(help: "Where public/ is installed on the server (default: install_path in site.yml).")
+    var installPath: String?
+
+    @Flag(help: "Print a complete configuration around the snippet.")
+    var example = false
+
+    @Option(help: ArgumentHelp("Address the example listens on.", valueName: "ADDR:PORT"))
+    var listen = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("The application the example proxies to.", valueName: "HOST:PORT"))
+    var upstream = "127.0.0.1:8000"
+
+    @Option(help: ArgumentHelp("Folder for the example's pid file, logs and temporary files.", valueName: "DIR"))
+    var state: String?
+
+    @Option(help: "Folder holding site.yml, codes/ and articles/.")
+    var content = "content"
+
+    @Option(help: "Folder holding the Mustache templates.")
+    var templates = "templates"
+
+    @OptionGroup var diagnostics: DiagnosticOptions
+
+    func validate() throws {
+        if let installPath, installPath.range(of: #"^/[A-Za-z0-9._/-]*$"#, options: .regularExpression) == nil {
+            throw ValidationError("--install-path must be an absolute path of letters, digits, '.', '_', '-' and '/', not '\(installPath)'")
+        }
+        guard example else { return }
+        guard server.exampleTemplate != nil else { throw ValidationError("nginx-http has no example of its own; use 'detour snippet nginx --example'") }
+        guard Self.hostAndPort(listen) != nil else { throw ValidationError("--listen takes ADDR:PORT, such as 127.0.0.1:8080, not '\(listen)'") }
+        guard Self.hostAndPort(upstream) != nil else { throw ValidationError("--upstream takes HOST:PORT, such as 127.0.0.1:8000, not '\(upstream)'") }
+        guard state != nil else { throw ValidationError("--example needs --state DIR, the folder for the server's pid file, logs and temporary files") }
+    }
+
+    func run() throws {
+        var exampleSettings: SnippetPrinter.Example?
+        if example, let (host, port) = Self.hostAndPort(listen), let state {
+            let cwd = FileManager.default.currentDirectoryPath
+            let folder = URL(fileURLWithPath: state.hasPrefix("/") ? state : cwd + "/" + state).standardizedFileURL.path
+            exampleSettings = SnippetPrinter.Example(listenHost: host, listenPort: port, upstream: upstream, stateDirectory: folder)
+        }
+        let options = BuildOptions(content: content, templates: templates)
+        let (text, found) = SnippetPrinter.render(server, installPath: installPath.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, example: exampleSettings, options: options)
+        let status = diagnostics.report(found)
+        if let text { print(text.hasSuffix("\n") ? String(text.dropLast()) : text) }
+        if status != 0 || text == nil { throw ExitCode(1) }
+    }
+
+    /// `127.0.0.1:8080` → host and port; nil unless the port is 1–65535.
+    static func hostAndPort(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        let host = String(text[..<colon])
+        guard !host.isEmpty, host.range(of: #"^[A-Za-z0-9.\-\[\]:]+$"#, options: .regularExpression) != nil else { return nil }
+        return (host, port)
+    }
+}

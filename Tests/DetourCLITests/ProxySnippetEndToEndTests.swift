@@ -1,0 +1,195 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour snippet <server> --example` run unchanged on the real nginx, Caddy, HAProxy and
+/// Apache, in front of a dead upstream and of an application that answers 500–504 itself.
+/// What a visitor, a browser and an API client get is asserted on each.
+final class ProxySnippetEndToEndTests: XCTestCase {
+    private var site: TemporaryFolder!
+    private var running: [ServerProcess] = []
+    private var application: NginxServer?
+
+    /// What each server answers for a dead upstream: nginx and Caddy 502, HAProxy and Apache 503.
+    private struct Server: Sendable {
+        var name: String
+        var deadUpstreamStatus: Int
+        var tool: String
+        var validate: @Sendable (_ config: String, _ state: String) -> [String]
+        var run: @Sendable (_ config: String, _ state: String) -> [String]
+    }
+
+    private static let servers: [String: Server] = [
+        "nginx": Server(name: "nginx", deadUpstreamStatus: 502, tool: "nginx",
+                        validate: { ["-t", "-p", $1 + "/", "-c", $0] }, run: { ["-p", $1 + "/", "-c", $0, "-g", "daemon off;"] }),
+        "caddy": Server(name: "caddy", deadUpstreamStatus: 502, tool: "caddy",
+                        validate: { config, _ in ["validate", "--config", config, "--adapter", "caddyfile"] },
+                        run: { config, _ in ["run", "--config", config, "--adapter", "caddyfile"] }),
+        "haproxy": Server(name: "haproxy", deadUpstreamStatus: 503, tool: "haproxy",
+                          validate: { config, _ in ["-c", "-f", config] }, run: { config, _ in ["-f", config, "-db"] }),
+        "apache": Server(name: "apache", deadUpstreamStatus: 503, tool: "apache2",
+                         validate: { config, _ in ["-t", "-f", config] }, run: { config, _ in ["-f", config, "-DFOREGROUND"] }),
+    ]
+
+    /// Each code's title in English, German and French, as the shipped content words them.
+    private static let titles: [String: [Int: String]] = [
+        "en": [500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"],
+        "de": [500: "Interner Serverfehler", 502: "Fehlerhaftes Gateway", 503: "Dienst nicht verfügbar", 504: "Gateway-Zeitüberschreitung"],
+        "fr": [500: "Erreur interne du serveur", 502: "Passerelle incorrecte", 503: "Service indisponible", 504: "Délai de passerelle dépassé"],
+    ]
+    private static let retryAfter = [502: "30", 503: "120", 504: "60"]
+
+    override func setUpWithError() throws {
+        site = try TemporaryFolder()
+        try FileManager.default.copyItem(at: Repository.content, to: site.url.appendingPathComponent("content"))
+        try FileManager.default.copyItem(at: Repository.templates, to: site.url.appendingPathComponent("templates"))
+        let build = try ProcessRunner.detour(["build", "--quiet"], in: site.url)
+        XCTAssertEqual(build.status, 0, build.stderr)
+    }
+
+    override func tearDown() {
+        running.forEach { $0.stop() }
+        application?.stop()
+        site.remove()
+    }
+
+    func testNginx() throws { try assertServesPages("nginx") }
+    func testCaddy() throws { try assertServesPages("caddy") }
+    func testHAProxy() throws { try assertServesPages("haproxy") }
+    func testApache() throws { try assertServesPages("apache") }
+
+    func testNginxExampleChecksClean() throws {
+        let (config, _) = try example("nginx", upstream: LoopbackPort.free())
+        let check = try ProcessRunner.detour(["check", "nginx", config, "--pages", "public/errors"], in: site.url)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stderr.hasSuffix("0 errors, 0 warnings\n") || check.stderr.isEmpty, "no finding, not even a note: \(check.stderr)")
+        XCTAssertFalse(check.stdout.contains("not covered"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("502  \(site.path)/public/errors/en/502.html"), check.stdout)
+
+        // Every language and format the maps can choose is followed to its file.
+        try FileManager.default.removeItem(atPath: site.path + "/public/errors/fr/503.txt")
+        let missing = try ProcessRunner.detour(["check", "nginx", config, "--pages", "public/errors"], in: site.url)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("error: [nginx.error-page-missing-file] error page '/detour-errors/fr/503.txt' for 503 resolves to '\(site.path)/public/errors/fr/503.txt'"), missing.stderr)
+    }
+
+    /// HAProxy refuses an errorfile that is not a whole, parsable response within its buffer.
+    func testEveryHTTPFileIsAcceptedByHAProxy() throws {
+        let files = site.snapshot("public/errors").keys.filter { $0.hasSuffix(".http") }.sorted()
+        XCTAssertEqual(files.count, 4 * 6, "4 codes, default copy and 5 languages")
+        let statuses = files.map { ($0 as NSString).lastPathComponent.prefix(3) }
+        var config = "defaults\n    mode http\nfrontend web\n    bind 127.0.0.1:\(LoopbackPort.free())\n"
+        for (index, file) in files.enumerated() {
+            config += (index % 4 == 0 ? "backend pages\(index)\n" : "") + "    errorfile \(statuses[index]) \(site.path)/public/errors/\(file)\n"
+        }
+        try site.write(["pages.cfg": config])
+        let result = try ProcessRunner.run(try RequiredTool.find("haproxy"), ["-c", "-f", site.path + "/pages.cfg"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+
+    // MARK: -
+
+    private func assertServesPages(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let server = try XCTUnwrap(Self.servers[name])
+
+        // (a) A dead upstream.
+        let dead = LoopbackPort.free()
+        let port = try start(server, upstream: dead)
+        let status = server.deadUpstreamStatus
+        if name == "haproxy" {
+            // The language comes with the health check's verdict; the first one runs at start.
+            waitUntil { (try? HTTPClient.get(self.url(port), headers: ["Accept-Language": "de"]))?.body.contains("<h1>\(Self.titles["de"]![status]!)</h1>") == true }
+        }
+        let down = try HTTPClient.get(url(port))
+        XCTAssertEqual(down.status, status, "\(name): the real status, never 200", file: file, line: line)
+        XCTAssertTrue(down.body.contains("<h1>\(Self.titles["en"]![status]!)</h1>"), "\(name): \(down.body.prefix(300))", file: file, line: line)
+        XCTAssertTrue(down.headers["content-type"]?.hasPrefix("text/html") == true, "\(name): \(down.headers)", file: file, line: line)
+        XCTAssertEqual(down.headers["cache-control"], "no-store", name, file: file, line: line)
+        XCTAssertEqual(down.headers["retry-after"], Self.retryAfter[status], name, file: file, line: line)
+
+        let german = try HTTPClient.get(url(port), headers: ["Accept-Language": "de"])
+        XCTAssertEqual(german.status, status, name, file: file, line: line)
+        XCTAssertTrue(german.body.contains("<html lang=\"de\">") && german.body.contains("<h1>\(Self.titles["de"]![status]!)</h1>"), "\(name): \(german.body.prefix(300))", file: file, line: line)
+        let french = try HTTPClient.get(url(port), headers: ["Accept-Language": "fr-CH,fr;q=0.9"])
+        XCTAssertTrue(french.body.contains("<h1>\(Self.titles["fr"]![status]!)</h1>"), "\(name): \(french.body.prefix(300))", file: file, line: line)
+        let english = try HTTPClient.get(url(port), headers: ["Accept-Language": "en-US,en;q=0.9,de;q=0.8"])
+        XCTAssertTrue(english.body.contains("<h1>\(Self.titles["en"]![status]!)</h1>"), "\(name): an earlier-listed language wins", file: file, line: line)
+
+        let api = try HTTPClient.get(url(port), headers: ["Accept": "application/json"])
+        XCTAssertEqual(api.status, status, name, file: file, line: line)
+        XCTAssertEqual(api.headers["content-type"], "application/problem+json", name, file: file, line: line)
+        let problem = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any], "\(name): \(api.body)", file: file, line: line)
+        XCTAssertEqual(problem["status"] as? Int, status, name, file: file, line: line)
+        XCTAssertEqual(problem["type"] as? String, "https://help.example.com/codes/\(status)/", name, file: file, line: line)
+        XCTAssertEqual(problem["title"] as? String, Self.titles["en"]![status], name, file: file, line: line)
+
+        let terminal = try HTTPClient.get(url(port), headers: ["Accept": "text/plain"])
+        XCTAssertTrue(terminal.headers["content-type"]?.hasPrefix("text/plain") == true, "\(name): \(terminal.headers)", file: file, line: line)
+        XCTAssertTrue(terminal.body.contains(Self.titles["en"]![status]!) && !terminal.body.contains("<"), "\(name): \(terminal.body)", file: file, line: line)
+        running.forEach { $0.stop() }
+        running = []
+
+        // (b) An application that answers 500, 502, 503 and 504 itself.
+        let appPort = LoopbackPort.free()
+        let app = try NginxServer(config: NginxServer.httpBlock("""
+        server {
+            listen 127.0.0.1:\(appPort);
+            location = /500 { return 500 "the application's own 500"; }
+            location = /502 { return 502 "the application's own 502"; }
+            location = /503 { return 503 "the application's own 503"; }
+            location = /504 { return 504 "the application's own 504"; }
+            location / { return 200 "application home"; }
+        }
+        """))
+        application = app
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog, file: file, line: line)
+        let proxied = try start(server, upstream: appPort)
+        waitUntil { (try? HTTPClient.get(self.url(proxied)))?.body == "application home" }
+        XCTAssertEqual(try HTTPClient.get(url(proxied)).body, "application home", "\(name): the application answers through the proxy", file: file, line: line)
+        for code in [500, 502, 503, 504] {
+            let response = try HTTPClient.get(url(proxied, path: "/\(code)"), headers: ["Accept-Language": "de"])
+            XCTAssertEqual(response.status, code, "\(name): the application's status is kept", file: file, line: line)
+            XCTAssertFalse(response.body.contains("the application's own"), "\(name) \(code): the application's body is replaced", file: file, line: line)
+            XCTAssertTrue(response.body.contains("<h1>\(Self.titles["de"]![code]!)</h1>"), "\(name) \(code): \(response.body.prefix(300))", file: file, line: line)
+            XCTAssertEqual(response.headers["cache-control"], "no-store", "\(name) \(code)", file: file, line: line)
+            XCTAssertEqual(response.headers["retry-after"], Self.retryAfter[code], "\(name) \(code)", file: file, line: line)
+        }
+    }
+
+    /// Writes `detour snippet <server> --example` for `upstream`, checks it with the server's
+    /// own test, starts it and waits for its port.
+    private func start(_ server: Server, upstream: Int) throws -> Int {
+        let listen = LoopbackPort.free()
+        let (config, state) = try example(server.name, upstream: upstream, listen: listen)
+        let environment = ["HOME": state, "XDG_DATA_HOME": state, "XDG_CONFIG_HOME": state]
+        let check = try ProcessRunner.run(try RequiredTool.find(server.tool), server.validate(config, state), environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new })
+        let written = (try? site.read(relative(config))) ?? ""
+        XCTAssertEqual(check.status, 0, "\(server.tool) refuses the example:\n\(check.stdout)\(check.stderr)\n\(written)")
+        let process = try ServerProcess(server.tool, server.run(config, state), environment: environment, log: URL(fileURLWithPath: state + "/server.log"))
+        running.append(process)
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(listen), "\(server.tool) did not start: \(process.log)")
+        return listen
+    }
+
+    private func example(_ name: String, upstream: Int, listen: Int = 8080) throws -> (config: String, state: String) {
+        let state = site.path + "/state-\(name)-\(upstream)"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let snippet = try ProcessRunner.detour([
+            "snippet", name, "--example", "--listen", "127.0.0.1:\(listen)", "--upstream", "127.0.0.1:\(upstream)",
+            "--state", state, "--install-path", site.path + "/public",
+        ], in: site.url)
+        XCTAssertEqual(snippet.status, 0, snippet.stderr)
+        let config = state + "/\(name).conf"
+        try snippet.stdout.write(toFile: config, atomically: true, encoding: .utf8)
+        return (config, state)
+    }
+
+    private func relative(_ path: String) -> String { String(path.dropFirst(site.path.count + 1)) }
+
+    private func url(_ port: Int, path: String = "/shop/cart?id=1") -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    private func waitUntil(timeout: TimeInterval = 8, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, !condition() { usleep(100_000) }
+    }
+}

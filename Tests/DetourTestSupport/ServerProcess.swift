@@ -1,0 +1,35 @@
+import Foundation
+
+/// A real server started in the foreground on 127.0.0.1 and stopped by its PID: Caddy, HAProxy,
+/// Apache or nginx from their Debian packages, run the way the README tells users to.
+public final class ServerProcess {
+    private let process = Process()
+    private let output: URL
+
+    /// - Parameters:
+    ///   - tool: the executable's name, found on PATH (missing: skipped, or failed under CI=true).
+    ///   - log: where its standard output and error go, for the failure message.
+    public init(_ tool: String, _ arguments: [String], environment: [String: String] = [:], log: URL) throws {
+        process.executableURL = try RequiredTool.find(tool)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        output = log
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    /// What the server printed so far.
+    public var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// SIGTERM to the PID we started, then wait: every one of these servers stops on it.
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+}
