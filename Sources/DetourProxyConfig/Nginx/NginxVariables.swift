@@ -1,49 +1,55 @@
 /// nginx's variable references in a directive's value: `$name` and `${name}`.
 enum NginxVariables {
+    /// One `$name` or `${name}` in a value: the bytes it spans, and its name; nil for a `$` that
+    /// names nothing nginx would accept (`$/`, an unclosed `${`).
+    private struct Reference {
+        var span: Range<Int>
+        var name: String?
+    }
+
+    private static func references(in bytes: [UInt8]) -> [Reference] {
+        var found: [Reference] = []
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count else {
+                index += 1
+                continue
+            }
+            let braced = bytes[index + 1] == UInt8(ascii: "{")
+            var end = index + (braced ? 2 : 1)
+            let start = end
+            while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+            let closed = !braced || (end < bytes.count && bytes[end] == UInt8(ascii: "}"))
+            let name = end > start && closed ? String(decoding: bytes[start..<end], as: UTF8.self) : nil
+            let next = braced && closed ? end + 1 : end
+            found.append(Reference(span: index..<next, name: name))
+            index = max(next, index + 1)
+        }
+        return found
+    }
+
     /// `text` with every variable replaced from `values`; nil when it names a variable not
     /// among them, whose value only a request would tell.
     static func expand(_ text: String, _ values: [String: String]) -> String? {
         let bytes = Array(text.utf8)
         guard bytes.contains(UInt8(ascii: "$")) else { return text }
         var out: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count else {
-                out.append(bytes[index])
-                index += 1
-                continue
-            }
-            let braced = bytes[index + 1] == UInt8(ascii: "{")
-            var end = index + (braced ? 2 : 1)
-            let start = end
-            while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
-            if braced {
-                guard end < bytes.count, bytes[end] == UInt8(ascii: "}") else { return nil }
-            }
-            guard end > start, let value = values[String(decoding: bytes[start..<end], as: UTF8.self)] else { return nil }
+        var copied = 0
+        for reference in references(in: bytes) {
+            guard let name = reference.name, let value = values[name] else { return nil }
+            out += bytes[copied..<reference.span.lowerBound]
             out += value.utf8
-            index = braced ? end + 1 : end
+            copied = reference.span.upperBound
         }
+        out += bytes[copied...]
         return String(decoding: out, as: UTF8.self)
     }
 
     /// The names of the variables `text` refers to, in order, each once.
     static func names(in text: String) -> [String] {
-        let bytes = Array(text.utf8)
         var names: [String] = []
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count else {
-                index += 1
-                continue
-            }
-            let braced = bytes[index + 1] == UInt8(ascii: "{")
-            var end = index + (braced ? 2 : 1)
-            let start = end
-            while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
-            let name = String(decoding: bytes[start..<end], as: UTF8.self)
-            if end > start, !names.contains(name) { names.append(name) }
-            index = max(end, index + 1)
+        for name in references(in: Array(text.utf8)).compactMap(\.name) where !names.contains(name) {
+            names.append(name)
         }
         return names
     }
