@@ -19,11 +19,10 @@ public struct Content: Sendable {
 
     /// A code's visitor texts in `language`, each falling back to the default language's.
     public func text(of code: ErrorCode, in language: String) -> LocalizedCodeText {
-        let translated = language == site.language ? nil : translations[language]?.codes[code.status]
-        if let advice = translated?.advice, let file = translations[language] {
-            return LocalizedCodeText(title: translated?.title ?? code.title, summary: translated?.summary ?? code.summary, advice: advice, adviceFile: file.relativePath)
-        }
-        return LocalizedCodeText(title: translated?.title ?? code.title, summary: translated?.summary ?? code.summary, advice: code.advice, adviceFile: code.relativePath)
+        let file = language == site.language ? nil : translations[language]
+        let translated = file?.codes[code.status]
+        let advice = translated?.advice.map { ($0, file?.relativePath ?? code.relativePath) } ?? (code.advice, code.relativePath)
+        return LocalizedCodeText(title: translated?.title ?? code.title, summary: translated?.summary ?? code.summary, advice: advice.0, adviceFile: advice.1)
     }
 
     /// The UI strings of `language`: its file's, else the default language's, else the built-in English.

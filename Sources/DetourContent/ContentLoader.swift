@@ -21,7 +21,8 @@ public struct ContentLoader: Sendable {
         }
 
         let site = loadSite(&diagnostics)
-        var (codes, failedStatuses) = loadCodes(&diagnostics)
+        let (loadedCodes, failedStatuses) = loadCodes(&diagnostics)
+        var codes = loadedCodes
         var articles = loadArticles(&diagnostics)
         ReferenceChecks(codes: codes, articles: articles, failedStatuses: failedStatuses).run(&diagnostics)
         let translations = site.map { TranslationLoader(root: root, displayRoot: displayRoot, site: $0, codes: codes).load(&diagnostics) } ?? [:]

@@ -7,7 +7,6 @@ public struct BuildReport: Sendable {
     public var wroteOutput = false
     /// Codes with an error page, each written in every language and format.
     public var errorPages = 0
-    public var languages = 1
     public var articles = 0
     public var files = 0
 }

@@ -56,7 +56,6 @@ public enum SiteBuilder {
         report.wroteOutput = true
         report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count }
         report.errorPages = content.codes.filter(\.generatesPage).count
-        report.languages = content.site.languages.count
         report.articles = content.articles.count
         return report
     }
