@@ -22,7 +22,13 @@ struct LogoLoader {
             diagnostics.append(.error("site.missing-file", "logo file '\(displayPath)' does not exist", at: path.location))
             return nil
         }
-        let bytes = (try? FileBytes.read(url.path).get())?.bytes ?? []
+        let bytes: [UInt8]
+        switch FileBytes.read(url.path) {
+        case .success(let contents): bytes = contents.bytes
+        case .failure(let failure):
+            diagnostics.append(SourceFile.unreadable(failure, displayPath: displayPath))
+            return nil
+        }
         if let kind = Self.imageKind(bytes) {
             diagnostics.append(.error("site.invalid-logo", "logo '\(displayPath)' is a \(kind) image; error pages inline the logo as SVG markup, so it must be an SVG file", at: path.location))
             return nil
@@ -32,7 +38,7 @@ struct LogoLoader {
             return nil
         }
         let file: SourceFile
-        switch SourceFile.read(url, displayPath: displayPath) {
+        switch SourceFile.decode(bytes, url: url, displayPath: displayPath) {
         case .success(let read): file = read
         case .failure(let diagnostic):
             diagnostics.append(diagnostic)

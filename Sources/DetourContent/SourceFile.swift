@@ -18,12 +18,19 @@ public struct SourceFile: Sendable {
 
     /// Reads `url`; an unreadable or non-UTF-8 file becomes a located diagnostic instead.
     public static func read(_ url: URL, displayPath: String) -> Result<SourceFile, Diagnostic> {
-        let bytes: [UInt8]
         switch FileBytes.read(url.path) {
-        case .success(let contents): bytes = contents.bytes
+        case .success(let contents): return decode(contents.bytes, url: url, displayPath: displayPath)
         case .failure(let failure):
-            return .failure(.error("file.unreadable", "cannot read file: \(failure.reason)", at: SourceLocation(path: displayPath)))
+            return .failure(unreadable(failure, displayPath: displayPath))
         }
+    }
+
+    static func unreadable(_ failure: FileBytes.Failure, displayPath: String) -> Diagnostic {
+        .error("file.unreadable", "cannot read file: \(failure.reason)", at: SourceLocation(path: displayPath))
+    }
+
+    /// Bytes already read from `url`, checked to be UTF-8.
+    public static func decode(_ bytes: [UInt8], url: URL, displayPath: String) -> Result<SourceFile, Diagnostic> {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let location = firstInvalidUTF8(in: bytes, path: displayPath)
             return .failure(.error("file.not-utf8", "file is not valid UTF-8 text", at: location))
