@@ -47,4 +47,11 @@ public struct SiteConfig: Sendable {
     /// Where `public/` is installed on the proxy host; the server snippets point there.
     public var installPath: String
     public var location: SourceLocation
+
+    /// An install path as server configurations take it unquoted: absolute, of letters, digits,
+    /// `.`, `_`, `-` and `/`, without a trailing `/`; nil for anything else.
+    public static func installPath(_ path: String) -> String? {
+        guard path.range(of: #"^/[A-Za-z0-9._/-]*$"#, options: .regularExpression) != nil else { return nil }
+        return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
 }

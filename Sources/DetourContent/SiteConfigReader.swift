@@ -54,7 +54,7 @@ struct SiteConfigReader {
             diagnostics.append(.error("site.invalid-path", "'error_path' \(problem)", at: errorPath.location))
         }
         // Written into server configurations unquoted, so only plain absolute paths.
-        if let installPath, installPath.value.range(of: #"^/[A-Za-z0-9._/-]*$"#, options: .regularExpression) == nil {
+        if let installPath, SiteConfig.installPath(installPath.value) == nil {
             diagnostics.append(.error("site.invalid-path", "'install_path' must be an absolute path of letters, digits, '.', '_', '-' and '/', not '\(installPath.value)'", at: installPath.location))
         }
         let checkedBase = baseURL.flatMap { Self.checkedURL($0, field: "base_url", diagnostics: &diagnostics) }
@@ -74,7 +74,7 @@ struct SiteConfigReader {
             languages: languages.isEmpty ? ["en"] : languages.map(\.value),
             errorPath: errorPath.map { $0.value.hasSuffix("/") ? $0.value : $0.value + "/" } ?? Self.defaultErrorPath,
             allowRawHTML: rawHTML,
-            installPath: installPath.map { $0.value.hasSuffix("/") && $0.value.count > 1 ? String($0.value.dropLast()) : $0.value } ?? Self.defaultInstallPath,
+            installPath: installPath.flatMap { SiteConfig.installPath($0.value) } ?? Self.defaultInstallPath,
             location: reader.location
         )
         config.languageLocations = Dictionary(languages.map { ($0.value, $0.location) }, uniquingKeysWith: { first, _ in first })

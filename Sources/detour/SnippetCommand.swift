@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourContent
 import DetourSite
 import Foundation
 
@@ -46,7 +47,7 @@ struct SnippetCommand: ParsableCommand {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func validate() throws {
-        if let installPath, installPath.range(of: #"^/[A-Za-z0-9._/-]*$"#, options: .regularExpression) == nil {
+        if let installPath, SiteConfig.installPath(installPath) == nil {
             throw ValidationError("--install-path must be an absolute path of letters, digits, '.', '_', '-' and '/', not '\(installPath)'")
         }
         guard example else { return }
@@ -64,7 +65,7 @@ struct SnippetCommand: ParsableCommand {
             exampleSettings = SnippetPrinter.Example(listenHost: host, listenPort: port, upstream: upstream, stateDirectory: folder)
         }
         let options = BuildOptions(content: content, templates: templates)
-        let (text, found) = SnippetPrinter.render(server, installPath: installPath.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, example: exampleSettings, options: options)
+        let (text, found) = SnippetPrinter.render(server, installPath: installPath.flatMap(SiteConfig.installPath), example: exampleSettings, options: options)
         let status = diagnostics.report(found)
         if let text { print(text.hasSuffix("\n") ? String(text.dropLast()) : text) }
         if status != 0 || text == nil { throw ExitCode(1) }
