@@ -8,9 +8,7 @@ final class ErrorPageEndToEndTests: XCTestCase {
     private var nginx: NginxServer?
 
     override func setUpWithError() throws {
-        site = try TemporaryFolder()
-        try FileManager.default.copyItem(at: Repository.content, to: site.url.appendingPathComponent("content"))
-        try FileManager.default.copyItem(at: Repository.templates, to: site.url.appendingPathComponent("templates"))
+        site = try SampleSite.shipped()
         let build = try ProcessRunner.detour(["build", "--quiet"], in: site.url)
         XCTAssertEqual(build.status, 0, build.stderr)
     }

@@ -40,9 +40,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
     private static let retryAfter = [502: "30", 503: "120", 504: "60"]
 
     override func setUpWithError() throws {
-        site = try TemporaryFolder()
-        try FileManager.default.copyItem(at: Repository.content, to: site.url.appendingPathComponent("content"))
-        try FileManager.default.copyItem(at: Repository.templates, to: site.url.appendingPathComponent("templates"))
+        site = try SampleSite.shipped()
         let build = try ProcessRunner.detour(["build", "--quiet"], in: site.url)
         XCTAssertEqual(build.status, 0, build.stderr)
     }

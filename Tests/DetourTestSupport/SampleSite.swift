@@ -33,6 +33,14 @@ public enum SampleSite {
         """,
     ]
 
+    /// A temp folder with the repository's shipped content and templates, as a user starts from.
+    public static func shipped() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(at: Repository.content, to: folder.url.appendingPathComponent("content"))
+        try FileManager.default.copyItem(at: Repository.templates, to: folder.url.appendingPathComponent("templates"))
+        return folder
+    }
+
     /// A temp folder with the sample content, the repository's templates and `overrides` on top
     /// (an empty string removes a file).
     public static func make(_ overrides: [String: String] = [:]) throws -> TemporaryFolder {
