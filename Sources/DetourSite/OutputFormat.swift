@@ -22,15 +22,17 @@ public struct OutputFormat: Sendable, Hashable {
     /// A regular expression on the `Accept` header that asks for this format (valid in PCRE and
     /// Go's RE2 alike, matched case-insensitively); nil for the default and for formats no client negotiates.
     public var acceptPattern: String?
+    /// The statuses this format is written for; nil for every status.
+    public var statuses: Set<Int>?
 
     /// Error pages are served while a backend is down: one self-contained file, tiny.
-    public static let html = OutputFormat(name: "html", fileExtension: "html", mediaType: "text/html", charset: "utf-8", template: "error", budget: 8 * 1024, envelope: .none, acceptPattern: nil)
+    public static let html = OutputFormat(name: "html", fileExtension: "html", mediaType: "text/html", charset: "utf-8", template: "error", budget: 8 * 1024, envelope: .none, acceptPattern: nil, statuses: nil)
     /// RFC 9457 problem details, for API clients.
-    public static let json = OutputFormat(name: "json", fileExtension: "json", mediaType: "application/problem+json", charset: nil, template: "error.json", budget: 8 * 1024, envelope: .none, acceptPattern: #"application/(problem\+)?json"#)
+    public static let json = OutputFormat(name: "json", fileExtension: "json", mediaType: "application/problem+json", charset: nil, template: "error.json", budget: 8 * 1024, envelope: .none, acceptPattern: #"application/(problem\+)?json"#, statuses: nil)
     /// For curl and terminals.
-    public static let text = OutputFormat(name: "txt", fileExtension: "txt", mediaType: "text/plain", charset: "utf-8", template: "error.txt", budget: 8 * 1024, envelope: .none, acceptPattern: "text/plain")
+    public static let text = OutputFormat(name: "txt", fileExtension: "txt", mediaType: "text/plain", charset: "utf-8", template: "error.txt", budget: 8 * 1024, envelope: .none, acceptPattern: "text/plain", statuses: nil)
     /// HAProxy's `errorfile`: refused over tune.bufsize − tune.maxrewrite = 16384 − 1024 bytes by default.
-    public static let haproxy = OutputFormat(name: "http", fileExtension: "http", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .httpResponse(body: "html"), acceptPattern: nil)
+    public static let haproxy = OutputFormat(name: "http", fileExtension: "http", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .httpResponse(body: "html"), acceptPattern: nil, statuses: ProxyServer.haproxyErrorfileStatuses)
 
     /// The `Content-Type` header value.
     public var contentType: String { charset.map { "\(mediaType); charset=\($0)" } ?? mediaType }
@@ -38,6 +40,10 @@ public struct OutputFormat: Sendable, Hashable {
     public static let all = [html, json, text, haproxy]
     /// The formats a client chooses with `Accept`, the default first.
     public static let negotiated = [html, json, text]
+
+    /// Whether a page for `status` is written in this format: HAProxy takes an errorfile only
+    /// for the statuses it raises itself, so no other status gets a `.http` file.
+    public func applies(to status: Int) -> Bool { statuses?.contains(status) ?? true }
 
     public static func named(_ name: String) -> OutputFormat? { all.first { $0.name == name } }
 }

@@ -58,7 +58,7 @@ struct PageSet: Sendable {
         }
         tags = bySlug.sorted { $0.key < $1.key }.map(\.value)
         let errorPages = content.codes.filter(\.generatesPage).flatMap { code in
-            content.site.languages.flatMap { language in OutputFormat.all.map { Job.errorPage(code, language: language, format: $0) } }
+            content.site.languages.flatMap { language in OutputFormat.all.filter { $0.applies(to: code.status) }.map { Job.errorPage(code, language: language, format: $0) } }
         }
         jobs = errorPages
             + [.index, .styles, .sitemap]

@@ -46,6 +46,7 @@ struct SnippetModel {
             },
             "retryCodes": codes.compactMap { code in code.retryAfter.map { ["status": code.status, "retryAfter": $0] as [String: Any] } },
             "serverErrorStatuses": codes.filter { $0.status >= 500 }.map { String($0.status) }.joined(separator: " "),
+            "upstreamCodes": codes.filter { ProxyServer.replacedFromUpstream($0.status) }.map { ["status": $0.status] as [String: Any] },
             "statusList": codes.map { String($0.status) }.joined(separator: ", "),
             "haproxyErrorfiles": codes.filter { ProxyServer.haproxyErrorfileStatuses.contains($0.status) }.map { code in
                 ["status": code.status, "file": installPath + "/" + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.haproxy.fileExtension)] as [String: Any]

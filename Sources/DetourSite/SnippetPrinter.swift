@@ -36,7 +36,7 @@ public enum SnippetPrinter {
         }
         // The snippets go inside the example as they are, indented where they sit.
         var rendered: [ProxyServer: String] = [:]
-        let parts: [ProxyServer: Int] = server == .nginx ? [.nginxHTTP: 4, .nginx: 8] : [server: 0]
+        let parts: [ProxyServer: Int] = server == .nginx ? [.nginxHTTP: 4, .nginx: 8, .nginxProxy: 12] : [server: 0]
         for (part, indent) in parts {
             rendered[part] = indented(templates.render(part.snippetTemplate, model.dictionary()), by: indent)
         }

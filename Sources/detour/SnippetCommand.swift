@@ -10,7 +10,7 @@ struct SnippetCommand: ParsableCommand {
         commandName: "snippet",
         abstract: "Print a server's error-page snippet, or a complete example configuration.",
         discussion: """
-        Servers: nginx (the part for each server block), nginx-http (the part for the http block), caddy, haproxy, apache. The snippet is the one 'detour build' writes to public/snippets/, with the pages under --install-path.
+        Servers: nginx (the part for each server block), nginx-http (the part for the http block), nginx-proxy (the part for each location that proxies), caddy, haproxy, apache. The snippet is the one 'detour build' writes to public/snippets/, with the pages under --install-path.
 
         With --example it prints a complete, minimal configuration instead: a reverse proxy from --listen to --upstream with the pages wired in, keeping its pid file, logs and temporary files in --state. It runs as it is, in the foreground:
           nginx -p STATE -c FILE -g 'daemon off;'
@@ -20,7 +20,7 @@ struct SnippetCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "nginx, nginx-http, caddy, haproxy or apache.")
+    @Argument(help: "nginx, nginx-http, nginx-proxy, caddy, haproxy or apache.")
     var server: ProxyServer
 
     @Option(help: "Where public/ is installed on the server (default: install_path in site.yml).")
@@ -51,7 +51,7 @@ struct SnippetCommand: ParsableCommand {
             throw ValidationError("--install-path must be an absolute path of letters, digits, '.', '_', '-' and '/', not '\(installPath)'")
         }
         guard example else { return }
-        guard server.exampleTemplate != nil else { throw ValidationError("nginx-http has no example of its own; use 'detour snippet nginx --example'") }
+        guard server.exampleTemplate != nil else { throw ValidationError("\(server.rawValue) has no example of its own; use 'detour snippet nginx --example'") }
         guard Self.hostAndPort(listen) != nil else { throw ValidationError("--listen takes ADDR:PORT, such as 127.0.0.1:8080, not '\(listen)'") }
         guard Self.hostAndPort(upstream) != nil else { throw ValidationError("--upstream takes HOST:PORT, such as 127.0.0.1:8000, not '\(upstream)'") }
         guard state != nil else { throw ValidationError("--example needs --state DIR, the folder for the server's pid file, logs and temporary files") }

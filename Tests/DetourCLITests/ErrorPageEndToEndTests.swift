@@ -72,8 +72,8 @@ final class ErrorPageEndToEndTests: XCTestCase {
         server {
             listen 127.0.0.1:\(port);
             include \(site.path)/public/snippets/nginx.conf;
-            location /app/ { proxy_pass http://127.0.0.1:\(appPort); }
-            location / { proxy_pass http://127.0.0.1:\(deadPort); }
+            location /app/ { proxy_pass http://127.0.0.1:\(appPort); include \(site.path)/public/snippets/nginx-proxy.conf; }
+            location / { proxy_pass http://127.0.0.1:\(deadPort); include \(site.path)/public/snippets/nginx-proxy.conf; }
         }
         """))
         nginx = server

@@ -74,11 +74,12 @@ final class ProxySnippetEndToEndTests: XCTestCase {
     /// HAProxy refuses an errorfile that is not a whole, parsable response within its buffer.
     func testEveryHTTPFileIsAcceptedByHAProxy() throws {
         let files = site.snapshot("public/errors").keys.filter { $0.hasSuffix(".http") }.sorted()
-        XCTAssertEqual(files.count, 4 * 6, "4 codes, default copy and 5 languages")
-        let statuses = files.map { ($0 as NSString).lastPathComponent.prefix(3) }
+        let statuses = Set(files.map { String(($0 as NSString).lastPathComponent.prefix(3)) })
+        XCTAssertEqual(statuses, ["400", "401", "403", "404", "405", "408", "410", "413", "429", "500", "501", "502", "503", "504"], "only the statuses HAProxy raises itself")
+        XCTAssertEqual(files.count, statuses.count * 6, "default copy and 5 languages")
         var config = "defaults\n    mode http\nfrontend web\n    bind 127.0.0.1:\(LoopbackPort.free())\n"
         for (index, file) in files.enumerated() {
-            config += (index % 4 == 0 ? "backend pages\(index)\n" : "") + "    errorfile \(statuses[index]) \(site.path)/public/errors/\(file)\n"
+            config += "backend pages\(index)\n    errorfile \((file as NSString).lastPathComponent.prefix(3)) \(site.path)/public/errors/\(file)\n"
         }
         try site.write(["pages.cfg": config])
         let result = try ProcessRunner.run(try RequiredTool.find("haproxy"), ["-c", "-f", site.path + "/pages.cfg"])
@@ -136,6 +137,8 @@ final class ProxySnippetEndToEndTests: XCTestCase {
             location = /502 { return 502 "the application's own 502"; }
             location = /503 { return 503 "the application's own 503"; }
             location = /504 { return 504 "the application's own 504"; }
+            location = /404 { return 404 "the application's own 404"; }
+            location = /401 { return 401 "the application's own 401"; }
             location / { return 200 "application home"; }
         }
         """))
@@ -151,6 +154,12 @@ final class ProxySnippetEndToEndTests: XCTestCase {
             XCTAssertTrue(response.body.contains("<h1>\(Self.titles["de"]![code]!)</h1>"), "\(name) \(code): \(response.body.prefix(300))", file: file, line: line)
             XCTAssertEqual(response.headers["cache-control"], "no-store", "\(name) \(code)", file: file, line: line)
             XCTAssertEqual(response.headers["retry-after"], Self.retryAfter[code], "\(name) \(code)", file: file, line: line)
+        }
+        // The application's own 4xx pages are its business: they pass through untouched.
+        for code in [404, 401] {
+            let response = try HTTPClient.get(url(proxied, path: "/\(code)"), headers: ["Accept-Language": "de"])
+            XCTAssertEqual(response.status, code, "\(name) \(code)", file: file, line: line)
+            XCTAssertEqual(response.body, "the application's own \(code)", "\(name): the application's \(code) is not replaced", file: file, line: line)
         }
     }
 

@@ -22,6 +22,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "undefined-named-location": "nginx.error-page-undefined-named-location",
         "dropped-inherited": "nginx.inherited-error-page-dropped",
         "dropped-inherited-in-if": "nginx.inherited-error-page-dropped",
+        "dropped-inherited-proxied-auth": "nginx.inherited-error-page-dropped",
         "upstream-errors-pass-through": "nginx.upstream-errors-pass-through",
         "intercepted-code-without-page": "nginx.intercepted-code-without-page",
         "error-page-proxied": "nginx.error-page-proxied",

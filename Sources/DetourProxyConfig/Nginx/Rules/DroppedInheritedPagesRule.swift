@@ -1,7 +1,9 @@
 import DetourDiagnostics
 
 /// 3. An `error_page` in a server or location replaces every inherited one, so codes the
-/// outer level covered lose their page here.
+/// outer level covered lose their page here. In a location that intercepts its upstream's
+/// errors, dropping a 4xx the location never raises itself is how the application's own
+/// 404 or 429 page reaches visitors, so only the 4xx nginx raises there are reported.
 struct DroppedInheritedPagesRule: NginxRule {
     static let id = "nginx.inherited-error-page-dropped"
 
@@ -9,13 +11,23 @@ struct DroppedInheritedPagesRule: NginxRule {
         var found: [Diagnostic] = []
         if server.definesErrorPages { report(server.inherited, server.scope, into: &found) }
         for location in server.allLocations where location.definesErrorPages {
-            report(location.inherited, location.scope, condition: location.match == .condition ? location : nil, into: &found)
+            report(location.inherited, location.scope, keeping: Self.applicationCodes(of: location), condition: location.match == .condition ? location : nil, into: &found)
         }
         return found
     }
 
-    private func report(_ inherited: NginxScope, _ own: NginxScope, condition: NginxLocation? = nil, into found: inout [Diagnostic]) {
-        let dropped = inherited.coveredCodes.subtracting(own.coveredCodes)
+    /// 4xx codes left to the application in a location that intercepts its upstream: all but
+    /// those nginx raises there (authentication, access rules, reading the request body).
+    static func applicationCodes(of location: NginxLocation) -> Set<Int> {
+        guard let pass = location.upstreamPass, location.scope.intercepts[pass.module] != nil else { return [] }
+        var raisedHere: Set<Int> = [408, 413]
+        if location.scope.authBasic != nil || location.scope.authRequest != nil { raisedHere.insert(401) }
+        if location.scope.authRequest != nil || location.scope.accessRules.contains(where: { $0.kind == .deny }) { raisedHere.insert(403) }
+        return Set(400...499).subtracting(raisedHere)
+    }
+
+    private func report(_ inherited: NginxScope, _ own: NginxScope, keeping applicationCodes: Set<Int> = [], condition: NginxLocation? = nil, into found: inout [Diagnostic]) {
+        let dropped = inherited.coveredCodes.subtracting(own.coveredCodes).subtracting(applicationCodes)
         guard !dropped.isEmpty, let first = own.errorPages.first else { return }
         let level = inherited.errorPagesLevel?.name ?? "outer"
         // One note per line, though a `$status` line stands for a page per code.
