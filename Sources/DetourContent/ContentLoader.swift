@@ -34,41 +34,50 @@ public struct ContentLoader: Sendable {
             resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status)).union(failedStatuses)),
             allowRawHTML: site?.allowRawHTML ?? false
         )
-        let rendered = articles.concurrentMap { article -> (Article, [Diagnostic]) in
+        let rendered = articles.concurrentMap { article -> (Article, MarkdownRenderer.Result) in
             var article = article
             let start = SourceLocation(path: article.source.path, line: article.bodyStartLine)
-            let (output, found) = renderer.render(article.body, fromPath: article.relativePath, start: start, root: SiteLayout.nestedRoot)
+            let output = renderer.render(article.body, fromPath: article.relativePath, start: start, root: SiteLayout.nestedRoot)
             article.html = output.html
             article.headings = output.headings
             article.body = ""
-            return (article, found)
+            return (article, output)
         }
         articles = rendered.map(\.0).sorted { ($0.title.lowercased(), $0.slug) < ($1.title.lowercased(), $1.slug) }
-        diagnostics += rendered.flatMap(\.1)
-        codes = codes.map { renderCodeMarkdown($0, renderer: renderer, diagnostics: &diagnostics) }.sorted { $0.status < $1.status }
+        var headingLinks = HeadingLinkCheck(articles: articles)
+        for (article, output) in rendered {
+            diagnostics += output.diagnostics
+            headingLinks.add(output.fragmentLinks, onArticle: article.slug)
+        }
+        codes = codes.map { renderCodeMarkdown($0, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics) }.sorted { $0.status < $1.status }
         // Translated advice is rendered where it is used; here only its links are checked.
         for translation in translations.values.sorted(by: { $0.language < $1.language }) {
             for (_, text) in translation.codes.sorted(by: { $0.key < $1.key }) {
                 guard let advice = text.advice else { continue }
-                diagnostics += renderer.render(advice.value, fromPath: translation.relativePath, start: advice.location, root: SiteLayout.nestedRoot).1
+                let output = renderer.render(advice.value, fromPath: translation.relativePath, start: advice.location, root: SiteLayout.nestedRoot)
+                diagnostics += output.diagnostics
+                headingLinks.add(output.fragmentLinks, onArticle: nil)
             }
         }
+        diagnostics += headingLinks.brokenLinks()
         guard let site else { return (nil, diagnostics) }
         return (Content(site: site, codes: codes, articles: articles, translations: translations), diagnostics)
     }
 
     /// Advice and operator notes as they appear on the help site (links relative to the page).
-    private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, diagnostics: inout [Diagnostic]) -> ErrorCode {
+    private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]) -> ErrorCode {
         var code = code
         if let advice = code.advice {
-            let (html, found) = renderer.render(advice.value, fromPath: code.relativePath, start: advice.location, root: SiteLayout.nestedRoot)
-            code.adviceHTML = html.html
-            diagnostics += found
+            let output = renderer.render(advice.value, fromPath: code.relativePath, start: advice.location, root: SiteLayout.nestedRoot)
+            code.adviceHTML = output.html
+            diagnostics += output.diagnostics
+            headingLinks.add(output.fragmentLinks, onArticle: nil)
         }
         if let notes = code.operatorNotes {
-            let (html, found) = renderer.render(notes.value, fromPath: code.relativePath, start: notes.location, root: SiteLayout.nestedRoot)
-            code.operatorNotesHTML = html.html
-            diagnostics += found
+            let output = renderer.render(notes.value, fromPath: code.relativePath, start: notes.location, root: SiteLayout.nestedRoot)
+            code.operatorNotesHTML = output.html
+            diagnostics += output.diagnostics
+            headingLinks.add(output.fragmentLinks, onArticle: nil)
         }
         return code
     }

@@ -57,6 +57,22 @@ public struct LinkResolver: Sendable {
         return .keep
     }
 
+    /// The article and heading a link with a fragment points to: a slug for `x.md#part` and
+    /// `/articles/x/#part`, nil for `#part` (the page the link is on); nil for anything else.
+    public func fragmentTarget(_ destination: String, fromPath: String) -> (slug: String?, fragment: String)? {
+        let (path, fragment) = Self.splitFragment(destination)
+        guard fragment.count > 1 else { return nil }
+        let id = String(fragment.dropFirst())
+        if path.isEmpty { return (nil, id) }
+        guard case .rewrite = resolve(path, fromPath: fromPath, root: "/") else { return nil }
+        if path.hasSuffix(".md") {
+            let directory = (fromPath as NSString).deletingLastPathComponent
+            return DisplayPath.normalize(directory.isEmpty ? path : directory + "/" + path).flatMap { articlesByPath[$0] }.map { ($0, id) }
+        }
+        let parts = path.split(separator: "/")
+        return parts.count == 2 && parts[0] == "articles" ? (String(parts[1]), id) : nil
+    }
+
     /// `scheme:` as RFC 3986 spells it (a letter, then letters, digits, `+`, `-`, `.`).
     static func hasScheme(_ destination: String) -> Bool {
         guard let colon = destination.firstIndex(of: ":"), colon != destination.startIndex else { return false }

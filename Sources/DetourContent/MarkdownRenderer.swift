@@ -3,6 +3,22 @@ import DetourDiagnostics
 /// Renders Markdown found in content files, checking each link against the site and reporting
 /// broken ones at their place in the file.
 public struct MarkdownRenderer: Sendable {
+    /// A link to a heading, kept until every article's headings are known.
+    public struct FragmentLink: Sendable {
+        /// The article linked to; nil for the page the link is on.
+        public var slug: String?
+        public var fragment: String
+        public var destination: String
+        public var location: SourceLocation
+    }
+
+    public struct Result: Sendable {
+        public var html: String
+        public var headings: [MarkdownDocument.Heading]
+        public var diagnostics: [Diagnostic]
+        public var fragmentLinks: [FragmentLink]
+    }
+
     public let resolver: LinkResolver
     public let allowRawHTML: Bool
 
@@ -16,22 +32,23 @@ public struct MarkdownRenderer: Sendable {
     ///   - start: where the Markdown text's first line sits in that file; its column is the
     ///     indentation every line carries there (YAML block scalars are indented).
     ///   - root: prefix for help-site links (see `LinkResolver`).
-    public func render(_ markdown: String, fromPath: String, start: SourceLocation, root: String) -> (MarkdownDocument.Rendered, [Diagnostic]) {
+    public func render(_ markdown: String, fromPath: String, start: SourceLocation, root: String) -> Result {
         var diagnostics: [Diagnostic] = []
+        var fragmentLinks: [FragmentLink] = []
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
         let rendered = MarkdownDocument(markdown, allowRawHTML: allowRawHTML).render { link in
-            switch resolver.resolve(link.destination, fromPath: fromPath, root: root) {
-            case .keep:
-                return link.destination
-            case .rewrite(let destination):
-                return destination
-            case .broken(let message):
-                let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
-                let location = Self.locate(link, in: lines, start: start)
-                diagnostics.append(.error("markdown.broken-link", message, at: location))
+            let resolution = resolver.resolve(link.destination, fromPath: fromPath, root: root)
+            if case .broken(let message) = resolution {
+                diagnostics.append(.error("markdown.broken-link", message, at: Self.locate(link, in: lines, start: start)))
                 return link.destination
             }
+            if let (slug, fragment) = resolver.fragmentTarget(link.destination, fromPath: fromPath) {
+                fragmentLinks.append(FragmentLink(slug: slug, fragment: fragment, destination: link.destination, location: Self.locate(link, in: lines, start: start)))
+            }
+            if case .rewrite(let destination) = resolution { return destination }
+            return link.destination
         }
-        return (rendered, diagnostics)
+        return Result(html: rendered.html, headings: rendered.headings, diagnostics: diagnostics, fragmentLinks: fragmentLinks)
     }
 
     /// Plain text for terminals and JSON, links rewritten under `root` as `render` does; links

@@ -88,6 +88,23 @@ final class ContentRuleTests: SiteTestCase {
         assertFails(folder, with: "content/codes/502.yml:6:14: error: [markdown.broken-link] link '/articles/nope/' points to article 'nope', which does not exist")
     }
 
+    func testLinksToMissingHeadingsAreReportedWhereTheyAre() throws {
+        let folder = try site([
+            "content/articles/refused.md": "---\ntitle: R\nsummary: s\n---\n\n## What to check\n\n## Fixing it\n\nSee [fix](#fixing-it), [here](#not-here)\nand [x](other.md#what-to-chek), [y](/articles/other/#nope).\n",
+            "content/articles/other.md": "---\ntitle: Other\nsummary: s\n---\n\n## What to check\n\nBack to [refused](refused.md#what-to-check).\n",
+            "content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: |\n  Read [the fix](/articles/refused/#fixing-it) or [this](/articles/refused/#gone).\n",
+        ])
+        let text = diagnostics(folder)
+        XCTAssertEqual(text, """
+        content/articles/refused.md:10:31: error: [markdown.broken-link] link '#not-here' points to heading '#not-here', which article 'refused' does not have
+        content/articles/refused.md:11:9: error: [markdown.broken-link] link 'other.md#what-to-chek' points to heading '#what-to-chek', which article 'other' does not have; did you mean '#what-to-check'?
+        content/articles/refused.md:11:37: error: [markdown.broken-link] link '/articles/other/#nope' points to heading '#nope', which article 'other' does not have
+        content/codes/502.yml:5:58: error: [markdown.broken-link] link '/articles/refused/#gone' points to heading '#gone', which article 'refused' does not have
+        4 errors, 0 warnings
+
+        """)
+    }
+
     func testMissingFrontMatter() throws {
         let folder = try site(["content/articles/refused.md": "# Just Markdown\n"])
         assertFails(folder, with: "content/articles/refused.md:1:1: error: [article.missing-front-matter] article must start with YAML front matter between '---' lines (title, summary, …)")

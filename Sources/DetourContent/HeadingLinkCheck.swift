@@ -1,0 +1,36 @@
+import DetourDiagnostics
+import Foundation
+
+/// Links to a heading (`x.md#part`, `/articles/x/#part`, `#part`) are checked once every
+/// article's headings are known: a missing heading builds a page that scrolls nowhere.
+struct HeadingLinkCheck {
+    private let headingIDs: [String: [String]]
+    private var links: [MarkdownRenderer.FragmentLink] = []
+
+    init(articles: [Article]) {
+        headingIDs = Dictionary(articles.map { ($0.slug, $0.headings.map(\.id)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `page`: the article the links are on, for `#part`; nil on a code page, whose anchors
+    /// come from its template and are not known here.
+    mutating func add(_ found: [MarkdownRenderer.FragmentLink], onArticle page: String?) {
+        for var link in found {
+            if link.slug == nil {
+                guard let page else { continue }
+                link.slug = page
+            }
+            links.append(link)
+        }
+    }
+
+    func brokenLinks() -> [Diagnostic] {
+        links.compactMap { link in
+            guard let slug = link.slug, let ids = headingIDs[slug] else { return nil }
+            let fragment = link.fragment.removingPercentEncoding ?? link.fragment
+            guard !ids.contains(fragment) else { return nil }
+            var message = "link '\(link.destination)' points to heading '#\(fragment)', which article '\(slug)' does not have"
+            if let suggestion = Suggestion.closest(to: fragment, among: ids) { message += "; did you mean '#\(suggestion)'?" }
+            return .error("markdown.broken-link", message, at: link.location)
+        }
+    }
+}
