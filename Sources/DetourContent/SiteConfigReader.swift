@@ -20,10 +20,13 @@ struct SiteConfigReader {
         let logo = reader.string("logo")
         var light = SiteConfig.Palette.defaultLight
         var dark = SiteConfig.Palette.defaultDark
+        var lightWritten: [String: SourceLocation] = [:], darkWritten: [String: SourceLocation] = [:]
         reader.nested("colors", subject: "colors", fields: ["light", "dark"]) { colors in
-            colors.nested("light", subject: "light colors", fields: Self.paletteFields) { light = Self.palette(&$0, defaults: light, diagnostics: &diagnostics) }
-            colors.nested("dark", subject: "dark colors", fields: Self.paletteFields) { dark = Self.palette(&$0, defaults: dark, diagnostics: &diagnostics) }
+            colors.nested("light", subject: "light colors", fields: Self.paletteFields) { light = Self.palette(&$0, defaults: light, written: &lightWritten, diagnostics: &diagnostics) }
+            colors.nested("dark", subject: "dark colors", fields: Self.paletteFields) { dark = Self.palette(&$0, defaults: dark, written: &darkWritten, diagnostics: &diagnostics) }
         }
+        Self.checkContrast(light, scheme: "light", written: lightWritten, diagnostics: &diagnostics)
+        Self.checkContrast(dark, scheme: "dark", written: darkWritten, diagnostics: &diagnostics)
         var support = SiteConfig.Support()
         reader.nested("support", subject: "support contact", fields: ["email", "url", "phone"]) { fields in
             support.email = fields.string("email")?.value
@@ -97,7 +100,8 @@ struct SiteConfigReader {
         return nil
     }
 
-    private static func palette(_ reader: inout FieldReader, defaults: SiteConfig.Palette, diagnostics: inout [Diagnostic]) -> SiteConfig.Palette {
+    /// `written`: where each colour set in site.yml is, for locating contrast warnings.
+    private static func palette(_ reader: inout FieldReader, defaults: SiteConfig.Palette, written: inout [String: SourceLocation], diagnostics: inout [Diagnostic]) -> SiteConfig.Palette {
         var palette = defaults
         func color(_ key: String) -> String? {
             guard let value = reader.string(key) else { return nil }
@@ -105,6 +109,7 @@ struct SiteConfigReader {
                 diagnostics.append(.error("site.invalid-color", "'\(key)' must be a hex colour such as '#0a5bd3', not '\(value.value)'", at: value.location))
                 return nil
             }
+            written[key] = value.location
             return value.value
         }
         palette.background = color("background") ?? palette.background
@@ -112,6 +117,17 @@ struct SiteConfigReader {
         palette.accent = color("accent") ?? palette.accent
         palette.muted = color("muted") ?? palette.muted
         return palette
+    }
+
+    /// Text, links, the button and muted lines are each painted on the background: below
+    /// WCAG AA some visitors cannot read them. Located at the colour written in site.yml.
+    private static func checkContrast(_ palette: SiteConfig.Palette, scheme: String, written: [String: SourceLocation], diagnostics: inout [Diagnostic]) {
+        for (key, color) in [("text", palette.text), ("accent", palette.accent), ("muted", palette.muted)] {
+            guard let ratio = ColorContrast.ratio(color, on: palette.background), ratio < ColorContrast.minimum,
+                  let location = written[key] ?? written["background"] else { continue }
+            let shown = String(format: "%.2f", ratio)
+            diagnostics.append(.warning("site.low-contrast", "\(scheme) '\(key)' \(color) on background \(palette.background) has a contrast of \(shown):1; text needs at least 4.5:1 (WCAG AA) to be readable", at: location))
+        }
     }
 
     /// Absolute http(s) URLs only: they are written into links on pages served from anywhere.

@@ -105,6 +105,19 @@ final class ContentRuleTests: SiteTestCase {
         """)
     }
 
+    func testLowContrastIsAWarningAtTheColour() throws {
+        let folder = try site(["content/site.yml": "name: S\nbase_url: https://h.test/\ncolors:\n  light:\n    muted: \"#a0a0a0\"\n  dark:\n    background: \"#ffffff\"\n    text: \"#777777b0\"\n"])
+        let text = diagnostics(folder)
+        XCTAssertEqual(text, """
+        content/site.yml:5:12: warning: [site.low-contrast] light 'muted' #a0a0a0 on background #ffffff has a contrast of 2.61:1; text needs at least 4.5:1 (WCAG AA) to be readable
+        content/site.yml:7:17: warning: [site.low-contrast] dark 'accent' #6ea8ff on background #ffffff has a contrast of 2.41:1; text needs at least 4.5:1 (WCAG AA) to be readable
+        content/site.yml:7:17: warning: [site.low-contrast] dark 'muted' #9aa4ae on background #ffffff has a contrast of 2.53:1; text needs at least 4.5:1 (WCAG AA) to be readable
+        content/site.yml:8:11: warning: [site.low-contrast] dark 'text' #777777b0 on background #ffffff has a contrast of 2.58:1; text needs at least 4.5:1 (WCAG AA) to be readable
+        0 errors, 4 warnings
+
+        """)
+    }
+
     func testMissingFrontMatter() throws {
         let folder = try site(["content/articles/refused.md": "# Just Markdown\n"])
         assertFails(folder, with: "content/articles/refused.md:1:1: error: [article.missing-front-matter] article must start with YAML front matter between '---' lines (title, summary, …)")
