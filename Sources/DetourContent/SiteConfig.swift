@@ -44,6 +44,9 @@ public struct SiteConfig: Sendable {
     public var errorPath: String
     /// Lets raw HTML in Markdown through; off unless the site opts in.
     public var allowRawHTML: Bool
+    /// Error pages of codes with a Retry-After carry a small script that re-checks the address
+    /// and reloads once the site answers; off unless the site opts in, as no other page has a script.
+    public var autoRetry = false
     /// Where `public/` is installed on the proxy host; the server snippets point there.
     public var installPath: String
     public var location: SourceLocation

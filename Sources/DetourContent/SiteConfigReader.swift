@@ -4,7 +4,7 @@ import Foundation
 /// Reads and validates `site.yml`. Colours and URLs end up in CSS and attributes, so they are
 /// checked against strict shapes rather than escaped after the fact.
 struct SiteConfigReader {
-    static let fields = ["name", "base_url", "logo", "colors", "support", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path", "error_path"]
+    static let fields = ["name", "base_url", "logo", "colors", "support", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path", "error_path", "auto_retry"]
     static let defaultInstallPath = "/usr/share/detour"
     static let defaultErrorPath = "/detour-errors/"
     static let paletteFields = ["background", "text", "accent", "muted"]
@@ -39,6 +39,7 @@ struct SiteConfigReader {
         let languages = reader.stringList("languages")
         let errorPath = reader.string("error_path")
         let rawHTML = reader.bool("raw_html")?.value ?? false
+        let autoRetry = reader.bool("auto_retry")?.value ?? false
         let installPath = reader.string("install_path")
         reader.reportUnknownFields()
         diagnostics += reader.diagnostics
@@ -80,6 +81,7 @@ struct SiteConfigReader {
             installPath: installPath.flatMap { SiteConfig.installPath($0.value) } ?? Self.defaultInstallPath,
             location: reader.location
         )
+        config.autoRetry = autoRetry
         config.languageLocations = Dictionary(languages.map { ($0.value, $0.location) }, uniquingKeysWith: { first, _ in first })
         return config
     }

@@ -41,6 +41,7 @@ struct PageModel: Sendable {
         model["statusPage"] = site.statusPage
         model["footer"] = site.footer
         model["errorFooter"] = site.errorFooter
+        model["autoRetry"] = site.autoRetry
         if !site.support.isEmpty {
             var support: [String: Any] = [:]
             support["email"] = site.support.email
