@@ -37,6 +37,7 @@ final class ErrorPageBrowserTests: XCTestCase {
             link: color(".links a"), footer: color("footer"),
             button: color(".button"), buttonBackground: color(".button", "backgroundColor"),
             headings: d.querySelectorAll("h1").length,
+            referenceLabel: w.getComputedStyle(d.querySelector(".ref code"), "::before").content,
             landmarks: ["header", "main", "footer"].filter(function (n) { return d.querySelector(n); }).length
           });
         };
@@ -63,6 +64,8 @@ final class ErrorPageBrowserTests: XCTestCase {
             XCTAssertEqual(background, palettes[scheme]?["background"], "\(scheme): the page paints its own \(scheme) background")
             XCTAssertEqual(painted["headings"] as? Int, 1, "one h1")
             XCTAssertEqual(painted["landmarks"] as? Int, 3, "header, main and footer")
+            // Served as a plain file, no server filled in the request's ID: no label for nothing.
+            XCTAssertEqual(painted["referenceLabel"] as? String, "none", "\(painted)")
             for part in ["h1", "summary", "advice", "retry", "link", "footer"] {
                 let color = try XCTUnwrap(Self.hex(painted[part] as? String), "\(scheme) \(part): \(painted)")
                 let ratio = try XCTUnwrap(ColorContrast.ratio(color, on: background))
