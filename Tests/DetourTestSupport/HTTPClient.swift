@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One blocking HTTP GET, for tests against servers on 127.0.0.1.
+/// One blocking HTTP request, for tests against servers on 127.0.0.1.
 public struct HTTPResponse {
     public var status: Int
     public var headers: [String: String]
@@ -12,12 +12,18 @@ public struct HTTPResponse {
 
 public enum HTTPClient {
     public static func get(_ url: String, headers requestHeaders: [String: String] = [:]) throws -> HTTPResponse {
+        try send(url, headers: requestHeaders)
+    }
+
+    public static func send(_ url: String, method: String = "GET", body: Data? = nil, headers requestHeaders: [String: String] = [:]) throws -> HTTPResponse {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
         let session = URLSession(configuration: configuration)
         let semaphore = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<HTTPResponse, Error> = .failure(URLError(.timedOut))
         var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        request.httpBody = body
         for (name, value) in requestHeaders { request.setValue(value, forHTTPHeaderField: name) }
         session.dataTask(with: request) { data, response, error in
             if let error {

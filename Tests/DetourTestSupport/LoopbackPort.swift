@@ -17,15 +17,43 @@ public enum LoopbackPort {
 
     /// True once something accepts connections on the port.
     public static func isOpen(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let descriptor = connected(port) else { return false }
+        close(descriptor)
+        return true
+    }
+
+    /// Sends `request` as it is and reads until the server closes: what it sent, byte for byte,
+    /// where an HTTP client would act on the response (a Basic challenge) or refuse it.
+    public static func exchange(_ port: Int, _ request: String, timeout: Int = 10) -> String? {
+        guard let descriptor = connected(port) else { return nil }
         defer { close(descriptor) }
+        var wait = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let bytes = Array(request.utf8)
+        guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { return nil }
+        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    private static func connected(_ port: Int) -> Int32? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
+        let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        }
+        guard result == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
     }
 
     public static func waitUntilOpen(_ port: Int, timeout: TimeInterval = 10) -> Bool {
