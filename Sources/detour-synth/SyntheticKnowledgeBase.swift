@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a synthetic knowledge base for benchmarks and stress tests: the shipped site.yml,
-/// codes and logo, plus N articles of realistic size (about 700 words), vocabulary, front
+/// codes, translations and logo, plus N articles of realistic size (about 700 words), vocabulary, front
 /// matter, headings, lists, code blocks and links between articles. Deterministic for a seed.
 @main
 struct SyntheticKnowledgeBase {
@@ -28,7 +28,7 @@ struct SyntheticKnowledgeBase {
         let manager = FileManager.default
         try? manager.removeItem(at: target)
         try manager.createDirectory(at: target.appendingPathComponent("articles"), withIntermediateDirectories: true)
-        for item in ["site.yml", "logo.svg", "codes"] {
+        for item in ["site.yml", "logo.svg", "codes", "translations"] {
             try manager.copyItem(at: URL(fileURLWithPath: source).appendingPathComponent(item), to: target.appendingPathComponent(item))
         }
         // Related slugs in the copied codes must exist: keep them by writing the shipped articles too.
