@@ -6,6 +6,9 @@ public struct OutputFormat: Sendable, Hashable {
         case none
         /// A complete HTTP/1.x response whose body is `body`'s rendering.
         case httpResponse(body: String)
+        /// `body`'s rendering as an HAProxy log-format text: `%` doubled, and the request's
+        /// reference filled in by HAProxy.
+        case logFormat(body: String)
     }
 
     public var name: String
@@ -34,10 +37,14 @@ public struct OutputFormat: Sendable, Hashable {
     /// HAProxy's `errorfile`: refused over tune.bufsize − tune.maxrewrite = 16384 − 1024 bytes by default.
     public static let haproxy = OutputFormat(name: "http", fileExtension: "http", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .httpResponse(body: "html"), acceptPattern: nil, statuses: ProxyServer.haproxyErrorfileStatuses)
 
+    /// HAProxy's `http-request return … lf-file` and `http-response return … lf-file`, for the
+    /// server errors it replaces: the HTML page with the request's unique ID on it.
+    public static let haproxyPage = OutputFormat(name: "lf", fileExtension: "lf", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .logFormat(body: "html"), acceptPattern: nil, statuses: Set(500...599))
+
     /// The `Content-Type` header value.
     public var contentType: String { charset.map { "\(mediaType); charset=\($0)" } ?? mediaType }
 
-    public static let all = [html, json, text, haproxy]
+    public static let all = [html, json, text, haproxy, haproxyPage]
     /// The formats a client chooses with `Accept`, the default first.
     public static let negotiated = [html, json, text]
 

@@ -84,7 +84,8 @@ struct PageModel: Sendable {
 
     /// One code's error page in one language: its texts, the UI strings (`t`) with this page's
     /// values filled in, and the site with `language` set to the page's.
-    func errorPage(_ code: ErrorCode, language: String) -> [String: Any] {
+    /// `requestReference`: raw markup where the request's ID goes (see `ProxyServer`).
+    func errorPage(_ code: ErrorCode, language: String, requestReference: String = ProxyServer.requestReferenceMarkup) -> [String: Any] {
         let text = content.text(of: code, in: language)
         let baseURL = content.site.baseURL
         var model: [String: Any] = ["status": code.status, "title": text.title, "summary": text.summary, "url": baseURL + code.sitePath]
@@ -99,7 +100,7 @@ struct PageModel: Sendable {
         var site = site(root: baseURL)
         site["language"] = language
         site["icon"] = iconDataURI
-        return ["site": site, "code": model, "t": strings, "page": ["title": "\(code.status) \(text.title)"]]
+        return ["site": site, "code": model, "t": strings, "page": ["title": "\(code.status) \(text.title)"], "requestReference": requestReference]
     }
 
     /// A dot in the accent colour as the page's icon, so a browser asks the dead site for no

@@ -34,6 +34,13 @@ public enum ProxyServer: String, CaseIterable, Sendable {
         status >= 500 || status == 408 || status == 413
     }
 
+    /// What the HTML page carries where the request's ID goes: directives nginx's SSI and
+    /// Apache's mod_include (`UNIQUE_ID`) and Caddy's `templates` (`<!--{ }-->`) fill in. A
+    /// server that fills in none leaves only comments, which the page's CSS hides with the label.
+    public static let requestReferenceMarkup = #"<!--#echo var="UNIQUE_ID" --><!--{placeholder "http.error.id" | html}-->"#
+    /// The same for HAProxy's log-format files.
+    public static let haproxyRequestReference = "%[unique-id]"
+
     /// Statuses HAProxy's `errorfile` accepts; it refuses any other.
     public static let haproxyErrorfileStatuses: Set<Int> = [200, 400, 401, 403, 404, 405, 407, 408, 410, 413, 425, 429, 500, 501, 502, 503, 504]
 }

@@ -76,6 +76,10 @@ struct SnippetModel {
                         "file": installPath + "/" + SiteLayout.errorPage(code.status, language: language, fileExtension: format.fileExtension),
                     ]
                     entry["retryAfter"] = code.retryAfter
+                    // HAProxy fills the request's ID into the HTML page's log-format copy.
+                    if format == .html, OutputFormat.haproxyPage.applies(to: code.status) {
+                        entry["logFormatFile"] = installPath + "/" + SiteLayout.errorPage(code.status, language: language, fileExtension: OutputFormat.haproxyPage.fileExtension)
+                    }
                     return entry
                 }
             }
