@@ -54,9 +54,7 @@ public struct ContentLoader: Sendable {
         for translation in translations.values.sorted(by: { $0.language < $1.language }) {
             for (_, text) in translation.codes.sorted(by: { $0.key < $1.key }) {
                 guard let advice = text.advice else { continue }
-                let output = renderer.render(advice.value, fromPath: translation.relativePath, start: advice.location, root: SiteLayout.nestedRoot)
-                diagnostics += output.diagnostics
-                headingLinks.add(output.fragmentLinks, onArticle: nil)
+                _ = renderCodeText(advice, in: translation.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
             }
         }
         diagnostics += headingLinks.brokenLinks()
@@ -68,18 +66,21 @@ public struct ContentLoader: Sendable {
     private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]) -> ErrorCode {
         var code = code
         if let advice = code.advice {
-            let output = renderer.render(advice.value, fromPath: code.relativePath, start: advice.location, root: SiteLayout.nestedRoot)
-            code.adviceHTML = output.html
-            diagnostics += output.diagnostics
-            headingLinks.add(output.fragmentLinks, onArticle: nil)
+            code.adviceHTML = renderCodeText(advice, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
         }
         if let notes = code.operatorNotes {
-            let output = renderer.render(notes.value, fromPath: code.relativePath, start: notes.location, root: SiteLayout.nestedRoot)
-            code.operatorNotesHTML = output.html
-            diagnostics += output.diagnostics
-            headingLinks.add(output.fragmentLinks, onArticle: nil)
+            code.operatorNotesHTML = renderCodeText(notes, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
         }
         return code
+    }
+
+    /// Markdown from a code or translation file, as HTML for a code page: its problems are
+    /// collected, and its links to headings kept until every article's headings are known.
+    private func renderCodeText(_ markdown: Located<String>, in relativePath: String, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]) -> String {
+        let output = renderer.render(markdown.value, fromPath: relativePath, start: markdown.location, root: SiteLayout.nestedRoot)
+        diagnostics += output.diagnostics
+        headingLinks.add(output.fragmentLinks, onArticle: nil)
+        return output.html
     }
 
     private func displayPath(_ relative: String) -> String { displayRoot + "/" + relative }

@@ -33,9 +33,7 @@ public struct LinkResolver: Sendable {
         let (path, fragment) = Self.splitFragment(destination)
 
         if path.hasSuffix(".md") {
-            let directory = (fromPath as NSString).deletingLastPathComponent
-            let target = DisplayPath.normalize(directory.isEmpty ? path : directory + "/" + path)
-            guard let target, let slug = articlesByPath[target] else {
+            guard let slug = article(atMarkdownPath: path, from: fromPath) else {
                 return .broken("link '\(destination)' points to an article that does not exist")
             }
             return .rewrite(root + SiteLayout.article(slug) + fragment)
@@ -59,18 +57,22 @@ public struct LinkResolver: Sendable {
 
     /// The article and heading a link with a fragment points to: a slug for `x.md#part` and
     /// `/articles/x/#part`, nil for `#part` (the page the link is on); nil for anything else.
+    /// An article that does not exist is `resolve`'s report, not a missing heading.
     public func fragmentTarget(_ destination: String, fromPath: String) -> (slug: String?, fragment: String)? {
         let (path, fragment) = Self.splitFragment(destination)
-        guard fragment.count > 1 else { return nil }
+        guard fragment.count > 1, !path.hasPrefix("//"), !Self.hasScheme(path) else { return nil }
         let id = String(fragment.dropFirst())
         if path.isEmpty { return (nil, id) }
-        guard case .rewrite = resolve(path, fromPath: fromPath, root: "/") else { return nil }
-        if path.hasSuffix(".md") {
-            let directory = (fromPath as NSString).deletingLastPathComponent
-            return DisplayPath.normalize(directory.isEmpty ? path : directory + "/" + path).flatMap { articlesByPath[$0] }.map { ($0, id) }
-        }
+        if path.hasSuffix(".md") { return article(atMarkdownPath: path, from: fromPath).map { ($0, id) } }
         let parts = path.split(separator: "/")
-        return parts.count == 2 && parts[0] == "articles" ? (String(parts[1]), id) : nil
+        guard path.hasPrefix("/"), parts.count == 2, parts[0] == "articles", slugs.contains(String(parts[1])) else { return nil }
+        return (String(parts[1]), id)
+    }
+
+    /// The slug of the article a `.md` link names, relative to the linking file as in MkDocs.
+    private func article(atMarkdownPath path: String, from fromPath: String) -> String? {
+        let directory = (fromPath as NSString).deletingLastPathComponent
+        return DisplayPath.normalize(directory.isEmpty ? path : directory + "/" + path).flatMap { articlesByPath[$0] }
     }
 
     /// `scheme:` as RFC 3986 spells it (a letter, then letters, digits, `+`, `-`, `.`).
