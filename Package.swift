@@ -26,10 +26,12 @@ let package = Package(
             name: "DetourContent",
             dependencies: ["DetourDiagnostics", "CCMark", "Yams"]
         ),
+        // The help site's search index, written by the build; its reader is templates/assets/search.js.
+        .target(name: "DetourSearch", dependencies: ["DetourDiagnostics"]),
         .target(
             name: "DetourSite",
             dependencies: [
-                "DetourContent", "DetourDiagnostics", "CFileSystem",
+                "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -45,6 +47,7 @@ let package = Package(
         // Writes synthetic knowledge bases for `make bench` and the interrupted-build test.
         .executableTarget(name: "detour-synth"),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
+        .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourProxyConfigTests", dependencies: ["DetourProxyConfig", "DetourTestSupport"], exclude: ["Fixtures"]),

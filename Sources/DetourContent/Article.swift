@@ -27,6 +27,8 @@ public struct Article: Sendable {
     /// Set by the renderer.
     public var html: String = ""
     public var headings: [MarkdownDocument.Heading] = []
+    /// The body's plain text, split at its headings, for search.
+    public var sections: [MarkdownDocument.Section] = []
 
     public var sitePath: String { SiteLayout.article(slug) }
 }

@@ -40,6 +40,7 @@ public struct ContentLoader: Sendable {
             let output = renderer.render(article.body, fromPath: article.relativePath, start: start, root: SiteLayout.nestedRoot)
             article.html = output.html
             article.headings = output.headings
+            article.sections = output.sections
             article.body = ""
             return (article, output)
         }
@@ -54,7 +55,7 @@ public struct ContentLoader: Sendable {
         for translation in translations.values.sorted(by: { $0.language < $1.language }) {
             for (_, text) in translation.codes.sorted(by: { $0.key < $1.key }) {
                 guard let advice = text.advice else { continue }
-                _ = renderCodeText(advice, in: translation.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
+                renderCodeText(advice, in: translation.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
             }
         }
         diagnostics += headingLinks.brokenLinks()
@@ -66,21 +67,24 @@ public struct ContentLoader: Sendable {
     private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]) -> ErrorCode {
         var code = code
         if let advice = code.advice {
-            code.adviceHTML = renderCodeText(advice, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
+            let output = renderCodeText(advice, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
+            (code.adviceHTML, code.adviceSections) = (output.html, output.sections)
         }
         if let notes = code.operatorNotes {
-            code.operatorNotesHTML = renderCodeText(notes, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
+            let output = renderCodeText(notes, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
+            (code.operatorNotesHTML, code.operatorNotesSections) = (output.html, output.sections)
         }
         return code
     }
 
     /// Markdown from a code or translation file, as HTML for a code page: its problems are
     /// collected, and its links to headings kept until every article's headings are known.
-    private func renderCodeText(_ markdown: Located<String>, in relativePath: String, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]) -> String {
+    @discardableResult
+    private func renderCodeText(_ markdown: Located<String>, in relativePath: String, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]) -> MarkdownRenderer.Result {
         let output = renderer.render(markdown.value, fromPath: relativePath, start: markdown.location, root: SiteLayout.nestedRoot)
         diagnostics += output.diagnostics
         headingLinks.add(output.fragmentLinks, onArticle: nil)
-        return output.html
+        return output
     }
 
     private func displayPath(_ relative: String) -> String { displayRoot + "/" + relative }

@@ -24,6 +24,9 @@ public struct ErrorCode: Sendable {
     /// Set by the loader: advice and notes rendered for the help site.
     public var adviceHTML: String?
     public var operatorNotesHTML: String?
+    /// Their plain text, split at headings, for search.
+    public var adviceSections: [MarkdownDocument.Section] = []
+    public var operatorNotesSections: [MarkdownDocument.Section] = []
 
     /// Directory of the code's help page, relative to the site root.
     public var sitePath: String { SiteLayout.code(status) }

@@ -2,7 +2,7 @@ import CCMark
 import Foundation
 
 /// CommonMark rendered by libcmark: smart punctuation on, raw HTML omitted unless allowed,
-/// every top-level heading given a stable id, every link passed through a resolver that may rewrite it.
+/// every heading given a stable id, every link passed through a resolver that may rewrite it.
 /// The only type that touches libcmark; it frees everything it allocates.
 public struct MarkdownDocument: Sendable {
     public struct Heading: Sendable, Equatable {
@@ -17,9 +17,27 @@ public struct MarkdownDocument: Sendable {
         public var line: Int
     }
 
+    /// A page's text between two headings, for search: the text before the first heading has none.
+    public struct Section: Sendable, Equatable {
+        public var heading: Heading?
+        public var text: String
+
+        public init(heading: Heading?, text: String) {
+            self.heading = heading
+            self.text = text
+        }
+
+        /// Ends a block or line with one space, so words either side stay apart.
+        mutating func separate() {
+            if let last = text.last, last != " " { text += " " }
+        }
+    }
+
     public struct Rendered: Sendable {
         public var html: String
         public var headings: [Heading]
+        /// Plain text split at every h1–h3, wherever it is nested.
+        public var sections: [Section]
     }
 
     public var markdown: String
@@ -37,47 +55,98 @@ public struct MarkdownDocument: Sendable {
         if allowRawHTML { options |= CMARK_OPT_UNSAFE }
         let utf8 = Array(markdown.utf8)
         guard let document = cmark_parse_document(utf8, utf8.count, options) else {
-            return Rendered(html: "", headings: [])
+            return Rendered(html: "", headings: [], sections: [])
         }
         defer { cmark_node_free(document) }
 
         var headings: [Heading] = []
         var usedIDs: [String: Int] = [:]
+        var sections = [Section(heading: nil, text: "")]
+        var headingDepth = 0
 
         let iterator = cmark_iter_new(document)
         defer { cmark_iter_free(iterator) }
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
-            if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
+            if type == CMARK_NODE_HEADING {
+                // A section's own heading is its title, not its text; a smaller heading is text.
+                let level = Int(cmark_node_get_heading_level(node))
+                if level <= Self.sectionLevel { headingDepth += event == CMARK_EVENT_ENTER ? 1 : -1 }
+                guard event == CMARK_EVENT_ENTER else {
+                    sections[sections.count - 1].separate()
+                    continue
+                }
+                let text = Self.text(of: node)
+                let heading = Heading(level: level, text: text, id: Self.uniqueID(for: text, used: &usedIDs))
+                headings.append(heading)
+                if level <= Self.sectionLevel { sections.append(Section(heading: heading, text: "")) }
+                continue
+            }
+            if event == CMARK_EVENT_EXIT {
+                if type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_ITEM { sections[sections.count - 1].separate() }
+                continue
+            }
+            switch type {
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                 let destination = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 let resolved = resolveLink(Link(destination: destination, line: Self.blockLine(of: node)))
                 if resolved != destination { cmark_node_set_url(node, resolved) }
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK:
+                guard headingDepth == 0, let literal = cmark_node_get_literal(node) else { break }
+                sections[sections.count - 1].text += String(cString: literal)
+                if type == CMARK_NODE_CODE_BLOCK { sections[sections.count - 1].separate() }
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                if headingDepth == 0 { sections[sections.count - 1].separate() }
+            default: break
             }
         }
 
         // cmark writes bare <hN> and, in safe mode, drops custom blocks as raw HTML. So render the
-        // top-level blocks one by one and give each top-level heading its id.
+        // top-level blocks one by one and give each heading, nested ones too, its id in order.
         var html = ""
+        var pending = headings[...]
         var child = cmark_node_first_child(document)
         while let block = child {
             guard let rendered = cmark_render_html(block, options) else { break }
             var piece = String(cString: rendered)
             free(rendered)
-            if cmark_node_get_type(block) == CMARK_NODE_HEADING {
-                let level = Int(cmark_node_get_heading_level(block))
-                let text = Self.text(of: block)
-                let id = Self.uniqueID(for: text, used: &usedIDs)
-                headings.append(Heading(level: level, text: text, id: id))
-                let plainTag = "<h\(level)>"
-                if piece.hasPrefix(plainTag) { piece = "<h\(level) id=\"\(id)\">" + piece.dropFirst(plainTag.count) }
+            for _ in 0..<Self.headingCount(in: block) {
+                guard let heading = pending.popFirst() else { break }
+                piece = Self.addID(heading, to: piece)
             }
             html += piece
             child = cmark_node_next(block)
         }
-        return Rendered(html: html, headings: headings)
+        sections = sections.map { Section(heading: $0.heading, text: $0.text.trimmingWhitespace()) }
+        if sections[0].text.isEmpty { sections.removeFirst() }
+        return Rendered(html: html, headings: headings, sections: sections)
+    }
+
+    /// Headings up to this level start a section of their own (h2, h3; h1 in a body too).
+    static let sectionLevel = 3
+
+    private static func headingCount(in block: OpaquePointer) -> Int {
+        if cmark_node_get_type(block) == CMARK_NODE_HEADING { return 1 }
+        var count = 0
+        let iterator = cmark_iter_new(block)
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_HEADING { count += 1 }
+        }
+        return count
+    }
+
+    /// The first bare `<hN>` left in the piece gets the heading's id. Text and code are escaped,
+    /// so only a heading cmark wrote can match.
+    private static func addID(_ heading: Heading, to piece: String) -> String {
+        let plainTag = "<h\(heading.level)>"
+        guard let range = piece.range(of: plainTag) else { return piece }
+        return piece.replacingCharacters(in: range, with: "<h\(heading.level) id=\"\(heading.id)\">")
     }
 
     /// The text a terminal shows: paragraphs apart, list items as `- `, a link as its text and,

@@ -15,6 +15,7 @@ public struct MarkdownRenderer: Sendable {
     public struct Result: Sendable {
         public var html: String
         public var headings: [MarkdownDocument.Heading]
+        public var sections: [MarkdownDocument.Section]
         public var diagnostics: [Diagnostic]
         public var fragmentLinks: [FragmentLink]
     }
@@ -48,7 +49,7 @@ public struct MarkdownRenderer: Sendable {
             if case .rewrite(let destination) = resolution { return destination }
             return link.destination
         }
-        return Result(html: rendered.html, headings: rendered.headings, diagnostics: diagnostics, fragmentLinks: fragmentLinks)
+        return Result(html: rendered.html, headings: rendered.headings, sections: rendered.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks)
     }
 
     /// Plain text for terminals and JSON, links rewritten under `root` as `render` does; links

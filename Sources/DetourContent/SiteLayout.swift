@@ -7,13 +7,21 @@
 public enum SiteLayout {
     /// The way back to the site root from a page two folders deep.
     public static let nestedRoot = "../../"
-    /// The ways back to the site root a help page can need: from the home page, and from a nested page.
-    public static let roots = ["", nestedRoot]
+    /// The ways back to the site root a help page can need: from the home page, the search
+    /// page, and a nested page.
+    public static let roots = ["", root(of: search), nestedRoot]
+
+    /// The way back to the site root from a folder-style page (`search/` → `../`).
+    public static func root(of page: String) -> String { String(repeating: "../", count: page.split(separator: "/").count) }
     public static let errorsFolder = "errors"
 
     public static func code(_ status: Int) -> String { "codes/\(status)/" }
     public static func article(_ slug: String) -> String { "articles/\(slug)/" }
     public static func tag(_ name: String) -> String { "tags/\(Slug.make(name))/" }
+    /// The search page, which takes `?q=` (and `&lang=` for another language's index).
+    public static let search = "search/"
+    /// One language's search index files (`search/en/index.js`, …).
+    public static func searchIndex(_ language: String) -> String { "search/\(language)/" }
 
     /// `errors/<language>/<status>.<ext>`, or `errors/<status>.<ext>` without a language.
     public static func errorPage(_ status: Int, language: String?, fileExtension: String) -> String {

@@ -38,24 +38,26 @@ struct OutputDirectory {
     /// no data written, a cheaper removal of the old tree, and an unchanged modification time
     /// for deploy tools that compare them.
     func write(_ relativePath: String, _ contents: String) throws {
+        var contents = contents
+        try contents.withUTF8 { try write(relativePath, bytes: $0) }
+    }
+
+    func write(_ relativePath: String, bytes: UnsafeBufferPointer<UInt8>) throws {
         let path = staging.path + "/" + relativePath
         try Self.makeFolder(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
-        var contents = contents
         let previous = target.path + "/" + relativePath
-        if contents.withUTF8({ Self.file(previous, equals: $0) }), link(previous, path) == 0 { return }
+        if Self.file(previous, equals: bytes), link(previous, path) == 0 { return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: path) }
         defer { close(descriptor) }
-        try contents.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw FileSystemError(path: path)
-                }
-                offset += written
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(path: path)
             }
+            offset += written
         }
     }
 

@@ -153,6 +153,15 @@ struct PageModel: Sendable {
         return common(root: root, title: "\(article.title) · \(content.site.name)").merging(["article": model]) { first, _ in first }
     }
 
+    /// The search page: what it lists for a visitor with no query or no JavaScript.
+    func searchPage(tags: [(name: String, count: Int)]) -> [String: Any] {
+        let root = SiteLayout.root(of: SiteLayout.search)
+        return common(root: root, title: "Search · \(content.site.name)").merging([
+            "codes": content.codes.map { codeSummary($0, root: root) },
+            "tags": tags.map { tag(name: $0.name, root: root).merging(["count": $0.count]) { first, _ in first } },
+        ]) { first, _ in first }
+    }
+
     func tagPage(name: String, articles: [Int]) -> [String: Any] {
         let root = SiteLayout.nestedRoot
         let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, root: root) }]

@@ -10,6 +10,8 @@ struct PageSet: Sendable {
         case code(ErrorCode)
         case article(Int)
         case tag(Int)
+        /// The search results page, when the theme has a `search` template.
+        case search
         case styles
         case sitemap
         /// `templates/snippets/<name>.mustache` → `snippets/<name>`.
@@ -22,6 +24,7 @@ struct PageSet: Sendable {
     }
 
     static let cardTemplate = "partials/article-card"
+    static let searchTemplate = "search"
     static let roots = SiteLayout.roots
 
     let content: Content
@@ -62,6 +65,7 @@ struct PageSet: Sendable {
         }
         jobs = errorPages
             + [.index, .styles, .sitemap]
+            + (templates.has(Self.searchTemplate) ? [.search] : [])
             + content.codes.map(Job.code)
             + content.articles.indices.map(Job.article)
             + tags.indices.map(Job.tag)
@@ -80,6 +84,7 @@ struct PageSet: Sendable {
         case .code(let code): return [SiteLayout.file(of: code.sitePath)]
         case .article(let index): return [SiteLayout.file(of: content.articles[index].sitePath)]
         case .tag(let index): return [SiteLayout.file(of: SiteLayout.tag(tags[index].name))]
+        case .search: return [SiteLayout.file(of: SiteLayout.search)]
         case .styles: return ["style.css"]
         case .sitemap: return ["sitemap.xml"]
         case .snippet(let name): return [name]
@@ -115,6 +120,8 @@ struct PageSet: Sendable {
             templates.render("article", model.articlePage(at: index))
         case .tag(let index):
             templates.render("tag", model.tagPage(name: tags[index].name, articles: tags[index].articles))
+        case .search:
+            templates.render(Self.searchTemplate, model.searchPage(tags: tags.map { ($0.name, $0.articles.count) }))
         case .styles:
             templates.render("style.css", ["site": model.site(root: "")])
         case .snippet(let name):

@@ -1,5 +1,6 @@
 import DetourContent
 import DetourDiagnostics
+import DetourSearch
 import Foundation
 
 /// `detour build`: a plain function that runs the phases in order — check the output path,
@@ -42,6 +43,16 @@ public enum SiteBuilder {
             }
         }
         report.diagnostics += results.compactMap { $0 }
+        let extras = searchIndex(content)
+        report.diagnostics += extras.concurrentMap { file -> Diagnostic? in
+            do {
+                try output.write(file.path, file.contents)
+                return nil
+            } catch {
+                return writeFailure(options, error)
+            }
+        }.compactMap { $0 }
+        report.diagnostics += copyAssets(templates, to: output, options)
         guard !failed(report.diagnostics, options) else {
             output.discard()
             return report
@@ -54,10 +65,33 @@ public enum SiteBuilder {
             return report
         }
         report.wroteOutput = true
-        report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count }
+        report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + extras.count + templates.assets.count
         report.errorPages = content.codes.filter(\.generatesPage).count
         report.articles = content.articles.count
         return report
+    }
+
+    /// Every language's search index, under `search/<language>/`.
+    private static func searchIndex(_ content: Content) -> [(path: String, contents: String)] {
+        let languages = content.site.languages
+        return languages.flatMap { language in
+            SearchIndexBuilder.build(SearchPages.pages(of: content, language: language), language: language, languages: languages).map {
+                (SiteLayout.searchIndex(language) + $0.path, $0.contents)
+            }
+        }
+    }
+
+    /// The theme's static files, byte for byte.
+    private static func copyAssets(_ templates: TemplateSet, to output: OutputDirectory, _ options: BuildOptions) -> [Diagnostic] {
+        templates.assets.compactMap { asset in
+            do {
+                let bytes = try Data(contentsOf: templates.root.appendingPathComponent(asset))
+                try bytes.withUnsafeBytes { try output.write(TemplateSet.outputPath(ofAsset: asset), bytes: $0.bindMemory(to: UInt8.self)) }
+                return nil
+            } catch {
+                return writeFailure(options, error)
+            }
+        }
     }
 
     /// Error pages are served by the proxy, far from the help site, so their links are absolute.

@@ -5,16 +5,19 @@ import Mustache
 
 /// The theme: every `templates/**/*.mustache`, registered under its path without the extension
 /// (`article`, `partials/head`), as swift-mustache's own folder loader names them. With
-/// `LazyText`, the only code that touches swift-mustache.
+/// `LazyText`, the only code that touches swift-mustache. Files in `templates/assets/` are the
+/// theme's static files (`search.js`), copied to the site root as they are.
 public struct TemplateSet: Sendable {
     /// Templates the build renders directly; partials are whatever these include.
     public static let required = OutputFormat.all.compactMap(\.template) + ["index", "code", "article", "tag", "style.css"]
 
     private let library: MustacheLibrary
 
-    private init(library: MustacheLibrary, names: [String]) {
+    private init(library: MustacheLibrary, names: [String], root: URL, assets: [String]) {
         self.library = library
         self.names = names
+        self.root = root
+        self.assets = assets
     }
 
     /// Parses every template, reporting syntax errors, missing required templates and partials
@@ -59,11 +62,23 @@ public struct TemplateSet: Sendable {
                 diagnostics.append(.error("template.missing-partial", message, at: SourceLocation(path: file.displayPath, line: reference.line, column: reference.column)))
             }
         }
-        return (diagnostics.hasErrors ? nil : TemplateSet(library: library, names: sources.keys.sorted()), diagnostics)
+        let assets = DirectoryWalker.list(root.path, suffixes: [""], below: Self.assetsFolder)
+        for link in assets.escapingLinks {
+            diagnostics.append(.error("file.path-escape", "'\(link)' links to a file outside \(displayRoot)/; copy the file in instead", at: SourceLocation(path: displayRoot + "/" + link)))
+        }
+        let theme = TemplateSet(library: library, names: sources.keys.sorted(), root: root, assets: assets.files.filter { !$0.hasSuffix(".mustache") })
+        return (diagnostics.hasErrors ? nil : theme, diagnostics)
     }
 
     /// Every registered template name.
     public let names: [String]
+    public let root: URL
+    /// Static files, relative to the templates folder (`assets/search.js`).
+    public let assets: [String]
+    public static let assetsFolder = "assets"
+
+    /// Where an asset is written, relative to the site root.
+    public static func outputPath(ofAsset asset: String) -> String { String(asset.dropFirst(assetsFolder.count + 1)) }
 
     public func has(_ name: String) -> Bool {
         library.getTemplate(named: name) != nil

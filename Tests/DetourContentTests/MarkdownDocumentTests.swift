@@ -30,6 +30,21 @@ final class MarkdownDocumentTests: XCTestCase {
         XCTAssertTrue(rendered.html.contains("<h3 id=\"proxy-pass-nginx\"><code>proxy_pass</code> (nginx)</h3>"))
     }
 
+    func testNestedHeadingsGetIDsToo() {
+        let rendered = MarkdownDocument("## Top\n\n> ## Quoted\n\n- item\n\n  ### In a list\n").render()
+        XCTAssertEqual(rendered.headings.map(\.id), ["top", "quoted", "in-a-list"])
+        XCTAssertTrue(rendered.html.contains("<h2 id=\"quoted\">Quoted</h2>"), rendered.html)
+        XCTAssertTrue(rendered.html.contains("<h3 id=\"in-a-list\">In a list</h3>"), rendered.html)
+    }
+
+    func testSectionsHoldThePlainTextBetweenHeadings() {
+        let markdown = "Intro *text*\nwraps.\n\n## Check `proxy_pass`\n\n- one\n- two\n\n#### Deeper\n\n```\nconnect() failed\n```\n\n### Next\n\nLast [link](x.md).\n"
+        let sections = MarkdownDocument(markdown).render().sections
+        XCTAssertEqual(sections.map(\.heading?.id), [nil, "check-proxy-pass", "next"])
+        XCTAssertEqual(sections.map(\.text), ["Intro text wraps.", "one two Deeper connect() failed", "Last link."])
+        XCTAssertEqual(MarkdownDocument("## Only\n\nText").render().sections.map(\.heading?.text), ["Only"])
+    }
+
     func testLinksPassThroughTheResolverWithTheirLine() {
         var seen: [MarkdownDocument.Link] = []
         let html = MarkdownDocument("Intro\n\nSee [other](other.md) and ![logo](a.png).\n").render { link in

@@ -1,0 +1,191 @@
+/* detour search: reads the index `detour build` writes to search/<lang>/ (DetourSearch).
+ Index files load as <script> elements: works from file:// and under a strict CSP. Text
+ reaches the page only as text nodes. Under 10 KB, hence the terse style. A query word is
+ grouped with its parts; a status alone or with "error" or "HTTP" puts its code page first;
+ the page's language is searched, then, if it finds nothing, the site's others. */
+(function () {
+"use strict";
+var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
+ Q = new URLSearchParams(location.search), lang = Q.get("lang") || D.documentElement.lang || "en", idx = {}, wait = {},
+ FILLER = ["error", "http", "https", "status", "code"], WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
+function load(l, f) {
+ var k = l + "/" + f;
+ return wait[k] || (wait[k] = new Promise((y, n) => { var s = D.createElement("script"); s.src = root + "search/" + k + ".js"; s.onload = y; s.onerror = n; D.head.append(s); }));
+}
+// Each index file calls one of these as it runs, before its onload.
+window.detourSearch = {
+ entry: (l, e) => { e.t = {}; e.d = {}; if (e.terms) { e.t[0] = e.terms; e.d[0] = e.docs; } idx[l] = e; },
+ terms: (l, n, t, f) => idx[l].t[n] = [t, f],
+ docs: (l, n, d) => idx[l].d[n] = d,
+ tokenize: tokenize
+};
+
+/* SearchTokenizer's rules; no stemmer: the index maps words as written to their stems. */
+function fold(s) { return /[^\0-\x7f]/.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC") : s; }
+function joiner(c) { return "_-./:@".includes(c); }
+function ideo(c) { return /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]/.test(c); }
+function cut(a, b) { return DIGIT.test(a) != DIGIT.test(b) || /\p{Lowercase}/u.test(a) && /\p{Uppercase}/u.test(b); }
+function tokenize(text) {
+ var t = Array.from(fold(text)), G = [], ws = -1, we = 0, is = -1, i, c;
+ function word(w) {
+  var g = [], j, k, ps = 0, p, qs;
+  function add(a) { var s = a.join("").toLowerCase(); if (Array.from(s).length > 1 && !g.includes(s)) g.push(s); }
+  add(w);
+  if (w.some((c, j) => joiner(c) || j && cut(w[j - 1], c)))
+   for (j = 0; j <= w.length; j++) if (j == w.length || joiner(w[j])) {
+    p = w.slice(ps, j); ps = j + 1; qs = 0;
+    if (p.length < w.length) add(p);
+    for (k = 1; k < p.length; k++) if (cut(p[k - 1], p[k])) { add(p.slice(qs, k)); qs = k; }
+    if (qs) add(p.slice(qs));
+   }
+  if (g.length) G.push(g);
+ }
+ for (i = 0; i < t.length; i++) {
+  c = t[i];
+  if (ideo(c)) { if (ws >= 0) word(t.slice(ws, we)); ws = -1; if (is >= 0) G.push([t[i - 1] + c]); else is = i; continue; }
+  if (is >= 0 && is == i - 1) G.push([t[is]]);
+  is = -1;
+  if (WORD.test(c)) { if (ws < 0) ws = i; we = i + 1; }
+  else if (ws >= 0 && !(joiner(c) && we == i)) { word(t.slice(ws, we)); ws = -1; }
+ }
+ if (ws >= 0) word(t.slice(ws, we));
+ if (is >= 0 && is == t.length - 1) G.push([t[is]]);
+ return G;
+}
+
+/* Word score: best term (exact 1, prefix .7, typo .5) × impact × rarity. A record lacking
+ words drops by the square of the share it has; a page is its best record + .3 × the rest. */
+function shard(t, n) { for (var k = Array.from(t).slice(0, 2).join(""), h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return (h >>> 0) % n; }
+function dist(a, b, x) {
+ if (Math.abs(a.length - b.length) > x) return x + 1;
+ for (var p = [...Array(b.length + 1).keys()], i = 1, j, c, low; i <= a.length; i++, p = c) {
+  for (c = [i], low = i, j = 1; j <= b.length; j++) low = Math.min(low, c[j] = Math.min(p[j] + 1, c[j - 1] + 1, p[j - 1] + (a[i - 1] != b[j - 1])));
+  if (low > x) return x + 1;
+ }
+ return p[b.length];
+}
+function find(q, l, typing) {
+ return load(l, "index").then(() => {
+  var e = idx[l], G = tokenize(q.slice(0, 500)).slice(0, 12), n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
+   stemOf = t => e.t[shard(t, n)][1][t] || t;
+  return Promise.all(G.flat().map(need)).then(() => Promise.all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, typing, stemOf));
+ });
+}
+function rank(e, l, G, typing, stemOf) {
+ var recs = {}, hits = [], pages = {}, L = G.length, list = [], n = e.termShards, x, p, P, s, c;
+ G.forEach((g, gi) => {
+  var a = g[0], T = e.t[shard(a, n)], cand = {}, x = a.length > 8 ? 2 : a.length > 4 ? 1 : 0, k, w, i, r;
+  g.forEach(t => { t = stemOf(t); if (e.t[shard(t, n)][0][t]) cand[t] = 1; });
+  for (k of Object.keys(T[0]).concat(Object.keys(T[1]))) {
+   w = typing && gi == L - 1 && k.startsWith(a) || a.startsWith(k) && k.length > 3 && a.length - k.length < 4 ? .7 : x && dist(a, k, x) <= x ? .5 : 0;
+   k = T[1][k] || k;
+   if (w > (cand[k] || 0) && T[0][k]) cand[k] = w;
+  }
+  for (k in cand) {
+   P = e.t[shard(k, n)][0][k]; w = cand[k] * Math.log(1 + (e.records - P[0] + .5) / (P[0] + .5));
+   hits.push(k);
+   for (i = 1; i < P.length; i += 2) { r = recs[P[i]] || (recs[P[i]] = []); s = w * P[i + 1]; if (!(r[gi] >= s)) r[gi] = s; }
+  }
+ });
+ for (x in recs) {
+  s = c = 0; p = x >> 6; P = pages[p] || (pages[p] = {p: p, best: 0, sum: 0, rec: 0, l: l});
+  recs[x].forEach(v => { s += v; c++; });
+  s *= c * c / L / L; P.sum += s;
+  if (s > P.best) { P.best = s; P.rec = x & 63; }
+ }
+ for (p in pages) { P = pages[p]; P.score = P.best + .3 * (P.sum - P.best); list.push(P); }
+ c = G.filter(g => e.codes[g[0]] != null);
+ if (c.length == 1 && G.every(g => g == c[0] || FILLER.includes(g[0]))) {
+  p = e.codes[c[0][0]];
+  (pages[p] || (list.push(pages[p] = {p: p, rec: 0, l: l}), pages[p])).score = 1e9;
+ }
+ list.sort((a, b) => b.score - a.score || a.p - b.p);
+ return {list: list, hits: hits};
+}
+function run(q, typing) {
+ var none = {list: [], hits: []};
+ return find(q, lang, typing).then(res => res.list.length || Q.get("lang") ? res :
+  Promise.all(idx[lang].languages.filter(l => l != lang).map(l => find(q, l, typing).catch(() => none))).then(all => {
+   all.forEach(o => { res.list.push(...o.list); res.hits.push(...o.hits); });
+   res.list.sort((a, b) => b.score - a.score);
+   return res;
+  }), () => none);
+}
+/* The first n results' pages; the first one's file first, so it shows at once. */
+function pagesOf(list, n, first) {
+ var top = list.slice(0, n);
+ function get(P) {
+  var e = idx[P.l], k = P.p >> 10;
+  return Promise.resolve(e.d[k] || load(P.l, "d" + k)).then(() => {
+   var d = e.d[k][P.p & 1023]; P.url = d[0]; P.title = d[1]; P.codes = d[2]; P.r = d[3][P.rec] || d[3][0];
+  });
+ }
+ return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return Promise.all(top.map(get)); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
+}
+
+function el(tag, cls, text) { var x = D.createElement(tag); if (cls) x.className = cls; if (text != null) x.textContent = text; return x; }
+function excerpt(text, hits) {
+ var x = el("span", "excerpt"), re = /[\p{Alphabetic}\p{Nd}]+/gu, m, M = [], w, s, end, at;
+ while ((m = re.exec(text)) && M.length < 30) {
+  w = fold(m[0]).toLowerCase();
+  if (hits.some(h => h == w || h.length > 2 && w.startsWith(h))) M.push([m.index, m.index + m[0].length]);
+ }
+ hits.forEach(h => { var i = ideo(h[0]) ? text.indexOf(h) : -1; if (i >= 0) M.push([i, i + h.length]); });
+ M.sort((a, b) => a[0] - b[0]);
+ s = M.length ? Math.max(0, M[0][0] - 60) : 0;
+ if (s) { s = text.indexOf(" ", s) + 1 || s; x.append("\u2026"); }
+ end = Math.min(text.length, s + 200); at = s;
+ M.forEach(k => { if (k[0] >= at && k[1] <= end) { x.append(text.slice(at, k[0]), el("mark", "", text.slice(k[0], k[1]))); at = k[1]; } });
+ x.append(text.slice(at, end) + (end < text.length ? "\u2026" : ""));
+ return x;
+}
+function link(P, res) {
+ var a = el("a");
+ a.href = root + P.url + (onDisk ? "index.html" : "") + (P.rec ? "#" + P.r[0] : "");
+ P.codes.slice(0, 3).forEach(c => a.append(el("span", "badge", c)));
+ a.append(el("strong", "", P.title));
+ if (P.rec) a.append(el("span", "section", P.r[1]));
+ a.append(excerpt(P.r[2], res.hits));
+ return a;
+}
+
+var $ = id => D.getElementById(id), box = $("site-search"), pop = $("site-search-list"), out = $("search-results"),
+ note = $("search-status"), browse = $("search-browse"), seq = 0, on = -1, hear = (t, f) => box.addEventListener(t, f);
+if (!box) return;
+function open(x) { pop.hidden = !x; box.setAttribute("aria-expanded", x); }
+function render(top, res, q) {
+ on = -1; box.removeAttribute("aria-activedescendant");
+ var items = top.map((P, i) => { var li = el("li"); li.append(link(P, res)); if (!out) { li.id = "site-search-option-" + i; li.setAttribute("role", "option"); } return li; });
+ if (!out) return pop.replaceChildren(...items), open(!!items.length);
+ var ol = el("ol"); ol.append(...items); out.replaceChildren(ol);
+ note.textContent = q ? note.dataset[top.length ? "some" : "none"].replace("{query}", q).replace("{count}", top.length) : "";
+ browse.hidden = !!top.length;
+}
+function show(q, typing) {
+ var n = ++seq;
+ if (!q.trim()) return render([], {}, "");
+ run(q, typing).then(res => pagesOf(res.list, out ? 50 : 8, part => n == seq && render(part, res, q)).then(top => n == seq && render(top, res, q)));
+}
+D.addEventListener("keydown", ev => {
+ if (ev.key == "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(D.activeElement.tagName) || ev.key == "k" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); box.focus(); box.select(); }
+});
+hear("focus", () => load(lang, "index").catch(() => 0));
+hear("input", () => {
+ show(box.value, true);
+ if (out) { Q.set("q", box.value); history.replaceState(null, "", "?" + Q); }
+});
+hear("keydown", ev => {
+ var o = pop.children, k = ev.key;
+ if (k == "Escape") open(false);
+ if (out || !o.length) return;
+ if (k == "ArrowDown" || k == "ArrowUp") {
+  ev.preventDefault();
+  if (on >= 0) o[on].removeAttribute("aria-selected");
+  on = k == "ArrowDown" ? (on + 1) % o.length : on <= 0 ? o.length - 1 : on - 1;
+  o[on].setAttribute("aria-selected", true); box.setAttribute("aria-activedescendant", o[on].id);
+ }
+ if (k == "Enter" && on >= 0) { ev.preventDefault(); location.href = o[on].firstChild.href; }
+});
+hear("blur", () => setTimeout(open, 200, false));
+if (out) { box.value = Q.get("q") || ""; show(box.value, false); }
+})();
