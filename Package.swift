@@ -51,6 +51,6 @@ let package = Package(
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourProxyConfigTests", dependencies: ["DetourProxyConfig", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourTestSupport"]),
+        .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
     ]
 )

@@ -129,7 +129,12 @@ public struct MarkdownDocument: Sendable {
     static let sectionLevel = 3
 
     private static func headingCount(in block: OpaquePointer) -> Int {
-        if cmark_node_get_type(block) == CMARK_NODE_HEADING { return 1 }
+        switch cmark_node_get_type(block) {
+        case CMARK_NODE_HEADING: return 1
+        case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_CUSTOM_BLOCK: break
+        // Only containers hold headings.
+        default: return 0
+        }
         var count = 0
         let iterator = cmark_iter_new(block)
         defer { cmark_iter_free(iterator) }

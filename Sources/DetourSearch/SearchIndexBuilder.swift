@@ -15,10 +15,9 @@ public enum SearchIndexBuilder {
     }
 
     struct Posting {
-        var shard: Int
-        var term: String
-        var reference: Int
-        var impact: Int
+        var term: Int32
+        var reference: Int32
+        var impact: UInt8
     }
 
     /// Files relative to the language's index folder, with their contents.
@@ -40,37 +39,32 @@ public enum SearchIndexBuilder {
         let pageReference = references
         let docShardMembers = docShards
 
-        // Tokenize in chunks, each with its own cache of stems.
+        // Pages are scored in chunks, each with its own vocabulary.
         let chunkCount = min(pages.count, ProcessInfo.processInfo.activeProcessorCount * 8)
-        let chunks = (0..<chunkCount).map { chunk in (chunk * pages.count / chunkCount)..<((chunk + 1) * pages.count / chunkCount) }
-        let tokenized: [(postings: [Posting], stems: [String: String])] = chunks.concurrentMap { range in
-            var stems: [String: String] = [:]
-            var found: [Posting] = []
-            for index in range where pageReference[index] >= 0 {
-                found += Self.postings(of: pages[index], reference: pageReference[index], tokenizer: tokenizer, layout: layout, stems: &stems)
-            }
-            return (found.sorted { $0.shard < $1.shard }, stems)
+        let ranges = (0..<chunkCount).map { chunk in (chunk * pages.count / chunkCount)..<((chunk + 1) * pages.count / chunkCount) }
+        let chunks: [SearchIndexChunk] = ranges.concurrentMap { range in
+            var chunk = SearchIndexChunk(tokenizer: tokenizer, layout: layout)
+            for index in range where pageReference[index] >= 0 { chunk.add(pages[index], reference: pageReference[index]) }
+            return chunk
         }
-        let postings = tokenized.map(\.postings)
         // Words as written whose term is their stem, so the browser needs no stemmer: it looks
         // the typed word up here. Stop words have none and are found nowhere.
         var formsByShard = [[String: String]](repeating: [:], count: layout.termShards)
-        for (_, stems) in tokenized {
-            for (word, stem) in stems where !stem.isEmpty && stem != word { formsByShard[layout.termShard(of: word)][word] = stem }
+        for chunk in chunks {
+            for (word, stem) in chunk.vocabulary.forms { formsByShard[layout.termShard(of: word)][word] = stem }
         }
         let forms = formsByShard
 
         let termShards: [String] = Array(0..<layout.termShards).concurrentMap { shard in
-            var byTerm: [String: [(reference: Int, impact: Int)]] = [:]
-            for list in postings {
-                var low = 0, high = list.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if list[middle].shard < shard { low = middle + 1 } else { high = middle }
-                }
-                while low < list.count, list[low].shard == shard {
-                    byTerm[list[low].term, default: []].append((list[low].reference, list[low].impact))
-                    low += 1
+            var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
+            for chunk in chunks {
+                let bucket = chunk.buckets[shard].sorted { $0.term < $1.term }
+                var start = 0
+                while start < bucket.count {
+                    var end = start
+                    while end < bucket.count, bucket[end].term == bucket[start].term { end += 1 }
+                    byTerm[chunk.vocabulary.terms[Int(bucket[start].term)], default: []] += bucket[start..<end].map { ($0.reference, $0.impact) }
+                    start = end
                 }
             }
             return Self.termObject(byTerm) + "," + Self.formObject(forms[shard])
@@ -95,48 +89,8 @@ public enum SearchIndexBuilder {
         return files
     }
 
-    /// Every (term, record) of a page with its impact: the weighted, saturated count of the
-    /// term in each field, scaled to 1…255.
-    private static func postings(of page: SearchPage, reference: Int, tokenizer: SearchTokenizer, layout: SearchIndexLayout, stems: inout [String: String]) -> [Posting] {
-        var records: [[Field: [String]]] = []
-        var pageFields: [Field: [String]] = [
-            .title: tokenizer.terms(page.title, stems: &stems),
-            .codes: page.codes.flatMap { ["\($0)", "\($0 / 100)xx"] },
-            .headings: page.sections.flatMap { tokenizer.terms($0.title, stems: &stems) },
-            .logs: page.logPatterns.flatMap { tokenizer.terms($0, stems: &stems) },
-            .tags: page.tags.flatMap { tokenizer.terms($0, stems: &stems) },
-        ]
-        pageFields[.text] = tokenizer.terms(page.text, stems: &stems)
-        records.append(pageFields)
-        for section in page.sections.prefix(SearchIndexLayout.recordsPerPage - 1) {
-            records.append([.headings: tokenizer.terms(section.title, stems: &stems), .text: tokenizer.terms(section.text, stems: &stems)])
-        }
-        var postings: [Posting] = []
-        for (number, fields) in records.enumerated() {
-            var score: [String: Double] = [:]
-            for (field, terms) in fields {
-                var counts: [String: Int] = [:]
-                for term in terms { counts[term, default: 0] += 1 }
-                for (term, count) in counts {
-                    let tf = Double(count)
-                    // Text saturates with length as BM25 does (against a fixed length, so one
-                    // page's edit changes no other page's scores); short fields by count alone.
-                    let saturated = field == .text
-                        ? tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * Double(terms.count) / 100))
-                        : tf * 2 / (tf + 1)
-                    score[term, default: 0] += field.weight * saturated
-                }
-            }
-            for (term, value) in score {
-                let impact = max(1, min(255, Int((value * 4).rounded())))
-                postings.append(Posting(shard: layout.termShard(of: term), term: term, reference: reference * SearchIndexLayout.recordsPerPage + number, impact: impact))
-            }
-        }
-        return postings
-    }
-
     /// `{"term":[documentFrequency,reference,impact,…]}`, terms sorted, best postings first.
-    private static func termObject(_ byTerm: [String: [(reference: Int, impact: Int)]]) -> String {
+    private static func termObject(_ byTerm: [String: [(reference: Int32, impact: UInt8)]]) -> String {
         var out = "{"
         for (number, (term, postings)) in byTerm.sorted(by: { $0.key < $1.key }).enumerated() {
             let best = postings.sorted { ($0.impact, $1.reference) > ($1.impact, $0.reference) }.prefix(postingsPerTerm)
@@ -148,6 +102,16 @@ public enum SearchIndexBuilder {
         return out + "}"
     }
 
+    /// Text kept for a result's excerpt: enough for two of them, cut at a word. Keeping whole
+    /// sections would make the doc shards as large as the knowledge base itself.
+    static let excerptSourceLength = 400
+
+    static func excerptSource(_ text: String) -> String {
+        guard text.count > excerptSourceLength else { return text }
+        let cut = text.prefix(excerptSourceLength)
+        return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)])
+    }
+
     /// `{"word":"stem",…}`.
     private static func formObject(_ forms: [String: String]) -> String {
         "{" + forms.sorted { $0.key < $1.key }.map { JavaScriptLiteral.string($0.key) + ":" + JavaScriptLiteral.string($0.value) }.joined(separator: ",") + "}"
@@ -155,8 +119,8 @@ public enum SearchIndexBuilder {
 
     /// `[url, title, [codes], [[anchor, section title, text], …]]`; record 0 is the page's own text.
     private static func pageArray(_ page: SearchPage) -> String {
-        let records = [JavaScriptLiteral.strings(["", "", page.text])] + page.sections.prefix(SearchIndexLayout.recordsPerPage - 1).map {
-            JavaScriptLiteral.strings([$0.anchor, $0.title, $0.text])
+        let records = [JavaScriptLiteral.strings(["", "", excerptSource(page.text)])] + page.sections.prefix(SearchIndexLayout.recordsPerPage - 1).map {
+            JavaScriptLiteral.strings([$0.anchor, $0.title, excerptSource($0.text)])
         }
         return "[\(JavaScriptLiteral.string(page.url)),\(JavaScriptLiteral.string(page.title)),[\(page.codes.map(String.init).joined(separator: ","))],[\(records.joined(separator: ","))]]"
     }

@@ -15,63 +15,106 @@ public struct SearchTokenizer: Sendable {
         english = language == "en" || language.hasPrefix("en-")
     }
 
-    /// Terms in text order, repeats kept (their count weighs in the score). `stems` caches
-    /// what the stemmer said, for a caller that tokenizes many texts.
-    public func terms(_ text: String, stems: inout [String: String]) -> [String] {
-        var terms: [String] = []
-        let folded = Self.fold(text)
-        let scalars = folded.unicodeScalars
+    /// Every word of the text in order, lower-cased and folded, not yet stemmed: a caller that
+    /// tokenizes many texts caches `term(forWord:)` per word.
+    ///
+    /// One pass over the text: a word that is plain ASCII letters or digits, the commonest
+    /// case by far, is passed on with no further work; others go through `emit`.
+    public func forEachWord(in text: String, _ body: (String) -> Void) {
+        let scalars = text.unicodeScalars
         var wordStart: String.Index?
         var wordEnd = scalars.startIndex
+        var plain = true
+        var upper = false
+        var previous: Unicode.Scalar = " "
         var ideographStart: String.Index?
         var previousIdeograph: Unicode.Scalar?
+        func endWord(_ start: String.Index) {
+            let word = text[start..<wordEnd]
+            if plain {
+                guard word.utf8.count > 1 else { return }
+                body(upper ? word.lowercased() : String(word))
+            } else {
+                emit(word, body)
+            }
+        }
         var index = scalars.startIndex
         while index < scalars.endIndex {
             let scalar = scalars[index]
             let next = scalars.index(after: index)
+            defer { index = next }
+            if scalar.isASCII {
+                let letter = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+                let digit = scalar >= "0" && scalar <= "9"
+                if letter || digit {
+                    if let start = ideographStart, scalars.index(after: start) == index { body(String(scalars[start])) }
+                    ideographStart = nil
+                    previousIdeograph = nil
+                    if wordStart == nil {
+                        (wordStart, plain, upper) = (index, true, false)
+                    } else if plain, previous.isASCII, Self.isPieceBoundary(previous, scalar) {
+                        plain = false
+                    }
+                    if scalar <= "Z", letter { upper = true }
+                    wordEnd = next
+                    previous = scalar
+                    continue
+                }
+            }
             if Self.isIdeograph(scalar) {
-                if let start = wordStart { emit(folded[start..<wordEnd], into: &terms, stems: &stems) }
+                if let start = wordStart { endWord(start) }
                 wordStart = nil
-                if let previous = previousIdeograph { terms.append(String(String.UnicodeScalarView([previous, scalar]))) }
+                if let last = previousIdeograph { body(String(String.UnicodeScalarView([last, scalar]))) }
                 if ideographStart == nil { ideographStart = index }
                 previousIdeograph = scalar
-                index = next
                 continue
             }
-            if let start = ideographStart, scalars.index(after: start) == index { terms.append(String(scalars[start])) }
+            if let start = ideographStart, scalars.index(after: start) == index { body(String(scalars[start])) }
             ideographStart = nil
             previousIdeograph = nil
             if Self.isWordCharacter(scalar) {
                 if wordStart == nil { wordStart = index }
+                plain = false
                 wordEnd = next
-            } else if let start = wordStart, !(Self.isJoiner(scalar) && wordEnd == index) {
+                previous = scalar
+            } else if let start = wordStart {
                 // A joiner joins only once and only when a letter or digit follows.
-                emit(folded[start..<wordEnd], into: &terms, stems: &stems)
-                wordStart = nil
+                if Self.isJoiner(scalar) && wordEnd == index {
+                    plain = false
+                } else {
+                    endWord(start)
+                    wordStart = nil
+                }
             }
-            index = next
         }
-        if let start = wordStart { emit(folded[start..<wordEnd], into: &terms, stems: &stems) }
-        if let start = ideographStart, scalars.index(after: start) == scalars.endIndex { terms.append(String(scalars[start])) }
-        return terms
+        if let start = wordStart { endWord(start) }
+        if let start = ideographStart, scalars.index(after: start) == scalars.endIndex { body(String(scalars[start])) }
     }
 
+    /// The term a word is indexed under: its stem in English, where stop words have none.
+    public func term(forWord word: String) -> String? {
+        guard english else { return word }
+        return Self.englishStopWords.contains(word) ? nil : PorterStemmer.stem(word)
+    }
+
+    /// The text's terms in order, repeats kept.
     public func terms(_ text: String) -> [String] {
-        var stems: [String: String] = [:]
-        return terms(text, stems: &stems)
+        var terms: [String] = []
+        forEachWord(in: text) { word in term(forWord: word).map { terms.append($0) } }
+        return terms
     }
 
     /// One word with its joiners: the whole, each joined part, and each part's camel-case and
     /// letter/digit pieces; pieces of one character are too common to be worth a term.
-    private func emit(_ word: Substring, into terms: inout [String], stems: inout [String: String]) {
-        let scalars = Array(word.unicodeScalars)
+    private func emit(_ word: Substring, _ body: (String) -> Void) {
+        let scalars = Array(Self.fold(String(word)).unicodeScalars)
         var simple = true
         for i in scalars.indices where Self.isJoiner(scalars[i]) || (i > 0 && Self.isPieceBoundary(scalars[i - 1], scalars[i])) {
             simple = false
             break
         }
         if simple {
-            if scalars.count > 1 { add(String(word).lowercased(), into: &terms, stems: &stems) }
+            if scalars.count > 1 { body(String(String.UnicodeScalarView(scalars)).lowercased()) }
             return
         }
         var found: [String] = []
@@ -92,22 +135,7 @@ public struct SearchTokenizer: Sendable {
             }
             if pieceStart != part.startIndex { collect(part[pieceStart...]) }
         }
-        for term in found { add(term, into: &terms, stems: &stems) }
-    }
-
-    private func add(_ term: String, into terms: inout [String], stems: inout [String: String]) {
-        guard english else {
-            terms.append(term)
-            return
-        }
-        if let stem = stems[term] {
-            if !stem.isEmpty { terms.append(stem) }
-            return
-        }
-        // A stop word is cached as an empty stem.
-        let stem = Self.englishStopWords.contains(term) ? "" : PorterStemmer.stem(term)
-        stems[term] = stem
-        if !stem.isEmpty { terms.append(stem) }
+        found.forEach(body)
     }
 
     /// Lucene's English stop words.
@@ -116,10 +144,10 @@ public struct SearchTokenizer: Sendable {
         "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with",
     ]
 
-    /// Letters and digits, after case folding and accent removal.
+    /// Letters and digits; combining accents too, which `fold` removes from the word.
     static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9") }
-        return scalar.properties.isAlphabetic || scalar.properties.generalCategory == .decimalNumber
+        return scalar.properties.isAlphabetic || scalar.properties.generalCategory == .decimalNumber || (0x300...0x36F).contains(scalar.value)
     }
 
     static func isJoiner(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,0 +1,109 @@
+/// Some pages of one language, scored: every (term, record) with its impact, bucketed by the
+/// term shard it goes to. Terms are numbered within the chunk, so scoring counts in arrays
+/// and each word is hashed once, however often it occurs.
+struct SearchIndexChunk: Sendable {
+    struct Vocabulary: Sendable {
+        /// Term by number.
+        var terms: [String] = []
+        var shardOfTerm: [Int] = []
+        /// Words as written whose term differs (`connections` → `connect`).
+        var forms: [String: String] = [:]
+        fileprivate var numberOfWord: [String: Int32] = [:]
+        fileprivate var numberOfTerm: [String: Int32] = [:]
+    }
+
+    let tokenizer: SearchTokenizer
+    let layout: SearchIndexLayout
+    private(set) var vocabulary = Vocabulary()
+    private(set) var buckets: [[SearchIndexBuilder.Posting]]
+    // Scratch space, by term number, reset after each field and record.
+    private var fieldCount: [Int32] = []
+    private var fieldTerms: [Int32] = []
+    private var recordScore: [Double] = []
+    private var recordTerms: [Int32] = []
+    private var tokens: [Int32] = []
+
+    init(tokenizer: SearchTokenizer, layout: SearchIndexLayout) {
+        self.tokenizer = tokenizer
+        self.layout = layout
+        buckets = Array(repeating: [], count: layout.termShards)
+    }
+
+    /// The page's record (title, codes, headings, log lines, tags, text) and one per section
+    /// (heading, text).
+    mutating func add(_ page: SearchPage, reference: Int) {
+        add(page.title, .title)
+        add(page.codes.flatMap { ["\($0)", "\($0 / 100)xx"] }, .codes)
+        add(page.sections.map(\.title), .headings)
+        add(page.logPatterns, .logs)
+        add(page.tags, .tags)
+        add([page.text], .text)
+        finishRecord(reference * SearchIndexLayout.recordsPerPage)
+        for (number, section) in page.sections.prefix(SearchIndexLayout.recordsPerPage - 1).enumerated() {
+            add([section.title], .headings)
+            add([section.text], .text)
+            finishRecord(reference * SearchIndexLayout.recordsPerPage + number + 1)
+        }
+    }
+
+    private mutating func add(_ text: String, _ field: SearchIndexBuilder.Field) { add([text], field) }
+
+    /// A field's terms, each weighted and saturated: text as BM25 does against a fixed length
+    /// (so one page's edit changes no other page's scores), short fields by count alone.
+    private mutating func add(_ texts: [String], _ field: SearchIndexBuilder.Field) {
+        tokens.removeAll(keepingCapacity: true)
+        for text in texts {
+            tokenizer.forEachWord(in: text) { word in
+                let number = self.number(of: word)
+                if number >= 0 { tokens.append(number) }
+            }
+        }
+        if fieldCount.count < vocabulary.terms.count {
+            let missing = vocabulary.terms.count - fieldCount.count
+            fieldCount += repeatElement(0, count: missing)
+            recordScore += repeatElement(0, count: missing)
+        }
+        for number in tokens {
+            if fieldCount[Int(number)] == 0 { fieldTerms.append(number) }
+            fieldCount[Int(number)] += 1
+        }
+        let lengthFactor = 1.2 * (0.25 + 0.75 * Double(tokens.count) / 100)
+        for number in fieldTerms {
+            let tf = Double(fieldCount[Int(number)])
+            let saturated = field == .text ? tf * 2.2 / (tf + lengthFactor) : tf * 2 / (tf + 1)
+            if recordScore[Int(number)] == 0 { recordTerms.append(number) }
+            recordScore[Int(number)] += field.weight * saturated
+            fieldCount[Int(number)] = 0
+        }
+        fieldTerms.removeAll(keepingCapacity: true)
+    }
+
+    /// Impacts scaled to 1…255.
+    private mutating func finishRecord(_ reference: Int) {
+        for number in recordTerms {
+            let impact = UInt8(max(1, min(255, Int((recordScore[Int(number)] * 4).rounded()))))
+            buckets[vocabulary.shardOfTerm[Int(number)]].append(.init(term: number, reference: Int32(reference), impact: impact))
+            recordScore[Int(number)] = 0
+        }
+        recordTerms.removeAll(keepingCapacity: true)
+    }
+
+    /// The word's term number, or -1 for a stop word.
+    private mutating func number(of word: String) -> Int32 {
+        if let number = vocabulary.numberOfWord[word] { return number }
+        var number: Int32 = -1
+        if let term = tokenizer.term(forWord: word) {
+            if let known = vocabulary.numberOfTerm[term] {
+                number = known
+            } else {
+                number = Int32(vocabulary.terms.count)
+                vocabulary.numberOfTerm[term] = number
+                vocabulary.terms.append(term)
+                vocabulary.shardOfTerm.append(layout.termShard(of: term))
+            }
+            if term != word { vocabulary.forms[word] = term }
+        }
+        vocabulary.numberOfWord[word] = number
+        return number
+    }
+}

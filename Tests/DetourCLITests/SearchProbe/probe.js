@@ -1,0 +1,54 @@
+// Loads the real search page for each query in a same-origin frame and reports what a
+// visitor would see: the result links in order, and anything that should not be there.
+(function () {
+  var out = document.getElementById("out"), frame = document.getElementById("page"), report = {queries: [], tokens: null, keyboard: null};
+  function wait(test, done, tries) {
+    if (test() || tries > 100) return done();
+    setTimeout(function () { wait(test, done, (tries || 0) + 1); }, 50);
+  }
+  function visit(url, ready, then) {
+    frame.onload = function () { var d = frame.contentDocument; wait(function () { return ready(d); }, function () { then(d, frame.contentWindow); }); };
+    frame.src = url;
+  }
+  function next(i) {
+    if (i == QUERIES.length) return tokens();
+    var q = QUERIES[i], typed = q.length > 2000, started = false;
+    // A query too long for a URL (nginx answers 414 past 8 KB) is typed into the box instead.
+    visit(typed ? "/search/" : "/search/?q=" + encodeURIComponent(q), function (d) {
+      var box = d.getElementById("site-search"), status = d.getElementById("search-status");
+      if (typed && box && !started) { started = true; box.value = q; box.dispatchEvent(new frame.contentWindow.Event("input")); }
+      return status && status.textContent || !q.trim();
+    }, function (d) {
+      var links = Array.prototype.map.call(d.querySelectorAll("#search-results a"), function (a) { return a.getAttribute("href").replace(/^https?:\/\/[^\/]+\//, ""); });
+      report.queries.push({q: q, links: links.slice(0, 5), injected: d.querySelectorAll("main img, main script, main iframe").length,
+        browseShown: !d.getElementById("search-browse").hidden, boxValue: d.getElementById("site-search").value,
+        marks: Array.prototype.map.call(d.querySelectorAll("#search-results mark"), function (m) { return m.textContent; }).slice(0, 5),
+        excerpt: (d.querySelector("#search-results .excerpt") || {}).textContent || ""});
+      next(i + 1);
+    });
+  }
+  function tokens() {
+    var w = frame.contentWindow;
+    report.tokens = TOKEN_TEXTS.map(function (t) { return [].concat.apply([], w.detourSearch.tokenize(t)); });
+    keyboard();
+  }
+  function keyboard() {
+    visit("/codes/502/", function (d) { return d.getElementById("site-search"); }, function (d, w) {
+      var box = d.getElementById("site-search"), list = d.getElementById("site-search-list");
+      d.body.dispatchEvent(new w.KeyboardEvent("keydown", {key: "/", bubbles: true}));
+      var focused = d.activeElement === box;
+      box.value = "timeout";
+      box.dispatchEvent(new w.Event("input"));
+      wait(function () { return list.children.length; }, function () {
+        box.dispatchEvent(new w.KeyboardEvent("keydown", {key: "ArrowDown", bubbles: true}));
+        box.dispatchEvent(new w.KeyboardEvent("keydown", {key: "ArrowDown", bubbles: true}));
+        var active = d.getElementById(box.getAttribute("aria-activedescendant"));
+        report.keyboard = {focused: focused, options: list.children.length, expanded: box.getAttribute("aria-expanded"),
+          role: list.getAttribute("role"), optionRole: list.children[0] && list.children[0].getAttribute("role"),
+          activeIsSecond: active === list.children[1], selected: active && active.getAttribute("aria-selected")};
+        out.textContent = JSON.stringify(report);
+      });
+    });
+  }
+  next(0);
+})();
