@@ -44,6 +44,7 @@ detourSearch.entry("en-GB",{"records":9,"termShards":1,"languages":["en-GB"],"co
 "we":[1,192,7],
 "what":[4,128,20,129,20,192,20,193,20],
 "why":[3,0,33,1,20,2,20],
+"xx":[3,0,32,128,32,192,32],
 "you":[4,128,20,129,20,192,20,193,20]},{"available":"avail","balancing":"balanc","duplicate":"duplic","guide":"guid","happens":"happen","haproxy":"haproxi","has":"ha","heading":"head","nothing":"noth","omitted":"omit","one":"on","operators":"oper","resting":"rest","service":"servic","unavailable":"unavail"}],"docs":[["articles/first/","First \u003cguide>",[503],[["","","Why \"503\" happens."],["why-it-happens","Why it happens","Raw HTML is omitted. See second."],["why-it-happens-1","Why it happens","Duplicate heading."]]],
 ["articles/second/","Second",[],[["","","The other one. Back to first."]]],
 ["codes/404/","404 Not Found",[404],[["","","Nothing here."],["what-you-can-do","What you can do","Check the address."]]],
