@@ -6,7 +6,7 @@ BUILD_PACKAGES = libcmark-dev
 # GNU time for the benchmarks.
 TEST_PACKAGES = nginx-light caddy haproxy apache2 chromium
 
-.PHONY: site test bench bench-check deps test-deps release clean
+.PHONY: site test bench bench-check bench-search deps test-deps release clean
 
 ## site: build content/ and templates/ into public/
 site: deps
@@ -26,6 +26,10 @@ bench: deps release
 bench-check: deps release
 	@scripts/install-packages.sh time bc
 	scripts/bench-check.sh 5000
+
+## bench-search: search figures in Chromium (requests, bytes, time to first result) on the shipped and a synthetic knowledge base
+bench-search: deps test-deps release
+	scripts/bench-search.sh $(ARTICLES)
 
 release: deps
 	$(SWIFT) build -c release --product detour

@@ -7,7 +7,7 @@ struct BuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Build error pages and the help site from content and templates.",
         discussion: """
-        Reads <content>/site.yml, <content>/codes/*.yml, <content>/translations/*.yml and <content>/articles/**/*.md, renders them with <templates>/**/*.mustache, and writes errors/<language>/<status>.html, .json (problem details), .txt and .http (for HAProxy's errorfile) and, for 5xx, .lf (the page as an HAProxy log-format file, with the request's ID), the default language's also in errors/ (self-contained pages: inline CSS, logo and icon, at most 8 KiB), the help site (index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, style.css, sitemap.xml) and snippets/ for nginx, Caddy, HAProxy and Apache (see 'detour snippet').
+        Reads <content>/site.yml, <content>/codes/*.yml, <content>/translations/*.yml and <content>/articles/**/*.md, renders them with <templates>/**/*.mustache, and writes errors/<language>/<status>.html, .json (problem details), .txt and .http (for HAProxy's errorfile) and, for 5xx, .lf (the page as an HAProxy log-format file, with the request's ID), the default language's also in errors/ (self-contained pages: inline CSS, logo and icon, at most 8 KiB), the help site (index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, search/ with its index in search/<language>/, style.css, sitemap.xml, and the files of <templates>/assets/, such as search.js) and snippets/ for nginx, Caddy, HAProxy and Apache (see 'detour snippet').
 
         The build is staged beside the output folder and replaces it only when every file was written without error; a failed or interrupted build leaves the previous output intact.
         """
