@@ -64,12 +64,7 @@ public struct MarkdownDocument: Sendable {
         var sections = [Section(heading: nil, text: "")]
         var headingDepth = 0
 
-        let iterator = cmark_iter_new(document)
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard let node = cmark_iter_get_node(iterator) else { continue }
+        Self.walk(document) { event, node in
             let type = cmark_node_get_type(node)
             if type == CMARK_NODE_HEADING {
                 // A section's own heading is its title, not its text; a smaller heading is text.
@@ -77,17 +72,17 @@ public struct MarkdownDocument: Sendable {
                 if level <= Self.sectionLevel { headingDepth += event == CMARK_EVENT_ENTER ? 1 : -1 }
                 guard event == CMARK_EVENT_ENTER else {
                     sections[sections.count - 1].separate()
-                    continue
+                    return
                 }
                 let text = Self.text(of: node)
                 let heading = Heading(level: level, text: text, id: Self.uniqueID(for: text, used: &usedIDs))
                 headings.append(heading)
                 if level <= Self.sectionLevel { sections.append(Section(heading: heading, text: "")) }
-                continue
+                return
             }
             if event == CMARK_EVENT_EXIT {
                 if type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_ITEM { sections[sections.count - 1].separate() }
-                continue
+                return
             }
             switch type {
             case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
@@ -136,12 +131,8 @@ public struct MarkdownDocument: Sendable {
         default: return 0
         }
         var count = 0
-        let iterator = cmark_iter_new(block)
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_HEADING { count += 1 }
+        walk(block) { event, node in
+            if event == CMARK_EVENT_ENTER, cmark_node_get_type(node) == CMARK_NODE_HEADING { count += 1 }
         }
         return count
     }
@@ -162,12 +153,7 @@ public struct MarkdownDocument: Sendable {
         defer { cmark_node_free(document) }
         var text = ""
         var linkStarts: [String.Index] = []
-        let iterator = cmark_iter_new(document)
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard let node = cmark_iter_get_node(iterator) else { continue }
+        Self.walk(document) { event, node in
             let type = cmark_node_get_type(node)
             let literal = { cmark_node_get_literal(node).map { String(cString: $0) } ?? "" }
             if event == CMARK_EVENT_ENTER {
@@ -216,10 +202,7 @@ public struct MarkdownDocument: Sendable {
 
     private static func text(of node: OpaquePointer) -> String {
         var text = ""
-        let iterator = cmark_iter_new(node)
-        defer { cmark_iter_free(iterator) }
-        while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
-            guard let child = cmark_iter_get_node(iterator) else { continue }
+        walk(node) { _, child in
             let type = cmark_node_get_type(child)
             if type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE, let literal = cmark_node_get_literal(child) {
                 text += String(cString: literal)
@@ -228,6 +211,18 @@ public struct MarkdownDocument: Sendable {
             }
         }
         return text.trimmingWhitespace()
+    }
+
+    /// Every enter and exit event of `root` and the nodes below it, in document order
+    /// (a leaf node has an enter event only).
+    private static func walk(_ root: OpaquePointer, _ visit: (cmark_event_type, OpaquePointer) -> Void) {
+        let iterator = cmark_iter_new(root)
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            if let node = cmark_iter_get_node(iterator) { visit(event, node) }
+        }
     }
 
     private static func uniqueID(for text: String, used: inout [String: Int]) -> String {
