@@ -25,7 +25,7 @@ public struct SourceFile: Sendable {
         }
     }
 
-    static func unreadable(_ failure: FileBytes.Failure, displayPath: String) -> Diagnostic {
+    public static func unreadable(_ failure: FileBytes.Failure, displayPath: String) -> Diagnostic {
         .error("file.unreadable", "cannot read file: \(failure.reason)", at: SourceLocation(path: displayPath))
     }
 

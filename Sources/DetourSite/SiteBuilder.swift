@@ -81,15 +81,20 @@ public enum SiteBuilder {
         }
     }
 
-    /// The theme's static files, byte for byte.
+    /// The theme's static files, byte for byte; one that cannot be read is reported as
+    /// every other unreadable input file is.
     private static func copyAssets(_ templates: TemplateSet, to output: OutputDirectory, _ options: BuildOptions) -> [Diagnostic] {
         templates.assets.compactMap { asset in
-            do {
-                let bytes = try Data(contentsOf: templates.root.appendingPathComponent(asset))
-                try bytes.withUnsafeBytes { try output.write(TemplateSet.outputPath(ofAsset: asset), bytes: $0.bindMemory(to: UInt8.self)) }
-                return nil
-            } catch {
-                return writeFailure(options, error)
+            switch FileBytes.read(templates.root.appendingPathComponent(asset).path) {
+            case .failure(let failure):
+                return SourceFile.unreadable(failure, displayPath: options.templatesDisplay + "/" + asset)
+            case .success(let contents):
+                do {
+                    try contents.bytes.withUnsafeBufferPointer { try output.write(TemplateSet.outputPath(ofAsset: asset), bytes: $0) }
+                    return nil
+                } catch {
+                    return writeFailure(options, error)
+                }
             }
         }
     }
