@@ -107,8 +107,8 @@ public enum SearchIndexBuilder {
     static let excerptSourceLength = 400
 
     static func excerptSource(_ text: String) -> String {
-        guard text.count > excerptSourceLength else { return text }
         let cut = text.prefix(excerptSourceLength)
+        guard cut.endIndex < text.endIndex else { return text }
         return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)])
     }
 

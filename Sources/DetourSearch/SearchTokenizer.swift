@@ -18,77 +18,125 @@ public struct SearchTokenizer: Sendable {
     /// Every word of the text in order, lower-cased and folded, not yet stemmed: a caller that
     /// tokenizes many texts caches `term(forWord:)` per word.
     ///
-    /// One pass over the text: a word that is plain ASCII letters or digits, the commonest
-    /// case by far, is passed on with no further work; others go through `emit`.
+    /// One pass over the text's UTF-8 bytes: a word that is plain ASCII letters or digits, the
+    /// commonest case by far, becomes a string straight from its bytes; others go through `emit`.
     public func forEachWord(in text: String, _ body: (String) -> Void) {
-        let scalars = text.unicodeScalars
-        var wordStart: String.Index?
-        var wordEnd = scalars.startIndex
+        var text = text
+        text.withUTF8 { bytes in Self.forEachWord(in: bytes, body) }
+    }
+
+    private static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (String) -> Void) {
+        var wordStart = -1
+        var wordEnd = 0
         var plain = true
         var upper = false
-        var previous: Unicode.Scalar = " "
-        var ideographStart: String.Index?
+        // The last word character's class (`.other` when it was not ASCII).
+        var previousClass = ASCIIClass.other
+        var ideographStart = -1
         var previousIdeograph: Unicode.Scalar?
-        func endWord(_ start: String.Index) {
-            let word = text[start..<wordEnd]
+        func endWord() {
+            let word = UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd])
             if plain {
-                guard word.utf8.count > 1 else { return }
-                body(upper ? word.lowercased() : String(word))
+                if word.count > 1 { body(upper ? asciiLowercased(word) : String(decoding: word, as: UTF8.self)) }
             } else {
                 emit(word, body)
             }
+            wordStart = -1
         }
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let next = scalars.index(after: index)
-            defer { index = next }
-            if scalar.isASCII {
-                let letter = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
-                let digit = scalar >= "0" && scalar <= "9"
-                if letter || digit {
-                    if let start = ideographStart, scalars.index(after: start) == index { body(String(scalars[start])) }
-                    ideographStart = nil
-                    previousIdeograph = nil
-                    if wordStart == nil {
+        /// A lone ideograph between other characters is a term of its own.
+        func endIdeographs(at index: Int) {
+            if ideographStart >= 0, ideographStart + scalarLength(bytes[ideographStart]) == index {
+                body(String(decoding: UnsafeBufferPointer(rebasing: bytes[ideographStart..<index]), as: UTF8.self))
+            }
+            ideographStart = -1
+            previousIdeograph = nil
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                let kind = ASCIIClass(byte)
+                if kind != .other {
+                    if ideographStart >= 0 { endIdeographs(at: index) }
+                    if wordStart < 0 {
                         (wordStart, plain, upper) = (index, true, false)
-                    } else if plain, previous.isASCII, Self.isPieceBoundary(previous, scalar) {
+                    } else if plain, ASCIIClass.isPieceBoundary(previousClass, kind) {
                         plain = false
                     }
-                    if scalar <= "Z", letter { upper = true }
-                    wordEnd = next
-                    previous = scalar
+                    if kind == .upper { upper = true }
+                    wordEnd = index + 1
+                    previousClass = kind
+                    index += 1
                     continue
                 }
-            }
-            if Self.isIdeograph(scalar) {
-                if let start = wordStart { endWord(start) }
-                wordStart = nil
-                if let last = previousIdeograph { body(String(String.UnicodeScalarView([last, scalar]))) }
-                if ideographStart == nil { ideographStart = index }
-                previousIdeograph = scalar
+                if ideographStart >= 0 { endIdeographs(at: index) }
+                if wordStart >= 0 {
+                    // A joiner joins only once and only when a letter or digit follows.
+                    if isJoiner(Unicode.Scalar(byte)) && wordEnd == index { plain = false } else { endWord() }
+                }
+                index += 1
                 continue
             }
-            if let start = ideographStart, scalars.index(after: start) == index { body(String(scalars[start])) }
-            ideographStart = nil
-            previousIdeograph = nil
-            if Self.isWordCharacter(scalar) {
-                if wordStart == nil { wordStart = index }
-                plain = false
-                wordEnd = next
-                previous = scalar
-            } else if let start = wordStart {
-                // A joiner joins only once and only when a letter or digit follows.
-                if Self.isJoiner(scalar) && wordEnd == index {
+            let length = scalarLength(byte)
+            let scalar = decode(bytes, at: index, length: length)
+            if isIdeograph(scalar) {
+                if wordStart >= 0 { endWord() }
+                if let last = previousIdeograph { body(String(String.UnicodeScalarView([last, scalar]))) }
+                if ideographStart < 0 { ideographStart = index }
+                previousIdeograph = scalar
+            } else {
+                if ideographStart >= 0 { endIdeographs(at: index) }
+                if isWordCharacter(scalar) {
+                    if wordStart < 0 { wordStart = index }
                     plain = false
-                } else {
-                    endWord(start)
-                    wordStart = nil
+                    wordEnd = index + length
+                    previousClass = .other
+                } else if wordStart >= 0 {
+                    endWord()
                 }
             }
+            index += length
         }
-        if let start = wordStart { endWord(start) }
-        if let start = ideographStart, scalars.index(after: start) == scalars.endIndex { body(String(scalars[start])) }
+        if wordStart >= 0 { endWord() }
+        if ideographStart >= 0 { endIdeographs(at: bytes.count) }
+    }
+
+    /// What an ASCII byte is to a word.
+    private enum ASCIIClass: UInt8 {
+        case other, lower, upper, digit
+
+        init(_ byte: UInt8) {
+            switch byte {
+            case 0x61...0x7A: self = .lower
+            case 0x41...0x5A: self = .upper
+            case 0x30...0x39: self = .digit
+            default: self = .other
+            }
+        }
+
+        /// Letters next to digits (`php8`), and camelCase (`ProxyPass`).
+        static func isPieceBoundary(_ previous: ASCIIClass, _ next: ASCIIClass) -> Bool {
+            (previous == .digit) != (next == .digit) || (previous == .lower && next == .upper)
+        }
+    }
+
+    /// The length of the UTF-8 sequence a lead byte starts.
+    private static func scalarLength(_ lead: UInt8) -> Int {
+        lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    }
+
+    /// The scalar of a multi-byte sequence (a Swift string's bytes are valid UTF-8).
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, length: Int) -> Unicode.Scalar {
+        var value = UInt32(bytes[index]) & (0xFF >> (length + 1))
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+    }
+
+    private static func asciiLowercased(_ word: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: word.count) { buffer in
+            for (offset, byte) in word.enumerated() { buffer[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+            return word.count
+        }
     }
 
     /// The term a word is indexed under: its stem in English, where stop words have none.
@@ -106,36 +154,44 @@ public struct SearchTokenizer: Sendable {
 
     /// One word with its joiners: the whole, each joined part, and each part's camel-case and
     /// letter/digit pieces; pieces of one character are too common to be worth a term.
-    private func emit(_ word: Substring, _ body: (String) -> Void) {
-        let scalars = Array(Self.fold(String(word)).unicodeScalars)
-        var simple = true
-        for i in scalars.indices where Self.isJoiner(scalars[i]) || (i > 0 && Self.isPieceBoundary(scalars[i - 1], scalars[i])) {
-            simple = false
-            break
-        }
-        if simple {
-            if scalars.count > 1 { body(String(String.UnicodeScalarView(scalars)).lowercased()) }
-            return
-        }
+    /// ASCII words are cut by their bytes; others are folded first and cut by their scalars.
+    private static func emit(_ word: UnsafeBufferPointer<UInt8>, _ body: (String) -> Void) {
         var found: [String] = []
-        func collect(_ slice: ArraySlice<Unicode.Scalar>) {
-            let term = String(String.UnicodeScalarView(slice)).lowercased()
-            if term.unicodeScalars.count > 1, !found.contains(term) { found.append(term) }
+        func collect(_ term: String, length: Int) {
+            if length > 1, !found.contains(term) { found.append(term) }
         }
-        collect(scalars[...])
-        var partStart = 0
-        for index in 0...scalars.count where index == scalars.count || Self.isJoiner(scalars[index]) {
-            let part = scalars[partStart..<index]
-            partStart = index + 1
-            if part.count < scalars.count { collect(part) }
-            var pieceStart = part.startIndex
-            for i in part.indices.dropFirst() where Self.isPieceBoundary(part[i - 1], part[i]) {
-                collect(part[pieceStart..<i])
-                pieceStart = i
+        if word.allSatisfy({ $0 < 0x80 }) {
+            let spans = pieces(count: word.count, isJoiner: { isJoiner(Unicode.Scalar(word[$0])) }) {
+                ASCIIClass.isPieceBoundary(ASCIIClass(word[$0 - 1]), ASCIIClass(word[$0]))
             }
-            if pieceStart != part.startIndex { collect(part[pieceStart...]) }
+            for span in spans { collect(asciiLowercased(UnsafeBufferPointer(rebasing: word[span])), length: span.count) }
+        } else {
+            let scalars = Array(fold(String(decoding: word, as: UTF8.self)).unicodeScalars)
+            for span in pieces(count: scalars.count, isJoiner: { isJoiner(scalars[$0]) }, isBoundary: { isPieceBoundary(scalars[$0 - 1], scalars[$0]) }) {
+                let term = String(String.UnicodeScalarView(scalars[span])).lowercased()
+                collect(term, length: term.unicodeScalars.count)
+            }
         }
         found.forEach(body)
+    }
+
+    /// The spans a word yields, in order: the whole; each part between joiners, when there are
+    /// several; each part's pieces, when it has several. `isBoundary(i)`: a piece starts at `i`.
+    private static func pieces(count: Int, isJoiner: (Int) -> Bool, isBoundary: (Int) -> Bool) -> [Range<Int>] {
+        var spans = [0..<count]
+        var partStart = 0
+        for index in 0...count where index == count || isJoiner(index) {
+            let part = partStart..<index
+            partStart = index + 1
+            if part.count < count { spans.append(part) }
+            var pieceStart = part.lowerBound
+            for i in part.dropFirst() where isBoundary(i) {
+                spans.append(pieceStart..<i)
+                pieceStart = i
+            }
+            if pieceStart != part.lowerBound { spans.append(pieceStart..<part.upperBound) }
+        }
+        return spans
     }
 
     /// Lucene's English stop words.
@@ -165,8 +221,7 @@ public struct SearchTokenizer: Sendable {
     /// camelCase (`ProxyPass` → `Proxy`, `Pass`) and letters next to digits (`php8` → `php`, `8`).
     static func isPieceBoundary(_ previous: Unicode.Scalar, _ next: Unicode.Scalar) -> Bool {
         if previous.isASCII, next.isASCII {
-            let previousDigit = previous >= "0" && previous <= "9", nextDigit = next >= "0" && next <= "9"
-            return previousDigit != nextDigit || (previous >= "a" && previous <= "z" && next >= "A" && next <= "Z")
+            return ASCIIClass.isPieceBoundary(ASCIIClass(UInt8(previous.value)), ASCIIClass(UInt8(next.value)))
         }
         let previousDigit = previous.properties.generalCategory == .decimalNumber
         let nextDigit = next.properties.generalCategory == .decimalNumber

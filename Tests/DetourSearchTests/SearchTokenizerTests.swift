@@ -30,6 +30,13 @@ final class SearchTokenizerTests: XCTestCase {
         XCTAssertEqual(SearchTokenizer(language: "fr").terms("Délai dépassé"), ["delai", "depasse"])
     }
 
+    func testASCIIAndOtherScriptsMixedInOneText() {
+        let french = SearchTokenizer(language: "fr")
+        XCTAssertEqual(french.terms("x鍵y ÉCOLE café-au-lait"), ["鍵", "ecole", "cafe-au-lait", "cafe", "au", "lait"])
+        XCTAssertEqual(french.terms("Ünïcode_Über99 ok.Fine"), ["unicode_uber99", "unicode", "uber99", "uber", "99", "ok.fine", "ok", "fine"])
+        XCTAssertEqual(SearchTokenizer(language: "ja").terms("日本語の502エラー"), ["日本", "本語", "語の", "502", "エラ", "ラー"])
+    }
+
     func testJapaneseBecomesBigrams() {
         XCTAssertEqual(SearchTokenizer(language: "ja").terms("ゲートウェイのエラー 502"), ["ゲー", "ート", "トウ", "ウェ", "ェイ", "イの", "のエ", "エラ", "ラー", "502"])
         XCTAssertEqual(SearchTokenizer(language: "ja").terms("nginx 鍵"), ["nginx", "鍵"])
