@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import Foundation
 
 /// What a build did: its findings and, when it wrote output, what it wrote.
 public struct BuildReport: Sendable {
@@ -9,4 +10,13 @@ public struct BuildReport: Sendable {
     public var errorPages = 0
     public var articles = 0
     public var files = 0
+    /// Wall time of each phase, in the order they ran (`detour build --timings`).
+    public var phases: [(name: String, seconds: Double)] = []
+
+    /// Runs `work` and records its wall time as the phase `name`.
+    mutating func time<Result>(_ name: String, _ work: () throws -> Result) rethrows -> Result {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { phases.append((name, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)) }
+        return try work()
+    }
 }

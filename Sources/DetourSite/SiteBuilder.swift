@@ -13,8 +13,8 @@ public enum SiteBuilder {
             report.diagnostics = [unsafe]
             return report
         }
-        let (templates, templateDiagnostics) = TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay)
-        let (content, contentDiagnostics) = ContentLoader(root: options.content, displayRoot: options.contentDisplay).load()
+        let (templates, templateDiagnostics) = report.time("templates") { TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay) }
+        let (content, contentDiagnostics) = report.time("content") { ContentLoader(root: options.content, displayRoot: options.contentDisplay).load() }
         report.diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !failed(report.diagnostics, options) else { return report }
 
@@ -29,46 +29,50 @@ public enum SiteBuilder {
             return report
         }
         let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: errorPageAdvice(content)), templates: templates)
-        let results = pages.jobs.concurrentMap { job -> Diagnostic? in
-            let text = pages.render(job, with: templates)
-            let paths = pages.paths(of: job)
-            if case .errorPage(let code, let language, let format) = job, let budget = format.budget, text.utf8.count > budget {
-                return overBudget(paths[0], bytes: text.utf8.count, budget: budget, code: code, language: language, content: content)
-            }
-            do {
-                for path in paths { try output.write(path, text) }
-                return nil
-            } catch {
-                return writeFailure(options, error)
-            }
+        report.diagnostics += report.time("pages") { writePages(pages, templates: templates, content: content, to: output, options) }
+        let index = report.time("search index") { searchIndex(content) }
+        report.diagnostics += report.time("search index written") {
+            index.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
         }
-        report.diagnostics += results.compactMap { $0 }
-        let extras = searchIndex(content)
-        report.diagnostics += extras.concurrentMap { file -> Diagnostic? in
-            do {
-                try output.write(file.path, file.contents)
-                return nil
-            } catch {
-                return writeFailure(options, error)
-            }
-        }.compactMap { $0 }
-        report.diagnostics += copyAssets(templates, to: output, options)
+        report.diagnostics += report.time("assets") { copyAssets(templates, to: output, options) }
         guard !failed(report.diagnostics, options) else {
             output.discard()
             return report
         }
         do {
-            try output.commit()
+            try report.time("output replaced") { try output.commit() }
         } catch {
             output.discard()
             report.diagnostics.append(writeFailure(options, error))
             return report
         }
         report.wroteOutput = true
-        report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + extras.count + templates.assets.count
+        report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + index.count + templates.assets.count
         report.errorPages = content.codes.filter(\.generatesPage).count
         report.articles = content.articles.count
         return report
+    }
+
+    /// Every page in every language and format, rendered and written in parallel; an error
+    /// page over its format's byte budget is reported instead of written.
+    private static func writePages(_ pages: PageSet, templates: TemplateSet, content: Content, to output: OutputDirectory, _ options: BuildOptions) -> [Diagnostic] {
+        pages.jobs.concurrentMap { job -> Diagnostic? in
+            let text = pages.render(job, with: templates)
+            let paths = pages.paths(of: job)
+            if case .errorPage(let code, let language, let format) = job, let budget = format.budget, text.utf8.count > budget {
+                return overBudget(paths[0], bytes: text.utf8.count, budget: budget, code: code, language: language, content: content)
+            }
+            return paths.lazy.compactMap { write(text, to: $0, in: output, options) }.first
+        }.compactMap { $0 }
+    }
+
+    private static func write(_ text: String, to path: String, in output: OutputDirectory, _ options: BuildOptions) -> Diagnostic? {
+        do {
+            try output.write(path, text)
+            return nil
+        } catch {
+            return writeFailure(options, error)
+        }
     }
 
     /// Every language's search index, under `search/<language>/`.

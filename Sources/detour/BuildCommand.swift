@@ -25,6 +25,9 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @Flag(help: "Print the wall time of each phase of the build on standard error.")
+    var timings = false
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
@@ -37,6 +40,14 @@ struct BuildCommand: ParsableCommand {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
             print("Built \(count(report.errorPages, "error page")) and \(count(report.articles, "article")) (\(count(report.files, "file"))) into \(options.outputDisplay)/ in \(seconds) s")
+        }
+        if timings {
+            fflush(nil)
+            let total = report.phases.reduce(0) { $0 + $1.seconds }
+            for phase in report.phases {
+                let name = phase.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                FileHandle.standardError.write(name + String(format: "%7.3f s %5.1f%%\n", phase.seconds, total > 0 ? 100 * phase.seconds / total : 0))
+            }
         }
         if status != 0 {
             if !report.wroteOutput, FileManager.default.fileExists(atPath: options.output.path) {

@@ -50,6 +50,16 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertEqual(quiet.stdout, "")
     }
 
+    /// `--timings`: one line per phase on standard error, in the order they ran, stdout untouched.
+    func testTimingsNameEveryPhase() throws {
+        let result = try ProcessRunner.detour(["build", "--quiet", "--timings"], in: folder.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "")
+        let phases = result.stderr.split(separator: "\n").map { $0.components(separatedBy: "  ").first ?? "" }
+        XCTAssertEqual(phases, ["templates", "content", "pages", "search index", "search index written", "assets", "output replaced"], result.stderr)
+        XCTAssertTrue(result.stderr.split(separator: "\n").allSatisfy { $0.hasSuffix("%") && $0.contains(" s ") }, result.stderr)
+    }
+
     func testCustomFoldersAreUsed() throws {
         try FileManager.default.moveItem(at: folder.url.appendingPathComponent("content"), to: folder.url.appendingPathComponent("kb"))
         let result = try ProcessRunner.detour(["build", "--content", "kb", "--output", "site/out"], in: folder.url)
