@@ -132,6 +132,17 @@ final class SearchBrowserTests: XCTestCase {
         XCTAssertEqual(missing, [], "every file the search asked for exists")
     }
 
+    /// The client every help page loads: small, and nothing that a strict CSP would block.
+    func testTheSearchClientStaysSmallAndEvalFree() throws {
+        let script = try String(contentsOf: site.url.appendingPathComponent("public/search.js"), encoding: .utf8)
+        XCTAssertLessThan(script.utf8.count, 10_000, "search.js is under 10 KB before compression")
+        for forbidden in ["eval(", "new Function", "WebAssembly", "fetch(", "innerHTML"] {
+            XCTAssertFalse(script.contains(forbidden), "search.js uses \(forbidden)")
+        }
+        let searchPage = try String(contentsOf: site.url.appendingPathComponent("public/search/index.html"), encoding: .utf8)
+        XCTAssertTrue(searchPage.contains(#"<link rel="preload" href="../search/en/index.js" as="script">"#), "the search page fetches its index with the page")
+    }
+
     func testSearchWorksOpenedFromDisk() throws {
         let page = site.url.appendingPathComponent("public/search/index.html").absoluteString
         let dom = try Chromium.dumpDOM(page + "?q=upstrem%20timout")

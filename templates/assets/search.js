@@ -1,18 +1,16 @@
-/* detour search: reads the index `detour build` writes to search/<lang>/ (DetourSearch).
- Index files load as <script> elements: works from file:// and under a strict CSP. Text
- reaches the page only as text nodes. Under 10 KB, hence the terse style. A query word is
- grouped with its parts; a status alone or with "error" or "HTTP" puts its code page first;
- the page's language is searched, then, if it finds nothing, the site's others. */
+/* detour search over the index `detour build` writes to search/<lang>/ (DetourSearch). Index
+ files load as <script> elements, so it works from file:// and under a strict CSP; text reaches
+ the page only as text nodes. Terse to stay under 10 KB. */
 (function () {
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
  Q = new URLSearchParams(location.search), lang = Q.get("lang") || D.documentElement.lang || "en", idx = {}, wait = {},
- FILLER = ["error", "http", "https", "status", "code"], WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
+ FILLER = /^(error|https?|status|code)$/, WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
 function load(l, f) {
  var k = l + "/" + f;
  return wait[k] || (wait[k] = new Promise((y, n) => { var s = D.createElement("script"); s.src = root + "search/" + k + ".js"; s.onload = y; s.onerror = n; D.head.append(s); }));
 }
-// Each index file calls one of these as it runs, before its onload.
+// Index files call these as they run.
 window.detourSearch = {
  entry: (l, e) => { e.t = {}; e.d = {}; if (e.terms) { e.t[0] = e.terms; e.d[0] = e.docs; } idx[l] = e; },
  terms: (l, n, t, f) => idx[l].t[n] = [t, f],
@@ -53,8 +51,8 @@ function tokenize(text) {
  return G;
 }
 
-/* Word score: best term (exact 1, prefix .7, typo .5) × impact × rarity. A record lacking
- words drops by the square of the share it has; a page is its best record + .3 × the rest. */
+/* Score: best term (exact 1, prefix .7, typo .5) × impact × rarity, × the square of the
+ share of words a record has; a page: its best record + .3 × the rest. */
 function shard(t, n) { for (var k = Array.from(t).slice(0, 2).join(""), h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return (h >>> 0) % n; }
 function dist(a, b, x) {
  if (Math.abs(a.length - b.length) > x) return x + 1;
@@ -95,7 +93,7 @@ function rank(e, l, G, typing, stemOf) {
  }
  for (p in pages) { P = pages[p]; P.score = P.best + .3 * (P.sum - P.best); list.push(P); }
  c = G.filter(g => e.codes[g[0]] != null);
- if (c.length == 1 && G.every(g => g == c[0] || FILLER.includes(g[0]))) {
+ if (c.length == 1 && G.every(g => g == c[0] || FILLER.test(g[0]))) {
   p = e.codes[c[0][0]];
   (pages[p] || (list.push(pages[p] = {p: p, rec: 0, l: l}), pages[p])).score = 1e9;
  }
@@ -111,7 +109,7 @@ function run(q, typing) {
    return res;
   }), () => none);
 }
-/* The first n results' pages; the first one's file first, so it shows at once. */
+/* The first n results' pages: the first one's file first, shown at once; the rest a task later. */
 function pagesOf(list, n, first) {
  var top = list.slice(0, n);
  function get(P) {
@@ -120,7 +118,7 @@ function pagesOf(list, n, first) {
    var d = e.d[k][P.p & 1023]; P.url = d[0]; P.title = d[1]; P.codes = d[2]; P.r = d[3][P.rec] || d[3][0];
   });
  }
- return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return Promise.all(top.map(get)); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
+ return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return new Promise(y => setTimeout(y)).then(() => Promise.all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
 }
 
 function el(tag, cls, text) { var x = D.createElement(tag); if (cls) x.className = cls; if (text != null) x.textContent = text; return x; }
