@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Search figures, measured in headless Chromium against nginx on 127.0.0.1, each query in a
 # fresh browser (cold cache): the shipped knowledge base, then a synthetic one of N articles
-# (default 10000) with its build time and peak memory. Pagefind's, on the same pages, when
-# `pagefind` (PyPI: pagefind[bin]) is installed. Requests and bytes are exact; times are the
-# browser's virtual time (--virtual-time-budget), which does not advance while a file loads.
+# (default 10000) with its build time, the index's share of it, peak memory and what one
+# edited article rewrites. Pagefind's, on the same pages, when `pagefind` (PyPI:
+# pagefind[bin]) is installed. Requests and bytes are exact; times are real milliseconds.
 set -euo pipefail
 articles=${1:-10000}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,32 +20,25 @@ serve() { # folder → starts nginx on a free port, sets $port
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     mkdir -p "$work/nginx" "$1/bench"
     cp "$root/scripts/bench-search/bench.js" "$1/bench/"
-    echo '<!doctype html><meta charset="utf-8"><pre id="out">waiting</pre><iframe id="page"></iframe><script src="bench.js"></script>' > "$1/bench/index.html"
+    echo '<!doctype html><meta charset="utf-8"><iframe id="page"></iframe><script src="bench.js"></script>' > "$1/bench/index.html"
+    # The help site under a strict CSP; Pagefind needs 'wasm-unsafe-eval', so its files and the
+    # bench page go without one.
     cat > "$work/nginx/nginx.conf" <<CONF
 worker_processes 1; pid $work/nginx/pid; events { worker_connections 256; }
-http { include /etc/nginx/mime.types; access_log off; client_body_temp_path $work/nginx; proxy_temp_path $work/nginx;
+http { include /etc/nginx/mime.types; log_format bench '\$msec \$body_bytes_sent \$uri'; access_log $work/nginx/access.log bench; client_body_temp_path $work/nginx; proxy_temp_path $work/nginx;
   fastcgi_temp_path $work/nginx; uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
-  server { listen 127.0.0.1:$port; root $1; add_header Content-Security-Policy "default-src 'self'" always; } }
+  server { listen 127.0.0.1:$port; root $1;
+    location / { add_header Content-Security-Policy "default-src 'self'" always; }
+    location /bench/ { }
+    location /pagefind/ { } } }
 CONF
     nginx -p "$work/nginx/" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" -g 'daemon off;' & nginx_pid=$!
     sleep 0.5
 }
 
-measure() { # label → one line per word
+measure() { # label engine → one line per word
     echo "$1"
-    for word in "${words[@]}"; do
-        profile=$(mktemp -d "$work/profile.XXXXXX")
-        chromium --headless=new --no-sandbox --disable-gpu --user-data-dir="$profile" --virtual-time-budget=20000 \
-            --dump-dom "http://127.0.0.1:$port/bench/?q=$word" 2>/dev/null |
-            sed -n 's/.*<pre id="out">\(.*\)<\/pre>.*/\1/p' | sed 's/&quot;/"/g' |
-            python3 -c 'import json,sys
-text=sys.stdin.read().strip()
-if not text.startswith("{"): print("  (no result within the budget)"); sys.exit()
-r=json.loads(text)
-w=sorted(r["warmMs"])
-print("  %-12s first result at %7.1f ms (virtual time), %d index requests, %6.1f KB index + %5.1f KB page (%d files); the same query once loaded: median %.1f ms, max %.1f ms (virtual time)" % (r["q"], r["firstResultMs"], r["indexRequests"], r["indexBytes"]/1024, r["pageBytes"]/1024, r["pageFiles"], w[len(w)//2], w[-1]))'
-        rm -rf "$profile"
-    done
+    python3 "$root/scripts/bench-search/measure.py" "$port" "$work/nginx/access.log" "$2" "${words[@]}"
 }
 
 echo "search.js: $(wc -c < "$root/templates/assets/search.js") bytes"
@@ -53,21 +46,38 @@ mkdir -p "$work/shipped"
 cp -R "$root/content" "$root/templates" "$work/shipped/"
 (cd "$work/shipped" && "$detour" build --quiet)
 serve "$work/shipped/public"
-measure "shipped knowledge base ($(ls "$work/shipped/public/search/en" | wc -l) index file(s) in English):"
+measure "shipped knowledge base ($(ls "$work/shipped/public/search/en" | wc -l) index file(s) in English):" detour
 
 "$root/.build/release/detour-synth" --articles "$articles" --from "$root/content" "$work/synth/content" >/dev/null
 cp -R "$root/templates" "$work/synth/templates"
-(cd "$work/synth" && /usr/bin/time -f "%e %M" -o "$work/time.txt" "$detour" build --quiet)
+(cd "$work/synth" && /usr/bin/time -f "%e %M" -o "$work/time.txt" "$detour" build --quiet --timings 2> "$work/phases.txt")
 read -r seconds kilobytes < "$work/time.txt"
+index_seconds=$(awk '/^search index/ { s += $(NF-2) } END { print s }' "$work/phases.txt")
 echo "synthetic knowledge base: $articles articles; build with the index ${seconds} s, peak memory $((kilobytes / 1024)) MiB;" \
     "index $(find "$work/synth/public/search/en" -type f | wc -l) files, $(du -sh --apparent-size "$work/synth/public/search/en" | cut -f1)"
-serve "$work/synth/public"
-measure "synthetic knowledge base, cold, one word each:"
+awk -v total="$seconds" -v index_s="$index_seconds" 'BEGIN { printf "  index build and write: %.2f s, adding %.0f%% to the build without it\n", index_s, 100 * index_s / (total - index_s) }'
 
-if command -v pagefind >/dev/null; then
-    /usr/bin/time -f "%e %M" -o "$work/pf.txt" pagefind --site "$work/synth/public" --output-subdir pagefind >/dev/null
-    read -r seconds kilobytes < "$work/pf.txt"
-    echo "pagefind on the same pages: indexing ${seconds} s, peak memory $((kilobytes / 1024)) MiB, $(du -sh --apparent-size "$work/synth/public/pagefind" | cut -f1)"
+# One article edited (a new sentence): which index files the rebuild writes anew. Unchanged
+# files keep their inode (the build hard-links them from the previous output).
+(cd "$work/synth/public/search" && find . -type f -printf '%i %p\n' | sort) > "$work/before.txt"
+edited=$(find "$work/synth/content/articles" -name '*.md' | sort | sed -n 1p)
+echo "Operators also see a zygomorphic handshake stall here." >> "$edited"
+(cd "$work/synth" && "$detour" build --quiet)
+(cd "$work/synth/public/search" && find . -type f -printf '%i %p\n' | sort) > "$work/after.txt"
+echo "  one article edited: $(comm -13 "$work/before.txt" "$work/after.txt" | wc -l) of $(wc -l < "$work/after.txt") index files rewritten" \
+    "($(comm -13 "$work/before.txt" "$work/after.txt" | awk '{ print $2 }' | sed 's|^\./||' | tr '\n' ' '))"
+
+pagefind=
+if command -v pagefind >/dev/null; then pagefind=pagefind; elif python3 -m pagefind --version >/dev/null 2>&1; then pagefind="python3 -m pagefind"; fi
+if [ -n "$pagefind" ]; then
+    /usr/bin/time -f "%e %M" -o "$work/pf.txt" $pagefind --site "$work/synth/public" --output-subdir pagefind >/dev/null
+    read -r pf_seconds pf_kilobytes < "$work/pf.txt"
+fi
+serve "$work/synth/public"
+measure "synthetic knowledge base, cold, one word each:" detour
+if [ -n "$pagefind" ]; then
+    echo "pagefind $($pagefind --version | awk '{ print $NF }') on the same pages: indexing ${pf_seconds} s, peak memory $((pf_kilobytes / 1024)) MiB, $(du -sh --apparent-size "$work/synth/public/pagefind" | cut -f1)"
+    measure "pagefind, cold, one word each (its API: search, then the first result's data):" pagefind
 else
     echo "pagefind: not installed (pip install 'pagefind[bin]') — no comparison"
 fi

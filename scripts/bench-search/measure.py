@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Opens the bench page once per word, each in a fresh headless Chromium (cold cache), reads
+the "BENCH {json}" line bench.js logs, and prints one line of figures per word. The files and
+bytes before the first result come from nginx's access log (`$msec $body_bytes_sent $uri`,
+written as each response ends), so they count whatever made the request: page, module or worker.
+
+usage: measure.py PORT ACCESS_LOG ENGINE WORD...   (ENGINE: detour or pagefind)
+"""
+import re
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+TIMEOUT = 60
+
+
+def run(url):
+    profile = tempfile.mkdtemp(prefix="detour-bench-profile.")
+    browser = subprocess.Popen(
+        ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + profile,
+         "--enable-logging=stderr", "--v=0", url],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True)
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        for line in browser.stderr:
+            marker = line.find('"BENCH ')
+            if marker >= 0:
+                # Chromium quotes the message: "BENCH {...}", source: ...
+                return json.loads(line[marker + 7:line.rindex('", source:')])
+            if time.monotonic() > deadline:
+                break
+        return None
+    finally:
+        os.killpg(browser.pid, signal.SIGKILL)
+        browser.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+INDEX_FILES = {"detour": re.compile(r"^/search/[^/]+/[^/]+\.js$"), "pagefind": re.compile(r"^/pagefind/")}
+
+
+def served_before(log, offset, moment, is_index):
+    """Index and other files the server finished sending before `moment` (Unix ms)."""
+    index, page = [0, 0], [0, 0]
+    with open(log) as lines:
+        lines.seek(offset)
+        for line in lines:
+            msec, size, uri = line.split()
+            if float(msec) * 1000 > moment or uri.startswith("/bench/"):
+                continue
+            counts = index if is_index.match(uri) else page
+            counts[0] += 1
+            counts[1] += int(size)
+    return index, page
+
+
+def main():
+    port, log, engine, words = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    firsts = []
+    for word in words:
+        offset = os.path.getsize(log)
+        r = run("http://127.0.0.1:%s/bench/?engine=%s&q=%s" % (port, engine, word))
+        if not r or r.get("firstResultMs") is None:
+            print("  %-12s no result%s" % (word, (": " + r["error"]) if r and "error" in r else ""))
+            continue
+        warm = sorted(r["warmMs"])
+        firsts.append(r["firstResultMs"])
+        # The log's times have millisecond resolution; allow for the rounding.
+        index, page = served_before(log, offset, r["firstResultAt"] + 1, INDEX_FILES[engine])
+        script = " (page painted at %5.1f)" % r["paintMs"] if r.get("paintMs") else ""
+        print("  %-12s first result at %6.1f ms%s%s, %d index requests, %6.1f KB index + %5.1f KB page (%d files);"
+              " the same query once loaded: median %.1f ms, max %.1f ms"
+              % (word, r["firstResultMs"], script, " (late)" if r.get("late") else "", index[0],
+                 index[1] / 1024, page[1] / 1024, page[0], warm[len(warm) // 2], warm[-1]))
+    if firsts:
+        print("  first result: worst %.1f ms, median %.1f ms over %d words" % (max(firsts), sorted(firsts)[len(firsts) // 2], len(firsts)))
+
+
+if __name__ == "__main__":
+    main()
