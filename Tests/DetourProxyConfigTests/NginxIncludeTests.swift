@@ -46,6 +46,22 @@ final class NginxIncludeTests: XCTestCase {
         XCTAssertEqual(result.diagnostics.first?.location, SourceLocation(path: "deploy/b.conf", line: 1, column: 1))
     }
 
+    /// `conf.d/*.conf` included again from inside each of its files: followed naively, every
+    /// ordering of the files is a chain (9! of them). nginx itself crashes on it. Each include
+    /// that closes a cycle is reported once, and the files are each read in once per level.
+    func testAGlobIncludedFromEachOfItsFilesIsReportedOncePerInclude() throws {
+        var files = ["deploy/nginx.conf": "events {}\nhttp {\n    include conf.d/*.conf;\n}\n"]
+        for number in 1...9 {
+            files["deploy/conf.d/s\(number).conf"] = "include conf.d/*.conf;\nserver { listen 127.0.0.1:80\(number); }\n"
+        }
+        let (result, folder) = try load(files)
+        defer { folder.remove() }
+        XCTAssertEqual(result.diagnostics.map(\.rule), Array(repeating: "nginx.include-cycle", count: 9))
+        XCTAssertEqual(Set(result.diagnostics.map(\.location)).count, 9, "one report per include line")
+        XCTAssertEqual(result.diagnostics.first?.location, SourceLocation(path: "deploy/conf.d/s1.conf", line: 1, column: 1))
+        XCTAssertLessThan(result.config.entries.count, 1_000, "the expansion stays linear in the number of files")
+    }
+
     func testIncludesThatMultiplyStopAtTheDirectiveLimit() throws {
         // Each level includes the next twice: 2^14 copies of a 1,000-line file.
         var files = ["deploy/leaf.conf": String(repeating: "worker_processes 1;\n", count: 1000)]

@@ -58,29 +58,40 @@ struct NginxConfigLoader {
         /// Path as named → file identity, for cycle detection without a system call per include.
         var identities: [String: String] = [:]
         var reportedTooMany = false
+        /// Include directives (file, first word) that led back into their own chain. nginx
+        /// never finishes reading such a configuration, so each is reported once and not
+        /// followed again: `conf.d/*.conf` included from each of its files would otherwise
+        /// be expanded once per ordering of those files.
+        var cyclicIncludes = Set<[Int32]>()
+        var reportedCycles = Set<SourceLocation>()
 
         init(prefixPath: String, displayPrefix: String) {
             self.prefixPath = prefixPath
             self.displayPrefix = displayPrefix
         }
 
-        /// Appends the directives of the file at `path`, its own includes expanded.
-        func include(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [Int], into output: inout [NginxEntry]) {
-            guard output.count < NginxConfigLoader.maximumDirectives else { return }
+        /// Appends the directives of the file at `path`, its own includes expanded. Returns
+        /// false when the file is already in the chain: a cycle, reported here.
+        @discardableResult
+        func include(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [Int], into output: inout [NginxEntry]) -> Bool {
+            guard output.count < NginxConfigLoader.maximumDirectives else { return true }
             let identity = identities[path] ?? FileBytes.identity(path) ?? path
             identities[path] = identity
             let here = includedFrom ?? SourceLocation(path: displayPath)
             if let known = fileIDs[identity], let id = known, chain.contains(id) {
-                diagnostics.append(.error("nginx.include-cycle", "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
-                return
+                if reportedCycles.insert(here).inserted {
+                    diagnostics.append(.error("nginx.include-cycle", "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
+                }
+                return false
             }
             if chain.count >= NginxConfigLoader.maximumIncludeDepth {
                 diagnostics.append(.error("nginx.include-depth", "includes nest more than \(NginxConfigLoader.maximumIncludeDepth) levels deep", at: here))
-                return
+                return true
             }
-            guard let fileID = fileID(identity, path: path, displayPath: displayPath, includedFrom: here) else { return }
+            guard let fileID = fileID(identity, path: path, displayPath: displayPath, includedFrom: here) else { return true }
             let fileEntries = files[fileID].entries
             splice(fileEntries, 0..<fileEntries.count, chain: chain + [fileID], into: &output)
+            return true
         }
 
         /// The file's index, reading and parsing it the first time it is named.
@@ -150,6 +161,8 @@ struct NginxConfigLoader {
         }
 
         private func expandInclude(_ entry: NginxEntry, chain: [Int], into output: inout [NginxEntry]) {
+            let key = [entry.file, entry.firstWord]
+            guard !cyclicIncludes.contains(key) else { return }
             let file = Int(entry.file)
             let location = files[file].location(of: files[file].words[Int(entry.firstWord)])
             guard entry.wordCount == 2 else {
@@ -161,9 +174,11 @@ struct NginxConfigLoader {
                 matched[pattern] = matches(pattern)
                 if chain.count < NginxConfigLoader.maximumIncludeDepth { prefetch(matched[pattern] ?? []) }
             }
+            var closesCycle = false
             for match in matched[pattern] ?? [] {
-                include(match.path, displayPath: match.display, includedFrom: location, chain: chain, into: &output)
+                if !include(match.path, displayPath: match.display, includedFrom: location, chain: chain, into: &output) { closesCycle = true }
             }
+            if closesCycle { cyclicIncludes.insert(key) }
             if output.count >= NginxConfigLoader.maximumDirectives, !reportedTooMany {
                 reportedTooMany = true
                 diagnostics.append(.error("nginx.include-size", "includes here expand to more than \(NginxConfigLoader.maximumDirectives) directives; the rest is not read", at: location))
