@@ -29,6 +29,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "error-page-not-internal": "nginx.error-page-not-internal",
         "error-page-soft-status": "nginx.error-page-soft-status",
         "error-page-protected": "nginx.error-page-protected",
+        "error-page-protected-lifted": "nginx.error-page-protected",
         "add-header-without-always": "nginx.add-header-without-always",
         "code-not-covered": "nginx.code-not-covered",
         "error-page-dynamic-target": "nginx.error-page-dynamic-target",
@@ -37,8 +38,8 @@ final class NginxRuleFixtureTests: XCTestCase {
     /// Checked from the fixture folder, with paths relative to it as a user would type them.
     static func check(_ scenario: String) -> NginxChecker.Report {
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(root.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        _ = FileManager.default.changeCurrentDirectoryPath(root.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let file = root.appendingPathComponent(scenario).appendingPathComponent("nginx.conf")
         return NginxChecker.check(.init(
             main: file, mainDisplay: "\(scenario)/nginx.conf",

@@ -26,6 +26,19 @@ final class NginxRuleRuntimeTests: XCTestCase {
 
     /// Starts nginx on the scenario's config and requests `path`.
     private func request(_ scenario: String, _ path: String = "/", headers: [String: String] = [:], upstream: Upstream) throws -> HTTPResponse {
+        try withNginx(scenario, upstream: upstream) { port in try HTTPClient.get("http://127.0.0.1:\(port)\(path)", headers: headers) }
+    }
+
+    /// The status line nginx sends for `path`, read off the socket: URLSession would answer a
+    /// 401's Basic challenge itself.
+    private func statusLine(_ scenario: String, _ path: String = "/", upstream: Upstream) throws -> String {
+        try withNginx(scenario, upstream: upstream) { port in
+            let raw = LoopbackPort.exchange(port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") ?? ""
+            return raw.components(separatedBy: "\r\n").first ?? ""
+        }
+    }
+
+    private func withNginx<Result>(_ scenario: String, upstream: Upstream, _ body: (Int) throws -> Result) throws -> Result {
         let port = LoopbackPort.free(), upstreamPort = LoopbackPort.free()
         var config = try String(contentsOf: NginxRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("nginx.conf"), encoding: .utf8)
         config = config.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
@@ -38,7 +51,7 @@ final class NginxRuleRuntimeTests: XCTestCase {
         let nginx = try NginxServer(config: config)
         defer { nginx.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "\(scenario): nginx did not start: \(nginx.errorLog)")
-        return try HTTPClient.get("http://127.0.0.1:\(port)\(path)", headers: headers)
+        return try body(port)
     }
 
     private func assertServesPage(_ response: HTTPResponse, _ status: Int, _ scenario: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -109,5 +122,16 @@ final class NginxRuleRuntimeTests: XCTestCase {
     func testProtectedPageLocationAnswers403() throws {
         XCTAssertEqual(try request("error-page-protected-hit", upstream: .down).status, 403)
         assertServesPage(try request("error-page-protected-near-miss", upstream: .down), 502, "near miss")
+    }
+
+    /// Server-wide `auth_basic`: a visitor with the password gets the page, as the checker
+    /// says by staying silent; one location that lifts it leaves its visitors a 401.
+    func testServerWidePasswordCarriesOverToThePageUnlessALocationLiftsIt() throws {
+        try "staff:{PLAIN}s3cret\n".write(to: pages.url.appendingPathComponent("htpasswd"), atomically: true, encoding: .utf8)
+        let credentials = ["Authorization": "Basic " + Data("staff:s3cret".utf8).base64EncodedString()]
+        assertServesPage(try request("error-page-protected-server-wide-near-miss", headers: credentials, upstream: .down), 502, "server-wide")
+        XCTAssertEqual(try statusLine("error-page-protected-server-wide-near-miss", upstream: .down), "HTTP/1.1 401 Unauthorized", "no password, no site")
+        XCTAssertEqual(try statusLine("error-page-protected-lifted-hit", "/public/", upstream: .down), "HTTP/1.1 401 Unauthorized")
+        assertServesPage(try request("error-page-protected-lifted-hit", headers: credentials, upstream: .down), 502, "lifted, with the password")
     }
 }
