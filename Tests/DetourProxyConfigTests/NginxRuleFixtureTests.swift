@@ -32,6 +32,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "error-page-protected-lifted": "nginx.error-page-protected",
         "add-header-without-always": "nginx.add-header-without-always",
         "code-not-covered": "nginx.code-not-covered",
+        "code-not-covered-other-location": "nginx.code-not-covered",
         "error-page-dynamic-target": "nginx.error-page-dynamic-target",
     ]
 

@@ -124,6 +124,16 @@ final class NginxRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("error-page-protected-near-miss", upstream: .down), 502, "near miss")
     }
 
+    /// Pages set in the catch-all `location /` serve every request under it; a location
+    /// beside it without pages leaves nginx's own page.
+    func testPagesInTheCatchAllLocationCoverItsRequestsOnly() throws {
+        assertServesPage(try request("code-not-covered-catch-all-near-miss", "/shop/", upstream: .down), 502, "catch-all")
+        let api = try request("code-not-covered-other-location-hit", "/api/", upstream: .down)
+        XCTAssertEqual(api.status, 502)
+        XCTAssertTrue(api.body.contains("<center>nginx"), api.body)
+        assertServesPage(try request("code-not-covered-other-location-hit", "/shop/", upstream: .down), 502, "other location, under /")
+    }
+
     /// Server-wide `auth_basic`: a visitor with the password gets the page, as the checker
     /// says by staying silent; one location that lifts it leaves its visitors a 401.
     func testServerWidePasswordCarriesOverToThePageUnlessALocationLiftsIt() throws {

@@ -73,7 +73,7 @@ public enum NginxChecker {
     private static func coverage(of server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> ServerCoverage {
         let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
         let answers = codes.map { code -> (Int, String?) in
-            guard let page = server.scope.page(for: code) else { return (code, nil) }
+            guard let page = server.pageForEveryRequest(code, pageLocations: facts.pageLocations) else { return (code, nil) }
             let target = facts.target(of: page) ?? context.target(of: page, in: server)
             switch target {
             case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)

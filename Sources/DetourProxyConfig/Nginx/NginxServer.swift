@@ -32,6 +32,18 @@ final class NginxServer: @unchecked Sendable {
 
     var definesErrorPages: Bool { directive.children.contains { $0.kind == .errorPage } }
 
+    /// The page every request that meets `code` gets: the server's own; else the one the
+    /// catch-all `location /` gives, when every other location a visitor's request can select
+    /// gives a page for `code` too (the pages' own locations aside: they serve files).
+    func pageForEveryRequest(_ code: Int, pageLocations: [NginxLocation]) -> NginxErrorPage? {
+        if let page = scope.page(for: code) { return page }
+        guard let catchAll = locations.first(where: { $0.match == .prefix && $0.pattern == "/" }), let page = catchAll.scope.page(for: code) else { return nil }
+        let selectable = allLocations.filter { location in
+            !location.isInternal && location.match != .named && !pageLocations.contains { $0 === location }
+        }
+        return selectable.allSatisfy { $0.scope.page(for: code) != nil } ? page : nil
+    }
+
     func namedLocation(_ name: String) -> NginxLocation? {
         locations.first { $0.match == .named && $0.pattern == name }
     }

@@ -6,8 +6,8 @@ struct ProxiedPageRule: NginxRule {
     static let id = "nginx.error-page-proxied"
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(of: server, facts) { _, page, target in
-            guard case .uri(let uri, let location?, _) = target, let pass = location.upstreamPass else { return nil }
+        eachPage(of: server, facts) { server, page, target in
+            guard case .uri(let uri, let location?, _) = target, let pass = location.upstreamPass, !Self.isSignIn(page, in: server) else { return nil }
             var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: pass.directive.location)]
             if let hint = MissingPageFileRule.filePathHint(uri, page) { notes.append(hint) }
             notes.append(Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"))

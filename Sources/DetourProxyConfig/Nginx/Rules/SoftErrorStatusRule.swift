@@ -1,14 +1,15 @@
 import DetourDiagnostics
 
 /// 8. `=200` (or any 2xx/3xx) on an error, or `=` on a static page: crawlers and monitors
-/// see success while the site is failing.
+/// see success while the site is failing. A sign-in page (`error_page 401 =200 /login;`
+/// under `auth_request`) answers with 200 on purpose.
 struct SoftErrorStatusRule: NginxRule {
     static let id = "nginx.error-page-soft-status"
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(of: server, facts) { _, page, target in
+        eachPage(of: server, facts) { server, page, target in
             let errors = page.codes.filter { $0 >= 400 }
-            guard !errors.isEmpty else { return nil }
+            guard !errors.isEmpty, !Self.isSignIn(page, in: server) else { return nil }
             switch page.statusOverride {
             case .status(let status) where status < 400:
                 return .error(Self.id, "'=\(status)' turns \(Self.codes(errors)) into \(status): crawlers and monitors see success while the site fails", at: overrideLocation(page), notes: [
