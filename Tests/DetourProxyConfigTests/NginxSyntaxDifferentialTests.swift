@@ -7,8 +7,9 @@ import XCTest
 /// Hundreds of broken configurations, made by adding, removing or doubling one structural
 /// character of a valid one, judged by the real `nginx -t` and by detour's parser: where nginx
 /// accepts, detour reports nothing; where nginx stops at a syntax error, detour's first error is
-/// on the same line with nginx's words. Mutants nginx rejects for other reasons (an unknown
-/// directive, a bad argument) say nothing about syntax and are skipped, but most must count.
+/// on the same line with nginx's words; where it stops at a directive it refuses (an unknown
+/// name, a wrong argument count), detour reports that too at nginx's line. Mutants nginx rejects
+/// for other reasons (a bad argument value) are skipped, but most must count.
 /// `FUZZ_SEED=<n>` explores other mutants; a disagreement found there belongs in the corpus.
 final class NginxSyntaxDifferentialTests: XCTestCase {
     private static let base = """
@@ -85,6 +86,18 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
         ["unexpected ", "is not terminated by", "has no opening", "unexpected end of file"].contains { message.contains($0) }
     }
 
+    /// What nginx checks of each directive, and of a block or the file once read: the
+    /// directive table's part (`NginxDirectiveCheck`).
+    private static func isDirectiveError(_ message: String) -> Bool {
+        ["unknown directive", "is not allowed here", "invalid number of arguments", "it must be \"on\" or \"off\"", "is duplicate",
+         "no servers are inside upstream", "duplicate location", "invalid port in \"", "no \"events\" section"].contains { message.contains($0) }
+    }
+
+    /// Found only once the whole file is read, so nginx names them after any error in it.
+    private static func isFoundAtTheEnd(_ diagnostic: Diagnostic) -> Bool {
+        diagnostic.message.hasPrefix("duplicate location") || diagnostic.message.hasPrefix("no \"events\"")
+    }
+
     func testParserAgreesWithNginxOnMutatedConfigurations() throws {
         let nginx = try RequiredTool.find("nginx")
         let scratch = try TemporaryFolder()
@@ -100,11 +113,18 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
                 XCTFail("mutant \(round): cannot read nginx's verdict")
                 continue
             }
-            let ours = NginxConfigLoader(main: file, displayPath: "mutant.conf").load().diagnostics.sortedForOutput()
+            let loaded = NginxConfigLoader(main: file, displayPath: "mutant.conf").load()
+            let ours = (loaded.diagnostics + NginxDirectiveCheck.check(loaded.config, syntaxErrors: loaded.diagnostics)).sortedForOutput()
             let shown = String(decoding: text, as: UTF8.self)
             guard case .rejects(let message, let line) = verdict else {
                 compared += 1
                 XCTAssertEqual(ours.map(\.message), [], "mutant \(round): nginx accepts it\n\(shown)")
+                continue
+            }
+            if Self.isDirectiveError(message) {
+                compared += 1
+                XCTAssertTrue(ours.contains { $0.message.hasPrefix(message) && (line == nil || $0.location.line == line) },
+                              "mutant \(round): nginx says line \(line.map(String.init) ?? "-"): \(message); detour: \(ours.map(\.shown))\n\(shown)")
                 continue
             }
             guard let line, Self.isSyntaxError(message) else {
@@ -112,7 +132,7 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
                 continue
             }
             compared += 1
-            guard let first = ours.first else {
+            guard let first = ours.first(where: { !Self.isFoundAtTheEnd($0) }) else {
                 XCTFail("mutant \(round): nginx says line \(line): \(message); detour reports nothing\n\(shown)")
                 continue
             }

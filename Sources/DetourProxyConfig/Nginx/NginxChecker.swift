@@ -40,8 +40,10 @@ public enum NginxChecker {
     ]
 
     public static func check(_ options: Options) -> Report {
+        // The directive table is read while the files are.
+        DispatchQueue.global().async { _ = NginxDirectiveTable.shared }
         let loaded = NginxConfigLoader(main: options.main, displayPath: options.mainDisplay).load()
-        var diagnostics = loaded.diagnostics
+        var diagnostics = loaded.diagnostics + NginxDirectiveCheck.check(loaded.config, syntaxErrors: loaded.diagnostics)
         let model = NginxConfigModel(loaded.config, diagnostics: &diagnostics)
         let context = NginxCheckContext(pageCodes: pageCodes(in: options.pages), maps: options.maps)
         // Servers are independent: each is modelled, resolved, checked by every rule and

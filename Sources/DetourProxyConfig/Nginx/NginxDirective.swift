@@ -25,7 +25,7 @@ struct NginxDirective: Hashable, @unchecked Sendable {
 
             mutating func next() -> NginxDirective? {
                 guard index < end else { return nil }
-                defer { index = Int(config.entries[index].end) }
+                defer { index = Int(config.entry(at: index).end) }
                 return NginxDirective(config: config, index: index)
             }
         }
@@ -36,7 +36,16 @@ struct NginxDirective: Hashable, @unchecked Sendable {
     unowned(unsafe) let config: NginxConfig
     let index: Int
 
-    private var entry: NginxEntry { config.entries[index] }
+    private var entry: NginxEntry { config.entry(at: index) }
+
+    /// The name's bytes, read in place: no string is made to look it up.
+    func withNameBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let entry = entry
+        let word = config.word(entry, 0)
+        guard word.hasEscapes else { return body(config.bytes(entry, word)) }
+        var name = config.value(entry, 0)
+        return name.withUTF8(body)
+    }
 
     /// The directive's name when detour knows it; nil for other directives.
     var kind: NginxDirectiveName? { entry.name }
@@ -66,6 +75,17 @@ struct NginxDirective: Hashable, @unchecked Sendable {
     func location(ofArgument position: Int) -> SourceLocation? {
         guard position >= 0, position < argumentCount else { return nil }
         return config.location(entry, 1 + position)
+    }
+
+    /// Where nginx reports the directive: where it ends, at its `;` or `{`, which is on its
+    /// last word's line as a rule.
+    var endLocation: SourceLocation { location(ofArgument: argumentCount - 1) ?? location }
+
+    /// Where the block's `}` is; the directive's own place when unknown.
+    var closingLocation: SourceLocation {
+        let entry = entry
+        guard entry.closeLine > 0 else { return location }
+        return SourceLocation(path: config.files[Int(entry.file)].displayPath, line: Int(entry.closeLine), column: Int(entry.closeColumn))
     }
 
     /// The block's contents; empty for a simple directive.

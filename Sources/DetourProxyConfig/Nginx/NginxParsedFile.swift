@@ -12,6 +12,10 @@ struct NginxEntry: Sendable {
     var end: Int32
     var name: NginxDirectiveName?
     var isBlock: Bool
+    /// Where a block's `}` is (0 while unknown): nginx reports what it checks at a block's
+    /// end there.
+    var closeLine: Int32 = 0
+    var closeColumn: Int32 = 0
 }
 
 /// One configuration file as read: its bytes, its words, and its directives in document order

@@ -111,7 +111,7 @@ enum NginxParser {
                 // A Lua body is not nginx syntax: skip it to its closing brace.
                 if isLua {
                     guard lexer.skipLua() != nil else { break }
-                    close(&open, droppedDepth: &droppedDepth, file: &file)
+                    close(&open, at: (lexer.line, lexer.column), droppedDepth: &droppedDepth, file: &file)
                 }
             case .blockEnd(let line, let column):
                 if let first = pending {
@@ -122,7 +122,7 @@ enum NginxParser {
                     error("unexpected \"}\"", at(line, column))
                     continue
                 }
-                close(&open, droppedDepth: &droppedDepth, file: &file)
+                close(&open, at: (line, column), droppedDepth: &droppedDepth, file: &file)
             }
         }
 
@@ -135,14 +135,15 @@ enum NginxParser {
             error("unexpected end of file, expecting \"}\"", end, notes: opened.location.map { [.init("block opened here", at: $0)] } ?? [])
         }
         // Close what is still open so the entries keep what was read.
-        while !open.isEmpty { close(&open, droppedDepth: &droppedDepth, file: &file) }
+        while !open.isEmpty { close(&open, at: (lexer.line, lexer.column), droppedDepth: &droppedDepth, file: &file) }
     }
 
     /// Ends the innermost block: its entry now spans everything read since it opened.
-    private static func close(_ open: inout [OpenBlock], droppedDepth: inout Int, file: inout NginxParsedFile) {
+    private static func close(_ open: inout [OpenBlock], at brace: (line: Int32, column: Int32), droppedDepth: inout Int, file: inout NginxParsedFile) {
         let block = open.removeLast()
         if let entry = block.entry {
             file.entries[entry].end = Int32(file.entries.count)
+            (file.entries[entry].closeLine, file.entries[entry].closeColumn) = brace
         }
         if block.dropsContents { droppedDepth -= 1 }
     }

@@ -6,12 +6,21 @@ struct HeaderWithoutAlwaysRule: NginxRule {
     static let id = "nginx.add-header-without-always"
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
-        eachServingLocation(facts) { location, uris in
-            location.scope.addHeaders.filter { $0.lastValue != "always" }.map { header in
-                .warning(Self.id, "add_header \(header.firstValue ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only", at: header.location, notes: [
-                    Self.fix("end the line with 'always'"),
-                ])
+        // One header inherited by every page's location is one finding listing the pages.
+        var pages: [(header: NginxDirective, uris: [String])] = []
+        for serving in facts.servingLocations {
+            for header in serving.location.scope.addHeaders where header.lastValue != "always" {
+                if let known = pages.firstIndex(where: { $0.header == header }) {
+                    pages[known].uris += serving.uris.filter { !pages[known].uris.contains($0) }
+                } else {
+                    pages.append((header, serving.uris))
+                }
             }
+        }
+        return pages.map { header, uris in
+            .warning(Self.id, "add_header \(header.firstValue ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only", at: header.location, notes: [
+                Self.fix("end the line with 'always'"),
+            ])
         }
     }
 }

@@ -1,0 +1,198 @@
+import DetourDiagnostics
+
+/// What nginx checks as it reads a configuration, before it would start: every directive's
+/// name, place, argument count and on/off value against the probed table, a setting given
+/// twice, and what nginx checks at the end of a block or of the file (servers in an upstream,
+/// duplicate locations, an `events` section). Each problem is reported at the line nginx names
+/// with nginx's words first, and the walk goes on, so one run reports them all.
+struct NginxDirectiveCheck {
+    private let table: NginxDirectiveTable
+    /// A `load_module` naming a module the table does not know: unknown names may be its.
+    private var unknownModule: (file: String, at: SourceLocation)?
+    /// HTTP server blocks met, walked afterwards in parallel.
+    private var deferredServers: [NginxDirective] = []
+    /// Where each file's first syntax error is (line, column).
+    private var firstSyntaxError: [String: (Int, Int)] = [:]
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// `syntaxErrors`: what the parser reported. nginx stops at the first; past it in a file,
+    /// what the parser made of the rest is a guess, so it is not checked.
+    static func check(_ config: NginxConfig, syntaxErrors: [Diagnostic] = [], table: NginxDirectiveTable = .shared) -> [Diagnostic] {
+        var check = NginxDirectiveCheck(table: table)
+        for error in syntaxErrors where error.severity == .error && error.rule == "nginx.syntax" {
+            let at = (error.location.line, error.location.column)
+            if let first = check.firstSyntaxError[error.location.path], first <= at { continue }
+            check.firstSyntaxError[error.location.path] = at
+        }
+        let top = config.directives
+        check.unknownModule = check.firstUnknownModule(in: top)
+        let root = check.rootContext(of: top)
+        check.walk(NginxDirective.Children(config: config, range: 0..<config.entries.count), in: root)
+        // Server blocks share nothing this check keeps, so thousands of them are spread over the cores.
+        let servers = check.deferredServers
+        check.deferredServers = []
+        let inServers = servers.concurrentMap { [check] server -> [Diagnostic] in
+            var one = check
+            one.diagnostics = []
+            one.walk(server.children, in: .server)
+            return one.diagnostics
+        }
+        check.diagnostics += inServers.joined()
+        if root == .main, check.firstSyntaxError.isEmpty, !top.isEmpty, !top.contains(where: { $0.name == "events" }), let file = config.files.first {
+            check.error("no \"events\" section in configuration", at: SourceLocation(path: file.displayPath, line: 1, column: 1))
+        }
+        // A file included in several blocks is checked in each; its problems are said once.
+        var seen = Set<Diagnostic>()
+        return check.diagnostics.filter { seen.insert($0).inserted }
+    }
+
+    private init(table: NginxDirectiveTable) {
+        self.table = table
+    }
+
+    /// A main file starts in `main`; a site file (top-level `server` blocks) is read as if
+    /// inside `http`, a file of locations as if inside `server`: the first context where every
+    /// top-level directive nginx knows is allowed.
+    private func rootContext(of top: [NginxDirective]) -> NginxContext {
+        let known = top.filter { table.form(of: $0.name, in: .main).isKnown }
+        return [NginxContext.main, .http, .server, .location].first { context in
+            known.allSatisfy { table.form(of: $0.name, in: context).form != nil }
+        } ?? .main
+    }
+
+    private func firstUnknownModule(in top: [NginxDirective]) -> (file: String, at: SourceLocation)? {
+        for directive in top where directive.name == "load_module" {
+            guard let path = directive.firstValue else { continue }
+            let file = String(path.split(separator: "/").last ?? "")
+            if !table.modules.contains(file) { return (file, directive.location) }
+        }
+        return nil
+    }
+
+    private mutating func walk(_ children: NginxDirective.Children, in context: NginxContext) {
+        var given = Set<Int32>()
+        var locations: [String: NginxDirective] = [:]
+        for directive in children {
+            if !firstSyntaxError.isEmpty {
+                let end = directive.endLocation
+                if let broken = firstSyntaxError[end.path], (end.line, end.column) >= broken { continue }
+            }
+            let (form, isKnown) = directive.withNameBytes { table.form(of: $0, in: context) }
+            // Made only for a message or a block: most directives need no string.
+            var name: String { directive.name }
+            guard isKnown else {
+                unknown(directive)
+                continue
+            }
+            guard let form else {
+                error("\"\(name)\" directive is not allowed here", at: directive.endLocation, directive)
+                continue
+            }
+            // nginx stops here before counting arguments; the parser has reported it for the
+            // names it knows itself.
+            if form.isBlock != directive.isBlock {
+                if directive.kind == nil {
+                    error(form.isBlock ? "directive \"\(name)\" has no opening \"{\"" : "directive \"\(name)\" is not terminated by \";\"",
+                          at: directive.endLocation, directive)
+                }
+                continue
+            }
+            guard form.accepts(directive.argumentCount) else {
+                error("invalid number of arguments in \"\(name)\" directive", at: directive.endLocation, directive)
+                continue
+            }
+            if form.isFlag, let value = directive.firstValue, value.lowercased() != "on", value.lowercased() != "off" {
+                error("invalid value \"\(value)\" in \"\(name)\" directive, it must be \"on\" or \"off\"", at: directive.endLocation, directive)
+            }
+            if form.isOnce, !given.insert(form.nameID).inserted {
+                error("\"\(name)\" directive is duplicate", at: directive.endLocation, directive)
+            }
+            switch (context, directive.kind) {
+            case (.server, .listen?): checkListen(directive)
+            case (.upstream, .server?), (.streamUpstream, .server?): checkUpstreamServer(directive)
+            case (.server, .location?), (.location, .location?): checkDuplicate(directive, among: &locations)
+            default: break
+            }
+            if directive.isBlock, let inner = context.inside(name) {
+                if inner == .server {
+                    deferredServers.append(directive)
+                    continue
+                }
+                walk(directive.children, in: inner)
+                if inner == .upstream || inner == .streamUpstream, !directive.children.contains(where: { $0.kind == .server }) {
+                    error("no servers are inside upstream", at: directive.closingLocation)
+                }
+            }
+        }
+    }
+
+    private mutating func unknown(_ directive: NginxDirective) {
+        let message = "unknown directive \"\(directive.name)\""
+        if let module = unknownModule {
+            diagnostics.append(Diagnostic(.note, "nginx.directive", message + "; it may come from \(module.file), which detour does not know, so it is not checked",
+                                          at: directive.endLocation, notes: [.init("the module is loaded here", at: module.at)]))
+        } else if NginxPlusOnly.directives.contains(directive.name) {
+            error(message, at: directive.endLocation, directive, notes: [.init(NginxPlusOnly.note)])
+        } else {
+            error(message, at: directive.endLocation, directive)
+        }
+    }
+
+    /// `listen 80000`, `listen 127.0.0.1:`: nginx takes ports 1 to 65535 after a colon, or
+    /// a bare number (a bare word is a host name).
+    private mutating func checkListen(_ directive: NginxDirective) {
+        guard let address = directive.firstValue, !address.hasPrefix("unix:") else { return }
+        let port: Substring?
+        if address.hasPrefix("[") {
+            let rest = address.firstIndex(of: "]").map { address[address.index(after: $0)...] } ?? ""
+            port = rest.hasPrefix(":") ? rest.dropFirst() : nil
+        } else if let colon = address.lastIndex(of: ":") {
+            port = address[address.index(after: colon)...]
+        } else {
+            port = address.allSatisfy({ $0.isASCII && $0.isNumber }) ? Substring(address) : nil
+        }
+        guard let port else { return }
+        let isDigits = !port.isEmpty && port.count <= 5 && port.allSatisfy { $0.isASCII && $0.isNumber }
+        if !isDigits || !(1...65535).contains(Int(port) ?? 0) {
+            error("invalid port in \"\(address)\" of the \"listen\" directive", at: directive.endLocation, directive)
+        }
+    }
+
+    /// `server app:80 weight=2 backup;`: the parameters nginx's own upstream module takes.
+    private mutating func checkUpstreamServer(_ directive: NginxDirective) {
+        for argument in directive.arguments.dropFirst() {
+            let key = argument.value.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument.value
+            let hasValue = argument.value.contains("=")
+            if hasValue ? ["weight", "max_conns", "max_fails", "fail_timeout"].contains(key) : ["backup", "down"].contains(key) { continue }
+            let notes: [Diagnostic.Note] = NginxPlusOnly.serverParameters.contains(key) ? [.init(NginxPlusOnly.note)] : []
+            error("invalid parameter \"\(argument.value)\"", at: directive.endLocation, directive, notes: notes)
+        }
+    }
+
+    /// Two locations with the same prefix (or the same exact URI) in one block.
+    private mutating func checkDuplicate(_ location: NginxDirective, among seen: inout [String: NginxDirective]) {
+        let key: String
+        switch (location.argumentCount, location.firstValue ?? "") {
+        case (1, let uri) where !uri.hasPrefix("@"): key = " " + uri
+        case (2, "^~"): key = " " + (location.lastValue ?? "")
+        case (2, "="): key = "=" + (location.lastValue ?? "")
+        default: return
+        }
+        if let first = seen[key] {
+            error("duplicate location \"\(key.dropFirst())\"", at: location.endLocation,
+                  notes: [.init("the first \"location\" with it is here", at: first.location)])
+        } else {
+            seen[key] = location
+        }
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation, _ directive: NginxDirective? = nil, notes: [Diagnostic.Note] = []) {
+        var notes = notes
+        // Reported where the directive ends, as nginx does; where it starts, when that is
+        // earlier (a missing `;` joins two lines).
+        if let directive, directive.location.line != location.line || directive.location.path != location.path {
+            notes.insert(.init("directive \"\(directive.name)\" starts here", at: directive.location), at: 0)
+        }
+        diagnostics.append(.error("nginx.directive", message, at: location, notes: notes))
+    }
+}

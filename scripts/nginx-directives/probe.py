@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Asks a real nginx which directives it knows, where each is allowed and how many
+arguments it takes, and writes the table `detour check nginx` reads.
+
+nginx -t stops at its first error and words it after what it checked: an unknown name,
+a name not allowed in this block, a block directive given `;`, a wrong argument count,
+a flag that is not on/off, a setting given twice. Each question is one tiny configuration
+with the probe on a line of its own, so the answer is the error at that line (or none).
+
+    scripts/nginx-directives/probe.py --modules DIR [--nginx /usr/sbin/nginx] [--out FILE]
+    scripts/nginx-directives/probe.py --verify TABLE [--modules DIR]   # the installed nginx still agrees
+
+DIR holds the dynamic modules (`*.so`) to probe besides the built-in ones: Debian's
+libnginx-mod-* packages unpacked (scripts/nginx-directives/generate.sh fetches them).
+"""
+import argparse, concurrent.futures, glob, os, re, struct, subprocess, sys, tempfile
+
+CONTEXTS = {
+    # name: configuration around the probe line (@), events{} added where the file needs one.
+    'main': '@\nevents{}\n',
+    'events': 'events{\n@\n}\n',
+    'http': 'events{}\nhttp{\n@\n}\n',
+    'server': 'events{}\nhttp{\nserver{\n@\n}\n}\n',
+    'location': 'events{}\nhttp{\nserver{\nlocation /{\n@\n}\n}\n}\n',
+    'if-in-server': 'events{}\nhttp{\nserver{\nif ($uri){\n@\n}\n}\n}\n',
+    'if-in-location': 'events{}\nhttp{\nserver{\nlocation /{\nif ($uri){\n@\n}\n}\n}\n}\n',
+    'limit_except': 'events{}\nhttp{\nserver{\nlocation /{\nlimit_except GET{\n@\n}\n}\n}\n}\n',
+    'upstream': 'events{}\nhttp{\nupstream u{\n@\n}\n}\n',
+    'mail': 'events{}\nmail{\n@\n}\n',
+    'mail-server': 'events{}\nmail{\nserver{\n@\n}\n}\n',
+    'stream': 'events{}\nstream{\n@\n}\n',
+    'stream-server': 'events{}\nstream{\nserver{\n@\n}\n}\n',
+    'stream-upstream': 'events{}\nstream{\nupstream u{\n@\n}\n}\n',
+    'rtmp': 'events{}\nrtmp{\n@\n}\n',
+    'rtmp-server': 'events{}\nrtmp{\nserver{\n@\n}\n}\n',
+    'rtmp-application': 'events{}\nrtmp{\nserver{\napplication a{\n@\n}\n}\n}\n',
+}
+# Modules others need loaded first (lua and set-misc on ndk, stream's on stream), loaded for
+# every dynamic module probed; with rtmp, the modules whose blocks the contexts open.
+FIRST = ['ndk_http_module.so', 'ngx_stream_module.so', 'ngx_mail_module.so']
+BLOCK_MODULES = FIRST + ['ngx_rtmp_module.so']
+MAX_ARGS = 8  # NGX_CONF_MAX_ARGS: a fixed count is at most 8; 9 accepted means "or more"
+# Values a setting may accept, tried in turn to learn whether it may be given twice.
+TRY_VALUES = ['on', '1', '10s', '1k', 'x', '/tmp', '127.0.0.1:1', 'off', 'GET', '$uri']
+
+WORD = re.compile(rb'[a-z][a-z0-9_]{1,47}')
+ERROR = re.compile(r'\[emerg\] \d+#\d+: (.*) in (\S+):(\d+)$', re.M)
+ERROR_NOLINE = re.compile(r'\[emerg\] \d+#\d+: (.*)$', re.M)
+
+
+class Prober:
+    def __init__(self, nginx, modules):
+        self.nginx = nginx
+        self.modules = modules
+        self.dir = tempfile.mkdtemp(prefix='detour-probe-')
+        self.counter = 0
+
+    def loads(self, wanted):
+        """load_module lines for `wanted`, the modules others build on first."""
+        names = [m for m in FIRST if m in wanted] + [m for m in wanted if m not in FIRST]
+        paths = [os.path.join(self.modules, m) for m in names]
+        return ''.join(f'load_module {p};\n' for p in paths if os.path.exists(p))
+
+    def run(self, text):
+        """nginx -t on `text`: (message, line) of the first error, or None when it passes."""
+        fd, path = tempfile.mkstemp(dir=self.dir, suffix='.conf')
+        with os.fdopen(fd, 'w') as f:
+            f.write(text)
+        try:
+            out = subprocess.run([self.nginx, '-p', self.dir + '/', '-c', path, '-t', '-q', '-e', 'stderr'],
+                                 capture_output=True, text=True, timeout=30).stderr
+        finally:
+            os.unlink(path)
+        m = ERROR.search(out)
+        if m: return m.group(1), int(m.group(3))
+        m = ERROR_NOLINE.search(out)
+        return (m.group(1), 0) if m else None
+
+    def probe(self, modules, context, statement):
+        """The error nginx gives for `statement` in `context`, when it is at the statement's line."""
+        head = self.loads(modules)
+        text = head + CONTEXTS[context].replace('@', statement)
+        # nginx reports a statement at its end: its last `;`, or the `{` that opens its block.
+        end = statement.rfind(';') if statement.endswith(';') else statement.index('{')
+        line = text[:text.index(statement)].count('\n') + 1 + statement[:end].count('\n')
+        result = self.run(text)
+        if result is None: return None
+        message, at = result
+        return message if at == line else None
+
+
+def candidates(paths):
+    """Lower-case words in the binaries, with the files they are in: directive names are
+    among them. Each NUL-terminated word counts, and each word a relocation points at, since
+    the linker merges a name into the tail of a longer one (`root` inside `chroot`, `events`
+    inside `nchan_subscribe_events`) and only the command's pointer finds it there."""
+    names = {}
+    for path in paths:
+        data = open(path, 'rb').read()
+        words = {m.group().decode() for m in re.finditer(rb'(?<=\x00)[a-z][a-z0-9_]{1,47}(?=\x00)', data)}
+        for word in words | referenced_words(data):
+            names.setdefault(word, set()).add(os.path.basename(path))
+    return names
+
+
+def referenced_words(data):
+    """Words that R_X86_64_RELATIVE relocations of an ELF64 file point at."""
+    if data[:5] != b'\x7fELF\x02': return set()
+    shoff, = struct.unpack_from('<Q', data, 0x28)
+    shentsize, shnum = struct.unpack_from('<HH', data, 0x3A)
+    # (type, address, file offset, size) of each section
+    sections = [struct.unpack_from('<4xIQQQQ', data, shoff + i * shentsize)[0:1] + struct.unpack_from('<QQQ', data, shoff + i * shentsize + 16)
+                for i in range(shnum)]
+    loaded = [(address, size, offset) for kind, address, offset, size in sections if kind != 8 and address]  # 8: NOBITS
+    found = set()
+    for kind, _, offset, size in sections:
+        if kind != 4: continue  # RELA
+        for at in range(offset, offset + size - 23, 24):
+            _, info, addend = struct.unpack_from('<QQq', data, at)
+            if info & 0xffffffff != 8: continue  # RELATIVE
+            for address, length, start in loaded:
+                if address <= addend < address + length:
+                    text = data[addend - address + start:addend - address + start + 49].split(b'\x00', 1)[0]
+                    if WORD.fullmatch(text): found.add(text.decode())
+                    break
+    return found
+
+
+def counts_text(accepted):
+    """[0, 1, 2] -> '0-2'; 9 accepted (more than a fixed count can be) -> a trailing '+'."""
+    more = 9 in accepted
+    nums = sorted(n for n in accepted if n <= MAX_ARGS)
+    if more:
+        # 1MORE/2MORE/ANY: every count from the smallest up.
+        return f'{nums[0]}+' if nums else '9+'
+    runs, start = [], None
+    for n in nums:
+        if start is None: start = prev = n
+        elif n == prev + 1: prev = n
+        else: runs.append((start, prev)); start = prev = n
+    if start is not None: runs.append((start, prev))
+    return ','.join(str(a) if a == b else f'{a}-{b}' for a, b in runs) or '-'
+
+
+def shape(prober, modules, name, context):
+    """(kind, counts, flag) of `name` in `context`, or None when it is not allowed there."""
+    zero = prober.probe(modules, context, f'{name};')
+    if zero is not None and ('is not allowed here' in zero or zero.startswith('unknown directive')):
+        return None
+    block = zero is not None and 'has no opening "{"' in zero
+    accepted, flag = [], False
+    for n in range(0, MAX_ARGS + 2):
+        args = ' '.join(['x'] * n)
+        statement = f'{name} {args} {{\n}}' if block else f'{name} {args};'
+        message = prober.probe(modules, context, statement)
+        if message and message.startswith('invalid number of arguments'): continue
+        accepted.append(n)
+        if n == 1 and message and 'it must be "on" or "off"' in message: flag = True
+    return ('block' if block else 'simple', counts_text(accepted), flag)
+
+
+def repeats(prober, modules, name, context, kind, counts):
+    """'once' when nginx calls a second one duplicate, 'many' when it takes two, '?' when no
+    tried value is accepted at all."""
+    if kind == 'block' or not counts.startswith('1'):
+        return '-'
+    for value in TRY_VALUES:
+        if prober.probe(modules, context, f'{name} {value};') is not None: continue
+        second = prober.probe(modules, context, f'{name} {value};\n{name} {value};')
+        if second is None: return 'many'
+        return 'once' if 'is duplicate' in second else '?'
+    return '?'
+
+
+def available_contexts(prober):
+    """The contexts this nginx can open: stream, mail and rtmp need their modules."""
+    usable = []
+    for context in CONTEXTS:
+        result = prober.run(prober.loads(BLOCK_MODULES) + CONTEXTS[context].replace('@', ''))
+        if result is None or not result[0].startswith('unknown directive'):
+            usable.append(context)
+    return usable
+
+
+def table(prober, names):
+    """Rows: name, module, contexts, kind, argument counts, flag, repeats."""
+    def known(item):
+        name, files = item
+        # The modules others build on are tried alone first, so `stream` is the stream
+        # module's even though Lua's file names it too.
+        shared = [f for f in FIRST if f in files]
+        for module in ['builtin'] + shared + sorted(f for f in files if f.endswith('.so') and f not in FIRST):
+            wanted = [] if module == 'builtin' else [module] if module in FIRST else FIRST + [module]
+            message = prober.probe(wanted, 'events', f'{name};')
+            if message is None or not message.startswith('unknown directive'):
+                return name, module
+        return None
+
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        found = [k for k in pool.map(known, sorted(names.items())) if k]
+
+    contexts = available_contexts(prober)
+
+    def describe(item):
+        name, module = item
+        modules = BLOCK_MODULES + ([] if module == 'builtin' else [module])
+        groups = {}
+        for context in contexts:
+            s = shape(prober, modules, name, context)
+            if s: groups.setdefault(s, []).append(context)
+        rows = []
+        for (kind, counts, flag), where in groups.items():
+            again = repeats(prober, modules, name, where[0], kind, counts)
+            rows.append((name, module, ','.join(where), kind, counts, 'flag' if flag else '-', again))
+        return rows
+
+    print(f'{len(found)} directives known; probing their contexts and arguments', file=sys.stderr)
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        return [row for rows in pool.map(describe, found) for row in rows]
+
+
+HEADER = '''\
+# nginx directives: name, module (builtin or the dynamic module's file), contexts, block or simple,
+# argument counts nginx accepts (n, a-b, n+), flag (on/off only), whether a second one is refused
+# as duplicate (once), taken (many), or unknown (?). Generated by scripts/nginx-directives/probe.py
+# from the real nginx; do not edit by hand.
+'''
+
+SWIFT = '''\
+// Generated by scripts/nginx-directives/probe.py from the real nginx; do not edit by hand.
+
+extension NginxDirectiveTable {
+    static let data = """
+@"""
+}
+'''
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--nginx', default='/usr/sbin/nginx')
+    parser.add_argument('--modules', default='')
+    parser.add_argument('--out', help='write the table here (default: standard output)')
+    parser.add_argument('--verify', help='check that every directive the installed nginx knows is in TABLE as probed')
+    args = parser.parse_args()
+    version = subprocess.run([args.nginx, '-v'], capture_output=True, text=True).stderr.strip()
+    prober = Prober(args.nginx, args.modules)
+    paths = [args.nginx] + sorted(glob.glob(os.path.join(args.modules, '*.so'))) if args.modules else [args.nginx]
+    names = candidates(paths)
+
+    if args.verify:
+        return verify(prober, names, args.verify)
+    print(f'{len(names)} candidate names', file=sys.stderr)
+    rows = table(prober, names)
+    text = HEADER + f'# {version}\n' + ''.join('\t'.join(r) + '\n' for r in sorted(rows))
+    if args.out and args.out.endswith('.swift'):
+        # The table compiled into detour, so the binary needs no file beside it.
+        text = SWIFT.replace('@', text)
+    if args.out:
+        open(args.out, 'w').write(text)
+    else:
+        sys.stdout.write(text)
+    print(f'{len(rows)} rows, {len({r[0] for r in rows})} directives', file=sys.stderr)
+
+
+def verify(prober, names, path):
+    """Every directive this nginx knows is in the table, in each context it opens, with the
+    same shape; and the table claims no built-in directive this nginx lacks."""
+    def by_context(rows):
+        return {(r[0], c): tuple(r[3:6]) for r in rows for c in r[2].split(',')}
+    listed = [line.rstrip('\n').split('\t') for line in open(path) if '\t' in line and not line.startswith('#')]
+    contexts = set(available_contexts(prober))
+    probed = by_context(table(prober, names))
+    table_builtin = {k: v for k, v in by_context(r for r in listed if r[1] == 'builtin').items() if k[1] in contexts}
+    every = by_context(listed)
+    problems = [f'{n} in {c}: nginx says {v}, the table says {every.get((n, c), "nothing")}'
+                for (n, c), v in sorted(probed.items()) if every.get((n, c)) != v]
+    problems += [f'{n} in {c}: the table says {v}, nginx does not know it there'
+                 for (n, c), v in sorted(table_builtin.items()) if (n, c) not in probed]
+    for problem in problems: print(f'{path}: {problem}')
+    print(f'{len(probed)} directive contexts probed, {len(problems)} differ from the table', file=sys.stderr)
+    return 1 if problems else 0
+
+if __name__ == '__main__':
+    sys.exit(main() or 0)
