@@ -13,6 +13,7 @@ final class NginxDirectiveCheckTests: XCTestCase {
     events { worker_connections 64; }
     http {
         upstream app { server 127.0.0.1:9000 weight=2 max_fails=3; }
+        map $http_upgrade $connection_upgrade { default upgrade; '' close; }
         server {
             listen 127.0.0.1:8080;
             server_name shop.test;
@@ -20,9 +21,11 @@ final class NginxDirectiveCheckTests: XCTestCase {
             error_page 502 503 504 /errors/502.html;
             proxy_intercept_errors on;
             location = /errors/502.html { internal; }
+            location ~ ^/u/(?<user>[a-z]+)$ { return 200 "$user $arg_page ${cookie_id}"; }
             location / {
                 proxy_pass http://app;
                 proxy_read_timeout 30s;
+                proxy_set_header Connection $connection_upgrade;
             }
         }
     }
@@ -48,6 +51,11 @@ final class NginxDirectiveCheckTests: XCTestCase {
         ("unknown block", "location / {", "location /x { foo_block { } }\n        location / {"),
         ("block directive ended by a semicolon", "location / {", "location /y;\n        location / {"),
         ("server block inside a location", "proxy_read_timeout 30s;", "server { }"),
+        ("operator nginx does not have", "proxy_read_timeout 30s;", "if ($request_method =$ POST) { return 405; }"),
+        ("condition without a variable", "proxy_read_timeout 30s;", "if (request_method = POST) { return 405; }"),
+        ("condition without an operand", "proxy_read_timeout 30s;", "if ($request_method = ) { return 405; }"),
+        ("misspelt variable", "proxy_read_timeout 30s;", "add_header X-Request $reqest_id;"),
+        ("map value naming no variable", "'' close;", "'' $arg;"),
     ]
 
     private static func nginxSays(_ text: String, nginx: URL, scratch: TemporaryFolder) throws -> (message: String, line: Int?)? {

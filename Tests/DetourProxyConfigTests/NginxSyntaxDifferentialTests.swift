@@ -90,7 +90,7 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
     /// directive table's part (`NginxDirectiveCheck`).
     private static func isDirectiveError(_ message: String) -> Bool {
         ["unknown directive", "is not allowed here", "invalid number of arguments", "it must be \"on\" or \"off\"", "is duplicate",
-         "no servers are inside upstream", "duplicate location", "invalid port in \"", "no \"events\" section"].contains { message.contains($0) }
+         "no servers are inside upstream", "duplicate location", "invalid port in \"", "no \"events\" section", "in condition"].contains { message.contains($0) }
     }
 
     /// Found only once the whole file is read, so nginx names them after any error in it.

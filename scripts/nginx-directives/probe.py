@@ -53,6 +53,12 @@ class Prober:
         self.nginx = nginx
         self.modules = modules
         self.dir = tempfile.mkdtemp(prefix='detour-probe-')
+        # The Perl module loads nginx.pm, unpacked beside the modules rather than installed.
+        self.env = dict(os.environ)
+        if modules:
+            root = os.path.abspath(os.path.join(modules, '..', '..', '..', '..'))
+            found = glob.glob(os.path.join(root, 'usr', 'lib', '*', 'perl*', '*', 'nginx.pm'))
+            if found: self.env['PERL5LIB'] = os.path.dirname(found[0])
         self.counter = 0
 
     def loads(self, wanted):
@@ -67,14 +73,17 @@ class Prober:
         with os.fdopen(fd, 'w') as f:
             f.write(text)
         try:
-            out = subprocess.run([self.nginx, '-p', self.dir + '/', '-c', path, '-t', '-q', '-e', 'stderr'],
-                                 capture_output=True, text=True, timeout=30).stderr
+            done = subprocess.run([self.nginx, '-p', self.dir + '/', '-c', path, '-t', '-q', '-e', 'stderr'],
+                                  capture_output=True, text=True, timeout=30, env=self.env)
         finally:
             os.unlink(path)
-        m = ERROR.search(out)
+        m = ERROR.search(done.stderr)
         if m: return m.group(1), int(m.group(3))
-        m = ERROR_NOLINE.search(out)
-        return (m.group(1), 0) if m else None
+        m = ERROR_NOLINE.search(done.stderr)
+        if m: return m.group(1), 0
+        # Failed later, without an [emerg] (`perl_require x` makes Perl fail): the statement
+        # itself was taken.
+        return None if done.returncode == 0 else ('failed: ' + done.stderr.strip()[-200:], -1)
 
     def probe(self, modules, context, statement):
         """The error nginx gives for `statement` in `context`, when it is at the statement's line."""
@@ -182,6 +191,17 @@ def available_contexts(prober):
     return usable
 
 
+def check_modules(prober, paths):
+    """Every module must load: one that cannot (a missing library) would make every name look
+    known, since nginx then fails before it reads any directive."""
+    for path in paths:
+        module = os.path.basename(path)
+        if not module.endswith('.so'): continue
+        result = prober.run(prober.loads(FIRST + [module]) + 'events{}\n')
+        if result is not None:
+            raise SystemExit(f'{module} does not load: {result[0]}')
+
+
 def table(prober, names):
     """Rows: name, module, contexts, kind, argument counts, flag, repeats."""
     def known(item):
@@ -219,11 +239,61 @@ def table(prober, names):
         return [row for rows in pool.map(describe, found) for row in rows]
 
 
+# Where a variable is read: `set` takes any variable nginx knows, and says which it does not.
+VARIABLE_CONTEXTS = {
+    'http': 'events{}\nhttp{\nserver{\nlocation /{\nset $detour_probe $@;\n}\n}\n}\n',
+    'stream': 'events{}\nstream{\nserver{\nlisten 127.0.0.1:1;\nreturn x;\nset $detour_probe $@;\n}\n}\n',
+}
+
+
+def variable_contexts(prober):
+    """Where variables can be probed here: stream needs its module."""
+    known = {'http': 'uri', 'stream': 'remote_addr'}
+    return [c for c in VARIABLE_CONTEXTS
+            if prober.run(prober.loads(['ngx_stream_module.so'] if c == 'stream' else []) + VARIABLE_CONTEXTS[c].replace('@', known[c])) is None]
+
+
+def variables(prober, names):
+    """Rows for the variables nginx knows in http and stream: `$name`, or `$prefix_*` for the
+    families any suffix completes (`$http_…`, `$arg_…`)."""
+    def knows(modules, context, variable):
+        return prober.run(prober.loads(modules) + VARIABLE_CONTEXTS[context].replace('@', variable)) is None
+
+    usable = variable_contexts(prober)
+
+    def probe(item):
+        name, files = item
+        rows = []
+        for context in usable:
+            base = ['ngx_stream_module.so'] if context == 'stream' else []
+            for module in ['builtin'] + sorted(f for f in files if f.endswith('.so') and f not in base):
+                wanted = base + ([] if module == 'builtin' else FIRST + [module])
+                if name.endswith('_') and knows(wanted, context, name + 'x'):
+                    rows.append((f'${name}*', module, context))
+                    break
+                if knows(wanted, context, name):
+                    rows.append((f'${name}', module, context))
+                    break
+        return rows
+
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        found = [row for rows in pool.map(probe, sorted(names.items())) for row in rows]
+    # `$http_version` is a request header to nginx, covered by `$http_*`: list the family.
+    families = [(name[1:-1], context) for name, _, context in found if name.endswith('*')]
+    found = [(name, module, context) for name, module, context in found
+             if name.endswith('*') or not any(name[1:].startswith(p) and c == context for p, c in families)]
+    merged = {}
+    for name, module, context in found:
+        merged.setdefault((name, module), []).append(context)
+    return [(name, module, ','.join(contexts), 'variable', '-', '-', '-') for (name, module), contexts in merged.items()]
+
+
 HEADER = '''\
 # nginx directives: name, module (builtin or the dynamic module's file), contexts, block or simple,
 # argument counts nginx accepts (n, a-b, n+), flag (on/off only), whether a second one is refused
-# as duplicate (once), taken (many), or unknown (?). Generated by scripts/nginx-directives/probe.py
-# from the real nginx; do not edit by hand.
+# as duplicate (once), taken (many), or unknown (?). Then variables: $name (or $prefix_* for a
+# family), module, http and/or stream. Generated by scripts/nginx-directives/probe.py from the
+# real nginx; do not edit by hand.
 '''
 
 SWIFT = '''\
@@ -247,11 +317,14 @@ def main():
     prober = Prober(args.nginx, args.modules)
     paths = [args.nginx] + sorted(glob.glob(os.path.join(args.modules, '*.so'))) if args.modules else [args.nginx]
     names = candidates(paths)
+    check_modules(prober, paths)
 
     if args.verify:
         return verify(prober, names, args.verify)
     print(f'{len(names)} candidate names', file=sys.stderr)
     rows = table(prober, names)
+    print(f'{len(rows)} directive rows; probing variables', file=sys.stderr)
+    rows += variables(prober, names)
     text = HEADER + f'# {version}\n' + ''.join('\t'.join(r) + '\n' for r in sorted(rows))
     if args.out and args.out.endswith('.swift'):
         # The table compiled into detour, so the binary needs no file beside it.
@@ -269,8 +342,8 @@ def verify(prober, names, path):
     def by_context(rows):
         return {(r[0], c): tuple(r[3:6]) for r in rows for c in r[2].split(',')}
     listed = [line.rstrip('\n').split('\t') for line in open(path) if '\t' in line and not line.startswith('#')]
-    contexts = set(available_contexts(prober))
-    probed = by_context(table(prober, names))
+    contexts = set(available_contexts(prober)) | set(variable_contexts(prober))
+    probed = by_context(table(prober, names) + variables(prober, names))
     table_builtin = {k: v for k, v in by_context(r for r in listed if r[1] == 'builtin').items() if k[1] in contexts}
     every = by_context(listed)
     problems = [f'{n} in {c}: nginx says {v}, the table says {every.get((n, c), "nothing")}'

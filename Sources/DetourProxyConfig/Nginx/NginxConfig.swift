@@ -33,6 +33,11 @@ final class NginxConfig: @unchecked Sendable {
     }
 
     func entry(at index: Int) -> NginxEntry { entryStorage.unsafelyUnwrapped[index] }
+
+    /// The storage as plain pointers, for loops over many directives: each use of this object
+    /// from many threads at once counts a reference, the view's uses count none. Valid while
+    /// the configuration is.
+    var view: NginxConfigView { NginxConfigView(entries: entryStorage, files: UnsafeBufferPointer(fileStorage)) }
 }
 
 extension NginxConfig {

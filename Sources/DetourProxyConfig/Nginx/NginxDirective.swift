@@ -47,6 +47,14 @@ struct NginxDirective: Hashable, @unchecked Sendable {
         return name.withUTF8(body)
     }
 
+    /// Whether word `position` (0 is the name) holds `byte` as written: a scan of its bytes,
+    /// so most words are passed over without a string.
+    func word(_ position: Int, contains byte: UInt8) -> Bool {
+        let entry = entry
+        guard position <= argumentCount else { return false }
+        return config.bytes(entry, config.word(entry, position)).contains(byte)
+    }
+
     /// The directive's name when detour knows it; nil for other directives.
     var kind: NginxDirectiveName? { entry.name }
     var name: String { kind?.rawValue ?? config.value(entry, 0) }

@@ -41,6 +41,10 @@ struct NginxDirectiveCheck {
         if root == .main, check.firstSyntaxError.isEmpty, !top.isEmpty, !top.contains(where: { $0.name == "events" }), let file = config.files.first {
             check.error("no \"events\" section in configuration", at: SourceLocation(path: file.displayPath, line: 1, column: 1))
         }
+        // A module detour does not know may provide variables; past a syntax error nginx stops.
+        if check.unknownModule == nil, check.firstSyntaxError.isEmpty {
+            check.diagnostics += NginxVariableCheck.check(config, table: table)
+        }
         // A file included in several blocks is checked in each; its problems are said once.
         var seen = Set<Diagnostic>()
         return check.diagnostics.filter { seen.insert($0).inserted }
@@ -111,6 +115,7 @@ struct NginxDirectiveCheck {
             case (.server, .listen?): checkListen(directive)
             case (.upstream, .server?), (.streamUpstream, .server?): checkUpstreamServer(directive)
             case (.server, .location?), (.location, .location?): checkDuplicate(directive, among: &locations)
+            case (.server, .if?), (.location, .if?): checkCondition(directive)
             default: break
             }
             if directive.isBlock, let inner = context.inside(name) {
@@ -155,6 +160,31 @@ struct NginxDirectiveCheck {
         let isDigits = !port.isEmpty && port.count <= 5 && port.allSatisfy { $0.isASCII && $0.isNumber }
         if !isDigits || !(1...65535).contains(Int(port) ?? 0) {
             error("invalid port in \"\(address)\" of the \"listen\" directive", at: directive.endLocation, directive)
+        }
+    }
+
+    /// `if ($request_method =$ POST)`: a variable alone, or a variable, one of nginx's
+    /// comparison operators and one operand.
+    private mutating func checkCondition(_ directive: NginxDirective) {
+        var words = directive.values
+        guard let first = words.first, first.hasPrefix("("), let last = words.last, last.hasSuffix(")") else { return }
+        if first == "(" { words.removeFirst() } else { words[0] = String(first.dropFirst()) }
+        guard !words.isEmpty else { return }
+        if words[words.count - 1] == ")" { words.removeLast() } else { words[words.count - 1] = String(words[words.count - 1].dropLast()) }
+        guard let variable = words.first else { return }
+        guard variable.hasPrefix("$") else {
+            if !["-f", "!-f", "-d", "!-d", "-e", "!-e", "-x", "!-x"].contains(variable) {
+                error("invalid condition \"\(variable)\"", at: directive.endLocation, directive)
+            }
+            return
+        }
+        guard words.count > 1 else { return }
+        guard words.count == 3 else {
+            error("invalid condition \"\(variable)\"", at: directive.endLocation, directive)
+            return
+        }
+        if !["=", "!=", "~", "~*", "!~", "!~*"].contains(words[1]) {
+            error("unexpected \"\(words[1])\" in condition", at: directive.endLocation, directive)
         }
     }
 

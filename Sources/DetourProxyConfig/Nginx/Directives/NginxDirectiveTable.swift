@@ -18,6 +18,8 @@ struct NginxDirectiveTable: Sendable {
         var isFlag: Bool
         /// nginx refuses a second one in the same block as "is duplicate".
         var isOnce: Bool
+        /// In nginx itself, not in a dynamic module.
+        var isBuiltin: Bool
 
         func accepts(_ count: Int) -> Bool {
             count > 8 ? orMore : counts & (1 << count) != 0
@@ -36,16 +38,33 @@ struct NginxDirectiveTable: Sendable {
     private var slots: [Int32] = []
     /// The dynamic modules the table knows, by file name.
     private(set) var modules: Set<String> = []
+    /// Variables by name, and the families any suffix completes (`http_`), each with the
+    /// blocks it is known in (`variableInHTTP`, `variableInStream`).
+    private var variables: [String: UInt8] = [:]
+    private var variablePrefixes: [(prefix: String, blocks: UInt8)] = []
+    static let variableInHTTP: UInt8 = 1, variableInStream: UInt8 = 2
 
     init(_ text: String) {
         var rows: [(name: String, form: Form)] = []
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 7 else { continue }
+            if fields[3] == "variable", fields[0].hasPrefix("$") {
+                let blocks = fields[2].split(separator: ",").reduce(UInt8(0)) {
+                    $0 | ($1 == "http" ? Self.variableInHTTP : $1 == "stream" ? Self.variableInStream : 0)
+                }
+                let name = fields[0].dropFirst()
+                if name.hasSuffix("*") {
+                    variablePrefixes.append((String(name.dropLast()), blocks))
+                } else {
+                    variables[String(name), default: 0] |= blocks
+                }
+                continue
+            }
             let (counts, orMore) = Self.counts(fields[4])
             let contexts = fields[2].split(separator: ",").reduce(UInt32(0)) { $0 | (NginxContext(rawValue: String($1))?.bit ?? 0) }
             rows.append((String(fields[0]), Form(contexts: contexts, isBlock: fields[3] == "block", counts: counts, orMore: orMore,
-                                                 isFlag: fields[5] == "flag", isOnce: fields[6] == "once")))
+                                                 isFlag: fields[5] == "flag", isOnce: fields[6] == "once", isBuiltin: fields[1] == "builtin")))
             if fields[1] != "builtin" { modules.insert(String(fields[1])) }
         }
         for row in rows.sorted(by: { $0.name < $1.name }) {
@@ -87,6 +106,33 @@ struct NginxDirectiveTable: Sendable {
     func form(of name: String, in context: NginxContext) -> (form: Form?, isKnown: Bool) {
         var name = name
         return name.withUTF8 { form(of: $0, in: context) }
+    }
+
+    /// How many directive names the table has; `nameID` numbers them from 0.
+    var nameCount: Int { names.count }
+
+    /// The number of directive `name`, nil when nginx does not know it.
+    func nameID(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        var slot = Self.hash(name) & (slots.count - 1)
+        while slots[slot] >= 0 {
+            if names[Int(slots[slot])].bytes.elementsEqual(name) { return Int(slots[slot]) }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    func nameID(_ name: String) -> Int? {
+        var name = name
+        return name.withUTF8 { nameID($0) }
+    }
+
+    /// Whether nginx itself has directive number `id` (not only a dynamic module).
+    func isBuiltin(_ id: Int) -> Bool { names[id].forms.contains { forms[$0].isBuiltin } }
+
+    /// Whether nginx knows variable `name` (lower case, without `$`) in `blocks`.
+    func knowsVariable(_ name: String, in blocks: UInt8) -> Bool {
+        if let known = variables[name], known & blocks != 0 { return true }
+        return variablePrefixes.contains { name.hasPrefix($0.prefix) && $0.blocks & blocks != 0 }
     }
 
     /// FNV-1a.
