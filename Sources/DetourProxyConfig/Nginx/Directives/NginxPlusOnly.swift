@@ -10,7 +10,7 @@ enum NginxPlusOnly {
         "keyval", "keyval_zone", "ntlm", "auth_jwt", "auth_jwt_claim_set", "auth_jwt_header_set", "auth_jwt_key_file",
         "auth_jwt_key_request", "auth_jwt_leeway", "auth_jwt_require", "auth_jwt_type", "f4f", "f4f_buffer_size", "hls",
         "hls_buffers", "hls_forward_args", "hls_fragment", "hls_mp4_buffer_size", "hls_mp4_max_buffer_size",
-        "mp4_limit_rate", "mp4_limit_rate_after", "session_log", "session_log_format", "session_log_zone",
+        "mp4_limit_rate", "mp4_limit_rate_after", "session_log", "session_log_format", "session_log_zone", "upstream_conf",
     ]
 
     /// Parameters of an upstream `server` that only Plus takes.
