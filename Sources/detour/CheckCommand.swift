@@ -10,7 +10,7 @@ struct CheckCommand: ParsableCommand {
         discussion: """
         Use 'detour check nginx <main.conf>', or 'detour check <main.conf>' to have the server guessed.
 
-        Reads the configuration with its includes as nginx does, resolves every error_page to the location and file that would answer it, and reports what visitors would get instead: a 404 for a missing file, a 500 for an undefined @name, pages dropped by a nested error_page, application errors passed through, pages behind the dead upstream or behind auth, soft errors (=200), headers that never reach error responses. It ends with a table of which file answers each code in each server, and how many server blocks and files were read.
+        Reads the configuration with its includes as nginx does, resolves every error_page to the location and file that would answer it, and reports what visitors would get instead: a 404 for a missing file, a 500 for an undefined @name, pages dropped by a nested error_page, application errors passed through, pages behind the dead upstream or behind auth, soft errors (=200), headers that never reach error responses, server-level return, rewrite and if rules that run again for the redirect to the page. It ends with a table of which file answers each code in each server, and how many server blocks and files were read.
 
         --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
         """

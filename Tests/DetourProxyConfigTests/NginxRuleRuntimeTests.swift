@@ -32,9 +32,13 @@ final class NginxRuleRuntimeTests: XCTestCase {
     /// The status line nginx sends for `path`, read off the socket: URLSession would answer a
     /// 401's Basic challenge itself.
     private func statusLine(_ scenario: String, _ path: String = "/", upstream: Upstream) throws -> String {
+        try rawResponse(scenario, path, upstream: upstream).components(separatedBy: "\r\n").first ?? ""
+    }
+
+    /// The response as sent, redirects not followed.
+    private func rawResponse(_ scenario: String, _ path: String = "/", upstream: Upstream) throws -> String {
         try withNginx(scenario, upstream: upstream) { port in
-            let raw = LoopbackPort.exchange(port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") ?? ""
-            return raw.components(separatedBy: "\r\n").first ?? ""
+            LoopbackPort.exchange(port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") ?? ""
         }
     }
 
@@ -143,5 +147,39 @@ final class NginxRuleRuntimeTests: XCTestCase {
         XCTAssertEqual(try statusLine("error-page-protected-server-wide-near-miss", upstream: .down), "HTTP/1.1 401 Unauthorized", "no password, no site")
         XCTAssertEqual(try statusLine("error-page-protected-lifted-hit", "/public/", upstream: .down), "HTTP/1.1 401 Unauthorized")
         assertServesPage(try request("error-page-protected-lifted-hit", headers: credentials, upstream: .down), 502, "lifted, with the password")
+    }
+
+    /// A page no location of its own serves is a plain file under the root: 200 to anyone.
+    func testPageServedFromTheServerRootAnswersDirectRequests() throws {
+        assertServesPage(try request("error-page-not-internal-server-root-hit", "/api/", upstream: .down), 502, "as an error page")
+        let direct = try request("error-page-not-internal-server-root-hit", "/errors/502.html", upstream: .down)
+        XCTAssertEqual(direct.status, 200)
+        XCTAssertTrue(direct.body.contains("detour-page-502"), direct.body)
+        XCTAssertEqual(try request("error-page-not-internal-server-root-near-miss", "/errors/502.html", upstream: .down).status, 404)
+        assertServesPage(try request("error-page-not-internal-server-root-near-miss", "/api/", upstream: .down), 502, "near miss")
+    }
+
+    /// A server-level `if` on $request_uri holds again on the redirect to its page; on $uri it
+    /// sees the page's URI.
+    func testServerLevelIfRunsAgainForThePage() throws {
+        let hit = try request("error-page-server-rewrite-hit", "/closed/report", upstream: .down)
+        XCTAssertEqual(hit.status, 503)
+        XCTAssertTrue(hit.body.contains("<center>nginx"), "nginx's default page: \(hit.body)")
+        assertServesPage(try request("error-page-server-rewrite-near-miss", "/closed/report", upstream: .down), 503, "near miss")
+    }
+
+    func testServerLevelReturnRunsAgainForItsOwnPage() throws {
+        let hit = try request("error-page-server-rewrite-return-hit", upstream: .down)
+        XCTAssertEqual(hit.status, 503)
+        XCTAssertTrue(hit.body.contains("<center>nginx"), "nginx's default page: \(hit.body)")
+        assertServesPage(try request("error-page-server-rewrite-return-near-miss", upstream: .down), 503, "near miss")
+    }
+
+    func testServerLevelRewriteRedirectsThePage() throws {
+        let hit = try rawResponse("error-page-server-rewrite-rewrite-hit", upstream: .down)
+        XCTAssertTrue(hit.hasPrefix("HTTP/1.1 301 "), hit)
+        let location = hit.components(separatedBy: "\r\n").first { $0.hasPrefix("Location: ") } ?? ""
+        XCTAssertTrue(location.hasSuffix("/errors/502"), "the 502 page's URI, rewritten: \(hit)")
+        assertServesPage(try request("error-page-server-rewrite-rewrite-near-miss", upstream: .down), 502, "near miss")
     }
 }

@@ -36,7 +36,7 @@ public enum NginxChecker {
     static let rules: [any NginxRule] = [
         MissingPageFileRule(), UndefinedNamedLocationRule(), DroppedInheritedPagesRule(), UninterceptedUpstreamRule(),
         InterceptedWithoutPageRule(), ProxiedPageRule(), NotInternalRule(), SoftErrorStatusRule(), ProtectedPageRule(),
-        HeaderWithoutAlwaysRule(), UncoveredCodeRule(), DynamicTargetRule(),
+        HeaderWithoutAlwaysRule(), UncoveredCodeRule(), DynamicTargetRule(), ServerRewriteRule(),
     ]
 
     public static func check(_ options: Options) -> Report {
@@ -74,8 +74,13 @@ public enum NginxChecker {
     /// Which file answers each code in `server`.
     private static func coverage(of server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> ServerCoverage {
         let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
+        var sendsServerErrors: Bool?
         let answers = codes.map { code -> (Int, String?) in
-            guard let page = server.pageForEveryRequest(code, pageLocations: facts.pageLocations) else { return (code, nil) }
+            guard let page = server.pageForEveryRequest(code, pageLocations: facts.pageLocations) else {
+                guard code >= 500 else { return (code, nil) }
+                sendsServerErrors = sendsServerErrors ?? server.mayAnswerServerError
+                return (code, sendsServerErrors == true ? nil : "not needed: nothing here answers 5xx")
+            }
             let target = facts.target(of: page) ?? context.target(of: page, in: server)
             switch target {
             case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)

@@ -18,7 +18,7 @@ enum NginxDirectiveName: String, CaseIterable, Sendable {
     case grpcInterceptErrors = "grpc_intercept_errors", recursiveErrorPages = "recursive_error_pages"
     case workerProcesses = "worker_processes", workerConnections = "worker_connections", user, pid
     case errorLog = "error_log", accessLog = "access_log", set, defaultType = "default_type", expires
-    case proxySetHeader = "proxy_set_header"
+    case proxySetHeader = "proxy_set_header", limitReq = "limit_req", limitConn = "limit_conn"
 
     /// Whether nginx requires a block (`{ … }`) after this directive inside `parent`; false: it
     /// ends with `;`. One name can be both: `server` opens a block in `http`, but names a

@@ -22,9 +22,7 @@ final class NginxLocation: @unchecked Sendable {
     /// Compiled on first use: most regex locations never meet a page URI.
     private lazy var regex: NSRegularExpression? = {
         guard case .regex(let caseless) = match else { return nil }
-        // PCRE's `(?P<name>…)` is `(?<name>…)` to ICU.
-        let icuPattern = pattern.replacingOccurrences(of: "(?P<", with: "(?<")
-        return try? NSRegularExpression(pattern: icuPattern, options: caseless ? [.caseInsensitive] : [])
+        return NginxRegex.compile(pattern, caseless: caseless)
     }()
 
     init(directive: NginxDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {

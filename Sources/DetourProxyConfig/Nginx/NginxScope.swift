@@ -20,6 +20,8 @@ struct NginxScope: Sendable {
     var authRequest: NginxDirective?
     /// `allow` and `deny` in effect: a level with any of them replaces the inherited list.
     var accessRules: [NginxDirective] = []
+    /// A `limit_req` or `limit_conn` in effect: nginx answers 503 to requests over the limit.
+    var limit: NginxDirective?
     /// Variables that http-level `map`s give literal values, for following variable targets.
     var mapValues: [String: [String]] = [:]
 
@@ -41,6 +43,7 @@ struct NginxScope: Sendable {
                 }
             case .authBasic: scope.authBasic = child.firstValue == "off" ? nil : child
             case .authRequest: scope.authRequest = child.firstValue == "off" ? nil : child
+            case .limitReq, .limitConn: scope.limit = scope.limit ?? child
             case let kind?:
                 if let module = kind.interceptModule {
                     scope.intercepts[module] = child.firstValue == "on" ? child : nil

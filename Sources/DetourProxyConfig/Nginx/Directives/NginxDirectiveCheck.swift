@@ -166,14 +166,9 @@ struct NginxDirectiveCheck {
     /// `if ($request_method =$ POST)`: a variable alone, or a variable, one of nginx's
     /// comparison operators and one operand.
     private mutating func checkCondition(_ directive: NginxDirective) {
-        var words = directive.values
-        guard let first = words.first, first.hasPrefix("("), let last = words.last, last.hasSuffix(")") else { return }
-        if first == "(" { words.removeFirst() } else { words[0] = String(first.dropFirst()) }
-        guard !words.isEmpty else { return }
-        if words[words.count - 1] == ")" { words.removeLast() } else { words[words.count - 1] = String(words[words.count - 1].dropLast()) }
-        guard let variable = words.first else { return }
+        guard let words = NginxCondition(directive)?.words, let variable = words.first else { return }
         guard variable.hasPrefix("$") else {
-            if !["-f", "!-f", "-d", "!-d", "-e", "!-e", "-x", "!-x"].contains(variable) {
+            if !NginxCondition.fileTests.contains(variable) {
                 error("invalid condition \"\(variable)\"", at: directive.endLocation, directive)
             }
             return
@@ -183,7 +178,7 @@ struct NginxDirectiveCheck {
             error("invalid condition \"\(variable)\"", at: directive.endLocation, directive)
             return
         }
-        if !["=", "!=", "~", "~*", "!~", "!~*"].contains(words[1]) {
+        if !NginxCondition.operators.contains(words[1]) {
             error("unexpected \"\(words[1])\" in condition", at: directive.endLocation, directive)
         }
     }
