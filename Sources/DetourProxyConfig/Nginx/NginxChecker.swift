@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import Foundation
+import Synchronization
 
 /// `detour check nginx`: reads the configuration with its includes, resolves every
 /// `error_page` as nginx would, runs the rules and tells which file answers each code.
@@ -43,8 +44,16 @@ public enum NginxChecker {
         // The directive table is read while the files are.
         DispatchQueue.global().async { _ = NginxDirectiveTable.shared }
         let loaded = NginxConfigLoader(main: options.main, displayPath: options.mainDisplay).load()
-        var diagnostics = loaded.diagnostics + NginxDirectiveCheck.check(loaded.config, syntaxErrors: loaded.diagnostics)
-        let model = NginxConfigModel(loaded.config, diagnostics: &diagnostics)
+        // What nginx -t would refuse is checked beside the model and the rules: neither reads
+        // the other's results, and each leaves cores idle between its parallel parts.
+        let directiveErrors = Mutex<[Diagnostic]>([])
+        let directiveCheck = DispatchGroup()
+        DispatchQueue.global().async(group: directiveCheck) {
+            let found = NginxDirectiveCheck.check(loaded.config, syntaxErrors: loaded.diagnostics)
+            directiveErrors.withLock { $0 = found }
+        }
+        var modelDiagnostics: [Diagnostic] = []
+        let model = NginxConfigModel(loaded.config, diagnostics: &modelDiagnostics)
         let context = NginxCheckContext(pageCodes: pageCodes(in: options.pages), maps: options.maps)
         // Servers are independent: each is modelled, resolved, checked by every rule and
         // tabulated in one task, servers spread over the cores.
@@ -55,6 +64,8 @@ public enum NginxChecker {
             for rule in rules { found += rule.check(server, facts, in: context) }
             return (found, coverage(of: server, facts, in: context))
         }
+        directiveCheck.wait()
+        var diagnostics = loaded.diagnostics + directiveErrors.withLock { $0 } + modelDiagnostics
         var seen = Set<Diagnostic>()
         for diagnostic in checked.lazy.flatMap(\.0) where seen.insert(diagnostic).inserted {
             diagnostics.append(diagnostic)

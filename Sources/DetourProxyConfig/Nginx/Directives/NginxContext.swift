@@ -8,6 +8,13 @@ enum NginxContext: String, CaseIterable, Sendable {
 
     /// The context inside a block `name` opened here; nil when its contents are not
     /// directives (`map`, `types`, a Lua body) or are unknown to nginx's core.
+    /// The context inside block `directive` written here; a name detour knows is read without
+    /// making a string.
+    func inside(_ directive: NginxDirective) -> NginxContext? {
+        if let kind = directive.kind { return inside(kind.rawValue) }
+        return self == .main || self == .rtmpServer ? inside(directive.name) : nil
+    }
+
     func inside(_ name: String) -> NginxContext? {
         switch (self, name) {
         case (.main, "events"): .events

@@ -105,7 +105,7 @@ struct NginxDirectiveCheck {
                 error("invalid number of arguments in \"\(name)\" directive", at: directive.endLocation, directive)
                 continue
             }
-            if form.isFlag, let value = directive.firstValue, value.lowercased() != "on", value.lowercased() != "off" {
+            if form.isFlag, !Self.isOnOrOff(directive), let value = directive.firstValue, value.lowercased() != "on", value.lowercased() != "off" {
                 error("invalid value \"\(value)\" in \"\(name)\" directive, it must be \"on\" or \"off\"", at: directive.endLocation, directive)
             }
             if form.isOnce, !given.insert(form.nameID).inserted {
@@ -118,7 +118,7 @@ struct NginxDirectiveCheck {
             case (.server, .if?), (.location, .if?): checkCondition(directive)
             default: break
             }
-            if directive.isBlock, let inner = context.inside(name) {
+            if directive.isBlock, let inner = context.inside(directive) {
                 if inner == .server {
                     deferredServers.append(directive)
                     continue
@@ -129,6 +129,15 @@ struct NginxDirectiveCheck {
                 }
             }
         }
+    }
+
+    private static let on = Array("on".utf8), off = Array("off".utf8)
+
+    /// `on` or `off` in any case, read in place; false may still be one written with quotes
+    /// or escapes.
+    private static func isOnOrOff(_ directive: NginxDirective) -> Bool {
+        let folded = directive.config.view.bytes(directive.index, word: 1).lazy.map { $0 | 0x20 }
+        return folded.elementsEqual(on) || folded.elementsEqual(off)
     }
 
     private mutating func unknown(_ directive: NginxDirective) {

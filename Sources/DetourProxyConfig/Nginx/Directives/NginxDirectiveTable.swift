@@ -1,3 +1,5 @@
+import Glibc
+
 /// What the real nginx accepts for each directive of Debian's nginx and its module packages:
 /// where it may stand, whether it opens a block, how many arguments it takes. Probed from
 /// nginx by `scripts/nginx-directives/probe.py`; the rows are in `NginxDirectiveTable+Data`.
@@ -31,8 +33,10 @@ struct NginxDirectiveTable: Sendable {
     static let shared = NginxDirectiveTable(data)
 
     private var forms: [Form] = []
-    /// Each name's bytes and its forms in `forms`, found through `slots`.
-    private var names: [(bytes: [UInt8], forms: Range<Int>)] = []
+    /// Each name's place in `nameBytes` and its forms in `forms`, found through `slots`; plain
+    /// values, so a lookup from many threads at once counts no references.
+    private var names: [(start: Int32, count: Int32, forms: Range<Int32>)] = []
+    private var nameBytes: [UInt8] = []
     /// Open addressing by a hash of the name's bytes: an index into `names`, or -1. Looking up
     /// a directive's bytes makes no string.
     private var slots: [Int32] = []
@@ -45,34 +49,53 @@ struct NginxDirectiveTable: Sendable {
     static let variableInHTTP: UInt8 = 1, variableInStream: UInt8 = 2
 
     init(_ text: String) {
-        var rows: [(name: String, form: Form)] = []
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        var text = text
+        var rows: [(name: ArraySlice<UInt8>, form: Form)] = []
+        // Read as bytes: the table is read at every start, and Character-wise splitting of its
+        // 1,300 rows would cost more than checking a small configuration.
+        let bytes = text.withUTF8 { Array($0) }
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            defer { lineStart = lineEnd + 1 }
+            let line = bytes[lineStart..<lineEnd]
+            guard line.first != UInt8(ascii: "#") else { continue }
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             guard fields.count == 7 else { continue }
-            if fields[3] == "variable", fields[0].hasPrefix("$") {
-                let blocks = fields[2].split(separator: ",").reduce(UInt8(0)) {
-                    $0 | ($1 == "http" ? Self.variableInHTTP : $1 == "stream" ? Self.variableInStream : 0)
+            func string(_ field: ArraySlice<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
+            func equals(_ field: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+                field.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+            }
+            if equals(fields[3], "variable"), fields[0].first == UInt8(ascii: "$") {
+                let blocks = fields[2].split(separator: UInt8(ascii: ",")).reduce(UInt8(0)) {
+                    $0 | (equals($1, "http") ? Self.variableInHTTP : equals($1, "stream") ? Self.variableInStream : 0)
                 }
                 let name = fields[0].dropFirst()
-                if name.hasSuffix("*") {
-                    variablePrefixes.append((String(name.dropLast()), blocks))
+                if name.last == UInt8(ascii: "*") {
+                    variablePrefixes.append((string(name.dropLast()), blocks))
                 } else {
-                    variables[String(name), default: 0] |= blocks
+                    variables[string(name), default: 0] |= blocks
                 }
                 continue
             }
-            let (counts, orMore) = Self.counts(fields[4])
-            let contexts = fields[2].split(separator: ",").reduce(UInt32(0)) { $0 | (NginxContext(rawValue: String($1))?.bit ?? 0) }
-            rows.append((String(fields[0]), Form(contexts: contexts, isBlock: fields[3] == "block", counts: counts, orMore: orMore,
-                                                 isFlag: fields[5] == "flag", isOnce: fields[6] == "once", isBuiltin: fields[1] == "builtin")))
-            if fields[1] != "builtin" { modules.insert(String(fields[1])) }
+            let (counts, orMore) = Self.counts(Substring(string(fields[4])))
+            let contexts = fields[2].split(separator: UInt8(ascii: ",")).reduce(UInt32(0)) { bits, field in
+                bits | (Self.contextBytes.first { $0.bytes.elementsEqual(field) }?.bit ?? 0)
+            }
+            let isBuiltin = equals(fields[1], "builtin")
+            rows.append((fields[0], Form(contexts: contexts, isBlock: equals(fields[3], "block"), counts: counts, orMore: orMore,
+                                         isFlag: equals(fields[5], "flag"), isOnce: equals(fields[6], "once"), isBuiltin: isBuiltin)))
+            if !isBuiltin { modules.insert(string(fields[1])) }
         }
-        for row in rows.sorted(by: { $0.name < $1.name }) {
-            let bytes = Array(row.name.utf8)
-            if let last = names.last, last.bytes == bytes {
-                names[names.count - 1].forms = last.forms.lowerBound..<forms.count + 1
+        var spelled: [[UInt8]] = []
+        for row in rows.sorted(by: { $0.name.lexicographicallyPrecedes($1.name) }) {
+            let bytes = Array(row.name)
+            if spelled.last == bytes {
+                names[names.count - 1].forms = names[names.count - 1].forms.lowerBound..<Int32(forms.count + 1)
             } else {
-                names.append((bytes, forms.count..<forms.count + 1))
+                names.append((Int32(nameBytes.count), Int32(bytes.count), Int32(forms.count)..<Int32(forms.count + 1)))
+                nameBytes += bytes
+                spelled.append(bytes)
             }
             var form = row.form
             form.nameID = Int32(names.count - 1)
@@ -81,8 +104,8 @@ struct NginxDirectiveTable: Sendable {
         var size = 16
         while size < names.count * 4 { size *= 2 }
         slots = Array(repeating: -1, count: size)
-        for (index, name) in names.enumerated() {
-            var slot = name.bytes.withUnsafeBufferPointer(Self.hash) & (size - 1)
+        for (index, bytes) in spelled.enumerated() {
+            var slot = bytes.withUnsafeBufferPointer(Self.hash) & (size - 1)
             while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
             slots[slot] = Int32(index)
         }
@@ -91,16 +114,9 @@ struct NginxDirectiveTable: Sendable {
     /// The form of `name` allowed in `context`, nil when none is; `isKnown` is false when no
     /// module has the name at all.
     func form(of name: UnsafeBufferPointer<UInt8>, in context: NginxContext) -> (form: Form?, isKnown: Bool) {
-        var slot = Self.hash(name) & (slots.count - 1)
-        while slots[slot] >= 0 {
-            let entry = names[Int(slots[slot])]
-            if entry.bytes.elementsEqual(name) {
-                for index in entry.forms where forms[index].isAllowed(in: context) { return (forms[index], true) }
-                return (nil, true)
-            }
-            slot = (slot + 1) & (slots.count - 1)
-        }
-        return (nil, false)
+        guard let id = nameID(name) else { return (nil, false) }
+        for index in names[id].forms where forms[Int(index)].isAllowed(in: context) { return (forms[Int(index)], true) }
+        return (nil, true)
     }
 
     func form(of name: String, in context: NginxContext) -> (form: Form?, isKnown: Bool) {
@@ -113,12 +129,17 @@ struct NginxDirectiveTable: Sendable {
 
     /// The number of directive `name`, nil when nginx does not know it.
     func nameID(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
-        var slot = Self.hash(name) & (slots.count - 1)
-        while slots[slot] >= 0 {
-            if names[Int(slots[slot])].bytes.elementsEqual(name) { return Int(slots[slot]) }
-            slot = (slot + 1) & (slots.count - 1)
+        nameBytes.withUnsafeBufferPointer { spelled in
+            var slot = Self.hash(name) & (slots.count - 1)
+            while slots[slot] >= 0 {
+                let id = Int(slots[slot]), entry = names[id]
+                if Int(entry.count) == name.count, name.count == 0 || memcmp(spelled.baseAddress! + Int(entry.start), name.baseAddress!, name.count) == 0 {
+                    return id
+                }
+                slot = (slot + 1) & (slots.count - 1)
+            }
+            return nil
         }
-        return nil
     }
 
     func nameID(_ name: String) -> Int? {
@@ -127,13 +148,15 @@ struct NginxDirectiveTable: Sendable {
     }
 
     /// Whether nginx itself has directive number `id` (not only a dynamic module).
-    func isBuiltin(_ id: Int) -> Bool { names[id].forms.contains { forms[$0].isBuiltin } }
+    func isBuiltin(_ id: Int) -> Bool { names[id].forms.contains { forms[Int($0)].isBuiltin } }
 
     /// Whether nginx knows variable `name` (lower case, without `$`) in `blocks`.
     func knowsVariable(_ name: String, in blocks: UInt8) -> Bool {
         if let known = variables[name], known & blocks != 0 { return true }
         return variablePrefixes.contains { name.hasPrefix($0.prefix) && $0.blocks & blocks != 0 }
     }
+
+    private static let contextBytes = NginxContext.allCases.map { (bytes: Array($0.rawValue.utf8), bit: $0.bit) }
 
     /// FNV-1a.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

@@ -25,8 +25,7 @@ struct NginxVariableCheck {
         check.defined = slices.concurrentMap { slice in
             var found = Set<String>()
             for index in slice {
-                let words = 0...Int.max - 1
-                guard view.anyWord(index, in: words, contains: dollar) || view.anyWord(index, in: words, contains: question) else { continue }
+                guard mayDefine(view, index) else { continue }
                 found.formUnion(definitions(in: NginxDirective(config: config, index: index)))
             }
             return found
@@ -56,6 +55,18 @@ struct NginxVariableCheck {
     private static let namedCapture = try! NSRegularExpression(pattern: #"\(\?(?:P?<|')([A-Za-z_][A-Za-z0-9_]*)[>']"#)
 
     private static let dollar = UInt8(ascii: "$"), question = UInt8(ascii: "?")
+
+    private static let blockDefiners = ["map", "split_clients", "geo"].map { Array($0.utf8) }
+
+    /// Whether directive `index` may define a variable, read from its bytes: most directives
+    /// that name variables only use them, and no string is made for those.
+    private static func mayDefine(_ view: NginxConfigView, _ index: Int) -> Bool {
+        let count = Int(view.entry(index).wordCount)
+        if view.anyWord(index, in: 0...count - 1, contains: question) { return true }
+        let name = view.bytes(index, word: 0)
+        if name.first == dollar || blockDefiners.contains(where: { $0.elementsEqual(name) }) { return true }
+        return count > 1 && view.bytes(index, word: 1).first == dollar && setsVariable(name)
+    }
 
     /// What one directive that has a `$` or a `?` defines (its block's contents are
     /// directives of their own).
@@ -111,8 +122,13 @@ struct NginxVariableCheck {
 
     /// `perl_set`, `set_by_lua`, `auth_request_set`: a directive that sets its first argument.
     private static func setsVariable(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { setsVariable($0) }
+    }
+
+    private static func setsVariable(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         var previous: (UInt8, UInt8) = (0, 0)
-        for byte in name.utf8 {
+        for byte in name {
             if previous == (UInt8(ascii: "s"), UInt8(ascii: "e")), byte == UInt8(ascii: "t") { return true }
             previous = (previous.1, byte)
         }
