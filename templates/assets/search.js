@@ -1,24 +1,23 @@
-/* detour search over the index `detour build` writes to search/<lang>/ (DetourSearch). Index
- files load as <script> elements, so it works from file:// and under a strict CSP; text reaches
- the page only as text nodes. Terse to stay under 10 KB. */
+/* detour search over search/<lang>/ (DetourSearch). Index files load as <script>, so it works
+ from file:// and under a strict CSP; text reaches the page as text nodes only. Terse: < 10 KB. */
 (function () {
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
  Q = new URLSearchParams(location.search), lang = Q.get("lang") || D.documentElement.lang || "en", idx = {}, wait = {},
- FILLER = /^(error|https?|status|code)$/, WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
+ all = a => Promise.all(a), FILLER = /^(error|https?|status|code)$/, WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
 function load(l, f) {
  var k = l + "/" + f;
- return wait[k] || (wait[k] = new Promise((y, n) => { var s = D.createElement("script"); s.src = root + "search/" + k + ".js"; s.onload = y; s.onerror = n; D.head.append(s); }));
+ return wait[k] || (wait[k] = new Promise((y, n) => { var s = el("script"); s.src = root + "search/" + k + ".js"; s.onload = y; s.onerror = n; D.head.append(s); }));
 }
-// Index files call these as they run.
+// Called by the index files.
 window.detourSearch = {
  entry: (l, e) => { e.t = {}; e.d = {}; if (e.terms) { e.t[0] = e.terms; e.d[0] = e.docs; } idx[l] = e; },
  terms: (l, n, t, f) => idx[l].t[n] = [t, f],
  docs: (l, n, d) => idx[l].d[n] = d,
- tokenize: tokenize
+ tokenize
 };
 
-/* SearchTokenizer's rules; no stemmer: the index maps words as written to their stems. */
+/* SearchTokenizer's rules. No stemmer: the index maps words to stems. */
 function fold(s) { return /[^\0-\x7f]/.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC") : s; }
 function joiner(c) { return "_-./:@".includes(c); }
 function ideo(c) { return /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]/.test(c); }
@@ -51,8 +50,8 @@ function tokenize(text) {
  return G;
 }
 
-/* Score: best term (exact 1, prefix .7, typo .5) × impact × rarity, × the square of the
- share of words a record has; a page: its best record + .3 × the rest. */
+/* Score: best term (exact 1, prefix .7, typo .5) * impact * rarity * (share of words a
+ record has)^2; a page: its best record + .3 * the rest. */
 function shard(t, n) { for (var k = Array.from(t).slice(0, 2).join(""), h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return (h >>> 0) % n; }
 function dist(a, b, x) {
  if (Math.abs(a.length - b.length) > x) return x + 1;
@@ -62,31 +61,35 @@ function dist(a, b, x) {
  }
  return p[b.length];
 }
+/* An identifier the index has whole (php-fpm) is looked up whole, not by its parts. */
 function find(q, l, typing) {
  return load(l, "index").then(() => {
   var e = idx[l], G = tokenize(q.slice(0, 500)).slice(0, 12), n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
-   stemOf = t => e.t[shard(t, n)][1][t] || t;
-  return Promise.all(G.flat().map(need)).then(() => Promise.all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, typing, stemOf));
+   F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t;
+  return all(G.map(g => need(g[0]))).then(() => {
+   G = G.map(g => g[1] && F(g[0]).some(m => m[g[0]]) ? [g[0]] : g);
+   return all(G.flat().map(need));
+  }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, typing, stemOf, F));
  });
 }
-function rank(e, l, G, typing, stemOf) {
- var recs = {}, hits = [], pages = {}, L = G.length, list = [], n = e.termShards, x, p, P, s, c;
+function rank(e, l, G, typing, stemOf, F) {
+ var recs = {}, hits = [], pages = {}, L = G.length, list = [], x, p, P, s, c;
  G.forEach((g, gi) => {
-  var a = g[0], T = e.t[shard(a, n)], cand = {}, x = a.length > 8 ? 2 : a.length > 4 ? 1 : 0, k, w, i, r;
-  g.forEach(t => { t = stemOf(t); if (e.t[shard(t, n)][0][t]) cand[t] = 1; });
+  var a = g[0], T = F(a), cand = {}, x = a.length > 8 ? 2 : a.length > 4 ? 1 : 0, k, w, i, r;
+  g.forEach(t => { t = stemOf(t); if (F(t)[0][t]) cand[t] = 1; });
   for (k of Object.keys(T[0]).concat(Object.keys(T[1]))) {
    w = typing && gi == L - 1 && k.startsWith(a) || a.startsWith(k) && k.length > 3 && a.length - k.length < 4 ? .7 : x && dist(a, k, x) <= x ? .5 : 0;
    k = T[1][k] || k;
    if (w > (cand[k] || 0) && T[0][k]) cand[k] = w;
   }
   for (k in cand) {
-   P = e.t[shard(k, n)][0][k]; w = cand[k] * Math.log(1 + (e.records - P[0] + .5) / (P[0] + .5));
+   P = F(k)[0][k]; w = cand[k] * Math.log(1 + (e.records - P[0] + .5) / (P[0] + .5));
    hits.push(k);
    for (i = 1; i < P.length; i += 2) { r = recs[P[i]] || (recs[P[i]] = []); s = w * P[i + 1]; if (!(r[gi] >= s)) r[gi] = s; }
   }
  });
  for (x in recs) {
-  s = c = 0; p = x >> 6; P = pages[p] || (pages[p] = {p: p, best: 0, sum: 0, rec: 0, l: l});
+  s = c = 0; p = x >> 6; P = pages[p] || (pages[p] = {p, best: 0, sum: 0, rec: 0, l});
   recs[x].forEach(v => { s += v; c++; });
   s *= c * c / L / L; P.sum += s;
   if (s > P.best) { P.best = s; P.rec = x & 63; }
@@ -95,21 +98,21 @@ function rank(e, l, G, typing, stemOf) {
  c = G.filter(g => e.codes[g[0]] != null);
  if (c.length == 1 && G.every(g => g == c[0] || FILLER.test(g[0]))) {
   p = e.codes[c[0][0]];
-  (pages[p] || (list.push(pages[p] = {p: p, rec: 0, l: l}), pages[p])).score = 1e9;
+  (pages[p] || (list.push(pages[p] = {p, rec: 0, l}), pages[p])).score = 1e9;
  }
  list.sort((a, b) => b.score - a.score || a.p - b.p);
- return {list: list, hits: hits};
+ return {list, hits};
 }
 function run(q, typing) {
  var none = {list: [], hits: []};
  return find(q, lang, typing).then(res => res.list.length || Q.get("lang") ? res :
-  Promise.all(idx[lang].languages.filter(l => l != lang).map(l => find(q, l, typing).catch(() => none))).then(all => {
+  all(idx[lang].languages.filter(l => l != lang).map(l => find(q, l, typing).catch(() => none))).then(all => {
    all.forEach(o => { res.list.push(...o.list); res.hits.push(...o.hits); });
    res.list.sort((a, b) => b.score - a.score);
    return res;
   }), () => none);
 }
-/* The first n results' pages: the first one's file first, shown at once; the rest a task later. */
+/* Top n results' pages: the first at once, the rest a task later. */
 function pagesOf(list, n, first) {
  var top = list.slice(0, n);
  function get(P) {
@@ -118,7 +121,7 @@ function pagesOf(list, n, first) {
    var d = e.d[k][P.p & 1023]; P.url = d[0]; P.title = d[1]; P.codes = d[2]; P.r = d[3][P.rec] || d[3][0];
   });
  }
- return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return new Promise(y => setTimeout(y)).then(() => Promise.all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
+ return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return new Promise(y => setTimeout(y)).then(() => all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
 }
 
 function el(tag, cls, text) { var x = D.createElement(tag); if (cls) x.className = cls; if (text != null) x.textContent = text; return x; }
