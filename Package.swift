@@ -35,11 +35,13 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
-        .target(name: "DetourProxyConfig", dependencies: ["DetourDiagnostics"]),
+        // What every server's check shares: options, path maps, the pages folder, coverage.
+        .target(name: "DetourProxyCore", dependencies: ["DetourDiagnostics"]),
+        .target(name: "DetourNginx", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourContent", "DetourDiagnostics", "DetourProxyConfig",
+                "DetourSite", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,7 +52,7 @@ let package = Package(
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourProxyConfigTests", dependencies: ["DetourProxyConfig", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
     ]
 )

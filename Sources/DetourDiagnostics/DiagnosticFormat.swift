@@ -4,12 +4,13 @@ public enum DiagnosticFormat: String, CaseIterable, Sendable {
     case json
     case sarif
 
-    public func render(_ diagnostics: [Diagnostic], toolVersion: String) -> String {
+    /// `catalogue` describes the rules in SARIF's rule metadata.
+    public func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = []) -> String {
         let sorted = diagnostics.sortedForOutput()
         switch self {
         case .text: return TextDiagnosticRenderer.render(sorted)
         case .json: return JSONDiagnosticRenderer.render(sorted)
-        case .sarif: return SARIFDiagnosticRenderer.render(sorted, toolVersion: toolVersion)
+        case .sarif: return SARIFDiagnosticRenderer.render(sorted, toolVersion: toolVersion, catalogue: catalogue)
         }
     }
 }

@@ -22,6 +22,12 @@ enum SARIFDiagnosticRenderer {
     }
     private struct Rule: Encodable {
         var id: String
+        var shortDescription: Message?
+        var fullDescription: Message?
+        var defaultConfiguration: Configuration?
+    }
+    private struct Configuration: Encodable {
+        var level: String
     }
     private struct Result: Encodable {
         var ruleId: String
@@ -49,8 +55,14 @@ enum SARIFDiagnosticRenderer {
         var startColumn: Int
     }
 
-    static func render(_ diagnostics: [Diagnostic], toolVersion: String) -> String {
+    /// `catalogue`: what the rules mean, for the rules the results name.
+    static func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = []) -> String {
         let ruleIDs = Set(diagnostics.map(\.rule)).sorted()
+        let rules = ruleIDs.map { id in
+            guard let about = catalogue.first(where: { $0.id == id }) else { return Rule(id: id) }
+            return Rule(id: id, shortDescription: Message(text: about.summary), fullDescription: Message(text: "Visitors get: " + about.consequence),
+                        defaultConfiguration: Configuration(level: about.severity.rawValue))
+        }
         let results = diagnostics.map { diagnostic in
             let related = diagnostic.notes.compactMap { note in
                 note.location.map { location(for: $0, message: note.message) }
@@ -67,7 +79,7 @@ enum SARIFDiagnosticRenderer {
             )
         }
         let log = Log(runs: [
-            Run(tool: Tool(driver: Driver(version: toolVersion, rules: ruleIDs.map(Rule.init))), results: results),
+            Run(tool: Tool(driver: Driver(version: toolVersion, rules: rules)), results: results),
         ])
         return JSONDiagnosticRenderer.encode(log)
     }

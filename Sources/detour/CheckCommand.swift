@@ -1,6 +1,7 @@
 import ArgumentParser
 import DetourDiagnostics
-import DetourProxyConfig
+import DetourNginx
+import DetourProxyCore
 import Foundation
 
 struct CheckCommand: ParsableCommand {
@@ -10,14 +11,20 @@ struct CheckCommand: ParsableCommand {
         discussion: """
         Use 'detour check nginx <main.conf>', or 'detour check <main.conf>' to have the server guessed.
 
-        Reads the configuration with its includes as nginx does, resolves every error_page to the location and file that would answer it, and reports what visitors would get instead: a 404 for a missing file, a 500 for an undefined @name, pages dropped by a nested error_page, application errors passed through, pages behind the dead upstream or behind auth, soft errors (=200), headers that never reach error responses, server-level return, rewrite and if rules that run again for the redirect to the page. It ends with a table of which file answers each code in each server, and how many server blocks and files were read.
+        Reads the configuration with its includes as nginx does, resolves every error_page to the location and file that would answer it, and reports what visitors would get instead. It ends with a table of which file answers each code in each server, and how many server blocks and files were read.
 
         --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
+
+        Rules (--list-rules prints what visitors get for each):
+        \(RuleTable.summaries(NginxChecker.catalogue))
         """
     )
 
     @Argument(help: "nginx, then the main configuration file; or only the file.")
-    var arguments: [String]
+    var arguments: [String] = []
+
+    @Flag(help: "Print the rules as a table (id, severity, what visitors would get) and exit.")
+    var listRules = false
 
     @Option(help: "Folder of detour's generated error pages.")
     var pages: String?
@@ -31,18 +38,23 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func validate() throws {
+        if listRules { return }
         guard (1...2).contains(arguments.count) else {
             throw ValidationError("give the configuration file, optionally after the server name: detour check nginx nginx.conf")
         }
         if arguments.count == 2, arguments[0] != "nginx" {
             throw ValidationError("detour check reads nginx configurations; '\(arguments[0])' is not one")
         }
-        for map in maps where NginxPathMap(argument: map) == nil {
+        for map in maps where PagePathMap(argument: map) == nil {
             throw ValidationError("--map takes INSTALL_PATH=LOCAL_DIR with an absolute INSTALL_PATH, not '\(map)'")
         }
     }
 
     func run() throws {
+        if listRules {
+            print(RuleTable.markdown(NginxChecker.catalogue), terminator: "")
+            return
+        }
         let path = arguments.last ?? ""
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let file = path.hasPrefix("/") ? URL(fileURLWithPath: path) : cwd.appendingPathComponent(path)
@@ -53,17 +65,17 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError("'\(path)' looks like \(other) configuration; detour check reads nginx configurations")
         }
         let pagesPath = pages ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent("public/errors").path) ? "public/errors" : nil)
-        let options = NginxChecker.Options(
+        let options = ProxyCheck.Options(
             main: file.standardizedFileURL,
             mainDisplay: path,
             pages: pagesPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : cwd.appendingPathComponent($0) },
-            maps: maps.compactMap { NginxPathMap(argument: $0) }
+            maps: maps.compactMap { PagePathMap(argument: $0) }
         )
-        if let pagesPath, NginxChecker.pageCodes(in: options.pages).isEmpty {
+        if let pagesPath, PageFolder.codes(in: options.pages).isEmpty {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
         }
         let report = NginxChecker.check(options)
-        let status = diagnostics.report(report.diagnostics)
+        let status = diagnostics.report(report.diagnostics, catalogue: NginxChecker.catalogue)
         if !quiet, diagnostics.format == .text {
             print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count), terminator: "")
         }

@@ -1,9 +1,9 @@
-import DetourProxyConfig
+import DetourProxyCore
 
 /// The table `detour check` ends with: per server block, which file answers each code, then
 /// how much was read, so a user sees that the includes were followed.
 enum CoverageTable {
-    static func render(_ coverage: [NginxChecker.ServerCoverage], pages: String?, files: Int) -> String {
+    static func render(_ coverage: [SiteCoverage], pages: String?, files: Int) -> String {
         var out = pages.map { "Coverage of the pages in \($0)/:\n" } ?? "Coverage:\n"
         if coverage.isEmpty { out += "  no server blocks\n" }
         for server in coverage {

@@ -13,8 +13,8 @@ struct DiagnosticOptions: ParsableArguments {
 
     /// Prints the findings (text to standard error, JSON and SARIF to standard output) and
     /// returns the exit status they call for.
-    func report(_ diagnostics: [Diagnostic]) -> Int32 {
-        let rendered = format.render(diagnostics, toolVersion: Detour.version)
+    func report(_ diagnostics: [Diagnostic], catalogue: [RuleDescription] = []) -> Int32 {
+        let rendered = format.render(diagnostics, toolVersion: Detour.version, catalogue: catalogue)
         if format == .text {
             if !rendered.isEmpty { FileHandle.standardError.write(rendered) }
         } else {

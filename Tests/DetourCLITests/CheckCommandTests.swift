@@ -68,6 +68,20 @@ final class CheckCommandTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let results = try XCTUnwrap((object["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
         XCTAssertEqual(results.compactMap { $0["ruleId"] as? String }, ["nginx.error-page-soft-status"])
+        // Code scanning shows what a rule means beside each alert.
+        let driver = try XCTUnwrap((object["runs"] as? [[String: Any]])?.first?["tool"] as? [String: Any])["driver"] as? [String: Any]
+        let rule = try XCTUnwrap((driver?["rules"] as? [[String: Any]])?.first)
+        XCTAssertEqual((rule["shortDescription"] as? [String: Any])?["text"] as? String, "an error_page turns an error into a success status")
+        XCTAssertEqual((rule["defaultConfiguration"] as? [String: Any])?["level"] as? String, "error")
+    }
+
+    /// The README's rule table is the catalogue the checker reports from, as `--list-rules` prints it.
+    func testTheReadmeListsEveryRuleAsTheCheckerDoes() throws {
+        let listed = try ProcessRunner.detour(["check", "--list-rules"], in: folder.url)
+        XCTAssertEqual(listed.status, 0)
+        XCTAssertTrue(listed.stdout.hasPrefix("| rule | severity | what visitors would get |\n"), listed.stdout)
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertTrue(readme.contains(listed.stdout), "README's table differs from 'detour check --list-rules':\n\(listed.stdout)")
     }
 
     func testSyntaxErrorsAreReportedLikeNginx() throws {

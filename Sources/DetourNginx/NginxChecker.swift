@@ -1,0 +1,70 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+import Synchronization
+
+/// `detour check nginx`: reads the configuration with its includes, resolves every
+/// `error_page` as nginx would, runs the rules and tells which file answers each code.
+public enum NginxChecker {
+    static let rules: [any NginxRule] = [
+        MissingPageFileRule(), UndefinedNamedLocationRule(), DroppedInheritedPagesRule(), UninterceptedUpstreamRule(),
+        InterceptedWithoutPageRule(), ProxiedPageRule(), NotInternalRule(), SoftErrorStatusRule(), ProtectedPageRule(),
+        HeaderWithoutAlwaysRule(), UncoveredCodeRule(), DynamicTargetRule(), ServerRewriteRule(),
+    ]
+
+    public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
+        // The directive table is read while the files are.
+        DispatchQueue.global().async { _ = NginxDirectiveTable.shared }
+        let loaded = NginxConfigLoader(main: options.main, displayPath: options.mainDisplay).load()
+        // What nginx -t would refuse is checked beside the model and the rules: neither reads
+        // the other's results, and each leaves cores idle between its parallel parts.
+        let directiveErrors = Mutex<[Diagnostic]>([])
+        let directiveCheck = DispatchGroup()
+        DispatchQueue.global().async(group: directiveCheck) {
+            let found = NginxDirectiveCheck.check(loaded.config, syntaxErrors: loaded.diagnostics)
+            directiveErrors.withLock { $0 = found }
+        }
+        var modelDiagnostics: [Diagnostic] = []
+        let model = NginxConfigModel(loaded.config, diagnostics: &modelDiagnostics)
+        let context = NginxCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps)
+        // Servers are independent: each is modelled, resolved, checked by every rule and
+        // tabulated in one task, servers spread over the cores.
+        let checked = model.serverBlocks.concurrentMap { block, inherited -> ([Diagnostic], SiteCoverage) in
+            var found: [Diagnostic] = []
+            let server = NginxServer(directive: block, in: model.config, inherited: inherited, diagnostics: &found)
+            let facts = context.facts(for: server)
+            for rule in rules { found += rule.check(server, facts, in: context) }
+            return (found, coverage(of: server, facts, in: context))
+        }
+        directiveCheck.wait()
+        var diagnostics = loaded.diagnostics + directiveErrors.withLock { $0 } + modelDiagnostics
+        var seen = Set<Diagnostic>()
+        for diagnostic in checked.lazy.flatMap(\.0) where seen.insert(diagnostic).inserted {
+            diagnostics.append(diagnostic)
+        }
+        return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.map(\.1), files: loaded.files)
+    }
+
+    /// Which file answers each code in `server`.
+    private static func coverage(of server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> SiteCoverage {
+        let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
+        var sendsServerErrors: Bool?
+        let answers = codes.map { code -> (Int, String?) in
+            guard let page = server.pageForEveryRequest(code, pageLocations: facts.pageLocations) else {
+                guard code >= 500 else { return (code, nil) }
+                sendsServerErrors = sendsServerErrors ?? server.mayAnswerServerError
+                return (code, sendsServerErrors == true ? nil : "not needed: nothing here answers 5xx")
+            }
+            let target = facts.target(of: page) ?? context.target(of: page, in: server)
+            switch target {
+            case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)
+            case .dynamic: return (code, page.target + " (dynamic)")
+            case .uri(let uri, let location, let file):
+                if let file { return (code, file.exists ? file.localPath : "\(file.localPath) (missing)") }
+                if let pass = location?.upstreamPass { return (code, "\(uri) via \(pass.directive.name) (the upstream)") }
+                return (code, uri)
+            }
+        }
+        return SiteCoverage(name: server.displayName, location: server.directive.location, answers: answers)
+    }
+}

@@ -1,0 +1,42 @@
+import DetourDiagnostics
+
+/// One check over a configuration. Each rule has its own id, a located message that says
+/// what visitors would see, and a one-line fix as a note.
+protocol NginxRule: Sendable {
+    /// Its id, severity and what it means for visitors, as the catalogue lists it.
+    static var about: RuleDescription { get }
+    /// Findings for one server block, given what its pages lead to; servers are checked
+    /// independently, in parallel.
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic]
+}
+
+extension NginxRule {
+    static var id: String { about.id }
+
+    /// Runs `check` on every error page in effect in `server`, with where its target leads.
+    func eachPage(of server: NginxServer, _ facts: NginxServerFacts, _ check: (NginxServer, NginxErrorPage, NginxPageTarget) -> Diagnostic?) -> [Diagnostic] {
+        facts.pages.compactMap { check(server, $0.page, $0.target) }
+    }
+
+    /// Runs `check` on every static location of `server` that serves error pages, with their URIs.
+    func eachServingLocation(_ facts: NginxServerFacts, _ check: (NginxLocation, [String]) -> [Diagnostic]) -> [Diagnostic] {
+        facts.servingLocations.flatMap { check($0.location, $0.uris) }
+    }
+
+    /// A page for only the statuses authentication raises (401, 403), written where
+    /// `auth_request` or `auth_basic` is in effect: a sign-in flow (nginx-ldap-auth, Authelia)
+    /// that answers a visitor who has not signed in with the sign-in form, often from the
+    /// auth service itself. Not an error page, so the error-page rules leave it alone.
+    static func isSignIn(_ page: NginxErrorPage, in server: NginxServer) -> Bool {
+        guard page.codes.allSatisfy({ $0 == 401 || $0 == 403 }) else { return false }
+        // The scope of the block the directive is written in.
+        let scope = server.allLocations.first { $0.directive.children.contains(page.directive) }?.scope ?? server.scope
+        return scope.authRequest != nil || scope.authBasic != nil
+    }
+
+    static func fix(_ text: String) -> Diagnostic.Note { .init("fix: " + text) }
+
+    static func codes(_ codes: some Sequence<Int>) -> String {
+        codes.sorted().map(String.init).joined(separator: ", ")
+    }
+}

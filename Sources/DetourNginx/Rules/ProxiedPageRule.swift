@@ -1,0 +1,26 @@
+import DetourDiagnostics
+
+/// 6. The page's URI falls into a proxied location: the page is fetched from the upstream
+/// that just failed.
+struct ProxiedPageRule: NginxRule {
+    static let about = RuleDescription(
+        "nginx.error-page-proxied", .error,
+        summary: "an error page's URI falls into a proxied location",
+        consequence: "a failing page: its URI falls into the proxied location"
+    )
+
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
+        eachPage(of: server, facts) { server, page, target in
+            guard case .uri(let uri, let location?, _) = target, let pass = location.upstreamPass, !Self.isSignIn(page, in: server) else { return nil }
+            var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: pass.directive.location)]
+            if let hint = MissingPageFileRule.filePathHint(uri, page) { notes.append(hint) }
+            notes.append(Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"))
+            return .error(Self.id, "error page '\(uri)' falls into \(location.description), which hands it to the upstream (\(pass.directive.name)): when the upstream is down the page fails too", at: page.targetLocation, notes: notes)
+        }
+    }
+
+    static func folder(of uri: String) -> String {
+        guard let slash = uri.lastIndex(of: "/"), slash != uri.startIndex else { return "/errors/" }
+        return String(uri[...slash])
+    }
+}

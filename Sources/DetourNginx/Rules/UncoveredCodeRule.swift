@@ -1,0 +1,24 @@
+import DetourDiagnostics
+
+/// 11. A status detour made a page for has no `error_page` in a server, nor in the catch-all
+/// `location /` and every other location visitors reach: visitors there see nginx's default page.
+/// 5xx codes count only where something can fail (an upstream, a limit, a module's handler):
+/// a server that only redirects or serves files never answers one.
+struct UncoveredCodeRule: NginxRule {
+    static let about = RuleDescription(
+        "nginx.code-not-covered", .warning,
+        summary: "a code detour made a page for has no error_page in a server",
+        consequence: "nginx's default page for a code detour made a page for (pages in `location /` count when every other location visitors reach has them too; 5xx codes only where something can fail: an upstream, `limit_req`/`limit_conn`, `auth_request`, a `return` of one, a module's handler)"
+    )
+
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        var missing = Set(context.pageCodes.filter { server.pageForEveryRequest($0, pageLocations: facts.pageLocations) == nil })
+        if missing.contains(where: { $0 >= 500 }), !server.mayAnswerServerError { missing = missing.filter { $0 < 500 } }
+        guard !missing.isEmpty else { return [] }
+        found.append(.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page", at: server.directive.location, notes: [
+            Self.fix("include detour's nginx snippet (public/snippets/nginx.conf) in this server"),
+        ]))
+        return found
+    }
+}

@@ -1,0 +1,20 @@
+import DetourDiagnostics
+
+/// 2. `error_page 502 @fallback;` where the server has no `location @fallback`.
+struct UndefinedNamedLocationRule: NginxRule {
+    static let about = RuleDescription(
+        "nginx.error-page-undefined-named-location", .error,
+        summary: "error_page names an @location the server does not define",
+        consequence: "a 500 for `error_page … @name` without that location"
+    )
+
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
+        eachPage(of: server, facts) { server, page, target in
+            guard case .named(let name, nil) = target else { return nil }
+            return .error(Self.id, "named location '\(name)' is not defined in this server: nginx answers 500 when \(Self.codes(page.codes)) occurs", at: page.targetLocation, notes: [
+                .init("server starts here", at: server.directive.location),
+                Self.fix("add 'location \(name) { … }' to this server, or point error_page at a page URI"),
+            ])
+        }
+    }
+}

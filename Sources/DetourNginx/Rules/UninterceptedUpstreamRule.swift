@@ -1,0 +1,25 @@
+import DetourDiagnostics
+
+/// 4. A proxied location without `*_intercept_errors on`: nginx replaces only the errors it
+/// raises itself, so the application's own 500 or 503 reaches visitors as the application sent it.
+struct UninterceptedUpstreamRule: NginxRule {
+    static let about = RuleDescription(
+        "nginx.upstream-errors-pass-through", .warning,
+        summary: "a proxied location has pages for codes the application sends, without *_intercept_errors on",
+        consequence: "the application's own 500/503 body, without `proxy_intercept_errors on`"
+    )
+
+    func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for location in server.allLocations {
+            guard let pass = location.upstreamPass, location.scope.intercepts[pass.module] == nil else { continue }
+            // nginx's own 502 and 504 (upstream down or slow) are replaced either way.
+            let passedThrough = location.scope.coveredCodes.filter { $0 >= 500 && $0 != 502 && $0 != 504 }
+            guard !passedThrough.isEmpty else { continue }
+            found.append(.warning(Self.id, "\(pass.module)_intercept_errors is off here: nginx still replaces the 502 and 504 it raises when the upstream is down or slow, but a \(Self.codes(passedThrough)) sent by the application reaches visitors with the application's own body", at: pass.directive.location, notes: [
+                Self.fix("add '\(pass.module)_intercept_errors on;' to this location"),
+            ]))
+        }
+        return found
+    }
+}
