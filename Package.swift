@@ -38,6 +38,7 @@ let package = Package(
         // What every server's check shares: options, path maps, the pages folder, coverage.
         .target(name: "DetourProxyCore", dependencies: ["DetourDiagnostics"]),
         .target(name: "DetourNginx", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
+        .target(name: "DetourCaddy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         .executableTarget(
             name: "detour",
             dependencies: [
@@ -52,6 +53,7 @@ let package = Package(
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourTestSupport"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
     ]

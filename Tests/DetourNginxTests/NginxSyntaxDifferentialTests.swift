@@ -36,18 +36,6 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
 
     private static let structural: [UInt8] = Array(";{}\"'#\\$\n ".utf8)
 
-    /// A deterministic generator, so a failing mutant is the same on every run.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static func mutant(_ bytes: [UInt8], using random: inout SplitMix64) -> [UInt8] {
         var bytes = bytes
         let positions = bytes.indices.filter { structural.contains(bytes[$0]) }

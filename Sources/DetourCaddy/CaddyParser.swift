@@ -1,0 +1,290 @@
+import DetourDiagnostics
+import Foundation
+
+/// Caddy 2.6's Caddyfile parser: site blocks and their addresses, snippets `(name) { … }`,
+/// `import` of snippets and of files or a one-wildcard glob with `{args.N}`, directives with
+/// nested blocks. Like Caddy it stops at the first error and says it in Caddy's words, at the
+/// line Caddy names (and the column).
+struct CaddyParser {
+    /// Reads an imported file: its tokens and index, or a reason it cannot be read.
+    typealias Reader = (_ path: String) -> Result<(tokens: [CaddyToken], file: Int), FileBytes.Failure>
+
+    private var tokens: [CaddyToken]
+    private var cursor = -1
+    private var nesting = 0
+    private var snippets: [String: [CaddyToken]] = [:]
+    private var imports: [String: Set<String>] = [:]
+    private let paths: (Int) -> (display: String, absolute: String)
+    private let read: Reader
+    /// Caddy has no bound here; detour stops a Caddyfile that imports past this many tokens.
+    static let maximumTokens = 10_000_000
+
+    private(set) var blocks: [CaddySiteBlock] = []
+    private(set) var error: Diagnostic?
+
+    static func parse(_ tokens: [CaddyToken], paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader) -> CaddyParser {
+        var parser = CaddyParser(tokens: tokens, paths: paths, read: read)
+        do {
+            try parser.parseAll()
+        } catch let failure as Failure {
+            parser.error = failure.diagnostic
+        } catch {}
+        return parser
+    }
+
+    private init(tokens: [CaddyToken], paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader) {
+        self.tokens = tokens
+        self.paths = paths
+        self.read = read
+    }
+
+    private struct Failure: Error { var diagnostic: Diagnostic }
+
+    // MARK: Cursor
+
+    private var token: CaddyToken { tokens[max(0, min(cursor, tokens.count - 1))] }
+    private var value: String { cursor >= 0 && cursor < tokens.count ? tokens[cursor].text : "" }
+
+    private mutating func next() -> Bool {
+        guard cursor < tokens.count - 1 else { return false }
+        cursor += 1
+        return true
+    }
+
+    /// Whether the current token starts a line: another file, or a line past the previous
+    /// token's last one.
+    private var isNewLine: Bool {
+        guard cursor >= 1 else { return true }
+        guard cursor < tokens.count else { return false }
+        let previous = tokens[cursor - 1], current = tokens[cursor]
+        return previous.file != current.file || previous.line + previous.lineBreaks < current.line
+    }
+
+    private var isNextOnNewLine: Bool {
+        guard cursor >= 0 else { return false }
+        guard cursor < tokens.count - 1 else { return true }
+        let current = tokens[cursor], next = tokens[cursor + 1]
+        return current.file != next.file || current.line + current.lineBreaks < next.line
+    }
+
+    private func failure(_ message: String) -> Failure {
+        let at = token
+        return Failure(diagnostic: .error("caddy.syntax", message, at: SourceLocation(path: paths(at.file).display, line: at.line, column: at.column)))
+    }
+
+    private func parsingError(_ message: String) -> Failure { failure(message) }
+    private func syntaxError(expecting: String) -> Failure { failure("Syntax error: Unexpected token '\(value)', expecting '\(expecting)'") }
+    private func endOfFile() -> Failure { failure("Unexpected EOF") }
+
+    // MARK: Blocks
+
+    private mutating func parseAll() throws {
+        while next() {
+            var block = CaddySiteBlock()
+            block.start = token
+            let reachedEnd = try addresses(into: &block)
+            if !reachedEnd {
+                if block.keys.count == 1, let name = Self.snippetName(block.keys[0].text) {
+                    guard snippets[name] == nil else { throw parsingError("redeclaration of previously declared snippet \(name)") }
+                    snippets[name] = try snippetTokens().map { var copy = $0; copy.snippet = name; return copy }
+                    continue
+                }
+                try blockContents(into: &block)
+            }
+            if !block.keys.isEmpty || !block.segments.isEmpty { blocks.append(block) }
+            if nesting > 0 { throw endOfFile() }
+        }
+    }
+
+    /// Reads the addresses; true when the file ended on them.
+    private mutating func addresses(into block: inout CaddySiteBlock) throws -> Bool {
+        var expectingAnother = false
+        while true {
+            var text = value
+            if text == "import", isNewLine {
+                try doImport()
+                continue
+            }
+            if text == "{" {
+                if expectingAnother { throw parsingError("Expected another address but had '\(text)' - check for extra comma") }
+                block.hasBraces = true
+                return false
+            }
+            if text.hasSuffix("{") {
+                throw parsingError("Site addresses cannot end with a curly brace: '\(text)' - put a space between the token and the brace")
+            }
+            if !text.isEmpty {
+                if text.hasSuffix(",") {
+                    text.removeLast()
+                    expectingAnother = true
+                } else {
+                    expectingAnother = false
+                }
+                if text.contains(",") {
+                    throw parsingError("Site addresses cannot contain a comma ',': '\(value)' - put a space after the comma to separate site addresses")
+                }
+                var key = token
+                key.text = text
+                block.keys.append(key)
+            }
+            let hasNext = next()
+            if expectingAnother, !hasNext { throw endOfFile() }
+            if !hasNext { return true }
+            if !expectingAnother, isNewLine { return false }
+        }
+    }
+
+    private mutating func blockContents(into block: inout CaddySiteBlock) throws {
+        let braced = value == "{"
+        if !braced { cursor -= 1 }
+        try directives(into: &block)
+        if braced, value != "}" { throw syntaxError(expecting: "}") }
+    }
+
+    private mutating func directives(into block: inout CaddySiteBlock) throws {
+        while next() {
+            if value == "}" { break }
+            if value == "import" {
+                try doImport()
+                cursor -= 1
+                continue
+            }
+            try directive(into: &block)
+        }
+    }
+
+    private mutating func directive(into block: inout CaddySiteBlock) throws {
+        var segment = [token]
+        while next() {
+            if value == "{" {
+                nesting += 1
+                if !isNextOnNewLine, !token.isQuoted { throw parsingError("Unexpected next token after '{' on same line") }
+            } else if value == "{}" {
+                if isNextOnNewLine, !token.isQuoted { throw parsingError("Unexpected '{}' at end of line") }
+            } else if isNewLine, nesting == 0 {
+                cursor -= 1
+                break
+            } else if value == "}", nesting > 0 {
+                nesting -= 1
+            } else if value == "}", nesting == 0 {
+                throw parsingError("Unexpected '}' because no matching opening brace")
+            } else if value == "import", isNewLine {
+                try doImport()
+                cursor -= 1
+                continue
+            }
+            segment.append(token)
+        }
+        block.segments.append(segment)
+        if nesting > 0 { throw endOfFile() }
+    }
+
+    private static func snippetName(_ key: String) -> String? {
+        guard key.hasPrefix("("), key.hasSuffix(")"), key.count >= 2 else { return nil }
+        return String(key.dropFirst().dropLast())
+    }
+
+    private mutating func snippetTokens() throws -> [CaddyToken] {
+        guard value == "{" else { throw syntaxError(expecting: "{") }
+        var depth = 1
+        var found: [CaddyToken] = []
+        while next() {
+            if value == "}" {
+                depth -= 1
+                if depth == 0 { break }
+            }
+            if value == "{" { depth += 1 }
+            found.append(token)
+        }
+        if depth != 0 { throw syntaxError(expecting: "}") }
+        return found
+    }
+
+    // MARK: Imports
+
+    /// Replaces `import PATTERN ARGS…` with the snippet's or the files' tokens, `{args.N}`
+    /// filled in, and leaves the cursor before them.
+    private mutating func doImport() throws {
+        let importToken = token
+        guard cursor < tokens.count - 1, !isNextOnNewLine else {
+            throw parsingError("Wrong argument count or unexpected line ending after '\(importToken.text)'")
+        }
+        cursor += 1
+        let pattern = value
+        if pattern.isEmpty { throw parsingError("Import requires a non-empty filepath") }
+        var arguments: [String] = []
+        while cursor < tokens.count - 1, !isNextOnNewLine {
+            cursor += 1
+            arguments.append(value)
+        }
+        let before = cursor - 1 - arguments.count
+        var imported: [CaddyToken]
+        var nodes: [String]
+        if let snippet = snippets[pattern] {
+            imported = snippet
+            nodes = ["\(paths(snippet.first?.file ?? importToken.file).absolute):\(pattern)"]
+        } else {
+            let base = URL(fileURLWithPath: paths(token.file).absolute).deletingLastPathComponent()
+            // Cleaned as Go's filepath.Join cleans it: the import graph compares these paths.
+            let glob = URL(fileURLWithPath: pattern.hasPrefix("/") ? pattern : base.appendingPathComponent(pattern).path).standardizedFileURL.path
+            if glob.filter({ $0 == "*" }).count > 1 || glob.filter({ $0 == "?" }).count > 1 || (glob.contains("[") && glob.contains("]")) {
+                throw parsingError("Glob pattern may only contain one wildcard (*), but has others: \(glob)")
+            }
+            let matches = Self.glob(glob)
+            if matches.isEmpty, !glob.contains(where: { "*?[]".contains($0) }) {
+                throw parsingError("File to import not found: \(pattern)")
+            }
+            imported = []
+            for match in matches {
+                switch read(match) {
+                case .success(let file): imported += file.tokens
+                case .failure(let failure):
+                    throw parsingError(failure.code == EISDIR ? "Could not import \(match): is a directory" : "Could not import \(match): \(failure.reason)")
+                }
+            }
+            nodes = matches
+        }
+        var node = paths(importToken.file).absolute
+        if let snippet = importToken.snippet { node += ":\(snippet)" }
+        for target in nodes {
+            if target == node || reaches(from: target, to: node) {
+                throw parsingError("a cycle of imports exists between \(node) and \(target)")
+            }
+            imports[node, default: []].insert(target)
+        }
+        if tokens.count + imported.count > Self.maximumTokens {
+            throw parsingError("imports here expand past \(Self.maximumTokens) words; detour does not read further")
+        }
+        // {args.0}, {args.1}, …: known placeholders only; others stay for Caddy at runtime.
+        if !arguments.isEmpty {
+            imported = imported.map { token in
+                guard token.text.contains("{args.") else { return token }
+                var copy = token
+                for (index, argument) in arguments.enumerated() {
+                    copy.text = copy.text.replacingOccurrences(of: "{args.\(index)}", with: argument)
+                }
+                return copy
+            }
+        }
+        tokens.replaceSubrange(before...cursor, with: imported)
+        cursor = before
+    }
+
+    private func reaches(from start: String, to goal: String) -> Bool {
+        var seen: Set<String> = [start], queue = [start]
+        while let node = queue.popLast() {
+            for next in imports[node] ?? [] where seen.insert(next).inserted {
+                if next == goal { return true }
+                queue.append(next)
+            }
+        }
+        return false
+    }
+
+    private static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }.sorted()
+    }
+}

@@ -1,0 +1,49 @@
+import DetourDiagnostics
+@testable import DetourCaddy
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// Whatever bytes a Caddyfile holds, reading it ends with blocks or a located error.
+final class CaddyBadInputTests: XCTestCase {
+    private func read(_ bytes: [UInt8]) throws -> (CaddyConfig, [Diagnostic]) {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.writeData("Caddyfile", Data(bytes))
+        let config = CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile")
+        return (config, config.diagnostics + CaddyDirectiveCheck.check(config))
+    }
+
+    func testRandomBytesAndMangledCaddyfilesEndWithALocatedResult() throws {
+        var generator = SplitMix64(state: 2026)
+        let pieces = Array("example.com { } ( ) \" ` \\ # \n \t import snip {args.0} {$X} route handle_errors respond file_server @m".split(separator: " ")).map(String.init) + [" ", "\n", "{", "}"]
+        for round in 0..<300 {
+            let bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int(generator.next() % 400)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            } else {
+                bytes = Array((0..<Int(generator.next() % 80)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] + (generator.next() % 3 == 0 ? " " : "") }.joined().utf8)
+            }
+            let (_, diagnostics) = try read(bytes)
+            for diagnostic in diagnostics {
+                XCTAssertEqual(diagnostic.location.path, "Caddyfile", "round \(round)")
+                XCTAssertGreaterThan(diagnostic.location.line, 0, "round \(round)")
+            }
+        }
+    }
+
+    func testDeepNestingIsReadWithoutRecursion() throws {
+        let depth = 100_000
+        let text = "example.com {\n" + String(repeating: "route {\n", count: depth) + "respond hi\n" + String(repeating: "}\n", count: depth) + "}\n"
+        let (config, diagnostics) = try read(Array(text.utf8))
+        XCTAssertEqual(config.blocks.count, 1)
+        XCTAssertEqual(diagnostics.map(\.message), ["routes nest more than 64 deep here; detour does not check deeper"])
+        let (_, unclosed) = try read(Array(("example.com {\n" + String(repeating: "route {\n", count: depth)).utf8))
+        XCTAssertEqual(unclosed.first?.message, "Unexpected EOF")
+    }
+
+    func testASnippetThatImportsItselfIsACycle() throws {
+        let (_, diagnostics) = try read(Array("(a) {\n\timport a\n}\nexample.com {\n\timport a\n}\n".utf8))
+        XCTAssertTrue(diagnostics.first?.message.hasPrefix("a cycle of imports exists between") == true, "\(diagnostics.map(\.message))")
+    }
+}
