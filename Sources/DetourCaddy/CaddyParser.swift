@@ -42,7 +42,10 @@ struct CaddyParser {
 
     // MARK: Cursor
 
-    private var token: CaddyToken { tokens[max(0, min(cursor, tokens.count - 1))] }
+    /// The current token; an import of nothing can leave none.
+    private var token: CaddyToken {
+        tokens.isEmpty ? CaddyToken(text: "", file: 0, line: 1, column: 1) : tokens[max(0, min(cursor, tokens.count - 1))]
+    }
     private var value: String { cursor >= 0 && cursor < tokens.count ? tokens[cursor].text : "" }
 
     private mutating func next() -> Bool {

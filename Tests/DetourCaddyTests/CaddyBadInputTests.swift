@@ -46,4 +46,14 @@ final class CaddyBadInputTests: XCTestCase {
         let (_, diagnostics) = try read(Array("(a) {\n\timport a\n}\nexample.com {\n\timport a\n}\n".utf8))
         XCTAssertTrue(diagnostics.first?.message.hasPrefix("a cycle of imports exists between") == true, "\(diagnostics.map(\.message))")
     }
+
+    func testImportingNothingLeavesNothingToRead() throws {
+        let folder = try TemporaryFolder(files: ["Caddyfile": "import empty.caddy\n", "empty.caddy": "# nothing\n", "comma": "a.com, import empty.caddy\n"])
+        defer { folder.remove() }
+        let empty = CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile")
+        XCTAssertEqual(empty.diagnostics, [])
+        XCTAssertEqual(empty.blocks.count, 0)
+        let comma = CaddyConfig.load(main: folder.url.appendingPathComponent("comma"), displayPath: "comma")
+        XCTAssertEqual(comma.blocks.first?.keys.map(\.text), ["a.com", "import", "empty.caddy"], "on an address line, import is an address")
+    }
 }
