@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx",
+                "DetourSite", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourTestSupport"]),
+        .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
     ]

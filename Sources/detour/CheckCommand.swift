@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourCaddy
 import DetourDiagnostics
 import DetourNginx
 import DetourProxyCore
@@ -9,18 +10,18 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check that a proxy configuration really serves the error pages.",
         discussion: """
-        Use 'detour check nginx <main.conf>', or 'detour check <main.conf>' to have the server guessed.
+        Use 'detour check nginx <main.conf>' or 'detour check caddy <Caddyfile>', or 'detour check <file>' to have the server guessed.
 
-        Reads the configuration with its includes as nginx does, resolves every error_page to the location and file that would answer it, and reports what visitors would get instead. It ends with a table of which file answers each code in each server, and how many server blocks and files were read.
+        Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors) to the route and file that would answer it, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
 
         --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
 
         Rules (--list-rules prints what visitors get for each):
-        \(RuleTable.summaries(NginxChecker.catalogue))
+        \(RuleTable.summaries(NginxChecker.catalogue + CaddyChecker.catalogue))
         """
     )
 
-    @Argument(help: "nginx, then the main configuration file; or only the file.")
+    @Argument(help: "nginx or caddy, then the main configuration file; or only the file.")
     var arguments: [String] = []
 
     @Flag(help: "Print the rules as a table (id, severity, what visitors would get) and exit.")
@@ -42,8 +43,8 @@ struct CheckCommand: ParsableCommand {
         guard (1...2).contains(arguments.count) else {
             throw ValidationError("give the configuration file, optionally after the server name: detour check nginx nginx.conf")
         }
-        if arguments.count == 2, arguments[0] != "nginx" {
-            throw ValidationError("detour check reads nginx configurations; '\(arguments[0])' is not one")
+        if arguments.count == 2, !["nginx", "caddy"].contains(arguments[0]) {
+            throw ValidationError("detour check reads nginx and Caddy configurations; '\(arguments[0])' is neither")
         }
         for map in maps where PagePathMap(argument: map) == nil {
             throw ValidationError("--map takes INSTALL_PATH=LOCAL_DIR with an absolute INSTALL_PATH, not '\(map)'")
@@ -52,7 +53,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         if listRules {
-            print(RuleTable.markdown(NginxChecker.catalogue), terminator: "")
+            print(RuleTable.markdown(NginxChecker.catalogue + CaddyChecker.catalogue), terminator: "")
             return
         }
         let path = arguments.last ?? ""
@@ -61,8 +62,9 @@ struct CheckCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw ValidationError("configuration file '\(path)' does not exist")
         }
-        if arguments.count == 1, let other = ServerGuess.nonNginxServer(file) {
-            throw ValidationError("'\(path)' looks like \(other) configuration; detour check reads nginx configurations")
+        let server = arguments.count == 2 ? ServerGuess(rawValue: arguments[0]) ?? .nginx : ServerGuess.guess(file)
+        if server == .apache || server == .haproxy {
+            throw ValidationError("'\(path)' looks like \(server.rawValue) configuration; detour check reads nginx and Caddy configurations")
         }
         let pagesPath = pages ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent("public/errors").path) ? "public/errors" : nil)
         let options = ProxyCheck.Options(
@@ -74,10 +76,11 @@ struct CheckCommand: ParsableCommand {
         if let pagesPath, PageFolder.codes(in: options.pages).isEmpty {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
         }
-        let report = NginxChecker.check(options)
-        let status = diagnostics.report(report.diagnostics, catalogue: NginxChecker.catalogue)
+        let report = server == .caddy ? CaddyChecker.check(options) : NginxChecker.check(options)
+        let status = diagnostics.report(report.diagnostics, catalogue: server == .caddy ? CaddyChecker.catalogue : NginxChecker.catalogue)
         if !quiet, diagnostics.format == .text {
-            print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count), terminator: "")
+            let blocks = server == .caddy ? "site block" : "server block"
+            print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count, blocks: blocks), terminator: "")
         }
         if status != 0 { throw ExitCode(status) }
     }

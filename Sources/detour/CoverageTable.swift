@@ -3,17 +3,18 @@ import DetourProxyCore
 /// The table `detour check` ends with: per server block, which file answers each code, then
 /// how much was read, so a user sees that the includes were followed.
 enum CoverageTable {
-    static func render(_ coverage: [SiteCoverage], pages: String?, files: Int) -> String {
+    /// `blocks`: what a site is called in the server's own terms (server block, site block).
+    static func render(_ coverage: [SiteCoverage], pages: String?, files: Int, blocks: String = "server block") -> String {
         var out = pages.map { "Coverage of the pages in \($0)/:\n" } ?? "Coverage:\n"
-        if coverage.isEmpty { out += "  no server blocks\n" }
+        if coverage.isEmpty { out += "  no \(blocks)s\n" }
         for server in coverage {
-            out += "  \(server.location.description)  server \(server.name)\n"
-            if server.answers.isEmpty { out += "    no error_page\n" }
+            out += "  \(server.location.description)  \(blocks == "server block" ? "server" : "site") \(server.name)\n"
+            if server.answers.isEmpty { out += "    no error pages\n" }
             for (code, answer) in server.answers {
                 out += "    \(code)  \(answer ?? "not covered")\n"
             }
         }
-        return out + "\(count(coverage.count, "server block")) in \(count(files, "file"))\n"
+        return out + "\(count(coverage.count, blocks)) in \(count(files, "file"))\n"
     }
 
     private static func count(_ number: Int, _ noun: String) -> String {

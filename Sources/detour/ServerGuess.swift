@@ -1,17 +1,24 @@
 import Foundation
 
-/// `detour check <file>` without a server name: recognise configurations of other servers so
-/// they are not read as nginx.
-enum ServerGuess {
-    /// "an Apache", "a Caddy", "an HAProxy", or nil when the file may well be nginx.
-    static func nonNginxServer(_ file: URL) -> String? {
+/// `detour check <file>` without a server name: which server the file is for, from its name
+/// and its first 64 KiB.
+enum ServerGuess: String {
+    case nginx, caddy
+    case apache = "an Apache", haproxy = "an HAProxy"
+
+    private static let caddyDirectives = ["reverse_proxy", "file_server", "handle_errors", "php_fastcgi", "respond", "encode", "handle", "route", "basicauth", "redir"]
+
+    static func guess(_ file: URL) -> ServerGuess {
         let name = file.lastPathComponent.lowercased()
-        if name.hasPrefix("caddyfile") { return "a Caddy" }
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        if name.hasPrefix("caddyfile") || name.hasSuffix(".caddyfile") || name.hasSuffix(".caddy") { return .caddy }
+        guard let data = FileManager.default.contents(atPath: file.path) else { return .nginx }
         let text = String(decoding: data.prefix(64 * 1024), as: UTF8.self)
-        if text.contains("<VirtualHost") || text.contains("ErrorDocument ") || name.hasPrefix("httpd") || name.hasPrefix("apache") { return "an Apache" }
-        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        if lines.contains(where: { $0.hasPrefix("frontend ") || $0.hasPrefix("backend ") || $0.hasPrefix("defaults") }) || name.hasPrefix("haproxy") { return "an HAProxy" }
-        return nil
+        if text.contains("<VirtualHost") || text.contains("ErrorDocument ") || name.hasPrefix("httpd") || name.hasPrefix("apache") { return .apache }
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        if lines.contains(where: { $0.hasPrefix("frontend ") || $0.hasPrefix("backend ") || $0.hasPrefix("defaults") }) || name.hasPrefix("haproxy") { return .haproxy }
+        // Caddyfile lines end without `;` and start with its directives.
+        let startsLikeCaddy = lines.contains { line in caddyDirectives.contains { line == $0 || line.hasPrefix($0 + " ") } }
+        if startsLikeCaddy, !lines.contains(where: { $0.hasSuffix(";") }) { return .caddy }
+        return .nginx
     }
 }

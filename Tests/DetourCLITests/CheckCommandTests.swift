@@ -44,6 +44,41 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(verdict.status, 0, "nginx -t rejects the snippet: \(verdict.stderr)")
     }
 
+    /// The Caddy snippet, imported as its first lines say, covers every page in every language
+    /// and format; a site without it is named, and the file is recognised as a Caddyfile.
+    func testDetoursOwnCaddySnippetChecksCleanAndASiteWithoutItIsNamed() throws {
+        try folder.write(["deploy/Caddyfile": """
+        import ../public/snippets/caddy.caddyfile
+        shop.test {
+        \timport detour_pages
+        \treverse_proxy 127.0.0.1:9000 {
+        \t\timport detour_upstream_errors
+        \t}
+        }
+        """])
+        let clean = try ProcessRunner.detour(["check", "caddy", "deploy/Caddyfile", "--map", "/usr/share/detour=public"], in: folder.url)
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        XCTAssertEqual(clean.stderr, "")
+        XCTAssertEqual(clean.stdout, """
+        Coverage of the pages in public/errors/:
+          deploy/Caddyfile:2:1  site shop.test
+            502  public/errors/en/502.html and 2 more
+        1 site block in 2 files
+
+        """)
+        let adapted = try CaddyAdapt.run("deploy/Caddyfile", in: folder.url)
+        XCTAssertEqual(adapted.status, 0, "caddy adapt rejects the snippet: \(adapted.stderr)")
+
+        try folder.write(["deploy/sites.caddy": "shop.test {\n\treverse_proxy 127.0.0.1:9000\n}\n"])
+        let bare = try ProcessRunner.detour(["check", "deploy/sites.caddy", "--quiet"], in: folder.url)
+        XCTAssertEqual(bare.status, 0, "warnings only")
+        XCTAssertTrue(bare.stderr.contains("deploy/sites.caddy:1:1: warning: [caddy.code-not-covered] 502 has a generated page but no handle_errors in site 'shop.test'"), bare.stderr)
+        try folder.write(["deploy/site.conf": "shop.test {\n\treverse_proxy 127.0.0.1:9000\n\tfoo\n}\n"])
+        let guessed = try ProcessRunner.detour(["check", "deploy/site.conf", "--quiet"], in: folder.url)
+        XCTAssertEqual(guessed.status, 1)
+        XCTAssertTrue(guessed.stderr.contains("deploy/site.conf:3:2: error: [caddy.directive] unrecognized directive: foo"), "read as a Caddyfile by its content: \(guessed.stderr)")
+    }
+
     func testFindingsExitOneWithLocatedMessages() throws {
         try folder.write(["deploy/nginx.conf": server("        error_page 502 @gone;\n        location / { proxy_pass http://127.0.0.1:9000; }")])
         let result = try ProcessRunner.detour(["check", "deploy/nginx.conf"], in: folder.url)
@@ -96,7 +131,7 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(try ProcessRunner.detour(["check"], in: folder.url).status, 64)
         XCTAssertEqual(try ProcessRunner.detour(["check", "nginx", "missing.conf"], in: folder.url).status, 64)
         try folder.write(["deploy/nginx.conf": server("")])
-        XCTAssertEqual(try ProcessRunner.detour(["check", "caddy", "deploy/nginx.conf"], in: folder.url).status, 64)
+        XCTAssertEqual(try ProcessRunner.detour(["check", "apache", "deploy/nginx.conf"], in: folder.url).status, 64)
         XCTAssertEqual(try ProcessRunner.detour(["check", "deploy/nginx.conf", "--map", "relative=public"], in: folder.url).status, 64)
         try folder.write(["deploy/httpd.conf": "ErrorDocument 502 /errors/502.html\n"])
         let apache = try ProcessRunner.detour(["check", "deploy/httpd.conf"], in: folder.url)

@@ -42,12 +42,10 @@ final class CaddyfileDifferentialTests: XCTestCase {
     ]
 
     func testDetourRefusesWhatCaddyAdaptRefusesAtTheSameLine() throws {
-        let caddy = try RequiredTool.find("caddy")
         for (name, files) in Self.cases {
             let folder = try TemporaryFolder(files: files)
             defer { folder.remove() }
-            let result = try ProcessRunner.run(caddy, ["adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], in: folder.url,
-                                               environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path, "PATH": "/usr/bin:/bin"])
+            let result = try CaddyAdapt.run("Caddyfile", in: folder.url)
             let config = CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile")
             let errors = config.diagnostics + CaddyDirectiveCheck.check(config)
             XCTAssertEqual(errors.isEmpty, result.status == 0, "\(name): caddy adapt says \(Self.lastLine(result.stderr)); detour says \(errors.map(\.message))")

@@ -1,0 +1,54 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// `detour check caddy`: reads the Caddyfile as Caddy does, follows every `handle_errors`
+/// route to the file it sends, runs the rules and tells which file answers each code.
+public enum CaddyChecker {
+    static let rules: [any CaddyRule] = [
+        CaddyMissingPageFileRule(), CaddyErrorsWithoutResponseRule(), CaddyUpstreamPassThroughRule(), CaddyUncoveredCodeRule(),
+    ]
+
+    /// Every rule `detour check caddy` reports.
+    public static let catalogue: [RuleDescription] = [
+        RuleDescription("caddy.syntax", .error, summary: "a Caddyfile Caddy cannot read, in Caddy's words", consequence: "Caddy refuses to start"),
+        RuleDescription("caddy.directive", .error, summary: "a directive Caddy 2.6 does not know, or arguments it refuses (status codes after handle_errors)",
+                        consequence: "Caddy refuses to start"),
+        RuleDescription("caddy.import", .error, summary: "the Caddyfile cannot be read", consequence: "Caddy refuses to start"),
+    ] + rules.map { type(of: $0).about }
+
+    public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
+        let config = CaddyConfig.load(main: options.main, displayPath: options.mainDisplay)
+        var diagnostics = config.diagnostics
+        // Past a reading error the blocks are a guess, as Caddy stops there.
+        guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: config.files) }
+        diagnostics += CaddyDirectiveCheck.check(config)
+        let context = CaddyCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, files: config.files)
+        var coverage: [SiteCoverage] = []
+        for (index, block) in config.blocks.enumerated() where !(index == 0 && block.isGlobalOptions) {
+            let site = CaddySite(block)
+            for rule in rules { diagnostics += rule.check(site, in: context) }
+            coverage.append(Self.coverage(of: site, in: context))
+        }
+        var seen = Set<Diagnostic>()
+        return ProxyCheck.Report(diagnostics: diagnostics.filter { seen.insert($0).inserted }, coverage: coverage, files: config.files)
+    }
+
+    /// Per code, the file the first route answering it sends (`(missing)` when it is not
+    /// there), `respond`, or nil.
+    private static func coverage(of site: CaddySite, in context: CaddyCheckContext) -> SiteCoverage {
+        let codes = context.pageCodes
+        let answers = codes.map { code -> (Int, String?) in
+            for route in site.errorRoutes where context.answers(route, code) && (route.fileServer != nil || route.respond != nil) {
+                if route.respond != nil, route.fileServer == nil { return (code, "respond (\(context.location(of: route.respond![0]).description))") }
+                let files = context.pageFiles(route, code: code, in: site)
+                guard let file = files.first else { return (code, "handle_errors (a path known only at request time)") }
+                let shown = files.count > 1 ? "\(file.localPath) and \(files.count - 1) more" : file.localPath
+                return (code, files.allSatisfy(\.exists) ? shown : shown + " (missing)")
+            }
+            return (code, nil)
+        }
+        let start = site.block.start.map { context.location(of: $0) } ?? SourceLocation(path: context.files.first ?? "", line: 1, column: 1)
+        return SiteCoverage(name: site.name.isEmpty ? "site" : site.name, location: start, answers: answers)
+    }
+}

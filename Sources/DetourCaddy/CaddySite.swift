@@ -1,0 +1,73 @@
+import DetourDiagnostics
+import Foundation
+
+/// A site block as the checker sees it: its addresses, its `root`, the ways its
+/// `handle_errors` answer, its proxies, and what stands before every request.
+struct CaddySite: Sendable {
+    var block: CaddySiteBlock
+    var root: [CaddyToken]?
+    var errorBlocks: [CaddyToken]
+    var errorRoutes: [CaddyErrorRoute]
+    /// Each `reverse_proxy`/`php_fastcgi` line and whether it has a `handle_response`.
+    var proxies: [(line: [CaddyToken], handlesResponses: Bool)]
+    /// `map` outputs by placeholder (`{detour_language}` → en, de, …).
+    var mapValues: [String: [String]]
+
+    var name: String { block.keys.map(\.text).joined(separator: " ") }
+
+    init(_ block: CaddySiteBlock) {
+        self.block = block
+        var root: [CaddyToken]?, errorBlocks: [CaddyToken] = [], proxies: [([CaddyToken], Bool)] = [], maps: [String: [String]] = [:]
+        var errorSegments: [[CaddyToken]] = []
+        for segment in block.segments {
+            switch segment.first?.text {
+            case "root": root = segment
+            case "handle_errors":
+                errorBlocks.append(segment[0])
+                errorSegments.append(segment)
+            case "reverse_proxy", "php_fastcgi":
+                proxies.append((segment, segment.contains { $0.text == "handle_response" && !$0.isQuoted }))
+            case "map": Self.readMap(segment, into: &maps)
+            default: break
+            }
+            // Maps inside handle_errors (or anywhere nested) count too.
+            for (index, token) in segment.enumerated().dropFirst() where token.text == "map" && !token.isQuoted {
+                Self.readMap(Array(segment[index...]), into: &maps)
+            }
+        }
+        self.root = root
+        self.errorBlocks = errorBlocks
+        errorRoutes = errorSegments.flatMap { CaddyErrorRoute.routes(of: $0, siteRoot: root) }
+        self.proxies = proxies
+        mapValues = maps
+    }
+
+    /// `map SOURCE {out} { "~regex" value … default value }`: the literal values; a `${1}`
+    /// value is read from a plain `(a|b|c)` group of its pattern.
+    private static func readMap(_ segment: [CaddyToken], into maps: inout [String: [String]]) {
+        guard segment.count > 3, segment[2].text.hasPrefix("{"), segment[3].text == "{" else { return }
+        var values: [String] = []
+        for line in CaddyDirectiveCheck.block(inside: segment).lines where line.count == 2 {
+            let value = line[1].text
+            if value.hasPrefix("$") {
+                values += alternatives(line[0].text).filter { !values.contains($0) }
+            } else if line[0].text == "default" {
+                // The default first: what most visitors get, and what the table shows.
+                values.removeAll { $0 == value }
+                values.insert(value, at: 0)
+            } else if !values.contains(value) {
+                values.append(value)
+            }
+        }
+        maps[segment[2].text, default: []] += values.filter { !(maps[segment[2].text] ?? []).contains($0) }
+    }
+
+    private static let group = try! NSRegularExpression(pattern: #"\(([A-Za-z_-]+(?:\|[A-Za-z_-]+)+)\)"#)
+
+    /// `(en|de|fr)` in a pattern: the words a capture can take.
+    private static func alternatives(_ pattern: String) -> [String] {
+        guard let match = group.firstMatch(in: pattern, range: NSRange(pattern.startIndex..., in: pattern)),
+              let range = Range(match.range(at: 1), in: pattern) else { return [] }
+        return pattern[range].split(separator: "|").map(String.init)
+    }
+}

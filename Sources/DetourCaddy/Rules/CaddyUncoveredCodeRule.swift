@@ -1,0 +1,20 @@
+import DetourDiagnostics
+
+/// A code detour made a page for that no `handle_errors` route of a site answers.
+struct CaddyUncoveredCodeRule: CaddyRule {
+    static let about = RuleDescription(
+        "caddy.code-not-covered", .warning,
+        summary: "a code detour made a page for has no handle_errors route in a site",
+        consequence: "Caddy's own response for that code: the status with an empty body"
+    )
+
+    func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
+        let answering = site.errorRoutes.filter { $0.fileServer != nil || $0.respond != nil }
+        let missing = context.pageCodes.filter { code in !answering.contains { context.answers($0, code) } }
+        guard !missing.isEmpty, let start = site.block.start else { return [] }
+        let where_ = site.errorBlocks.isEmpty ? "no handle_errors in site '\(site.name)'" : "no handle_errors route for \(missing.count == 1 ? "it" : "them") in site '\(site.name)'"
+        return [.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but \(where_): visitors get the status with an empty body", at: context.location(of: start), notes: [
+            Self.fix("import detour's Caddy snippet (public/snippets/caddy.caddyfile) and 'import detour_pages' in this site"),
+        ])]
+    }
+}

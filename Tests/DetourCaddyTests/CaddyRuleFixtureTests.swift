@@ -1,0 +1,64 @@
+import DetourDiagnostics
+@testable import DetourCaddy
+import DetourProxyCore
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// One folder per scenario in `Fixtures/caddy-rules`: a `Caddyfile` and the findings expected
+/// for it in `expected.txt` (re-record with RECORD_GOLDEN=1). Pages are `pages/errors`,
+/// installed on the server as `/srv/detour/errors`.
+final class CaddyRuleFixtureTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/caddy-rules")
+
+    /// Scenario name → the rule its hit must raise.
+    static let rules: [String: String] = [
+        "missing-file": "caddy.error-page-missing-file",
+        "handle-errors-without-response": "caddy.handle-errors-without-response",
+        "upstream-errors-pass-through": "caddy.upstream-errors-pass-through",
+        "code-not-covered": "caddy.code-not-covered",
+        "code-not-covered-matcher": "caddy.code-not-covered",
+    ]
+
+    static func check(_ scenario: String) -> ProxyCheck.Report {
+        CaddyChecker.check(.init(
+            main: root.appendingPathComponent(scenario).appendingPathComponent("Caddyfile"), mainDisplay: "\(scenario)/Caddyfile",
+            pages: root.appendingPathComponent("pages/errors"),
+            maps: [PagePathMap(installPath: "/srv/detour", localPath: root.appendingPathComponent("pages").path)]
+        ))
+    }
+
+    static var scenarios: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0 != "pages" }.sorted()
+    }
+
+    func testEveryScenarioReportsExactlyWhatIsRecorded() throws {
+        XCTAssertEqual(Set(Self.scenarios.filter { $0.hasSuffix("-hit") }.map { String($0.dropLast(4)) }), Set(Self.rules.keys))
+        for scenario in Self.scenarios {
+            let report = Self.check(scenario)
+            let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test").replacingOccurrences(of: Self.root.path + "/", with: "")
+            let expectedFile = Self.root.appendingPathComponent(scenario).appendingPathComponent("expected.txt")
+            if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+                try text.write(to: expectedFile, atomically: true, encoding: .utf8)
+                continue
+            }
+            XCTAssertEqual(text, try String(contentsOf: expectedFile, encoding: .utf8), scenario)
+            if scenario.hasSuffix("-hit"), let rule = Self.rules[String(scenario.dropLast(4))] {
+                XCTAssertTrue(report.diagnostics.contains { $0.rule == rule }, "\(scenario) must raise \(rule)")
+            }
+            if scenario.hasSuffix("-near-miss") || scenario == "clean-site" {
+                XCTAssertEqual(report.diagnostics, [], "\(scenario) must stay silent")
+            }
+            for diagnostic in report.diagnostics {
+                XCTAssertEqual(CaddyChecker.catalogue.first { $0.id == diagnostic.rule }?.severity, diagnostic.severity, "\(scenario): \(diagnostic.rule)")
+            }
+        }
+    }
+
+    func testEveryFixtureIsValidForCaddyItself() throws {
+        for scenario in Self.scenarios {
+            let result = try CaddyAdapt.run("Caddyfile", in: Self.root.appendingPathComponent(scenario))
+            XCTAssertEqual(result.status, 0, "\(scenario): \(result.stderr.suffix(400))")
+        }
+    }
+}

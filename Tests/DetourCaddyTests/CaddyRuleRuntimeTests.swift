@@ -1,0 +1,81 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// For each rule that predicts what visitors get, the real Caddy runs the hit fixture and
+/// shows it, then runs the near miss and serves detour's page with the real status.
+final class CaddyRuleRuntimeTests: XCTestCase {
+    private var scratch: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        scratch = try TemporaryFolder()
+        try FileManager.default.copyItem(at: CaddyRuleFixtureTests.root.appendingPathComponent("pages/errors"), to: scratch.url.appendingPathComponent("errors"))
+    }
+
+    override func tearDown() {
+        scratch.remove()
+    }
+
+    private enum Upstream {
+        /// Nothing listens: Caddy raises 502 itself.
+        case down
+        /// The application answers every request with its own 503.
+        case answering503
+    }
+
+    private func request(_ scenario: String, upstream: Upstream) throws -> HTTPResponse {
+        let port = LoopbackPort.free(), upstreamPort = LoopbackPort.free()
+        var config = try String(contentsOf: CaddyRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("Caddyfile"), encoding: .utf8)
+        config = config.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
+            .replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(upstreamPort)")
+            .replacingOccurrences(of: "/srv/detour", with: scratch.path)
+        if upstream == .answering503 {
+            config += "\nhttp://127.0.0.1:\(upstreamPort) {\n\trespond \"application maintenance body\" 503\n}\n"
+        }
+        let state = scratch.path + "/state-\(scenario)-\(port)"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try config.write(toFile: state + "/Caddyfile", atomically: true, encoding: .utf8)
+        let caddy = try ServerProcess("caddy", ["run", "--config", state + "/Caddyfile", "--adapter", "caddyfile"],
+                                      environment: ["HOME": state, "XDG_DATA_HOME": state, "XDG_CONFIG_HOME": state], log: URL(fileURLWithPath: state + "/caddy.log"))
+        defer { caddy.stop() }
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "\(scenario): caddy did not start: \(caddy.log)")
+        if upstream == .answering503 { XCTAssertTrue(LoopbackPort.waitUntilOpen(upstreamPort), "\(scenario): the upstream site did not start") }
+        return try HTTPClient.get("http://127.0.0.1:\(port)/")
+    }
+
+    private func assertServesPage(_ response: HTTPResponse, _ status: Int, _ scenario: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(response.status, status, scenario, file: file, line: line)
+        XCTAssertTrue(response.body.contains("detour-page-\(status)"), "\(scenario): \(response.body)", file: file, line: line)
+    }
+
+    private func assertEmptyBody(_ response: HTTPResponse, _ status: Int, _ scenario: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(response.status, status, scenario, file: file, line: line)
+        XCTAssertEqual(response.body, "", scenario, file: file, line: line)
+    }
+
+    func testMissingPageFileLeavesTheStatusWithAnEmptyBody() throws {
+        assertEmptyBody(try request("missing-file-hit", upstream: .down), 502, "hit")
+        assertServesPage(try request("missing-file-near-miss", upstream: .down), 502, "near miss")
+    }
+
+    func testHandleErrorsWithoutFileServerSendsNoBody() throws {
+        assertEmptyBody(try request("handle-errors-without-response-hit", upstream: .down), 502, "hit")
+        assertServesPage(try request("handle-errors-without-response-near-miss", upstream: .down), 502, "near miss")
+    }
+
+    func testApplicationErrorsPassThroughWithoutHandleResponse() throws {
+        let hit = try request("upstream-errors-pass-through-hit", upstream: .answering503)
+        XCTAssertEqual(hit.status, 503)
+        XCTAssertEqual(hit.body, "application maintenance body")
+        // Caddy's own 502 for a dead upstream is still an error handle_errors answers.
+        assertServesPage(try request("upstream-errors-pass-through-hit", upstream: .down), 502, "hit, dead upstream")
+        assertServesPage(try request("upstream-errors-pass-through-near-miss", upstream: .answering503), 503, "near miss")
+    }
+
+    func testSiteWithoutHandleErrorsSendsNoBody() throws {
+        assertEmptyBody(try request("code-not-covered-hit", upstream: .down), 502, "hit")
+        assertEmptyBody(try request("code-not-covered-matcher-hit", upstream: .answering503), 503, "a code the matcher leaves out")
+        assertServesPage(try request("code-not-covered-matcher-hit", upstream: .down), 502, "a code the matcher lets in")
+        assertServesPage(try request("code-not-covered-near-miss", upstream: .answering503), 503, "near miss")
+    }
+}
