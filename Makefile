@@ -22,10 +22,11 @@ test: deps test-deps
 bench: deps release
 	scripts/bench.sh $(ARTICLES)
 
-## bench-check: time `detour check nginx` on a generated configuration of 5,000 server blocks
+## bench-check: time `detour check nginx` on 5,000 generated server blocks, `detour check caddy` on 1,000 and 5,000 site blocks
 bench-check: deps release
 	@scripts/install-packages.sh time bc
 	scripts/bench-check.sh 5000
+	scripts/bench-check-caddy.sh
 
 ## bench-search: search figures in Chromium (requests, bytes, time to first result) on the shipped and a synthetic knowledge base
 bench-search: deps test-deps release

@@ -1,6 +1,7 @@
 import DetourDiagnostics
 import DetourProxyCore
 import Foundation
+import Synchronization
 
 /// What the rules work from besides the site: the codes detour made pages for, the path
 /// maps, the files' names, and the file each error route sends for a code.
@@ -8,6 +9,25 @@ struct CaddyCheckContext: Sendable {
     let pageCodes: [Int]
     let maps: [PagePathMap]
     let files: [String]
+    /// Thousands of sites share a page folder: each file is looked at once.
+    private let existing = Existing()
+
+    init(pageCodes: [Int], maps: [PagePathMap], files: [String]) {
+        self.pageCodes = pageCodes
+        self.maps = maps
+        self.files = files
+    }
+
+    private final class Existing: Sendable {
+        let known = Mutex<[String: Bool]>([:])
+
+        func callAsFunction(_ path: String) -> Bool {
+            if let found = known.withLock({ $0[path] }) { return found }
+            let found = FileManager.default.fileExists(atPath: path)
+            known.withLock { $0[path] = found }
+            return found
+        }
+    }
 
     func location(of token: CaddyToken) -> SourceLocation {
         SourceLocation(path: files[token.file], line: token.line, column: token.column)
@@ -25,22 +45,35 @@ struct CaddyCheckContext: Sendable {
     /// The files `route` sends for `code` (one per value a `map` placeholder can take); empty
     /// when it sends none or the path cannot be known before a request.
     func pageFiles(_ route: CaddyErrorRoute, code: Int, in site: CaddySite) -> [PageFile] {
-        guard route.fileServer != nil, let rewrite = route.rewrite, rewrite.count >= 2, let root = route.root?.last?.text, !root.contains("{") else { return [] }
-        let target = rewrite[rewrite.count - 1].text
-        var uris = [target.replacingOccurrences(of: "{err.status_code}", with: String(code))
-            .replacingOccurrences(of: "{http.error.status_code}", with: String(code))]
-        while let open = uris.first?.range(of: "{"), let close = uris.first?[open.upperBound...].firstIndex(of: "}") {
-            let placeholder = String(uris[0][open.lowerBound...close])
-            guard let values = site.mapValues[placeholder], !values.isEmpty, uris.count * values.count <= 256 else { return [] }
-            uris = uris.flatMap { uri in values.map { uri.replacingOccurrences(of: placeholder, with: $0) } }
+        guard route.fileServer != nil, let rewrite = route.rewrite, rewrite.count >= 2, let root = route.root?.last?.text, !root.utf8.contains(UInt8(ascii: "{")) else { return [] }
+        var uris = [""]
+        // The target's literal parts and placeholders, read once: the code, or each value a
+        // `map` gives; anything else is known only when a request comes.
+        var rest = Substring(rewrite[rewrite.count - 1].text)
+        while !rest.isEmpty {
+            guard let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") else {
+                uris = uris.map { $0 + rest }
+                break
+            }
+            let literal = rest[..<open], placeholder = String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+            let values: [String]
+            if placeholder == "{err.status_code}" || placeholder == "{http.error.status_code}" {
+                values = [String(code)]
+            } else if let mapped = site.mapValues[placeholder], !mapped.isEmpty, uris.count * mapped.count <= 256 {
+                values = mapped
+            } else {
+                return []
+            }
+            uris = uris.flatMap { uri in values.map { uri + literal + $0 } }
         }
+        var folder = root
+        while folder.utf8.count > 1, folder.utf8.last == UInt8(ascii: "/") { folder.removeLast() }
         return uris.map { uri in
-            let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
-            var folder = root
-            while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
-            let installPath = folder + (path.hasPrefix("/") ? path : "/" + path)
+            let path = uri.utf8.contains(UInt8(ascii: "?")) ? String(uri[..<uri.firstIndex(of: "?")!]) : uri
+            let installPath = folder + (path.utf8.first == UInt8(ascii: "/") ? path : "/" + path)
             let localPath = PagePathMap.apply(maps, to: installPath)
-            return PageFile(uri: path, installPath: installPath, localPath: localPath, exists: FileManager.default.fileExists(atPath: localPath))
+            return PageFile(uri: path, installPath: installPath, localPath: localPath, exists: existing(localPath))
         }
     }
 

@@ -24,12 +24,15 @@ public enum CaddyChecker {
         guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: config.files) }
         diagnostics += CaddyDirectiveCheck.check(config)
         let context = CaddyCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, files: config.files)
-        var coverage: [SiteCoverage] = []
-        for (index, block) in config.blocks.enumerated() where !(index == 0 && block.isGlobalOptions) {
-            let site = CaddySite(block)
-            for rule in rules { diagnostics += rule.check(site, in: context) }
-            coverage.append(Self.coverage(of: site, in: context))
+        // Sites share nothing: each is modelled, checked and tabulated in one task, over the cores.
+        let sites = config.blocks.enumerated().filter { !($0.offset == 0 && $0.element.isGlobalOptions) }.map(\.element)
+        let checked = sites.concurrentMap { block -> ([Diagnostic], SiteCoverage) in
+            var site = CaddySite(block)
+            site.resolvePages(in: context)
+            return (rules.flatMap { $0.check(site, in: context) }, Self.coverage(of: site, in: context))
         }
+        diagnostics += checked.flatMap(\.0)
+        let coverage = checked.map(\.1)
         var seen = Set<Diagnostic>()
         return ProxyCheck.Report(diagnostics: diagnostics.filter { seen.insert($0).inserted }, coverage: coverage, files: config.files)
     }
@@ -39,9 +42,9 @@ public enum CaddyChecker {
     private static func coverage(of site: CaddySite, in context: CaddyCheckContext) -> SiteCoverage {
         let codes = context.pageCodes
         let answers = codes.map { code -> (Int, String?) in
-            for route in site.errorRoutes where context.answers(route, code) && (route.fileServer != nil || route.respond != nil) {
+            for (index, route) in site.errorRoutes.enumerated() where context.answers(route, code) && (route.fileServer != nil || route.respond != nil) {
                 if route.respond != nil, route.fileServer == nil { return (code, "respond (\(context.location(of: route.respond![0]).description))") }
-                let files = context.pageFiles(route, code: code, in: site)
+                let files = site.pageFiles[index][code] ?? []
                 guard let file = files.first else { return (code, "handle_errors (a path known only at request time)") }
                 let shown = files.count > 1 ? "\(file.localPath) and \(files.count - 1) more" : file.localPath
                 return (code, files.allSatisfy(\.exists) ? shown : shown + " (missing)")

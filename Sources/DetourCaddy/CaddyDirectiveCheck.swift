@@ -5,15 +5,15 @@ import DetourDiagnostics
 /// `handle_errors`, which only Caddy 2.8 takes. Caddy stops at the first; every one is reported.
 enum CaddyDirectiveCheck {
     static func check(_ config: CaddyConfig) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for (index, block) in config.blocks.enumerated() {
-            if index == 0, block.isGlobalOptions { continue }
+        let sites = config.blocks.enumerated().filter { !($0.offset == 0 && $0.element.isGlobalOptions) }.map(\.element)
+        return sites.concurrentMap { block -> [Diagnostic] in
+            var found: [Diagnostic] = []
             if let stray = block.keys.first(where: { $0.text == "}" }) {
                 found.append(error("Unexpected '}' because no matching opening brace; Caddy reads it as a site address", at: stray, config))
             }
             for segment in block.segments { check(segment, config, into: &found) }
-        }
-        return found
+            return found
+        }.flatMap { $0 }
     }
 
     /// `closing`: the `}` of the route block the segment is in, where Caddy names an unknown

@@ -12,6 +12,18 @@ struct CaddySite: Sendable {
     var proxies: [(line: [CaddyToken], handlesResponses: Bool)]
     /// `map` outputs by placeholder (`{detour_language}` → en, de, …).
     var mapValues: [String: [String]]
+    /// Per error route, per code it answers, the files it sends: worked out once
+    /// (`resolvePages`) for the rules and the coverage table.
+    private(set) var pageFiles: [[Int: [CaddyCheckContext.PageFile]]] = []
+
+    mutating func resolvePages(in context: CaddyCheckContext) {
+        let site = self
+        pageFiles = errorRoutes.map { route in
+            var files: [Int: [CaddyCheckContext.PageFile]] = [:]
+            for code in context.pageCodes where context.answers(route, code) { files[code] = context.pageFiles(route, code: code, in: site) }
+            return files
+        }
+    }
 
     var name: String { block.keys.map(\.text).joined(separator: " ") }
 

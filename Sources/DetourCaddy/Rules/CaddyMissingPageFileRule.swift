@@ -10,11 +10,11 @@ struct CaddyMissingPageFileRule: CaddyRule {
     )
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
-        site.errorRoutes.compactMap { route in
+        zip(site.errorRoutes, site.pageFiles).compactMap { route, files in
             guard let rewrite = route.rewrite, let root = route.root else { return nil }
             var missing: [(code: Int, file: CaddyCheckContext.PageFile)] = []
-            for code in context.pageCodes where context.answers(route, code) {
-                for file in context.pageFiles(route, code: code, in: site) where !file.exists { missing.append((code, file)) }
+            for code in context.pageCodes {
+                for file in files[code] ?? [] where !file.exists { missing.append((code, file)) }
             }
             guard !missing.isEmpty else { return nil }
             let shown = missing.prefix(4).map { "\($0.file.installPath)\($0.file.localPath == $0.file.installPath ? "" : " (here \($0.file.localPath))")" }
