@@ -74,10 +74,10 @@ def main():
         index, page = served_before(log, offset, r["firstResultAt"] + 1, INDEX_FILES[engine])
         script = " (page painted at %5.1f)" % r["paintMs"] if r.get("paintMs") else ""
         print("  %-12s first result at %6.1f ms%s%s, %d index requests, %6.1f KB index + %5.1f KB page (%d files);"
-              " typed%s, then with its files loaded: median %.1f ms, max %.1f ms"
+              " %sthe same query with its files loaded: median %.1f ms, max %.1f ms"
               % (word, r["firstResultMs"], script, " (late)" if r.get("late") else "", index[0],
                  index[1] / 1024, page[1] / 1024, page[0],
-                 " %.1f ms" % r["typedFirstMs"] if r.get("typedFirstMs") is not None else "", warm[len(warm) // 2], warm[-1]))
+                 "typed %.1f ms, then " % r["typedFirstMs"] if r.get("typedFirstMs") is not None else "", warm[len(warm) // 2], warm[-1]))
     if firsts:
         print("  first result: worst %.1f ms, median %.1f ms over %d words" % (max(firsts), sorted(firsts)[len(firsts) // 2], len(firsts)))
 
