@@ -7,6 +7,7 @@ import Foundation
 public enum CaddyChecker {
     static let rules: [any CaddyRule] = [
         CaddyMissingPageFileRule(), CaddyErrorsWithoutResponseRule(), CaddyUpstreamPassThroughRule(), CaddyUncoveredCodeRule(),
+        CaddySoftStatusRule(), CaddyStatusAsMessageRule(),
     ]
 
     /// Every rule `detour check caddy` reports.

@@ -10,6 +10,10 @@ struct CaddySite: Sendable {
     var errorRoutes: [CaddyErrorRoute]
     /// Each `reverse_proxy`/`php_fastcgi` line and whether it has a `handle_response`.
     var proxies: [(line: [CaddyToken], handlesResponses: Bool)]
+    /// The `handle_response` blocks of those proxies.
+    var responseHandlers: [[CaddyToken]] {
+        proxies.flatMap { proxy in CaddyDirectiveCheck.block(inside: proxy.line).lines.filter { $0.first?.text == "handle_response" } }
+    }
     /// `map` outputs by placeholder (`{detour_language}` → en, de, …).
     var mapValues: [String: [String]]
     /// Per error route, per code it answers, the files it sends: worked out once

@@ -18,6 +18,8 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "upstream-errors-pass-through": "caddy.upstream-errors-pass-through",
         "code-not-covered": "caddy.code-not-covered",
         "code-not-covered-matcher": "caddy.code-not-covered",
+        "error-page-soft-status": "caddy.error-page-soft-status",
+        "error-status-as-message": "caddy.error-status-as-message",
     ]
 
     static func check(_ scenario: String) -> ProxyCheck.Report {

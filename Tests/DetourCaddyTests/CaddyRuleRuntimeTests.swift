@@ -78,4 +78,16 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("code-not-covered-matcher-hit", upstream: .down), 502, "a code the matcher lets in")
         assertServesPage(try request("code-not-covered-near-miss", upstream: .answering503), 503, "near miss")
     }
+
+    func testFileServerInHandleResponseAnswers200() throws {
+        let hit = try request("error-page-soft-status-hit", upstream: .answering503)
+        XCTAssertEqual(hit.status, 200, "crawlers see success")
+        XCTAssertTrue(hit.body.contains("detour-page-503"), hit.body)
+        assertServesPage(try request("error-page-soft-status-near-miss", upstream: .answering503), 503, "near miss")
+    }
+
+    func testOneArgumentErrorBecomes500() throws {
+        assertServesPage(try request("error-status-as-message-hit", upstream: .answering503), 500, "hit: the status is lost")
+        assertServesPage(try request("error-status-as-message-near-miss", upstream: .answering503), 503, "near miss")
+    }
 }

@@ -1,0 +1,22 @@
+import DetourDiagnostics
+
+/// `error {rp.status_code}` with one argument: Caddy reads a lone placeholder as the message,
+/// so the status becomes 500 whatever the upstream sent.
+struct CaddyStatusAsMessageRule: CaddyRule {
+    static let about = RuleDescription(
+        "caddy.error-status-as-message", .error,
+        summary: "error with one placeholder argument, which Caddy reads as the message",
+        consequence: "a 500 instead of the upstream's status, and the page for 500"
+    )
+
+    func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
+        site.responseHandlers.flatMap { handler in
+            CaddyDirectiveCheck.block(inside: handler).lines.compactMap { line -> Diagnostic? in
+                guard line.first?.text == "error", line.count == 2, line[1].text.hasPrefix("{"), line[1].text.hasSuffix("}") else { return nil }
+                return .error(Self.id, "'error \(line[1].text)' has one argument, which Caddy takes as the message: the status becomes 500, not the upstream's", at: context.location(of: line[1]), notes: [
+                    Self.fix("error \"upstream error\" \(line[1].text)"),
+                ])
+            }
+        }
+    }
+}
