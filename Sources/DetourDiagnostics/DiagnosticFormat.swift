@@ -4,12 +4,13 @@ public enum DiagnosticFormat: String, CaseIterable, Sendable {
     case json
     case sarif
 
-    /// `catalogue` describes the rules in SARIF's rule metadata.
-    public func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = []) -> String {
+    /// `catalogue` describes the rules in SARIF's rule metadata; `extra` goes beside the
+    /// findings in JSON (`detour check`'s coverage).
+    public func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:]) -> String {
         let sorted = diagnostics.sortedForOutput()
         switch self {
         case .text: return TextDiagnosticRenderer.render(sorted)
-        case .json: return JSONDiagnosticRenderer.render(sorted)
+        case .json: return JSONDiagnosticRenderer.render(sorted, extra: extra)
         case .sarif: return SARIFDiagnosticRenderer.render(sorted, toolVersion: toolVersion, catalogue: catalogue)
         }
     }

@@ -77,7 +77,8 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
         }
         let report = server == .caddy ? CaddyChecker.check(options) : NginxChecker.check(options)
-        let status = diagnostics.report(report.diagnostics, catalogue: server == .caddy ? CaddyChecker.catalogue : NginxChecker.catalogue)
+        let status = diagnostics.report(report.diagnostics, catalogue: server == .caddy ? CaddyChecker.catalogue : NginxChecker.catalogue,
+                                        extra: ["coverage": report.coverage, "files": report.files])
         if !quiet, diagnostics.format == .text {
             let blocks = server == .caddy ? "site block" : "server block"
             print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count, blocks: blocks), terminator: "")

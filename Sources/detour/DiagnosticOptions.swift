@@ -13,8 +13,8 @@ struct DiagnosticOptions: ParsableArguments {
 
     /// Prints the findings (text to standard error, JSON and SARIF to standard output) and
     /// returns the exit status they call for.
-    func report(_ diagnostics: [Diagnostic], catalogue: [RuleDescription] = []) -> Int32 {
-        let rendered = format.render(diagnostics, toolVersion: Detour.version, catalogue: catalogue)
+    func report(_ diagnostics: [Diagnostic], catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:]) -> Int32 {
+        let rendered = format.render(diagnostics, toolVersion: Detour.version, catalogue: catalogue, extra: extra)
         if format == .text {
             if !rendered.isEmpty { FileHandle.standardError.write(rendered) }
         } else {

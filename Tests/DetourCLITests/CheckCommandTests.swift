@@ -119,6 +119,22 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(readme.contains(listed.stdout), "README's table differs from 'detour check --list-rules':\n\(listed.stdout)")
     }
 
+    /// CI reads the coverage from JSON too: per server, each code and what answers it (null: nothing).
+    func testJSONCarriesTheCoverageAndTheFilesRead() throws {
+        try folder.write(["deploy/nginx.conf": server("        location / { proxy_pass http://127.0.0.1:9000; }")])
+        let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--format", "json"], in: folder.url)
+        XCTAssertEqual(result.status, 0, "a warning only")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["warnings"] as? Int, 1)
+        XCTAssertEqual(object["files"] as? [String], ["deploy/nginx.conf"])
+        let site = try XCTUnwrap((object["coverage"] as? [[String: Any]])?.first)
+        XCTAssertEqual(site["name"] as? String, "shop.test")
+        let answers = try XCTUnwrap(site["answers"] as? [[String: Any]])
+        XCTAssertEqual(answers.count, 1)
+        XCTAssertEqual(answers[0]["code"] as? Int, 502)
+        XCTAssertTrue(answers[0]["answer"] is NSNull, "not covered is null: \(answers)")
+    }
+
     func testSyntaxErrorsAreReportedLikeNginx() throws {
         try folder.write(["deploy/nginx.conf": "events {}\nhttp {\n    server {\n        listen 80\n    }\n"])
         let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--quiet"], in: folder.url)
