@@ -55,7 +55,7 @@ enum CaddyDirectiveCheck {
         var previous: CaddyToken?
         for token in segment[(open + 1)...] {
             if token.text == "}", !token.isQuoted, depth == 0 { return (lines, token) }
-            let startsLine = previous.map { $0.file != token.file || $0.line + $0.lineBreaks < token.line } ?? true
+            let startsLine = previous?.endsBeforeLine(of: token) ?? true
             if depth == 0, startsLine || lines.isEmpty { lines.append([]) }
             lines[lines.count - 1].append(token)
             if !token.isQuoted, token.text == "{" { depth += 1 }

@@ -76,13 +76,13 @@ struct CaddyParser {
         if pastEnd { return false }
         guard read.count >= 2 else { return true }
         let previous = read[read.count - 2], current = read[read.count - 1]
-        return previous.file != current.file || previous.line + previous.lineBreaks < current.line
+        return previous.endsBeforeLine(of: current)
     }
 
     private var isNextOnNewLine: Bool {
         guard !pastEnd, let current = read.last else { return read.isEmpty ? false : true }
         guard let next = unread.last else { return true }
-        return current.file != next.file || current.line + current.lineBreaks < next.line
+        return current.endsBeforeLine(of: next)
     }
 
     private func failure(_ message: String) -> Failure {

@@ -10,10 +10,8 @@ struct CaddySite: Sendable {
     var errorRoutes: [CaddyErrorRoute]
     /// Each `reverse_proxy`/`php_fastcgi` line and whether it has a `handle_response`.
     var proxies: [(line: [CaddyToken], handlesResponses: Bool)]
-    /// The `handle_response` blocks of those proxies.
-    var responseHandlers: [[CaddyToken]] {
-        proxies.flatMap { proxy in CaddyDirectiveCheck.block(inside: proxy.line).lines.filter { $0.first?.text == "handle_response" } }
-    }
+    /// The lines inside each `handle_response` block of those proxies.
+    var responseHandlers: [[[CaddyToken]]]
     /// `map` outputs by placeholder (`{detour_language}` → en, de, …).
     var mapValues: [String: [String]]
     /// Per error route, per code it answers, the files it sends: worked out once
@@ -55,6 +53,9 @@ struct CaddySite: Sendable {
         self.errorBlocks = errorBlocks
         errorRoutes = errorSegments.flatMap { CaddyErrorRoute.routes(of: $0, siteRoot: root) }
         self.proxies = proxies
+        responseHandlers = proxies.flatMap { proxy in
+            CaddyDirectiveCheck.block(inside: proxy.0).lines.filter { $0.first?.text == "handle_response" }.map { CaddyDirectiveCheck.block(inside: $0).lines }
+        }
         mapValues = maps
     }
 

@@ -15,4 +15,9 @@ struct CaddyToken: Sendable, Equatable {
 
     /// How many line breaks the word holds (a quoted word may span lines).
     var lineBreaks: Int { text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } }
+
+    /// Whether `later` starts a line after this word's last one (another file counts).
+    func endsBeforeLine(of later: CaddyToken) -> Bool {
+        file != later.file || line + lineBreaks < later.line
+    }
 }

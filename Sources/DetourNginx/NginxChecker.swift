@@ -48,12 +48,9 @@ public enum NginxChecker {
     /// Which file answers each code in `server`.
     private static func coverage(of server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> SiteCoverage {
         let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
-        var sendsServerErrors: Bool?
         let answers = codes.map { code -> (Int, String?) in
             guard let page = server.pageForEveryRequest(code, pageLocations: facts.pageLocations) else {
-                guard code >= 500 else { return (code, nil) }
-                sendsServerErrors = sendsServerErrors ?? server.mayAnswerServerError
-                return (code, sendsServerErrors == true ? nil : "not needed: nothing here answers 5xx")
+                return (code, code < 500 || server.mayAnswerServerError ? nil : "not needed: nothing here answers 5xx")
             }
             let target = facts.target(of: page) ?? context.target(of: page, in: server)
             switch target {

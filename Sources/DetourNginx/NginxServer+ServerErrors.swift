@@ -5,7 +5,8 @@ extension NginxServer {
     /// `memcached_pass`, …), limits them (`limit_req`, `limit_conn`: 503), asks an auth service
     /// (`auth_request`: 500 when it fails), returns a 5xx itself, or uses a directive from a
     /// module outside nginx itself (Lua, Perl, njs, Passenger: content handlers that may fail).
-    var mayAnswerServerError: Bool {
+    /// Worked out once, on first use (`mayAnswerServerError`).
+    func findServerErrorSource() -> Bool {
         if scope.limit != nil || scope.authRequest != nil { return true }
         if allLocations.contains(where: { $0.upstreamPass != nil || $0.scope.limit != nil || $0.scope.authRequest != nil }) { return true }
         return Self.anyServerErrorSource(in: directive)

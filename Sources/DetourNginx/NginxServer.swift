@@ -30,6 +30,10 @@ final class NginxServer: @unchecked Sendable {
         return "server"
     }
 
+    /// Whether anything here can make nginx answer a 5xx (`findServerErrorSource`): asked by
+    /// a rule and by the coverage table, so it is worked out once. A server is read by one task.
+    private(set) lazy var mayAnswerServerError: Bool = findServerErrorSource()
+
     var definesErrorPages: Bool { directive.children.contains { $0.kind == .errorPage } }
 
     /// The page every request that meets `code` gets: the server's own; else the one the

@@ -80,8 +80,7 @@ struct CheckCommand: ParsableCommand {
         let status = diagnostics.report(report.diagnostics, catalogue: server == .caddy ? CaddyChecker.catalogue : NginxChecker.catalogue,
                                         extra: ["coverage": report.coverage, "files": report.files])
         if !quiet, diagnostics.format == .text {
-            let blocks = server == .caddy ? "site block" : "server block"
-            print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count, blocks: blocks), terminator: "")
+            print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count, site: server == .caddy ? "site" : "server"), terminator: "")
         }
         if status != 0 { throw ExitCode(status) }
     }

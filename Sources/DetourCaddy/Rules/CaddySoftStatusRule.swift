@@ -13,7 +13,7 @@ struct CaddySoftStatusRule: CaddyRule {
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for handler in site.responseHandlers {
-            for line in CaddyDirectiveCheck.block(inside: handler).lines {
+            for line in handler {
                 if line.first?.text == "file_server", !line.contains(where: { $0.text == "status" && !$0.isQuoted }) {
                     found.append(.error(Self.id, "file_server in handle_response sends the page with 200, not the upstream's error status: crawlers and monitors see success while the site fails", at: context.location(of: line[0]), notes: [
                         Self.fix("file_server { status {rp.status_code} }, or 'error \"upstream error\" {rp.status_code}' here and the page in handle_errors"),

@@ -1,18 +1,15 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// One check over a configuration. Each rule has its own id, a located message that says
 /// what visitors would see, and a one-line fix as a note.
-protocol NginxRule: Sendable {
-    /// Its id, severity and what it means for visitors, as the catalogue lists it.
-    static var about: RuleDescription { get }
+protocol NginxRule: ProxyRule {
     /// Findings for one server block, given what its pages lead to; servers are checked
     /// independently, in parallel.
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic]
 }
 
 extension NginxRule {
-    static var id: String { about.id }
-
     /// Runs `check` on every error page in effect in `server`, with where its target leads.
     func eachPage(of server: NginxServer, _ facts: NginxServerFacts, _ check: (NginxServer, NginxErrorPage, NginxPageTarget) -> Diagnostic?) -> [Diagnostic] {
         facts.pages.compactMap { check(server, $0.page, $0.target) }
@@ -32,11 +29,5 @@ extension NginxRule {
         // The scope of the block the directive is written in.
         let scope = server.allLocations.first { $0.directive.children.contains(page.directive) }?.scope ?? server.scope
         return scope.authRequest != nil || scope.authBasic != nil
-    }
-
-    static func fix(_ text: String) -> Diagnostic.Note { .init("fix: " + text) }
-
-    static func codes(_ codes: some Sequence<Int>) -> String {
-        codes.sorted().map(String.init).joined(separator: ", ")
     }
 }

@@ -34,13 +34,14 @@ struct ServerRewriteRule: NginxRule {
                 }
                 return found
             case .rewrite:
-                let caught = uris.filter { !diverted.contains($0.uri) && Self.rewritten(directive, $0.uri) != nil }
-                if let first = caught.first {
-                    diverted.formUnion(caught.map(\.uri))
+                let caught = uris.compactMap { page in
+                    diverted.contains(page.uri) ? nil : Self.rewritten(directive, page.uri).map { (page.uri, page.codes, $0) }
+                }
+                if let (_, _, target) = caught.first {
+                    diverted.formUnion(caught.map(\.0))
                     let flag = directive.argumentCount > 2 ? directive.lastValue ?? "" : ""
-                    let target = Self.rewritten(directive, first.uri) ?? ""
                     let outcome = flag == "redirect" || flag == "permanent" ? "visitors are redirected (to '\(target)' for the first) and lose the status" : "nginx looks up '\(target)' (for the first) instead of the page"
-                    let pages = caught.map { "\($0.uri) (\(Self.codes($0.codes)))" }.joined(separator: ", ")
+                    let pages = caught.map { "\($0.0) (\(Self.codes($0.1)))" }.joined(separator: ", ")
                     found.append(.warning(Self.id, "this server-level rewrite runs again when nginx redirects to an error page and matches \(caught.count == 1 ? "it" : "them"): \(pages): \(outcome)", at: directive.location, notes: [
                         Self.fix("make the pattern exclude the pages' URIs, or move the rewrite into 'location / { … }'"),
                     ]))
