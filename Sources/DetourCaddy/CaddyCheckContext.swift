@@ -43,13 +43,26 @@ struct CaddyCheckContext: Sendable {
     }
 
     /// The files `route` sends for `code` (one per value a `map` placeholder can take); empty
-    /// when it sends none or the path cannot be known before a request.
+    /// when it sends none or the path cannot be known before a request. With `try_files`, the
+    /// first name that exists, else the first name.
     func pageFiles(_ route: CaddyErrorRoute, code: Int, in site: CaddySite) -> [PageFile] {
-        guard route.fileServer != nil, let rewrite = route.rewrite, rewrite.count >= 2, let root = route.root?.last?.text, !root.utf8.contains(UInt8(ascii: "{")) else { return [] }
+        guard route.fileServer != nil, route.respond == nil, let target = route.pageTarget, let root = route.root?.last?.text, !root.utf8.contains(UInt8(ascii: "{")) else { return [] }
+        guard target[0].text == "try_files" else {
+            return target.count >= 2 ? files(target[target.count - 1].text, under: root, code: code, in: site) : []
+        }
+        let names = target.dropFirst().prefix { !($0.text == "{" && !$0.isQuoted) }
+        let candidates = names.map { files($0.text, under: root, code: code, in: site) }
+        guard let first = candidates.first, !first.isEmpty, candidates.allSatisfy({ $0.count == first.count }) else { return [] }
+        return first.indices.map { index in candidates.first { $0[index].exists }?[index] ?? first[index] }
+    }
+
+    /// The files a URI with placeholders names under `root`; empty when a placeholder is known
+    /// only at request time.
+    private func files(_ target: String, under root: String, code: Int, in site: CaddySite) -> [PageFile] {
         var uris = [""]
         // The target's literal parts and placeholders, read once: the code, or each value a
         // `map` gives; anything else is known only when a request comes.
-        var rest = Substring(rewrite[rewrite.count - 1].text)
+        var rest = Substring(target)
         while !rest.isEmpty {
             guard let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") else {
                 uris = uris.map { $0 + rest }

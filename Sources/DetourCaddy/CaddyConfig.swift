@@ -8,9 +8,19 @@ struct CaddyConfig: Sendable {
     var files: [String]
     var blocks: [CaddySiteBlock]
     var diagnostics: [Diagnostic]
+    var version: CaddyVersionSource
+
+    /// The site blocks: every block but a global options block written first.
+    var sites: [CaddySiteBlock] {
+        blocks.enumerated().filter { !($0.offset == 0 && $0.element.isGlobalOptions) }.map(\.element)
+    }
+
+    /// Caddy reads any size; past this detour reports the file instead of reading it.
+    static let maximumFileSize = 256 << 20
 
     /// Imported files are named relative to the main file's folder as the user wrote it.
-    static func load(main: URL, displayPath: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> CaddyConfig {
+    static func load(main: URL, displayPath: String, version: CaddyVersionSource = CaddyVersionSource(),
+                     environment: [String: String] = ProcessInfo.processInfo.environment) -> CaddyConfig {
         var files: [(display: String, absolute: String)] = []
         let mainFolder = main.deletingLastPathComponent().standardizedFileURL.path
         let displayFolder = (displayPath as NSString).deletingLastPathComponent
@@ -19,23 +29,31 @@ struct CaddyConfig: Sendable {
             let relative = String(absolute.dropFirst(mainFolder.count + 1))
             return displayFolder.isEmpty ? relative : displayFolder + "/" + relative
         }
-        func tokens(of path: String, shown: String) -> Result<(tokens: [CaddyToken], file: Int), FileBytes.Failure> {
-            FileBytes.read(path).map { contents in
+        func tokens(of path: String, shown: String) -> Result<CaddyParser.ReadFile, FileBytes.Failure> {
+            FileBytes.read(path, limit: maximumFileSize).map { contents in
                 files.append((shown, path))
-                return (CaddyLexer.tokens(CaddyEnvironment.expand(contents.bytes, environment: environment), file: files.count - 1), files.count - 1)
+                let file = files.count - 1
+                let lexed = CaddyLexer.tokens(CaddyEnvironment.expand(contents.bytes, environment: environment), file: file, heredocs: { version.version.hasHeredocs })
+                let failure = lexed.failure.map { Diagnostic.error("caddy.syntax", $0.message, at: SourceLocation(path: shown, line: $0.line, column: 1)) }
+                return CaddyParser.ReadFile(tokens: lexed.tokens, file: file, failure: failure)
             }
         }
         let mainPath = main.standardizedFileURL.path
         switch tokens(of: mainPath, shown: displayPath) {
         case .failure(let failure):
             let at = SourceLocation(path: displayPath, line: 1, column: 1)
-            return CaddyConfig(files: [], blocks: [], diagnostics: [.error("caddy.import", "cannot open '\(displayPath)': \(failure.reason)", at: at)])
+            return CaddyConfig(files: [], blocks: [], diagnostics: [.error("caddy.import", "cannot open '\(displayPath)': \(reason(failure))", at: at)], version: version)
         case .success(let read):
-            let parser = CaddyParser.parse(read.tokens, paths: { files[$0] }, read: { path in
+            if let failure = read.failure { return CaddyConfig(files: files.map(\.display), blocks: [], diagnostics: [failure], version: version) }
+            let parser = CaddyParser.parse(read.tokens, version: version, paths: { files[$0] }, read: { path in
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
                 return tokens(of: absolute, shown: display(absolute))
             })
-            return CaddyConfig(files: files.map(\.display), blocks: parser.blocks, diagnostics: parser.error.map { [$0] } ?? [])
+            return CaddyConfig(files: files.map(\.display), blocks: parser.blocks, diagnostics: parser.error.map { [$0] } ?? [], version: version)
         }
+    }
+
+    static func reason(_ failure: FileBytes.Failure) -> String {
+        failure.code == EFBIG ? "it is larger than \(maximumFileSize >> 20) MiB, more than detour reads in a Caddyfile" : failure.reason
     }
 }

@@ -1,19 +1,22 @@
 import DetourDiagnostics
 
-/// What `caddy adapt` refuses in a site block once the Caddyfile is read: a directive it does
-/// not know (in the site or in a `route`/`handle` inside it), and status codes after
-/// `handle_errors`, which only Caddy 2.8 takes. Caddy stops at the first; every one is reported.
+/// What `caddy adapt` refuses in a site block once the Caddyfile is read: a directive the
+/// version read for does not know (in the site or in a `route`/`handle` inside it), and status
+/// codes after `handle_errors` before Caddy 2.8 (bad ones after). Caddy stops at the first;
+/// every one is reported.
 enum CaddyDirectiveCheck {
     static func check(_ config: CaddyConfig) -> [Diagnostic] {
-        let sites = config.blocks.enumerated().filter { !($0.offset == 0 && $0.element.isGlobalOptions) }.map(\.element)
-        return sites.concurrentMap { block -> [Diagnostic] in
-            var found: [Diagnostic] = []
-            if let stray = block.keys.first(where: { $0.text == "}" }) {
-                found.append(error("Unexpected '}' because no matching opening brace; Caddy reads it as a site address", at: stray, config))
-            }
-            for segment in block.segments { check(segment, config, into: &found) }
-            return found
-        }.flatMap { $0 }
+        config.sites.concurrentMap { check($0, config) }.flatMap { $0 }
+    }
+
+    /// One site block's findings.
+    static func check(_ block: CaddySiteBlock, _ config: CaddyConfig) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        if let stray = block.keys.first(where: { $0.text == "}" }) {
+            found.append(error("Unexpected '}' because no matching opening brace; Caddy reads it as a site address", at: stray, config))
+        }
+        for segment in block.segments { check(CaddyLine(segment), config, into: &found) }
+        return found
     }
 
     /// `closing`: the `}` of the route block the segment is in, where Caddy names an unknown
@@ -22,21 +25,29 @@ enum CaddyDirectiveCheck {
     /// without end).
     static let maximumDepth = 64
 
-    private static func check(_ segment: [CaddyToken], _ config: CaddyConfig, closing: CaddyToken? = nil, depth: Int = 0, into found: inout [Diagnostic]) {
+    private static func check(_ segment: CaddyLine, _ config: CaddyConfig, closing: CaddyToken? = nil, depth: Int = 0, into found: inout [Diagnostic]) {
         guard let name = segment.first else { return }
         if name.text.hasPrefix("@") { return }
-        guard CaddyDirectives.known.contains(name.text) else {
+        // The version is asked only for a name 2.6 does not know.
+        guard CaddyDirectives.known.contains(name.text) || config.version.version.directives.contains(name.text) else {
+            let origin = Diagnostic.Note("read as Caddy \(config.version.version): \(config.version.origin); --caddy-version reads for another")
             if let closing {
                 found.append(error("unrecognized directive: \(name.text) - are you sure your Caddyfile structure (nesting and braces) is correct?", at: closing, config,
-                                   notes: [.init("the directive is here; Caddy names the end of its block", at: location(of: name, config))]))
+                                   notes: [.init("the directive is here; Caddy names the end of its block", at: location(of: name, config)), origin]))
             } else {
-                found.append(error("unrecognized directive: \(name.text)", at: name, config))
+                found.append(error("unrecognized directive: \(name.text)", at: name, config, notes: [origin]))
             }
             return
         }
         if name.text == "handle_errors", segment.count > 1, segment[1].text != "{" {
-            found.append(error("Wrong argument count or unexpected line ending after '\(segment[1].text)'", at: segment[1], config,
-                               notes: [.init("status codes after handle_errors need Caddy 2.8; in 2.6 match them inside it: @5xx expression `{err.status_code} >= 500`")]))
+            if !config.version.version.takesErrorStatuses {
+                found.append(error("Wrong argument count or unexpected line ending after '\(segment[1].text)'", at: segment[1], config, notes: [
+                    .init("status codes after handle_errors need Caddy 2.8; before it, match them inside: @5xx expression `{err.status_code} >= 500`"),
+                    .init("read as Caddy \(config.version.version): \(config.version.origin); --caddy-version reads for another"),
+                ]))
+            } else if let bad = CaddyErrorStatuses.arguments(of: segment.tokens).first(where: { CaddyErrorStatuses.codes($0.text) == nil }) {
+                found.append(error("bad status value '\(bad.text)'", at: bad, config))
+            }
         }
         guard CaddyDirectives.routes.contains(name.text) else { return }
         guard depth < maximumDepth else {
@@ -48,21 +59,32 @@ enum CaddyDirectiveCheck {
     }
 
     /// The lines of the block a segment opens (nested blocks kept with their line) and its `}`.
-    static func block(inside segment: [CaddyToken]) -> (lines: [[CaddyToken]], closing: CaddyToken?) {
+    static func block(inside segment: CaddyLine) -> (lines: [CaddyLine], closing: CaddyToken?) {
         guard let open = segment.firstIndex(where: { $0.text == "{" && !$0.isQuoted }) else { return ([], nil) }
-        var lines: [[CaddyToken]] = []
+        var lines: [CaddyLine] = []
         var depth = 0
+        var lineStart: Int?
         var previous: CaddyToken?
-        for token in segment[(open + 1)...] {
-            if token.text == "}", !token.isQuoted, depth == 0 { return (lines, token) }
-            let startsLine = previous?.endsBeforeLine(of: token) ?? true
-            if depth == 0, startsLine || lines.isEmpty { lines.append([]) }
-            lines[lines.count - 1].append(token)
+        for index in (open + 1)..<segment.endIndex {
+            let token = segment[index]
+            if token.text == "}", !token.isQuoted, depth == 0 {
+                if let lineStart { lines.append(segment[lineStart..<index]) }
+                return (lines, token)
+            }
+            if depth == 0, previous?.endsBeforeLine(of: token) ?? true || lineStart == nil {
+                if let lineStart { lines.append(segment[lineStart..<index]) }
+                lineStart = index
+            }
             if !token.isQuoted, token.text == "{" { depth += 1 }
             if !token.isQuoted, token.text == "}" { depth -= 1 }
             previous = token
         }
+        if let lineStart { lines.append(segment[lineStart..<segment.endIndex]) }
         return (lines, nil)
+    }
+
+    static func block(inside segment: [CaddyToken]) -> (lines: [CaddyLine], closing: CaddyToken?) {
+        block(inside: CaddyLine(segment))
     }
 
     private static func location(of token: CaddyToken, _ config: CaddyConfig) -> SourceLocation {

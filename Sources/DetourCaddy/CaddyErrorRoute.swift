@@ -1,63 +1,109 @@
 import Foundation
 
 /// One way a `handle_errors` block answers: the innermost `handle`/`route` (or the block
-/// itself) with the `root`, `rewrite`, `file_server` and `respond` in effect there, and the
-/// codes its matcher lets in.
+/// itself) with the `root`, `rewrite`, `try_files`, `file_server` and `respond` in effect there,
+/// what stands before them (auth, a `respond` that refuses) and the codes and requests its
+/// matchers let in.
 struct CaddyErrorRoute: Sendable {
     /// The `handle_errors` line.
     var block: CaddyToken
     var root: [CaddyToken]?
     var rewrite: [CaddyToken]?
+    var tryFiles: [CaddyToken]?
     var fileServer: CaddyToken?
+    /// The first `respond` without a matcher: it ends the route before `file_server` runs.
     var respond: [CaddyToken]?
-    /// Codes a `{err.status_code}` matcher admits; nil: every code.
+    /// Every `respond` line, with a matcher or not.
+    var responds: [[CaddyToken]] = []
+    /// `basicauth`, `basic_auth`, `forward_auth` and `respond MATCHER 4xx` lines on the way in.
+    var guards: [[CaddyToken]] = []
+    /// The matcher of an enclosing `handle`/`route` that looks at the request, not the status,
+    /// and the line that defines it (nil for a path matcher written in place).
+    var condition: (matcher: CaddyToken, definition: [CaddyToken]?)?
+    /// Codes a `{err.status_code}` matcher (or 2.8's `handle_errors 5xx`) admits; nil: every code.
     var codes: Set<Int>?
+
+    /// The directive that names the page's path: `try_files` (the later in Caddy's order) or `rewrite`.
+    var pageTarget: [CaddyToken]? { tryFiles ?? rewrite }
 
     /// The routes of a `handle_errors` segment; `siteRoot` is the site's own `root`.
     static func routes(of segment: [CaddyToken], siteRoot: [CaddyToken]?) -> [CaddyErrorRoute] {
         var found: [CaddyErrorRoute] = []
-        collect(segment, into: &found, inherited: CaddyErrorRoute(block: segment[0], root: siteRoot), matchers: [:], depth: 0)
+        let start = CaddyErrorRoute(block: segment[0], root: siteRoot, codes: CaddyErrorStatuses.admitted(by: segment))
+        collect(CaddyLine(segment), into: &found, inherited: start, matchers: [:], depth: 0)
         return found
     }
 
-    private static func collect(_ segment: [CaddyToken], into found: inout [CaddyErrorRoute], inherited: CaddyErrorRoute, matchers: [String: Set<Int>], depth: Int) {
+    private static func collect(_ segment: CaddyLine, into found: inout [CaddyErrorRoute], inherited: CaddyErrorRoute, matchers: [String: [CaddyToken]], depth: Int) {
         guard depth < CaddyDirectiveCheck.maximumDepth else { return }
         var route = inherited
         var matchers = matchers
-        var nested: [([CaddyToken], Set<Int>?)] = []
+        var nested: [CaddyLine] = []
         for line in CaddyDirectiveCheck.block(inside: segment).lines {
             guard let name = line.first?.text else { continue }
-            if name.hasPrefix("@"), let codes = statusCodes(line) {
-                matchers[name] = codes
+            if name.hasPrefix("@") {
+                matchers[name] = line.tokens
                 continue
             }
+            let matched = line.count > 1 && isMatcher(line[1])
             switch name {
-            case "root": route.root = line
-            case "rewrite": route.rewrite = line
+            case "root": route.root = line.tokens
+            case "rewrite": route.rewrite = line.tokens
+            case "try_files": route.tryFiles = line.tokens
             case "file_server": route.fileServer = line[0]
-            case "respond": route.respond = line
-            case "handle", "route", "handle_path":
-                let matcher = line.count > 1 ? line[1].text : ""
-                nested.append((line, matcher.hasPrefix("@") ? matchers[matcher] ?? nil : nil))
+            case "respond":
+                route.responds.append(line.tokens)
+                if !matched || line[1].text == "*" {
+                    if route.respond == nil { route.respond = line.tokens }
+                } else if let status = line.last.flatMap({ Int($0.text) }), (400...499).contains(status) {
+                    route.guards.append(line.tokens)
+                }
+            case "basicauth", "basic_auth", "forward_auth": route.guards.append(line.tokens)
+            case "handle", "route", "handle_path": nested.append(line)
             default: break
             }
         }
-        if route.fileServer != nil || route.respond != nil || nested.isEmpty { found.append(route) }
-        for (line, codes) in nested {
+        if route.fileServer != nil || !route.responds.isEmpty || nested.isEmpty { found.append(route) }
+        for line in nested {
             var inner = route
             inner.fileServer = nil
             inner.respond = nil
-            if let codes { inner.codes = inner.codes.map { $0.intersection(codes) } ?? codes }
+            inner.responds = []
+            if line.count > 1, isMatcher(line[1]), line[1].text != "*" {
+                if let definition = matchers[line[1].text], let codes = statusCodes(definition) {
+                    inner.codes = inner.codes.map { $0.intersection(codes) } ?? codes
+                } else {
+                    inner.condition = (line[1], matchers[line[1].text])
+                }
+            }
             collect(line, into: &found, inherited: inner, matchers: matchers, depth: depth + 1)
         }
+    }
+
+    /// Whether a directive's first argument is a matcher, as Caddy decides: `*`, a path, `@name`.
+    static func isMatcher(_ token: CaddyToken) -> Bool {
+        token.text == "*" || token.text.hasPrefix("/") || token.text.hasPrefix("@")
     }
 
     /// `@m expression {err.status_code} in [500, 502]`, `== 502`, `>= 500`: the codes it admits.
     private static func statusCodes(_ line: [CaddyToken]) -> Set<Int>? {
         guard line.count >= 3, line[1].text == "expression" else { return nil }
-        let text = line[2...].map(\.text).joined(separator: " ")
-        guard text.contains("{err.status_code}") || text.contains("{http.error.status_code}") else { return nil }
-        let numbers = Set(text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.filter { (100...599).contains($0) })
+        let words = line[2...].map(\.text)
+        guard words.contains(where: { $0.utf8.elementsEqual("{err.status_code}".utf8) || $0.utf8.elementsEqual("{http.error.status_code}".utf8) })
+            || words.count == 1 && (words[0].contains("{err.status_code}") || words[0].contains("{http.error.status_code}")) else { return nil }
+        let text = words.joined(separator: " ")
+        var numbers = Set<Int>(), number = 0, digits = 0
+        for byte in text.utf8 {
+            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                number = number * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                continue
+            }
+            if digits > 0, digits <= 3, (100...599).contains(number) { numbers.insert(number) }
+            number = 0
+            digits = 0
+        }
+        if digits > 0, digits <= 3, (100...599).contains(number) { numbers.insert(number) }
         if text.contains(" in [") || text.contains("==") { return numbers }
         if let low = numbers.min(), text.contains(">=") { return Set(low...599) }
         if let low = numbers.min(), text.contains(">") { return Set((low + 1)...599) }

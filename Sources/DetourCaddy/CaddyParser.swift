@@ -1,13 +1,21 @@
 import DetourDiagnostics
 import Foundation
 
-/// Caddy 2.6's Caddyfile parser: site blocks and their addresses, snippets `(name) { … }`,
-/// `import` of snippets and of files or a one-wildcard glob with `{args.N}`, directives with
+/// Caddy's Caddyfile parser: site blocks and their addresses, snippets `(name) { … }`,
+/// `import` of snippets and of files or a one-wildcard glob with `{args.N}` (and from 2.7
+/// `{args[N]}` and `{args[M:N]}`), directives with
 /// nested blocks. Like Caddy it stops at the first error and says it in Caddy's words, at the
 /// line Caddy names (and the column).
 struct CaddyParser {
     /// Reads an imported file: its tokens and index, or a reason it cannot be read.
-    typealias Reader = (_ path: String) -> Result<(tokens: [CaddyToken], file: Int), FileBytes.Failure>
+    typealias Reader = (_ path: String) -> Result<ReadFile, FileBytes.Failure>
+
+    /// A file's words, its index, and the error that cut its lexing short.
+    struct ReadFile {
+        var tokens: [CaddyToken]
+        var file: Int
+        var failure: Diagnostic?
+    }
 
     // The words as a gap buffer: those read, the current one last, and those still to read,
     // the next one last. An import puts its words at the gap, so a Caddyfile that imports a
@@ -20,17 +28,19 @@ struct CaddyParser {
     private var total: Int
     private var nesting = 0
     private var snippets: [String: [CaddyToken]] = [:]
+    private var snippetNames: [String] = []
     private var imports: [String: Set<String>] = [:]
     private let paths: (Int) -> (display: String, absolute: String)
     private let reader: Reader
+    private let version: CaddyVersionSource
     /// Caddy has no bound here; detour stops a Caddyfile that imports past this many tokens.
     static let maximumTokens = 10_000_000
 
     private(set) var blocks: [CaddySiteBlock] = []
     private(set) var error: Diagnostic?
 
-    static func parse(_ tokens: [CaddyToken], paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader) -> CaddyParser {
-        var parser = CaddyParser(tokens: tokens, paths: paths, read: read)
+    static func parse(_ tokens: [CaddyToken], version: CaddyVersionSource, paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader) -> CaddyParser {
+        var parser = CaddyParser(tokens: tokens, version: version, paths: paths, read: read)
         do {
             try parser.parseAll()
         } catch let failure as Failure {
@@ -39,7 +49,8 @@ struct CaddyParser {
         return parser
     }
 
-    private init(tokens: [CaddyToken], paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader) {
+    private init(tokens: [CaddyToken], version: CaddyVersionSource, paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader) {
+        self.version = version
         unread = tokens.reversed()
         total = tokens.count
         self.paths = paths
@@ -104,7 +115,9 @@ struct CaddyParser {
             if !reachedEnd {
                 if block.keys.count == 1, let name = Self.snippetName(block.keys[0].text) {
                     guard snippets[name] == nil else { throw parsingError("redeclaration of previously declared snippet \(name)") }
-                    snippets[name] = try snippetTokens().map { var copy = $0; copy.snippet = name; return copy }
+                    let number = Int32(snippetNames.count)
+                    snippetNames.append(name)
+                    snippets[name] = try snippetTokens().map { var copy = $0; copy.snippet = number; return copy }
                     continue
                 }
                 try blockContents(into: &block)
@@ -138,7 +151,7 @@ struct CaddyParser {
                 } else {
                     expectingAnother = false
                 }
-                if text.contains(",") {
+                if text.utf8.contains(UInt8(ascii: ",")) {
                     throw parsingError("Site addresses cannot contain a comma ',': '\(value)' - put a space after the comma to separate site addresses")
                 }
                 var key = token
@@ -252,15 +265,17 @@ struct CaddyParser {
             imported = []
             for match in matches {
                 switch reader(match) {
-                case .success(let file): imported += file.tokens
+                case .success(let file):
+                    if let failure = file.failure { throw Failure(diagnostic: failure) }
+                    imported += file.tokens
                 case .failure(let failure):
-                    throw parsingError(failure.code == EISDIR ? "Could not import \(match): is a directory" : "Could not import \(match): \(failure.reason)")
+                    throw parsingError(failure.code == EISDIR ? "Could not import \(match): is a directory" : "Could not import \(match): \(CaddyConfig.reason(failure))")
                 }
             }
             nodes = matches
         }
         var node = paths(importToken.file).absolute
-        if let snippet = importToken.snippet { node += ":\(snippet)" }
+        if let snippet = importToken.snippet { node += ":\(snippetNames[Int(snippet)])" }
         for target in nodes {
             if target == node || reaches(from: target, to: node) {
                 throw parsingError("a cycle of imports exists between \(node) and \(target)")
@@ -271,21 +286,59 @@ struct CaddyParser {
         if total > Self.maximumTokens {
             throw parsingError("imports here expand past \(Self.maximumTokens) words; detour does not read further")
         }
-        // {args.0}, {args.1}, …: known placeholders only; others stay for Caddy at runtime.
-        if !arguments.isEmpty {
-            imported = imported.map { token in
-                guard token.text.contains("{args.") else { return token }
-                var copy = token
-                for (index, argument) in arguments.enumerated() {
-                    copy.text = copy.text.replacingOccurrences(of: "{args.\(index)}", with: argument)
-                }
-                return copy
-            }
+        // {args.0}, {args[0]}, {args[1:]}: known placeholders only; others stay for Caddy at runtime.
+        if imported.contains(where: { Self.argumentsPlaceholder(in: $0.text) != nil }) {
+            imported = imported.flatMap { token in fillArguments(token, arguments) }
         }
         // The import and its words give way to what it brings; the first of those is current.
         read.removeLast(2 + arguments.count)
         unread.append(contentsOf: imported.reversed())
         if !next() { pastEnd = true }
+    }
+
+    /// The token with the import's arguments put in; from Caddy 2.7 a `{args[M:N]}` token on
+    /// its own stands for those arguments, one token each.
+    private func fillArguments(_ token: CaddyToken, _ arguments: [String]) -> [CaddyToken] {
+        guard let after = Self.argumentsPlaceholder(in: token.text) else { return [token] }
+        let brackets = after == UInt8(ascii: "[") && version.version.hasBracketArguments
+        if brackets, let range = Self.variadic(token.text, count: arguments.count) {
+            return arguments[range].map { var copy = token; copy.text = $0; return copy }
+        }
+        var copy = token
+        for (index, argument) in arguments.enumerated() {
+            copy.text = copy.text.replacingOccurrences(of: "{args.\(index)}", with: argument)
+            if brackets { copy.text = copy.text.replacingOccurrences(of: "{args[\(index)]}", with: argument) }
+        }
+        return [copy]
+    }
+
+    /// The byte after the first `{args` in `text`, or nil when there is none: most words have
+    /// none, and this runs on every imported word.
+    private static func argumentsPlaceholder(in text: String) -> UInt8? {
+        var matched = 0
+        for byte in text.utf8 {
+            if matched == 5 { return byte }
+            if byte == Self.placeholderStart[matched] {
+                matched += 1
+            } else {
+                matched = byte == UInt8(ascii: "{") ? 1 : 0
+            }
+        }
+        return nil
+    }
+
+    private static let placeholderStart = Array("{args".utf8)
+
+    /// `{args[M:N]}`, `{args[:]}`, `{args[1:]}`: the arguments it stands for, or nil when the
+    /// word is not one (or its bounds are out of range, which Caddy only warns about).
+    private static func variadic(_ text: String, count: Int) -> Range<Int>? {
+        guard text.hasPrefix("{args["), text.hasSuffix("]}") else { return nil }
+        let inner = text.dropFirst(6).dropLast(2)
+        guard let colon = inner.firstIndex(of: ":") else { return nil }
+        let start = inner[..<colon], end = inner[inner.index(after: colon)...]
+        guard !start.contains("}"), !end.contains("{") else { return nil }
+        guard let low = start.isEmpty ? 0 : Int(start), let high = end.isEmpty ? count : Int(end), low >= 0, low <= high, high <= count else { return nil }
+        return low..<high
     }
 
     private func reaches(from start: String, to goal: String) -> Bool {

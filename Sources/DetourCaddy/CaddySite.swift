@@ -54,7 +54,7 @@ struct CaddySite: Sendable {
         errorRoutes = errorSegments.flatMap { CaddyErrorRoute.routes(of: $0, siteRoot: root) }
         self.proxies = proxies
         responseHandlers = proxies.flatMap { proxy in
-            CaddyDirectiveCheck.block(inside: proxy.0).lines.filter { $0.first?.text == "handle_response" }.map { CaddyDirectiveCheck.block(inside: $0).lines }
+            CaddyDirectiveCheck.block(inside: proxy.0).lines.filter { $0.first?.text == "handle_response" }.map { CaddyDirectiveCheck.block(inside: $0).lines.map(\.tokens) }
         }
         mapValues = maps
     }

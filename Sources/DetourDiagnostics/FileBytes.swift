@@ -15,13 +15,15 @@ public enum FileBytes {
         public var identity: String
     }
 
-    public static func read(_ path: String) -> Result<Contents, Failure> {
+    /// `limit`: files larger than this many bytes fail with EFBIG, unread.
+    public static func read(_ path: String, limit: Int = Int(Int32.max)) -> Result<Contents, Failure> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(Failure(code: errno)) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .failure(Failure(code: errno)) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(code: EISDIR)) }
+        guard info.st_size <= limit else { return .failure(Failure(code: EFBIG)) }
         var failure: Int32?
         let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, filled in
             guard let count = fill(UnsafeMutableRawBufferPointer(buffer), from: descriptor) else {

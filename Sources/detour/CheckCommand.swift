@@ -33,6 +33,9 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("map"), help: ArgumentHelp("Read INSTALL_PATH on the server as LOCAL_DIR here (repeatable).", valueName: "INSTALL_PATH=LOCAL_DIR"))
     var maps: [String] = []
 
+    @Option(help: ArgumentHelp("Read a Caddyfile as this Caddy version does (heredocs and {args[N]} from 2.7, handle_errors status codes from 2.8); default: the installed caddy's, else 2.6.", valueName: "VERSION"))
+    var caddyVersion: String?
+
     @Flag(name: .shortAndLong, help: "Print findings only, no coverage table.")
     var quiet = false
 
@@ -45,6 +48,9 @@ struct CheckCommand: ParsableCommand {
         }
         if arguments.count == 2, !["nginx", "caddy"].contains(arguments[0]) {
             throw ValidationError("detour check reads nginx and Caddy configurations; '\(arguments[0])' is neither")
+        }
+        if let caddyVersion, CaddyVersion(caddyVersion) == nil {
+            throw ValidationError("--caddy-version takes a version such as 2.6 or 2.8.4, not '\(caddyVersion)'")
         }
         for map in maps where PagePathMap(argument: map) == nil {
             throw ValidationError("--map takes INSTALL_PATH=LOCAL_DIR with an absolute INSTALL_PATH, not '\(map)'")
@@ -76,7 +82,7 @@ struct CheckCommand: ParsableCommand {
         if let pagesPath, PageFolder.codes(in: options.pages).isEmpty {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
         }
-        let report = server == .caddy ? CaddyChecker.check(options) : NginxChecker.check(options)
+        let report = server == .caddy ? CaddyChecker.check(options, version: CaddyVersionSource(caddyVersion.flatMap(CaddyVersion.init))) : NginxChecker.check(options)
         let status = diagnostics.report(report.diagnostics, catalogue: server == .caddy ? CaddyChecker.catalogue : NginxChecker.catalogue,
                                         extra: ["coverage": report.coverage, "files": report.files])
         if !quiet, diagnostics.format == .text {

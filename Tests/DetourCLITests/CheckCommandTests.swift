@@ -154,4 +154,15 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(apache.status, 64)
         XCTAssertTrue(apache.stderr.contains("looks like an Apache configuration"), apache.stderr)
     }
+
+    func testCaddyVersionDecidesWhatTheCaddyfileMeans() throws {
+        try folder.write(["deploy/Caddyfile": "shop.test {\n\thandle_errors 5xx {\n\t\trespond \"down\"\n\t}\n}\n"])
+        let installed = try ProcessRunner.detour(["check", "caddy", "deploy/Caddyfile", "--quiet"], in: folder.url)
+        XCTAssertEqual(installed.status, 1)
+        XCTAssertTrue(installed.stderr.contains("deploy/Caddyfile:2:16: error: [caddy.directive] Wrong argument count or unexpected line ending after '5xx'"), installed.stderr)
+        XCTAssertTrue(installed.stderr.contains("note: read as Caddy 2.6: the installed caddy is 2.6; --caddy-version reads for another"), installed.stderr)
+        let newer = try ProcessRunner.detour(["check", "caddy", "deploy/Caddyfile", "--quiet", "--caddy-version", "v2.8.4"], in: folder.url)
+        XCTAssertFalse(newer.stderr.contains("caddy.directive"), newer.stderr)
+        XCTAssertEqual(try ProcessRunner.detour(["check", "caddy", "deploy/Caddyfile", "--caddy-version", "newest"], in: folder.url).status, 64)
+    }
 }

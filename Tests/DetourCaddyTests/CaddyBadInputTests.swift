@@ -56,4 +56,19 @@ final class CaddyBadInputTests: XCTestCase {
         let comma = CaddyConfig.load(main: folder.url.appendingPathComponent("comma"), displayPath: "comma")
         XCTAssertEqual(comma.blocks.first?.keys.map(\.text), ["a.com", "import", "empty.caddy"], "on an address line, import is an address")
     }
+
+    func testAGigabyteFileIsReportedNotRead() throws {
+        let folder = try TemporaryFolder(files: ["Caddyfile": "example.com {\n\timport huge.caddy\n}\n"])
+        defer { folder.remove() }
+        for name in ["huge.caddy", "huge-main"] {
+            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: folder.path + "/" + name, contents: nil); return folder.path + "/" + name }()))
+            try handle.truncate(atOffset: 1 << 30)
+            try handle.close()
+        }
+        let imported = CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile")
+        XCTAssertEqual(imported.diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" },
+                       ["2:9: Could not import \(folder.url.standardizedFileURL.path)/huge.caddy: it is larger than 256 MiB, more than detour reads in a Caddyfile"])
+        let main = CaddyConfig.load(main: folder.url.appendingPathComponent("huge-main"), displayPath: "huge-main")
+        XCTAssertEqual(main.diagnostics.map(\.message), ["cannot open 'huge-main': it is larger than 256 MiB, more than detour reads in a Caddyfile"])
+    }
 }

@@ -5,21 +5,26 @@ import DetourTestSupport
 import Foundation
 import XCTest
 
-/// One folder per scenario in `Fixtures/caddy-rules`: a `Caddyfile` and the findings expected
+/// One folder per scenario in `Fixtures/caddy`, named `<rule>[-variant]-hit|near-miss`: a `Caddyfile` and the findings expected
 /// for it in `expected.txt` (re-record with RECORD_GOLDEN=1). Pages are `pages/errors`,
 /// installed on the server as `/srv/detour/errors`.
 final class CaddyRuleFixtureTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/caddy-rules")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/caddy")
 
     /// Scenario name → the rule its hit must raise.
     static let rules: [String: String] = [
-        "missing-file": "caddy.error-page-missing-file",
+        "error-page-missing-file": "caddy.error-page-missing-file",
         "handle-errors-without-response": "caddy.handle-errors-without-response",
         "upstream-errors-pass-through": "caddy.upstream-errors-pass-through",
         "code-not-covered": "caddy.code-not-covered",
         "code-not-covered-matcher": "caddy.code-not-covered",
         "error-page-soft-status": "caddy.error-page-soft-status",
         "error-status-as-message": "caddy.error-status-as-message",
+        "respond-shadows-file-server": "caddy.respond-shadows-file-server",
+        "error-page-protected": "caddy.error-page-protected",
+        "error-page-protected-matcher": "caddy.error-page-protected",
+        "error-page-protected-respond": "caddy.error-page-protected",
+        "error-page-missing-file-try-files": "caddy.error-page-missing-file",
     ]
 
     static func check(_ scenario: String) -> ProxyCheck.Report {
@@ -36,6 +41,9 @@ final class CaddyRuleFixtureTests: XCTestCase {
 
     func testEveryScenarioReportsExactlyWhatIsRecorded() throws {
         XCTAssertEqual(Set(Self.scenarios.filter { $0.hasSuffix("-hit") }.map { String($0.dropLast(4)) }), Set(Self.rules.keys))
+        for (scenario, rule) in Self.rules {
+            XCTAssertTrue(scenario.hasPrefix(rule.dropFirst("caddy.".count)), "\(scenario) is named after its rule, \(rule)")
+        }
         for scenario in Self.scenarios {
             let report = Self.check(scenario)
             let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test").replacingOccurrences(of: Self.root.path + "/", with: "")

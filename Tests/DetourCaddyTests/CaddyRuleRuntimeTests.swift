@@ -54,8 +54,8 @@ final class CaddyRuleRuntimeTests: XCTestCase {
     }
 
     func testMissingPageFileLeavesTheStatusWithAnEmptyBody() throws {
-        assertEmptyBody(try request("missing-file-hit", upstream: .down), 502, "hit")
-        assertServesPage(try request("missing-file-near-miss", upstream: .down), 502, "near miss")
+        assertEmptyBody(try request("error-page-missing-file-hit", upstream: .down), 502, "hit")
+        assertServesPage(try request("error-page-missing-file-near-miss", upstream: .down), 502, "near miss")
     }
 
     func testHandleErrorsWithoutFileServerSendsNoBody() throws {
@@ -89,5 +89,25 @@ final class CaddyRuleRuntimeTests: XCTestCase {
     func testOneArgumentErrorBecomes500() throws {
         assertServesPage(try request("error-status-as-message-hit", upstream: .answering503), 500, "hit: the status is lost")
         assertServesPage(try request("error-status-as-message-near-miss", upstream: .answering503), 503, "near miss")
+    }
+
+    func testAPageBehindAuthOrAMatcherReachesNoVisitor() throws {
+        assertEmptyBody(try request("error-page-protected-hit", upstream: .down), 502, "basicauth in handle_errors: its 401 is swallowed")
+        assertServesPage(try request("error-page-protected-near-miss", upstream: .down), 502, "basicauth elsewhere")
+        assertEmptyBody(try request("error-page-protected-matcher-hit", upstream: .down), 502, "a matcher 127.0.0.1 does not meet")
+        assertServesPage(try request("error-page-protected-matcher-near-miss", upstream: .down), 502, "a fallback route")
+        assertEmptyBody(try request("error-page-protected-respond-hit", upstream: .down), 403, "respond 403 replaces the page and its status")
+    }
+
+    func testRespondWithoutAMatcherShadowsFileServer() throws {
+        let hit = try request("respond-shadows-file-server-hit", upstream: .down)
+        XCTAssertEqual(hit.status, 502, "respond without a status keeps the error's")
+        XCTAssertEqual(hit.body, "Something went wrong")
+        assertServesPage(try request("respond-shadows-file-server-near-miss", upstream: .down), 502, "near miss")
+    }
+
+    func testTryFilesWithNoFileThereSendsNoBody() throws {
+        assertEmptyBody(try request("error-page-missing-file-try-files-hit", upstream: .down), 502, "hit")
+        assertServesPage(try request("error-page-missing-file-try-files-near-miss", upstream: .down), 502, "near miss")
     }
 }

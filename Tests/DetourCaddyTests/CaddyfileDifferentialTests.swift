@@ -26,6 +26,7 @@ final class CaddyfileDifferentialTests: XCTestCase {
         ("unknown directive in handle in route", ["Caddyfile": "example.com {\n\thandle {\n\t\troute {\n\t\t\tbogus\n\t\t}\n\t}\n}\n"]),
         ("unknown directive in an imported file", ["Caddyfile": "example.com {\n\timport extra.caddy\n}\n", "extra.caddy": "\n\nrepsond hi\n"]),
         ("handle_errors with codes", ["Caddyfile": "example.com {\n\thandle_errors 404 {\n\t\trespond hi\n\t}\n}\n"]),
+        ("bracket arguments, which 2.6 leaves for runtime", ["Caddyfile": "(c) {\n\theader X-Site {args[0]}\n}\nexample.com {\n\timport c hello\n\trespond ok\n}\n"]),
         ("heredoc, which 2.6 does not know", ["Caddyfile": "example.com {\n\trespond <<EOF\n\thello\n\tEOF\n}\n"]),
         ("unclosed block", ["Caddyfile": "example.com {\n\trespond hi\n"]),
         ("unterminated quote", ["Caddyfile": "example.com {\n\trespond \"hi\n}\n"]),

@@ -23,7 +23,9 @@ struct CaddySoftStatusRule: CaddyRule {
             }
         }
         for route in site.errorRoutes {
-            if let line = route.respond, let respond = Self.successfulRespond(line) { found.append(Self.finding(respond, "handle_errors", context)) }
+            for line in route.responds {
+                if let respond = Self.successfulRespond(line) { found.append(Self.finding(respond, "handle_errors", context)) }
+            }
         }
         return found
     }
