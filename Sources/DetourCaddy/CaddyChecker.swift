@@ -4,7 +4,10 @@ import Foundation
 
 /// `detour check caddy`: reads the Caddyfile as Caddy does, follows every `handle_errors`
 /// route to the file it sends, runs the rules and tells which file answers each code.
-public enum CaddyChecker {
+public enum CaddyChecker: ProxyDialect {
+    public static let name = "caddy"
+    public static let siteNoun = "site"
+
     static let rules: [any CaddyRule] = [
         CaddyMissingPageFileRule(), CaddyErrorsWithoutResponseRule(), CaddyUpstreamPassThroughRule(), CaddyUncoveredCodeRule(),
         CaddySoftStatusRule(), CaddyStatusAsMessageRule(), CaddyRespondShadowsFileServerRule(), CaddyErrorPageProtectedRule(),
@@ -18,8 +21,13 @@ public enum CaddyChecker {
         RuleDescription("caddy.import", .error, summary: "the Caddyfile cannot be read", consequence: "Caddy refuses to start"),
     ] + rules.map { type(of: $0).about }
 
+    /// Reads for `options.serverVersion`, else the installed Caddy, else 2.6.
+    public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
+        check(options, version: CaddyVersionSource(options.serverVersion.flatMap(CaddyVersion.init)))
+    }
+
     /// `version`: the Caddy to read for (heredocs, `{args[N]}`, directives).
-    public static func check(_ options: ProxyCheck.Options, version: CaddyVersionSource = CaddyVersionSource()) -> ProxyCheck.Report {
+    static func check(_ options: ProxyCheck.Options, version: CaddyVersionSource) -> ProxyCheck.Report {
         let config = CaddyConfig.load(main: options.main, displayPath: options.mainDisplay, version: version)
         var diagnostics = config.diagnostics
         // Past a reading error the blocks are a guess, as Caddy stops there.

@@ -5,7 +5,10 @@ import Synchronization
 
 /// `detour check nginx`: reads the configuration with its includes, resolves every
 /// `error_page` as nginx would, runs the rules and tells which file answers each code.
-public enum NginxChecker {
+public enum NginxChecker: ProxyDialect {
+    public static let name = "nginx"
+    public static let siteNoun = "server"
+
     static let rules: [any NginxRule] = [
         MissingPageFileRule(), UndefinedNamedLocationRule(), DroppedInheritedPagesRule(), UninterceptedUpstreamRule(),
         InterceptedWithoutPageRule(), ProxiedPageRule(), NotInternalRule(), SoftErrorStatusRule(), ProtectedPageRule(),

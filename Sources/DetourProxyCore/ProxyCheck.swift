@@ -10,12 +10,16 @@ public enum ProxyCheck {
         /// detour's generated pages (`public/errors`): which codes should be covered.
         public var pages: URL?
         public var maps: [PagePathMap]
+        /// The server version to read the configuration as (`--caddy-version`); nil: the
+        /// installed server's, else the one Debian 12 ships.
+        public var serverVersion: String?
 
-        public init(main: URL, mainDisplay: String, pages: URL?, maps: [PagePathMap]) {
+        public init(main: URL, mainDisplay: String, pages: URL?, maps: [PagePathMap], serverVersion: String? = nil) {
             self.main = main
             self.mainDisplay = mainDisplay
             self.pages = pages
             self.maps = maps
+            self.serverVersion = serverVersion
         }
     }
 

@@ -6,6 +6,10 @@ import DetourProxyCore
 import Foundation
 
 struct CheckCommand: ParsableCommand {
+    /// The servers `detour check` reads, in the order `--list-rules` shows them.
+    static let dialects: [any ProxyDialect.Type] = [NginxChecker.self, CaddyChecker.self]
+    static var catalogue: [RuleDescription] { dialects.flatMap { $0.catalogue } }
+
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check that a proxy configuration really serves the error pages.",
@@ -17,7 +21,7 @@ struct CheckCommand: ParsableCommand {
         --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
 
         Rules (--list-rules prints what visitors get for each):
-        \(RuleTable.summaries(NginxChecker.catalogue + CaddyChecker.catalogue))
+        \(RuleTable.summaries(catalogue))
         """
     )
 
@@ -46,7 +50,7 @@ struct CheckCommand: ParsableCommand {
         guard (1...2).contains(arguments.count) else {
             throw ValidationError("give the configuration file, optionally after the server name: detour check nginx nginx.conf")
         }
-        if arguments.count == 2, !["nginx", "caddy"].contains(arguments[0]) {
+        if arguments.count == 2, !Self.dialects.contains(where: { $0.name == arguments[0] }) {
             throw ValidationError("detour check reads nginx and Caddy configurations; '\(arguments[0])' is neither")
         }
         if let caddyVersion, CaddyVersion(caddyVersion) == nil {
@@ -59,7 +63,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         if listRules {
-            print(RuleTable.markdown(NginxChecker.catalogue + CaddyChecker.catalogue), terminator: "")
+            print(RuleTable.markdown(Self.catalogue), terminator: "")
             return
         }
         let path = arguments.last ?? ""
@@ -68,25 +72,26 @@ struct CheckCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw ValidationError("configuration file '\(path)' does not exist")
         }
-        let server = arguments.count == 2 ? ServerGuess(rawValue: arguments[0]) ?? .nginx : ServerGuess.guess(file)
-        if server == .apache || server == .haproxy {
-            throw ValidationError("'\(path)' looks like \(server.rawValue) configuration; detour check reads nginx and Caddy configurations")
+        let name = arguments.count == 2 ? arguments[0] : ServerGuess.guess(file).rawValue
+        guard let dialect = Self.dialects.first(where: { $0.name == name }) else {
+            throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx and Caddy configurations")
         }
         let pagesPath = pages ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent("public/errors").path) ? "public/errors" : nil)
         let options = ProxyCheck.Options(
             main: file.standardizedFileURL,
             mainDisplay: path,
             pages: pagesPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : cwd.appendingPathComponent($0) },
-            maps: maps.compactMap { PagePathMap(argument: $0) }
+            maps: maps.compactMap { PagePathMap(argument: $0) },
+            serverVersion: dialect == CaddyChecker.self ? caddyVersion : nil
         )
         if let pagesPath, PageFolder.codes(in: options.pages).isEmpty {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
         }
-        let report = server == .caddy ? CaddyChecker.check(options, version: CaddyVersionSource(caddyVersion.flatMap(CaddyVersion.init))) : NginxChecker.check(options)
-        let status = diagnostics.report(report.diagnostics, catalogue: server == .caddy ? CaddyChecker.catalogue : NginxChecker.catalogue,
+        let report = dialect.check(options)
+        let status = diagnostics.report(report.diagnostics, catalogue: dialect.catalogue,
                                         extra: ["coverage": report.coverage, "files": report.files])
         if !quiet, diagnostics.format == .text {
-            print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count, site: server == .caddy ? "site" : "server"), terminator: "")
+            print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count, site: dialect.siteNoun), terminator: "")
         }
         if status != 0 { throw ExitCode(status) }
     }
