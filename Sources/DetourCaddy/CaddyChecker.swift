@@ -52,7 +52,7 @@ public enum CaddyChecker: ProxyDialect {
     private static func coverage(of site: CaddySite, in context: CaddyCheckContext) -> SiteCoverage {
         let codes = context.pageCodes
         let answers = codes.map { code -> (Int, String?) in
-            for (index, route) in site.errorRoutes.enumerated() where context.answers(route, code) && (route.fileServer != nil || !route.responds.isEmpty) {
+            for (index, route) in site.errorRoutes.enumerated() where context.answers(route, code) && route.writesBody {
                 // A respond without a matcher ends the route before file_server.
                 if let respond = route.respond ?? (route.fileServer == nil ? route.responds.first : nil) {
                     return (code, "respond (\(context.location(of: respond[0]).description))")

@@ -30,12 +30,11 @@ enum CaddyDirectiveCheck {
         if name.text.hasPrefix("@") { return }
         // The version is asked only for a name 2.6 does not know.
         guard CaddyDirectives.known.contains(name.text) || config.version.version.directives.contains(name.text) else {
-            let origin = Diagnostic.Note("read as Caddy \(config.version.version): \(config.version.origin); --caddy-version reads for another")
             if let closing {
                 found.append(error("unrecognized directive: \(name.text) - are you sure your Caddyfile structure (nesting and braces) is correct?", at: closing, config,
-                                   notes: [.init("the directive is here; Caddy names the end of its block", at: location(of: name, config)), origin]))
+                                   notes: [.init("the directive is here; Caddy names the end of its block", at: location(of: name, config)), config.version.note]))
             } else {
-                found.append(error("unrecognized directive: \(name.text)", at: name, config, notes: [origin]))
+                found.append(error("unrecognized directive: \(name.text)", at: name, config, notes: [config.version.note]))
             }
             return
         }
@@ -43,9 +42,9 @@ enum CaddyDirectiveCheck {
             if !config.version.version.takesErrorStatuses {
                 found.append(error("Wrong argument count or unexpected line ending after '\(segment[1].text)'", at: segment[1], config, notes: [
                     .init("status codes after handle_errors need Caddy 2.8; before it, match them inside: @5xx expression `{err.status_code} >= 500`"),
-                    .init("read as Caddy \(config.version.version): \(config.version.origin); --caddy-version reads for another"),
+                    config.version.note,
                 ]))
-            } else if let bad = CaddyErrorStatuses.arguments(of: segment.tokens).first(where: { CaddyErrorStatuses.codes($0.text) == nil }) {
+            } else if let bad = CaddyErrorStatuses.arguments(of: segment).first(where: { CaddyErrorStatuses.codes($0.text) == nil }) {
                 found.append(error("bad status value '\(bad.text)'", at: bad, config))
             }
         }

@@ -23,6 +23,9 @@ struct CaddyErrorRoute: Sendable {
     /// Codes a `{err.status_code}` matcher (or 2.8's `handle_errors 5xx`) admits; nil: every code.
     var codes: Set<Int>?
 
+    /// Whether something here writes a body: a `file_server` or a `respond`.
+    var writesBody: Bool { fileServer != nil || !responds.isEmpty }
+
     /// The directive that names the page's path: `try_files` (the later in Caddy's order) or `rewrite`.
     var pageTarget: [CaddyToken]? { tryFiles ?? rewrite }
 
@@ -63,7 +66,7 @@ struct CaddyErrorRoute: Sendable {
             default: break
             }
         }
-        if route.fileServer != nil || !route.responds.isEmpty || nested.isEmpty { found.append(route) }
+        if route.writesBody || nested.isEmpty { found.append(route) }
         for line in nested {
             var inner = route
             inner.fileServer = nil
@@ -88,10 +91,8 @@ struct CaddyErrorRoute: Sendable {
     /// `@m expression {err.status_code} in [500, 502]`, `== 502`, `>= 500`: the codes it admits.
     private static func statusCodes(_ line: [CaddyToken]) -> Set<Int>? {
         guard line.count >= 3, line[1].text == "expression" else { return nil }
-        let words = line[2...].map(\.text)
-        guard words.contains(where: { $0.utf8.elementsEqual("{err.status_code}".utf8) || $0.utf8.elementsEqual("{http.error.status_code}".utf8) })
-            || words.count == 1 && (words[0].contains("{err.status_code}") || words[0].contains("{http.error.status_code}")) else { return nil }
-        let text = words.joined(separator: " ")
+        let text = line[2...].map(\.text).joined(separator: " ")
+        guard text.contains("{err.status_code}") || text.contains("{http.error.status_code}") else { return nil }
         var numbers = Set<Int>(), number = 0, digits = 0
         for byte in text.utf8 {
             if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {

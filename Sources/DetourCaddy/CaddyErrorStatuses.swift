@@ -1,9 +1,8 @@
 /// Caddy 2.8's `handle_errors 404 5xx { … }`: the codes its routes answer.
 enum CaddyErrorStatuses {
     /// The status words after `handle_errors`, up to its block.
-    static func arguments(of segment: [CaddyToken]) -> ArraySlice<CaddyToken> {
-        let end = segment.firstIndex { $0.text == "{" && !$0.isQuoted } ?? segment.count
-        return segment[1..<end]
+    static func arguments(of segment: some Collection<CaddyToken>) -> [CaddyToken] {
+        Array(segment.dropFirst().prefix { !($0.text == "{" && !$0.isQuoted) })
     }
 
     /// `502` or `5xx`; nil for what Caddy calls a bad status value.

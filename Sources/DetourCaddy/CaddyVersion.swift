@@ -1,3 +1,4 @@
+import DetourDiagnostics
 import Foundation
 import Synchronization
 
@@ -72,8 +73,11 @@ public final class CaddyVersionSource: Sendable {
 
     public var version: CaddyVersion { resolved.version }
 
-    /// Where the version came from, for a finding's note.
-    var origin: String { resolved.how }
+    /// The note on a finding the version decides: which version, and why that one.
+    var note: Diagnostic.Note {
+        let resolved = resolved
+        return Diagnostic.Note("read as Caddy \(resolved.version): \(resolved.how); --caddy-version reads for another")
+    }
 
     private var resolved: (version: CaddyVersion, how: String) {
         if let given { return (given, "--caddy-version \(given)") }

@@ -12,7 +12,7 @@ struct CaddyErrorPageProtectedRule: CaddyRule {
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for (index, route) in site.errorRoutes.enumerated() where route.fileServer != nil || !route.responds.isEmpty {
+        for (index, route) in site.errorRoutes.enumerated() where route.writesBody {
             let uris = site.pageFiles[index].values.flatMap { $0.map(\.uri) }
             for line in route.guards where Self.applies(line, to: uris) {
                 found.append(finding(line, context))
@@ -47,7 +47,7 @@ struct CaddyErrorPageProtectedRule: CaddyRule {
 
     /// Codes whose every answering route waits for a request matcher: the rest get nothing.
     private func unmatchedVisitors(_ site: CaddySite, _ context: CaddyCheckContext) -> [Diagnostic] {
-        let answering = site.errorRoutes.filter { $0.fileServer != nil || !$0.responds.isEmpty }
+        let answering = site.errorRoutes.filter(\.writesBody)
         var byMatcher: [(token: CaddyToken, definition: [CaddyToken]?, codes: [Int])] = []
         for code in context.pageCodes {
             let routes = answering.filter { context.answers($0, code) }

@@ -9,7 +9,7 @@ struct CaddyUncoveredCodeRule: CaddyRule {
     )
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
-        let answering = site.errorRoutes.filter { $0.fileServer != nil || !$0.responds.isEmpty }
+        let answering = site.errorRoutes.filter(\.writesBody)
         let missing = context.pageCodes.filter { code in !answering.contains { context.answers($0, code) } }
         guard !missing.isEmpty, let start = site.block.start else { return [] }
         let where_ = site.errorBlocks.isEmpty ? "no handle_errors in site '\(site.name)'" : "no handle_errors route for \(missing.count == 1 ? "it" : "them") in site '\(site.name)'"
