@@ -1,45 +1,22 @@
 import DetourDiagnostics
 import DetourProxyCore
 import Foundation
-import Synchronization
 
-/// What the rules work from besides the site: the codes detour made pages for, the path
-/// maps, the files' names, and the file each error route sends for a code.
+/// What the rules work from besides the site: the codes detour made pages for, the page
+/// files through the path maps, the files' names, and the file each error route sends for a code.
 struct CaddyCheckContext: Sendable {
     let pageCodes: [Int]
-    let maps: [PagePathMap]
+    let pageFiles: PageFileLookup
     let files: [String]
-    /// Thousands of sites share a page folder: each file is looked at once.
-    private let existing = Existing()
 
     init(pageCodes: [Int], maps: [PagePathMap], files: [String]) {
         self.pageCodes = pageCodes
-        self.maps = maps
+        pageFiles = PageFileLookup(maps: maps)
         self.files = files
-    }
-
-    private final class Existing: Sendable {
-        let known = Mutex<[String: Bool]>([:])
-
-        func callAsFunction(_ path: String) -> Bool {
-            if let found = known.withLock({ $0[path] }) { return found }
-            let found = FileManager.default.fileExists(atPath: path)
-            known.withLock { $0[path] = found }
-            return found
-        }
     }
 
     func location(of token: CaddyToken) -> SourceLocation {
         SourceLocation(path: files[token.file], line: token.line, column: token.column)
-    }
-
-    /// A file an error route sends: the URI after `rewrite`, where it is on the server, and
-    /// whether its copy here exists.
-    struct PageFile: Sendable {
-        var uri: String
-        var installPath: String
-        var localPath: String
-        var exists: Bool
     }
 
     /// The files `route` sends for `code` (one per value a `map` placeholder can take); empty
@@ -84,9 +61,7 @@ struct CaddyCheckContext: Sendable {
         while folder.utf8.count > 1, folder.utf8.last == UInt8(ascii: "/") { folder.removeLast() }
         return uris.map { uri in
             let path = uri.utf8.contains(UInt8(ascii: "?")) ? String(uri[..<uri.firstIndex(of: "?")!]) : uri
-            let installPath = folder + (path.utf8.first == UInt8(ascii: "/") ? path : "/" + path)
-            let localPath = PagePathMap.apply(maps, to: installPath)
-            return PageFile(uri: path, installPath: installPath, localPath: localPath, exists: existing(localPath))
+            return pageFiles.file(folder + (path.utf8.first == UInt8(ascii: "/") ? path : "/" + path), uri: path)
         }
     }
 

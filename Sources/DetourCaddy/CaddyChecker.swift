@@ -10,7 +10,7 @@ public enum CaddyChecker: ProxyDialect {
 
     static let rules: [any CaddyRule] = [
         CaddyMissingPageFileRule(), CaddyErrorsWithoutResponseRule(), CaddyUpstreamPassThroughRule(), CaddyUncoveredCodeRule(),
-        CaddySoftStatusRule(), CaddyStatusAsMessageRule(), CaddyRespondShadowsFileServerRule(), CaddyErrorPageProtectedRule(),
+        CaddySoftStatusRule(), CaddyStatusAsMessageRule(), CaddyRespondShadowsFileServerRule(), CaddyErrorPageProtectedRule(), CaddyProxiedPageRule(),
     ]
 
     /// Every rule `detour check caddy` reports.
@@ -37,8 +37,8 @@ public enum CaddyChecker: ProxyDialect {
         // tabulated in one task, over the cores.
         let checked = config.sites.concurrentMap { block -> (directives: [Diagnostic], rules: [Diagnostic], coverage: SiteCoverage) in
             var site = CaddySite(block)
-            site.resolvePages(in: context)
-            return (CaddyDirectiveCheck.check(block, config), rules.flatMap { $0.check(site, in: context) }, Self.coverage(of: site, in: context))
+            site.resolve(in: context)
+            return (CaddyDirectiveCheck.check(block, config), rules.flatMap { $0.check(site, in: context) }, site.model.coverage)
         }
         // Caddy's own refusals first, as Caddy would stop at them.
         diagnostics += checked.flatMap(\.directives) + checked.flatMap(\.rules)
@@ -47,24 +47,4 @@ public enum CaddyChecker: ProxyDialect {
         return ProxyCheck.Report(diagnostics: diagnostics.filter { seen.insert($0).inserted }, coverage: coverage, files: config.files)
     }
 
-    /// Per code, the file the first route answering it sends (`(missing)` when it is not
-    /// there), `respond`, or nil.
-    private static func coverage(of site: CaddySite, in context: CaddyCheckContext) -> SiteCoverage {
-        let codes = context.pageCodes
-        let answers = codes.map { code -> (Int, String?) in
-            for (index, route) in site.errorRoutes.enumerated() where context.answers(route, code) && route.writesBody {
-                // A respond without a matcher ends the route before file_server.
-                if let respond = route.respond ?? (route.fileServer == nil ? route.responds.first : nil) {
-                    return (code, "respond (\(context.location(of: respond[0]).description))")
-                }
-                let files = site.pageFiles[index][code] ?? []
-                guard let file = files.first else { return (code, "handle_errors (a path known only at request time)") }
-                let shown = files.count > 1 ? "\(file.localPath) and \(files.count - 1) more" : file.localPath
-                return (code, files.allSatisfy(\.exists) ? shown : shown + " (missing)")
-            }
-            return (code, nil)
-        }
-        let start = site.block.start.map { context.location(of: $0) } ?? SourceLocation(path: context.files.first ?? "", line: 1, column: 1)
-        return SiteCoverage(name: site.name.isEmpty ? "site" : site.name, location: start, answers: answers)
-    }
 }

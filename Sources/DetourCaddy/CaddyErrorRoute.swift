@@ -15,6 +15,8 @@ struct CaddyErrorRoute: Sendable {
     var respond: [CaddyToken]?
     /// Every `respond` line, with a matcher or not.
     var responds: [[CaddyToken]] = []
+    /// A `reverse_proxy`/`php_fastcgi` line: the page is fetched from there.
+    var proxy: [CaddyToken]?
     /// `basicauth`, `basic_auth`, `forward_auth` and `respond MATCHER 4xx` lines on the way in.
     var guards: [[CaddyToken]] = []
     /// The matcher of an enclosing `handle`/`route` that looks at the request, not the status,
@@ -23,8 +25,8 @@ struct CaddyErrorRoute: Sendable {
     /// Codes a `{err.status_code}` matcher (or 2.8's `handle_errors 5xx`) admits; nil: every code.
     var codes: Set<Int>?
 
-    /// Whether something here writes a body: a `file_server` or a `respond`.
-    var writesBody: Bool { fileServer != nil || !responds.isEmpty }
+    /// Whether something here writes a body: a `file_server`, a `respond` or a proxy.
+    var writesBody: Bool { fileServer != nil || !responds.isEmpty || proxy != nil }
 
     /// The directive that names the page's path: `try_files` (the later in Caddy's order) or `rewrite`.
     var pageTarget: [CaddyToken]? { tryFiles ?? rewrite }
@@ -62,6 +64,7 @@ struct CaddyErrorRoute: Sendable {
                     route.guards.append(line.tokens)
                 }
             case "basicauth", "basic_auth", "forward_auth": route.guards.append(line.tokens)
+            case "reverse_proxy", "php_fastcgi": route.proxy = line.tokens
             case "handle", "route", "handle_path": nested.append(line)
             default: break
             }
@@ -72,6 +75,7 @@ struct CaddyErrorRoute: Sendable {
             inner.fileServer = nil
             inner.respond = nil
             inner.responds = []
+            inner.proxy = nil
             if line.count > 1, isMatcher(line[1]), line[1].text != "*" {
                 if let definition = matchers[line[1].text], let codes = statusCodes(definition) {
                     inner.codes = inner.codes.map { $0.intersection(codes) } ?? codes

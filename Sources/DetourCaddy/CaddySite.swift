@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 import Foundation
 
 /// A site block as the checker sees it: its addresses, its `root`, the ways its
@@ -14,17 +15,19 @@ struct CaddySite: Sendable {
     var responseHandlers: [[[CaddyToken]]]
     /// `map` outputs by placeholder (`{detour_language}` → en, de, …).
     var mapValues: [String: [String]]
-    /// Per error route, per code it answers, the files it sends: worked out once
-    /// (`resolvePages`) for the rules and the coverage table.
-    private(set) var pageFiles: [[Int: [CaddyCheckContext.PageFile]]] = []
+    /// Per error route, per code it answers, the files it sends, and the site in neutral
+    /// terms: worked out once (`resolve`) for the rules and the coverage table.
+    private(set) var pageFiles: [[Int: [PageFile]]] = []
+    private(set) var model = ErrorPageSite<CaddyPageOrigin>(coverage: SiteCoverage(name: "", location: SourceLocation(path: "", line: 1, column: 1), answers: []), routes: [])
 
-    mutating func resolvePages(in context: CaddyCheckContext) {
+    mutating func resolve(in context: CaddyCheckContext) {
         let site = self
         pageFiles = errorRoutes.map { route in
-            var files: [Int: [CaddyCheckContext.PageFile]] = [:]
+            var files: [Int: [PageFile]] = [:]
             for code in context.pageCodes where context.answers(route, code) { files[code] = context.pageFiles(route, code: code, in: site) }
             return files
         }
+        model = neutralModel(in: context)
     }
 
     var name: String { block.keys.map(\.text).joined(separator: " ") }

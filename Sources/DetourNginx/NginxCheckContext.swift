@@ -1,25 +1,23 @@
 import DetourDiagnostics
 import DetourProxyCore
-import Foundation
-import Synchronization
 
 /// What every rule works from besides its server: the codes detour made pages for, the
-/// path maps, and where a server's error pages lead. Shared by the threads checking servers.
+/// page files through the path maps, and where a server's error pages lead. Shared by the
+/// threads checking servers.
 final class NginxCheckContext: Sendable {
     /// Statuses with a generated page in the pages folder, sorted.
     let pageCodes: [Int]
-    let maps: [PagePathMap]
+    let pageFiles: PageFileLookup
     /// Where nginx looks for a relative `root` (Debian's nginx prefix).
     static let nginxPrefix = "/usr/share/nginx/"
-    private let existing = Mutex<[String: Bool]>([:])
 
     init(pageCodes: [Int], maps: [PagePathMap]) {
         self.pageCodes = pageCodes
-        self.maps = maps
+        pageFiles = PageFileLookup(maps: maps)
     }
 
-    /// Every error page in effect in `server` with where it leads, and the static locations
-    /// that serve them.
+    /// Every error page in effect in `server` with where it leads, the static locations that
+    /// serve them, and the server in neutral terms.
     func facts(for server: NginxServer) -> NginxServerFacts {
         let pages = errorPages(in: server).map { ($0, target(of: $0, in: server)) }
         var order: [ObjectIdentifier] = []
@@ -30,14 +28,49 @@ final class NginxCheckContext: Sendable {
             if byLocation[key] == nil { order.append(key); byLocation[key] = (location, []) }
             if byLocation[key]?.1.contains(uri) == false { byLocation[key]?.1.append(uri) }
         }
-        return NginxServerFacts(pages: pages, servingLocations: order.compactMap { byLocation[$0] })
+        let serving = order.compactMap { byLocation[$0] }
+        let routes = pages.map { route(for: $0.0, $0.1, in: server) }
+        let coverage = coverage(of: server, pages: pages, pageLocations: serving.map(\.0))
+        return NginxServerFacts(pages: pages, servingLocations: serving, site: ErrorPageSite(coverage: coverage, routes: routes))
     }
 
-    private func exists(_ path: String) -> Bool {
-        if let known = existing.withLock({ $0[path] }) { return known }
-        let found = FileManager.default.fileExists(atPath: path)
-        existing.withLock { $0[path] = found }
-        return found
+    /// One error page in neutral terms: its file, whether its URI goes to the upstream, and
+    /// the success status `=200` or `=` (on a static file) sends it with.
+    private func route(for page: NginxErrorPage, _ target: NginxPageTarget, in server: NginxServer) -> ErrorPageRoute<NginxPageOrigin> {
+        var route = ErrorPageRoute(origin: NginxPageOrigin(page: page, target: target), codes: page.codes, isSignIn: server.isSignIn(page))
+        if case .uri(_, let location, let file) = target {
+            if let file { route.files = page.codes.map { ($0, file) } }
+            route.upstream = location?.upstreamPass?.directive.location
+        }
+        guard page.codes.contains(where: { $0 >= 400 }) else { return route }
+        let written = page.directive.arguments.first { $0.value.hasPrefix("=") }?.location ?? page.directive.location
+        switch page.statusOverride {
+        case .status(let status) where status < 400: route.successStatuses = [.init(status: status, construct: "=\(status)", at: written)]
+        case .fromTarget:
+            if case .uri(_, _, _?) = target { route.successStatuses = [.init(status: 200, construct: "=", at: written)] }
+        case .status, .none: break
+        }
+        return route
+    }
+
+    /// Which file answers each code in `server`: the page every request gets, or nil.
+    private func coverage(of server: NginxServer, pages: [(NginxErrorPage, NginxPageTarget)], pageLocations: [NginxLocation]) -> SiteCoverage {
+        let codes = pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : pageCodes
+        let answers = codes.map { code -> (Int, String?) in
+            guard let page = server.pageForEveryRequest(code, pageLocations: pageLocations) else {
+                return (code, code < 500 || server.mayAnswerServerError ? nil : "not needed: nothing here answers 5xx")
+            }
+            let target = pages.first { $0.0.directive == page.directive && $0.0.target == page.target }?.1 ?? self.target(of: page, in: server)
+            switch target {
+            case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)
+            case .dynamic: return (code, page.target + " (dynamic)")
+            case .uri(let uri, let location, let file):
+                if let file { return (code, file.exists ? file.localPath : "\(file.localPath) (missing)") }
+                if let pass = location?.upstreamPass { return (code, "\(uri) via \(pass.directive.name) (the upstream)") }
+                return (code, uri)
+            }
+        }
+        return SiteCoverage(name: server.displayName, location: server.directive.location, answers: answers)
     }
 
     /// Every `error_page` directive that matters in `server`, each once: those in effect at
@@ -59,7 +92,7 @@ final class NginxCheckContext: Sendable {
     }
 
     /// The file a static location would send for `uri`; nil when it proxies or returns.
-    private func file(for uri: String, in location: NginxLocation?, server: NginxServer) -> NginxPageFile? {
+    private func file(for uri: String, in location: NginxLocation?, server: NginxServer) -> PageFile? {
         if let location, location.upstreamPass != nil || location.returnDirective != nil { return nil }
         var path: String
         // A regex location's captures ($1, $name) may build the path; other variables cannot
@@ -83,7 +116,6 @@ final class NginxCheckContext: Sendable {
             path = root + uri
         }
         if !path.hasPrefix("/") { path = Self.nginxPrefix + path }
-        let local = PagePathMap.apply(maps, to: path)
-        return NginxPageFile(installPath: path, localPath: local, exists: exists(local))
+        return pageFiles.file(path, uri: uri)
     }
 }

@@ -37,7 +37,7 @@ public enum NginxChecker: ProxyDialect {
             let server = NginxServer(directive: block, in: model.config, inherited: inherited, diagnostics: &found)
             let facts = context.facts(for: server)
             for rule in rules { found += rule.check(server, facts, in: context) }
-            return (found, coverage(of: server, facts, in: context))
+            return (found, facts.site.coverage)
         }
         directiveCheck.wait()
         var diagnostics = loaded.diagnostics + directiveErrors.withLock { $0 } + modelDiagnostics
@@ -48,23 +48,4 @@ public enum NginxChecker: ProxyDialect {
         return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.map(\.1), files: loaded.files)
     }
 
-    /// Which file answers each code in `server`.
-    private static func coverage(of server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> SiteCoverage {
-        let codes = context.pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : context.pageCodes
-        let answers = codes.map { code -> (Int, String?) in
-            guard let page = server.pageForEveryRequest(code, pageLocations: facts.pageLocations) else {
-                return (code, code < 500 || server.mayAnswerServerError ? nil : "not needed: nothing here answers 5xx")
-            }
-            let target = facts.target(of: page) ?? context.target(of: page, in: server)
-            switch target {
-            case .named(let name, let location): return (code, location == nil ? "\(name) (undefined)" : name)
-            case .dynamic: return (code, page.target + " (dynamic)")
-            case .uri(let uri, let location, let file):
-                if let file { return (code, file.exists ? file.localPath : "\(file.localPath) (missing)") }
-                if let pass = location?.upstreamPass { return (code, "\(uri) via \(pass.directive.name) (the upstream)") }
-                return (code, uri)
-            }
-        }
-        return SiteCoverage(name: server.displayName, location: server.directive.location, answers: answers)
-    }
 }

@@ -1,3 +1,5 @@
+import DetourProxyCore
+
 /// Where an `error_page` target leads inside one server.
 enum NginxPageTarget: Sendable {
     /// `@name`, and the named location if the server defines it.
@@ -5,14 +7,11 @@ enum NginxPageTarget: Sendable {
     /// A target with variables, unknown until a request comes.
     case dynamic
     /// A URI: the location that answers it, and the file nginx would send when it serves one.
-    case uri(String, location: NginxLocation?, file: NginxPageFile?)
+    case uri(String, location: NginxLocation?, file: PageFile?)
 }
 
-/// The file nginx reads for an error page, and where it is on this machine after `--map`.
-struct NginxPageFile: Sendable {
-    /// The path as nginx sees it on the server.
-    var installPath: String
-    /// The path checked here.
-    var localPath: String
-    var exists: Bool
+/// What a neutral route of an nginx server stands for: one error page and where it leads.
+struct NginxPageOrigin: Sendable {
+    var page: NginxErrorPage
+    var target: NginxPageTarget
 }

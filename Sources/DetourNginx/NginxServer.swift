@@ -48,6 +48,17 @@ final class NginxServer: @unchecked Sendable {
         return selectable.allSatisfy { $0.scope.page(for: code) != nil } ? page : nil
     }
 
+    /// Whether `page` is for only the statuses authentication raises (401, 403), written where
+    /// `auth_request` or `auth_basic` is in effect: a sign-in flow (nginx-ldap-auth, Authelia)
+    /// that answers a visitor who has not signed in with the sign-in form, often from the
+    /// auth service itself. Not an error page, so the error-page rules leave it alone.
+    func isSignIn(_ page: NginxErrorPage) -> Bool {
+        guard page.codes.allSatisfy({ $0 == 401 || $0 == 403 }) else { return false }
+        // The scope of the block the directive is written in.
+        let scope = allLocations.first { $0.directive.children.contains(page.directive) }?.scope ?? scope
+        return scope.authRequest != nil || scope.authBasic != nil
+    }
+
     func namedLocation(_ name: String) -> NginxLocation? {
         locations.first { $0.match == .named && $0.pattern == name }
     }

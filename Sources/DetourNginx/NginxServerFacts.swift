@@ -1,14 +1,16 @@
-/// One server's error pages with where each leads, and the static locations serving them.
-/// Worked out once per server before its rules run; the rules only read them.
+import DetourProxyCore
+
+/// One server's error pages with where each leads, the static locations serving them, and
+/// the server in neutral terms. Worked out once per server before its rules run; the rules
+/// only read them.
 struct NginxServerFacts: Sendable {
     var pages: [(page: NginxErrorPage, target: NginxPageTarget)]
     var servingLocations: [(location: NginxLocation, uris: [String])]
+    /// Each page as a route, and which file answers each code: for the shared checks and
+    /// the coverage table.
+    var site: ErrorPageSite<NginxPageOrigin>
 
     /// The static locations that serve this server's pages.
     var pageLocations: [NginxLocation] { servingLocations.map(\.location) }
 
-    /// Where `page` leads, when it is one of this server's pages.
-    func target(of page: NginxErrorPage) -> NginxPageTarget? {
-        pages.first { $0.page.directive == page.directive && $0.page.target == page.target }?.target
-    }
 }

@@ -25,6 +25,7 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "error-page-protected-matcher": "caddy.error-page-protected",
         "error-page-protected-respond": "caddy.error-page-protected",
         "error-page-missing-file-try-files": "caddy.error-page-missing-file",
+        "error-page-proxied": "caddy.error-page-proxied",
     ]
 
     static func check(_ scenario: String) -> ProxyCheck.Report {

@@ -58,6 +58,11 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("error-page-missing-file-near-miss", upstream: .down), 502, "near miss")
     }
 
+    func testAPageFetchedFromTheFailingUpstreamFailsWithIt() throws {
+        assertEmptyBody(try request("error-page-proxied-hit", upstream: .down), 502, "hit")
+        assertServesPage(try request("error-page-proxied-near-miss", upstream: .down), 502, "near miss")
+    }
+
     func testHandleErrorsWithoutFileServerSendsNoBody() throws {
         assertEmptyBody(try request("handle-errors-without-response-hit", upstream: .down), 502, "hit")
         assertServesPage(try request("handle-errors-without-response-near-miss", upstream: .down), 502, "near miss")

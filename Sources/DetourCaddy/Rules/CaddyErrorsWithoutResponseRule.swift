@@ -1,6 +1,6 @@
 import DetourDiagnostics
 
-/// A `handle_errors` route with neither `file_server` nor `respond`: nothing writes a body.
+/// A `handle_errors` route with no `file_server`, `respond` or proxy: nothing writes a body.
 struct CaddyErrorsWithoutResponseRule: CaddyRule {
     static let about = RuleDescription(
         "caddy.handle-errors-without-response", .warning,
@@ -9,7 +9,7 @@ struct CaddyErrorsWithoutResponseRule: CaddyRule {
     )
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
-        site.errorRoutes.filter { $0.fileServer == nil && $0.responds.isEmpty }.map { route in
+        site.errorRoutes.filter { !$0.writesBody }.map { route in
             .warning(Self.id, "this handle_errors has no file_server or respond: visitors get the error's status with an empty body", at: context.location(of: route.block), notes: [
                 Self.fix("add 'root * /usr/share/detour/errors', 'rewrite * /{err.status_code}.html' and 'file_server', or import detour's detour_pages snippet"),
             ])

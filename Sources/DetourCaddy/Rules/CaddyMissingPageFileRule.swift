@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// The file a `handle_errors` route rewrites to (or every name its `try_files` tries) does not
 /// exist under its `root`: Caddy keeps the status and sends an empty body, and `caddy validate`
@@ -11,16 +12,12 @@ struct CaddyMissingPageFileRule: CaddyRule {
     )
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
-        zip(site.errorRoutes, site.pageFiles).compactMap { route, files in
-            guard let target = route.pageTarget, let root = route.root else { return nil }
-            var missing: [(code: Int, file: CaddyCheckContext.PageFile)] = []
-            for code in context.pageCodes {
-                for file in files[code] ?? [] where !file.exists { missing.append((code, file)) }
-            }
-            guard !missing.isEmpty else { return nil }
-            let shown = missing.prefix(4).map { "\($0.file.installPath)\($0.file.localPath == $0.file.installPath ? "" : " (here \($0.file.localPath))")" }
-            let more = missing.count > 4 ? " and \(missing.count - 4) more" : ""
-            return .error(Self.id, "error pages for \(Self.codes(Set(missing.map(\.code)))) resolve to files that do not exist: \(shown.joined(separator: ", "))\(more): visitors get the status with an empty body", at: context.location(of: target[0]), notes: [
+        ErrorPageChecks.missingFiles(site.model).compactMap { route, codes, files in
+            guard case .errors(let errors) = route.origin, let target = errors.pageTarget, let root = errors.root else { return nil }
+            // try_files names each file it tries; rewrite names one.
+            let written = target[0].text == "try_files" ? target.dropFirst().prefix { !($0.text == "{" && !$0.isQuoted) }.map(\.text).joined(separator: "' or '") : target[target.count - 1].text
+            let shown = files.prefix(4).map(\.shown).joined(separator: ", ") + (files.count > 4 ? " and \(files.count - 4) more" : "")
+            return .error(Self.id, "error page '\(written)' for \(Self.codes(codes)) resolves to \(shown), which \(files.count == 1 ? "does" : "do") not exist: visitors get the status with an empty body", at: context.location(of: target[0]), notes: [
                 .init("the folder comes from here", at: context.location(of: root[0])),
                 Self.fix("put the pages in that folder, or point root at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"),
             ])

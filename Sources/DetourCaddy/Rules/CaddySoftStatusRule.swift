@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// A page that answers an error with success: `file_server` in a `handle_response` without
 /// `status {rp.status_code}` (Caddy sends the file with 200), or a `respond` with a 2xx status
@@ -11,34 +12,16 @@ struct CaddySoftStatusRule: CaddyRule {
     )
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for handler in site.responseHandlers {
-            for line in handler {
-                if line.first?.text == "file_server", !line.contains(where: { $0.text == "status" && !$0.isQuoted }) {
-                    found.append(.error(Self.id, "file_server in handle_response sends the page with 200, not the upstream's error status: crawlers and monitors see success while the site fails", at: context.location(of: line[0]), notes: [
-                        Self.fix("file_server { status {rp.status_code} }, or 'error \"upstream error\" {rp.status_code}' here and the page in handle_errors"),
-                    ]))
-                }
-                if let respond = Self.successfulRespond(line) { found.append(Self.finding(respond, "handle_response", context)) }
+        ErrorPageChecks.softStatuses(site.model).map { route, sent in
+            let block = if case .errors = route.origin { "handle_errors" } else { "handle_response" }
+            guard sent.construct == "respond" else {
+                return .error(Self.id, "file_server in handle_response sends the page with 200, not the upstream's error status: crawlers and monitors see success while the site fails", at: sent.at, notes: [
+                    Self.fix("file_server { status {rp.status_code} }, or 'error \"upstream error\" {rp.status_code}' here and the page in handle_errors"),
+                ])
             }
+            return .error(Self.id, "respond in \(block) answers the error with \(sent.status): crawlers and monitors see success while the site fails", at: sent.at, notes: [
+                Self.fix(block == "handle_errors" ? "leave the status out ('respond \"…\"' keeps the error's) or write {err.status_code}" : "write {rp.status_code} as the status"),
+            ])
         }
-        for route in site.errorRoutes {
-            for line in route.responds {
-                if let respond = Self.successfulRespond(line) { found.append(Self.finding(respond, "handle_errors", context)) }
-            }
-        }
-        return found
-    }
-
-    /// `respond … 2xx`: the status token when it is a success.
-    private static func successfulRespond(_ line: [CaddyToken]) -> CaddyToken? {
-        guard line.first?.text == "respond", line.count >= 2, let last = line.last, !last.isQuoted, let status = Int(last.text), (200...299).contains(status) else { return nil }
-        return last
-    }
-
-    private static func finding(_ status: CaddyToken, _ block: String, _ context: CaddyCheckContext) -> Diagnostic {
-        .error(id, "respond in \(block) answers the error with \(status.text): crawlers and monitors see success while the site fails", at: context.location(of: status), notes: [
-            fix(block == "handle_errors" ? "leave the status out ('respond \"…\"' keeps the error's) or write {err.status_code}" : "write {rp.status_code} as the status"),
-        ])
     }
 }

@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// A code detour made a page for that no `handle_errors` route of a site answers.
 struct CaddyUncoveredCodeRule: CaddyRule {
@@ -9,8 +10,7 @@ struct CaddyUncoveredCodeRule: CaddyRule {
     )
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
-        let answering = site.errorRoutes.filter(\.writesBody)
-        let missing = context.pageCodes.filter { code in !answering.contains { context.answers($0, code) } }
+        let missing = ErrorPageChecks.uncoveredCodes(site.model, pageCodes: context.pageCodes)
         guard !missing.isEmpty, let start = site.block.start else { return [] }
         let where_ = site.errorBlocks.isEmpty ? "no handle_errors in site '\(site.name)'" : "no handle_errors route for \(missing.count == 1 ? "it" : "them") in site '\(site.name)'"
         return [.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but \(where_): visitors get the status with an empty body", at: context.location(of: start), notes: [

@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// 1. The page's URI leads to a file that does not exist: nginx answers 404 instead.
 struct MissingPageFileRule: NginxRule {
@@ -17,9 +18,9 @@ struct MissingPageFileRule: NginxRule {
     }
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(of: server, facts) { server, page, target in
-            guard case .uri(let uri, let location, let file?) = target, !file.exists else { return nil }
-            let shown = file.localPath == file.installPath ? "'\(file.installPath)'" : "'\(file.installPath)' (here '\(file.localPath)')"
+        ErrorPageChecks.missingFiles(facts.site).compactMap { route, _, files in
+            guard case .uri(let uri, let location, _) = route.origin.target, let file = files.first else { return nil }
+            let page = route.origin.page
             var notes: [Diagnostic.Note] = []
             if let root = location?.alias ?? location?.scope.rootDirective ?? server.scope.rootDirective {
                 notes.append(.init("the folder comes from here", at: root.location))
@@ -32,7 +33,7 @@ struct MissingPageFileRule: NginxRule {
                 notes.append(.init("try_files decides what happens to a missing file", at: tryFiles.location))
             }
             notes.append(Self.fix("put the pages in that folder, or point root/alias at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"))
-            return .error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(shown), which does not exist: \(outcome)", at: page.targetLocation, notes: notes)
+            return .error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(file.shown), which does not exist: \(outcome)", at: page.targetLocation, notes: notes)
         }
     }
 }

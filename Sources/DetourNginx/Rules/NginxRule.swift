@@ -19,15 +19,4 @@ extension NginxRule {
     func eachServingLocation(_ facts: NginxServerFacts, _ check: (NginxLocation, [String]) -> [Diagnostic]) -> [Diagnostic] {
         facts.servingLocations.flatMap { check($0.location, $0.uris) }
     }
-
-    /// A page for only the statuses authentication raises (401, 403), written where
-    /// `auth_request` or `auth_basic` is in effect: a sign-in flow (nginx-ldap-auth, Authelia)
-    /// that answers a visitor who has not signed in with the sign-in form, often from the
-    /// auth service itself. Not an error page, so the error-page rules leave it alone.
-    static func isSignIn(_ page: NginxErrorPage, in server: NginxServer) -> Bool {
-        guard page.codes.allSatisfy({ $0 == 401 || $0 == 403 }) else { return false }
-        // The scope of the block the directive is written in.
-        let scope = server.allLocations.first { $0.directive.children.contains(page.directive) }?.scope ?? server.scope
-        return scope.authRequest != nil || scope.authBasic != nil
-    }
 }

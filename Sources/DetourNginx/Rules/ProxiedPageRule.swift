@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// 6. The page's URI falls into a proxied location: the page is fetched from the upstream
 /// that just failed.
@@ -10,9 +11,10 @@ struct ProxiedPageRule: NginxRule {
     )
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(of: server, facts) { server, page, target in
-            guard case .uri(let uri, let location?, _) = target, let pass = location.upstreamPass, !Self.isSignIn(page, in: server) else { return nil }
-            var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: pass.directive.location)]
+        ErrorPageChecks.proxiedPages(facts.site).compactMap { route, upstream in
+            guard case .uri(let uri, let location?, _) = route.origin.target, let pass = location.upstreamPass else { return nil }
+            let page = route.origin.page
+            var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: upstream)]
             if let hint = MissingPageFileRule.filePathHint(uri, page) { notes.append(hint) }
             notes.append(Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"))
             return .error(Self.id, "error page '\(uri)' falls into \(location.description), which hands it to the upstream (\(pass.directive.name)): when the upstream is down the page fails too", at: page.targetLocation, notes: notes)

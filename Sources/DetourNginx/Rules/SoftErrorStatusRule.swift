@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// 8. `=200` (or any 2xx/3xx) on an error, or `=` on a static page: crawlers and monitors
 /// see success while the site is failing. A sign-in page (`error_page 401 =200 /login;`
@@ -11,27 +12,16 @@ struct SoftErrorStatusRule: NginxRule {
     )
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
-        eachPage(of: server, facts) { server, page, target in
-            let errors = page.codes.filter { $0 >= 400 }
-            guard !errors.isEmpty, !Self.isSignIn(page, in: server) else { return nil }
-            switch page.statusOverride {
-            case .status(let status) where status < 400:
-                return .error(Self.id, "'=\(status)' turns \(Self.codes(errors)) into \(status): crawlers and monitors see success while the site fails", at: overrideLocation(page), notes: [
-                    Self.fix("drop '=\(status)' so visitors get the real status with the page"),
+        ErrorPageChecks.softStatuses(facts.site).map { route, sent in
+            let errors = route.codes.filter { $0 >= 400 }
+            guard sent.construct == "=" else {
+                return .error(Self.id, "'\(sent.construct)' turns \(Self.codes(errors)) into \(sent.status): crawlers and monitors see success while the site fails", at: sent.at, notes: [
+                    Self.fix("drop '\(sent.construct)' so visitors get the real status with the page"),
                 ])
-            case .fromTarget:
-                guard case .uri(_, _, _?) = target else { return nil }
-                return .error(Self.id, "'=' takes the status of the page's own response, 200 for a static file: \(Self.codes(errors)) would be sent as 200", at: overrideLocation(page), notes: [
-                    Self.fix("drop '=' so visitors get the real status with the page"),
-                ])
-            default:
-                return nil
             }
+            return .error(Self.id, "'=' takes the status of the page's own response, 200 for a static file: \(Self.codes(errors)) would be sent as 200", at: sent.at, notes: [
+                Self.fix("drop '=' so visitors get the real status with the page"),
+            ])
         }
-    }
-
-    /// Where `=` or `=code` was written.
-    private func overrideLocation(_ page: NginxErrorPage) -> SourceLocation {
-        page.directive.arguments.first { $0.value.hasPrefix("=") }?.location ?? page.directive.location
     }
 }

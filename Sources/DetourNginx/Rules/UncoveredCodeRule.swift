@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// 11. A status detour made a page for has no `error_page` in a server, nor in the catch-all
 /// `location /` and every other location visitors reach: visitors there see nginx's default page.
@@ -12,13 +13,10 @@ struct UncoveredCodeRule: NginxRule {
     )
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        var missing = Set(context.pageCodes.filter { server.pageForEveryRequest($0, pageLocations: facts.pageLocations) == nil })
-        if missing.contains(where: { $0 >= 500 }), !server.mayAnswerServerError { missing = missing.filter { $0 < 500 } }
+        let missing = ErrorPageChecks.uncoveredCodes(facts.site, pageCodes: context.pageCodes)
         guard !missing.isEmpty else { return [] }
-        found.append(.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page", at: server.directive.location, notes: [
+        return [.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page", at: server.directive.location, notes: [
             Self.fix("include detour's nginx snippet (public/snippets/nginx.conf) in this server"),
-        ]))
-        return found
+        ])]
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+
+/// A file a server sends as an error page: the request path that leads to it, where the
+/// server reads it, and its copy here after `--map`.
+public struct PageFile: Sendable, Hashable {
+    /// The path of the page's own request (`/errors/502.html`).
+    public var uri: String
+    /// The path as the server sees it where it runs.
+    public var installPath: String
+    /// The path checked here.
+    public var localPath: String
+    public var exists: Bool
+
+    public init(uri: String, installPath: String, localPath: String, exists: Bool) {
+        self.uri = uri
+        self.installPath = installPath
+        self.localPath = localPath
+        self.exists = exists
+    }
+
+    /// `'/srv/errors/502.html'`, with `(here 'pages/502.html')` when `--map` moved it.
+    public var shown: String {
+        localPath == installPath ? "'\(installPath)'" : "'\(installPath)' (here '\(localPath)')"
+    }
+}
+
+/// Finds the file behind a server path through `--map`, looking at each once: thousands of
+/// sites share one page folder, and they are checked on several threads.
+public final class PageFileLookup: Sendable {
+    public let maps: [PagePathMap]
+    private let known = Mutex<[String: Bool]>([:])
+
+    public init(maps: [PagePathMap]) {
+        self.maps = maps
+    }
+
+    /// The file the server reads at `installPath` for a request for `uri`.
+    public func file(_ installPath: String, uri: String) -> PageFile {
+        let local = PagePathMap.apply(maps, to: installPath)
+        return PageFile(uri: uri, installPath: installPath, localPath: local, exists: exists(local))
+    }
+
+    private func exists(_ path: String) -> Bool {
+        if let found = known.withLock({ $0[path] }) { return found }
+        let found = FileManager.default.fileExists(atPath: path)
+        known.withLock { $0[path] = found }
+        return found
+    }
+}
