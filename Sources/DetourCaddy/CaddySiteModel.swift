@@ -11,13 +11,19 @@ enum CaddyPageOrigin: Sendable {
 
 extension CaddySite {
     /// The site in neutral terms: each `handle_errors` route with the files it sends, whether
-    /// it fetches the page from the site's own upstream and the success statuses it answers
-    /// with; each `handle_response` with its success statuses; and per code what answers it.
+    /// it fetches the page from the site's own upstream, what stands before it and the success
+    /// statuses it answers with; each `handle_response` with its success statuses; and per code what answers it.
     func neutralModel(in context: CaddyCheckContext) -> ErrorPageSite<CaddyPageOrigin> {
         let upstreams = Set(proxies.flatMap { Self.upstreams(of: $0.line) })
         var routes: [ErrorPageRoute<CaddyPageOrigin>] = zip(errorRoutes, pageFiles).map { route, files in
-            var neutral = ErrorPageRoute(origin: CaddyPageOrigin.errors(route), codes: context.pageCodes.filter { context.answers(route, $0) })
-            neutral.files = files.sorted { $0.key < $1.key }.flatMap { code, files in files.map { (code, $0) } }
+            // A route that writes no body answers nothing (caddy.handle-errors-without-response).
+            var neutral = ErrorPageRoute(origin: CaddyPageOrigin.errors(route), codes: route.writesBody ? context.pageCodes.filter { context.answers(route, $0) } : [])
+            neutral.files = files.sorted { $0.key < $1.key }.flatMap { code, files in files.map { ([code], $0) } }
+            if route.writesBody {
+                let uris = neutral.files.map(\.file.uri)
+                neutral.guards = route.guards.filter { Self.guardApplies($0, to: uris) }.map { .init(at: context.location(of: $0[0])) }
+                if let condition = route.condition { neutral.guards.append(.init(at: context.location(of: condition.matcher), selectsRequests: true)) }
+            }
             if let proxy = route.proxy, !upstreams.isDisjoint(with: Self.upstreams(of: proxy)) {
                 neutral.upstream = context.location(of: proxy[0])
             }
@@ -36,6 +42,13 @@ extension CaddySite {
             if !statuses.isEmpty { routes.append(ErrorPageRoute(origin: .upstreamResponse, codes: [], successStatuses: statuses)) }
         }
         return ErrorPageSite(coverage: coverage(in: context, upstreams: upstreams), routes: routes)
+    }
+
+    /// A guard with a path matcher only stands before pages whose path it matches.
+    private static func guardApplies(_ line: [CaddyToken], to uris: [String]) -> Bool {
+        guard line.count > 1, line[1].text.hasPrefix("/"), !uris.isEmpty else { return true }
+        let pattern = line[1].text
+        return uris.contains { pattern.hasSuffix("*") ? $0.hasPrefix(pattern.dropLast()) : $0 == pattern }
     }
 
     /// `respond … 2xx`: the status, where it is written.

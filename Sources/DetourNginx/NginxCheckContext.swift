@@ -31,19 +31,24 @@ final class NginxCheckContext: Sendable {
         let serving = order.compactMap { byLocation[$0] }
         let routes = pages.map { route(for: $0.0, $0.1, in: server) }
         let coverage = coverage(of: server, pages: pages, pageLocations: serving.map(\.0))
-        return NginxServerFacts(pages: pages, servingLocations: serving, site: ErrorPageSite(coverage: coverage, routes: routes))
+        return NginxServerFacts(servingLocations: serving, site: ErrorPageSite(coverage: coverage, routes: routes))
     }
 
-    /// One error page in neutral terms: its file, whether its URI goes to the upstream, and
-    /// the success status `=200` or `=` (on a static file) sends it with.
+    /// One error page in neutral terms: its file, whether its URI goes to the upstream, what
+    /// guards the location serving it, and the success status `=200` or `=` (on a static file) sends it with.
     private func route(for page: NginxErrorPage, _ target: NginxPageTarget, in server: NginxServer) -> ErrorPageRoute<NginxPageOrigin> {
         var route = ErrorPageRoute(origin: NginxPageOrigin(page: page, target: target), codes: page.codes, isSignIn: server.isSignIn(page))
         if case .uri(_, let location, let file) = target {
-            if let file { route.files = page.codes.map { ($0, file) } }
+            if let file { route.files = [(page.codes, file)] }
             route.upstream = location?.upstreamPass?.directive.location
+            // A static location serving the page behind deny or auth.
+            if file != nil, let guardDirective = location?.scope.protections.first(where: { !server.guardsEveryone($0) }) {
+                route.guards = [.init(at: guardDirective.location)]
+            }
         }
         guard page.codes.contains(where: { $0 >= 400 }) else { return route }
-        let written = page.directive.arguments.first { $0.value.hasPrefix("=") }?.location ?? page.directive.location
+        // Where `=` or `=code` is written.
+        var written: SourceLocation { page.directive.arguments.first { $0.value.hasPrefix("=") }?.location ?? page.directive.location }
         switch page.statusOverride {
         case .status(let status) where status < 400: route.successStatuses = [.init(status: status, construct: "=\(status)", at: written)]
         case .fromTarget:

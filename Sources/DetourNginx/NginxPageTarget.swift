@@ -7,7 +7,8 @@ enum NginxPageTarget: Sendable {
     /// A target with variables, unknown until a request comes.
     case dynamic
     /// A URI: the location that answers it, and the file nginx would send when it serves one.
-    case uri(String, location: NginxLocation?, file: PageFile?)
+    /// Boxed: targets are passed to every rule, and a box is one count to share.
+    indirect case uri(String, location: NginxLocation?, file: PageFile?)
 }
 
 /// What a neutral route of an nginx server stands for: one error page and where it leads.

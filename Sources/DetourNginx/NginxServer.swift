@@ -59,6 +59,17 @@ final class NginxServer: @unchecked Sendable {
         return scope.authRequest != nil || scope.authBasic != nil
     }
 
+    /// Whether `guardDirective` (`deny`, `auth_basic`, `auth_request`) stands before every
+    /// request the server takes: it is in effect for the server itself and in every location a
+    /// request can select. Whoever meets an error there has passed it, and their credentials
+    /// carry over nginx's internal redirect to the page.
+    func guardsEveryone(_ guardDirective: NginxDirective) -> Bool {
+        guard scope.protections.contains(guardDirective) else { return false }
+        return allLocations.allSatisfy { location in
+            location.isInternal || location.match == .named || location.scope.protections.contains(guardDirective)
+        }
+    }
+
     func namedLocation(_ name: String) -> NginxLocation? {
         locations.first { $0.match == .named && $0.pattern == name }
     }

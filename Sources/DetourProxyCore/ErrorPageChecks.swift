@@ -4,24 +4,24 @@ import DetourDiagnostics
 /// findings; the dialect's rule words them in its server's terms, with its own rule id.
 public enum ErrorPageChecks {
     /// Routes that send a file that is not there, with the codes and the (distinct) files.
-    public static func missingFiles<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile])] {
+    @inlinable public static func missingFiles<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile])] {
         site.routes.compactMap { route in
             var codes: [Int] = [], files: [PageFile] = []
-            for (code, file) in route.files where !file.exists {
-                if !codes.contains(code) { codes.append(code) }
+            for (fileCodes, file) in route.files where !file.exists {
+                codes += fileCodes.filter { !codes.contains($0) }
                 if !files.contains(file) { files.append(file) }
             }
-            return codes.isEmpty ? nil : (route, codes, files)
+            return codes.isEmpty ? nil : (route, codes.sorted(), files)
         }
     }
 
     /// Codes detour made a page for (`pageCodes`) that nothing in the site answers.
-    public static func uncoveredCodes<Origin>(_ site: ErrorPageSite<Origin>, pageCodes: [Int]) -> [Int] {
+    @inlinable public static func uncoveredCodes<Origin>(_ site: ErrorPageSite<Origin>, pageCodes: [Int]) -> [Int] {
         site.coverage.answers.filter { $0.answer == nil && pageCodes.contains($0.code) }.map(\.code)
     }
 
     /// Routes whose page is fetched from the upstream: when it is down, the page fails too.
-    public static func proxiedPages<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, upstream: SourceLocation)] {
+    @inlinable public static func proxiedPages<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, upstream: SourceLocation)] {
         site.routes.compactMap { route in
             guard let upstream = route.upstream, !route.isSignIn else { return nil }
             return (route, upstream)
@@ -29,10 +29,33 @@ public enum ErrorPageChecks {
     }
 
     /// Error pages sent with a success status: crawlers and monitors see the site working.
-    public static func softStatuses<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, status: ErrorPageRoute<Origin>.SuccessStatus)] {
+    @inlinable public static func softStatuses<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, status: ErrorPageRoute<Origin>.SuccessStatus)] {
         site.routes.flatMap { route -> [(ErrorPageRoute<Origin>, ErrorPageRoute<Origin>.SuccessStatus)] in
             guard !route.isSignIn else { return [] }
             return route.successStatuses.filter { $0.status < 400 }.map { (route, $0) }
         }
+    }
+
+    /// Pages not every visitor gets: each guard on a route, with the codes it keeps from them;
+    /// then each code whose every route selects requests, under the first such route's guard.
+    @inlinable public static func protectedPages<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int])] {
+        var found: [(route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int])] = []
+        guard site.routes.contains(where: { !$0.guards.isEmpty }) else { return [] }
+        for route in site.routes {
+            for stand in route.guards where !stand.selectsRequests { found.append((route, stand, route.codes)) }
+        }
+        var selected: [(route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int])] = []
+        let codes = site.routes.flatMap(\.codes).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }.sorted()
+        for code in codes {
+            let answering = site.routes.filter { $0.codes.contains(code) }
+            let selecting = answering.map { $0.guards.first(where: \.selectsRequests) }
+            guard let first = selecting.first, let stand = first, selecting.allSatisfy({ $0 != nil }) else { continue }
+            if let at = selected.firstIndex(where: { $0.guard.at == stand.at }) {
+                selected[at].codes.append(code)
+            } else {
+                selected.append((answering[0], stand, [code]))
+            }
+        }
+        return found + selected
     }
 }

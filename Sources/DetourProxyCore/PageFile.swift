@@ -2,21 +2,31 @@ import Foundation
 import Synchronization
 
 /// A file a server sends as an error page: the request path that leads to it, where the
-/// server reads it, and its copy here after `--map`.
-public struct PageFile: Sendable, Hashable {
+/// server reads it, and its copy here after `--map`. A class: every rule and the coverage
+/// table pass it around, and a reference costs one count to share.
+public final class PageFile: Sendable, Hashable {
     /// The path of the page's own request (`/errors/502.html`).
-    public var uri: String
+    public let uri: String
     /// The path as the server sees it where it runs.
-    public var installPath: String
+    public let installPath: String
     /// The path checked here.
-    public var localPath: String
-    public var exists: Bool
+    public let localPath: String
+    public let exists: Bool
 
     public init(uri: String, installPath: String, localPath: String, exists: Bool) {
         self.uri = uri
         self.installPath = installPath
         self.localPath = localPath
         self.exists = exists
+    }
+
+    public static func == (left: PageFile, right: PageFile) -> Bool {
+        left.uri == right.uri && left.installPath == right.installPath && left.localPath == right.localPath
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(installPath)
+        hasher.combine(uri)
     }
 
     /// `'/srv/errors/502.html'`, with `(here 'pages/502.html')` when `--map` moved it.

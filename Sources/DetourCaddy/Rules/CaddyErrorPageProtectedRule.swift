@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// An error page that not every visitor can get: `basicauth`/`forward_auth` in its route (a
 /// refusal inside `handle_errors` is swallowed: the status goes out with an empty body), a
@@ -11,15 +12,11 @@ struct CaddyErrorPageProtectedRule: CaddyRule {
     )
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for (index, route) in site.errorRoutes.enumerated() where route.writesBody {
-            let uris = site.pageFiles[index].values.flatMap { $0.map(\.uri) }
-            for line in route.guards where Self.applies(line, to: uris) {
-                found.append(finding(line, context))
-            }
+        ErrorPageChecks.protectedPages(site.model).compactMap { route, stand, codes in
+            guard case .errors(let errors) = route.origin else { return nil }
+            if stand.selectsRequests, let condition = errors.condition { return unmatchedVisitors(condition, codes, context) }
+            return errors.guards.first { context.location(of: $0[0]) == stand.at }.map { finding($0, context) }
         }
-        found += unmatchedVisitors(site, context)
-        return found
     }
 
     private func finding(_ line: [CaddyToken], _ context: CaddyCheckContext) -> Diagnostic {
@@ -37,34 +34,13 @@ struct CaddyErrorPageProtectedRule: CaddyRule {
                         at: context.location(of: line[0]), notes: [Self.fix("take \(name) out of handle_errors; error pages are for every visitor")])
     }
 
-    /// A guard with a path matcher only stands before pages whose path it matches.
-    private static func applies(_ line: [CaddyToken], to uris: [String]) -> Bool {
-        guard line.count > 1, line[1].text.hasPrefix("/") else { return true }
-        let pattern = line[1].text
-        if uris.isEmpty { return true }
-        return uris.contains { pattern.hasSuffix("*") ? $0.hasPrefix(pattern.dropLast()) : $0 == pattern }
-    }
-
     /// Codes whose every answering route waits for a request matcher: the rest get nothing.
-    private func unmatchedVisitors(_ site: CaddySite, _ context: CaddyCheckContext) -> [Diagnostic] {
-        let answering = site.errorRoutes.filter(\.writesBody)
-        var byMatcher: [(token: CaddyToken, definition: [CaddyToken]?, codes: [Int])] = []
-        for code in context.pageCodes {
-            let routes = answering.filter { context.answers($0, code) }
-            guard let first = routes.first?.condition, routes.allSatisfy({ $0.condition != nil }) else { continue }
-            if let at = byMatcher.firstIndex(where: { $0.token == first.matcher }) {
-                byMatcher[at].codes.append(code)
-            } else {
-                byMatcher.append((first.matcher, first.definition, [code]))
-            }
-        }
-        return byMatcher.map { matcher in
-            let shown = matcher.definition.map { " (\($0.dropFirst().map(\.text).joined(separator: " ")))" } ?? ""
-            var notes: [Diagnostic.Note] = []
-            if let definition = matcher.definition { notes.append(.init("the matcher is defined here", at: context.location(of: definition[0]))) }
-            notes.append(Self.fix("add a 'handle { … }' with the page after it for every other request"))
-            return .warning(Self.id, "pages for \(Self.codes(matcher.codes)) are sent only to requests that match \(matcher.token.text)\(shown): every other visitor gets the status with an empty body",
-                            at: context.location(of: matcher.token), notes: notes)
-        }
+    private func unmatchedVisitors(_ condition: (matcher: CaddyToken, definition: [CaddyToken]?), _ codes: [Int], _ context: CaddyCheckContext) -> Diagnostic {
+        let shown = condition.definition.map { " (\($0.dropFirst().map(\.text).joined(separator: " ")))" } ?? ""
+        var notes: [Diagnostic.Note] = []
+        if let definition = condition.definition { notes.append(.init("the matcher is defined here", at: context.location(of: definition[0]))) }
+        notes.append(Self.fix("add a 'handle { … }' with the page after it for every other request"))
+        return .warning(Self.id, "pages for \(Self.codes(codes)) are sent only to requests that match \(condition.matcher.text)\(shown): every other visitor gets the status with an empty body",
+                        at: context.location(of: condition.matcher), notes: notes)
     }
 }
