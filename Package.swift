@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),

@@ -7,9 +7,9 @@ import Foundation
 struct CaddyCheckContext: Sendable {
     let pageCodes: [Int]
     let pageFiles: PageFileLookup
-    let files: [String]
+    let files: SourceFiles
 
-    init(pageCodes: [Int], maps: [PagePathMap], files: [String]) {
+    init(pageCodes: [Int], maps: [PagePathMap], files: SourceFiles) {
         self.pageCodes = pageCodes
         pageFiles = PageFileLookup(maps: maps)
         self.files = files

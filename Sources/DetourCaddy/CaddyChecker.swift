@@ -28,23 +28,24 @@ public enum CaddyChecker: ProxyDialect {
 
     /// `version`: the Caddy to read for (heredocs, `{args[N]}`, directives).
     static func check(_ options: ProxyCheck.Options, version: CaddyVersionSource) -> ProxyCheck.Report {
-        let config = CaddyConfig.load(main: options.main, displayPath: options.mainDisplay, version: version)
-        var diagnostics = config.diagnostics
-        // Past a reading error the blocks are a guess, as Caddy stops there.
-        guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: config.files) }
-        let context = CaddyCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, files: config.files)
+        let files = SourceFiles()
+        let context = CaddyCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, files: files)
+        let reading = CaddyConfig(files: files, blocks: [], diagnostics: [], version: version)
         // Sites share nothing: each is read for unknown directives, modelled, checked and
-        // tabulated in one task, over the cores.
-        let checked = config.sites.concurrentMap { block -> (directives: [Diagnostic], rules: [Diagnostic], coverage: SiteCoverage) in
+        // tabulated in one task, on the other cores while the rest of the Caddyfile is read.
+        let driver = SiteDriver { (block: CaddySiteBlock) -> (directives: [Diagnostic], rules: [Diagnostic], coverage: SiteCoverage) in
             var site = CaddySite(block)
             site.resolve(in: context)
-            return (CaddyDirectiveCheck.check(block, config), rules.flatMap { $0.check(site, in: context) }, site.model.coverage)
+            return (CaddyDirectiveCheck.check(block, reading), rules.flatMap { $0.check(site, in: context) }, site.model.coverage)
         }
+        let config = CaddyConfig.load(main: options.main, displayPath: options.mainDisplay, version: version, files: files, onSite: driver.submit)
+        let checked = driver.finish()
+        var diagnostics = config.diagnostics
+        // Past a reading error the blocks are a guess, as Caddy stops there.
+        guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: files.all) }
         // Caddy's own refusals first, as Caddy would stop at them.
         diagnostics += checked.flatMap(\.directives) + checked.flatMap(\.rules)
-        let coverage = checked.map(\.coverage)
         var seen = Set<Diagnostic>()
-        return ProxyCheck.Report(diagnostics: diagnostics.filter { seen.insert($0).inserted }, coverage: coverage, files: config.files)
+        return ProxyCheck.Report(diagnostics: diagnostics.filter { seen.insert($0).inserted }, coverage: checked.map(\.coverage), files: files.all)
     }
-
 }

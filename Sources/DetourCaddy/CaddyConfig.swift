@@ -1,11 +1,12 @@
 import DetourDiagnostics
+import DetourProxyCore
 import Foundation
 
 /// A Caddyfile read as Caddy reads it: environment variables put in, words cut, imports
 /// spliced, site blocks found. Reading stops at the first error, as Caddy's does.
 struct CaddyConfig: Sendable {
-    /// Each file read, as findings name it.
-    var files: [String]
+    /// Each file read, as findings name it; filled while the Caddyfile is read.
+    var files: SourceFiles
     var blocks: [CaddySiteBlock]
     var diagnostics: [Diagnostic]
     var version: CaddyVersionSource
@@ -19,8 +20,12 @@ struct CaddyConfig: Sendable {
     static let maximumFileSize = 256 << 20
 
     /// Imported files are named relative to the main file's folder as the user wrote it.
+    /// `files` receives their names as they are read; `onSite` each site block as soon as it
+    /// is closed, while the rest is read (reading stops at an error, and what was handed over
+    /// before it is a guess).
     static func load(main: URL, displayPath: String, version: CaddyVersionSource = CaddyVersionSource(),
-                     environment: [String: String] = ProcessInfo.processInfo.environment) -> CaddyConfig {
+                     environment: [String: String] = ProcessInfo.processInfo.environment,
+                     files names: SourceFiles = SourceFiles(), onSite: ((CaddySiteBlock) -> Void)? = nil) -> CaddyConfig {
         var files: [(display: String, absolute: String)] = []
         let mainFolder = main.deletingLastPathComponent().standardizedFileURL.path
         let displayFolder = (displayPath as NSString).deletingLastPathComponent
@@ -32,7 +37,7 @@ struct CaddyConfig: Sendable {
         func tokens(of path: String, shown: String) -> Result<CaddyParser.ReadFile, FileBytes.Failure> {
             FileBytes.read(path, limit: maximumFileSize).map { contents in
                 files.append((shown, path))
-                let file = files.count - 1
+                let file = names.append(shown)
                 let lexed = CaddyLexer.tokens(CaddyEnvironment.expand(contents.bytes, environment: environment), file: file, heredocs: { version.version.hasHeredocs })
                 let failure = lexed.failure.map { Diagnostic.error("caddy.syntax", $0.message, at: SourceLocation(path: shown, line: $0.line, column: 1)) }
                 return CaddyParser.ReadFile(tokens: lexed.tokens, file: file, failure: failure)
@@ -42,14 +47,14 @@ struct CaddyConfig: Sendable {
         switch tokens(of: mainPath, shown: displayPath) {
         case .failure(let failure):
             let at = SourceLocation(path: displayPath, line: 1, column: 1)
-            return CaddyConfig(files: [], blocks: [], diagnostics: [.error("caddy.import", "cannot open '\(displayPath)': \(reason(failure))", at: at)], version: version)
+            return CaddyConfig(files: names, blocks: [], diagnostics: [.error("caddy.import", "cannot open '\(displayPath)': \(reason(failure))", at: at)], version: version)
         case .success(let read):
-            if let failure = read.failure { return CaddyConfig(files: files.map(\.display), blocks: [], diagnostics: [failure], version: version) }
+            if let failure = read.failure { return CaddyConfig(files: names, blocks: [], diagnostics: [failure], version: version) }
             let parser = CaddyParser.parse(read.tokens, version: version, paths: { files[$0] }, read: { path in
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
                 return tokens(of: absolute, shown: display(absolute))
-            })
-            return CaddyConfig(files: files.map(\.display), blocks: parser.blocks, diagnostics: parser.error.map { [$0] } ?? [], version: version)
+            }, onBlock: onSite.map { onSite in { block, index in if !(index == 0 && block.isGlobalOptions) { onSite(block) } } })
+            return CaddyConfig(files: names, blocks: parser.blocks, diagnostics: parser.error.map { [$0] } ?? [], version: version)
         }
     }
 

@@ -33,14 +33,18 @@ struct CaddyParser {
     private let paths: (Int) -> (display: String, absolute: String)
     private let reader: Reader
     private let version: CaddyVersionSource
+    private var onBlock: ((CaddySiteBlock, Int) -> Void)?
     /// Caddy has no bound here; detour stops a Caddyfile that imports past this many tokens.
     static let maximumTokens = 10_000_000
 
     private(set) var blocks: [CaddySiteBlock] = []
     private(set) var error: Diagnostic?
 
-    static func parse(_ tokens: [CaddyToken], version: CaddyVersionSource, paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader) -> CaddyParser {
+    /// `onBlock`: each block with its number, as soon as it is closed.
+    static func parse(_ tokens: [CaddyToken], version: CaddyVersionSource, paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader,
+                      onBlock: ((CaddySiteBlock, Int) -> Void)? = nil) -> CaddyParser {
         var parser = CaddyParser(tokens: tokens, version: version, paths: paths, read: read)
+        parser.onBlock = onBlock
         do {
             try parser.parseAll()
         } catch let failure as Failure {
@@ -122,8 +126,10 @@ struct CaddyParser {
                 }
                 try blockContents(into: &block)
             }
-            if !block.keys.isEmpty || !block.segments.isEmpty { blocks.append(block) }
+            let isBlock = !block.keys.isEmpty || !block.segments.isEmpty
+            if isBlock { blocks.append(block) }
             if nesting > 0 { throw endOfFile() }
+            if isBlock { onBlock?(block, blocks.count - 1) }
         }
     }
 

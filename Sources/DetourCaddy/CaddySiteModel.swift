@@ -88,7 +88,7 @@ extension CaddySite {
             }
             return (code, nil)
         }
-        let start = block.start.map { context.location(of: $0) } ?? SourceLocation(path: context.files.first ?? "", line: 1, column: 1)
+        let start = block.start.map { context.location(of: $0) } ?? SourceLocation(path: context.files[0], line: 1, column: 1)
         return SiteCoverage(name: name.isEmpty ? "site" : name, location: start, answers: answers)
     }
 }

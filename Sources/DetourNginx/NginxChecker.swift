@@ -32,13 +32,15 @@ public enum NginxChecker: ProxyDialect {
         let context = NginxCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps)
         // Servers are independent: each is modelled, resolved, checked by every rule and
         // tabulated in one task, servers spread over the cores.
-        let checked = model.serverBlocks.concurrentMap { block, inherited -> ([Diagnostic], SiteCoverage) in
+        let driver = SiteDriver { (block: NginxDirective, inherited: NginxScope) -> ([Diagnostic], SiteCoverage) in
             var found: [Diagnostic] = []
             let server = NginxServer(directive: block, in: model.config, inherited: inherited, diagnostics: &found)
             let facts = context.facts(for: server)
             for rule in rules { found += rule.check(server, facts, in: context) }
             return (found, facts.site.coverage)
         }
+        for server in model.serverBlocks { driver.submit(server) }
+        let checked = driver.finish()
         directiveCheck.wait()
         var diagnostics = loaded.diagnostics + directiveErrors.withLock { $0 } + modelDiagnostics
         var seen = Set<Diagnostic>()

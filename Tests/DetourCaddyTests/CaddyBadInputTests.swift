@@ -1,5 +1,6 @@
 import DetourDiagnostics
 @testable import DetourCaddy
+import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
@@ -40,6 +41,18 @@ final class CaddyBadInputTests: XCTestCase {
         XCTAssertEqual(diagnostics.map(\.message), ["routes nest more than 64 deep here; detour does not check deeper"])
         let (_, unclosed) = try read(Array(("example.com {\n" + String(repeating: "route {\n", count: depth)).utf8))
         XCTAssertEqual(unclosed.first?.message, "Unexpected EOF")
+    }
+
+    func testAnErrorAfterThousandsOfSitesIsAllThatIsReported() throws {
+        // Sites are checked while the rest is read; a later error makes them a guess, as Caddy
+        // stops there, so none of their findings may come out.
+        let sites = (0..<2000).map { "site\($0).test {\n\treverse_proxy 127.0.0.1:9000\n\thandle_errors {\n\t\tbasicauth {\n\t\t}\n\t}\n}\n" }.joined()
+        let folder = try TemporaryFolder(files: ["Caddyfile": sites + "broken.test {\n\trespond {\n"])
+        defer { folder.remove() }
+        let report = CaddyChecker.check(.init(main: folder.url.appendingPathComponent("Caddyfile"), mainDisplay: "Caddyfile", pages: nil, maps: []), version: CaddyVersionSource(.debian))
+        XCTAssertEqual(report.diagnostics.map(\.message), ["Unexpected EOF"])
+        XCTAssertEqual(report.coverage.count, 0)
+        XCTAssertEqual(report.files, ["Caddyfile"])
     }
 
     func testASnippetThatImportsItselfIsACycle() throws {

@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Checks sites while the reader is still reading the rest: the reader hands each site over
+/// as soon as its block is closed (`submit`), batches go to workers on the other cores, and
+/// `finish` joins in on the reader's thread, waits, and gives the results in reading order.
+/// While reading, workers leave the reader a core of its own: reading is the one part that
+/// cannot be shared out, and it would wait behind them.
+public final class SiteDriver<Site: Sendable, Result: Sendable>: Sendable {
+    private let transform: @Sendable (Site) -> Result
+    private let group = DispatchGroup()
+    private let state = Mutex<State>(State())
+    /// Sites per batch: enough to outweigh a hand-over, few enough to start early.
+    private let batchSize: Int
+    /// Workers beside the reader.
+    private let workerLimit = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+
+    private struct State {
+        var pending: [Site] = []
+        var submitted = 0
+        var batches: [(start: Int, sites: [Site])] = []
+        var workers = 0
+        var results: [Int: [Result]] = [:]
+    }
+
+    public init(batchSize: Int = 64, _ transform: @escaping @Sendable (Site) -> Result) {
+        self.batchSize = batchSize
+        self.transform = transform
+    }
+
+    /// Queues `site`; a full batch goes to a worker at once.
+    public func submit(_ site: Site) {
+        let startWorker = state.withLock { state -> Bool in
+            state.pending.append(site)
+            guard state.pending.count >= batchSize else { return false }
+            Self.close(&state)
+            guard state.workers < workerLimit else { return false }
+            state.workers += 1
+            return true
+        }
+        if startWorker {
+            DispatchQueue.global().async(group: group) { [self] in
+                drain()
+                state.withLock { $0.workers -= 1 }
+            }
+        }
+    }
+
+    /// Checks what is still queued on this thread beside the workers, waits for them, and gives
+    /// the results in the order the sites were submitted.
+    public func finish() -> [Result] {
+        state.withLock { Self.close(&$0) }
+        drain()
+        group.wait()
+        return state.withLock { state in
+            state.results.keys.sorted().flatMap { state.results[$0]! }
+        }
+    }
+
+    /// The pending sites become a batch.
+    private static func close(_ state: inout State) {
+        guard !state.pending.isEmpty else { return }
+        state.batches.append((state.submitted, state.pending))
+        state.submitted += state.pending.count
+        state.pending = []
+    }
+
+    /// Runs queued batches until none is left.
+    private func drain() {
+        while let batch = state.withLock({ $0.batches.isEmpty ? nil : $0.batches.removeFirst() }) {
+            let results = batch.sites.map(transform)
+            state.withLock { $0.results[batch.start] = results }
+        }
+    }
+}
