@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 import Foundation
 
 /// Caddy's Caddyfile parser: site blocks and their addresses, snippets `(name) { … }`,
@@ -264,7 +265,7 @@ struct CaddyParser {
             if glob.filter({ $0 == "*" }).count > 1 || glob.filter({ $0 == "?" }).count > 1 || (glob.contains("[") && glob.contains("]")) {
                 throw parsingError("Glob pattern may only contain one wildcard (*), but has others: \(glob)")
             }
-            let matches = Self.glob(glob)
+            let matches = FileGlob.matches(glob).sorted()
             if matches.isEmpty, !glob.contains(where: { "*?[]".contains($0) }) {
                 throw parsingError("File to import not found: \(pattern)")
             }
@@ -358,10 +359,4 @@ struct CaddyParser {
         return false
     }
 
-    private static func glob(_ pattern: String) -> [String] {
-        var result = glob_t()
-        defer { globfree(&result) }
-        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
-        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }.sorted()
-    }
 }

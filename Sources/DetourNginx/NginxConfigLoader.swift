@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 import Foundation
 
 /// Reads an nginx configuration the way nginx does: the main file, then every `include`
@@ -195,17 +196,8 @@ struct NginxConfigLoader {
                 let joined = displayPrefix.isEmpty ? relative : displayPrefix + "/" + relative
                 return DisplayPath.normalize(joined) ?? joined
             }
-            guard pattern.contains(where: { $0 == "*" || $0 == "?" || $0 == "[" }) else {
-                return [(full, display(full))]
-            }
-            var globbed = glob_t()
-            defer { globfree(&globbed) }
-            guard glob(full, 0, nil, &globbed) == 0 else { return [] }
-            return (0..<Int(globbed.gl_pathc)).compactMap { index in
-                guard let pointer = globbed.gl_pathv[index] else { return nil }
-                let path = String(cString: pointer)
-                return (path, display(path))
-            }
+            guard FileGlob.hasWildcard(pattern) else { return [(full, display(full))] }
+            return FileGlob.matches(full).map { ($0, display($0)) }
         }
     }
 }
