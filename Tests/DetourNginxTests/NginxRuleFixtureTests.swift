@@ -5,25 +5,25 @@ import DetourTestSupport
 import Foundation
 import XCTest
 
-/// One folder per scenario in `Fixtures/nginx-rules`: `nginx.conf` and the findings expected
+/// One folder per scenario in `Fixtures/nginx`: `nginx.conf` and the findings expected
 /// for it in `expected.txt` (re-record with RECORD_GOLDEN=1). Pages are the fixture's
 /// `pages/errors`, installed on the server as `/srv/detour/errors`.
 /// `real-world-mix` gathers constructs of real configurations (upstreams, maps, geo, caches,
 /// limit_except, auth, `$status` targets): only its recorded findings may come out of it.
 final class NginxRuleFixtureTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/nginx-rules")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/nginx")
 
     /// Scenario name → the rule its hit must raise.
     static let rules: [String: String] = [
-        "missing-file": "nginx.error-page-missing-file",
-        "missing-file-path-as-uri": "nginx.error-page-missing-file",
-        "missing-file-try-files-fallback": "nginx.error-page-missing-file",
-        "missing-file-regex-alias": "nginx.error-page-missing-file",
-        "missing-file-status-variable": "nginx.error-page-missing-file",
-        "undefined-named-location": "nginx.error-page-undefined-named-location",
-        "dropped-inherited": "nginx.inherited-error-page-dropped",
-        "dropped-inherited-in-if": "nginx.inherited-error-page-dropped",
-        "dropped-inherited-proxied-auth": "nginx.inherited-error-page-dropped",
+        "error-page-missing-file": "nginx.error-page-missing-file",
+        "error-page-missing-file-path-as-uri": "nginx.error-page-missing-file",
+        "error-page-missing-file-try-files-fallback": "nginx.error-page-missing-file",
+        "error-page-missing-file-regex-alias": "nginx.error-page-missing-file",
+        "error-page-missing-file-status-variable": "nginx.error-page-missing-file",
+        "error-page-undefined-named-location": "nginx.error-page-undefined-named-location",
+        "inherited-error-page-dropped": "nginx.inherited-error-page-dropped",
+        "inherited-error-page-dropped-in-if": "nginx.inherited-error-page-dropped",
+        "inherited-error-page-dropped-proxied-auth": "nginx.inherited-error-page-dropped",
         "upstream-errors-pass-through": "nginx.upstream-errors-pass-through",
         "intercepted-code-without-page": "nginx.intercepted-code-without-page",
         "error-page-proxied": "nginx.error-page-proxied",
@@ -39,6 +39,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "code-not-covered": "nginx.code-not-covered",
         "code-not-covered-other-location": "nginx.code-not-covered",
         "error-page-dynamic-target": "nginx.error-page-dynamic-target",
+        "add-header-without-always-one-per-line": "nginx.add-header-without-always",
     ]
 
     /// Checked from the fixture folder, with paths relative to it as a user would type them.
@@ -57,6 +58,9 @@ final class NginxRuleFixtureTests: XCTestCase {
     func testEveryScenarioReportsExactlyWhatIsRecorded() throws {
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: Self.root.path).filter { $0 != "pages" }.sorted()
         XCTAssertEqual(Set(scenarios.filter { $0.hasSuffix("-hit") }.map { String($0.dropLast(4)) }), Set(Self.rules.keys))
+        for (scenario, rule) in Self.rules {
+            XCTAssertTrue(scenario.hasPrefix(rule.dropFirst("nginx.".count)), "\(scenario) is named after its rule, \(rule)")
+        }
         for scenario in scenarios {
             let report = Self.check(scenario)
             let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test")

@@ -64,40 +64,40 @@ final class NginxRuleRuntimeTests: XCTestCase {
     }
 
     func testMissingFileTurnsTheErrorInto404() throws {
-        XCTAssertEqual(try request("missing-file-hit", upstream: .down).status, 404)
-        assertServesPage(try request("missing-file-near-miss", upstream: .down), 502, "near miss")
+        XCTAssertEqual(try request("error-page-missing-file-hit", upstream: .down).status, 404)
+        assertServesPage(try request("error-page-missing-file-near-miss", upstream: .down), 502, "near miss")
     }
 
     func testRegexAliasBuiltFromCapturesIsFollowed() throws {
-        XCTAssertEqual(try request("missing-file-regex-alias-hit", upstream: .down).status, 404)
-        assertServesPage(try request("missing-file-regex-alias-near-miss", upstream: .down), 502, "near miss")
+        XCTAssertEqual(try request("error-page-missing-file-regex-alias-hit", upstream: .down).status, 404)
+        assertServesPage(try request("error-page-missing-file-regex-alias-near-miss", upstream: .down), 502, "near miss")
     }
 
     func testStatusVariableTargetIsFollowedPerCode() throws {
-        XCTAssertEqual(try request("missing-file-status-variable-hit", upstream: .down).status, 404)
-        assertServesPage(try request("missing-file-status-variable-near-miss", upstream: .down), 502, "near miss")
-        assertServesPage(try request("missing-file-status-variable-near-miss", upstream: .answering503), 503, "near miss")
+        XCTAssertEqual(try request("error-page-missing-file-status-variable-hit", upstream: .down).status, 404)
+        assertServesPage(try request("error-page-missing-file-status-variable-near-miss", upstream: .down), 502, "near miss")
+        assertServesPage(try request("error-page-missing-file-status-variable-near-miss", upstream: .answering503), 503, "near miss")
     }
 
     func testUndefinedNamedLocationAnswers500() throws {
-        XCTAssertEqual(try request("undefined-named-location-hit", upstream: .answering503).status, 500)
-        assertServesPage(try request("undefined-named-location-near-miss", upstream: .answering503), 503, "near miss")
+        XCTAssertEqual(try request("error-page-undefined-named-location-hit", upstream: .answering503).status, 500)
+        assertServesPage(try request("error-page-undefined-named-location-near-miss", upstream: .answering503), 503, "near miss")
     }
 
     func testNestedErrorPageDropsTheServerPages() throws {
-        let hit = try request("dropped-inherited-hit", "/api/orders", upstream: .down)
+        let hit = try request("inherited-error-page-dropped-hit", "/api/orders", upstream: .down)
         XCTAssertEqual(hit.status, 502)
         XCTAssertFalse(hit.body.contains("detour-page"), "nginx's own page, not detour's: \(hit.body)")
-        assertServesPage(try request("dropped-inherited-near-miss", "/api/orders", upstream: .down), 502, "near miss")
+        assertServesPage(try request("inherited-error-page-dropped-near-miss", "/api/orders", upstream: .down), 502, "near miss")
     }
 
     func testErrorPageInsideIfDropsTheServerPagesWhenTheConditionHolds() throws {
         let debug = ["X-Debug": "1"]
-        let hit = try request("dropped-inherited-in-if-hit", headers: debug, upstream: .answering503)
+        let hit = try request("inherited-error-page-dropped-in-if-hit", headers: debug, upstream: .answering503)
         XCTAssertEqual(hit.status, 503)
         XCTAssertTrue(hit.body.contains("application maintenance body"), hit.body)
-        assertServesPage(try request("dropped-inherited-in-if-hit", upstream: .answering503), 503, "hit, condition false")
-        assertServesPage(try request("dropped-inherited-in-if-near-miss", headers: debug, upstream: .answering503), 503, "near miss")
+        assertServesPage(try request("inherited-error-page-dropped-in-if-hit", upstream: .answering503), 503, "hit, condition false")
+        assertServesPage(try request("inherited-error-page-dropped-in-if-near-miss", headers: debug, upstream: .answering503), 503, "near miss")
     }
 
     func testApplicationErrorsPassThroughWithoutIntercept() throws {
