@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// A whole configuration as nginx reads it: every file read, and all directives with the
 /// includes spliced in, in document order. Immutable once loaded and shared by every thread
@@ -13,7 +14,7 @@ final class NginxConfig: @unchecked Sendable {
     /// all cores at once, which costs more than the read. The arrays are never changed and
     /// live as long as this object, so their storage stays where it is.
     private let entryStorage: UnsafePointer<NginxEntry>?
-    private let fileStorage: UnsafeMutableBufferPointer<(words: UnsafePointer<NginxWord>?, bytes: UnsafePointer<UInt8>?)>
+    private let fileStorage: UnsafeMutableBufferPointer<(words: UnsafePointer<SourceWord>?, bytes: UnsafePointer<UInt8>?)>
 
     init(files: [NginxParsedFile], entries: [NginxEntry]) {
         self.files = files
@@ -42,12 +43,12 @@ final class NginxConfig: @unchecked Sendable {
 
 extension NginxConfig {
     /// Word `offset` of `entry` (0 is the name).
-    func word(_ entry: NginxEntry, _ offset: Int) -> NginxWord {
+    func word(_ entry: NginxEntry, _ offset: Int) -> SourceWord {
         fileStorage[Int(entry.file)].words.unsafelyUnwrapped[Int(entry.firstWord) + offset]
     }
 
     /// The bytes of a word as written (quotes and escapes aside).
-    func bytes(_ entry: NginxEntry, _ word: NginxWord) -> UnsafeBufferPointer<UInt8> {
+    func bytes(_ entry: NginxEntry, _ word: SourceWord) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: fileStorage[Int(entry.file)].bytes.unsafelyUnwrapped + Int(word.start), count: Int(word.length))
     }
 

@@ -1,9 +1,10 @@
+import DetourProxyCore
 /// A loaded configuration's directives and words as plain pointers (`NginxConfig.view`):
 /// reading through it counts no references, so scans of every directive on every core do not
 /// contend on the configuration object.
 struct NginxConfigView: @unchecked Sendable {
     let entries: UnsafePointer<NginxEntry>?
-    let files: UnsafeBufferPointer<(words: UnsafePointer<NginxWord>?, bytes: UnsafePointer<UInt8>?)>
+    let files: UnsafeBufferPointer<(words: UnsafePointer<SourceWord>?, bytes: UnsafePointer<UInt8>?)>
 
     func entry(_ index: Int) -> NginxEntry { entries.unsafelyUnwrapped[index] }
 

@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// nginx's lexical rules, as `ngx_conf_read_token` applies them: words end at white space,
 /// `;` or `{` (so `foo}` is one word); `#` starts a comment only where a word could start;
@@ -56,7 +57,7 @@ struct NginxLexer {
     }
 
     /// The bytes of a word's span, valid while the lexer's text is.
-    func bytes(of word: NginxWord) -> UnsafeBufferPointer<UInt8> {
+    func bytes(of word: SourceWord) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[word.byteRange])
     }
 
@@ -128,7 +129,7 @@ struct NginxLexer {
         return true
     }
 
-    private mutating func word() -> NginxWord {
+    private mutating func word() -> SourceWord {
         let startLine = line, startColumn = column
         let start = index
         var escaped = false
@@ -155,11 +156,11 @@ struct NginxLexer {
             }
             advance()
         }
-        return NginxWord(start: Int32(start), length: Int32(index - start), line: startLine, column: startColumn, isQuoted: false, hasEscapes: escaped)
+        return SourceWord(start: Int32(start), length: Int32(index - start), line: startLine, column: startColumn, isQuoted: false, hasEscapes: escaped)
     }
 
     /// A quoted word; nil when the text ends before the closing quote.
-    private mutating func quoted(_ quote: UInt8) -> NginxWord? {
+    private mutating func quoted(_ quote: UInt8) -> SourceWord? {
         let startLine = line, startColumn = column
         advance()
         let start = index
@@ -184,7 +185,7 @@ struct NginxLexer {
                 diagnostics.append(.error("nginx.syntax", "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here", at: SourceLocation(path: path, line: Int(line), column: Int(column))))
             }
         }
-        return NginxWord(start: Int32(start), length: Int32(end - start), line: startLine, column: startColumn, isQuoted: true, hasEscapes: escaped)
+        return SourceWord(start: Int32(start), length: Int32(end - start), line: startLine, column: startColumn, isQuoted: true, hasEscapes: escaped)
     }
 
     /// A word's value: nginx turns `\"`, `\'` and `\\` into the character and `\t`, `\r`, `\n`

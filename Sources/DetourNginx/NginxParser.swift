@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourProxyCore
 
 /// Reads one file into directives with nginx's structural rules, pulling tokens from the
 /// lexer as it goes. Blocks deeper than `maximumDepth` are read but left out, so nothing
@@ -36,7 +37,7 @@ enum NginxParser {
         var pending: Int?
         /// Inside a left-out block: directives are read but not stored.
         var droppedDepth = 0
-        file.words.reserveCapacity(file.bytes.count / 10)
+        file.source.words.reserveCapacity(file.bytes.count / 10)
         file.entries.reserveCapacity(file.bytes.count / 30)
 
         func at(_ line: Int32, _ column: Int32) -> SourceLocation {
@@ -72,7 +73,7 @@ enum NginxParser {
             switch token {
             case .word(let word):
                 if pending == nil { pending = file.words.count }
-                file.words.append(word)
+                file.source.words.append(word)
             case .semicolon(let line, let column):
                 guard let first = pending else {
                     error("unexpected \";\"", at(line, column))
