@@ -36,13 +36,14 @@ let package = Package(
             ]
         ),
         // What every server's check shares: options, path maps, the pages folder, coverage.
+        .target(name: "DetourDiagnose"),
         .target(name: "DetourProxyCore", dependencies: ["DetourDiagnostics"]),
         .target(name: "DetourNginx", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourCaddy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy",
+                "DetourSite", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourDiagnose",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +54,7 @@ let package = Package(
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourDiagnoseTests", dependencies: ["DetourDiagnose"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),

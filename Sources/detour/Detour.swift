@@ -13,6 +13,6 @@ struct Detour: ParsableCommand {
         Exit status: 0 clean, 1 errors (or warnings with --strict), 64 usage error.
         """,
         version: version,
-        subcommands: [BuildCommand.self, SnippetCommand.self, CheckCommand.self]
+        subcommands: [BuildCommand.self, SnippetCommand.self, CheckCommand.self, DiagnoseCommand.self]
     )
 }

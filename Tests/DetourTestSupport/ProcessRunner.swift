@@ -9,7 +9,8 @@ public struct ProcessResult {
 
 public enum ProcessRunner {
     @discardableResult
-    public static func run(_ executable: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+    /// `input`: what the program reads on standard input (nothing: /dev/null).
+    public static func run(_ executable: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil, input: Data? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -18,7 +19,15 @@ public enum ProcessRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        if let input {
+            DispatchQueue.global().async {
+                stdin.fileHandleForWriting.write(input)
+                try? stdin.fileHandleForWriting.close()
+            }
+        }
         // Read both pipes while the process runs so a full pipe cannot block it.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
@@ -30,7 +39,7 @@ public enum ProcessRunner {
     }
 
     /// `detour` with arguments, run in `folder`.
-    public static func detour(_ arguments: [String], in folder: URL) throws -> ProcessResult {
-        try run(Repository.detourExecutable, arguments, in: folder)
+    public static func detour(_ arguments: [String], in folder: URL, input: Data? = nil) throws -> ProcessResult {
+        try run(Repository.detourExecutable, arguments, in: folder, input: input)
     }
 }

@@ -1,0 +1,17 @@
+/// An article as `detour diagnose` uses it: what it is called, where it is published, the
+/// statuses visitors see with it, and the log lines it explains.
+public struct LogCause: Sendable {
+    public var slug: String
+    public var title: String
+    public var url: String
+    public var statuses: [Int]
+    public var patterns: [LogPattern]
+
+    public init(slug: String, title: String, url: String, statuses: [Int], patterns: [String]) {
+        self.slug = slug
+        self.title = title
+        self.url = url
+        self.statuses = statuses
+        self.patterns = patterns.map(LogPattern.init)
+    }
+}

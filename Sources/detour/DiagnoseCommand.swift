@@ -1,0 +1,91 @@
+import ArgumentParser
+import DetourContent
+import DetourDiagnose
+import DetourDiagnostics
+import Foundation
+import Synchronization
+
+struct DiagnoseCommand: ParsableCommand {
+    enum Format: String, ExpressibleByArgument { case text, json }
+
+    static let configuration = CommandConfiguration(
+        commandName: "diagnose",
+        abstract: "Map error-log lines to the articles that explain them.",
+        discussion: """
+        Reads error logs from nginx, Apache, HAProxy (raw or through syslog), Caddy (JSON lines) and PHP-FPM, mixed in one stream, and matches every line against the log_patterns of the articles in <content>. A pattern is a piece of a real log line: numbers, addresses with ports and paths in it stand for any number, address and path, so 'connect() failed (111: Connection refused)' also matches the line for another errno, and '127.0.0.1:8080' any upstream.
+
+        Prints the causes found, the one that explains the most lines first, each with the article's title and help-site URL, the statuses visitors saw, the count, the first and last time and an example line; then how many lines no article explains, and their most frequent shapes. --format json prints {lines, causes: [{slug, title, url, statuses, count, first, last, lines (the first \(Diagnosis.keptLines))}], unexplained: {count, shapes}}.
+
+        Without a file, or with '-', reads standard input. Lines longer than 64 KiB are counted, not matched. Exit status: 0 when the logs were read, 1 when a file could not be read or the content has errors.
+        """
+    )
+
+    @Argument(help: "Log files to read; '-' or none for standard input.")
+    var files: [String] = []
+
+    @Option(help: "The content folder whose articles' log_patterns explain the lines.")
+    var content = "content"
+
+    @Option(help: "How to print the causes: text or json.")
+    var format: Format = .text
+
+    @Flag(help: "Keep reading the (last) file as it grows, and print the causes on Ctrl-C.")
+    var follow = false
+
+    @Option(help: "Shapes of unexplained lines to list.")
+    var shapes = 5
+
+    func run() throws {
+        let root = URL(fileURLWithPath: content, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let (loaded, problems) = ContentLoader(root: root, displayRoot: content).load()
+        guard let loaded else {
+            FileHandle.standardError.write(DiagnosticFormat.text.render(problems, toolVersion: Detour.version))
+            throw ExitCode(1)
+        }
+        let causes = loaded.articles.filter { !$0.logPatterns.isEmpty }.map { article in
+            LogCause(slug: article.slug, title: article.title, url: loaded.site.baseURL + article.sitePath, statuses: article.codes.map(\.value), patterns: article.logPatterns)
+        }
+        var diagnosis = Diagnosis(causes: causes)
+        var failures: [String] = []
+        let sources = files.isEmpty ? ["-"] : files
+        for (index, file) in sources.enumerated() {
+            let descriptor = file == "-" ? STDIN_FILENO : open(file, O_RDONLY)
+            guard descriptor >= 0 else {
+                failures.append("\(file): cannot open: \(String(cString: strerror(errno)))")
+                continue
+            }
+            var reader = LogLineReader(descriptor: descriptor)
+            let following = follow && index == sources.count - 1
+            if following { Self.stopOnInterrupt() }
+            let read = reader.read(follow: following, until: { Self.interrupted.load(ordering: .relaxed) }) { event in
+                switch event {
+                case .line(let line): diagnosis.read(line)
+                case .overlong: diagnosis.readOverlong()
+                }
+            }
+            if !read { failures.append("\(file): reading failed: \(String(cString: strerror(errno)))") }
+            if descriptor != STDIN_FILENO { close(descriptor) }
+        }
+        for failure in failures { FileHandle.standardError.write("detour diagnose: \(failure)\n") }
+        print(render(diagnosis), terminator: "")
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    func render(_ diagnosis: Diagnosis) -> String {
+        format == .json ? DiagnosisText.json(diagnosis, shapes: shapes) : DiagnosisText.text(diagnosis, shapes: shapes)
+    }
+
+    // MARK: --follow
+
+    /// Ctrl-C while following ends the reading; the causes are printed as for a finished log.
+    private static let interrupted = Atomic<Bool>(false)
+    nonisolated(unsafe) private static var interruptSource: (any DispatchSourceSignal)?
+
+    private static func stopOnInterrupt() {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { interrupted.store(true, ordering: .relaxed) }
+        source.resume()
+        interruptSource = source
+    }
+}

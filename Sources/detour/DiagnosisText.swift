@@ -1,0 +1,49 @@
+import DetourDiagnose
+import Foundation
+
+/// `detour diagnose`'s output: a report for people, or JSON for tools.
+enum DiagnosisText {
+    static func text(_ diagnosis: Diagnosis, shapes: Int) -> String {
+        let results = diagnosis.results
+        var out = "\(diagnosis.lines) \(diagnosis.lines == 1 ? "line" : "lines") read; \(results.count) \(results.count == 1 ? "cause" : "causes") found\n"
+        for found in results {
+            let statuses = found.cause.statuses.isEmpty ? "" : " (visitors saw \(found.cause.statuses.map(String.init).joined(separator: ", ")))"
+            out += "\n\(found.count) \(found.count == 1 ? "line" : "lines"): \(found.cause.title)\(statuses)\n"
+            out += "  \(found.cause.url)\n"
+            if let first = found.first, let last = found.last { out += "  first \(first), last \(last)\n" }
+            if let example = found.lines.first { out += "  e.g. \(example.prefix(300))\n" }
+        }
+        out += "\n\(diagnosis.unexplained) \(diagnosis.unexplained == 1 ? "line" : "lines") no article explains"
+        let top = diagnosis.topShapes(shapes)
+        out += top.isEmpty ? "\n" : "; the most frequent:\n"
+        for (shape, count) in top { out += "  \(count)  \(shape)\n" }
+        if diagnosis.overlong > 0 { out += "\(diagnosis.overlong) \(diagnosis.overlong == 1 ? "line was" : "lines were") longer than 64 KiB and not read\n" }
+        return out
+    }
+
+    static func json(_ diagnosis: Diagnosis, shapes: Int) -> String {
+        struct Cause: Encodable {
+            var slug, title, url: String
+            var statuses: [Int]
+            var count: Int
+            var first, last: String?
+            var lines: [String]
+        }
+        struct Shape: Encodable { var shape: String; var count: Int }
+        struct Unexplained: Encodable { var count: Int; var shapes: [Shape] }
+        struct Report: Encodable {
+            var lines: Int
+            var overlong: Int
+            var causes: [Cause]
+            var unexplained: Unexplained
+        }
+        let report = Report(
+            lines: diagnosis.lines, overlong: diagnosis.overlong,
+            causes: diagnosis.results.map { Cause(slug: $0.cause.slug, title: $0.cause.title, url: $0.cause.url, statuses: $0.cause.statuses, count: $0.count, first: $0.first, last: $0.last, lines: $0.lines) },
+            unexplained: Unexplained(count: diagnosis.unexplained, shapes: diagnosis.topShapes(shapes).map { Shape(shape: $0.shape, count: $0.count) })
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,104 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour diagnose` on lines the real servers wrote: each leads to the shipped article that
+/// explains it.
+final class DiagnoseCommandTests: XCTestCase {
+    private var scratch: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        scratch = try TemporaryFolder()
+    }
+
+    override func tearDown() {
+        scratch.remove()
+    }
+
+    private struct Report: Decodable {
+        struct Cause: Decodable {
+            var slug: String
+            var url: String
+            var statuses: [Int]
+            var count: Int
+            var lines: [String]
+        }
+        struct Unexplained: Decodable { var count: Int }
+        var lines: Int
+        var causes: [Cause]
+        var unexplained: Unexplained
+    }
+
+    /// nginx's and Caddy's error lines for an upstream nobody listens on.
+    private func deadUpstreamLines() throws -> String {
+        let dead = LoopbackPort.free()
+        let nginxPort = LoopbackPort.free()
+        let nginx = try NginxServer(config: NginxServer.httpBlock("server { listen 127.0.0.1:\(nginxPort); location / { proxy_pass http://127.0.0.1:\(dead); } }"))
+        defer { nginx.stop() }
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(nginxPort), nginx.errorLog)
+        XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(nginxPort)/").status, 502)
+        let nginxLines = nginx.errorLog
+
+        let caddyPort = LoopbackPort.free()
+        try scratch.write(["Caddyfile": "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(caddyPort) {\n\treverse_proxy 127.0.0.1:\(dead)\n}\n"])
+        let caddy = try ServerProcess("caddy", ["run", "--config", scratch.path + "/Caddyfile", "--adapter", "caddyfile"],
+                                      environment: ["HOME": scratch.path, "XDG_DATA_HOME": scratch.path, "XDG_CONFIG_HOME": scratch.path], log: scratch.url.appendingPathComponent("caddy.log"))
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(caddyPort), caddy.log)
+        XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(caddyPort)/").status, 502)
+        caddy.stop()
+        return nginxLines + caddy.log
+    }
+
+    func testARefusedUpstreamInNginxAndCaddyLogsLeadsToItsArticle() throws {
+        try scratch.write(["error.log": try deadUpstreamLines()])
+        let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        let cause = try XCTUnwrap(report.causes.first, result.stdout)
+        XCTAssertEqual(cause.slug, "upstream-connection-refused")
+        XCTAssertEqual(cause.url, "https://help.example.com/articles/upstream-connection-refused/")
+        XCTAssertTrue(cause.statuses.contains(502))
+        XCTAssertEqual(cause.count, 2, result.stdout)
+        XCTAssertTrue(cause.lines.contains { $0.contains("connect() failed (111: Connection refused) while connecting to upstream") }, "nginx's line")
+        XCTAssertTrue(cause.lines.contains { $0.contains("\"logger\":\"http.log.error\"") && $0.contains("connection refused") }, "Caddy's line")
+        // Caddy's start-up lines are counted, and explained by nothing.
+        XCTAssertEqual(report.unexplained.count, report.lines - 2)
+    }
+
+    func testStandardInputTextAndAFileThatCannotBeRead() throws {
+        let line = "2026/11/22 23:07:10 [error] 7#7: *1 upstream sent too big header while reading response header from upstream, client: 10.0.0.1\n"
+        let piped = try ProcessRunner.detour(["diagnose", "--content", Repository.content.path], in: scratch.url, input: Data(line.utf8))
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertTrue(piped.stdout.hasPrefix("1 line read; 1 cause found\n"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("https://help.example.com/articles/upstream-header-too-big/"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("first 2026/11/22 23:07:10, last 2026/11/22 23:07:10"), piped.stdout)
+
+        try scratch.write(["one.log": line])
+        let missing = try ProcessRunner.detour(["diagnose", "gone.log", "one.log", "--content", Repository.content.path], in: scratch.url)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "detour diagnose: gone.log: cannot open: No such file or directory\n")
+        XCTAssertTrue(missing.stdout.hasPrefix("1 line read; 1 cause found\n"), "the readable file is still diagnosed: \(missing.stdout)")
+    }
+
+    func testFollowReadsWhatIsAppendedUntilCtrlC() throws {
+        try scratch.write(["growing.log": ""])
+        let process = Process()
+        process.executableURL = Repository.detourExecutable
+        process.arguments = ["diagnose", "--follow", "growing.log", "--content", Repository.content.path]
+        process.currentDirectoryURL = scratch.url
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        let log = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("growing.log"))
+        log.write(Data("2026/11/22 23:07:10 [error] 7#7: *1 upstream sent too big header while reading response header from upstream\n".utf8))
+        try log.close()
+        Thread.sleep(forTimeInterval: 0.6)
+        XCTAssertTrue(process.isRunning, "--follow keeps reading")
+        kill(process.processIdentifier, SIGINT)
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(printed.hasPrefix("1 line read; 1 cause found\n"), printed)
+    }
+}

@@ -1,0 +1,62 @@
+@testable import DetourDiagnose
+import Foundation
+import XCTest
+
+final class DiagnosisTests: XCTestCase {
+    private let causes = [
+        LogCause(slug: "timed-out", title: "Timed out", url: "https://h/articles/timed-out/", statuses: [504], patterns: ["while reading response header from upstream"]),
+        LogCause(slug: "header-too-big", title: "Too big", url: "https://h/articles/header-too-big/", statuses: [502], patterns: ["upstream sent too big header while reading response header from upstream"]),
+    ]
+
+    /// Feeds `bytes` through the reader as a pipe would.
+    private func diagnose(_ bytes: [UInt8]) -> Diagnosis {
+        var pipe: [Int32] = [0, 0]
+        XCTAssertEqual(Glibc.pipe(&pipe), 0)
+        let writeEnd = pipe[1]
+        let writer = Thread {
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count { offset += max(0, write(writeEnd, raw.baseAddress! + offset, raw.count - offset)) }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        var diagnosis = Diagnosis(causes: causes)
+        var reader = LogLineReader(descriptor: pipe[0])
+        XCTAssertTrue(reader.read { event in
+            switch event {
+            case .line(let line): diagnosis.read(line)
+            case .overlong: diagnosis.readOverlong()
+            }
+        })
+        close(pipe[0])
+        return diagnosis
+    }
+
+    func testTheArticleWhosePatternSaysMostExplainsALine() {
+        let diagnosis = diagnose(Array("x upstream sent too big header while reading response header from upstream\ny upstream timed out (110: Connection timed out) while reading response header from upstream\n".utf8))
+        XCTAssertEqual(diagnosis.results.map(\.cause.slug).sorted(), ["header-too-big", "timed-out"])
+        XCTAssertEqual(diagnosis.results.map(\.count), [1, 1])
+    }
+
+    func testCRLFNoFinalNewlineGarbageAndAHugeLineAreCountedNotFatal() {
+        var bytes = Array("a while reading response header from upstream\r\n".utf8)
+        bytes += (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }.filter { $0 != 10 } + [10]
+        bytes += [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [10]
+        bytes += Array("b while reading response header from upstream".utf8)
+        let diagnosis = diagnose(bytes)
+        XCTAssertEqual(diagnosis.lines, 4)
+        XCTAssertEqual(diagnosis.overlong, 1)
+        XCTAssertEqual(diagnosis.unexplained, 1)
+        XCTAssertEqual(diagnosis.results.first?.count, 2)
+        XCTAssertEqual(diagnosis.results.first?.lines, ["a while reading response header from upstream", "b while reading response header from upstream"])
+    }
+
+    func testUnexplainedLinesAreCountedByShape() {
+        let lines = (0..<30).map { "2026/11/22 23:08:\(String(format: "%02d", $0)) [error] 9#9: *\($0) open() \"/srv/\($0).ico\" failed (2: No such file or directory)\n" }.joined()
+        let diagnosis = diagnose(Array((lines + "something else\n").utf8))
+        XCTAssertEqual(diagnosis.unexplained, 31)
+        XCTAssertEqual(diagnosis.topShapes(1).first?.count, 30)
+        XCTAssertEqual(diagnosis.topShapes(1).first?.shape, #"[error] N#N: *N open() "PATH" failed (N: No such file or directory)"#)
+    }
+}
