@@ -1,12 +1,13 @@
 # detour — see README.md. `make site` builds the shipped knowledge base, `make test` runs every test.
 SWIFT ?= swift
 ARTICLES ?= 10000
+LINES ?= 2000000
 BUILD_PACKAGES = libcmark-dev
 # Real servers (nginx, Caddy, HAProxy, Apache) and a real browser for the end-to-end tests;
 # GNU time for the benchmarks.
 TEST_PACKAGES = nginx-light caddy haproxy apache2 chromium
 
-.PHONY: site test bench bench-check bench-search deps test-deps release clean
+.PHONY: site test bench bench-check bench-diagnose bench-search deps test-deps release clean
 
 ## site: build content/ and templates/ into public/
 site: deps
@@ -27,6 +28,11 @@ bench-check: deps release
 	@scripts/install-packages.sh time bc
 	scripts/bench-check.sh 5000
 	scripts/bench-check-caddy.sh
+
+## bench-diagnose: time `detour diagnose` on a generated 2-million-line mixed error log beside grep -E -c with every pattern
+bench-diagnose: deps release
+	@scripts/install-packages.sh time bc
+	scripts/bench-diagnose.sh $(LINES)
 
 ## bench-search: search figures in Chromium (requests, bytes, time to first result) on the shipped and a synthetic knowledge base
 bench-search: deps test-deps release

@@ -3,12 +3,18 @@
 /// explains, how often each shape came. Memory stays bounded however long the log.
 public struct Diagnosis: Sendable {
     public let causes: [LogCause]
+    private let matcher: LogMatcher
     public private(set) var lines = 0
     public private(set) var unexplained = 0
     /// Lines longer than `LogLineReader.maximumLength`: counted, not matched.
     public private(set) var overlong = 0
-    private var found: [Int: Found] = [:]
-    private var shapes: [String: Int] = [:]
+    /// Per cause, what it explains so far; nil until it explains a line.
+    private var found: [Found?]
+    /// Shapes by a 64-bit hash of their bytes (hashing an array byte by byte through
+    /// `Hasher` would cost more than the rest of a line's reading), with their count.
+    private var shapes: [UInt64: (shape: [UInt8], count: Int)] = [:]
+    /// The shape of the line being read, reused.
+    private var shape: [UInt8] = []
     /// Lines of shapes beyond `maximumShapes`.
     public private(set) var otherShapes = 0
 
@@ -21,43 +27,58 @@ public struct Diagnosis: Sendable {
     public struct Found: Sendable {
         public var cause: LogCause
         public var count = 0
-        public var first: String?
-        public var last: String?
         /// The first lines it explains, up to `keptLines`.
         public var lines: [String] = []
+        private(set) var firstTime: (bytes: [UInt8], isEpoch: Bool)?
+        /// The latest time seen, its bytes overwritten in place line after line.
+        private var lastTime: [UInt8] = []
+        private var lastIsEpoch = false
+
+        init(cause: LogCause) {
+            self.cause = cause
+        }
+
+        /// When the first line it explains was written, as the line says.
+        public var first: String? { firstTime.map { LogTime.text($0.bytes, isEpoch: $0.isEpoch) } }
+        /// When the last line with a time was written.
+        public var last: String? { lastTime.isEmpty ? nil : LogTime.text(lastTime, isEpoch: lastIsEpoch) }
+
+        mutating func add(_ line: UnsafeBufferPointer<UInt8>) {
+            count += 1
+            if lines.count < Diagnosis.keptLines { lines.append(String(decoding: line, as: UTF8.self)) }
+            guard let time = LogTime.of(line) else { return }
+            if firstTime == nil { firstTime = (Array(line[time.range]), time.isEpoch) }
+            lastTime.replaceSubrange(lastTime.indices, with: line[time.range])
+            lastIsEpoch = time.isEpoch
+        }
     }
 
     public init(causes: [LogCause]) {
         self.causes = causes
+        matcher = LogMatcher(causes)
+        found = Array(repeating: nil, count: causes.count)
     }
 
     public mutating func read(_ line: UnsafeBufferPointer<UInt8>) {
-        guard !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return }
+        if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t") || line.isEmpty,
+           line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
         lines += 1
         // The article whose matching pattern says the most.
-        var best: (cause: Int, specificity: Int)?
-        for (index, cause) in causes.enumerated() {
-            for pattern in cause.patterns where pattern.specificity > best?.specificity ?? -1 && pattern.matches(line) {
-                best = (index, pattern.specificity)
-            }
-        }
-        guard let best else {
+        guard let best = matcher.best(line) else {
             unexplained += 1
-            let shape = LogShape.of(line)
-            if shapes[shape] != nil || shapes.count < Self.maximumShapes {
-                shapes[shape, default: 0] += 1
+            LogShape.write(line, into: &shape)
+            let key = LogShape.hash(shape)
+            if shapes[key] != nil {
+                shapes[key]!.count += 1
+            } else if shapes.count < Self.maximumShapes {
+                shapes[key] = (shape, 1)
             } else {
                 otherShapes += 1
             }
             return
         }
-        var entry = found[best.cause] ?? Found(cause: causes[best.cause])
-        entry.count += 1
-        let time = LogTime.of(line)?.text
-        if entry.first == nil { entry.first = time }
-        if time != nil { entry.last = time }
-        if entry.lines.count < Self.keptLines { entry.lines.append(String(decoding: line, as: UTF8.self)) }
-        found[best.cause] = entry
+        if found[best] == nil { found[best] = Found(cause: causes[best]) }
+        found[best]!.add(line)
     }
 
     public mutating func readOverlong() {
@@ -67,11 +88,12 @@ public struct Diagnosis: Sendable {
 
     /// What each article explains, the most lines first.
     public var results: [Found] {
-        found.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.cause.slug < $1.cause.slug }
+        found.compactMap { $0 }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.cause.slug < $1.cause.slug }
     }
 
     /// The most frequent shapes of unexplained lines.
     public func topShapes(_ count: Int) -> [(shape: String, count: Int)] {
-        shapes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(count).map { ($0.key, $0.value) }
+        shapes.values.map { (String(decoding: $0.shape, as: UTF8.self), $0.count) }
+            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(count).map { ($0.0, $0.1) }
     }
 }

@@ -47,7 +47,9 @@ public struct LogLineReader {
     private mutating func split(_ body: (Event) -> Void) {
         var start = 0
         buffer.withUnsafeBufferPointer { all in
-            while let newline = all[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            // memchr: vectorised in the C library, where a Swift loop looks at one byte at a time.
+            while start < all.count, let found = memchr(all.baseAddress! + start, Int32(UInt8(ascii: "\n")), all.count - start) {
+                let newline = all.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 if skipping {
                     skipping = false
                 } else {

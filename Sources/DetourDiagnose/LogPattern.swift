@@ -9,6 +9,8 @@ public struct LogPattern: Sendable {
     /// The pieces, without holes at either end: they would only say that something stands
     /// there, and the line around a pattern always holds something.
     let pieces: [LogPiece]
+    /// The longest literal piece, which a line must contain: lines are searched for it first.
+    let anchorIndex: Int
     /// Bytes of literal text: of two patterns that match a line, the longer says more.
     public let specificity: Int
 
@@ -22,16 +24,28 @@ public struct LogPattern: Sendable {
             if case .literal(let bytes) = piece { bytes.contains(where: LogPiece.isLetter) } else { false }
         }
         self.pieces = words ? pieces : []
-        specificity = pieces.reduce(0) { total, piece in
-            if case .literal(let bytes) = piece { total + bytes.count } else { total }
+        var anchor = 0, specificity = 0
+        for (index, piece) in self.pieces.enumerated() {
+            guard case .literal(let bytes) = piece else { continue }
+            specificity += bytes.count
+            if bytes.count > self.pieces[anchor].literalCount { anchor = index }
         }
+        anchorIndex = anchor
+        self.specificity = specificity
     }
 
     /// Whether nothing literal is left to look for: such a pattern matches nothing.
     public var isEmpty: Bool { pieces.isEmpty }
 
+    /// The literal every matching line contains.
+    var anchor: [UInt8] {
+        guard !pieces.isEmpty, case .literal(let bytes) = pieces[anchorIndex] else { return [] }
+        return bytes
+    }
+
     public func matches(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard case .literal(let anchor)? = pieces.first, let base = line.baseAddress else { return false }
+        let anchor = anchor
+        guard !anchor.isEmpty, let base = line.baseAddress else { return false }
         // memchr finds the anchor's first byte (vectorised in the C library); memcmp the rest.
         let first = Int32(anchor[0])
         var from = 0
@@ -39,30 +53,62 @@ public struct LogPattern: Sendable {
             guard let found = memchr(base + from, first, line.count - anchor.count + 1 - from) else { return false }
             let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             let same = anchor.withUnsafeBytes { memcmp(base + at, $0.baseAddress!, anchor.count) == 0 }
-            if same, match(1, line, at + anchor.count) { return true }
+            if same, matches(line, anchorAt: at) { return true }
             from = at + 1
         }
         return false
     }
 
+    /// Whether the line matches with the anchor found at `start`: the pieces before it end
+    /// there, those after it start where it ends.
+    func matches(_ line: UnsafeBufferPointer<UInt8>, anchorAt start: Int) -> Bool {
+        matchBackward(anchorIndex - 1, line, start) && matchForward(anchorIndex + 1, line, start + pieces[anchorIndex].literalCount)
+    }
+
     /// Whether pieces from `index` on match `line` starting exactly at `position`.
-    private func match(_ index: Int, _ line: UnsafeBufferPointer<UInt8>, _ position: Int) -> Bool {
+    private func matchForward(_ index: Int, _ line: UnsafeBufferPointer<UInt8>, _ position: Int) -> Bool {
         guard index < pieces.count else { return true }
         switch pieces[index] {
         case .literal(let bytes):
             guard position + bytes.count <= line.count else { return false }
             for offset in 0..<bytes.count where line[position + offset] != bytes[offset] { return false }
-            return match(index + 1, line, position + bytes.count)
+            return matchForward(index + 1, line, position + bytes.count)
         case .hole(let hole):
             var end = position
             while end < line.count, hole.admits(line[end]) { end += 1 }
             // The longest run first, then shorter ones: an address hole may swallow the `:`
             // the next literal starts with.
             while end > position {
-                if match(index + 1, line, end) { return true }
+                if matchForward(index + 1, line, end) { return true }
                 end -= 1
             }
             return false
         }
+    }
+
+    /// Whether pieces from `index` down to the first match `line` ending exactly at `end`.
+    private func matchBackward(_ index: Int, _ line: UnsafeBufferPointer<UInt8>, _ end: Int) -> Bool {
+        guard index >= 0 else { return true }
+        switch pieces[index] {
+        case .literal(let bytes):
+            guard end - bytes.count >= 0 else { return false }
+            for offset in 0..<bytes.count where line[end - bytes.count + offset] != bytes[offset] { return false }
+            return matchBackward(index - 1, line, end - bytes.count)
+        case .hole(let hole):
+            var start = end
+            while start > 0, hole.admits(line[start - 1]) { start -= 1 }
+            while start < end {
+                if matchBackward(index - 1, line, start) { return true }
+                start += 1
+            }
+            return false
+        }
+    }
+}
+
+extension LogPiece {
+    /// The bytes of a literal piece; 0 for a hole.
+    var literalCount: Int {
+        if case .literal(let bytes) = self { bytes.count } else { 0 }
     }
 }

@@ -34,11 +34,25 @@ enum LogPiece: Sendable, Equatable {
         let text = Array(bytes)
         var pieces: [LogPiece] = []
         var literal: [UInt8] = []
-        func hole(_ kind: Hole) {
-            if !literal.isEmpty { pieces.append(.literal(literal)); literal = [] }
-            pieces.append(.hole(kind))
+        text.withUnsafeBufferPointer { text in
+            scan(text, literal: { literal += text[$0] }, hole: { kind in
+                if !literal.isEmpty { pieces.append(.literal(literal)); literal = [] }
+                pieces.append(.hole(kind))
+            })
         }
-        var index = 0
+        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        return pieces
+    }
+
+    /// Walks `text` once, handing over each run of literal bytes and each hole in order.
+    static func scan(_ text: UnsafeBufferPointer<UInt8>, literal: (Range<Int>) -> Void, hole: (Hole) -> Void) {
+        var index = 0, literalStart = 0
+        func found(_ kind: Hole, until end: Int) {
+            if literalStart < index { literal(literalStart..<index) }
+            hole(kind)
+            index = end
+            literalStart = end
+        }
         while index < text.count {
             let byte = text[index]
             let previous = index > 0 ? text[index - 1] : UInt8(ascii: " ")
@@ -47,14 +61,12 @@ enum LogPiece: Sendable, Equatable {
                 while end < text.count, !endsPath(text[end]) { end += 1 }
                 // `/` alone (a ratio, a date) is text.
                 if end - index > 1 {
-                    hole(.path)
-                    index = end
+                    found(.path, until: end)
                     continue
                 }
             }
-            if !isAlphanumeric(previous), let end = addressEnd(text, from: index) {
-                hole(.address)
-                index = end
+            if !isAlphanumeric(previous), byte == UInt8(ascii: "[") || isDigit(byte), let end = addressEnd(text, from: index) {
+                found(.address, until: end)
                 continue
             }
             if isDigit(byte) {
@@ -62,23 +74,20 @@ enum LogPiece: Sendable, Equatable {
                 while end < text.count, isDigit(text[end]) || (text[end] == UInt8(ascii: ".") && end + 1 < text.count && isDigit(text[end + 1])) { end += 1 }
                 // Glued to a letter (`AH00957`, `Layer7`, `php8`), digits are part of a name.
                 if !isLetter(previous), end == text.count || !isLetter(text[end]) {
-                    hole(.number)
+                    found(.number, until: end)
                 } else {
-                    literal += text[index..<end]
+                    index = end
                 }
-                index = end
                 continue
             }
-            literal.append(byte)
             index += 1
         }
-        if !literal.isEmpty { pieces.append(.literal(literal)) }
-        return pieces
+        if literalStart < text.count { literal(literalStart..<text.count) }
     }
 
     /// The end of an IPv4 address (`10.0.0.1`, `10.0.0.1:8080`) or a bracketed IPv6 one
     /// (`[::1]:8080`) starting at `start`.
-    private static func addressEnd(_ text: [UInt8], from start: Int) -> Int? {
+    private static func addressEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var index = start
         if text[index] == UInt8(ascii: "[") {
             index += 1

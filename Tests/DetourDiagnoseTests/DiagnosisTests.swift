@@ -59,4 +59,16 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(diagnosis.topShapes(1).first?.count, 30)
         XCTAssertEqual(diagnosis.topShapes(1).first?.shape, #"[error] N#N: *N open() "PATH" failed (N: No such file or directory)"#)
     }
+
+    func testAPatternIsFoundByItsLongestLiteralWithChangingPartsOnBothSides() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(slug: "refused", title: "Refused", url: "https://h/articles/refused/", statuses: [502], patterns: ["dial tcp 127.0.0.1:8080: connect: connection refused"]),
+        ])
+        for line in [#"{"ts":1,"msg":"dial tcp 10.9.8.7:3000: connect: connection refused"}"#, #"{"ts":2,"msg":"dial tcp: connect: connection refused"}"#, "connect: connection refused"] {
+            Array(line.utf8).withUnsafeBufferPointer { diagnosis.read($0) }
+        }
+        XCTAssertEqual(diagnosis.results.first?.count, 1, "only the line with an address between the two literals")
+        XCTAssertEqual(diagnosis.results.first?.first, "1970-01-01T00:00:01Z")
+        XCTAssertEqual(diagnosis.unexplained, 2)
+    }
 }

@@ -39,7 +39,7 @@ final class LogPatternTests: XCTestCase {
     }
 
     func testTimesAsEachServerWritesThem() {
-        func time(_ line: String) -> String? { Array(line.utf8).withUnsafeBufferPointer { LogTime.of($0)?.text } }
+        func time(_ line: String) -> String? { Array(line.utf8).withUnsafeBufferPointer { buffer in LogTime.of(buffer).map { LogTime.text(buffer[$0.range], isEpoch: $0.isEpoch) } } }
         XCTAssertEqual(time("2026/11/22 23:07:10 [error] 7#7: x"), "2026/11/22 23:07:10")
         XCTAssertEqual(time("[Sun Nov 22 23:09:10.123456 2026] [proxy:error] x"), "Sun Nov 22 23:09:10.123456 2026")
         XCTAssertEqual(time("[22-Nov-2026 23:07:10] WARNING: [pool www] x"), "22-Nov-2026 23:07:10")

@@ -1,0 +1,70 @@
+import Glibc
+
+/// Finds the article pattern that explains a line, for every article at once, in one pass
+/// over the line that skips most of its bytes: Wu and Manber's multi-pattern search over the
+/// first `window` bytes of each pattern's anchor, with a shift table on two-byte blocks. A
+/// block no anchor holds near its end moves the search on by up to `window - 1` bytes.
+struct LogMatcher: Sendable {
+    private struct Entry: Sendable {
+        var cause: Int
+        var pattern: LogPattern
+        var anchor: [UInt8]
+    }
+
+    private let entries: [Entry]
+    /// Bytes of each anchor the table looks at: the shortest anchor's length, at most 32.
+    private let window: Int
+    /// Per two-byte block, how far the window may move when the block ends it.
+    private let shift: [UInt8]
+    /// Per two-byte block that ends some anchor's window, those entries.
+    private let ending: [UInt16: [Int]]
+
+    init(_ causes: [LogCause]) {
+        var entries: [Entry] = []
+        for (index, cause) in causes.enumerated() {
+            for pattern in cause.patterns where pattern.anchor.count >= 2 {
+                entries.append(Entry(cause: index, pattern: pattern, anchor: pattern.anchor))
+            }
+        }
+        let window = min(32, entries.map(\.anchor.count).min() ?? 2)
+        var shift = [UInt8](repeating: UInt8(window - 1), count: 1 << 16)
+        var ending: [UInt16: [Int]] = [:]
+        for (index, entry) in entries.enumerated() {
+            for end in 1..<window {
+                let block = UInt16(entry.anchor[end - 1]) << 8 | UInt16(entry.anchor[end])
+                shift[Int(block)] = min(shift[Int(block)], UInt8(window - 1 - end))
+                if end == window - 1 { ending[block, default: []].append(index) }
+            }
+        }
+        self.entries = entries
+        self.window = window
+        self.shift = shift
+        self.ending = ending
+    }
+
+    /// The cause whose matching pattern has the most literal text, if any matches.
+    func best(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !entries.isEmpty, line.count >= window, let base = line.baseAddress else { return nil }
+        var best: (cause: Int, specificity: Int)?
+        shift.withUnsafeBufferPointer { shift in
+            var end = window - 1
+            while end < line.count {
+                let block = UInt16(base[end - 1]) << 8 | UInt16(base[end])
+                let step = Int(shift[Int(block)])
+                if step > 0 {
+                    end += step
+                    continue
+                }
+                let start = end - window + 1
+                for index in ending[block] ?? [] {
+                    let entry = entries[index]
+                    guard entry.pattern.specificity > best?.specificity ?? -1, start + entry.anchor.count <= line.count else { continue }
+                    let same = entry.anchor.withUnsafeBytes { memcmp(base + start, $0.baseAddress!, entry.anchor.count) == 0 }
+                    if same, entry.pattern.matches(line, anchorAt: start) { best = (entry.cause, entry.pattern.specificity) }
+                }
+                end += 1
+            }
+        }
+        return best?.cause
+    }
+}
