@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "DetourDiagnostics"),
         .target(
             name: "DetourContent",
-            dependencies: ["DetourDiagnostics", "CCMark", "Yams"]
+            dependencies: ["DetourDiagnostics", "DetourDiagnose", "CCMark", "Yams"]
         ),
         // The help site's search index, written by the build; its reader is templates/assets/search.js.
         .target(name: "DetourSearch", dependencies: ["DetourDiagnostics"]),

@@ -14,8 +14,8 @@ public struct Article: Sendable {
     public var audience: Audience
     /// ISO date (YYYY-MM-DD) of the last factual review.
     public var updated: String?
-    /// Log lines an operator will see for this problem.
-    public var logPatterns: [String]
+    /// Log lines an operator will see for this problem, where each is written.
+    public var logPatterns: [Located<String>]
     public var draft: Bool
     /// Markdown body and the line of the file it starts on.
     public var body: String

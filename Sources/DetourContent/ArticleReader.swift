@@ -28,7 +28,7 @@ enum ArticleReader {
         let tags = tagFields.map(\.value).filter { !Slug.make($0).isEmpty }
         let audienceField = reader.string("audience")
         let updated = reader.string("updated")
-        let logPatterns = reader.stringList("log_patterns").map(\.value)
+        let logPatterns = reader.stringList("log_patterns")
         let explicitSlug = reader.string("slug")
         let draft = reader.bool("draft")?.value ?? false
         reader.reportUnknownFields()

@@ -25,6 +25,7 @@ public struct ContentLoader: Sendable {
         var codes = loadedCodes
         var articles = loadArticles(&diagnostics)
         ReferenceChecks(codes: codes, articles: articles, failedStatuses: failedStatuses).run(&diagnostics)
+        diagnostics += LogPatternCheck.check(articles.filter { !$0.draft })
         let translations = site.map { TranslationLoader(root: root, displayRoot: displayRoot, site: $0, codes: codes).load(&diagnostics) } ?? [:]
 
         // Markdown is rendered even when site.yml failed, so broken links show in the same run.

@@ -44,8 +44,13 @@ struct LogMatcher: Sendable {
 
     /// The cause whose matching pattern has the most literal text, if any matches.
     func best(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+        bestPattern(line)?.cause
+    }
+
+    /// The cause and the pattern with the most literal text that match `line`.
+    func bestPattern(_ line: UnsafeBufferPointer<UInt8>) -> (cause: Int, pattern: LogPattern)? {
         guard !entries.isEmpty, line.count >= window, let base = line.baseAddress else { return nil }
-        var best: (cause: Int, specificity: Int)?
+        var best: (cause: Int, specificity: Int, entry: Int)?
         shift.withUnsafeBufferPointer { shift in
             var end = window - 1
             while end < line.count {
@@ -60,11 +65,11 @@ struct LogMatcher: Sendable {
                     let entry = entries[index]
                     guard entry.pattern.specificity > best?.specificity ?? -1, start + entry.anchor.count <= line.count else { continue }
                     let same = entry.anchor.withUnsafeBytes { memcmp(base + start, $0.baseAddress!, entry.anchor.count) == 0 }
-                    if same, entry.pattern.matches(line, anchorAt: start) { best = (entry.cause, entry.pattern.specificity) }
+                    if same, entry.pattern.matches(line, anchorAt: start) { best = (entry.cause, entry.pattern.specificity, index) }
                 }
                 end += 1
             }
         }
-        return best?.cause
+        return best.map { ($0.cause, entries[$0.entry].pattern) }
     }
 }

@@ -144,7 +144,7 @@ struct PageModel: Sendable {
         var model = articleSummary(at: index, root: root)
         model["html"] = article.html
         model["headings"] = article.headings.filter { $0.level <= 3 }.map { ["level": $0.level, "text": $0.text, "id": $0.id] as [String: Any] }
-        model["logPatterns"] = article.logPatterns
+        model["logPatterns"] = article.logPatterns.map(\.value)
         model["codes"] = article.codes.map { located -> [String: Any] in
             var code: [String: Any] = ["status": located.value, "url": root + SiteLayout.code(located.value)]
             code["title"] = content.code(located.value)?.title

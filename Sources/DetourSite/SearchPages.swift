@@ -30,7 +30,7 @@ enum SearchPages {
         let articles = content.articles.map { article in
             let intro = article.sections.first { $0.heading == nil }?.text
             return SearchPage(
-                url: article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags, logPatterns: article.logPatterns,
+                url: article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags, logPatterns: article.logPatterns.map(\.value),
                 text: [article.summary, intro].compactMap { $0 }.joined(separator: " "),
                 sections: article.sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) } }
             )

@@ -43,7 +43,7 @@ struct DiagnoseCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let causes = loaded.articles.filter { !$0.logPatterns.isEmpty }.map { article in
-            LogCause(slug: article.slug, title: article.title, url: loaded.site.baseURL + article.sitePath, statuses: article.codes.map(\.value), patterns: article.logPatterns)
+            LogCause(slug: article.slug, title: article.title, url: loaded.site.baseURL + article.sitePath, statuses: article.codes.map(\.value), patterns: article.logPatterns.map(\.value))
         }
         var diagnosis = Diagnosis(causes: causes)
         var failures: [String] = []

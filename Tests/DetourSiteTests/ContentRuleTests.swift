@@ -118,6 +118,23 @@ final class ContentRuleTests: SiteTestCase {
         """)
     }
 
+    func testLogPatternsDiagnoseCannotUseAreWarnings() throws {
+        let folder = try site([
+            "content/articles/timeouts.md": "---\ntitle: Timeouts\nsummary: s\nlog_patterns:\n  - \"while reading response header from upstream\"\n  - \"127.0.0.1:8080 504\"\n---\nbody\n",
+            "content/articles/header.md": "---\ntitle: Header\nsummary: s\nlog_patterns:\n  - \"while reading response header from upstream\"\n---\nbody\n",
+        ])
+        let text = diagnostics(folder)
+        XCTAssertEqual(text, """
+        content/articles/timeouts.md:5:5: warning: [article.log-pattern-shadowed] log pattern 'while reading response header from upstream' is explained by article 'header' (its pattern 'while reading response header from upstream' says as much or more): detour diagnose counts such lines there
+          content/articles/header.md:5:5: note: that pattern is here
+          note: fix: make one of the two patterns longer, with the words that tell the problems apart
+        content/articles/timeouts.md:6:5: warning: [article.log-pattern-unmatchable] log pattern '127.0.0.1:8080 504' is only numbers, addresses and paths, which stand for any: it matches no line
+          note: fix: keep the words of the log line around them
+        0 errors, 2 warnings
+
+        """)
+    }
+
     func testMissingFrontMatter() throws {
         let folder = try site(["content/articles/refused.md": "# Just Markdown\n"])
         assertFails(folder, with: "content/articles/refused.md:1:1: error: [article.missing-front-matter] article must start with YAML front matter between '---' lines (title, summary, …)")
