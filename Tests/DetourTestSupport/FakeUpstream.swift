@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+
+/// A misbehaving HTTP upstream on 127.0.0.1, for reproducing what a proxy logs and answers
+/// when its backend fails. It serves one behaviour on every connection until stopped.
+public final class FakeUpstream: @unchecked Sendable {
+    public enum Behaviour: Sendable {
+        /// Reads the request and never answers.
+        case silent
+        /// Reads the request and closes the connection without a byte.
+        case closes
+        /// Answers with a header block of `bytes` bytes.
+        case hugeHeader(bytes: Int)
+    }
+
+    public let port: Int
+    private let listener: Int32
+    private let behaviour: Behaviour
+    private var open: [Int32] = []
+    private let lock = NSLock()
+
+    public init(_ behaviour: Behaviour) throws {
+        self.behaviour = behaviour
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
+        Thread.detachNewThread { [self] in serve() }
+    }
+
+    private func serve() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            lock.lock(); open.append(connection); lock.unlock()
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            _ = recv(connection, &buffer, buffer.count, 0)
+            switch behaviour {
+            case .silent: continue
+            case .closes: close(connection)
+            case .hugeHeader(let bytes):
+                let response = "HTTP/1.1 200 OK\r\nX-Padding: \(String(repeating: "x", count: bytes))\r\nContent-Length: 0\r\n\r\n"
+                _ = response.withCString { send(connection, $0, Int(strlen($0)), Int32(MSG_NOSIGNAL)) }
+                close(connection)
+            }
+        }
+    }
+
+    /// Closes the listener and every connection still open.
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        lock.lock(); for connection in open { close(connection) }; lock.unlock()
+    }
+}
