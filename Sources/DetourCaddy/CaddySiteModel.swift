@@ -12,7 +12,8 @@ enum CaddyPageOrigin: Sendable {
 extension CaddySite {
     /// The site in neutral terms: each `handle_errors` route with the files it sends, whether
     /// it fetches the page from the site's own upstream, what stands before it and the success
-    /// statuses it answers with; each `handle_response` with its success statuses; and per code what answers it.
+    /// statuses it answers with; each `handle_response` with its success statuses; and per
+    /// code what answers it.
     func neutralModel(in context: CaddyCheckContext) -> ErrorPageSite<CaddyPageOrigin> {
         let upstreams = Set(proxies.flatMap { Self.upstreams(of: $0.line) })
         var routes: [ErrorPageRoute<CaddyPageOrigin>] = zip(errorRoutes, pageFiles).map { route, files in

@@ -39,8 +39,8 @@ public enum ErrorPageChecks {
     /// Pages not every visitor gets: each guard on a route, with the codes it keeps from them;
     /// then each code whose every route selects requests, under the first such route's guard.
     @inlinable public static func protectedPages<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int])] {
-        var found: [(route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int])] = []
         guard site.routes.contains(where: { !$0.guards.isEmpty }) else { return [] }
+        var found: [(route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int])] = []
         for route in site.routes {
             for stand in route.guards where !stand.selectsRequests { found.append((route, stand, route.codes)) }
         }
