@@ -35,6 +35,10 @@ struct DiagnoseCommand: ParsableCommand {
     @Option(help: "Shapes of unexplained lines to list.")
     var shapes = 5
 
+    func validate() throws {
+        guard shapes >= 0 else { throw ValidationError("--shapes takes a count of 0 or more, not \(shapes)") }
+    }
+
     func run() throws {
         let root = URL(fileURLWithPath: content, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         let (loaded, problems) = ContentLoader(root: root, displayRoot: content).load()

@@ -78,6 +78,7 @@ final class DiagnoseCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.stderr, "detour diagnose: gone.log: cannot open: No such file or directory\n")
         XCTAssertTrue(missing.stdout.hasPrefix("1 line read; 1 cause found\n"), "the readable file is still diagnosed: \(missing.stdout)")
+        XCTAssertEqual(try ProcessRunner.detour(["diagnose", "one.log", "--shapes=-1"], in: scratch.url).status, 64)
     }
 
     func testFollowReadsWhatIsAppendedUntilCtrlC() throws {
