@@ -13,12 +13,12 @@ final class ShippedLogPatternTests: XCTestCase {
 
     /// Runs nginx with `location` as its only location (and `http` beside the server), asks it
     /// `requests` times, and returns the statuses and the articles its error log leads to.
-    private func reproduce(_ location: String, http: String = "", requests: Int = 1, file: StaticString = #filePath, line: UInt = #line) throws -> (statuses: [Int], causes: [Report.Cause]) {
+    private func reproduce(_ location: String, http: String = "", requests: Int = 1, path: String = "/", file: StaticString = #filePath, line: UInt = #line) throws -> (statuses: [Int], causes: [Report.Cause]) {
         let port = LoopbackPort.free()
         let nginx = try NginxServer(config: NginxServer.httpBlock("\(http) server { listen 127.0.0.1:\(port); proxy_read_timeout 1s; \(location) }"))
         defer { nginx.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), nginx.errorLog, file: file, line: line)
-        let statuses = try (0..<requests).map { _ in try HTTPClient.get("http://127.0.0.1:\(port)/").status }
+        let statuses = try (0..<requests).map { _ in try HTTPClient.get("http://127.0.0.1:\(port)\(path)").status }
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
         try scratch.write(["error.log": nginx.errorLog])
@@ -64,5 +64,59 @@ final class ShippedLogPatternTests: XCTestCase {
         XCTAssertEqual(reproduced.statuses, [502, 502])
         XCTAssertEqual(Set(reproduced.causes.map(\.slug)), ["upstream-connection-refused", "health-checks-mark-all-backends-down"])
         XCTAssertTrue(reproduced.causes.first { $0.slug == "health-checks-mark-all-backends-down" }?.statuses.contains(502) == true, "the article names 502")
+    }
+
+    /// nginx's own file, served by the location under test: something that answers 200.
+    private let servedFile = "location / { root {{PREFIX}}; limit_req zone=perip; STATUS }"
+
+    func testRateLimitedRequestsGet503UnlessTold429() throws {
+        let zone = "limit_req_zone $binary_remote_addr zone=perip:1m rate=1r/m;"
+        let plain = try reproduce(servedFile.replacingOccurrences(of: "STATUS", with: ""), http: zone, requests: 2, path: "/nginx.conf")
+        XCTAssertEqual(plain.statuses, [200, 503])
+        XCTAssertEqual(plain.causes.map(\.slug), ["rate-limiting"])
+        XCTAssertTrue(plain.causes.first?.statuses.contains(503) == true)
+        let told = try reproduce(servedFile.replacingOccurrences(of: "STATUS", with: "limit_req_status 429;"), http: zone, requests: 2, path: "/nginx.conf")
+        XCTAssertEqual(told.statuses, [200, 429])
+        XCTAssertTrue(told.causes.first?.statuses.contains(429) == true)
+    }
+
+    func testAZoneLimitsEveryServerThatSharesIt() throws {
+        let first = LoopbackPort.free(), second = LoopbackPort.free()
+        let nginx = try NginxServer(config: NginxServer.httpBlock("""
+            limit_req_zone $binary_remote_addr zone=perip:1m rate=1r/m;
+            server { listen 127.0.0.1:\(first); location / { root {{PREFIX}}; limit_req zone=perip; } }
+            server { listen 127.0.0.1:\(second); location / { root {{PREFIX}}; limit_req zone=perip; } }
+            """))
+        defer { nginx.stop() }
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(second), nginx.errorLog)
+        XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(first)/nginx.conf").status, 200)
+        XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(second)/nginx.conf").status, 503, "the client's first request on this server")
+        XCTAssertTrue(nginx.errorLog.contains("[error]"), "turned-away requests are logged at the error level: \(nginx.errorLog)")
+    }
+
+    func testTooManyConnectionsGet503UnlessTold429() throws {
+        let upstream = try FakeUpstream(.silent)
+        defer { upstream.stop() }
+        for (status, directive) in [(503, ""), (429, "limit_conn_status 429;")] {
+            let port = LoopbackPort.free()
+            let nginx = try NginxServer(config: NginxServer.httpBlock("""
+                limit_conn_zone $binary_remote_addr zone=addr:1m;
+                server { listen 127.0.0.1:\(port); proxy_read_timeout 2s; location / { limit_conn addr 1; \(directive) proxy_pass http://127.0.0.1:\(upstream.port); } }
+                """))
+            defer { nginx.stop() }
+            XCTAssertTrue(LoopbackPort.waitUntilOpen(port), nginx.errorLog)
+            // The first request holds the only connection the zone allows, waiting on the upstream.
+            let held = DispatchGroup()
+            DispatchQueue.global().async(group: held) { _ = try? HTTPClient.get("http://127.0.0.1:\(port)/") }
+            Thread.sleep(forTimeInterval: 0.4)
+            XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(port)/").status, status)
+            held.wait()
+            let scratch = try TemporaryFolder()
+            defer { scratch.remove() }
+            try scratch.write(["error.log": nginx.errorLog])
+            let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
+            let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+            XCTAssertTrue(report.causes.contains { $0.slug == "rate-limiting" && $0.count == 1 && $0.statuses.contains(status) }, result.stdout)
+        }
     }
 }
