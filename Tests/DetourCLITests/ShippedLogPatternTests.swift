@@ -7,7 +7,7 @@ import XCTest
 /// sends the line nginx really wrote to that article.
 final class ShippedLogPatternTests: XCTestCase {
     private struct Report: Decodable {
-        struct Cause: Decodable { var slug: String; var statuses: [Int]; var count: Int }
+        struct Cause: Decodable { var slug: String; var statuses: [Int]; var count: Int; var lines: [String] }
         var causes: [Cause]
     }
 
@@ -118,5 +118,94 @@ final class ShippedLogPatternTests: XCTestCase {
             let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
             XCTAssertTrue(report.causes.contains { $0.slug == "rate-limiting" && $0.count == 1 && $0.statuses.contains(status) }, result.stdout)
         }
+    }
+
+    // MARK: HAProxy, Caddy and Apache
+
+    /// The articles `detour diagnose` finds in `log`.
+    private func diagnose(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Report.Cause] {
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        try scratch.write(["error.log": log])
+        let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        return try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)).causes
+    }
+
+    /// Starts `tool` in the foreground with `arguments`, asks its port once `ready` holds, stops
+    /// it, and gives the status and what it logged (its output and `extraLog`).
+    private func run(_ tool: String, _ arguments: [String], port: Int, in folder: TemporaryFolder, extraLog: String? = nil, ready: () -> Bool = { true }) throws -> (status: Int, log: String) {
+        let server = try ServerProcess(tool, arguments, environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path], log: folder.url.appendingPathComponent("server.log"))
+        defer { server.stop() }
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port), server.log)
+        let deadline = Date().addingTimeInterval(8)
+        while !ready(), Date() < deadline { usleep(100_000) }
+        let status = try HTTPClient.get("http://127.0.0.1:\(port)/").status
+        server.stop()
+        let extra = extraLog.flatMap { try? folder.read($0) } ?? ""
+        return (status, server.log + extra)
+    }
+
+    func testHAProxyWithEveryServerDownByItsChecks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let port = LoopbackPort.free()
+        try folder.write(["haproxy.cfg": """
+            defaults
+                mode http
+                timeout connect 1s
+                timeout client 5s
+                timeout server 5s
+            frontend web
+                bind 127.0.0.1:\(port)
+                default_backend app
+            backend app
+                server app1 127.0.0.1:\(LoopbackPort.free()) check inter 200ms fall 1 rise 1
+
+            """])
+        let log = folder.url.appendingPathComponent("server.log")
+        let (status, written) = try run("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], port: port, in: folder) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("has no server available")
+        }
+        XCTAssertEqual(status, 503)
+        let causes = try diagnose(written)
+        XCTAssertEqual(causes.map(\.slug), ["health-checks-mark-all-backends-down"], written)
+        XCTAssertEqual(causes.first?.count, 2, "the server going down and the backend running out: \(written)")
+        XCTAssertTrue(causes.first?.statuses.contains(503) == true)
+    }
+
+    func testCaddyWithActiveHealthChecksAndNoUpstreamUp() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let port = LoopbackPort.free()
+        try folder.write(["Caddyfile": "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(port) {\n\treverse_proxy 127.0.0.1:\(LoopbackPort.free()) {\n\t\thealth_uri /health\n\t\thealth_interval 200ms\n\t}\n}\n"])
+        let log = folder.url.appendingPathComponent("server.log")
+        let (status, written) = try run("caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], port: port, in: folder) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("health_checker")
+        }
+        XCTAssertEqual(status, 503)
+        let causes = try diagnose(written)
+        let cause = causes.first { $0.slug == "health-checks-mark-all-backends-down" }
+        XCTAssertEqual(cause?.count, 1, written)
+        XCTAssertTrue(cause?.statuses.contains(503) == true)
+    }
+
+    func testApacheWithARefusedBackendAnswers503() throws {
+        let site = try SampleSite.shipped()
+        defer { site.remove() }
+        let port = LoopbackPort.free()
+        let state = site.path + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let snippet = try ProcessRunner.detour(["snippet", "apache", "--example", "--listen", "127.0.0.1:\(port)", "--upstream", "127.0.0.1:\(LoopbackPort.free())",
+                                                "--state", state, "--install-path", site.path + "/public"], in: site.url)
+        XCTAssertEqual(snippet.status, 0, snippet.stderr)
+        try snippet.stdout.write(toFile: state + "/apache.conf", atomically: true, encoding: .utf8)
+        let (status, written) = try run("apache2", ["-f", state + "/apache.conf", "-DFOREGROUND"], port: port, in: site, extraLog: "state/error.log")
+        XCTAssertEqual(status, 503)
+        let causes = try diagnose(written)
+        let cause = causes.first { $0.slug == "upstream-connection-refused" }
+        XCTAssertEqual(cause?.count, 1, written)
+        XCTAssertTrue(cause?.statuses.contains(503) == true)
+        XCTAssertTrue(cause?.lines.first?.contains("(111)Connection refused: AH00957: http: attempt to connect to") == true, written)
     }
 }
