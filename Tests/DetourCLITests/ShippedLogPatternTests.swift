@@ -2,9 +2,9 @@ import DetourTestSupport
 import Foundation
 import XCTest
 
-/// The shipped articles' log patterns and statuses, reproduced on the real nginx: each failure
-/// is made happen, the visitor's status is the one the article states, and `detour diagnose`
-/// sends the line nginx really wrote to that article.
+/// The shipped articles' log patterns and statuses, reproduced on the real nginx, HAProxy,
+/// Caddy and Apache: each failure is made to happen, the visitor's status is the one the
+/// article states, and `detour diagnose` sends the line the server really wrote to that article.
 final class ShippedLogPatternTests: XCTestCase {
     private struct Report: Decodable {
         struct Cause: Decodable { var slug: String; var statuses: [Int]; var count: Int; var lines: [String] }
@@ -19,14 +19,9 @@ final class ShippedLogPatternTests: XCTestCase {
         defer { nginx.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), nginx.errorLog, file: file, line: line)
         let statuses = try (0..<requests).map { _ in try HTTPClient.get("http://127.0.0.1:\(port)\(path)").status }
-        let scratch = try TemporaryFolder()
-        defer { scratch.remove() }
-        try scratch.write(["error.log": nginx.errorLog])
-        let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
-        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
-        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
-        XCTAssertFalse(report.causes.isEmpty, "no article explains nginx's lines:\n\(nginx.errorLog)", file: file, line: line)
-        return (statuses, report.causes)
+        let causes = try diagnose(nginx.errorLog, file: file, line: line)
+        XCTAssertFalse(causes.isEmpty, "no article explains nginx's lines:\n\(nginx.errorLog)", file: file, line: line)
+        return (statuses, causes)
     }
 
     private func assertLeads(_ reproduced: (statuses: [Int], causes: [Report.Cause]), to slug: String, status: Int, file: StaticString = #filePath, line: UInt = #line) {
@@ -111,16 +106,12 @@ final class ShippedLogPatternTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.4)
             XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(port)/").status, status)
             held.wait()
-            let scratch = try TemporaryFolder()
-            defer { scratch.remove() }
-            try scratch.write(["error.log": nginx.errorLog])
-            let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
-            let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
-            XCTAssertTrue(report.causes.contains { $0.slug == "rate-limiting" && $0.count == 1 && $0.statuses.contains(status) }, result.stdout)
+            let causes = try diagnose(nginx.errorLog)
+            XCTAssertTrue(causes.contains { $0.slug == "rate-limiting" && $0.count == 1 && $0.statuses.contains(status) }, nginx.errorLog)
         }
     }
 
-    // MARK: HAProxy, Caddy and Apache
+    // MARK: Helpers and the other servers
 
     /// The articles `detour diagnose` finds in `log`.
     private func diagnose(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Report.Cause] {
