@@ -42,6 +42,23 @@ final class ShippedLogPatternTests: XCTestCase {
         assertLeads(try reproduce("location / { proxy_pass http://127.0.0.1:\(upstream.port); }"), to: "upstream-timed-out", status: 502)
     }
 
+    func testAPHPFPMSocketNginxMayNotOpen() throws {
+        // As root, as CI runs: the workers (nobody) may not open a socket only root may.
+        try XCTSkipIf(getuid() != 0, "needs nginx's master to run as root, so its workers run as another user")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        chmod(folder.path, 0o755)
+        let upstream = try FakeUpstream(.closes, unixSocket: folder.path + "/php8.2-fpm.sock", mode: 0o600)
+        defer { upstream.stop() }
+        assertLeads(try reproduce("location / { fastcgi_pass unix:\(folder.path)/php8.2-fpm.sock; }"), to: "php-fpm-socket-unavailable", status: 502)
+    }
+
+    func testAnUpstreamThatResetsTheConnection() throws {
+        let upstream = try FakeUpstream(.resets)
+        defer { upstream.stop() }
+        assertLeads(try reproduce("location / { fastcgi_pass 127.0.0.1:\(upstream.port); }"), to: "php-fpm-socket-unavailable", status: 502)
+    }
+
     func testAHeaderBiggerThanTheBufferIsTooBig() throws {
         let upstream = try FakeUpstream(.hugeHeader(bytes: 16_000))
         defer { upstream.stop() }

@@ -55,12 +55,16 @@ final class ShippedContentTests: XCTestCase {
 
     func testEveryArticleNamesLogLinesAndSettings() throws {
         let index = try output.read("public/index.html")
-        for slug in ["upstream-connection-refused", "upstream-timed-out", "php-fpm-socket-unavailable", "upstream-header-too-big", "health-checks-mark-all-backends-down", "cdn-cannot-reach-origin"] {
+        for slug in ["upstream-connection-refused", "upstream-timed-out", "php-fpm-socket-unavailable", "upstream-header-too-big", "health-checks-mark-all-backends-down", "rate-limiting"] {
             let page = try output.read("public/articles/\(slug)/index.html")
             XCTAssertTrue(page.contains("Log lines you may see"), slug)
             XCTAssertTrue(page.contains("<pre><code>"), slug)
             XCTAssertTrue(index.contains("href=\"articles/\(slug)/\""), slug)
         }
+        // A CDN's own error pages leave no line in the origin's logs: the article claims none.
+        let cdn = try output.read("public/articles/cdn-cannot-reach-origin/index.html")
+        XCTAssertFalse(cdn.contains("Log lines you may see"))
+        XCTAssertTrue(index.contains("href=\"articles/cdn-cannot-reach-origin/\""))
     }
 
     func testInternalLinksPointAtPagesThatExist() throws {

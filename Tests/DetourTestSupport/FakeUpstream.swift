@@ -11,6 +11,8 @@ public final class FakeUpstream: @unchecked Sendable {
         case closes
         /// Answers with a header block of `bytes` bytes.
         case hugeHeader(bytes: Int)
+        /// Reads the request and resets the connection (a TCP RST, as a crashed worker leaves).
+        case resets
     }
 
     public let port: Int
@@ -48,12 +50,33 @@ public final class FakeUpstream: @unchecked Sendable {
             switch behaviour {
             case .silent: continue
             case .closes: close(connection)
+            case .resets:
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                close(connection)
             case .hugeHeader(let bytes):
                 let response = "HTTP/1.1 200 OK\r\nX-Padding: \(String(repeating: "x", count: bytes))\r\nContent-Length: 0\r\n\r\n"
                 _ = response.withCString { send(connection, $0, Int(strlen($0)), Int32(MSG_NOSIGNAL)) }
                 close(connection)
             }
         }
+    }
+
+    /// Listens on a unix socket at `path` instead, with the file mode `mode` (0o600: only its
+    /// owner, root, may connect; nginx's workers run as nobody). `port` is 0.
+    public init(_ behaviour: Behaviour, unixSocket path: String, mode: mode_t) throws {
+        self.behaviour = behaviour
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        port = 0
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        guard bound == 0, chmod(path, mode) == 0, listen(listener, 16) == 0 else { throw POSIXError(.EACCES) }
+        Thread.detachNewThread { [self] in serve() }
     }
 
     /// Closes the listener and every connection still open.
