@@ -9,6 +9,7 @@ enum LogPatternCheck {
     static func check(_ articles: [Article]) -> [Diagnostic] {
         let withPatterns = articles.filter { !$0.logPatterns.isEmpty }
         let causes = withPatterns.map { LogCause(slug: $0.slug, title: $0.title, url: "", statuses: [], patterns: $0.logPatterns.map(\.value)) }
+        let matcher = LogMatcher(causes)
         var found: [Diagnostic] = []
         for (index, article) in withPatterns.enumerated() {
             for pattern in article.logPatterns {
@@ -18,7 +19,7 @@ enum LogPatternCheck {
                     ]))
                     continue
                 }
-                guard let explained = LogCause.explaining(pattern.value, among: causes) else {
+                guard let explained = matcher.explanation(of: pattern.value) else {
                     found.append(.warning("article.log-pattern-unmatchable", "log pattern '\(pattern.value)' does not match even its own text", at: pattern.location))
                     continue
                 }

@@ -15,11 +15,3 @@ public struct LogCause: Sendable {
         self.patterns = patterns.map(LogPattern.init)
     }
 }
-
-extension LogCause {
-    /// Which of `causes` explains `line`, and by which pattern: the one `detour diagnose`
-    /// would count it under.
-    public static func explaining(_ line: String, among causes: [LogCause]) -> (cause: Int, pattern: LogPattern)? {
-        Array(line.utf8).withUnsafeBufferPointer { LogMatcher(causes).bestPattern($0) }
-    }
-}

@@ -4,7 +4,7 @@ import Glibc
 /// over the line that skips most of its bytes: Wu and Manber's multi-pattern search over the
 /// first `window` bytes of each pattern's anchor, with a shift table on two-byte blocks. A
 /// block no anchor holds near its end moves the search on by up to `window - 1` bytes.
-struct LogMatcher: Sendable {
+public struct LogMatcher: Sendable {
     private struct Entry: Sendable {
         var cause: Int
         var pattern: LogPattern
@@ -19,7 +19,7 @@ struct LogMatcher: Sendable {
     /// Per two-byte block that ends some anchor's window, those entries.
     private let ending: [UInt16: [Int]]
 
-    init(_ causes: [LogCause]) {
+    public init(_ causes: [LogCause]) {
         var entries: [Entry] = []
         for (index, cause) in causes.enumerated() {
             for pattern in cause.patterns where pattern.anchor.count >= 2 {
@@ -40,6 +40,12 @@ struct LogMatcher: Sendable {
         self.window = window
         self.shift = shift
         self.ending = ending
+    }
+
+    /// Which cause explains `line`, and by which pattern: the one `detour diagnose` would
+    /// count it under.
+    public func explanation(of line: String) -> (cause: Int, pattern: LogPattern)? {
+        Array(line.utf8).withUnsafeBufferPointer { bestPattern($0) }
     }
 
     /// The cause whose matching pattern has the most literal text, if any matches.

@@ -1,9 +1,7 @@
-import Glibc
-
 /// An article's `log_patterns` entry, read as a log line with its changing parts left open:
 /// `connect() failed (111: Connection refused) while connecting to upstream` also matches the
 /// same line with another errno value; `127.0.0.1:8080` matches any address and port. It
-/// matches a line that contains it anywhere.
+/// matches a line that contains it anywhere; `LogMatcher` looks for every pattern at once.
 public struct LogPattern: Sendable {
     public let text: String
     /// The pieces, without holes at either end: they would only say that something stands
@@ -41,22 +39,6 @@ public struct LogPattern: Sendable {
     var anchor: [UInt8] {
         guard !pieces.isEmpty, case .literal(let bytes) = pieces[anchorIndex] else { return [] }
         return bytes
-    }
-
-    public func matches(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        let anchor = anchor
-        guard !anchor.isEmpty, let base = line.baseAddress else { return false }
-        // memchr finds the anchor's first byte (vectorised in the C library); memcmp the rest.
-        let first = Int32(anchor[0])
-        var from = 0
-        while from + anchor.count <= line.count {
-            guard let found = memchr(base + from, first, line.count - anchor.count + 1 - from) else { return false }
-            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            let same = anchor.withUnsafeBytes { memcmp(base + at, $0.baseAddress!, anchor.count) == 0 }
-            if same, matches(line, anchorAt: at) { return true }
-            from = at + 1
-        }
-        return false
     }
 
     /// Whether the line matches with the anchor found at `start`: the pieces before it end

@@ -16,12 +16,6 @@ enum LogShape {
         LogPiece.scan(body, literal: { shape += body[$0] }, hole: { shape += $0.placeholder.utf8 })
     }
 
-    static func of(_ line: UnsafeBufferPointer<UInt8>) -> String {
-        var shape: [UInt8] = []
-        write(line, into: &shape)
-        return String(decoding: shape, as: UTF8.self)
-    }
-
     /// FNV-1a over eight bytes at a time, then the rest: shapes are counted by it.
     static func hash(_ shape: [UInt8]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
