@@ -15,19 +15,18 @@ struct CaddySite: Sendable {
     var responseHandlers: [[[CaddyToken]]]
     /// `map` outputs by placeholder (`{detour_language}` → en, de, …).
     var mapValues: [String: [String]]
-    /// Per error route, per code it answers, the files it sends, and the site in neutral
-    /// terms: worked out once (`resolve`) for the rules and the coverage table.
-    private(set) var pageFiles: [[Int: [PageFile]]] = []
+    /// The site in neutral terms, with the files each error route sends: worked out once
+    /// (`resolve`) for the rules and the coverage table.
     private(set) var model = ErrorPageSite<CaddyPageOrigin>(coverage: SiteCoverage(name: "", location: SourceLocation(path: "", line: 1, column: 1), answers: []), routes: [])
 
     mutating func resolve(in context: CaddyCheckContext) {
         let site = self
-        pageFiles = errorRoutes.map { route in
+        let pageFiles = errorRoutes.map { route in
             var files: [Int: [PageFile]] = [:]
             for code in context.pageCodes where context.answers(route, code) { files[code] = context.pageFiles(route, code: code, in: site) }
             return files
         }
-        model = neutralModel(in: context)
+        model = neutralModel(in: context, pageFiles: pageFiles)
     }
 
     var name: String { block.keys.map(\.text).joined(separator: " ") }

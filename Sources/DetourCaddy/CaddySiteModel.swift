@@ -13,8 +13,8 @@ extension CaddySite {
     /// The site in neutral terms: each `handle_errors` route with the files it sends, whether
     /// it fetches the page from the site's own upstream, what stands before it and the success
     /// statuses it answers with; each `handle_response` with its success statuses; and per
-    /// code what answers it.
-    func neutralModel(in context: CaddyCheckContext) -> ErrorPageSite<CaddyPageOrigin> {
+    /// code what answers it. `pageFiles`: per error route, per code it answers, the files it sends.
+    func neutralModel(in context: CaddyCheckContext, pageFiles: [[Int: [PageFile]]]) -> ErrorPageSite<CaddyPageOrigin> {
         let upstreams = Set(proxies.flatMap { Self.upstreams(of: $0.line) })
         var routes: [ErrorPageRoute<CaddyPageOrigin>] = zip(errorRoutes, pageFiles).map { route, files in
             // A route that writes no body answers nothing (caddy.handle-errors-without-response).
@@ -42,7 +42,7 @@ extension CaddySite {
             }
             if !statuses.isEmpty { routes.append(ErrorPageRoute(origin: .upstreamResponse, codes: [], successStatuses: statuses)) }
         }
-        return ErrorPageSite(coverage: coverage(in: context, upstreams: upstreams), routes: routes)
+        return ErrorPageSite(coverage: coverage(in: context, upstreams: upstreams, pageFiles: pageFiles), routes: routes)
     }
 
     /// A guard with a path matcher only stands before pages whose path it matches.
@@ -71,7 +71,7 @@ extension CaddySite {
 
     /// Per code, the file the first route answering it sends (`(missing)` when it is not
     /// there), `respond`, the proxy, or nil.
-    private func coverage(in context: CaddyCheckContext, upstreams: Set<String>) -> SiteCoverage {
+    private func coverage(in context: CaddyCheckContext, upstreams: Set<String>, pageFiles: [[Int: [PageFile]]]) -> SiteCoverage {
         let answers = context.pageCodes.map { code -> (Int, String?) in
             for (index, route) in errorRoutes.enumerated() where context.answers(route, code) && route.writesBody {
                 // A respond without a matcher ends the route before file_server.
