@@ -16,7 +16,7 @@ struct CaddyCheckContext: Sendable {
     }
 
     func location(of token: CaddyToken) -> SourceLocation {
-        SourceLocation(path: files[token.file], line: token.line, column: token.column)
+        token.location(in: files)
     }
 
     /// The files `route` sends for `code` (one per value a `map` placeholder can take); empty

@@ -87,7 +87,7 @@ enum CaddyDirectiveCheck {
     }
 
     private static func location(of token: CaddyToken, _ config: CaddyConfig) -> SourceLocation {
-        SourceLocation(path: config.files[token.file], line: token.line, column: token.column)
+        token.location(in: config.files)
     }
 
     private static func error(_ message: String, at token: CaddyToken, _ config: CaddyConfig, notes: [Diagnostic.Note] = []) -> Diagnostic {

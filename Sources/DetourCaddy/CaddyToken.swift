@@ -1,3 +1,6 @@
+import DetourDiagnostics
+import DetourProxyCore
+
 /// One word of a Caddyfile, as Caddy's lexer cuts it: quotes and backticks removed, where it
 /// started, and the snippet it was copied from when an `import` brought it. Kept small (one
 /// reference, 32-bit positions): a Caddyfile of thousands of sites is millions of these, copied
@@ -43,5 +46,12 @@ struct CaddyToken: Sendable, Equatable {
 
     private static func lineBreaks(in text: String) -> Int32 {
         text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
+}
+
+extension CaddyToken {
+    /// Where the word is, its file named as `files` names it.
+    func location(in files: SourceFiles) -> SourceLocation {
+        SourceLocation(path: files[file], line: line, column: column)
     }
 }
