@@ -12,22 +12,19 @@ struct ProtectedPageRule: NginxRule {
     )
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
-        // One finding per location serving pages, with every page it serves.
-        var order: [ObjectIdentifier] = []
-        var byLocation: [ObjectIdentifier: (location: NginxLocation, at: SourceLocation, uris: [String])] = [:]
+        // Where the guard before each protected page's location is written.
+        var guarded: [ObjectIdentifier: SourceLocation] = [:]
         for (route, stand, _) in ErrorPageChecks.protectedPages(facts.site) {
-            guard case .uri(let uri, let location?, _) = route.origin.target else { continue }
-            let key = ObjectIdentifier(location)
-            if byLocation[key] == nil { order.append(key); byLocation[key] = (location, stand.at, []) }
-            if byLocation[key]?.uris.contains(uri) == false { byLocation[key]?.uris.append(uri) }
+            if case .uri(_, let location?, _) = route.origin.target { guarded[ObjectIdentifier(location)] = stand.at }
         }
-        return order.compactMap { key in
-            guard let (location, at, uris) = byLocation[key], let guardDirective = location.scope.protections.first(where: { $0.location == at }) else { return nil }
+        // One finding per location serving pages, with every page it serves.
+        return eachServingLocation(facts) { location, uris in
+            guard let at = guarded[ObjectIdentifier(location)], let guardDirective = location.scope.protections.first(where: { $0.location == at }) else { return [] }
             let status = guardDirective.kind == .deny ? "403" : "401"
-            return .error(Self.id, "\(location.description) serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [
+            return [.error(Self.id, "\(location.description) serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [
                 .init("protected here", at: guardDirective.location),
                 Self.fix(guardDirective.kind == .deny ? "add 'allow all;' to this location" : "add '\(guardDirective.name) off;' to this location"),
-            ])
+            ])]
         }
     }
 }
