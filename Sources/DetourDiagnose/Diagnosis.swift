@@ -15,12 +15,11 @@ public struct Diagnosis: Sendable {
     private var shapes: [UInt64: (shape: [UInt8], count: Int)] = [:]
     /// The shape of the line being read, reused.
     private var shape: [UInt8] = []
-    /// Lines of shapes beyond `maximumShapes`.
-    public private(set) var otherShapes = 0
 
     /// Lines each cause keeps to show.
     public static let keptLines = 100
-    /// Distinct shapes counted; a log of endless variety counts the rest as `otherShapes`.
+    /// Distinct shapes counted: in a log of endless variety, lines of later shapes count only
+    /// as unexplained.
     static let maximumShapes = 10_000
 
     /// What one article explains in the log.
@@ -72,8 +71,6 @@ public struct Diagnosis: Sendable {
                 shapes[key]!.count += 1
             } else if shapes.count < Self.maximumShapes {
                 shapes[key] = (shape, 1)
-            } else {
-                otherShapes += 1
             }
             return
         }
