@@ -58,6 +58,6 @@ let package = Package(
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
+        .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourDiagnose", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
     ]
 )

@@ -1,3 +1,5 @@
+import DetourContent
+import DetourDiagnose
 import DetourTestSupport
 import Foundation
 import XCTest
@@ -28,54 +30,6 @@ final class ShippedLogPatternTests: XCTestCase {
         XCTAssertEqual(reproduced.statuses.last, status, "what the visitor gets", file: file, line: line)
         XCTAssertEqual(reproduced.causes.map(\.slug), [slug], file: file, line: line)
         XCTAssertTrue(reproduced.causes.first?.statuses.contains(status) == true, "the article names the status visitors get, \(status)", file: file, line: line)
-    }
-
-    func testAnUpstreamThatNeverAnswersIsATimeout() throws {
-        let upstream = try FakeUpstream(.silent)
-        defer { upstream.stop() }
-        assertLeads(try reproduce("location / { proxy_pass http://127.0.0.1:\(upstream.port); }"), to: "upstream-timed-out", status: 504)
-    }
-
-    func testAnUpstreamThatClosesWithoutAnsweringIsPrematurelyClosed() throws {
-        let upstream = try FakeUpstream(.closes)
-        defer { upstream.stop() }
-        assertLeads(try reproduce("location / { proxy_pass http://127.0.0.1:\(upstream.port); }"), to: "upstream-timed-out", status: 502)
-    }
-
-    func testAPHPFPMSocketNginxMayNotOpen() throws {
-        // As root, as CI runs: the workers (nobody) may not open a socket only root may.
-        try XCTSkipIf(getuid() != 0, "needs nginx's master to run as root, so its workers run as another user")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        chmod(folder.path, 0o755)
-        let upstream = try FakeUpstream(.closes, unixSocket: folder.path + "/php8.2-fpm.sock", mode: 0o600)
-        defer { upstream.stop() }
-        assertLeads(try reproduce("location / { fastcgi_pass unix:\(folder.path)/php8.2-fpm.sock; }"), to: "php-fpm-socket-unavailable", status: 502)
-    }
-
-    func testAnUpstreamThatResetsTheConnection() throws {
-        let upstream = try FakeUpstream(.resets)
-        defer { upstream.stop() }
-        assertLeads(try reproduce("location / { fastcgi_pass 127.0.0.1:\(upstream.port); }"), to: "php-fpm-socket-unavailable", status: 502)
-    }
-
-    func testAHeaderBiggerThanTheBufferIsTooBig() throws {
-        let upstream = try FakeUpstream(.hugeHeader(bytes: 16_000))
-        defer { upstream.stop() }
-        assertLeads(try reproduce("location / { proxy_pass http://127.0.0.1:\(upstream.port); }"), to: "upstream-header-too-big", status: 502)
-    }
-
-    func testAMissingPHPFPMSocket() throws {
-        assertLeads(try reproduce("location / { fastcgi_pass unix:/run/detour-test-missing/php8.2-fpm.sock; }"), to: "php-fpm-socket-unavailable", status: 502)
-    }
-
-    func testEveryServerOfAnUpstreamFailedIsNoLiveUpstreams() throws {
-        // The first request fails to connect to both servers and marks them failed (nginx
-        // ignores max_fails for an upstream of one server); the second finds none left to try.
-        let reproduced = try reproduce("location / { proxy_pass http://app; }", http: "upstream app { server 127.0.0.1:\(LoopbackPort.free()) max_fails=1 fail_timeout=30s; server 127.0.0.1:\(LoopbackPort.free()) max_fails=1 fail_timeout=30s; }", requests: 2)
-        XCTAssertEqual(reproduced.statuses, [502, 502])
-        XCTAssertEqual(Set(reproduced.causes.map(\.slug)), ["upstream-connection-refused", "health-checks-mark-all-backends-down"])
-        XCTAssertTrue(reproduced.causes.first { $0.slug == "health-checks-mark-all-backends-down" }?.statuses.contains(502) == true, "the article names 502")
     }
 
     /// nginx's own file, served by the location under test: something that answers 200.
@@ -125,6 +79,34 @@ final class ShippedLogPatternTests: XCTestCase {
             held.wait()
             let causes = try diagnose(nginx.errorLog)
             XCTAssertTrue(causes.contains { $0.slug == "rate-limiting" && $0.count == 1 && $0.statuses.contains(status) }, nginx.errorLog)
+        }
+    }
+
+    /// Runs every reproduction: the visitor gets the status the article states, `detour
+    /// diagnose` sends the lines to those articles and no other, and every shipped pattern
+    /// matched a line a real server wrote (and was the pattern the line was counted under).
+    func testEveryFailureTheArticlesExplainLeadsToThem() throws {
+        try XCTSkipIf(LogReproduction.all.contains { !$0.runnable }, "some reproductions need root, as CI has")
+        let (content, problems) = ContentLoader(root: Repository.content, displayRoot: "content").load()
+        let articles = try XCTUnwrap(content, "\(problems)").articles.filter { !$0.logPatterns.isEmpty }
+        let matcher = LogMatcher(articles.map { LogCause(slug: $0.slug, title: $0.title, url: "", statuses: [], patterns: $0.logPatterns.map(\.value)) })
+        var matched: Set<String> = []
+        for reproduction in LogReproduction.all {
+            let outcome = try reproduction.run()
+            XCTAssertEqual(outcome.status, reproduction.status, "\(reproduction.name): what the visitor gets\n\(outcome.log)")
+            let causes = try diagnose(outcome.log)
+            XCTAssertEqual(Set(causes.map(\.slug)), Set(reproduction.slugs), "\(reproduction.name): the articles its lines lead to\n\(outcome.log)")
+            if outcome.status >= 400, let cause = causes.first(where: { $0.slug == reproduction.slugs.first }) {
+                XCTAssertTrue(cause.statuses.contains(outcome.status), "\(reproduction.name): \(cause.slug) does not name \(outcome.status), the status visitors get")
+            }
+            for line in outcome.log.split(separator: "\n") {
+                if let (cause, pattern) = matcher.explanation(of: String(line)) { matched.insert(articles[cause].slug + " " + pattern.text) }
+            }
+        }
+        for article in articles {
+            for pattern in article.logPatterns where !matched.contains(article.slug + " " + pattern.value) {
+                XCTFail("\(article.slug): no server wrote a line for \"\(pattern.value)\" (or another pattern explained it better)")
+            }
         }
     }
 
@@ -180,22 +162,6 @@ final class ShippedLogPatternTests: XCTestCase {
         XCTAssertEqual(causes.map(\.slug), ["health-checks-mark-all-backends-down"], written)
         XCTAssertEqual(causes.first?.count, 2, "the server going down and the backend running out: \(written)")
         XCTAssertTrue(causes.first?.statuses.contains(503) == true)
-    }
-
-    func testCaddyWithActiveHealthChecksAndNoUpstreamUp() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let port = LoopbackPort.free()
-        try folder.write(["Caddyfile": "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(port) {\n\treverse_proxy 127.0.0.1:\(LoopbackPort.free()) {\n\t\thealth_uri /health\n\t\thealth_interval 200ms\n\t}\n}\n"])
-        let log = folder.url.appendingPathComponent("server.log")
-        let (status, written) = try run("caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], port: port, in: folder) {
-            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("health_checker")
-        }
-        XCTAssertEqual(status, 503)
-        let causes = try diagnose(written)
-        let cause = causes.first { $0.slug == "health-checks-mark-all-backends-down" }
-        XCTAssertEqual(cause?.count, 1, written)
-        XCTAssertTrue(cause?.statuses.contains(503) == true)
     }
 
     func testApacheWithARefusedBackendAnswers503() throws {

@@ -13,6 +13,15 @@ public final class FakeUpstream: @unchecked Sendable {
         case hugeHeader(bytes: Int)
         /// Reads the request and resets the connection (a TCP RST, as a crashed worker leaves).
         case resets
+        /// Answers with bytes that are not HTTP (an SSH banner: another service on the port).
+        case notHTTP
+        /// Answers `200 OK` over HTTP/1.1 and closes.
+        case answers
+        /// Switches to WebSocket (`101`) and then says nothing.
+        case upgrades
+        /// Never accepts, and its queue of pending connections is full: a connect to it hangs
+        /// (TCP, as behind a firewall that drops packets) or fails at once with EAGAIN (unix).
+        case neverAccepts
     }
 
     public let port: Int
@@ -20,6 +29,10 @@ public final class FakeUpstream: @unchecked Sendable {
     private let behaviour: Behaviour
     private var open: [Int32] = []
     private let lock = NSLock()
+
+    private static func send(_ text: String, on connection: Int32) {
+        _ = text.withCString { Glibc.send(connection, $0, Int(strlen($0)), Int32(MSG_NOSIGNAL)) }
+    }
 
     public init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
@@ -32,12 +45,35 @@ public final class FakeUpstream: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(listener, Self.backlog(behaviour)) == 0 else { throw POSIXError(.EADDRINUSE) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
         let port = Int(UInt16(bigEndian: address.sin_port))
         self.port = port
-        Thread.detachNewThread { [self] in serve() }
+        start { socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) } connect: { descriptor in
+            withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        }
+    }
+
+    /// A listener that never accepts gets the smallest queue (the kernel keeps one pending
+    /// connection for a backlog of 0).
+    private static func backlog(_ behaviour: Behaviour) -> Int32 {
+        if case .neverAccepts = behaviour { 0 } else { 16 }
+    }
+
+    /// Serves connections, or for `.neverAccepts` fills the queue with connections of our own
+    /// that are never accepted, so the proxy's connect is the one that cannot get in.
+    private func start(socket makeSocket: () -> Int32, connect: (Int32) -> Int32) {
+        guard case .neverAccepts = behaviour else {
+            Thread.detachNewThread { [self] in serve() }
+            return
+        }
+        for _ in 0..<3 {
+            let filler = makeSocket()
+            _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
+            _ = connect(filler)
+            lock.lock(); open.append(filler); lock.unlock()
+        }
     }
 
     private func serve() {
@@ -55,9 +91,18 @@ public final class FakeUpstream: @unchecked Sendable {
                 setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
                 close(connection)
             case .hugeHeader(let bytes):
-                let response = "HTTP/1.1 200 OK\r\nX-Padding: \(String(repeating: "x", count: bytes))\r\nContent-Length: 0\r\n\r\n"
-                _ = response.withCString { send(connection, $0, Int(strlen($0)), Int32(MSG_NOSIGNAL)) }
+                Self.send("HTTP/1.1 200 OK\r\nX-Padding: \(String(repeating: "x", count: bytes))\r\nContent-Length: 0\r\n\r\n", on: connection)
                 close(connection)
+            case .notHTTP:
+                Self.send("SSH-2.0-OpenSSH_9.2p1\r\n", on: connection)
+                close(connection)
+            case .answers:
+                Self.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)
+                close(connection)
+            case .upgrades:
+                Self.send("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", on: connection)
+            case .neverAccepts:
+                return
             }
         }
     }
@@ -75,8 +120,10 @@ public final class FakeUpstream: @unchecked Sendable {
             for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        guard bound == 0, chmod(path, mode) == 0, listen(listener, 16) == 0 else { throw POSIXError(.EACCES) }
-        Thread.detachNewThread { [self] in serve() }
+        guard bound == 0, chmod(path, mode) == 0, listen(listener, Self.backlog(behaviour)) == 0 else { throw POSIXError(.EACCES) }
+        start { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0) } connect: { descriptor in
+            withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        }
     }
 
     /// Closes the listener and every connection still open.

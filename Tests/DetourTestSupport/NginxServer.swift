@@ -22,6 +22,9 @@ public final class NginxServer {
     public var errorLog: String { (try? folder.read("error.log")) ?? "" }
     public var accessLog: String { (try? folder.read("access.log")) ?? "" }
 
+    /// False once nginx has exited, as it does at once when its configuration is refused.
+    public var isRunning: Bool { process.isRunning }
+
     public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGQUIT)

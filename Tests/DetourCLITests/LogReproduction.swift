@@ -1,0 +1,148 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// One failure an article explains, made to happen on a real server on 127.0.0.1: what the
+/// visitor got and what the servers involved wrote to their logs.
+struct LogReproduction: Sendable {
+    struct Outcome {
+        var status: Int
+        var log: String
+    }
+
+    var name: String
+    /// The articles `detour diagnose` must send the logged lines to, and no other; the first
+    /// is the one about the failure, which must name the status visitors get.
+    var slugs: [String]
+    /// What the visitor gets, as the article says; 0 when the answer is not HTTP at all and
+    /// -1 when the server did not start.
+    var status: Int
+    /// Whether it can run here (some need root, as CI has).
+    var runnable: Bool = true
+    var run: @Sendable () throws -> Outcome
+}
+
+/// How a reproduction asks: the status a client like a browser gets (`0` when the answer is not
+/// HTTP at all), through curl, which also speaks HTTP/2 without TLS and WebSocket's handshake.
+enum Visitor {
+    static func status(_ url: String, _ options: [String] = [], seconds: Double = 8) throws -> Int {
+        let curl = try RequiredTool.find("curl")
+        let result = try ProcessRunner.run(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", String(seconds)] + options + [url], in: URL(fileURLWithPath: "/tmp"))
+        return Int(result.stdout.trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+
+    static let webSocket = ["-H", "Connection: Upgrade", "-H", "Upgrade: websocket", "-H", "Sec-WebSocket-Version: 13", "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="]
+}
+
+/// Starts each server the way the reproductions need it and hands back its log.
+enum Reproduce {
+    /// nginx with `servers` in `http` (`PORT` becomes its port), logging at `info` so lines
+    /// nginx writes below `error` (a client that left, an idle WebSocket) are there too.
+    static func nginx(_ servers: String, ask: (Int) throws -> Int) throws -> LogReproduction.Outcome {
+        let port = LoopbackPort.free()
+        let nginx = try NginxServer(config: "error_log {{PREFIX}}/error.log info;\n" + NginxServer.httpBlock(servers.replacingOccurrences(of: "PORT", with: String(port))))
+        defer { nginx.stop() }
+        let deadline = Date().addingTimeInterval(10)
+        while !LoopbackPort.isOpen(port) {
+            guard nginx.isRunning, Date() < deadline else { return .init(status: -1, log: nginx.errorLog) }
+            usleep(20_000)
+        }
+        let status = try ask(port)
+        usleep(200_000)
+        return .init(status: status, log: nginx.errorLog)
+    }
+
+    /// nginx with one server whose locations are `locations`, asked once for `path`.
+    static func nginx(location locations: String, http: String = "", path: String = "/", options: [String] = []) throws -> LogReproduction.Outcome {
+        try nginx("\(http) server { listen 127.0.0.1:PORT; proxy_read_timeout 1s; proxy_connect_timeout 1s; \(locations) }") { port in
+            try Visitor.status("http://127.0.0.1:\(port)\(path)", options)
+        }
+    }
+
+    /// HAProxy 2.6 with one backend of one `server` line, logging each request in the
+    /// `option httplog` format to its standard output, as `log stdout` in a container does.
+    /// `settle` seconds pass before the request, for health checks to have their say.
+    static func haproxy(server: String, timeouts: String = "", concurrent: Int = 1, settle: Double = 0) throws -> LogReproduction.Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let port = LoopbackPort.free()
+        try folder.write(["haproxy.cfg": """
+            global
+                log stdout format raw local0
+            defaults
+                mode http
+                log global
+                option httplog
+                timeout connect 1s
+                timeout client 5s
+                timeout server 1s
+                \(timeouts)
+            frontend web
+                bind 127.0.0.1:\(port)
+                default_backend app
+            backend app
+                server app1 \(server)
+
+            """])
+        let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
+        defer { haproxy.stop() }
+        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }
+        usleep(UInt32(settle * 1_000_000))
+        let url = "http://127.0.0.1:\(port)/"
+        // Earlier requests hold the server's connections while the last one is asked.
+        let holding = DispatchGroup()
+        for _ in 1..<max(concurrent, 1) {
+            DispatchQueue.global().async(group: holding) { _ = try? Visitor.status(url) }
+            usleep(200_000)
+        }
+        let status = try Visitor.status(url)
+        holding.wait()
+        usleep(200_000)
+        return .init(status: status, log: haproxy.log)
+    }
+
+    /// Caddy 2.6 proxying to `upstream` with one-second dial and response-header timeouts and
+    /// `options` (more `reverse_proxy` subdirectives), asked after `settle` seconds.
+    static func caddy(upstream: String, options: String = "", settle: Double = 0) throws -> LogReproduction.Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let port = LoopbackPort.free()
+        try folder.write(["Caddyfile": "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(port) {\n\treverse_proxy \(upstream) {\n\t\t\(options)\n\t\ttransport http {\n\t\t\tdial_timeout 1s\n\t\t\tresponse_header_timeout 1s\n\t\t}\n\t}\n}\n"])
+        let caddy = try ServerProcess("caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path], log: folder.url.appendingPathComponent("caddy.log"))
+        defer { caddy.stop() }
+        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: caddy.log) }
+        usleep(UInt32(settle * 1_000_000))
+        let status = try Visitor.status("http://127.0.0.1:\(port)/")
+        usleep(200_000)
+        return .init(status: status, log: caddy.log)
+    }
+
+    /// Apache 2.4 (event MPM, mod_proxy with its HTTP and FastCGI handlers) with `directives`
+    /// in its server config and `root` as its DocumentRoot, asked once for `path`.
+    static func apache(_ directives: String, root: String? = nil, path: String = "/") throws -> LogReproduction.Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let root = root ?? folder.path
+        let port = LoopbackPort.free()
+        let modules = ["mpm_event", "authz_core", "proxy", "proxy_http", "proxy_fcgi"]
+            .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
+        try folder.write(["apache.conf": """
+            ServerRoot \(folder.path)
+            PidFile \(folder.path)/apache.pid
+            ErrorLog \(folder.path)/error.log
+            Listen 127.0.0.1:\(port)
+            ServerName localhost
+            \(modules)
+            DocumentRoot \(root)
+            \(directives)
+
+            """])
+        let apache = try ServerProcess("apache2", ["-f", folder.path + "/apache.conf", "-DFOREGROUND"], log: folder.url.appendingPathComponent("apache.log"))
+        defer { apache.stop() }
+        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: apache.log) }
+        let status = try Visitor.status("http://127.0.0.1:\(port)\(path)")
+        usleep(200_000)
+        apache.stop()
+        return .init(status: status, log: ((try? folder.read("error.log")) ?? "") + apache.log)
+    }
+}

@@ -1,0 +1,150 @@
+import DetourTestSupport
+import Foundation
+
+/// The reproductions with a real application server behind the proxy (PHP-FPM, gunicorn), and
+/// the ones on HAProxy, Caddy and Apache.
+extension LogReproduction {
+    static let scripts = [
+        "ok.php": "<?php echo 'ok';",
+        "fatal.php": "<?php undefined_function();",
+        "memory.php": "<?php ini_set('memory_limit', '8M'); $a = str_repeat('x', 20 * 1024 * 1024); echo 'survived';",
+        "slow.php": "<?php sleep(3); echo 'slept';",
+    ]
+
+    /// nginx in front of a real PHP-FPM pool, asked `concurrent` times at once for `script`;
+    /// the log is nginx's and PHP-FPM's, as an operator who reads both has it.
+    private static func nginxWithPHP(_ script: String, pool: String = "", concurrent: Int = 1) throws -> Outcome {
+        let php = try PHPFPMServer(scripts: scripts, pool: pool)
+        defer { php.stop() }
+        let location = "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout 10s; }"
+        var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(location) }") { port in
+            let url = "http://127.0.0.1:\(port)/\(script)"
+            let others = DispatchGroup()
+            for _ in 1..<max(concurrent, 1) { DispatchQueue.global().async(group: others) { _ = try? Visitor.status(url) } }
+            defer { others.wait() }
+            return try Visitor.status(url)
+        }
+        outcome.log += php.log
+        return outcome
+    }
+
+    private static func apacheWithPHP(_ script: String, pool: String = "") throws -> Outcome {
+        let php = try PHPFPMServer(scripts: scripts, pool: pool)
+        defer { php.stop() }
+        var outcome = try Reproduce.apache("<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:\(php.socket)|fcgi://localhost\"\n</FilesMatch>", root: php.documentRoot, path: "/" + script)
+        outcome.log += php.log
+        return outcome
+    }
+
+    static let nginxWithApplications: [LogReproduction] = [
+        .init(name: "nginx + PHP-FPM, a fatal error", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("fatal.php") },
+        .init(name: "nginx + PHP-FPM, memory_limit exhausted", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("memory.php") },
+        .init(name: "nginx + PHP-FPM, a script that is not there", slugs: ["php-fatal-errors"], status: 404) { try nginxWithPHP("missing.php") },
+        .init(name: "nginx + PHP-FPM, request_terminate_timeout kills the worker", slugs: ["workers-killed"], status: 502) {
+            try nginxWithPHP("slow.php", pool: "request_terminate_timeout = 1s")
+        },
+        .init(name: "nginx + PHP-FPM, more requests than pm.max_children", slugs: ["overload-and-queues"], status: 200) {
+            try nginxWithPHP("slow.php", pool: "pm.max_children = 1", concurrent: 2)
+        },
+        .init(name: "nginx + gunicorn, a worker past --timeout", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            try folder.write(["app.py": "import time\n\ndef application(environ, start_response):\n    time.sleep(5)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [b'slept']\n"])
+            let port = LoopbackPort.free()
+            let gunicorn = try ServerProcess("gunicorn", ["--chdir", folder.path, "--bind", "127.0.0.1:\(port)", "--timeout", "1", "--workers", "1", "app:application"], log: folder.url.appendingPathComponent("gunicorn.log"))
+            defer { gunicorn.stop() }
+            _ = LoopbackPort.waitUntilOpen(port)
+            var outcome = try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\(port); proxy_read_timeout 10s; }")
+            outcome.log += gunicorn.log
+            return outcome
+        },
+    ]
+
+    static let haproxy: [LogReproduction] = [
+        .init(name: "HAProxy, nothing listens on the server's port", slugs: ["upstream-connection-refused"], status: 503) {
+            try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())")
+        },
+        .init(name: "HAProxy, a firewall drops the connection", slugs: ["upstream-connect-timeout"], status: 503) {
+            try with(.neverAccepts) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "HAProxy, a server that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.closes) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "HAProxy, a server that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.notHTTP) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "HAProxy, a server that never answers", slugs: ["upstream-timed-out"], status: 504) {
+            try with(.silent) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "HAProxy, a request that waits in the queue past timeout queue", slugs: ["overload-and-queues", "upstream-timed-out"], status: 503) {
+            // The request holding the server's only slot times out (sH--) on the silent server.
+            try with(.silent) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port) maxconn 1", timeouts: "timeout queue 300ms", concurrent: 2) }
+        },
+        .init(name: "HAProxy, a server certificate it cannot verify, logged as a refused connection", slugs: ["upstream-connection-refused"], status: 503) {
+            let upstream = try TLSUpstream()
+            defer { upstream.stop() }
+            return try Reproduce.haproxy(server: "127.0.0.1:\(upstream.port) ssl verify required ca-file /etc/ssl/certs/ca-certificates.crt")
+        },
+        .init(name: "HAProxy, every server down by its health checks", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free()) check inter 200ms fall 1 rise 1", settle: 1)
+        },
+    ]
+
+    static let caddy: [LogReproduction] = [
+        .init(name: "Caddy, nothing listens on the upstream port", slugs: ["upstream-connection-refused"], status: 502) {
+            try Reproduce.caddy(upstream: "127.0.0.1:\(LoopbackPort.free())")
+        },
+        .init(name: "Caddy, a firewall drops the connection", slugs: ["upstream-connect-timeout"], status: 502) {
+            try with(.neverAccepts) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "Caddy, an upstream that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.closes) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "Caddy, an upstream that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.notHTTP) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "Caddy, an upstream that never answers", slugs: ["upstream-timed-out"], status: 504) {
+            try with(.silent) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "Caddy, an upstream certificate for a name, reached by address", slugs: ["upstream-tls"], status: 502) {
+            let upstream = try TLSUpstream()
+            defer { upstream.stop() }
+            return try Reproduce.caddy(upstream: "https://127.0.0.1:\(upstream.port)")
+        },
+        .init(name: "Caddy, an upstream name that does not resolve", slugs: ["upstream-dns"], status: 502) {
+            try Reproduce.caddy(upstream: "app.invalid:8080")
+        },
+        // The health checker logs each refused probe too.
+        .init(name: "Caddy, active health checks find no upstream up", slugs: ["health-checks-mark-all-backends-down", "upstream-connection-refused"], status: 503) {
+            try Reproduce.caddy(upstream: "127.0.0.1:\(LoopbackPort.free())", options: "health_uri /health\n\t\thealth_interval 200ms", settle: 1)
+        },
+    ]
+
+    static let apache: [LogReproduction] = [
+        .init(name: "Apache, nothing listens on the backend port", slugs: ["upstream-connection-refused"], status: 503) {
+            try Reproduce.apache("ProxyPass / http://127.0.0.1:\(LoopbackPort.free())/")
+        },
+        .init(name: "Apache, a backend that never answers", slugs: ["upstream-timed-out"], status: 502) {
+            try with(.silent) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ timeout=1") }
+        },
+        .init(name: "Apache, a backend that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.closes) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
+        },
+        .init(name: "Apache, response headers over ResponseFieldSize", slugs: ["upstream-header-too-big"], status: 502) {
+            try with(.hugeHeader(bytes: 16_000)) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
+        },
+        .init(name: "Apache, an upstream certificate it cannot verify", slugs: ["upstream-tls"], status: 500) {
+            let upstream = try TLSUpstream()
+            defer { upstream.stop() }
+            return try Reproduce.apache("LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\nSSLProxyEngine on\nSSLProxyVerify require\nSSLProxyCACertificateFile /etc/ssl/certs/ca-certificates.crt\nProxyPass / https://127.0.0.1:\(upstream.port)/")
+        },
+        .init(name: "Apache + PHP-FPM, a missing socket", slugs: ["apache-php-fpm"], status: 503) {
+            try Reproduce.apache("<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:/run/detour-test-missing/php8.2-fpm.sock|fcgi://localhost\"\n</FilesMatch>", path: "/index.php")
+        },
+        .init(name: "Apache + PHP-FPM, request_terminate_timeout kills the worker", slugs: ["apache-php-fpm", "workers-killed"], status: 503) {
+            try apacheWithPHP("slow.php", pool: "request_terminate_timeout = 1s")
+        },
+        .init(name: "Apache + PHP-FPM, a fatal error", slugs: ["php-fatal-errors"], status: 500) { try apacheWithPHP("fatal.php") },
+        .init(name: "Apache + PHP-FPM, a script that is not there", slugs: ["php-fatal-errors"], status: 404) { try apacheWithPHP("missing.php") },
+    ]
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// An HTTPS upstream on 127.0.0.1 with a self-signed certificate no public CA vouches for:
+/// OpenSSL's test server, answering each request with a status page.
+public final class TLSUpstream {
+    public let port: Int
+    private let folder: TemporaryFolder
+    private let server: ServerProcess
+
+    public init() throws {
+        folder = try TemporaryFolder()
+        let openssl = try RequiredTool.find("openssl")
+        let made = try ProcessRunner.run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=app.internal"], in: folder.url)
+        guard made.status == 0 else { throw POSIXError(.EINVAL) }
+        port = LoopbackPort.free()
+        server = try ServerProcess("openssl", ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", folder.path + "/cert.pem", "-key", folder.path + "/key.pem", "-www", "-quiet"], log: folder.url.appendingPathComponent("s_server.log"))
+        _ = LoopbackPort.waitUntilOpen(port)
+    }
+
+    public func stop() {
+        server.stop()
+        folder.remove()
+    }
+}
