@@ -4,9 +4,9 @@ ARTICLES ?= 10000
 LINES ?= 2000000
 BUILD_PACKAGES = libcmark-dev
 # Real servers (nginx, Caddy, HAProxy, Apache), the application servers behind them (PHP-FPM,
-# gunicorn), curl and OpenSSL for the articles' reproductions, and a real browser for the
+# gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, and a real browser for the
 # end-to-end tests; GNU time for the benchmarks.
-TEST_PACKAGES = nginx-light caddy haproxy apache2 php8.2-fpm gunicorn curl openssl ca-certificates chromium
+TEST_PACKAGES = nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates chromium
 
 .PHONY: site test bench bench-check bench-diagnose bench-search deps test-deps release clean
 

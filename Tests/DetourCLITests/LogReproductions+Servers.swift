@@ -36,6 +36,21 @@ extension LogReproduction {
         return outcome
     }
 
+    /// nginx (with `location`, given the port) in front of a Python WSGI server (`arguments`,
+    /// given the app's folder and port) whose one view sleeps 5 s; both logs.
+    private static func slowPython(server: String, _ arguments: (String, Int) -> [String], location: (Int) -> String) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["app.py": "import time\n\ndef application(environ, start_response):\n    time.sleep(5)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [b'slept']\n"])
+        let port = LoopbackPort.free()
+        let python = try ServerProcess(server, arguments(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
+        defer { python.stop() }
+        _ = LoopbackPort.waitUntilOpen(port)
+        var outcome = try Reproduce.nginx(location: location(port))
+        outcome.log += python.log
+        return outcome
+    }
+
     static let nginxWithApplications: [LogReproduction] = [
         .init(name: "nginx + PHP-FPM, a fatal error", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("fatal.php") },
         .init(name: "nginx + PHP-FPM, memory_limit exhausted", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("memory.php") },
@@ -47,16 +62,14 @@ extension LogReproduction {
             try nginxWithPHP("slow.php", pool: "pm.max_children = 1", concurrent: 2)
         },
         .init(name: "nginx + gunicorn, a worker past --timeout", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
-            let folder = try TemporaryFolder()
-            defer { folder.remove() }
-            try folder.write(["app.py": "import time\n\ndef application(environ, start_response):\n    time.sleep(5)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [b'slept']\n"])
-            let port = LoopbackPort.free()
-            let gunicorn = try ServerProcess("gunicorn", ["--chdir", folder.path, "--bind", "127.0.0.1:\(port)", "--timeout", "1", "--workers", "1", "app:application"], log: folder.url.appendingPathComponent("gunicorn.log"))
-            defer { gunicorn.stop() }
-            _ = LoopbackPort.waitUntilOpen(port)
-            var outcome = try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\(port); proxy_read_timeout 10s; }")
-            outcome.log += gunicorn.log
-            return outcome
+            try slowPython(server: "gunicorn", { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "1", "--workers", "1", "app:application"] }) {
+                "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }"
+            }
+        },
+        .init(name: "nginx + uWSGI, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(server: "uwsgi_python3", { ["--socket", "127.0.0.1:\($1)", "--chdir", $0, "--wsgi-file", "app.py", "--harakiri", "1", "--processes", "1", "--master", "--die-on-term"] }) {
+                "location / { include /etc/nginx/uwsgi_params; uwsgi_pass 127.0.0.1:\($0); uwsgi_read_timeout 10s; }"
+            }
         },
     ]
 

@@ -34,7 +34,7 @@ final class SearchBrowserTests: XCTestCase {
         ("dial tcp 127.0.0.1:8080: connect: connection refused", "articles/upstream-connection-refused/"),
         ("connect() to unix:/run/php/php8.2-fpm.sock failed (13: Permission denied)", "articles/php-fpm-socket-unavailable/"),
         ("upstream sent too big header while reading response header from upstream", "articles/upstream-header-too-big/"),
-        ("[CRITICAL] WORKER TIMEOUT (pid:1234)", "articles/upstream-timed-out/"),
+        ("[CRITICAL] WORKER TIMEOUT (pid:1234)", "articles/workers-killed/"),
         ("CloudFront wasn't able to connect to the origin", "articles/cdn-cannot-reach-origin/"),
     ]
 

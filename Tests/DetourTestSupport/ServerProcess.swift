@@ -26,10 +26,15 @@ public final class ServerProcess {
 
     public var isRunning: Bool { process.isRunning }
 
-    /// SIGTERM to the PID we started, then wait: every one of these servers stops on it.
+    /// SIGTERM to the PID we started, then wait: every one of these servers stops on it. One
+    /// that is still running after 10 s (a server that reloads on SIGTERM) gets SIGKILL, so a
+    /// test never hangs on it.
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }
