@@ -28,13 +28,17 @@ let package = Package(
         ),
         // The help site's search index, written by the build; its reader is templates/assets/search.js.
         .target(name: "DetourSearch", dependencies: ["DetourDiagnostics"]),
+        // The built-in theme is the repository's templates/, embedded by the EmbedTheme plugin.
         .target(
             name: "DetourSite",
             dependencies: [
                 "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
                 .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            ],
+            plugins: ["EmbedTheme"]
         ),
+        .executableTarget(name: "detour-embed-theme"),
+        .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["detour-embed-theme"]),
         // What every server's check shares: options, path maps, the pages folder, coverage.
         .target(name: "DetourDiagnose"),
         .target(name: "DetourProxyCore", dependencies: ["DetourDiagnostics"]),

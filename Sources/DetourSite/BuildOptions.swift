@@ -8,6 +8,9 @@ public struct BuildOptions: Sendable {
     public var contentDisplay: String
     public var templatesDisplay: String
     public var outputDisplay: String
+    /// The templates folder was named by the user (`--templates`): it must exist. The default
+    /// `templates` may be absent, and the built-in theme is used alone.
+    public var templatesRequired: Bool
     /// Warnings fail the build too, so nothing is published while one stands.
     public var strict = false
 
@@ -15,7 +18,9 @@ public struct BuildOptions: Sendable {
     public var base: URL
 
     /// Paths as the user typed them, resolved against `base` (by default the current folder).
-    public init(content: String = "content", templates: String = "templates", output: String = "public", base: URL? = nil) {
+    public init(content: String = "content", templates: String? = nil, output: String = "public", base: URL? = nil) {
+        templatesRequired = templates != nil
+        let templates = templates ?? "templates"
         let base = (base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         self.base = base
         func resolve(_ path: String) -> URL {

@@ -13,7 +13,7 @@ public enum SiteBuilder {
             report.diagnostics = [unsafe]
             return report
         }
-        let (templates, templateDiagnostics) = report.time("templates") { TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay) }
+        let (templates, templateDiagnostics) = report.time("templates") { TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired) }
         let (content, contentDiagnostics) = report.time("content") { ContentLoader(root: options.content, displayRoot: options.contentDisplay).load() }
         report.diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !failed(report.diagnostics, options) else { return report }
@@ -85,20 +85,14 @@ public enum SiteBuilder {
         }
     }
 
-    /// The theme's static files, byte for byte; one that cannot be read is reported as
-    /// every other unreadable input file is.
+    /// The theme's static files, byte for byte.
     private static func copyAssets(_ templates: TemplateSet, to output: OutputDirectory, _ options: BuildOptions) -> [Diagnostic] {
         templates.assets.compactMap { asset in
-            switch FileBytes.read(templates.root.appendingPathComponent(asset).path) {
-            case .failure(let failure):
-                return SourceFile.unreadable(failure, displayPath: options.templatesDisplay + "/" + asset)
-            case .success(let contents):
-                do {
-                    try contents.bytes.withUnsafeBufferPointer { try output.write(TemplateSet.outputPath(ofAsset: asset), bytes: $0) }
-                    return nil
-                } catch {
-                    return writeFailure(options, error)
-                }
+            do {
+                try (templates.assetBytes[asset] ?? []).withUnsafeBufferPointer { try output.write(TemplateSet.outputPath(ofAsset: asset), bytes: $0) }
+                return nil
+            } catch {
+                return writeFailure(options, error)
             }
         }
     }

@@ -22,7 +22,7 @@ public enum SnippetPrinter {
     }
 
     public static func render(_ server: ProxyServer, installPath: String?, example: Example?, options: BuildOptions) -> (String?, [Diagnostic]) {
-        let (templates, templateDiagnostics) = TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay)
+        let (templates, templateDiagnostics) = TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired)
         let (content, contentDiagnostics) = ContentLoader(root: options.content, displayRoot: options.contentDisplay).load()
         let diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !diagnostics.hasErrors else { return (nil, diagnostics) }

@@ -3,40 +3,43 @@ import DetourDiagnostics
 import Foundation
 import Mustache
 
-/// The theme: every `templates/**/*.mustache`, registered under its path without the extension
-/// (`article`, `partials/head`), as swift-mustache's own folder loader names them. With
-/// `LazyText`, the only code that touches swift-mustache. Files in `templates/assets/` are the
-/// theme's static files (`search.js`), copied to the site root as they are.
+/// The theme: every `**/*.mustache` of the built-in theme and the project's templates folder
+/// (see `ThemeFiles`), registered under its path without the extension (`article`,
+/// `partials/head`), as swift-mustache's own folder loader names them. With `LazyText`, the
+/// only code that touches swift-mustache. Files in `assets/` are the theme's static files
+/// (`search.js`), copied to the site root as they are.
 public struct TemplateSet: Sendable {
-    /// Templates the build renders directly; partials are whatever these include.
-    public static let required = OutputFormat.all.compactMap(\.template) + ["index", "code", "article", "tag", "style.css"]
-
     private let library: MustacheLibrary
 
-    private init(library: MustacheLibrary, names: [String], root: URL, assets: [String]) {
+    private init(library: MustacheLibrary, names: [String], assets: [String: [UInt8]]) {
         self.library = library
         self.names = names
-        self.root = root
-        self.assets = assets
+        self.assetBytes = assets
     }
 
-    /// Parses every template, reporting syntax errors, missing required templates and partials
-    /// that name no template (swift-mustache would silently render those as empty text).
-    public static func load(from root: URL, displayRoot: String) -> (TemplateSet?, [Diagnostic]) {
+    /// Parses every template, reporting syntax errors and partials that name no template
+    /// (swift-mustache would silently render those as empty text). Every template the build
+    /// renders is in the built-in theme, so none can be missing.
+    /// - Parameter folderRequired: `root` was named by the user, so it must exist.
+    public static func load(from root: URL, displayRoot: String, folderRequired: Bool = true) -> (TemplateSet?, [Diagnostic]) {
         let displayRoot = displayRoot.hasSuffix("/") ? String(displayRoot.dropLast()) : displayRoot
-        var diagnostics: [Diagnostic] = []
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return (nil, [.error("template.missing-folder", "templates folder '\(displayRoot)' does not exist", at: SourceLocation(path: displayRoot))])
-        }
+        let theme = ThemeFiles(folder: root, displayRoot: displayRoot, folderRequired: folderRequired)
+        var diagnostics = theme.diagnostics
+        if diagnostics.contains(where: { $0.rule == "template.missing-folder" }) { return (nil, diagnostics) }
 
         MustacheContentTypes.register(JSONContentType(), named: "JSON")
         var library = MustacheLibrary()
         var sources: [String: SourceFile] = [:]
-        for relative in DirectoryWalker.files(under: root.path, suffixes: [".mustache"]) {
-            let name = String(relative.dropLast(".mustache".count))
-            let displayPath = displayRoot + "/" + relative
-            switch SourceFile.read(root.appendingPathComponent(relative), displayPath: displayPath) {
+        var assets: [String: [UInt8]] = [:]
+        for path in theme.paths {
+            let bytes = theme.bytes[path] ?? []
+            let displayPath = theme.displayPaths[path] ?? path
+            guard path.hasSuffix(".mustache") else {
+                if path.hasPrefix(assetsFolder + "/") { assets[path] = bytes }
+                continue
+            }
+            let name = String(path.dropLast(".mustache".count))
+            switch SourceFile.decode(bytes, url: root.appendingPathComponent(path), displayPath: displayPath) {
             case .failure(let diagnostic):
                 diagnostics.append(diagnostic)
             case .success(let file):
@@ -52,9 +55,6 @@ public struct TemplateSet: Sendable {
             }
         }
 
-        for name in required where sources[name] == nil {
-            diagnostics.append(.error("template.missing", "required template '\(name)' is missing; create \(displayRoot)/\(name).mustache", at: SourceLocation(path: "\(displayRoot)/\(name).mustache")))
-        }
         for (name, file) in sources.sorted(by: { $0.key < $1.key }) {
             for reference in PartialReference.scan(file.text) where sources[reference.name] == nil {
                 var message = "partial '\(reference.name)' used by template '\(name)' does not exist"
@@ -62,19 +62,16 @@ public struct TemplateSet: Sendable {
                 diagnostics.append(.error("template.missing-partial", message, at: SourceLocation(path: file.displayPath, line: reference.line, column: reference.column)))
             }
         }
-        let assets = DirectoryWalker.list(root.path, suffixes: [""], below: Self.assetsFolder)
-        for link in assets.escapingLinks {
-            diagnostics.append(.error("file.path-escape", "'\(link)' links to a file outside \(displayRoot)/; copy the file in instead", at: SourceLocation(path: displayRoot + "/" + link)))
-        }
-        let theme = TemplateSet(library: library, names: sources.keys.sorted(), root: root, assets: assets.files.filter { !$0.hasSuffix(".mustache") })
-        return (diagnostics.hasErrors ? nil : theme, diagnostics)
+        let set = TemplateSet(library: library, names: sources.keys.sorted(), assets: assets)
+        return (diagnostics.hasErrors ? nil : set, diagnostics)
     }
 
     /// Every registered template name.
     public let names: [String]
-    public let root: URL
-    /// Static files, relative to the templates folder (`assets/search.js`).
-    public let assets: [String]
+    /// Static files by their path in the theme (`assets/search.js`), byte for byte.
+    public let assetBytes: [String: [UInt8]]
+    /// Their paths, sorted.
+    public var assets: [String] { assetBytes.keys.sorted() }
     public static let assetsFolder = "assets"
 
     /// Where an asset is written, relative to the site root.

@@ -16,8 +16,8 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "Folder holding site.yml, codes/ and articles/.")
     var content = "content"
 
-    @Option(help: "Folder holding the Mustache templates.")
-    var templates = "templates"
+    @Option(help: "Folder of Mustache templates laid over the built-in theme, file by file (default: templates, if present).")
+    var templates: String?
 
     @Option(help: "Folder to write; replaced whole on success.")
     var output = "public"

@@ -41,8 +41,8 @@ struct SnippetCommand: ParsableCommand {
     @Option(help: "Folder holding site.yml, codes/ and articles/.")
     var content = "content"
 
-    @Option(help: "Folder holding the Mustache templates.")
-    var templates = "templates"
+    @Option(help: "Folder of Mustache templates laid over the built-in theme, file by file (default: templates, if present).")
+    var templates: String?
 
     @OptionGroup var diagnostics: DiagnosticOptions
 

@@ -24,6 +24,21 @@ final class BuildCommandTests: XCTestCase {
         }
     }
 
+    func testTheBinaryBuildsTheShippedContentAnywhereWithItsBuiltInTheme() throws {
+        // Only content/, in a folder outside the repository: no templates/ beside it.
+        let project = try TemporaryFolder()
+        defer { project.remove() }
+        try FileManager.default.copyItem(at: Repository.content, to: project.url.appendingPathComponent("content"))
+        let result = try ProcessRunner.detour(["build", "--quiet"], in: project.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for page in ["index.html", "errors/502.html", "search.js", "snippets/nginx.conf", "articles/upstream-timed-out/index.html"] {
+            XCTAssertTrue(project.exists("public/" + page), page)
+        }
+        let snippet = try ProcessRunner.detour(["snippet", "nginx"], in: project.url)
+        XCTAssertEqual(snippet.status, 0, snippet.stderr)
+        XCTAssertTrue(snippet.stdout.contains("error_page"), snippet.stdout)
+    }
+
     func testVersion() throws {
         let result = try ProcessRunner.detour(["--version"], in: folder.url)
         XCTAssertEqual(result.status, 0)

@@ -143,6 +143,10 @@ extension LogReproduction {
         .init(name: "Apache, a backend that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.closes) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },
+        // Apache passes a reply without a status line on as HTTP/0.9 and logs nothing.
+        .init(name: "Apache, a backend that answers something not HTTP", slugs: [], status: 200) {
+            try with(.notHTTP) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
+        },
         .init(name: "Apache, response headers over ResponseFieldSize", slugs: ["upstream-header-too-big"], status: 502) {
             try with(.hugeHeader(bytes: 16_000)) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },

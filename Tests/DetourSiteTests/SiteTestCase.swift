@@ -21,8 +21,8 @@ class SiteTestCase: XCTestCase {
         return folder
     }
 
-    func build(_ folder: TemporaryFolder, output: String = "public", strict: Bool = false) -> BuildReport {
-        var options = BuildOptions(output: output, base: folder.url)
+    func build(_ folder: TemporaryFolder, output: String = "public", templates: String? = nil, strict: Bool = false) -> BuildReport {
+        var options = BuildOptions(templates: templates, output: output, base: folder.url)
         options.strict = strict
         return SiteBuilder.build(options)
     }
@@ -33,8 +33,8 @@ class SiteTestCase: XCTestCase {
     }
 
     /// Asserts the build fails, prints `expected` as one of its lines, and wrote nothing.
-    func assertFails(_ folder: TemporaryFolder, with expected: String, file: StaticString = #filePath, line: UInt = #line) {
-        let report = build(folder)
+    func assertFails(_ folder: TemporaryFolder, with expected: String, templates: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let report = build(folder, templates: templates)
         let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test")
         XCTAssertTrue(text.split(separator: "\n").contains { $0 == expected }, "expected line:\n\(expected)\ngot:\n\(text)", file: file, line: line)
         XCTAssertFalse(report.wroteOutput, "a failing build must not write output", file: file, line: line)

@@ -20,15 +20,42 @@ final class TemplateRuleTests: SiteTestCase {
         assertFails(folder, with: "templates/tag.mustache:2:9: error: [template.missing-partial] partial 'partials/haeder' used by template 'tag' does not exist; did you mean 'partials/header'?")
     }
 
-    func testMissingRequiredTemplate() throws {
-        let folder = try site(["templates/article.mustache": ""])
-        assertFails(folder, with: "templates/article.mustache:1:1: error: [template.missing] required template 'article' is missing; create templates/article.mustache")
+    func testAProjectTemplateOverridesTheBuiltInThemeFileByFile() throws {
+        // The project keeps only its own tag page: every other template is the built-in one.
+        let folder = try site(["templates/tag.mustache": "<p>Our own tag page: {{tag.name}}</p>\n"])
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("templates/article.mustache"))
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("templates/partials"))
+        let report = build(folder)
+        XCTAssertEqual(report.diagnostics.filter { $0.severity == .error }.map(\.message), [])
+        let tags = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/public/tags")
+        let tagPage = try String(contentsOfFile: folder.path + "/public/tags/\(try XCTUnwrap(tags.first))/index.html", encoding: .utf8)
+        XCTAssertTrue(tagPage.hasPrefix("<p>Our own tag page: "), tagPage)
+        let articles = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/public/articles")
+        let articlePage = try String(contentsOfFile: folder.path + "/public/articles/\(try XCTUnwrap(articles.first))/index.html", encoding: .utf8)
+        XCTAssertTrue(articlePage.contains("<main class=\"article\">"), "the built-in article template, with its partials: \(articlePage.prefix(300))")
+        XCTAssertTrue(folder.exists("public/search.js"), "the built-in theme's assets")
     }
 
-    func testMissingTemplatesFolder() throws {
+    func testWithoutATemplatesFolderTheBuiltInThemeBuildsTheSite() throws {
         let folder = try site()
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("templates"))
-        assertFails(folder, with: "templates:1:1: error: [template.missing-folder] templates folder 'templates' does not exist")
+        XCTAssertEqual(diagnostics(folder), "")
+        XCTAssertTrue(folder.exists("public/index.html"))
+        XCTAssertTrue(folder.exists("public/errors/502.html"))
+    }
+
+    func testANamedTemplatesFolderThatDoesNotExist() throws {
+        let folder = try site()
+        assertFails(folder, with: "themes/mine:1:1: error: [template.missing-folder] templates folder 'themes/mine' does not exist", templates: "themes/mine")
+    }
+
+    func testAnErrorInAnOverrideNamesTheProjectFile() throws {
+        let folder = try site()
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("templates"))
+        try folder.write(["templates/partials/footer.mustache": "{{#site}}\n"])
+        let text = diagnostics(folder)
+        XCTAssertTrue(text.contains("templates/partials/footer.mustache:"), text)
+        XCTAssertFalse(text.contains("(built-in theme)"), text)
     }
 
     func testErrorPageOverBudget() throws {
