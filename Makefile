@@ -1,5 +1,6 @@
 # detour — see README.md. `make site` builds the shipped knowledge base, `make test` runs every test.
 SWIFT ?= swift
+PREFIX ?= /usr/local
 ARTICLES ?= 10000
 LINES ?= 2000000
 BUILD_PACKAGES = libcmark-dev
@@ -8,20 +9,27 @@ BUILD_PACKAGES = libcmark-dev
 # end-to-end tests; GNU time for the benchmarks.
 TEST_PACKAGES = nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates chromium
 
-.PHONY: site test bench bench-check bench-diagnose bench-search deps test-deps release clean
+.PHONY: site test install test-install bench bench-check bench-diagnose bench-search deps test-deps release clean
 
 ## site: build content/ and templates/ into public/
 site: deps
 	$(SWIFT) build -c release --product detour
 	.build/release/detour build
 
-## test: the whole suite, end-to-end tests included
+## test: the whole suite, end-to-end tests included, then the installed binary outside the repository
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/test-install.sh
+
+## install: a release detour with the Swift runtime linked in, as $(PREFIX)/bin/detour (at run time it needs only libcmark)
+install: deps
+	$(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static
+	install -D -m 755 .build/static/release/detour "$(DESTDIR)$(PREFIX)/bin/detour"
 
 ## bench: build a synthetic knowledge base of $(ARTICLES) articles, print wall time and peak memory
 bench: deps release
+	@scripts/install-packages.sh time
 	scripts/bench.sh $(ARTICLES)
 
 ## bench-check: time `detour check nginx` on 5,000 generated server blocks, `detour check caddy` on 1,000 and 5,000 site blocks
