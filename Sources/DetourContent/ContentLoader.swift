@@ -8,9 +8,16 @@ public struct ContentLoader: Sendable {
     /// How the content folder is named in diagnostics (`content`).
     public let displayRoot: String
 
-    public init(root: URL, displayRoot: String) {
+    /// Draft articles are published too, as for a staging build (`detour build --drafts`).
+    public var includeDrafts = false
+    /// Replaces site.yml's `base_url` (`detour build --base-url`), with a final `/`.
+    public var baseURL: String?
+
+    public init(root: URL, displayRoot: String, includeDrafts: Bool = false, baseURL: String? = nil) {
         self.root = root
         self.displayRoot = displayRoot.hasSuffix("/") ? String(displayRoot.dropLast()) : displayRoot
+        self.includeDrafts = includeDrafts
+        self.baseURL = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }
 
     public func load() -> (Content?, [Diagnostic]) {
@@ -20,10 +27,12 @@ public struct ContentLoader: Sendable {
             return (nil, [.error("content.missing-folder", "content folder '\(displayRoot)' does not exist", at: SourceLocation(path: displayRoot))])
         }
 
-        let site = loadSite(&diagnostics)
+        var site = loadSite(&diagnostics)
+        if let baseURL { site?.baseURL = baseURL }
         let (loadedCodes, failedStatuses) = loadCodes(&diagnostics)
         var codes = loadedCodes
         var articles = loadArticles(&diagnostics)
+        if includeDrafts { articles = articles.map { var article = $0; article.draft = false; return article } }
         ReferenceChecks(codes: codes, articles: articles, failedStatuses: failedStatuses).run(&diagnostics)
         diagnostics += LogPatternCheck.check(articles.filter { !$0.draft })
         let translations = site.map { TranslationLoader(root: root, displayRoot: displayRoot, site: $0, codes: codes).load(&diagnostics) } ?? [:]

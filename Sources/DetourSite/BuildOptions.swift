@@ -11,6 +11,10 @@ public struct BuildOptions: Sendable {
     /// The templates folder was named by the user (`--templates`): it must exist. The default
     /// `templates` may be absent, and the built-in theme is used alone.
     public var templatesRequired: Bool
+    /// Publishes draft articles too (`--drafts`).
+    public var includeDrafts = false
+    /// Replaces site.yml's `base_url` (`--base-url`).
+    public var baseURL: String?
     /// Warnings fail the build too, so nothing is published while one stands.
     public var strict = false
 

@@ -21,9 +21,19 @@ struct PageModel: Sendable {
     /// of its name's parts: `{{{cached.partials.header}}}`, like Hugo's partialCached.
     var cachedPartials: [String: [String: any Sendable]] = [:]
 
-    /// What every help-site page sees besides its own data.
-    private func common(root: String, title: String) -> [String: Any] {
-        var common: [String: Any] = ["site": site(root: root), "page": ["title": title]]
+    /// The site's own path from its base URL (`/` or `/help/`): the root of pages served at
+    /// any depth, such as the 404 page.
+    var absoluteRoot: String {
+        let path = URL(string: content.site.baseURL)?.path ?? "/"
+        return path.hasSuffix("/") ? path : path + "/"
+    }
+
+    /// What every help-site page sees besides its own data; `path` is the page's own, from the
+    /// site root, for its canonical URL.
+    private func common(root: String, title: String, path: String?) -> [String: Any] {
+        var page: [String: Any] = ["title": title]
+        page["url"] = path.map { content.site.baseURL + $0 }
+        var common: [String: Any] = ["site": site(root: root), "page": page]
         common["cached"] = cachedPartials[root]
         return common
     }
@@ -111,7 +121,7 @@ struct PageModel: Sendable {
     }
 
     func indexPage(tags: [(name: String, count: Int)]) -> [String: Any] {
-        common(root: "", title: content.site.name).merging([
+        common(root: "", title: content.site.name, path: "").merging([
             "codes": content.codes.map { codeSummary($0, root: "") },
             "articles": content.articles.indices.map { articleSummary(at: $0, root: "") },
             "tags": tags.map { tag(name: $0.name, root: "").merging(["count": $0.count]) { first, _ in first } },
@@ -135,7 +145,7 @@ struct PageModel: Sendable {
             articles[index].codes.contains { $0.value == code.status } && !curatedSlugs.contains(articles[index].slug)
         }
         model["related"] = (curated + listing).map { articleSummary(at: $0, root: root) }
-        return common(root: root, title: "\(code.status) \(code.title) · \(content.site.name)").merging(["code": model]) { first, _ in first }
+        return common(root: root, title: "\(code.status) \(code.title) · \(content.site.name)", path: code.sitePath).merging(["code": model]) { first, _ in first }
     }
 
     func articlePage(at index: Int) -> [String: Any] {
@@ -150,13 +160,13 @@ struct PageModel: Sendable {
             code["title"] = content.code(located.value)?.title
             return code
         }
-        return common(root: root, title: "\(article.title) · \(content.site.name)").merging(["article": model]) { first, _ in first }
+        return common(root: root, title: "\(article.title) · \(content.site.name)", path: article.sitePath).merging(["article": model]) { first, _ in first }
     }
 
     /// The search page: what it lists for a visitor with no query or no JavaScript.
     func searchPage(tags: [(name: String, count: Int)]) -> [String: Any] {
         let root = SiteLayout.root(of: SiteLayout.search)
-        return common(root: root, title: "Search · \(content.site.name)").merging([
+        return common(root: root, title: "Search · \(content.site.name)", path: SiteLayout.search).merging([
             "codes": content.codes.map { codeSummary($0, root: root) },
             "tags": tags.map { tag(name: $0.name, root: root).merging(["count": $0.count]) { first, _ in first } },
         ]) { first, _ in first }
@@ -165,6 +175,14 @@ struct PageModel: Sendable {
     func tagPage(name: String, articles: [Int]) -> [String: Any] {
         let root = SiteLayout.nestedRoot
         let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, root: root) }]
-        return common(root: root, title: "\(name) · \(content.site.name)").merging(["tag": tag]) { first, _ in first }
+        return common(root: root, title: "\(name) · \(content.site.name)", path: SiteLayout.tag(name)).merging(["tag": tag]) { first, _ in first }
+    }
+
+    /// The help site's own 404 page: no canonical URL, links from the site's path.
+    func notFoundPage() -> [String: Any] {
+        let root = absoluteRoot
+        return common(root: root, title: "Page not found · \(content.site.name)", path: nil).merging([
+            "codes": content.codes.map { codeSummary($0, root: root) },
+        ]) { first, _ in first }
     }
 }

@@ -14,6 +14,8 @@ struct PageSet: Sendable {
         case search
         case styles
         case sitemap
+        case robots
+        case notFound
         /// `templates/snippets/<name>.mustache` → `snippets/<name>`.
         case snippet(String)
     }
@@ -25,7 +27,7 @@ struct PageSet: Sendable {
 
     static let cardTemplate = "partials/article-card"
     static let searchTemplate = "search"
-    static let roots = SiteLayout.roots
+    static let notFoundTemplate = "404"
 
     let content: Content
     let model: PageModel
@@ -36,7 +38,9 @@ struct PageSet: Sendable {
         self.content = content
         var model = model
         let plain = model
-        for root in Self.roots {
+        // The 404 page is served at any depth, so its links start at the site's own path.
+        let roots = SiteLayout.roots + [model.absoluteRoot]
+        for root in roots {
             var tree = TemplateTree()
             for name in templates.names {
                 tree.insert(LazyText { templates.render(name, ["site": plain.site(root: root)]) }, at: name)
@@ -44,7 +48,7 @@ struct PageSet: Sendable {
             model.cachedPartials[root] = tree.root
         }
         if templates.has(Self.cardTemplate) {
-            for root in Self.roots {
+            for root in roots {
                 model.cards[root] = content.articles.indices.map { index in
                     LazyText { templates.render(Self.cardTemplate, plain.articleSummary(at: index, root: root)) }
                 }
@@ -64,8 +68,9 @@ struct PageSet: Sendable {
             content.site.languages.flatMap { language in OutputFormat.all.filter { $0.applies(to: code.status) }.map { Job.errorPage(code, language: language, format: $0) } }
         }
         jobs = errorPages
-            + [.index, .styles, .sitemap]
+            + [.index, .styles, .sitemap, .robots]
             + (templates.has(Self.searchTemplate) ? [.search] : [])
+            + (templates.has(Self.notFoundTemplate) ? [.notFound] : [])
             + content.codes.map(Job.code)
             + content.articles.indices.map(Job.article)
             + tags.indices.map(Job.tag)
@@ -87,6 +92,8 @@ struct PageSet: Sendable {
         case .search: return [SiteLayout.file(of: SiteLayout.search)]
         case .styles: return ["style.css"]
         case .sitemap: return ["sitemap.xml"]
+        case .robots: return ["robots.txt"]
+        case .notFound: return ["404.html"]
         case .snippet(let name): return [name]
         }
     }
@@ -128,6 +135,11 @@ struct PageSet: Sendable {
             templates.render(name, SnippetModel(content: content, installPath: content.site.installPath).dictionary())
         case .sitemap:
             Sitemap(baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath)).xml
+        case .robots:
+            // Error pages carry noindex themselves; crawlers must be let in to read it.
+            "User-agent: *\nAllow: /\nSitemap: \(content.site.baseURL)sitemap.xml\n"
+        case .notFound:
+            templates.render(Self.notFoundTemplate, model.notFoundPage())
         }
     }
 }

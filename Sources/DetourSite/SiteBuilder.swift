@@ -14,7 +14,7 @@ public enum SiteBuilder {
             return report
         }
         let (templates, templateDiagnostics) = report.time("templates") { TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired) }
-        let (content, contentDiagnostics) = report.time("content") { ContentLoader(root: options.content, displayRoot: options.contentDisplay).load() }
+        let (content, contentDiagnostics) = report.time("content") { ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL).load() }
         report.diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !failed(report.diagnostics, options) else { return report }
 

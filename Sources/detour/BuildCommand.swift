@@ -7,7 +7,7 @@ struct BuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Build error pages and the help site from content and templates.",
         discussion: """
-        Reads <content>/site.yml, <content>/codes/*.yml, <content>/translations/*.yml and <content>/articles/**/*.md, renders them with <templates>/**/*.mustache, and writes errors/<language>/<status>.html, .json (problem details), .txt and .http (for HAProxy's errorfile) and, for 5xx, .lf (the page as an HAProxy log-format file, with the request's ID), the default language's also in errors/ (self-contained pages: inline CSS, logo and icon, at most 8 KiB), the help site (index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, search/ with its index in search/<language>/, style.css, sitemap.xml, and the files of <templates>/assets/, such as search.js) and snippets/ for nginx, Caddy, HAProxy and Apache (see 'detour snippet').
+        Reads <content>/site.yml, <content>/codes/*.yml, <content>/translations/*.yml and <content>/articles/**/*.md, renders them with the built-in theme (with <templates>/**/*.mustache laid over it), and writes errors/<language>/<status>.html, .json (problem details), .txt and .http (for HAProxy's errorfile) and, for 5xx, .lf (the page as an HAProxy log-format file, with the request's ID), the default language's also in errors/ (self-contained pages: inline CSS, logo and icon, at most 8 KiB), the help site (index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, search/ with its index in search/<language>/, style.css, sitemap.xml, robots.txt, 404.html, and the files of the theme's assets/, such as search.js) and snippets/ for nginx, Caddy, HAProxy and Apache (see 'detour snippet').
 
         The build is staged beside the output folder and replaces it only when every file was written without error; a failed or interrupted build leaves the previous output intact.
         """
@@ -22,6 +22,12 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "Folder to write; replaced whole on success.")
     var output = "public"
 
+    @Option(name: .customLong("base-url"), help: "Where the help site is published, replacing site.yml's base_url (for staging and previews).")
+    var baseURL: String?
+
+    @Flag(help: "Publish draft articles too.")
+    var drafts = false
+
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
@@ -30,10 +36,18 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup var diagnostics: DiagnosticOptions
 
+    func validate() throws {
+        if let baseURL, URL(string: baseURL).map({ ["http", "https"].contains($0.scheme ?? "") && $0.host?.isEmpty == false }) != true {
+            throw ValidationError("--base-url takes an absolute http:// or https:// URL, not '\(baseURL)'")
+        }
+    }
+
     func run() throws {
         let started = Date()
         var options = BuildOptions(content: content, templates: templates, output: output)
         options.strict = diagnostics.strict
+        options.includeDrafts = drafts
+        options.baseURL = baseURL
         let report = SiteBuilder.build(options)
         let status = diagnostics.report(report.diagnostics)
         if report.wroteOutput, !quiet, diagnostics.format == .text {
