@@ -15,6 +15,8 @@ public struct BuildOptions: Sendable {
     public var includeDrafts = false
     /// Replaces site.yml's `base_url` (`--base-url`).
     public var baseURL: String?
+    /// Told what the build is doing as it goes: each phase, and pages written so far.
+    public var progress: (@Sendable (String) -> Void)?
     /// Warnings fail the build too, so nothing is published while one stands.
     public var strict = false
 

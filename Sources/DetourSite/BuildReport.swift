@@ -12,9 +12,12 @@ public struct BuildReport: Sendable {
     public var files = 0
     /// Wall time of each phase, in the order they ran (`detour build --timings`).
     public var phases: [(name: String, seconds: Double)] = []
+    /// Told each phase's name as it starts (a terminal's progress line).
+    var progress: (@Sendable (String) -> Void)?
 
     /// Runs `work` and records its wall time as the phase `name`.
     mutating func time<Result>(_ name: String, _ work: () throws -> Result) rethrows -> Result {
+        progress?(name)
         let start = DispatchTime.now().uptimeNanoseconds
         defer { phases.append((name, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)) }
         return try work()

@@ -2,6 +2,7 @@ import DetourContent
 import DetourDiagnostics
 import DetourSearch
 import Foundation
+import Synchronization
 
 /// `detour build`: a plain function that runs the phases in order — check the output path,
 /// load templates and content, render every page in parallel into a staging folder, then swap
@@ -9,6 +10,7 @@ import Foundation
 public enum SiteBuilder {
     public static func build(_ options: BuildOptions) -> BuildReport {
         var report = BuildReport()
+        report.progress = options.progress
         if let unsafe = OutputSafety.check(options) {
             report.diagnostics = [unsafe]
             return report
@@ -56,7 +58,13 @@ public enum SiteBuilder {
     /// Every page in every language and format, rendered and written in parallel; an error
     /// page over its format's byte budget is reported instead of written.
     private static func writePages(_ pages: PageSet, templates: TemplateSet, content: Content, to output: OutputDirectory, _ options: BuildOptions) -> [Diagnostic] {
-        pages.jobs.concurrentMap { job -> Diagnostic? in
+        let done = Atomic<Int>(0)
+        let total = pages.jobs.count
+        return pages.jobs.concurrentMap { job -> Diagnostic? in
+            if let progress = options.progress {
+                let count = done.add(1, ordering: .relaxed).newValue
+                if count % 250 == 0 || count == total { progress("pages \(count)/\(total)") }
+            }
             let text = pages.render(job, with: templates)
             let paths = pages.paths(of: job)
             if case .errorPage(let code, let language, let format) = job, let budget = format.budget, text.utf8.count > budget {

@@ -28,10 +28,12 @@ struct ThemeFiles {
             return
         }
         let listing = DirectoryWalker.list(folder.path, suffixes: [""])
-        for link in listing.escapingLinks {
+        // Templates and assets; anything else in the folder (a README, notes) is not the theme's.
+        func isThemeFile(_ path: String) -> Bool { path.hasSuffix(".mustache") || path.hasPrefix("assets/") }
+        for link in listing.escapingLinks where isThemeFile(link) {
             diagnostics.append(.error("file.path-escape", "'\(link)' links to a file outside \(displayRoot)/; copy the file in instead", at: SourceLocation(path: displayRoot + "/" + link)))
         }
-        for path in listing.files {
+        for path in listing.files where isThemeFile(path) {
             let displayPath = displayRoot + "/" + path
             switch FileBytes.read(folder.appendingPathComponent(path).path) {
             case .success(let contents):

@@ -28,7 +28,7 @@ struct BuildCommand: ParsableCommand {
     @Flag(help: "Publish draft articles too.")
     var drafts = false
 
-    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    @Flag(name: .shortAndLong, help: "Print nothing on success, and no progress line on a terminal.")
     var quiet = false
 
     @Flag(help: "Print the wall time of each phase of the build on standard error.")
@@ -48,7 +48,13 @@ struct BuildCommand: ParsableCommand {
         options.strict = diagnostics.strict
         options.includeDrafts = drafts
         options.baseURL = baseURL
+        // One line, rewritten in place, only for a person watching a terminal.
+        let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
+        if showsProgress {
+            options.progress = { step in FileHandle.standardError.write("\r\u{1B}[Kbuilding: \(step)…") }
+        }
         let report = SiteBuilder.build(options)
+        if showsProgress { FileHandle.standardError.write("\r\u{1B}[K") }
         let status = diagnostics.report(report.diagnostics)
         if report.wroteOutput, !quiet, diagnostics.format == .text {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))

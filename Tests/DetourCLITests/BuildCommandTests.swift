@@ -39,6 +39,21 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertTrue(snippet.stdout.contains("error_page"), snippet.stdout)
     }
 
+    func testProgressShowsOnATerminalOnly() throws {
+        // script(1) gives the build a pseudo-terminal, as a person at a shell has.
+        let script = try RequiredTool.find("script")
+        func onTerminal(_ arguments: String) throws -> String {
+            try ProcessRunner.run(script, ["-qec", "\(Repository.detourExecutable.path) build \(arguments)", "/dev/null"], in: folder.url).stdout
+        }
+        let shown = try onTerminal("")
+        XCTAssertTrue(shown.contains("building: pages"), shown)
+        XCTAssertTrue(shown.contains("\r\u{1B}[K"), "one line, rewritten in place")
+        XCTAssertFalse(try onTerminal("--quiet").contains("building:"))
+        let piped = try ProcessRunner.detour(["build"], in: folder.url)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertFalse(piped.stderr.contains("building:"), "nothing but findings when standard error is not a terminal")
+    }
+
     func testVersion() throws {
         let result = try ProcessRunner.detour(["--version"], in: folder.url)
         XCTAssertEqual(result.status, 0)
