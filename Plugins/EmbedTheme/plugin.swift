@@ -10,7 +10,7 @@ struct EmbedTheme: BuildToolPlugin {
         let templates = context.package.directoryURL.appending(path: "templates")
         let output = context.pluginWorkDirectoryURL.appending(path: "BuiltinThemeFiles.swift")
         var inputs: [URL] = []
-        if let walker = FileManager.default.enumerator(at: templates, includingPropertiesForKeys: [.isRegularFileKey]) {
+        if let walker = FileManager.default.enumerator(at: templates, includingPropertiesForKeys: [.isRegularFileKey], options: .skipsHiddenFiles) {
             for case let file as URL in walker where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
                 inputs.append(file)
             }

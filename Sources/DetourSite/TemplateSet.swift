@@ -23,23 +23,22 @@ public struct TemplateSet: Sendable {
     /// - Parameter folderRequired: `root` was named by the user, so it must exist.
     public static func load(from root: URL, displayRoot: String, folderRequired: Bool = true) -> (TemplateSet?, [Diagnostic]) {
         let displayRoot = displayRoot.hasSuffix("/") ? String(displayRoot.dropLast()) : displayRoot
-        let theme = ThemeFiles(folder: root, displayRoot: displayRoot, folderRequired: folderRequired)
-        var diagnostics = theme.diagnostics
-        if diagnostics.contains(where: { $0.rule == "template.missing-folder" }) { return (nil, diagnostics) }
+        let (gathered, gatherDiagnostics) = ThemeFiles.gather(folder: root, displayRoot: displayRoot, folderRequired: folderRequired)
+        var diagnostics = gatherDiagnostics
+        guard let theme = gathered else { return (nil, diagnostics) }
 
         MustacheContentTypes.register(JSONContentType(), named: "JSON")
         var library = MustacheLibrary()
         var sources: [String: SourceFile] = [:]
         var assets: [String: [UInt8]] = [:]
-        for path in theme.paths {
-            let bytes = theme.bytes[path] ?? []
-            let displayPath = theme.displayPaths[path] ?? path
+        for (path, file) in theme.files.sorted(by: { $0.key < $1.key }) {
+            let displayPath = file.displayPath
             guard path.hasSuffix(".mustache") else {
-                if path.hasPrefix(assetsFolder + "/") { assets[path] = bytes }
+                if path.hasPrefix(assetsFolder + "/") { assets[path] = file.bytes }
                 continue
             }
             let name = String(path.dropLast(".mustache".count))
-            switch SourceFile.decode(bytes, url: root.appendingPathComponent(path), displayPath: displayPath) {
+            switch SourceFile.decode(file.bytes, url: root.appendingPathComponent(path), displayPath: displayPath) {
             case .failure(let diagnostic):
                 diagnostics.append(diagnostic)
             case .success(let file):

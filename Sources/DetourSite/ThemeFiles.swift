@@ -6,27 +6,30 @@ import Foundation
 /// the binary) with a project's own templates folder laid over it file by file, so a project
 /// overrides one template or partial by writing a file of the same name.
 struct ThemeFiles {
+    struct File {
+        var bytes: [UInt8]
+        /// How diagnostics name it: under the project's folder, or the built-in theme's.
+        var displayPath: String
+    }
+
     /// Shown in diagnostics for a file of the built-in theme.
     static let builtinDisplayRoot = "(built-in theme)"
 
-    private(set) var bytes: [String: [UInt8]] = [:]
-    private(set) var displayPaths: [String: String] = [:]
-    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var files: [String: File] = [:]
 
-    /// - Parameter folderRequired: the folder was named on the command line, so its absence
-    ///   is an error; the default `templates` folder may be absent.
-    init(folder: URL, displayRoot: String, folderRequired: Bool) {
+    /// The theme, or nothing when `folder` was named on the command line (`folderRequired`) and
+    /// does not exist; the default `templates` folder may be absent. Also what went wrong.
+    static func gather(folder: URL, displayRoot: String, folderRequired: Bool) -> (ThemeFiles?, [Diagnostic]) {
+        var theme = ThemeFiles()
         for (path, base64) in BuiltinThemeFiles.files {
-            bytes[path] = Data(base64Encoded: base64).map(Array.init) ?? []
-            displayPaths[path] = Self.builtinDisplayRoot + "/" + path
+            theme.files[path] = File(bytes: Data(base64Encoded: base64).map(Array.init) ?? [], displayPath: builtinDisplayRoot + "/" + path)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            if folderRequired {
-                diagnostics.append(.error("template.missing-folder", "templates folder '\(displayRoot)' does not exist", at: SourceLocation(path: displayRoot)))
-            }
-            return
+            guard folderRequired else { return (theme, []) }
+            return (nil, [.error("template.missing-folder", "templates folder '\(displayRoot)' does not exist", at: SourceLocation(path: displayRoot))])
         }
+        var diagnostics: [Diagnostic] = []
         let listing = DirectoryWalker.list(folder.path, suffixes: [""])
         // Templates and assets; anything else in the folder (a README, notes) is not the theme's.
         func isThemeFile(_ path: String) -> Bool { path.hasSuffix(".mustache") || path.hasPrefix("assets/") }
@@ -37,13 +40,11 @@ struct ThemeFiles {
             let displayPath = displayRoot + "/" + path
             switch FileBytes.read(folder.appendingPathComponent(path).path) {
             case .success(let contents):
-                bytes[path] = contents.bytes
-                displayPaths[path] = displayPath
+                theme.files[path] = File(bytes: contents.bytes, displayPath: displayPath)
             case .failure(let failure):
                 diagnostics.append(SourceFile.unreadable(failure, displayPath: displayPath))
             }
         }
+        return (theme, diagnostics)
     }
-
-    var paths: [String] { bytes.keys.sorted() }
 }

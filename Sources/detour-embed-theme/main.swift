@@ -1,6 +1,7 @@
 import Foundation
 
-// Writes every file under a folder into one Swift source, as `BuiltinThemeFiles.files`:
+// Writes every file under a folder (hidden ones skipped, as the build skips them in a project's
+// templates/) into one Swift source, as `BuiltinThemeFiles.files`:
 // (path relative to the folder, contents in base64), sorted by path. Run by the EmbedTheme
 // build plugin; usage: detour-embed-theme <templates folder> <output.swift>.
 let arguments = CommandLine.arguments
@@ -10,7 +11,7 @@ guard arguments.count == 3 else {
 }
 let root = URL(fileURLWithPath: arguments[1]).standardizedFileURL
 var entries: [(path: String, contents: Data)] = []
-if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) {
+if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: .skipsHiddenFiles) {
     for case let file as URL in walker where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
         let path = String(file.standardizedFileURL.path.dropFirst(root.path.count + 1))
         entries.append((path, try Data(contentsOf: file)))

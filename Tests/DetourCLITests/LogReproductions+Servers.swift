@@ -94,9 +94,7 @@ extension LogReproduction {
             try with(.silent) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port) maxconn 1", timeouts: "timeout queue 300ms", concurrent: 2) }
         },
         .init(name: "HAProxy, a server certificate it cannot verify, logged as a refused connection", slugs: ["upstream-connection-refused"], status: 503) {
-            let upstream = try TLSUpstream()
-            defer { upstream.stop() }
-            return try Reproduce.haproxy(server: "127.0.0.1:\(upstream.port) ssl verify required ca-file /etc/ssl/certs/ca-certificates.crt")
+            try withSelfSignedTLS { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify required ca-file /etc/ssl/certs/ca-certificates.crt") }
         },
         .init(name: "HAProxy, every server down by its health checks", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
             try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free()) check inter 200ms fall 1 rise 1", settle: 1)
@@ -120,9 +118,7 @@ extension LogReproduction {
             try with(.silent) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
         },
         .init(name: "Caddy, an upstream certificate for a name, reached by address", slugs: ["upstream-tls"], status: 502) {
-            let upstream = try TLSUpstream()
-            defer { upstream.stop() }
-            return try Reproduce.caddy(upstream: "https://127.0.0.1:\(upstream.port)")
+            try withSelfSignedTLS { try Reproduce.caddy(upstream: "https://127.0.0.1:\($0)") }
         },
         .init(name: "Caddy, an upstream name that does not resolve", slugs: ["upstream-dns"], status: 502) {
             try Reproduce.caddy(upstream: "app.invalid:8080")
@@ -151,9 +147,7 @@ extension LogReproduction {
             try with(.hugeHeader(bytes: 16_000)) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },
         .init(name: "Apache, an upstream certificate it cannot verify", slugs: ["upstream-tls"], status: 500) {
-            let upstream = try TLSUpstream()
-            defer { upstream.stop() }
-            return try Reproduce.apache("LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\nSSLProxyEngine on\nSSLProxyVerify require\nSSLProxyCACertificateFile /etc/ssl/certs/ca-certificates.crt\nProxyPass / https://127.0.0.1:\(upstream.port)/")
+            try withSelfSignedTLS { try Reproduce.apache("LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\nSSLProxyEngine on\nSSLProxyVerify require\nSSLProxyCACertificateFile /etc/ssl/certs/ca-certificates.crt\nProxyPass / https://127.0.0.1:\($0)/") }
         },
         .init(name: "Apache + PHP-FPM, a missing socket", slugs: ["apache-php-fpm"], status: 503) {
             try Reproduce.apache("<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:/run/detour-test-missing/php8.2-fpm.sock|fcgi://localhost\"\n</FilesMatch>", path: "/index.php")

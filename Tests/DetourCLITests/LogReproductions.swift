@@ -12,6 +12,13 @@ extension LogReproduction {
         return try body(upstream)
     }
 
+    /// `body` with an HTTPS upstream whose certificate no public CA vouches for, on its port.
+    static func withSelfSignedTLS(_ body: (Int) throws -> Outcome) throws -> Outcome {
+        let upstream = try TLSUpstream()
+        defer { upstream.stop() }
+        return try body(upstream.port)
+    }
+
     private static func proxied(_ behaviour: FakeUpstream.Behaviour, options: [String] = []) throws -> Outcome {
         try with(behaviour) { try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\($0.port); }", options: options) }
     }
@@ -88,9 +95,7 @@ extension LogReproduction {
             try Reproduce.nginx(location: "location / { proxy_pass http://app.invalid:8080; }")
         },
         .init(name: "nginx, an upstream certificate it cannot verify", slugs: ["upstream-tls"], status: 502) {
-            let upstream = try TLSUpstream()
-            defer { upstream.stop() }
-            return try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\(upstream.port); proxy_ssl_verify on; proxy_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt; }")
+            try withSelfSignedTLS { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); proxy_ssl_verify on; proxy_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt; }") }
         },
         .init(name: "nginx, https:// to an upstream that speaks plain HTTP", slugs: ["upstream-tls"], status: 502) {
             try with(.answers) { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0.port); }") }
