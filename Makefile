@@ -9,7 +9,7 @@ BUILD_PACKAGES = libcmark-dev
 # and a real browser for the end-to-end tests; GNU time for the benchmarks.
 TEST_PACKAGES = nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils chromium
 
-.PHONY: site test install test-install bench bench-check bench-diagnose bench-search deps test-deps release clean
+.PHONY: site test install test-install bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
 
 ## site: build content/ and templates/ into public/
 site: deps
@@ -46,6 +46,11 @@ bench-diagnose: deps release
 ## bench-search: search figures in Chromium (requests, bytes, time to first result) on the shipped and a synthetic knowledge base
 bench-search: deps test-deps release
 	scripts/bench-search.sh $(ARTICLES)
+
+## bench-serve: detour serve on a synthetic knowledge base of $(ARTICLES) articles: ready time, one saved article to served
+bench-serve: deps release
+	@scripts/install-packages.sh curl
+	scripts/bench-serve.sh $(ARTICLES)
 
 release: deps
 	$(SWIFT) build -c release --product detour

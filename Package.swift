@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -12,6 +12,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // `detour serve` only; swift-configuration support is not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         .systemLibrary(
@@ -44,10 +48,20 @@ let package = Package(
         .target(name: "DetourProxyCore", dependencies: ["DetourDiagnostics"]),
         .target(name: "DetourNginx", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourCaddy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
+        // `detour serve`: the preview server, the only target that knows Hummingbird.
+        .target(
+            name: "DetourServe",
+            dependencies: [
+                "DetourSite", "DetourContent", "DetourDiagnostics",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourDiagnose",
+                "DetourSite", "DetourServe", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourDiagnose",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,6 +76,7 @@ let package = Package(
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourDiagnose", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
     ]
 )

@@ -75,6 +75,28 @@ struct OutputDirectory {
         return bytes.isEmpty || memcmp(existing.baseAddress!, bytes.baseAddress!, bytes.count) == 0
     }
 
+    /// Replaces one file of the output itself, not the staging folder, by writing beside it and
+    /// renaming over it: a reader sees the old file or the new one, never half of one. A file
+    /// that already holds `contents` is left alone.
+    func replaceInPlace(_ relativePath: String, _ contents: String) throws {
+        let path = target.path + "/" + relativePath
+        var contents = contents
+        if contents.withUTF8({ Self.file(path, equals: $0) }) { return }
+        let slash = path.lastIndex(of: "/")!
+        try Self.makeFolder(String(path[..<slash]))
+        let temporary = String(path[...slash]) + ".detour-\(getpid())-" + path[path.index(after: slash)...]
+        do {
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            throw FileSystemError(path: temporary)
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = FileSystemError(path: path)
+            unlink(temporary)
+            throw failure
+        }
+    }
+
     /// `mkdir -p`.
     private static func makeFolder(_ path: String) throws {
         if mkdir(path, 0o755) == 0 { return }

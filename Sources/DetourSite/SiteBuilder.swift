@@ -9,6 +9,12 @@ import Synchronization
 /// it into place. Nothing is written over the previous output unless every phase succeeded.
 public enum SiteBuilder {
     public static func build(_ options: BuildOptions) -> BuildReport {
+        build(options, keeping: nil)
+    }
+
+    /// `keeping` is handed what the build loaded once its output is in place (`detour serve`
+    /// keeps it to rebuild one article's page later).
+    static func build(_ options: BuildOptions, keeping: ((TemplateSet, Content) -> Void)?) -> BuildReport {
         var report = BuildReport()
         report.progress = options.progress
         if let unsafe = OutputSafety.check(options) {
@@ -49,6 +55,7 @@ public enum SiteBuilder {
             return report
         }
         report.wroteOutput = true
+        keeping?(templates, content)
         report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + index.count + templates.assets.count
         report.errorPages = content.codes.filter(\.generatesPage).count
         report.articles = content.articles.count
@@ -84,7 +91,7 @@ public enum SiteBuilder {
     }
 
     /// Every language's search index, under `search/<language>/`.
-    private static func searchIndex(_ content: Content) -> [(path: String, contents: String)] {
+    static func searchIndex(_ content: Content) -> [(path: String, contents: String)] {
         let languages = content.site.languages
         return languages.flatMap { language in
             SearchIndexBuilder.build(SearchPages.pages(of: content, language: language), language: language, languages: languages).map {
@@ -107,7 +114,7 @@ public enum SiteBuilder {
 
     /// Error pages are served by the proxy, far from the help site, so their links are absolute.
     /// By language, then status: the advice as HTML and as plain text.
-    private static func errorPageAdvice(_ content: Content) -> [String: [Int: PageModel.Advice]] {
+    static func errorPageAdvice(_ content: Content) -> [String: [Int: PageModel.Advice]] {
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
             allowRawHTML: content.site.allowRawHTML

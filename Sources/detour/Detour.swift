@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Detour: ParsableCommand {
+struct Detour: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -13,6 +13,6 @@ struct Detour: ParsableCommand {
         Exit status: 0 clean, 1 errors (or warnings with --strict), 64 usage error.
         """,
         version: version,
-        subcommands: [BuildCommand.self, SnippetCommand.self, CheckCommand.self, DiagnoseCommand.self]
+        subcommands: [BuildCommand.self, ServeCommand.self, SnippetCommand.self, CheckCommand.self, DiagnoseCommand.self]
     )
 }

@@ -21,4 +21,15 @@ public enum Chromium {
             "--user-data-dir=\(profile.path)", "--remote-debugging-port=0", url,
         ], log: profile.url.appendingPathComponent("chromium.log"))
     }
+
+    /// The titles of the pages open in a browser started by `open`, read from its DevTools
+    /// endpoint: what the tab shows now, after any reload.
+    public static func pageTitles(profile: TemporaryFolder) -> [String] {
+        guard let active = try? String(contentsOf: profile.url.appendingPathComponent("DevToolsActivePort"), encoding: .utf8),
+              let port = active.split(separator: "\n").first.flatMap({ Int($0) }),
+              let curl = try? RequiredTool.find("curl"),
+              let response = try? ProcessRunner.run(curl, ["-s", "--max-time", "5", "http://127.0.0.1:\(port)/json/list"]),
+              let targets = try? JSONSerialization.jsonObject(with: Data(response.stdout.utf8)) as? [[String: Any]] else { return [] }
+        return targets.filter { $0["type"] as? String == "page" }.compactMap { $0["title"] as? String }
+    }
 }

@@ -9,8 +9,14 @@ public final class ServerProcess {
     /// - Parameters:
     ///   - tool: the executable's name, found on PATH (missing: skipped, or failed under CI=true).
     ///   - log: where its standard output and error go, for the failure message.
-    public init(_ tool: String, _ arguments: [String], environment: [String: String] = [:], log: URL) throws {
-        process.executableURL = try RequiredTool.find(tool)
+    public convenience init(_ tool: String, _ arguments: [String], environment: [String: String] = [:], log: URL) throws {
+        try self.init(executable: RequiredTool.find(tool), arguments, environment: environment, log: log)
+    }
+
+    /// A program by its path, such as the `detour` just built (`detour serve`), run in `folder`.
+    public init(executable: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:], log: URL) throws {
+        process.executableURL = executable
+        if let folder { process.currentDirectoryURL = folder }
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         output = log

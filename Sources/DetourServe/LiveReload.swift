@@ -1,0 +1,66 @@
+import DetourDiagnostics
+import Foundation
+import Synchronization
+
+/// What the browser is told in serve mode, and only there: a script that reloads the page when
+/// a build finishes, and the findings of a failed build laid over the page. Both are added to
+/// HTML as it is sent; the built files never hold them.
+final class LiveReload: Sendable {
+    static let scriptPath = "/__detour/live.js"
+    static let eventsPath = "/__detour/events"
+
+    /// Counts finished builds; a page carries the count it was built at, so a build that ends
+    /// before its event stream connects still reloads it.
+    private let state = Mutex<(generation: Int, failure: [Diagnostic])>((0, []))
+
+    var generation: Int { state.withLock { $0.generation } }
+
+    func finished(_ diagnostics: [Diagnostic]) {
+        state.withLock { $0 = ($0.generation + 1, diagnostics.filter { $0.severity == .error }) }
+    }
+
+    /// Reloads on `reload`; reconnects by itself when the server restarts.
+    static let script = """
+    (function () {
+      var me = document.currentScript, since = me ? me.getAttribute("data-generation") : "0";
+      var events = new EventSource("\(eventsPath)?since=" + encodeURIComponent(since));
+      events.addEventListener("reload", function () { events.close(); location.reload(); });
+    })();
+
+    """
+
+    /// `html` with the reload script before `</body>`, and the failure overlay if the last build failed.
+    func inject(into html: String) -> String {
+        let (generation, failure) = state.withLock { ($0.generation, $0.failure) }
+        var added = "<script src=\"\(Self.scriptPath)\" data-generation=\"\(generation)\"></script>"
+        if !failure.isEmpty { added = Self.overlay(failure) + added }
+        guard let end = html.range(of: "</body>", options: [.backwards, .caseInsensitive]) else { return html + added }
+        return html.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: added)
+    }
+
+    private static func overlay(_ failure: [Diagnostic]) -> String {
+        let text = DiagnosticFormat.text.render(failure, toolVersion: "")
+        return """
+        <div id="detour-build-failed" role="alert" style="position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:2rem;background:rgba(20,20,24,.94);color:#fff;font:15px/1.5 system-ui,sans-serif">\
+        <h2 style="margin:0 0 1rem;color:#ff8a80">The last change did not build</h2>\
+        <pre style="white-space:pre-wrap;font:14px/1.5 ui-monospace,monospace">\(escape(text))</pre>\
+        <p>This page is the last good build. Fix the file and save: it reloads by itself.</p></div>
+        """
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,56 @@
+import DetourDiagnostics
+import DetourSite
+import Foundation
+
+/// Runs the builds of one `detour serve`, one at a time: the first in full, then one per batch
+/// of saves. Each finished build is told to the browsers, and its findings to the terminal.
+final class PreviewSession: Sendable {
+    let site: PreviewSite
+    let reload = LiveReload()
+    private let queue = DispatchQueue(label: "detour-serve-builds")
+    private let quiet: Bool
+
+    init(options: BuildOptions, quiet: Bool) {
+        site = PreviewSite(options: options)
+        self.quiet = quiet
+    }
+
+    /// The first build, in full; its outcome decides whether serving starts.
+    func buildAll() -> PreviewSite.Outcome {
+        queue.sync { run(changed: nil) }
+    }
+
+    /// The search index waits behind any build queued meanwhile: the edited page shows first.
+    func rebuild(_ changed: Set<String>) {
+        queue.async { [self] in
+            _ = run(changed: changed)
+            guard site.searchIndexIsStale else { return }
+            queue.async { [self] in site.refreshSearchIndex() }
+        }
+    }
+
+    private func run(changed: Set<String>?) -> PreviewSite.Outcome {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let outcome = site.build(changed: changed)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        reload.finished(outcome.diagnostics)
+        report(outcome, seconds: seconds, first: changed == nil)
+        return outcome
+    }
+
+    private func report(_ outcome: PreviewSite.Outcome, seconds: Double, first: Bool) {
+        let shown = outcome.succeeded ? outcome.diagnostics.filter { first && $0.severity == .warning } : outcome.diagnostics
+        if !shown.isEmpty { FileHandle.standardError.write(Data(DiagnosticFormat.text.render(shown, toolVersion: "").utf8)) }
+        guard !quiet else { return }
+        let time = String(format: "%.3f s", seconds)
+        let line: String
+        if !outcome.succeeded {
+            line = first ? "The site did not build (\(time))." : "Not rebuilt (\(time)): the browser shows what to fix over the last good build."
+        } else if outcome.full {
+            line = first ? "Built the site in \(time)." : "Rebuilt the site in \(time)."
+        } else {
+            line = "Rebuilt \(outcome.rewritten.joined(separator: ", ")) in \(time)."
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

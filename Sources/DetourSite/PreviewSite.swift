@@ -1,0 +1,87 @@
+import DetourContent
+import DetourDiagnostics
+import Foundation
+
+/// The builds behind `detour serve`. The first is a full build that keeps what it loaded; a
+/// later one that only touches article bodies re-reads those files alone and rewrites their
+/// pages in place, and the search index once no save is waiting. Anything else is a full build again, staged and
+/// swapped in as `detour build` does, so the served folder is always a whole site.
+///
+/// Not thread-safe: one caller at a time (the serve loop runs builds one after another).
+public final class PreviewSite: @unchecked Sendable {
+    public struct Outcome: Sendable {
+        /// Every finding that stands after this build: errors mean the site was left as it was.
+        public var diagnostics: [Diagnostic]
+        /// Whether the whole site was built, rather than a few pages rewritten.
+        public var full: Bool
+        /// Pages rewritten in place (a quick build), site-relative.
+        public var rewritten: [String]
+        public var succeeded: Bool { !diagnostics.hasErrors }
+    }
+
+    private let options: BuildOptions
+    private var templates: TemplateSet?
+    private var content: Content?
+    /// A quick build rewrote pages but not yet the search index (`refreshSearchIndex`).
+    public private(set) var searchIndexIsStale = false
+    /// The warnings of the last full build, kept while only some articles are read again.
+    private var standing: [Diagnostic] = []
+
+    public init(options: BuildOptions) {
+        self.options = options
+    }
+
+    /// `changed`: absolute paths that changed since the last build, or nil for a full build.
+    public func build(changed: Set<String>?) -> Outcome {
+        if let changed, let quick = quickBuild(changed) { return quick }
+        var kept: (TemplateSet, Content)?
+        let report = SiteBuilder.build(options) { kept = ($0, $1) }
+        if let kept {
+            (templates, content) = kept
+            searchIndexIsStale = false
+            standing = report.diagnostics
+        }
+        return Outcome(diagnostics: report.diagnostics, full: true, rewritten: [])
+    }
+
+    /// Writes the search index of the content as it now stands, after quick builds, which leave
+    /// it for later: it takes seconds on a large site, and the edited page shows first.
+    public func refreshSearchIndex() {
+        guard searchIndexIsStale, let content else { return }
+        let output = OutputDirectory(target: options.output)
+        for file in SiteBuilder.searchIndex(content) { try? output.replaceInPlace(file.path, file.contents) }
+        searchIndexIsStale = false
+    }
+
+    private func quickBuild(_ changed: Set<String>) -> Outcome? {
+        let folder = options.content.path + "/"
+        guard let templates, let content, changed.allSatisfy({ $0.hasPrefix(folder) }) else { return nil }
+        let relative = Set(changed.map { String($0.dropFirst(folder.count)) })
+        let loader = ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL)
+        switch loader.reload(relative, in: content) {
+        case .needsFullLoad:
+            return nil
+        case .failed(let diagnostics):
+            return Outcome(diagnostics: diagnostics, full: false, rewritten: [])
+        case .updated(let updated, let indices, let diagnostics):
+            let pages = PageSet(content: updated, model: PageModel(content: updated, errorPageAdvice: SiteBuilder.errorPageAdvice(updated)), templates: templates)
+            let output = OutputDirectory(target: options.output)
+            var rewritten: [String] = []
+            do {
+                for index in indices {
+                    let path = pages.paths(of: .article(index))[0]
+                    try output.replaceInPlace(path, pages.render(.article(index), with: templates))
+                    rewritten.append(path)
+                }
+            } catch {
+                // A half-written site is worse than a slower build.
+                return nil
+            }
+            self.content = updated
+            searchIndexIsStale = true
+            let files = Set(relative.map { options.contentDisplay + "/" + $0 })
+            standing = standing.filter { !files.contains($0.location.path) } + diagnostics
+            return Outcome(diagnostics: standing, full: false, rewritten: rewritten)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import DetourServe
+import DetourSite
+import Foundation
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Preview the site: build it, serve it on 127.0.0.1 and rebuild on every save.",
+        discussion: """
+        Builds into a temporary folder (never over the output folder), serves it at http://127.0.0.1:1313/ and watches <content> and <templates>. A save rebuilds what it touches: an article's body rewrites its page and the search index; anything else rebuilds the site. Open pages reload by themselves. A change that does not build leaves the last good site in place and lays its findings over every page, and over the terminal, until the next good save.
+
+        Error pages are at /errors/<status>.html (and .json, .txt, per language in /errors/<language>/) with their own status; unknown paths get the site's 404 page with status 404. Only files inside the build are served. Links that leave a page (canonical, the error pages' help links) point at the preview.
+        """
+    )
+
+    @Option(help: "Folder holding site.yml, codes/ and articles/.")
+    var content = "content"
+
+    @Option(help: "Folder of Mustache templates laid over the built-in theme, file by file (default: templates, if present).")
+    var templates: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port = 1313
+
+    @Option(help: "Address to listen on. Only loopback by default: the preview is for this machine.")
+    var bind = "127.0.0.1"
+
+    @Flag(help: "Publish draft articles too.")
+    var drafts = false
+
+    @Flag(name: .shortAndLong, help: "Print only findings, not the address and each rebuild.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535, not \(port)") }
+        var probe = in6_addr()
+        guard inet_pton(AF_INET, bind, &probe) == 1 || inet_pton(AF_INET6, bind, &probe) == 1 else {
+            throw ValidationError("--bind takes an IPv4 or IPv6 address such as 127.0.0.1, not '\(bind)'")
+        }
+    }
+
+    func run() async throws {
+        var options = BuildOptions(content: content, templates: templates)
+        options.includeDrafts = drafts
+        guard FileManager.default.fileExists(atPath: options.content.path) else {
+            FileHandle.standardError.write("\(options.contentDisplay): error: [content.missing-folder] content folder '\(options.contentDisplay)' does not exist\n")
+            throw ExitCode(1)
+        }
+        do {
+            try await PreviewServer(options: options, bind: bind, port: port, quiet: quiet).run()
+        } catch let failure as PreviewServer.Failure {
+            FileHandle.standardError.write("detour serve: \(failure)\n")
+            throw ExitCode(1)
+        }
+    }
+}

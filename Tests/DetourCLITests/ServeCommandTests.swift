@@ -1,0 +1,175 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour serve` as a user runs it: the real binary on a free loopback port, real HTTP, real
+/// saves on disk, and headless Chromium for the reload.
+final class ServeCommandTests: XCTestCase {
+    private var site: TemporaryFolder!
+    private var port = 0
+    private var processes: [ServerProcess] = []
+
+    override func setUpWithError() throws {
+        site = try SampleSite.make()
+        port = LoopbackPort.free()
+        let server = try ServerProcess(executable: Repository.detourExecutable, ["serve", "--port", String(port)], in: site.url, log: site.url.appendingPathComponent("serve.log"))
+        processes.append(server)
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port, timeout: 60), server.log)
+    }
+
+    override func tearDown() {
+        for process in processes { process.stop() }
+        site.remove()
+    }
+
+    private var server: ServerProcess { processes[0] }
+    private func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func testServesTheSiteWithRealStatusesAndTypes() throws {
+        XCTAssertTrue(server.log.contains("Serving at http://127.0.0.1:\(port)/"), server.log)
+        let home = try HTTPClient.get(url("/"))
+        XCTAssertEqual(home.status, 200)
+        XCTAssertEqual(home.headers["content-type"], "text/html; charset=utf-8")
+        XCTAssertTrue(home.body.contains("Connection refused"), home.body)
+        XCTAssertTrue(home.body.contains("<script src=\"/__detour/live.js\""), "the reload script is added in serve mode")
+
+        let article = try HTTPClient.get(url("/articles/refused/"))
+        XCTAssertEqual(article.status, 200)
+        // Links that leave the page stay on the preview.
+        XCTAssertTrue(article.body.contains("<link rel=\"canonical\" href=\"http://127.0.0.1:\(port)/articles/refused/\">"), article.body)
+
+        let folder = LoopbackPort.exchange(port, "GET /articles/refused HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") ?? ""
+        XCTAssertTrue(folder.hasPrefix("HTTP/1.1 301"), folder)
+        XCTAssertTrue(folder.lowercased().contains("location: /articles/refused/"), folder)
+
+        let errorPage = try HTTPClient.get(url("/errors/502.html"))
+        XCTAssertEqual(errorPage.status, 502, "an error page is previewed with its own status")
+        XCTAssertTrue(errorPage.body.contains("Bad Gateway"))
+        let problem = try HTTPClient.get(url("/errors/en/502.json"))
+        XCTAssertEqual(problem.status, 502)
+        XCTAssertEqual(problem.headers["content-type"], "application/problem+json")
+        let raw = try HTTPClient.get(url("/errors/502.http"))
+        XCTAssertEqual(raw.status, 200, "HAProxy's raw response file is shown as text")
+        XCTAssertTrue(raw.body.hasPrefix("HTTP/1.0 502") || raw.body.hasPrefix("HTTP/1.1 502"), raw.body)
+
+        let missing = try HTTPClient.get(url("/no/such/page/"))
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertTrue(missing.body.contains("Search the help site"), "the site's own 404 page: \(missing.body)")
+        XCTAssertEqual(try HTTPClient.get(url("/style.css")).headers["content-type"], "text/css; charset=utf-8")
+        XCTAssertEqual(try HTTPClient.get(url("/search.js")).headers["content-type"], "text/javascript; charset=utf-8")
+        XCTAssertEqual(try HTTPClient.get(url("/sitemap.xml")).headers["content-type"], "application/xml; charset=utf-8")
+        XCTAssertEqual(try HTTPClient.send(url("/"), method: "POST").status, 405)
+
+        XCTAssertFalse(FileManager.default.fileExists(atPath: site.path + "/public"), "serve never writes the output folder")
+        XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
+        let built = try String(contentsOfFile: site.path + "/public/articles/refused/index.html", encoding: .utf8)
+        XCTAssertFalse(built.contains("__detour"), "the reload script never reaches a build")
+    }
+
+    func testNothingOutsideTheBuildIsServed() throws {
+        try site.write(["secret.txt": "top-secret-detour-\(port)"])
+        let attempts = [
+            "/../secret.txt", "/../../../../etc/passwd", "/%2e%2e/secret.txt", "/%2E%2E/%2E%2E/etc/passwd",
+            "/errors/..%2f..%2fsecret.txt", "/errors/%2e%2e/%2e%2e/secret.txt", "//etc/passwd", "/..%5c..%5csecret.txt",
+            "/%00/etc/passwd", "/./../secret.txt", "/" + site.path + "/secret.txt", "/etc/passwd",
+        ]
+        for attempt in attempts {
+            let answer = LoopbackPort.exchange(port, "GET \(attempt) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") ?? ""
+            XCTAssertTrue(answer.hasPrefix("HTTP/1.1 404") || answer.hasPrefix("HTTP/1.1 400"), "\(attempt): \(answer.prefix(200))")
+            XCTAssertFalse(answer.contains("top-secret-detour"), attempt)
+            XCTAssertFalse(answer.contains("root:x:0:0"), attempt)
+        }
+    }
+
+    func testASaveShowsAndABrokenFrontMatterShowsItsFindings() throws {
+        let article = "content/articles/refused.md"
+        let original = try site.read(article)
+        try site.write([article: original + "\nThe port is zanzibar-\(port).\n"])
+        XCTAssertTrue(waitUntil { self.page("/articles/refused/").contains("zanzibar-\(self.port)") }, server.log)
+
+        // A broken front matter: the last good page stays, with the findings over it.
+        try site.write([article: original.replacingOccurrences(of: "title: Connection refused", with: "title: [unclosed")])
+        XCTAssertTrue(waitUntil { self.page("/articles/refused/").contains("detour-build-failed") }, server.log)
+        let broken = page("/articles/refused/")
+        XCTAssertTrue(broken.contains("content/articles/refused.md:2:"), broken)
+        XCTAssertTrue(broken.contains("zanzibar-\(port)"), "the last good build is still served")
+        XCTAssertTrue(page("/").contains("detour-build-failed"), "every page shows it")
+        XCTAssertTrue(server.log.contains("content/articles/refused.md:2:"), "and the terminal: \(server.log)")
+        XCTAssertTrue(server.isRunning)
+
+        try site.write([article: original.replacingOccurrences(of: "title: Connection refused", with: "title: Connection refused again")])
+        XCTAssertTrue(waitUntil { self.page("/articles/refused/").contains("Connection refused again") }, server.log)
+        XCTAssertFalse(page("/articles/refused/").contains("detour-build-failed"))
+        XCTAssertTrue(page("/").contains("Connection refused again"), "a new title reaches the listing pages")
+
+        // A markup attempt in the findings is shown as text.
+        try site.write(["content/codes/502.yml": "status: 502\ntitle: <img src=x onerror=alert(1)>\nsummary: [\n"])
+        XCTAssertTrue(waitUntil { self.page("/").contains("detour-build-failed") }, server.log)
+        XCTAssertFalse(page("/").contains("<img src=x"), page("/"))
+    }
+
+    func testABrowserReloadsOnSave() throws {
+        let profile = try TemporaryFolder()
+        defer { profile.remove() }
+        processes.append(try Chromium.open(url("/articles/refused/"), profile: profile))
+        XCTAssertTrue(waitUntil(timeout: 30) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Connection refused ·") } }, "\(Chromium.pageTitles(profile: profile))")
+        // Give the page its event stream before the save.
+        usleep(1_000_000)
+        let article = "content/articles/refused.md"
+        try site.write([article: try site.read(article).replacingOccurrences(of: "title: Connection refused", with: "title: Reloaded by itself")])
+        XCTAssertTrue(waitUntil(timeout: 20) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Reloaded by itself ·") } }, "\(Chromium.pageTitles(profile: profile))\n\(server.log)")
+    }
+
+    func testTwoHundredConnectionsAtOnce() throws {
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        for _ in 0..<200 {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            XCTAssertEqual(connected, 0)
+            var wait = timeval(tv_sec: 20, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            sockets.append(descriptor)
+        }
+        // Every connection is open before any asks; then all ask, then all are answered.
+        let request = Array("GET /articles/refused/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+        for descriptor in sockets { XCTAssertEqual(send(descriptor, request, request.count, 0), request.count) }
+        var answered = 0
+        for descriptor in sockets {
+            var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                received += buffer[0..<count]
+            }
+            let text = String(decoding: received, as: UTF8.self)
+            if text.hasPrefix("HTTP/1.1 200"), text.contains("Connection refused") { answered += 1 }
+        }
+        XCTAssertEqual(answered, 200)
+    }
+
+    func testABusyPortIsReportedNotACrash() throws {
+        let second = try ProcessRunner.detour(["serve", "--port", String(port)], in: site.url)
+        XCTAssertEqual(second.status, 1)
+        XCTAssertTrue(second.stderr.contains("detour serve: cannot listen on 127.0.0.1:\(port)"), second.stderr)
+        let badBind = try ProcessRunner.detour(["serve", "--bind", "localhost"], in: site.url)
+        XCTAssertEqual(badBind.status, 64)
+    }
+
+    private func page(_ path: String) -> String { (try? HTTPClient.get(url(path)).body) ?? "" }
+
+    private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+}
