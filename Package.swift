@@ -41,8 +41,11 @@ let package = Package(
             ],
             plugins: ["EmbedTheme"]
         ),
-        .executableTarget(name: "detour-embed-theme"),
-        .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["detour-embed-theme"]),
+        .executableTarget(name: "detour-embed"),
+        .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["detour-embed"]),
+        .plugin(name: "EmbedStarter", capability: .buildTool(), dependencies: ["detour-embed"]),
+        // `detour init`: the starter project, its codes and translations embedded from content/.
+        .target(name: "DetourInit", plugins: ["EmbedStarter"]),
         // What every server's check shares: options, path maps, the pages folder, coverage.
         .target(name: "DetourDiagnose"),
         .target(name: "DetourProxyCore", dependencies: ["DetourDiagnostics"]),
@@ -61,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourServe", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourDiagnose",
+                "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourDiagnose",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

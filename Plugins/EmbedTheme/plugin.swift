@@ -17,8 +17,8 @@ struct EmbedTheme: BuildToolPlugin {
         }
         return [.buildCommand(
             displayName: "Embedding the built-in theme from templates/",
-            executable: try context.tool(named: "detour-embed-theme").url,
-            arguments: [templates.path, output.path],
+            executable: try context.tool(named: "detour-embed").url,
+            arguments: [templates.path, output.path, "BuiltinThemeFiles"],
             inputFiles: inputs,
             outputFiles: [output]
         )]

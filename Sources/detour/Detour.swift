@@ -13,6 +13,6 @@ struct Detour: AsyncParsableCommand {
         Exit status: 0 clean, 1 errors (or warnings with --strict), 64 usage error.
         """,
         version: version,
-        subcommands: [BuildCommand.self, ServeCommand.self, SnippetCommand.self, CheckCommand.self, DiagnoseCommand.self]
+        subcommands: [InitCommand.self, BuildCommand.self, ServeCommand.self, SnippetCommand.self, CheckCommand.self, DiagnoseCommand.self]
     )
 }

@@ -1,27 +1,31 @@
 import Foundation
 
-// Writes every file under a folder (hidden ones skipped, as the build skips them in a project's
-// templates/) into one Swift source, as `BuiltinThemeFiles.files`:
-// (path relative to the folder, contents in base64), sorted by path. Run by the EmbedTheme
-// build plugin; usage: detour-embed-theme <templates folder> <output.swift>.
+// Writes the files under a folder (hidden ones skipped, as the build skips them in a project)
+// into one Swift source, as `<Name>.files`: (path relative to the folder, contents in base64),
+// sorted by path. With prefixes, only the paths that start with one of them. Run by the
+// EmbedTheme and EmbedStarter build plugins;
+// usage: detour-embed <folder> <output.swift> <Name> [path prefix…].
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: detour-embed-theme <folder> <output.swift>\n".utf8))
+guard arguments.count >= 4 else {
+    FileHandle.standardError.write(Data("usage: detour-embed <folder> <output.swift> <Name> [path prefix…]\n".utf8))
     exit(64)
 }
 let root = URL(fileURLWithPath: arguments[1]).standardizedFileURL
+let name = arguments[3]
+let prefixes = arguments.dropFirst(4)
 var entries: [(path: String, contents: Data)] = []
 if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: .skipsHiddenFiles) {
     for case let file as URL in walker where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
         let path = String(file.standardizedFileURL.path.dropFirst(root.path.count + 1))
+        guard prefixes.isEmpty || prefixes.contains(where: { path.hasPrefix($0) }) else { continue }
         entries.append((path, try Data(contentsOf: file)))
     }
 }
 var source = """
-// Generated from templates/ by the EmbedTheme build plugin; not kept in git.
+// Generated from \(root.lastPathComponent)/ by a detour build plugin; not kept in git.
 
-enum BuiltinThemeFiles {
-    /// Each file of the built-in theme: its path under templates/ and its bytes in base64.
+enum \(name) {
+    /// Each embedded file: its path under \(root.lastPathComponent)/ and its bytes in base64.
     static let files: [(path: String, base64: String)] = [
 
 """

@@ -1,0 +1,74 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour init` as a new user runs it: the starter builds and checks clean as written, and
+/// nothing that exists is ever overwritten.
+final class InitCommandTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+    }
+
+    override func tearDown() {
+        folder.remove()
+    }
+
+    func testTheStarterBuildsAndChecksClean() throws {
+        let result = try ProcessRunner.detour(["init", "help"], in: folder.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("detour serve"), result.stdout)
+        let project = folder.url.appendingPathComponent("help")
+
+        let siteConfig = try String(contentsOf: project.appendingPathComponent("content/site.yml"), encoding: .utf8)
+        for field in ["name", "base_url", "logo", "colors", "support", "phone", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path", "error_path", "auto_retry"] {
+            XCTAssertTrue(siteConfig.contains("\(field):"), "site.yml explains \(field)")
+        }
+        let shippedCodes = try FileManager.default.contentsOfDirectory(atPath: Repository.content.path + "/codes").sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: project.path + "/content/codes").sorted(), shippedCodes, "every code detour ships")
+        let shippedLanguages = try FileManager.default.contentsOfDirectory(atPath: Repository.content.path + "/translations").sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: project.path + "/content/translations").sorted(), shippedLanguages)
+        XCTAssertEqual(try String(contentsOf: project.appendingPathComponent(".gitignore"), encoding: .utf8).contains("/public/"), true)
+
+        // Clean under --strict: no error, no warning.
+        let build = try ProcessRunner.detour(["build", "--strict"], in: project)
+        XCTAssertEqual(build.status, 0, build.stderr)
+        XCTAssertEqual(build.stderr, "")
+        XCTAssertTrue(build.stdout.contains("and 2 articles"), build.stdout)
+        let codePage = try String(contentsOf: project.appendingPathComponent("public/codes/502/index.html"), encoding: .utf8)
+        XCTAssertTrue(codePage.contains("The application behind the proxy is not answering"), "the example article is listed on its code's page")
+
+        // Its own example configurations check clean.
+        let state = project.path + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        for server in ["nginx", "caddy"] {
+            let example = try ProcessRunner.detour(["snippet", server, "--example", "--listen", "127.0.0.1:8080", "--upstream", "127.0.0.1:9000", "--state", state], in: project)
+            XCTAssertEqual(example.status, 0, example.stderr)
+            try example.stdout.write(toFile: project.path + "/\(server).conf", atomically: true, encoding: .utf8)
+            let check = try ProcessRunner.detour(["check", server, "\(server).conf", "--map", "/usr/share/detour=public", "--strict"], in: project)
+            XCTAssertEqual(check.status, 0, "\(server): \(check.stdout)\(check.stderr)")
+        }
+
+        // Its log patterns lead detour diagnose to the example article.
+        let line = "2026/01/01 10:00:00 [error] 7#7: *1 connect() failed (111: Connection refused) while connecting to upstream, client: 10.0.0.1"
+        let diagnosis = try ProcessRunner.detour(["diagnose", "-"], in: project, input: Data(line.utf8))
+        XCTAssertTrue(diagnosis.stdout.contains("https://help.example.com/articles/application-not-answering/"), diagnosis.stdout + diagnosis.stderr)
+    }
+
+    func testNothingThatExistsIsOverwritten() throws {
+        try folder.write(["content/site.yml": "name: Mine\n"])
+        let result = try ProcessRunner.detour(["init"], in: folder.url)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "detour init: content/site.yml already exists; detour init writes a new project and overwrites nothing\n")
+        XCTAssertEqual(try folder.read("content/site.yml"), "name: Mine\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path + "/.gitignore"), "nothing at all is written")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path + "/content/codes"))
+
+        // In an empty folder it works, and a second run refuses, naming the file.
+        XCTAssertEqual(try ProcessRunner.detour(["init", "fresh"], in: folder.url).status, 0)
+        let again = try ProcessRunner.detour(["init", "fresh"], in: folder.url)
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.stderr.contains("fresh/.gitignore already exists"), again.stderr)
+    }
+}
