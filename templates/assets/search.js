@@ -1,10 +1,11 @@
-/* detour search over search/<lang>/ (DetourSearch). Index files load as <script>, so it works
- from file:// and under a strict CSP; text reaches the page as text nodes only. Terse: < 10 KB. */
+/* detour search: index files as <script>s (file://, strict CSP); text nodes only; < 10 KB. */
 (function () {
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
  Q = new URLSearchParams(location.search), lang = Q.get("lang") || D.documentElement.lang || "en", idx = {}, wait = {},
  all = a => Promise.all(a), FILLER = /^(error|https?|status|code)$/, WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
+// file://: folder links go to their index.html.
+if (onDisk) D.querySelectorAll("a[href]").forEach(a => a.href = a.getAttribute("href").replace(/^([^:?#/][^:?#]*\/)?(?=[?#]|$)/, "$&index.html"));
 function load(l, f) {
  var k = l + "/" + f;
  return wait[k] || (wait[k] = new Promise((y, n) => { var s = el("script"); s.src = root + "search/" + k + ".js"; s.onload = y; s.onerror = n; D.head.append(s); }));
@@ -17,7 +18,7 @@ window.detourSearch = {
  tokenize
 };
 
-/* SearchTokenizer's rules. No stemmer: the index maps words to stems. */
+/* SearchTokenizer's rules; the index maps words to stems. */
 function fold(s) { return /[^\0-\x7f]/.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC") : s; }
 function joiner(c) { return "_-./:@".includes(c); }
 function ideo(c) { return /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]/.test(c); }
@@ -50,8 +51,7 @@ function tokenize(text) {
  return G;
 }
 
-/* Score: best term (exact 1, prefix .7, typo .5) * impact * rarity * (share of words a
- record has)^2; a page: its best record + .3 * the rest. */
+/* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * matched^2; page: best + .3 rest. */
 function shard(t, n) { for (var k = Array.from(t).slice(0, 2).join(""), h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return (h >>> 0) % n; }
 function dist(a, b, x) {
  if (Math.abs(a.length - b.length) > x) return x + 1;
@@ -61,7 +61,7 @@ function dist(a, b, x) {
  }
  return p[b.length];
 }
-/* An identifier the index has whole (php-fpm) is looked up whole, not by its parts. */
+/* An identifier indexed whole (php-fpm) is looked up whole. */
 function find(q, l, typing) {
  return load(l, "index").then(() => {
   var e = idx[l], G = tokenize(q.slice(0, 500)).slice(0, 12), n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
@@ -112,7 +112,7 @@ function run(q, typing) {
    return res;
   }), () => none);
 }
-/* Top n results' pages: the first at once, the rest a task later. */
+/* Top n pages: the first now, the rest a task later. */
 function pagesOf(list, n, first) {
  var top = list.slice(0, n);
  function get(P) {
@@ -134,10 +134,10 @@ function excerpt(text, hits) {
  hits.forEach(h => { var i = ideo(h[0]) ? text.indexOf(h) : -1; if (i >= 0) M.push([i, i + h.length]); });
  M.sort((a, b) => a[0] - b[0]);
  s = M.length ? Math.max(0, M[0][0] - 60) : 0;
- if (s) { s = text.indexOf(" ", s) + 1 || s; x.append("\u2026"); }
+ if (s) { s = text.indexOf(" ", s) + 1 || s; x.append("…"); }
  end = Math.min(text.length, s + 200); at = s;
  M.forEach(k => { if (k[0] >= at && k[1] <= end) { x.append(text.slice(at, k[0]), el("mark", "", text.slice(k[0], k[1]))); at = k[1]; } });
- x.append(text.slice(at, end) + (end < text.length ? "\u2026" : ""));
+ x.append(text.slice(at, end) + (end < text.length ? "…" : ""));
  return x;
 }
 function link(P, res) {
