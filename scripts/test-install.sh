@@ -25,4 +25,18 @@ grep -q '"slug" : "upstream-connection-refused"' <<<"$report" \
 for page in index.html errors/502.html search.js snippets/nginx.conf articles/upstream-timed-out/index.html; do
     [ -f "public/$page" ] || { echo "test-install: the installed detour did not write public/$page" >&2; exit 1; }
 done
-echo "test-install: $("$binary" --version) from $work/prefix/bin builds content/ outside the repository"
+
+# A new project from `detour init` builds clean, and `detour serve` previews it.
+env -i PATH=/usr/bin:/bin HOME="$work" "$binary" init "$work/starter" >/dev/null
+cd "$work/starter"
+env -i PATH=/usr/bin:/bin HOME="$work" "$binary" build --quiet --strict
+env -i PATH=/usr/bin:/bin HOME="$work" "$binary" serve --port 0 >"$work/serve.log" 2>&1 &
+serve_pid=$!
+trap 'kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 200); do grep -q '^Serving at' "$work/serve.log" && break; sleep 0.05; done
+address=$(sed -n 's/^Serving at \(http[^ ]*\) .*/\1/p' "$work/serve.log")
+[ -n "$address" ] || { echo "test-install: the installed detour serve did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+curl -sf "${address}codes/502/" | grep -q '/__detour/live.js' \
+    || { echo "test-install: the installed detour serve did not serve codes/502/ with its reload script" >&2; exit 1; }
+kill "$serve_pid"
+echo "test-install: $("$binary" --version) from $work/prefix/bin builds content/ and a detour init project outside the repository, and serves it"
