@@ -53,5 +53,5 @@ for round in $(seq 2); do
     sleep 2
 done
 echo "one article's body saved → served: ${body[*]} ms (rounds; target < 300)"
-echo "one article's title saved → served (full rebuild): ${title[*]} ms"
+echo "one article's title saved → served (with the lists showing it): ${title[*]} ms"
 grep -E "^(Built|Rebuilt)" "$work/serve.log"

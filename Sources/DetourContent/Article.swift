@@ -31,4 +31,9 @@ public struct Article: Sendable {
     public var sections: [MarkdownDocument.Section] = []
 
     public var sitePath: String { SiteLayout.article(slug) }
+
+    /// The order of every list of articles: by title, then slug.
+    static func listOrder(_ first: Article, _ second: Article) -> Bool {
+        (first.title.lowercased(), first.slug) < (second.title.lowercased(), second.slug)
+    }
 }

@@ -2,11 +2,14 @@ import DetourDiagnostics
 import Foundation
 
 /// `detour serve`'s quick path: articles whose files changed are read and rendered again on
-/// their own, when nothing another page shows of them changed (title, summary, codes, tags,
-/// headings, log patterns…). Anything more and the whole content folder is loaded again.
+/// their own, the rest of the content kept as it was loaded. An article that changed its slug,
+/// its draft state, its log patterns, its headings or names a code that has no definition
+/// reaches further: then the whole content folder is loaded again.
 public enum ArticleReload: Sendable {
-    /// The content with the articles replaced, and what reading them found.
-    case updated(Content, changed: [Int], diagnostics: [Diagnostic])
+    /// The content with the articles replaced (and sorted again), the changed files' paths,
+    /// whether what lists show of an article changed (title, summary, codes, tags, audience,
+    /// date), and what reading them found.
+    case updated(Content, changed: [String], relisted: Bool, diagnostics: [Diagnostic])
     /// An article has an error: the previous content stands.
     case failed([Diagnostic])
     /// The change reaches other pages or files: load everything.
@@ -18,7 +21,8 @@ extension ContentLoader {
     public func reload(_ relativePaths: Set<String>, in content: Content) -> ArticleReload {
         var content = content
         let indices = Dictionary(content.articles.enumerated().map { ($0.element.relativePath, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        var changed: [Int] = []
+        let statuses = Set(content.codes.map(\.status))
+        var relisted = false
         var diagnostics: [Diagnostic] = []
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
@@ -37,8 +41,12 @@ extension ContentLoader {
             guard var article = ArticleReader.read(file, relativePath: relative, diagnostics: &found), !found.hasErrors else {
                 return found.hasErrors ? .failed(found) : .needsFullLoad
             }
+            if includeDrafts { article.draft = false }
             let previous = content.articles[index]
-            guard article.showsElsewhere(as: previous) else { return .needsFullLoad }
+            guard article.slug == previous.slug, article.draft == previous.draft,
+                  article.logPatterns.map(\.value) == previous.logPatterns.map(\.value),
+                  article.codes.allSatisfy({ statuses.contains($0.value) }) else { return .needsFullLoad }
+            if !article.isListed(as: previous) { relisted = true }
             let start = SourceLocation(path: article.source.path, line: article.bodyStartLine)
             let output = renderer.render(article.body, fromPath: relative, start: start, root: SiteLayout.nestedRoot)
             guard output.headings.map(\.id) == previous.headings.map(\.id) else { return .needsFullLoad }
@@ -46,18 +54,18 @@ extension ContentLoader {
             headingLinks.add(output.fragmentLinks, onArticle: article.slug)
             diagnostics += found + output.diagnostics
             content.articles[index] = article
-            changed.append(index)
         }
         diagnostics += headingLinks.brokenLinks()
-        return diagnostics.hasErrors ? .failed(diagnostics) : .updated(content, changed: changed, diagnostics: diagnostics)
+        guard !diagnostics.hasErrors else { return .failed(diagnostics) }
+        if relisted { content.articles.sort(by: Article.listOrder) }
+        return .updated(content, changed: relativePaths.sorted(), relisted: relisted, diagnostics: diagnostics)
     }
 }
 
 extension Article {
-    /// Whether every page but the article's own shows it the same way.
-    func showsElsewhere(as other: Article) -> Bool {
-        slug == other.slug && title == other.title && summary == other.summary && codes.map(\.value) == other.codes.map(\.value)
-            && tags == other.tags && audience == other.audience && updated == other.updated && draft == other.draft
-            && logPatterns.map(\.value) == other.logPatterns.map(\.value)
+    /// Whether the lists that show the article (home, codes, tags, search) show it the same way.
+    func isListed(as other: Article) -> Bool {
+        title == other.title && summary == other.summary && codes.map(\.value) == other.codes.map(\.value)
+            && tags == other.tags && audience == other.audience && updated == other.updated
     }
 }

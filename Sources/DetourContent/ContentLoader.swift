@@ -54,7 +54,7 @@ public struct ContentLoader: Sendable {
             article.body = ""
             return (article, output)
         }
-        articles = rendered.map(\.0).sorted { ($0.title.lowercased(), $0.slug) < ($1.title.lowercased(), $1.slug) }
+        articles = rendered.map(\.0).sorted(by: Article.listOrder)
         var headingLinks = HeadingLinkCheck(articles: articles)
         for (article, output) in rendered {
             diagnostics += output.diagnostics

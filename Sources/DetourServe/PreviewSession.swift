@@ -32,6 +32,7 @@ final class PreviewSession: Sendable {
     private func run(changed: Set<String>?) -> PreviewSite.Outcome {
         let started = DispatchTime.now().uptimeNanoseconds
         let outcome = site.build(changed: changed)
+        if outcome.changedNothing { return outcome }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         reload.finished(outcome.diagnostics)
         report(outcome, seconds: seconds, first: changed == nil)
@@ -49,7 +50,8 @@ final class PreviewSession: Sendable {
         } else if outcome.full {
             line = first ? "Built the site in \(time)." : "Rebuilt the site in \(time)."
         } else {
-            line = "Rebuilt \(outcome.rewritten.joined(separator: ", ")) in \(time)."
+            let pages = outcome.rewritten
+            line = "Rebuilt " + (pages.count <= 3 ? pages.joined(separator: ", ") : "\(pages[0]) and \(pages.count - 1) more pages") + " in \(time)."
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }

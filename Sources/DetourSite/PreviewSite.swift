@@ -2,10 +2,12 @@ import DetourContent
 import DetourDiagnostics
 import Foundation
 
-/// The builds behind `detour serve`. The first is a full build that keeps what it loaded; a
-/// later one that only touches article bodies re-reads those files alone and rewrites their
-/// pages in place, and the search index once no save is waiting. Anything else is a full build again, staged and
-/// swapped in as `detour build` does, so the served folder is always a whole site.
+/// The builds behind `detour serve`. The first is a full build that keeps what it loaded. A
+/// later one that only touches existing articles re-reads those files alone and rewrites their
+/// pages in place (and, when what lists show of them changed, the home, code, tag and search
+/// pages and the sitemap), then the search index once no save is waiting. Anything else is a
+/// full build again, staged and swapped in as `detour build` does, so the served folder is
+/// always a whole site.
 ///
 /// Not thread-safe: one caller at a time (the serve loop runs builds one after another).
 public final class PreviewSite: @unchecked Sendable {
@@ -16,6 +18,8 @@ public final class PreviewSite: @unchecked Sendable {
         public var full: Bool
         /// Pages rewritten in place (a quick build), site-relative.
         public var rewritten: [String]
+        /// Nothing the site is built from changed (only temporary files came and went).
+        public var changedNothing: Bool { !full && rewritten.isEmpty && succeeded }
         public var succeeded: Bool { !diagnostics.hasErrors }
     }
 
@@ -56,32 +60,57 @@ public final class PreviewSite: @unchecked Sendable {
     private func quickBuild(_ changed: Set<String>) -> Outcome? {
         let folder = options.content.path + "/"
         guard let templates, let content, changed.allSatisfy({ $0.hasPrefix(folder) }) else { return nil }
-        let relative = Set(changed.map { String($0.dropFirst(folder.count)) })
+        // Files that came and went (sed -i's and editors' temporary files) changed nothing.
+        let articles = Set(content.articles.map(\.relativePath))
+        let relative = Set(changed.map { String($0.dropFirst(folder.count)) }.filter { path in
+            articles.contains(path) || FileManager.default.fileExists(atPath: folder + path)
+        })
+        if relative.isEmpty { return Outcome(diagnostics: standing, full: false, rewritten: []) }
         let loader = ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL)
         switch loader.reload(relative, in: content) {
         case .needsFullLoad:
             return nil
         case .failed(let diagnostics):
             return Outcome(diagnostics: diagnostics, full: false, rewritten: [])
-        case .updated(let updated, let indices, let diagnostics):
+        case .updated(let updated, let changed, let relisted, let diagnostics):
+            // A tag page that would appear or go is more than rewriting pages in place.
+            guard !relisted || Self.tagSlugs(updated) == Self.tagSlugs(content) else { return nil }
             let pages = PageSet(content: updated, model: PageModel(content: updated, errorPageAdvice: SiteBuilder.errorPageAdvice(updated)), templates: templates)
-            let output = OutputDirectory(target: options.output)
-            var rewritten: [String] = []
-            do {
-                for index in indices {
-                    let path = pages.paths(of: .article(index))[0]
-                    try output.replaceInPlace(path, pages.render(.article(index), with: templates))
-                    rewritten.append(path)
+            let changedFiles = Set(changed)
+            let jobs = pages.jobs.filter { job in
+                switch job {
+                case .article(let index): changedFiles.contains(updated.articles[index].relativePath)
+                case .index, .search, .code, .tag, .sitemap: relisted
+                default: false
                 }
-            } catch {
-                // A half-written site is worse than a slower build.
-                return nil
             }
+            let output = OutputDirectory(target: options.output)
+            // The edited article first, then the lists that show it, on every core.
+            let (own, lists) = (jobs.filter { if case .article = $0 { true } else { false } }, jobs.filter { if case .article = $0 { false } else { true } })
+            let written = own.map { write($0, of: pages, with: templates, to: output) } + lists.concurrentMap { write($0, of: pages, with: templates, to: output) }
+            // A half-written site is worse than a slower build.
+            guard written.allSatisfy({ $0 != nil }) else { return nil }
+            let rewritten = written.compactMap { $0 }
             self.content = updated
             searchIndexIsStale = true
             let files = Set(relative.map { options.contentDisplay + "/" + $0 })
             standing = standing.filter { !files.contains($0.location.path) } + diagnostics
             return Outcome(diagnostics: standing, full: false, rewritten: rewritten)
         }
+    }
+
+    /// The page's path once written in place, or nil if it could not be.
+    private func write(_ job: PageSet.Job, of pages: PageSet, with templates: TemplateSet, to output: OutputDirectory) -> String? {
+        let path = pages.paths(of: job)[0]
+        do {
+            try output.replaceInPlace(path, pages.render(job, with: templates))
+            return path
+        } catch {
+            return nil
+        }
+    }
+
+    private static func tagSlugs(_ content: Content) -> Set<String> {
+        Set(content.articles.flatMap { $0.tags.map(Slug.make) })
     }
 }

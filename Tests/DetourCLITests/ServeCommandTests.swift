@@ -108,6 +108,31 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertFalse(page("/").contains("<img src=x"), page("/"))
     }
 
+    func testNewAndRemovedArticlesAndTemplates() throws {
+        try site.write(["content/articles/new/fresh.md": """
+        ---
+        title: A fresh article
+        summary: Written while the preview runs.
+        codes: [502]
+        tags: [fresh]
+        ---
+
+        Fresh text.
+        """])
+        XCTAssertTrue(waitUntil { self.page("/articles/fresh/").contains("Fresh text.") }, server.log)
+        XCTAssertTrue(page("/tags/fresh/").contains("A fresh article"))
+        XCTAssertTrue(page("/codes/502/").contains("A fresh article"))
+
+        try FileManager.default.removeItem(atPath: site.path + "/content/articles/new/fresh.md")
+        XCTAssertTrue(waitUntil { (try? HTTPClient.get(self.url("/articles/fresh/")).status) == 404 }, server.log)
+        XCTAssertFalse(page("/codes/502/").contains("A fresh article"))
+
+        // A template change rebuilds every page with it.
+        let footer = site.path + "/templates/partials/footer.mustache"
+        try (try String(contentsOfFile: footer, encoding: .utf8) + "<p>footer-\(port)</p>\n").write(toFile: footer, atomically: true, encoding: .utf8)
+        XCTAssertTrue(waitUntil { self.page("/articles/refused/").contains("footer-\(self.port)") }, server.log)
+    }
+
     func testABrowserReloadsOnSave() throws {
         let profile = try TemporaryFolder()
         defer { profile.remove() }
