@@ -32,11 +32,12 @@ bench: deps release
 	@scripts/install-packages.sh time
 	scripts/bench.sh $(ARTICLES)
 
-## bench-check: time `detour check nginx` on 5,000 generated server blocks, `detour check caddy` on 1,000 and 5,000 site blocks
+## bench-check: time `detour check nginx` on 5,000 generated server blocks, `detour check caddy` on 1,000 and 5,000 site blocks, `detour check haproxy` on 5,000 backends beside haproxy -c
 bench-check: deps release
-	@scripts/install-packages.sh time bc
+	@scripts/install-packages.sh time bc haproxy
 	scripts/bench-check.sh 5000
 	scripts/bench-check-caddy.sh
+	scripts/bench-check-haproxy.sh 5000
 
 ## bench-diagnose: time `detour diagnose` on a generated 2-million-line mixed error log beside grep -E -c with every pattern
 bench-diagnose: deps release

@@ -51,6 +51,7 @@ let package = Package(
         .target(name: "DetourProxyCore", dependencies: ["DetourDiagnostics"]),
         .target(name: "DetourNginx", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourCaddy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
+        .target(name: "DetourHAProxy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         // `detour serve`: the preview server, the only target that knows Hummingbird.
         .target(
             name: "DetourServe",
@@ -64,11 +65,11 @@ let package = Package(
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourDiagnose",
+                "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourDiagnose",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "DetourTestSupport", path: "Tests/DetourTestSupport"),
+        .target(name: "DetourTestSupport", dependencies: ["DetourDiagnostics"], path: "Tests/DetourTestSupport"),
         // Writes synthetic knowledge bases for `make bench` and the interrupted-build test.
         .executableTarget(name: "detour-synth"),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
@@ -78,6 +79,7 @@ let package = Package(
         .testTarget(name: "DetourDiagnoseTests", dependencies: ["DetourDiagnose"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourDiagnose", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),

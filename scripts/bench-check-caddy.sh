@@ -23,15 +23,8 @@ generate() { # sites file
     }' > "$2"
 }
 
-best() { # command... → best of five wall times in seconds
-    local best="" start end seconds
-    for run in 1 2 3 4 5; do
-        start=$(date +%s.%N); "$@" > /dev/null 2>&1 || true; end=$(date +%s.%N)
-        seconds=$(echo "$end - $start" | bc)
-        if [ -z "$best" ] || [ "$(echo "$seconds < $best" | bc)" = 1 ]; then best=$seconds; fi
-    done
-    echo "$best"
-}
+# shellcheck source=bench-lib.sh
+source "$root/scripts/bench-lib.sh"
 
 for sites in 1000 5000; do
     generate "$sites" "$work/Caddyfile-$sites"

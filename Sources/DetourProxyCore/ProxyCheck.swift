@@ -13,13 +13,16 @@ public enum ProxyCheck {
         /// The server version to read the configuration as (`--caddy-version`); nil: the
         /// installed server's, else the one Debian 12 ships.
         public var serverVersion: String?
+        /// Files read after the main one, each with how it is shown (`haproxy -f a -f b`).
+        public var more: [(url: URL, display: String)]
 
-        public init(main: URL, mainDisplay: String, pages: URL?, maps: [PagePathMap], serverVersion: String? = nil) {
+        public init(main: URL, mainDisplay: String, pages: URL?, maps: [PagePathMap], serverVersion: String? = nil, more: [(url: URL, display: String)] = []) {
             self.main = main
             self.mainDisplay = mainDisplay
             self.pages = pages
             self.maps = maps
             self.serverVersion = serverVersion
+            self.more = more
         }
     }
 

@@ -1,22 +1,23 @@
 import ArgumentParser
 import DetourCaddy
 import DetourDiagnostics
+import DetourHAProxy
 import DetourNginx
 import DetourProxyCore
 import Foundation
 
 struct CheckCommand: ParsableCommand {
     /// The servers `detour check` reads, in the order `--list-rules` shows them.
-    static let dialects: [any ProxyDialect.Type] = [NginxChecker.self, CaddyChecker.self]
+    static let dialects: [any ProxyDialect.Type] = [NginxChecker.self, CaddyChecker.self, HAProxyChecker.self]
     static var catalogue: [RuleDescription] { dialects.flatMap { $0.catalogue } }
 
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check that a proxy configuration really serves the error pages.",
         discussion: """
-        Use 'detour check nginx <main.conf>' or 'detour check caddy <Caddyfile>', or 'detour check <file>' to have the server guessed.
+        Use 'detour check nginx <main.conf>', 'detour check caddy <Caddyfile>' or 'detour check haproxy <haproxy.cfg>', or 'detour check <file>' to have the server guessed.
 
-        Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors) to the route and file that would answer it, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
+        Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
 
         --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
 
@@ -25,7 +26,7 @@ struct CheckCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "nginx or caddy, then the main configuration file; or only the file.")
+    @Argument(help: "nginx, caddy or haproxy, then the main configuration file (haproxy: files and folders, read in order); or only the file.")
     var arguments: [String] = []
 
     @Flag(help: "Print the rules as a table (id, severity, what visitors would get) and exit.")
@@ -47,11 +48,12 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         if listRules { return }
-        guard (1...2).contains(arguments.count) else {
-            throw ValidationError("give the configuration file, optionally after the server name: detour check nginx nginx.conf")
+        // HAProxy reads several files in order (`haproxy -f detour.cfg -f haproxy.cfg`).
+        guard (1...2).contains(arguments.count) || (arguments.count > 2 && arguments[0] == HAProxyChecker.name) else {
+            throw ValidationError("give the configuration file, optionally after the server name: detour check nginx nginx.conf (haproxy takes several, read in order)")
         }
         if arguments.count == 2, !Self.dialects.contains(where: { $0.name == arguments[0] }) {
-            throw ValidationError("detour check reads nginx and Caddy configurations; '\(arguments[0])' is neither")
+            throw ValidationError("detour check reads nginx, Caddy and HAProxy configurations; '\(arguments[0])' is none of them")
         }
         if let caddyVersion, CaddyVersion(caddyVersion) == nil {
             throw ValidationError("--caddy-version takes a version such as 2.6 or 2.8.4, not '\(caddyVersion)'")
@@ -66,15 +68,16 @@ struct CheckCommand: ParsableCommand {
             print(RuleTable.markdown(Self.catalogue), terminator: "")
             return
         }
-        let path = arguments.last ?? ""
+        let paths = arguments.count == 1 ? arguments : Array(arguments.dropFirst())
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let file = path.hasPrefix("/") ? URL(fileURLWithPath: path) : cwd.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: file.path) else {
+        let files = paths.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : cwd.appendingPathComponent($0) }
+        for (path, file) in zip(paths, files) where !FileManager.default.fileExists(atPath: file.path) {
             throw ValidationError("configuration file '\(path)' does not exist")
         }
-        let name = arguments.count == 2 ? arguments[0] : ServerGuess.guess(file).rawValue
+        let (path, file) = (paths[0], files[0])
+        let name = arguments.count >= 2 ? arguments[0] : ServerGuess.guess(file).rawValue
         guard let dialect = Self.dialects.first(where: { $0.name == name }) else {
-            throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx and Caddy configurations")
+            throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx, Caddy and HAProxy configurations")
         }
         let pagesPath = pages ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent("public/errors").path) ? "public/errors" : nil)
         let options = ProxyCheck.Options(
@@ -82,7 +85,8 @@ struct CheckCommand: ParsableCommand {
             mainDisplay: path,
             pages: pagesPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : cwd.appendingPathComponent($0) },
             maps: maps.compactMap { PagePathMap(argument: $0) },
-            serverVersion: dialect == CaddyChecker.self ? caddyVersion : nil
+            serverVersion: dialect == CaddyChecker.self ? caddyVersion : nil,
+            more: zip(files, paths).dropFirst().map { ($0.0.standardizedFileURL, $0.1) }
         )
         if let pagesPath, PageFolder.codes(in: options.pages).isEmpty {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")

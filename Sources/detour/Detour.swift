@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Detour: AsyncParsableCommand {
+struct Detour: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(

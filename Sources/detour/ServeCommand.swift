@@ -2,8 +2,9 @@ import ArgumentParser
 import DetourServe
 import DetourSite
 import Foundation
+import Synchronization
 
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Preview the site: build it, serve it on 127.0.0.1 and rebuild on every save.",
@@ -40,18 +41,36 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    /// Every other command runs on the main thread, where glibc's main heap serves it fast (a
+    /// root command run as async would move them all onto pool threads, whose heaps grow in
+    /// small steps); serve alone waits here for its server.
+    func run() throws {
         var options = BuildOptions(content: content, templates: templates)
         options.includeDrafts = drafts
         guard FileManager.default.fileExists(atPath: options.content.path) else {
             FileHandle.standardError.write("\(options.contentDisplay): error: [content.missing-folder] content folder '\(options.contentDisplay)' does not exist\n")
             throw ExitCode(1)
         }
-        do {
-            try await PreviewServer(options: options, bind: bind, port: port, quiet: quiet).run()
-        } catch let failure as PreviewServer.Failure {
+        let server = PreviewServer(options: options, bind: bind, port: port, quiet: quiet)
+        let failure = Mutex<(any Error)?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                try await server.run()
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            finished.signal()
+        }
+        finished.wait()
+        switch failure.withLock({ $0 }) {
+        case nil:
+            return
+        case let failure as PreviewServer.Failure:
             FileHandle.standardError.write("detour serve: \(failure)\n")
             throw ExitCode(1)
+        case let other?:
+            throw other
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// `detour check <file>` without a server name: which server the file is for, from its name
 /// and its first 64 KiB.
 enum ServerGuess: String {
-    case nginx, caddy
-    case apache = "an Apache", haproxy = "an HAProxy"
+    case nginx, caddy, haproxy
+    case apache = "an Apache"
 
     private static let caddyDirectives = ["reverse_proxy", "file_server", "handle_errors", "php_fastcgi", "respond", "encode", "handle", "route", "basicauth", "redir"]
 

@@ -44,6 +44,59 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(verdict.status, 0, "nginx -t rejects the snippet: \(verdict.stderr)")
     }
 
+    /// The HAProxy snippet, loaded before the configuration as its first lines say (`haproxy -f
+    /// detour.cfg -f haproxy.cfg`, here a folder of both, read in order), checks clean; a frontend
+    /// without it is named, and the file is recognised as HAProxy's.
+    func testDetoursOwnHAProxySnippetChecksCleanAndAFrontendWithoutItIsNamed() throws {
+        try FileManager.default.createDirectory(atPath: folder.path + "/deploy/haproxy", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder.path + "/public/snippets/haproxy.cfg", toPath: folder.path + "/deploy/haproxy/10-detour.cfg")
+        try folder.write(["deploy/haproxy/20-site.cfg": """
+        frontend web from detour
+            bind 127.0.0.1:8080
+            default_backend app
+
+        backend app from detour_backend
+            server app1 127.0.0.1:9000
+
+        defaults
+            mode http
+
+        frontend bare
+            bind 127.0.0.1:8081
+            default_backend plain
+
+        backend plain
+            server app2 127.0.0.1:9001
+
+        """])
+        let result = try ProcessRunner.detour(["check", "haproxy", "deploy/haproxy", "--map", "/usr/share/detour=public"], in: folder.url)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains(": warning: [") }.map { String($0.prefix { $0 != "]" }) + "]" }
+        XCTAssertEqual(lines, [
+            "deploy/haproxy/20-site.cfg:11:1: warning: [haproxy.uncovered-code]",
+            "deploy/haproxy/20-site.cfg:15:1: warning: [haproxy.backend-errors-pass-through]",
+        ], result.stderr)
+        XCTAssertTrue(result.stdout.contains("deploy/haproxy/20-site.cfg:1:1  frontend web\n    502  /usr/share/detour/errors/502.http\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("2 frontend blocks in 2 files"), result.stdout)
+
+        // HAProxy itself reads the same files in the same order.
+        let haproxy = try RequiredTool.find("haproxy")
+        let installed = try TemporaryFolder()
+        defer { installed.remove() }
+        let snippet = try folder.read("deploy/haproxy/10-detour.cfg").replacingOccurrences(of: "/usr/share/detour/", with: folder.path + "/public/")
+        try installed.write(["conf.d/10-detour.cfg": snippet, "conf.d/20-site.cfg": try folder.read("deploy/haproxy/20-site.cfg")])
+        let verdict = try ProcessRunner.run(haproxy, ["-c", "-f", installed.path + "/conf.d"])
+        XCTAssertEqual(verdict.status, 0, verdict.stdout + verdict.stderr)
+
+        // The same two files named one after the other, as haproxy -f a -f b.
+        let named = try ProcessRunner.detour(["check", "haproxy", "deploy/haproxy/10-detour.cfg", "deploy/haproxy/20-site.cfg", "--map", "/usr/share/detour=public"], in: folder.url)
+        XCTAssertEqual(named.stderr, result.stderr)
+        XCTAssertTrue(named.stdout.contains("2 frontend blocks in 2 files"), named.stdout)
+
+        let guessed = try ProcessRunner.detour(["check", "deploy/haproxy/20-site.cfg", "--quiet"], in: folder.url)
+        XCTAssertTrue(guessed.stderr.contains("[haproxy.uncovered-code]"), "a file of frontends and backends is HAProxy's: \(guessed.stderr)")
+    }
+
     /// The Caddy snippet, imported as its first lines say, covers every page in every language
     /// and format; a site without it is named, and the file is recognised as a Caddyfile.
     func testDetoursOwnCaddySnippetChecksCleanAndASiteWithoutItIsNamed() throws {

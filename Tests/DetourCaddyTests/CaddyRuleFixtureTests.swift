@@ -36,33 +36,12 @@ final class CaddyRuleFixtureTests: XCTestCase {
         ))
     }
 
-    static var scenarios: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0 != "pages" }.sorted()
-    }
+    static let fixtures = RuleFixtures(root: root, prefix: "caddy.", rules: rules)
+    static var scenarios: [String] { fixtures.scenarios }
 
     func testEveryScenarioReportsExactlyWhatIsRecorded() throws {
-        XCTAssertEqual(Set(Self.scenarios.filter { $0.hasSuffix("-hit") }.map { String($0.dropLast(4)) }), Set(Self.rules.keys))
-        for (scenario, rule) in Self.rules {
-            XCTAssertTrue(scenario.hasPrefix(rule.dropFirst("caddy.".count)), "\(scenario) is named after its rule, \(rule)")
-        }
-        for scenario in Self.scenarios {
-            let report = Self.check(scenario)
-            let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test").replacingOccurrences(of: Self.root.path + "/", with: "")
-            let expectedFile = Self.root.appendingPathComponent(scenario).appendingPathComponent("expected.txt")
-            if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
-                try text.write(to: expectedFile, atomically: true, encoding: .utf8)
-                continue
-            }
-            XCTAssertEqual(text, try String(contentsOf: expectedFile, encoding: .utf8), scenario)
-            if scenario.hasSuffix("-hit"), let rule = Self.rules[String(scenario.dropLast(4))] {
-                XCTAssertTrue(report.diagnostics.contains { $0.rule == rule }, "\(scenario) must raise \(rule)")
-            }
-            if scenario.hasSuffix("-near-miss") || scenario == "clean-site" {
-                XCTAssertEqual(report.diagnostics, [], "\(scenario) must stay silent")
-            }
-            for diagnostic in report.diagnostics {
-                XCTAssertEqual(CaddyChecker.catalogue.first { $0.id == diagnostic.rule }?.severity, diagnostic.severity, "\(scenario): \(diagnostic.rule)")
-            }
+        try Self.fixtures.verify(catalogue: CaddyChecker.catalogue, shown: { $0.replacingOccurrences(of: Self.root.path + "/", with: "") }) {
+            Self.check($0).diagnostics
         }
     }
 

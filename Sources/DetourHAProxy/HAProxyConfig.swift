@@ -1,0 +1,110 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// The configuration as `haproxy -f a.cfg -f conf.d/` reads it: each file, or each `*.cfg` of
+/// a folder in lexical order, one after another, split into sections, `.if` blocks decided.
+struct HAProxyConfig: Sendable {
+    var sections: [HAProxySection] = []
+    var diagnostics: [Diagnostic] = []
+    /// Every file read, as findings name them.
+    var files: [String] = []
+
+    /// `paths`: what `-f` names, each with how it is shown.
+    static func load(_ paths: [(url: URL, display: String)], environment: [String: String]) -> HAProxyConfig {
+        var config = HAProxyConfig()
+        for (url, display) in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+                config.diagnostics.append(.error("haproxy.syntax", "'\(display)' does not exist", at: SourceLocation(path: display)))
+                continue
+            }
+            if isFolder.boolValue {
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasSuffix(".cfg") && !$0.hasPrefix(".") }.sorted()
+                for name in names {
+                    config.read(url.appendingPathComponent(name), display: (display.hasSuffix("/") ? display : display + "/") + name, environment: environment)
+                }
+            } else {
+                config.read(url, display: display, environment: environment)
+            }
+        }
+        return config
+    }
+
+    private mutating func read(_ url: URL, display: String, environment: [String: String]) {
+        files.append(display)
+        let bytes: [UInt8]
+        switch FileBytes.read(url.path, limit: 64 << 20) {
+        case .success(let read): bytes = read.bytes
+        case .failure(let failure):
+            diagnostics.append(.error("haproxy.syntax", "cannot read '\(display)': \(failure.reason)", at: SourceLocation(path: display)))
+            return
+        }
+        if let nul = bytes.firstIndex(of: 0) {
+            let line = bytes[..<nul].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            diagnostics.append(.error("haproxy.syntax", "'\(display)' holds a NUL byte: not a text configuration", at: SourceLocation(path: display, line: line)))
+            return
+        }
+        let lines = HAProxyLexer(path: display, environment: environment).lines(bytes, diagnostics: &diagnostics)
+        // Each `.if` level: whether a branch was taken, and whether the current one is.
+        var blocks: [(taken: Bool, active: Bool, at: SourceLocation)] = []
+        var active: Bool { blocks.allSatisfy(\.active) }
+        for line in lines {
+            let arguments = line.words.dropFirst().map(\.text)
+            switch line.keyword {
+            case ".if":
+                let outer = active
+                let value = condition(arguments, line, environment)
+                blocks.append((value, outer && value, line.location))
+                continue
+            case ".elif":
+                guard let last = blocks.popLast() else { unmatched(line); continue }
+                let outer = active
+                let value = !last.taken && condition(arguments, line, environment)
+                blocks.append((last.taken || value, outer && value, last.at))
+                continue
+            case ".else":
+                guard let last = blocks.popLast() else { unmatched(line); continue }
+                blocks.append((true, active && !last.taken, last.at))
+                continue
+            case ".endif":
+                if blocks.popLast() == nil { unmatched(line) }
+                continue
+            case ".diag", ".notice", ".warning", ".alert":
+                continue
+            default:
+                break
+            }
+            guard active else { continue }
+            if HAProxySection.kinds.contains(line.keyword) {
+                var section = HAProxySection(kind: line.keyword, location: line.location)
+                let rest = Array(line.words.dropFirst())
+                if let from = rest.firstIndex(where: { $0.text == "from" }), from + 1 < rest.count {
+                    section.from = rest[from + 1].text
+                    section.fromLocation = line.location(of: rest[from + 1])
+                    section.name = from > 0 ? rest[0].text : nil
+                } else {
+                    section.name = rest.first?.text
+                }
+                sections.append(section)
+            } else if sections.isEmpty {
+                diagnostics.append(.error("haproxy.syntax", "unknown keyword '\(line.keyword)' out of section: HAProxy refuses the file", at: line.location))
+            } else {
+                sections[sections.count - 1].lines.append(line)
+            }
+        }
+        for open in blocks {
+            diagnostics.append(.error("haproxy.syntax", "this .if block has no .endif: HAProxy refuses the file", at: open.at))
+        }
+    }
+
+    private mutating func condition(_ words: [String], _ line: HAProxyLine, _ environment: [String: String]) -> Bool {
+        if let value = HAProxyCondition.evaluate(words, environment: environment) { return value }
+        diagnostics.append(.error("haproxy.syntax", "HAProxy cannot evaluate the condition '\(words.joined(separator: " "))'", at: line.location))
+        return false
+    }
+
+    private mutating func unmatched(_ line: HAProxyLine) {
+        diagnostics.append(.error("haproxy.syntax", "'\(line.keyword)' without an .if before it: HAProxy refuses the file", at: line.location))
+    }
+}

@@ -1,0 +1,172 @@
+import DetourDiagnostics
+
+/// A `frontend`, `backend` or `listen` section, with what it took from its defaults.
+struct HAProxyProxy: Sendable {
+    var kind: String
+    var name: String
+    var location: SourceLocation
+    var settings: HAProxySettings
+
+    /// Where visitors arrive.
+    var takesRequests: Bool { kind != "backend" }
+    var isBackend: Bool { kind != "frontend" }
+}
+
+/// The configuration as HAProxy applies it: defaults inherited, `errorfiles` resolved
+/// against `http-errors` sections (which may come later in the files), buffer sizes from `global`.
+struct HAProxyModel: Sendable {
+    /// The statuses `errorfile` and `http-error` can customise in HAProxy 2.6.
+    static let customisable: Set<Int> = [200, 400, 401, 403, 404, 405, 407, 408, 410, 413, 425, 429, 500, 501, 502, 503, 504]
+
+    var proxies: [HAProxyProxy] = []
+    /// Backend and listen sections by name, the first of each name, for routing.
+    var backendsByName: [String: Int] = [:]
+    /// Every page file a line names, once each, as HAProxy opens them all at start (an
+    /// `http-errors` section no proxy uses too).
+    var pages: [HAProxyPage] = []
+    private var seenPages = Set<String>()
+    var bufferSize = 16384
+    var maxRewrite = 1024
+    /// Lines HAProxy refuses: a code errorfile cannot customise, an unknown section named.
+    var diagnostics: [Diagnostic] = []
+
+    init(_ config: HAProxyConfig) {
+        var errorSections: [String: [HAProxyLine]] = [:]
+        for section in config.sections where section.kind == "http-errors" {
+            if let name = section.name { errorSections[name] = section.lines }
+        }
+        for section in config.sections where section.kind == "http-errors" {
+            for entry in section.lines where entry.keyword == "errorfile" && entry.words.count >= 3 {
+                guard let code = Int(entry.words[1].text), Self.customisable.contains(code) else { continue }
+                record(HAProxyPage(code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response, directive: "errorfile in http-errors \(section.name ?? "")", line: entry.location))
+            }
+        }
+        var named: [String: HAProxySettings] = [:]
+        var last = HAProxySettings()
+        var lastName: String?
+        var uses: [String: HAProxyDefaultsUse] = [:]
+        for section in config.sections {
+            switch section.kind {
+            case "global":
+                for line in section.lines where line.words.count >= 2 {
+                    if line.keyword == "tune.bufsize", let size = Int(line.words[1].text) { bufferSize = size }
+                    if line.keyword == "tune.maxrewrite", let size = Int(line.words[1].text) { maxRewrite = size }
+                }
+            case "defaults", "frontend", "backend", "listen":
+                // A defaults section starts afresh unless it names one with `from`; a proxy
+                // takes the last one.
+                let isDefaults = section.kind == "defaults"
+                var settings = isDefaults ? HAProxySettings() : last
+                var source = isDefaults ? nil : lastName
+                if let from = section.from {
+                    source = from
+                    if let found = named[from] {
+                        settings = found
+                    } else {
+                        diagnostics.append(.error("haproxy.syntax", "no defaults section named '\(from)': HAProxy refuses the file", at: section.fromLocation ?? section.location))
+                    }
+                }
+                if let source, var use = uses[source] {
+                    if let refusal = use.record(section) { diagnostics.append(refusal) }
+                    uses[source] = use
+                }
+                for line in section.lines { apply(line, to: &settings, errorSections: errorSections) }
+                if section.kind == "defaults" {
+                    last = settings
+                    lastName = section.name
+                    if let name = section.name {
+                        named[name] = settings
+                        uses[name] = HAProxyDefaultsUse(name: name, location: section.location, hasRules: section.lines.contains { HAProxyDefaultsUse.ruleKeywords.contains($0.keyword) })
+                    }
+                } else {
+                    let proxy = HAProxyProxy(kind: section.kind, name: section.name ?? "", location: section.location, settings: settings)
+                    if proxy.isBackend, backendsByName[proxy.name] == nil { backendsByName[proxy.name] = proxies.count }
+                    proxies.append(proxy)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func apply(_ line: HAProxyLine, to settings: inout HAProxySettings, errorSections: [String: [HAProxyLine]]) {
+        let words = line.words
+        switch line.keyword {
+        case "mode" where words.count >= 2:
+            settings.mode = words[1].text
+        case "errorfile" where words.count >= 3:
+            guard let code = customisableCode(words[1], in: line, directive: "errorfile") else { return }
+            settings.errorFiles[code] = record(HAProxyPage(code: code, path: words[2].text, pathLocation: line.location(of: words[2]), kind: .response, directive: "errorfile", line: line.location))
+        case "errorfiles" where words.count >= 2:
+            guard let lines = errorSections[words[1].text] else {
+                diagnostics.append(.error("haproxy.syntax", "no http-errors section named '\(words[1].text)': HAProxy refuses the file", at: line.location(of: words[1])))
+                return
+            }
+            let only = Set(words.dropFirst(2).compactMap { Int($0.text) })
+            for entry in lines where entry.keyword == "errorfile" && entry.words.count >= 3 {
+                guard let code = customisableCode(entry.words[1], in: entry, directive: "errorfile"), only.isEmpty || only.contains(code) else { continue }
+                settings.errorFiles[code] = HAProxyPage(code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response, directive: "errorfiles \(words[1].text)", line: entry.location)
+            }
+        case "http-error" where words.count >= 3 && words[1].text == "status":
+            guard let code = customisableCode(words[2], in: line, directive: "http-error") else { return }
+            if let page = Self.page(in: line, code: code, directive: "http-error") { settings.httpErrors[code] = record(page) }
+        case "http-response" where words.count >= 2 && words[1].text == "return":
+            let statuses = Self.statusCondition(line)
+            settings.replacedStatuses.formUnion(statuses)
+            for code in statuses {
+                if let page = Self.page(in: line, code: code, directive: "http-response return") { settings.responseReturns[code] = settings.responseReturns[code] ?? record(page) }
+            }
+        case "http-after-response":
+            settings.afterResponse = settings.afterResponse ?? line.location
+        case "default_backend" where words.count >= 2:
+            settings.defaultBackend = words[1].text
+        case "use_backend" where words.count >= 2:
+            settings.useBackends.append(words[1].text)
+        case "server":
+            settings.servers += 1
+        case "server-template" where words.count >= 3:
+            settings.servers += Int(words[2].text.split(separator: "-").last ?? "") ?? 1
+        default:
+            break
+        }
+    }
+
+    @discardableResult
+    private mutating func record(_ page: HAProxyPage) -> HAProxyPage {
+        if seenPages.insert("\(page.pathLocation)|\(page.code)").inserted { pages.append(page) }
+        return page
+    }
+
+    private mutating func customisableCode(_ word: HAProxyWord, in line: HAProxyLine, directive: String) -> Int? {
+        guard let code = Int(word.text), Self.customisable.contains(code) else {
+            let known = Self.customisable.sorted().map(String.init).joined(separator: ", ")
+            diagnostics.append(.error("haproxy.errorfile-code", "\(directive) cannot customise status '\(word.text)': HAProxy refuses the file ('status code not handled'); it knows \(known)", at: line.location(of: word)))
+            return nil
+        }
+        return code
+    }
+
+    /// The file an `http-error` or `return` rule sends: `errorfile F` (a whole response),
+    /// `file F` or `lf-file F` (a body).
+    static func page(in line: HAProxyLine, code: Int, directive: String) -> HAProxyPage? {
+        for (keyword, kind) in [("errorfile", HAProxyPage.Kind.response), ("file", .body), ("lf-file", .body)] {
+            if let path = line.word(after: keyword, from: 1) {
+                return HAProxyPage(code: code, path: path.text, pathLocation: line.location(of: path), kind: kind, directive: directive, line: line.location)
+            }
+        }
+        return nil
+    }
+
+    /// The statuses an `if { status … }` condition names (`500`, `500:599`, several).
+    static func statusCondition(_ line: HAProxyLine) -> Set<Int> {
+        var found = Set<Int>()
+        let words = line.words.map(\.text)
+        for index in words.indices where words[index] == "status" && index > 0 && words[index - 1] == "{" {
+            for value in words[(index + 1)...].prefix(while: { $0 != "}" }) {
+                let bounds = value.split(separator: ":").compactMap { Int($0) }
+                if bounds.count == 2, bounds[0] <= bounds[1], bounds[1] - bounds[0] < 1000 { found.formUnion(bounds[0]...bounds[1]) } else if bounds.count == 1 { found.insert(bounds[0]) }
+            }
+        }
+        return found
+    }
+}

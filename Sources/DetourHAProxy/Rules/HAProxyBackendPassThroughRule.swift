@@ -1,0 +1,26 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// A backend whose servers' own 5xx reach visitors as the application wrote them: errorfile
+/// and http-error cover only HAProxy's own errors; a backend's are replaced only by
+/// `http-response return … if { status N }`.
+struct HAProxyBackendPassThroughRule: HAProxyRule {
+    static let about = RuleDescription(
+        "haproxy.backend-errors-pass-through", .warning,
+        summary: "a backend with servers has no 'http-response return … if { status N }' for the 5xx its application sends",
+        consequence: "the application's own error page or stack trace, not the branded page"
+    )
+    static let replaced = [500, 502, 503, 504]
+
+    func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
+        let codes = Self.replaced.filter(context.pageCodes.contains)
+        guard !codes.isEmpty else { return [] }
+        return model.proxies.filter { $0.isBackend && $0.settings.mode == "http" && $0.settings.servers > 0 }.compactMap { proxy in
+            let passed = codes.filter { !proxy.settings.replacedStatuses.contains($0) }
+            guard !passed.isEmpty else { return nil }
+            return .warning(Self.id, "\(proxy.kind) '\(proxy.name)' passes its servers' own \(Self.codes(passed)) to visitors as they are: errorfile and http-error cover only HAProxy's own errors", at: proxy.location, notes: [
+                Self.fix("base it on detour's defaults ('backend \(proxy.name) from detour_backend', snippets/haproxy.cfg), or add 'http-response return status <code> content-type \"text/html; charset=utf-8\" file <install path>/errors/<code>.html if { status <code> }'"),
+            ])
+        }
+    }
+}

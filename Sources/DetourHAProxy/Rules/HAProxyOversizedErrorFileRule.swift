@@ -1,0 +1,28 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// A file over `tune.bufsize − tune.maxrewrite`: `haproxy -c` says nothing, a real start warns,
+/// and an `http-after-response` rule that adds more than the room left makes HAProxy answer
+/// its own 500 instead of the page.
+struct HAProxyOversizedErrorFileRule: HAProxyRule {
+    static let about = RuleDescription(
+        "haproxy.errorfile-oversized", .warning,
+        summary: "an errorfile larger than tune.bufsize − tune.maxrewrite (15360 bytes by default)",
+        consequence: "HAProxy's own 500 instead of the page once an http-after-response rule adds headers that do not fit; only a real start warns"
+    )
+
+    func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
+        let rewriting = model.proxies.lazy.compactMap(\.settings.afterResponse).first
+        return model.pages.filter { $0.kind == .response }.compactMap { page in
+            let file = context.file(of: page)
+            guard file.exists, let bytes = context.bytes(of: file),
+                  let (size, limit) = HAProxyErrorFile.problems(bytes, code: page.code, bufferSize: model.bufferSize, maxRewrite: model.maxRewrite).lazy.compactMap({ problem -> (Int, Int)? in
+                      if case .overRewriteSpace(let size, let limit) = problem { (size, limit) } else { nil }
+                  }).first else { return nil }
+            var notes: [Diagnostic.Note] = []
+            if let rewriting { notes.append(.init("this http-after-response rule rewrites error pages too", at: rewriting)) }
+            notes.append(Self.fix("keep the page under \(limit) bytes, or raise tune.bufsize in global"))
+            return .warning(Self.id, "\(page.directive) for \(page.code) sends \(context.shown(page, file)), \(size) bytes, over the \(limit) bytes left for header rewriting (tune.bufsize − tune.maxrewrite): an http-after-response rule whose headers do not fit in the rest of the buffer makes HAProxy answer its own 500 instead; haproxy -c says nothing, a start warns", at: page.pathLocation, notes: notes)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// The status line written in the file is not the code it is for: HAProxy sends the file as it
+/// is, so visitors (and crawlers and monitors) get the file's status, even a 200.
+struct HAProxyStatusLineRule: HAProxyRule {
+    static let about = RuleDescription(
+        "haproxy.errorfile-status-line", .error,
+        summary: "an errorfile whose status line names another code than the one it is for (haproxy -c passes it)",
+        consequence: "the file's status instead: a 200 for an outage, a page crawlers index and monitors count as up"
+    )
+
+    func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
+        model.pages.filter { $0.kind == .response }.compactMap { page in
+            let file = context.file(of: page)
+            guard file.exists, let bytes = context.bytes(of: file),
+                  let written = HAProxyErrorFile.problems(bytes, code: page.code, bufferSize: model.bufferSize, maxRewrite: model.maxRewrite).lazy.compactMap({ problem -> Int? in
+                      if case .statusLine(let status) = problem { status } else { nil }
+                  }).first else { return nil }
+            return .error(Self.id, "\(page.directive) for \(page.code) sends \(context.shown(page, file)), whose status line says \(written): HAProxy sends it as written, so visitors get \(written) instead of \(page.code); haproxy -c passes it", at: page.pathLocation, notes: [
+                Self.fix("use detour's errors/\(page.code).http for \(page.code)"),
+            ])
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import DetourDiagnostics
+@testable import DetourHAProxy
+import DetourProxyCore
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// HAProxy's quoting, escapes, environment variables, `.if` blocks and refusals, and bad
+/// input that must end in a located finding, never a crash or a hang.
+final class HAProxySyntaxTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+        let body = "<h1>down</h1>"
+        try folder.write(["pages/503.http": "HTTP/1.0 503 Service Unavailable\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"])
+    }
+
+    override func tearDown() {
+        folder.remove()
+    }
+
+    private func check(_ config: String, environment: [String: String] = [:]) throws -> ProxyCheck.Report {
+        try folder.write(["haproxy.cfg": config])
+        return HAProxyChecker.check(.init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: environment)
+    }
+
+    private func lines(_ report: ProxyCheck.Report) -> [String] {
+        report.diagnostics.map { "\($0.location.description): \($0.rule)" }
+    }
+
+    func testQuotesEscapesAndEnvironment() throws {
+        let clean = try check("""
+        defaults # a comment after a section
+            mode http
+        frontend web
+            bind 127.0.0.1:8080
+            errorfile 503 "${PAGES}/503.http" # the folder from the environment
+            errorfile 504 '${PAGES}/504.http'
+        frontend defaulted
+            errorfile 503 "${MISSING-pages}/503.http"
+        frontend escaped
+            errorfile 503 pages/5\\x303.http
+            errorfile 504 pages/5\\04.http
+
+
+        """, environment: ["PAGES": "pages"])
+        // The single-quoted path keeps its `${PAGES}`, and `\0` is no escape: neither names a file.
+        XCTAssertEqual(lines(clean), ["haproxy.cfg:6:19: haproxy.error-page-missing-file", "haproxy.cfg:11:19: haproxy.error-page-missing-file"])
+        XCTAssertTrue(clean.diagnostics[0].message.contains("'${PAGES}/504.http'"), clean.diagnostics[0].message)
+        XCTAssertTrue(clean.diagnostics[1].message.contains("'pages/5\\04.http'"), clean.diagnostics[1].message)
+    }
+
+    func testConditionalBlocks() throws {
+        let config = """
+        defaults
+            mode http
+        frontend web
+        .if defined(USE_PAGES)
+            errorfile 503 pages/503.http
+        .elif version_atleast(2.4)
+            errorfile 503 pages/absent.http
+        .else
+            errorfile 503 pages/never.http
+        .endif
+
+        """
+        XCTAssertEqual(lines(try check(config, environment: ["USE_PAGES": "1"])), [])
+        XCTAssertEqual(lines(try check(config)), ["haproxy.cfg:7:19: haproxy.error-page-missing-file"], "2.6 is at least 2.4")
+    }
+
+    func testWhatHAProxyRefuses() throws {
+        XCTAssertEqual(lines(try check("defaults\n    mode http")), ["haproxy.cfg:2:14: haproxy.syntax"], "no final line feed")
+        XCTAssertEqual(lines(try check("frontend web\n    errorfile 503 \"pages/503.http\n")), ["haproxy.cfg:2:19: haproxy.syntax"])
+        XCTAssertEqual(lines(try check("    mode http\nfrontend web\n")), ["haproxy.cfg:1:5: haproxy.syntax"])
+        XCTAssertEqual(lines(try check(".if 1\nfrontend web\n")), ["haproxy.cfg:1:1: haproxy.syntax"])
+        XCTAssertEqual(lines(try check(".endif\n")), ["haproxy.cfg:1:1: haproxy.syntax"])
+        XCTAssertEqual(lines(try check("frontend web from nowhere\n")), ["haproxy.cfg:1:19: haproxy.syntax"])
+        XCTAssertEqual(lines(try check("frontend web\n    errorfiles site-pages\n")), ["haproxy.cfg:2:16: haproxy.syntax"])
+        XCTAssertEqual(lines(try check("frontend web\n    errorfile 505 pages/503.http\n")), ["haproxy.cfg:2:15: haproxy.errorfile-code"])
+        // One named defaults section, named by one proxy and taken as the last by another,
+        // in either order; one with rules, taken by a frontend and a backend.
+        let shared = "defaults named\n    mode http\n"
+        XCTAssertEqual(lines(try check(shared + "frontend f from named\nbackend b\n")), ["haproxy.cfg:4:1: haproxy.syntax"])
+        XCTAssertEqual(lines(try check(shared + "backend b\nfrontend f from named\n")), ["haproxy.cfg:4:1: haproxy.syntax"])
+        XCTAssertEqual(lines(try check(shared + "frontend f from named\nbackend b from named\n")), [], "no rules: shared by both")
+        let ruled = shared + "    http-request set-var(txn.x) str(y)\n"
+        XCTAssertEqual(lines(try check(ruled + "backend b from named\nfrontend f from named\n")), ["haproxy.cfg:5:1: haproxy.syntax"])
+        XCTAssertEqual(lines(try check(ruled + "backend b from named\ndefaults\n    mode http\nfrontend f\n")), [])
+    }
+
+    func testBadInputIsLocatedNeverACrash() throws {
+        try folder.writeData("haproxy.cfg", Data([0x66, 0x72, 0x0A, 0x00, 0xFF, 0x0A]))
+        let binary = HAProxyChecker.check(.init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: [:])
+        XCTAssertEqual(lines(binary), ["haproxy.cfg:2:1: haproxy.syntax"])
+
+        let deep = String(repeating: ".if 1\n", count: 5000) + "frontend web\n" + String(repeating: ".endif\n", count: 5000)
+        XCTAssertEqual(lines(try check(deep)), [])
+        let huge = "defaults\n    mode http\n" + (0..<20000).map { "backend b\($0)\n    server s 127.0.0.1:\($0 % 60000 + 1)\n" }.joined()
+        XCTAssertEqual(try check(huge).diagnostics.count, 0)
+
+        var random = SplitMix64(state: 13)
+        let alphabet = Array("frontend backend defaults errorfile 503 \"'\\#${}\n .if .endif .else status { } http-response return file".utf8) + [0xC3, 0x28, 0x09]
+        for round in 0..<300 {
+            let bytes = (0..<Int(random.next() % 400)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            try folder.writeData("haproxy.cfg", Data(bytes))
+            let report = HAProxyChecker.check(.init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: [:])
+            for diagnostic in report.diagnostics {
+                XCTAssertTrue(diagnostic.location.path == "haproxy.cfg" || diagnostic.location.path.hasSuffix(".http") == false, "round \(round): \(diagnostic)")
+                XCTAssertGreaterThanOrEqual(diagnostic.location.line, 1, "round \(round)")
+            }
+        }
+    }
+}
