@@ -32,12 +32,13 @@ bench: deps release
 	@scripts/install-packages.sh time
 	scripts/bench.sh $(ARTICLES)
 
-## bench-check: time `detour check nginx` on 5,000 generated server blocks, `detour check caddy` on 1,000 and 5,000 site blocks, `detour check haproxy` on 5,000 backends beside haproxy -c
+## bench-check: time `detour check` on generated configurations: nginx 5,000 server blocks, caddy 1,000 and 5,000 site blocks, haproxy 5,000 backends beside haproxy -c, apache 5,000 virtual hosts beside apache2 -t
 bench-check: deps release
-	@scripts/install-packages.sh time bc haproxy
+	@scripts/install-packages.sh time bc haproxy apache2
 	scripts/bench-check.sh 5000
 	scripts/bench-check-caddy.sh
 	scripts/bench-check-haproxy.sh 5000
+	scripts/bench-check-apache.sh 5000
 
 ## bench-diagnose: time `detour diagnose` on a generated 2-million-line mixed error log beside grep -E -c with every pattern
 bench-diagnose: deps release

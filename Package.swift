@@ -52,6 +52,7 @@ let package = Package(
         .target(name: "DetourNginx", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourCaddy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourHAProxy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
+        .target(name: "DetourApache", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
         // `detour serve`: the preview server, the only target that knows Hummingbird.
         .target(
             name: "DetourServe",
@@ -65,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourDiagnose",
+                "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourDiagnose",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,6 +81,7 @@ let package = Package(
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourDiagnose", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),

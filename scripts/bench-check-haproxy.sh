@@ -31,13 +31,6 @@ awk -v backends="$backends" -v pages="$work/errors" 'BEGIN {
 # shellcheck source=bench-lib.sh
 source "$root/scripts/bench-lib.sh"
 
-check=("$root/.build/release/detour" check haproxy "$work/haproxy.cfg" --pages "$work/errors" --quiet)
-findings=$("${check[@]}" 2>&1 | tail -1)
-size=$(du -h --apparent-size "$work/haproxy.cfg" | cut -f1)
-detour=$(best "${check[@]}")
-printf 'detour check haproxy, %d backends (%s): best of 5 wall %.3f s, findings: %s\n' "$backends" "$size" "$detour" "${findings:-none}"
-if command -v haproxy > /dev/null; then
-    haproxy -c -f "$work/haproxy.cfg" > /dev/null 2>&1 || { echo "haproxy -c refuses the generated configuration:" >&2; haproxy -c -f "$work/haproxy.cfg" 2>&1 | tail -5 >&2; exit 1; }
-    own=$(best haproxy -c -f "$work/haproxy.cfg")
-    printf 'haproxy -c, same file: best of 5 wall %.3f s; detour / haproxy -c = %.2f (target <= 0.5)\n' "$own" "$(echo "$detour / $own" | bc -l)"
-fi
+beside_server "$backends backends" 0.5 "$work/haproxy.cfg" \
+    -- "$root/.build/release/detour" check haproxy "$work/haproxy.cfg" --pages "$work/errors" --quiet \
+    -- haproxy -c -f "$work/haproxy.cfg"

@@ -15,14 +15,17 @@ public enum ProxyCheck {
         public var serverVersion: String?
         /// Files read after the main one, each with how it is shown (`haproxy -f a -f b`).
         public var more: [(url: URL, display: String)]
+        /// Where relative paths start when the configuration names no ServerRoot (`--server-root`, Apache).
+        public var serverRoot: String?
 
-        public init(main: URL, mainDisplay: String, pages: URL?, maps: [PagePathMap], serverVersion: String? = nil, more: [(url: URL, display: String)] = []) {
+        public init(main: URL, mainDisplay: String, pages: URL?, maps: [PagePathMap], serverVersion: String? = nil, more: [(url: URL, display: String)] = [], serverRoot: String? = nil) {
             self.main = main
             self.mainDisplay = mainDisplay
             self.pages = pages
             self.maps = maps
             self.serverVersion = serverVersion
             self.more = more
+            self.serverRoot = serverRoot
         }
     }
 

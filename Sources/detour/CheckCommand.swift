@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourApache
 import DetourCaddy
 import DetourDiagnostics
 import DetourHAProxy
@@ -8,16 +9,16 @@ import Foundation
 
 struct CheckCommand: ParsableCommand {
     /// The servers `detour check` reads, in the order `--list-rules` shows them.
-    static let dialects: [any ProxyDialect.Type] = [NginxChecker.self, CaddyChecker.self, HAProxyChecker.self]
+    static let dialects: [any ProxyDialect.Type] = [NginxChecker.self, CaddyChecker.self, HAProxyChecker.self, ApacheChecker.self]
     static var catalogue: [RuleDescription] { dialects.flatMap { $0.catalogue } }
 
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check that a proxy configuration really serves the error pages.",
         discussion: """
-        Use 'detour check nginx <main.conf>', 'detour check caddy <Caddyfile>' or 'detour check haproxy <haproxy.cfg>', or 'detour check <file>' to have the server guessed.
+        Use 'detour check nginx <main.conf>', 'detour check caddy <Caddyfile>', 'detour check haproxy <haproxy.cfg>' or 'detour check apache <apache2.conf>', or 'detour check <file>' to have the server guessed.
 
-        Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
+        Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return, Apache's ErrorDocument through Alias, DocumentRoot and ProxyPass) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
 
         --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
 
@@ -26,7 +27,7 @@ struct CheckCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "nginx, caddy or haproxy, then the main configuration file (haproxy: files and folders, read in order); or only the file.")
+    @Argument(help: "nginx, caddy, haproxy or apache, then the main configuration file (haproxy: files and folders, read in order); or only the file.")
     var arguments: [String] = []
 
     @Flag(help: "Print the rules as a table (id, severity, what visitors would get) and exit.")
@@ -41,6 +42,9 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read a Caddyfile as this Caddy version does (heredocs and {args[N]} from 2.7, handle_errors status codes from 2.8); default: the installed caddy's, else 2.6.", valueName: "VERSION"))
     var caddyVersion: String?
 
+    @Option(name: .customLong("server-root"), help: ArgumentHelp("Apache: where relative Include and file paths start when the configuration sets no ServerRoot, as 'apache2 -d' takes it (default: the main file's folder).", valueName: "DIR"))
+    var serverRoot: String?
+
     @Flag(name: .shortAndLong, help: "Print findings only, no coverage table.")
     var quiet = false
 
@@ -53,7 +57,7 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError("give the configuration file, optionally after the server name: detour check nginx nginx.conf (haproxy takes several, read in order)")
         }
         if arguments.count == 2, !Self.dialects.contains(where: { $0.name == arguments[0] }) {
-            throw ValidationError("detour check reads nginx, Caddy and HAProxy configurations; '\(arguments[0])' is none of them")
+            throw ValidationError("detour check reads nginx, Caddy, HAProxy and Apache configurations; '\(arguments[0])' is none of them")
         }
         if let caddyVersion, CaddyVersion(caddyVersion) == nil {
             throw ValidationError("--caddy-version takes a version such as 2.6 or 2.8.4, not '\(caddyVersion)'")
@@ -77,7 +81,7 @@ struct CheckCommand: ParsableCommand {
         let (path, file) = (paths[0], files[0])
         let name = arguments.count >= 2 ? arguments[0] : ServerGuess.guess(file).rawValue
         guard let dialect = Self.dialects.first(where: { $0.name == name }) else {
-            throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx, Caddy and HAProxy configurations")
+            throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx, Caddy, HAProxy and Apache configurations")
         }
         let pagesPath = pages ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent("public/errors").path) ? "public/errors" : nil)
         let options = ProxyCheck.Options(
@@ -86,7 +90,8 @@ struct CheckCommand: ParsableCommand {
             pages: pagesPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : cwd.appendingPathComponent($0) },
             maps: maps.compactMap { PagePathMap(argument: $0) },
             serverVersion: dialect == CaddyChecker.self ? caddyVersion : nil,
-            more: zip(files, paths).dropFirst().map { ($0.0.standardizedFileURL, $0.1) }
+            more: zip(files, paths).dropFirst().map { ($0.0.standardizedFileURL, $0.1) },
+            serverRoot: serverRoot.map { $0.hasPrefix("/") ? $0 : cwd.appendingPathComponent($0).standardizedFileURL.path }
         )
         if let pagesPath, PageFolder.codes(in: options.pages).isEmpty {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")

@@ -3,8 +3,7 @@ import Foundation
 /// `detour check <file>` without a server name: which server the file is for, from its name
 /// and its first 64 KiB.
 enum ServerGuess: String {
-    case nginx, caddy, haproxy
-    case apache = "an Apache"
+    case nginx, caddy, haproxy, apache
 
     private static let caddyDirectives = ["reverse_proxy", "file_server", "handle_errors", "php_fastcgi", "respond", "encode", "handle", "route", "basicauth", "redir"]
 

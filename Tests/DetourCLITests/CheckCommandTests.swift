@@ -97,6 +97,47 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(guessed.stderr.contains("[haproxy.uncovered-code]"), "a file of frontends and backends is HAProxy's: \(guessed.stderr)")
     }
 
+    /// The Apache snippet, included at server level as its first lines say, checks clean for a
+    /// proxying virtual host; one without ProxyErrorOverride is named, and the file is recognised.
+    func testDetoursOwnApacheSnippetChecksCleanAndAProxyWithoutOverrideIsNamed() throws {
+        let modules = ["mpm_event", "authz_core", "alias", "mime", "headers", "setenvif", "proxy", "proxy_http", "include", "unique_id"]
+            .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
+        try folder.write(["deploy/apache.conf": """
+        ServerName localhost
+        Listen 127.0.0.1:8080
+        ErrorLog ${STATE}/error.log
+        PidFile ${STATE}/apache.pid
+        \(modules)
+        Include ../public/snippets/apache.conf
+
+        <VirtualHost 127.0.0.1:8080>
+            ServerName shop.test
+            ProxyPass / http://127.0.0.1:9000/
+        </VirtualHost>
+
+        <VirtualHost 127.0.0.1:8080>
+            ServerName api.test
+            ProxyErrorOverride Off
+            ProxyPass / http://127.0.0.1:9001/
+        </VirtualHost>
+
+        """])
+        let result = try ProcessRunner.run(Repository.detourExecutable, ["check", "apache", "deploy/apache.conf", "--server-root", "deploy", "--map", "/usr/share/detour=public"], in: folder.url, environment: ["STATE": folder.path])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains(": warning: [") }.map { String($0.prefix { $0 != "]" }) + "]" }
+        XCTAssertEqual(lines, ["deploy/apache.conf:25:5: warning: [apache.upstream-errors-pass-through]"], result.stderr)
+        XCTAssertTrue(result.stdout.contains("deploy/apache.conf:17:1  virtual host shop.test\n    502  /detour-errors/%{ENV:DETOUR_LANGUAGE}/502.%{ENV:DETOUR_FORMAT}\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("2 virtual host blocks in 2 files"), result.stdout)
+
+        // Apache itself reads it, with the pages where the snippet expects them.
+        let apache = try RequiredTool.find("apache2")
+        let verdict = try ProcessRunner.run(apache, ["-t", "-d", folder.path + "/deploy", "-f", folder.path + "/deploy/apache.conf"], environment: ProcessInfo.processInfo.environment.merging(["STATE": folder.path]) { _, new in new })
+        XCTAssertEqual(verdict.status, 0, verdict.stdout + verdict.stderr)
+
+        let guessed = try ProcessRunner.run(Repository.detourExecutable, ["check", "deploy/apache.conf", "--server-root", "deploy", "--quiet"], in: folder.url, environment: ["STATE": folder.path])
+        XCTAssertTrue(guessed.stderr.contains("[apache.upstream-errors-pass-through]"), "a file with <VirtualHost> is Apache's: \(guessed.stderr)")
+    }
+
     /// The Caddy snippet, imported as its first lines say, covers every page in every language
     /// and format; a site without it is named, and the file is recognised as a Caddyfile.
     func testDetoursOwnCaddySnippetChecksCleanAndASiteWithoutItIsNamed() throws {
@@ -200,12 +241,13 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(try ProcessRunner.detour(["check"], in: folder.url).status, 64)
         XCTAssertEqual(try ProcessRunner.detour(["check", "nginx", "missing.conf"], in: folder.url).status, 64)
         try folder.write(["deploy/nginx.conf": server("")])
-        XCTAssertEqual(try ProcessRunner.detour(["check", "apache", "deploy/nginx.conf"], in: folder.url).status, 64)
+        XCTAssertEqual(try ProcessRunner.detour(["check", "lighttpd", "deploy/nginx.conf"], in: folder.url).status, 64)
         XCTAssertEqual(try ProcessRunner.detour(["check", "deploy/nginx.conf", "--map", "relative=public"], in: folder.url).status, 64)
+        // An Apache file is recognised by its name and read as one.
         try folder.write(["deploy/httpd.conf": "ErrorDocument 502 /errors/502.html\n"])
         let apache = try ProcessRunner.detour(["check", "deploy/httpd.conf"], in: folder.url)
-        XCTAssertEqual(apache.status, 64)
-        XCTAssertTrue(apache.stderr.contains("looks like an Apache configuration"), apache.stderr)
+        XCTAssertEqual(apache.status, 0, apache.stderr)
+        XCTAssertTrue(apache.stdout.contains("deploy/httpd.conf:1:1  virtual host (main server)"), apache.stdout)
     }
 
     func testCaddyVersionDecidesWhatTheCaddyfileMeans() throws {

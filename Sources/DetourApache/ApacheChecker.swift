@@ -1,0 +1,39 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// `detour check apache`: reads the configuration as Apache 2.4 does, merges each virtual
+/// host with the main server, follows every ErrorDocument through Alias, DocumentRoot and
+/// ProxyPass to what visitors get, and tells which page answers each code.
+public enum ApacheChecker: ProxyDialect {
+    public static let name = "apache"
+    public static let siteNoun = "virtual host"
+
+    static let rules: [any ApacheRule] = [
+        ApacheMissingPageRule(), ApacheURLTargetRule(), ApacheTextTargetRule(), ApacheProxiedPageRule(),
+        ApacheUpstreamPassThroughRule(), ApacheUncoveredCodeRule(), ApacheProtectedPageRule(),
+    ]
+
+    public static let catalogue: [RuleDescription] = [
+        RuleDescription("apache.syntax", .error, summary: "a configuration Apache cannot read: a section not closed or closed by another, an Include that names nothing, an ErrorDocument without two arguments or for a code outside 4xx/5xx",
+                        consequence: "Apache refuses to start"),
+        RuleDescription("apache.section-depth", .error, summary: "sections nested more than 100 deep", consequence: "(detour's limit) what lies deeper is not checked"),
+    ] + rules.map { type(of: $0).about }
+
+    public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
+        check(options, environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func check(_ options: ProxyCheck.Options, environment: [String: String]) -> ProxyCheck.Report {
+        let config = ApacheConfig.load(main: options.main, display: options.mainDisplay, serverRoot: options.serverRoot, environment: environment)
+        guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
+        let model = ApacheModel(config)
+        guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }
+        let context = ApacheCheckContext(pageCodes: PageFolder.codes(in: options.pages), pageFiles: PageFileLookup(maps: options.maps))
+        let diagnostics = rules.flatMap { $0.check(model, in: context) }
+        let coverage = model.sites.map { scope in
+            SiteCoverage(name: scope.isVirtualHost ? scope.name : "(main server)", location: scope.location, answers: ApacheCoverage.answers(scope, codes: context.pageCodes))
+        }
+        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files)
+    }
+}

@@ -1,0 +1,35 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// An ErrorDocument whose local path leads, through the Alias or the DocumentRoot, to no file:
+/// Apache answers its built-in page with "Additionally, a 503 … error was encountered while
+/// trying to use an ErrorDocument", naming 503 whatever the real failure; `apache2 -t` says nothing.
+struct ApacheMissingPageRule: ApacheRule {
+    static let about = RuleDescription(
+        "apache.error-document-missing-file", .error,
+        summary: "an ErrorDocument's local path leads, through Alias or DocumentRoot, to no file (apache2 -t passes it)",
+        consequence: "Apache's built-in page, adding that 'a 503 Service Unavailable error was encountered while trying to use an ErrorDocument'"
+    )
+
+    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        forEachSite(model) { scope, documents in
+            found += documents.compactMap { local in finding(local.document, local.paths, in: scope, context) }
+        }
+        return found.unique()
+    }
+
+    private func finding(_ document: ApacheErrorDocument, _ paths: [String], in scope: ApacheScope, _ context: ApacheCheckContext) -> Diagnostic? {
+        guard paths.allSatisfy({ scope.proxy(of: $0) == nil }) else { return nil }
+        let missing = paths.compactMap { path -> PageFile? in
+            guard let file = scope.file(of: path) else { return nil }
+            let page = context.pageFiles.file(file, uri: path)
+            return page.exists ? nil : page
+        }
+        guard let first = missing.first else { return nil }
+        let more = missing.count > 1 ? " and \(missing.count - 1) more" : ""
+        return .error(Self.id, "ErrorDocument \(document.code) '\(document.written)' leads to \(first.shown)\(more), which does not exist: visitors get Apache's built-in page", at: document.location, notes: [
+            Self.fix("install detour's public/errors/ where the Alias or DocumentRoot points; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"),
+        ])
+    }
+}

@@ -1,0 +1,32 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// An ErrorDocument page behind `Require` or authentication that visitors do not meet: the
+/// page's own request is refused, and Apache answers its built-in page instead.
+struct ApacheProtectedPageRule: ApacheRule {
+    static let about = RuleDescription(
+        "apache.error-page-protected", .error,
+        summary: "an ErrorDocument page in a <Location> or <Directory> whose Require or authentication keeps visitors out",
+        consequence: "Apache's built-in page, adding that another error was encountered while trying to use an ErrorDocument"
+    )
+
+    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        forEachSite(model) { scope, documents in
+            guard !scope.guards.isEmpty else { return }
+            found += documents.compactMap { local in finding(local.document, local.paths, in: scope) }
+        }
+        return found.unique()
+    }
+
+    private func finding(_ document: ApacheErrorDocument, _ paths: [String], in scope: ApacheScope) -> Diagnostic? {
+        for path in paths where scope.proxy(of: path) == nil {
+            guard let stand = scope.guardOf(url: path, file: scope.file(of: path)) else { continue }
+            return .error(Self.id, "ErrorDocument \(document.code) '\(document.written)' is behind '\(stand.what)': visitors who do not meet it get Apache's built-in page", at: document.location, notes: [
+                .init("this keeps them out", at: stand.location),
+                Self.fix("let the pages through: 'Require all granted', or detour's 'Require expr %{ENV:REDIRECT_STATUS} =~ /^[45]/' in the pages' <Directory>"),
+            ])
+        }
+        return nil
+    }
+}

@@ -1,0 +1,22 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// An ErrorDocument that starts neither with `/` nor with a scheme: Apache sends the words
+/// themselves as the page, so `errors/503.html` reaches visitors as that text.
+struct ApacheTextTargetRule: ApacheRule {
+    static let about = RuleDescription(
+        "apache.error-document-text", .warning,
+        summary: "an ErrorDocument target that is neither a local path (/…) nor a URL",
+        consequence: "the target's words as the whole page (a path without its leading / shows as text)"
+    )
+
+    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
+        allDocuments(model).compactMap { document in
+            guard case .text(let text) = document.target else { return nil }
+            let looksLikePath = text.contains("/") || text.hasSuffix(".html")
+            return .warning(Self.id, "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page", at: document.location, notes: [
+                Self.fix(looksLikePath ? "start the path with '/' ('/\(text)')" : "point it at a page: '/detour-errors/\(document.code).html' with detour's snippet"),
+            ])
+        }.unique()
+    }
+}

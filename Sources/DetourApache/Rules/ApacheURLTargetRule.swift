@@ -1,0 +1,21 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// An ErrorDocument that is a full URL: Apache redirects to it, so the visitor's client gets a
+/// 302 and the error's status is lost (except for 401, where Apache refuses to redirect).
+struct ApacheURLTargetRule: ApacheRule {
+    static let about = RuleDescription(
+        "apache.error-document-url", .error,
+        summary: "an ErrorDocument that is a full URL (for any code but 401)",
+        consequence: "a 302 redirect instead of the error: crawlers and monitors see a move, not a failure"
+    )
+
+    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
+        allDocuments(model).compactMap { document in
+            guard case .url(let url) = document.target, document.code != 401 else { return nil }
+            return .error(Self.id, "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost", at: document.location, notes: [
+                Self.fix("serve the page from this server with a local path ('/detour-errors/…', as detour's snippet does)"),
+            ])
+        }.unique()
+    }
+}

@@ -1,0 +1,22 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// A code detour made a page for that a site answers with Apache's built-in page: 503 is what
+/// Apache sends when the upstream is down. 5xx codes count where something can fail (a ProxyPass).
+struct ApacheUncoveredCodeRule: ApacheRule {
+    static let about = RuleDescription(
+        "apache.uncovered-code", .warning,
+        summary: "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for; 5xx only where it proxies",
+        consequence: "Apache's built-in page, unbranded, in English (503 'Service Unavailable' for a dead upstream)"
+    )
+
+    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
+        model.sites.compactMap { scope in
+            let gaps = ApacheCoverage.answers(scope, codes: context.pageCodes).filter { $0.answer == nil }.map(\.code)
+            guard !gaps.isEmpty else { return nil }
+            return .warning(Self.id, "\(ApacheUpstreamPassThroughRule.name(scope)) has no ErrorDocument for \(Self.codes(gaps)): visitors get Apache's built-in page", at: scope.location, notes: [
+                Self.fix("include detour's snippets/apache.conf at server level, or add 'ErrorDocument <code> /detour-errors/<code>.html' with an Alias to the pages"),
+            ])
+        }
+    }
+}

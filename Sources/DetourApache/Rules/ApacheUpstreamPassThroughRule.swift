@@ -1,0 +1,33 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// A site that proxies without `ProxyErrorOverride On`: the upstream's own error pages reach
+/// visitors as the application wrote them, and ErrorDocument covers only Apache's own errors.
+struct ApacheUpstreamPassThroughRule: ApacheRule {
+    static let about = RuleDescription(
+        "apache.upstream-errors-pass-through", .warning,
+        summary: "a site with ProxyPass and no 'ProxyErrorOverride On' (or one whose status list leaves out codes detour has pages for)",
+        consequence: "the application's own 500/503 body, not the branded page"
+    )
+
+    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
+        let codes = context.pageCodes.filter { $0 >= 500 }
+        return model.sites.compactMap { scope in
+            guard let pass = scope.proxyPasses.first(where: { !$0.excluded }) else { return nil }
+            guard let override = scope.errorOverride else {
+                return .warning(Self.id, "\(Self.name(scope)) proxies without 'ProxyErrorOverride On': the upstream's own error pages reach visitors", at: pass.location, notes: [
+                    Self.fix("add 'ProxyErrorOverride On\(codes.isEmpty ? "" : " " + codes.map(String.init).joined(separator: " "))' (Apache 2.4.47+ takes the status list)"),
+                ])
+            }
+            let passed = override.isEmpty ? [] : codes.filter { !override.contains($0) }
+            guard !passed.isEmpty else { return nil }
+            return .warning(Self.id, "\(Self.name(scope))'s ProxyErrorOverride leaves out \(Self.codes(passed)): the upstream's own pages for them reach visitors", at: scope.errorOverrideLocation ?? pass.location, notes: [
+                Self.fix("add \(Self.codes(passed)) to its status list"),
+            ])
+        }
+    }
+
+    static func name(_ scope: ApacheScope) -> String {
+        scope.isVirtualHost ? "virtual host '\(scope.name)'" : "the main server"
+    }
+}

@@ -1,0 +1,89 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// Each rule that predicts what visitors get, shown on the real Apache 2.4: the fixture's
+/// configuration on a free port, its upstream dead or answering as the scenario needs.
+final class ApacheRuleRuntimeTests: XCTestCase {
+    private var running: [ServerProcess] = []
+    private var upstreams: [NginxServer] = []
+    private var folders: [TemporaryFolder] = []
+
+    override func tearDown() {
+        running.forEach { $0.stop() }
+        upstreams.forEach { $0.stop() }
+        folders.forEach { $0.remove() }
+    }
+
+    /// Starts the scenario; the port visitors use. `upstream`: the application's port (default: nothing listens).
+    private func start(_ scenario: String, upstream: Int? = nil) throws -> Int {
+        let port = LoopbackPort.free()
+        let state = try TemporaryFolder()
+        folders.append(state)
+        let environment = ApacheRuleFixtureTests.environment(state: state.path, port: port, upstream: upstream ?? LoopbackPort.free())
+        let config = ApacheRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("apache.conf").path
+        let apache = try ServerProcess("apache2", ["-f", config, "-DFOREGROUND"], environment: environment, log: state.url.appendingPathComponent("apache.log"))
+        running.append(apache)
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port), apache.log + ((try? state.read("error.log")) ?? ""))
+        return port
+    }
+
+    private func visit(_ port: Int, _ path: String = "/cart") -> String {
+        LoopbackPort.exchange(port, "GET \(path) HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n\r\n") ?? ""
+    }
+
+    /// Apache's own page for a failed ErrorDocument: 503, and the sentence it adds.
+    private func assertBuiltInAfterFailedPage(_ answer: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503"), String(answer.prefix(200)), file: file, line: line)
+        XCTAssertTrue(answer.contains("error was encountered while trying to use an ErrorDocument"), answer, file: file, line: line)
+        XCTAssertFalse(answer.contains("detour-page-503"), file: file, line: line)
+    }
+
+    func testAMissingPageGivesApachesOwnPage() throws {
+        assertBuiltInAfterFailedPage(visit(try start("error-document-missing-file-hit")))
+        XCTAssertTrue(visit(try start("error-document-missing-file-near-miss")).contains("detour-page-503"))
+    }
+
+    func testAURLTargetRedirectsAndLosesTheStatus() throws {
+        let answer = visit(try start("error-document-url-hit"))
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 302"), String(answer.prefix(200)))
+        XCTAssertTrue(answer.contains("Location: https://status.example.com/"), answer)
+    }
+
+    func testATargetWithoutSlashIsSentAsText() throws {
+        let answer = visit(try start("error-document-text-hit"))
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503"), String(answer.prefix(200)))
+        XCTAssertTrue(answer.hasSuffix("\r\n\r\nerrors/503.html"), "the words are the page: \(answer)")
+        XCTAssertTrue(visit(try start("error-document-text-near-miss")).contains("detour-page-503"), "a quoted path is a path")
+    }
+
+    func testAProxiedPageFailsWithTheUpstream() throws {
+        assertBuiltInAfterFailedPage(visit(try start("error-page-proxied-hit")))
+        XCTAssertTrue(visit(try start("error-page-proxied-near-miss")).contains("detour-page-503"))
+    }
+
+    func testAnUncoveredCodeGetsApachesOwnPage() throws {
+        let answer = visit(try start("uncovered-code-hit"))
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503"), String(answer.prefix(200)))
+        XCTAssertTrue(answer.contains("<h1>Service Unavailable</h1>"), "Apache's own page: \(answer)")
+        XCTAssertTrue(visit(try start("uncovered-code-near-miss")).contains("detour-page-503"))
+    }
+
+    func testAProtectedPageIsRefusedToVisitors() throws {
+        assertBuiltInAfterFailedPage(visit(try start("error-page-protected-hit")))
+        XCTAssertTrue(visit(try start("error-page-protected-near-miss")).contains("detour-page-503"))
+    }
+
+    func testTheUpstreamsOwn500PassesThrough() throws {
+        let appPort = LoopbackPort.free()
+        let app = try NginxServer(config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
+        upstreams.append(app)
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog)
+        let passed = visit(try start("upstream-errors-pass-through-hit", upstream: appPort))
+        XCTAssertTrue(passed.hasPrefix("HTTP/1.1 500"), String(passed.prefix(200)))
+        XCTAssertTrue(passed.contains("Traceback: app-internal-detail"), passed)
+        let replaced = visit(try start("upstream-errors-pass-through-near-miss", upstream: appPort))
+        XCTAssertTrue(replaced.contains("detour-page-500"), replaced)
+        XCTAssertFalse(replaced.contains("app-internal-detail"))
+    }
+}
