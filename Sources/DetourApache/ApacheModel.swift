@@ -26,15 +26,20 @@ struct ApacheModel: Sendable {
         var server = ApacheScope(name: "server", location: SourceLocation(path: config.files.first ?? ""), isVirtualHost: false)
         var hosts: [ApacheDirective] = []
         for directive in config.directives {
-            if directive.name == "virtualhost" { hosts.append(directive) } else { apply(directive, to: &server, section: nil) }
+            if directive.name == "virtualhost" { hosts.append(directive) } else { Self.apply(directive, to: &server, section: nil, diagnostics: &diagnostics) }
         }
         self.server = server
-        for host in hosts {
+        let main = server
+        // Virtual hosts share nothing but the main server: each is read on its own, on every core.
+        let built = hosts.concurrentMap { host -> (ApacheScope, [Diagnostic]) in
             var scope = ApacheScope(name: "", location: host.location, isVirtualHost: true)
-            for child in host.children ?? [] { apply(child, to: &scope, section: nil) }
+            var found: [Diagnostic] = []
+            for child in host.children ?? [] { Self.apply(child, to: &scope, section: nil, diagnostics: &found) }
             scope.name = scope.name.isEmpty ? host.arguments.joined(separator: " ") : scope.name
-            virtualHosts.append(merged(scope))
+            return (Self.merged(scope, into: main), found)
         }
+        virtualHosts = built.map(\.0)
+        diagnostics += built.flatMap(\.1)
         localDocuments = sites.enumerated().flatMap { index, scope in
             (scope.errorDocuments.values.sorted { $0.code < $1.code } + scope.sectionErrorDocuments).compactMap { document -> LocalDocument? in
                 guard case .path(let path) = document.target, let paths = ApacheCheckContext.paths(of: path, in: scope) else { return nil }
@@ -43,11 +48,13 @@ struct ApacheModel: Sendable {
         }
     }
 
-    private func merged(_ host: ApacheScope) -> ApacheScope {
+    private static func merged(_ host: ApacheScope, into server: ApacheScope) -> ApacheScope {
         var scope = host
         scope.errorDocuments = server.errorDocuments.merging(host.errorDocuments) { _, own in own }
         scope.documentRoot = host.documentRoot ?? server.documentRoot
         scope.aliases = host.aliases + server.aliases
+        scope.aliasMatches = host.aliasMatches + server.aliasMatches
+        scope.proxyPassMatches = server.proxyPassMatches + host.proxyPassMatches
         scope.proxyPasses = server.proxyPasses + host.proxyPasses
         if host.errorOverrideLocation == nil { (scope.errorOverride, scope.errorOverrideLocation) = (server.errorOverride, server.errorOverrideLocation) }
         scope.guards = server.guards + host.guards
@@ -57,7 +64,7 @@ struct ApacheModel: Sendable {
     }
 
     /// `section`: the `<Location>`/`<Directory>`/… the directive is in, nil at the scope's top.
-    private mutating func apply(_ directive: ApacheDirective, to scope: inout ApacheScope, section: ApacheDirective?) {
+    private static func apply(_ directive: ApacheDirective, to scope: inout ApacheScope, section: ApacheDirective?, diagnostics: inout [Diagnostic]) {
         let arguments = directive.arguments
         switch directive.name {
         case "errordocument":
@@ -78,8 +85,18 @@ struct ApacheModel: Sendable {
             scope.name = arguments[0]
         case "alias" where section == nil && arguments.count >= 2:
             scope.aliases.append((arguments[0], arguments[1]))
+        case "aliasmatch" where section == nil && arguments.count >= 2:
+            if let pattern = ApacheRegex(arguments[0]) { scope.aliasMatches.append((pattern, arguments[1])) }
+        case "proxypassmatch":
+            if let section, section.name == "locationmatch", let regex = section.arguments.first, let target = arguments.first, let pattern = ApacheRegex(regex) {
+                scope.proxyPassMatches.append((pattern, target == "!", directive.location))
+            } else if section == nil, arguments.count >= 2, let pattern = ApacheRegex(arguments[0]) {
+                scope.proxyPassMatches.append((pattern, arguments[1] == "!", directive.location))
+            }
         case "proxypass":
-            if let section, ["location", "locationmatch"].contains(section.name), let path = section.arguments.first, let target = arguments.first {
+            if let section, section.name == "locationmatch", let regex = section.arguments.first, let target = arguments.first, let pattern = ApacheRegex(regex) {
+                scope.proxyPassMatches.append((pattern, target == "!", directive.location))
+            } else if let section, section.name == "location", let path = section.arguments.first, let target = arguments.first {
                 scope.proxyPasses.append((path, target == "!", directive.location))
             } else if section == nil, arguments.count >= 2 {
                 scope.proxyPasses.append((arguments[0], arguments[1] == "!", directive.location))
@@ -99,7 +116,7 @@ struct ApacheModel: Sendable {
             scope.guards.append(guardFound)
         default:
             guard let children = directive.children else { return }
-            for child in children { apply(child, to: &scope, section: directive.name.hasPrefix("require") ? section : directive) }
+            for child in children { apply(child, to: &scope, section: directive.name.hasPrefix("require") ? section : directive, diagnostics: &diagnostics) }
         }
     }
 }

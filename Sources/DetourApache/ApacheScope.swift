@@ -13,9 +13,12 @@ struct ApacheScope: Sendable {
     var documentRoot: String?
     /// `Alias URL-path file-path`, in the order Apache tries them (the virtual host's first).
     var aliases: [(url: String, path: String)] = []
+    /// `AliasMatch regex file-path`, tried after the Aliases.
+    var aliasMatches: [(pattern: ApacheRegex, path: String)] = []
     /// `ProxyPass path target|!`, in the order Apache tries them (the main server's first),
-    /// `<Location p> ProxyPass target` as `p`.
+    /// `<Location p> ProxyPass target` as `p`; `ProxyPassMatch` with its regex.
     var proxyPasses: [(path: String, excluded: Bool, location: SourceLocation)] = []
+    var proxyPassMatches: [(pattern: ApacheRegex, excluded: Bool, location: SourceLocation)] = []
     /// `ProxyErrorOverride On [codes]`: nil when off; empty when every error status.
     var errorOverride: Set<Int>?
     /// Where ProxyErrorOverride is written here (On or Off), nil when it is taken from the main server.
@@ -25,9 +28,13 @@ struct ApacheScope: Sendable {
     /// Values `SetEnv`/`SetEnvIf` give each variable, for `%{ENV:NAME}` in a target.
     var environment: [String: [String]] = [:]
 
-    /// The first ProxyPass that takes `path`, nil when none or an exclusion does.
+    /// The first ProxyPass that takes `path`, nil when none or an exclusion does; then the
+    /// first ProxyPassMatch.
     func proxy(of path: String) -> SourceLocation? {
         for pass in proxyPasses where Self.prefix(pass.path, covers: path) {
+            return pass.excluded ? nil : pass.location
+        }
+        for pass in proxyPassMatches where pass.pattern.matches(path) {
             return pass.excluded ? nil : pass.location
         }
         return nil
@@ -38,6 +45,9 @@ struct ApacheScope: Sendable {
         for alias in aliases where Self.prefix(alias.url, covers: path) {
             let rest = path.dropFirst(alias.url.count)
             return alias.path + (alias.url.hasSuffix("/") && !alias.path.hasSuffix("/") ? "/" : "") + rest
+        }
+        for alias in aliasMatches {
+            if let file = alias.pattern.substitute(path, into: alias.path) { return file }
         }
         return documentRoot.map { $0 + path }
     }

@@ -74,6 +74,20 @@ final class ApacheSyntaxTests: XCTestCase {
         XCTAssertTrue(rooted.diagnostics.first?.location.path.hasSuffix("elsewhere/conf.d/x.conf") == true, "\(rooted.diagnostics)")
     }
 
+    func testRegexAliasesAndProxies() throws {
+        let report = try check(["apache.conf": """
+        DocumentRoot /srv/none
+        AliasMatch ^/errors/([0-9]+)\\.html$ \(folder.path)/pages/$1.html
+        ErrorDocument 503 /errors/503.html
+        ErrorDocument 504 /errors/505.html
+        ProxyPassMatch ^/api/(.*)$ http://127.0.0.1:9000/$1
+        ErrorDocument 502 /api/502.html
+
+        """])
+        // 503 has its file through the regex, 505 has none, and the API path is proxied.
+        XCTAssertEqual(lines(report), ["apache.conf:4:1: apache.error-document-missing-file", "apache.conf:6:1: apache.error-page-proxied"])
+    }
+
     func testWhatApacheRefuses() throws {
         XCTAssertEqual(lines(try check(["apache.conf": "<VirtualHost *:80>\nErrorDocument 503 /x.html\n"])), ["apache.conf:1:1: apache.syntax"])
         XCTAssertEqual(lines(try check(["apache.conf": "<Location />\n</Directory>\n"])), ["apache.conf:2:1: apache.syntax"])
