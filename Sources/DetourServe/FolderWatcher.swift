@@ -18,10 +18,13 @@ final class FolderWatcher: @unchecked Sendable {
         for root in roots { watchTree(root) }
     }
 
-    /// Calls `changed` with each batch of absolute paths, on a thread of its own, until the process ends.
+    /// Calls `changed` with each batch of absolute paths, on a thread of its own, until the
+    /// watch fails or the process ends. A batch holding `/` means events were lost: build all.
     func start(_ changed: @escaping @Sendable (Set<String>) -> Void) {
         let thread = Thread { [self] in
-            while true { changed(nextBatch()) }
+            while let batch = nextBatch() {
+                if !batch.isEmpty { changed(batch) }
+            }
         }
         thread.name = "detour-watch"
         thread.start()
@@ -38,8 +41,9 @@ final class FolderWatcher: @unchecked Sendable {
         }
     }
 
-    /// Blocks until something changed, then gathers until the tree is quiet.
-    private func nextBatch() -> Set<String> {
+    /// Blocks until something changed, then gathers until the tree is quiet; nil when the
+    /// watch itself fails, and watching ends.
+    private func nextBatch() -> Set<String>? {
         var batch = Set<String>()
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while true {
@@ -47,7 +51,7 @@ final class FolderWatcher: @unchecked Sendable {
             if ready == 0 { return batch }
             if ready < 0 {
                 if errno == EINTR { continue }
-                return batch
+                return batch.isEmpty ? nil : batch
             }
             read(into: &batch)
         }
@@ -67,6 +71,10 @@ final class FolderWatcher: @unchecked Sendable {
             }
             let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
             offset += header + length
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                batch.insert("/")
+                continue
+            }
             guard let folder = folders[watch] else { continue }
             if mask & UInt32(IN_IGNORED) != 0 {
                 folders[watch] = nil
