@@ -69,7 +69,7 @@ struct ApacheReader {
         }
         for line in lines {
             let active = stack.allSatisfy(\.active)
-            let words = active ? line.words.map(expand) : line.words
+            let words = active && line.words.contains(where: { $0.utf8.contains(UInt8(ascii: "$")) }) ? line.words.map(expand) : line.words
             guard let first = words.first else { continue }
             if first.hasPrefix("</") {
                 let name = String(first.dropFirst(2).prefix { $0 != ">" }).lowercased()
@@ -108,7 +108,7 @@ struct ApacheReader {
                 continue
             }
             guard active else { continue }
-            let name = first.lowercased()
+            let name = Self.lowercased(first)
             let arguments = Array(words.dropFirst())
             switch name {
             case "define" where !arguments.isEmpty:
@@ -135,6 +135,13 @@ struct ApacheReader {
             diagnostics.append(.error("apache.syntax", "<\(open.section.name)> is not closed in this file: Apache refuses it ('<\(open.section.name)> was not closed')", at: open.section.location))
         }
         return top
+    }
+
+    /// Directive names are ASCII: lowercased without Unicode's tables, the common case
+    /// (already lowercase or short) without building a new string.
+    static func lowercased(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     static let conditionals: Set<String> = ["ifmodule", "ifdefine", "ifversion", "ifdirective", "iffile", "ifsection"]
