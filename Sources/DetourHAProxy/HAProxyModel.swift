@@ -116,6 +116,10 @@ struct HAProxyModel: Sendable {
             for code in statuses {
                 if let page = Self.page(in: line, code: code, directive: "http-response return") { settings.responseReturns[code] = settings.responseReturns[code] ?? record(page) }
             }
+        case "http-request" where words.count >= 2 && words[1].text == "return":
+            // Its file is opened at start like any page (detour's 503 when no server is up).
+            let code = line.word(after: "status", from: 2).flatMap { Int($0.text) } ?? 200
+            if let page = Self.page(in: line, code: code, directive: "http-request return") { record(page) }
         case "http-after-response":
             settings.afterResponse = settings.afterResponse ?? line.location
         case "default_backend" where words.count >= 2:

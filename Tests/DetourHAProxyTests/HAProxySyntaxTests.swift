@@ -51,6 +51,21 @@ final class HAProxySyntaxTests: XCTestCase {
         XCTAssertTrue(clean.diagnostics[1].message.contains("'pages/5\\04.http'"), clean.diagnostics[1].message)
     }
 
+    /// Every file a rule names is opened when HAProxy starts: a missing one is found wherever it is.
+    func testEveryRuleFileIsChecked() throws {
+        let report = try check("""
+        defaults
+            mode http
+        backend app
+            http-request return status 503 content-type text/html lf-file pages/missing-503.lf if { nbsrv eq 0 }
+            http-response return status 500 content-type text/html file pages/missing-500.html if { status 500 }
+            http-error status 504 content-type text/html file pages/missing-504.html
+            server app1 127.0.0.1:9000
+
+        """)
+        XCTAssertEqual(lines(report), ["haproxy.cfg:4:67: haproxy.error-page-missing-file", "haproxy.cfg:5:65: haproxy.error-page-missing-file", "haproxy.cfg:6:55: haproxy.error-page-missing-file"])
+    }
+
     func testConditionalBlocks() throws {
         let config = """
         defaults
