@@ -45,7 +45,6 @@ public enum CaddyChecker: ProxyDialect {
         guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: files.all) }
         // Caddy's own refusals first, as Caddy would stop at them.
         diagnostics += checked.flatMap(\.directives) + checked.flatMap(\.rules)
-        var seen = Set<Diagnostic>()
-        return ProxyCheck.Report(diagnostics: diagnostics.filter { seen.insert($0).inserted }, coverage: checked.map(\.coverage), files: files.all)
+        return ProxyCheck.Report(diagnostics: diagnostics.removingDuplicates(), coverage: checked.map(\.coverage), files: files.all)
     }
 }

@@ -37,6 +37,13 @@ public struct Diagnostic: Hashable, Sendable, Codable, Error {
 extension Array where Element == Diagnostic {
     public var hasErrors: Bool { contains { $0.severity == .error } }
 
+    /// Each finding once, in first-seen order: a line read in several places (an included
+    /// file, a main-server directive in every virtual host) is reported once.
+    public func removingDuplicates() -> [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        return filter { seen.insert($0).inserted }
+    }
+
     /// Stable order for output: by file, then position, then rule.
     public func sortedForOutput() -> [Diagnostic] {
         sorted { ($0.location, $0.rule, $0.message) < ($1.location, $1.rule, $1.message) }

@@ -16,7 +16,7 @@ struct ApacheMissingPageRule: ApacheRule {
         forEachSite(model) { scope, documents in
             found += documents.compactMap { local in finding(local.document, local.paths, in: scope, context) }
         }
-        return found.unique()
+        return found.removingDuplicates()
     }
 
     private func finding(_ document: ApacheErrorDocument, _ paths: [String], in scope: ApacheScope, _ context: ApacheCheckContext) -> Diagnostic? {

@@ -16,7 +16,7 @@ struct ApacheProtectedPageRule: ApacheRule {
             guard !scope.guards.isEmpty else { return }
             found += documents.compactMap { local in finding(local.document, local.paths, in: scope) }
         }
-        return found.unique()
+        return found.removingDuplicates()
     }
 
     private func finding(_ document: ApacheErrorDocument, _ paths: [String], in scope: ApacheScope) -> Diagnostic? {

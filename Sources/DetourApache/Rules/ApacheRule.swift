@@ -27,11 +27,3 @@ extension ApacheRule {
         }
     }
 }
-
-extension Array where Element == Diagnostic {
-    /// The same finding once, when a main-server line is read in several virtual hosts.
-    func unique() -> [Diagnostic] {
-        var seen = Set<Diagnostic>()
-        return filter { seen.insert($0).inserted }
-    }
-}

@@ -17,6 +17,6 @@ struct ApacheTextTargetRule: ApacheRule {
             return .warning(Self.id, "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page", at: document.location, notes: [
                 Self.fix(looksLikePath ? "start the path with '/' ('/\(text)')" : "point it at a page: '/detour-errors/\(document.code).html' with detour's snippet"),
             ])
-        }.unique()
+        }.removingDuplicates()
     }
 }

@@ -16,6 +16,6 @@ struct ApacheURLTargetRule: ApacheRule {
             return .error(Self.id, "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost", at: document.location, notes: [
                 Self.fix("serve the page from this server with a local path ('/detour-errors/…', as detour's snippet does)"),
             ])
-        }.unique()
+        }.removingDuplicates()
     }
 }

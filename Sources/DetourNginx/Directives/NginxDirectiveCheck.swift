@@ -46,8 +46,7 @@ struct NginxDirectiveCheck {
             check.diagnostics += NginxVariableCheck.check(config, table: table)
         }
         // A file included in several blocks is checked in each; its problems are said once.
-        var seen = Set<Diagnostic>()
-        return check.diagnostics.filter { seen.insert($0).inserted }
+        return check.diagnostics.removingDuplicates()
     }
 
     private init(table: NginxDirectiveTable) {
