@@ -149,31 +149,16 @@ final class ServeCommandTests: XCTestCase {
         var sockets: [Int32] = []
         defer { sockets.forEach { close($0) } }
         for _ in 0..<200 {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            XCTAssertEqual(connected, 0)
-            var wait = timeval(tv_sec: 20, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-            sockets.append(descriptor)
+            let descriptor = LoopbackPort.connection(to: port, timeout: 20)
+            XCTAssertNotNil(descriptor, "connection \(sockets.count + 1) refused")
+            if let descriptor { sockets.append(descriptor) }
         }
         // Every connection is open before any asks; then all ask, then all are answered.
-        let request = Array("GET /articles/refused/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
-        for descriptor in sockets { XCTAssertEqual(send(descriptor, request, request.count, 0), request.count) }
+        let request = "GET /articles/refused/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        for descriptor in sockets { XCTAssertTrue(LoopbackPort.send(request, on: descriptor)) }
         var answered = 0
         for descriptor in sockets {
-            var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = recv(descriptor, &buffer, buffer.count, 0)
-                if count <= 0 { break }
-                received += buffer[0..<count]
-            }
-            let text = String(decoding: received, as: UTF8.self)
+            let text = LoopbackPort.receiveAll(descriptor)
             if text.hasPrefix("HTTP/1.1 200"), text.contains("Connection refused") { answered += 1 }
         }
         XCTAssertEqual(answered, 200)

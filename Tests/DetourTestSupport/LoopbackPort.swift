@@ -17,7 +17,7 @@ public enum LoopbackPort {
 
     /// True once something accepts connections on the port.
     public static func isOpen(_ port: Int) -> Bool {
-        guard let descriptor = connected(port) else { return false }
+        guard let descriptor = connection(to: port) else { return false }
         close(descriptor)
         return true
     }
@@ -25,22 +25,15 @@ public enum LoopbackPort {
     /// Sends `request` as it is and reads until the server closes: what it sent, byte for byte,
     /// where an HTTP client would act on the response (a Basic challenge) or refuse it.
     public static func exchange(_ port: Int, _ request: String, timeout: Int = 10) -> String? {
-        guard let descriptor = connected(port) else { return nil }
+        guard let descriptor = connection(to: port, timeout: timeout) else { return nil }
         defer { close(descriptor) }
-        var wait = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        let bytes = Array(request.utf8)
-        guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { return nil }
-        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        guard send(request, on: descriptor) else { return nil }
+        return receiveAll(descriptor)
     }
 
-    private static func connected(_ port: Int) -> Int32? {
+    /// An open connection to the port, whose reads give up after `timeout` seconds; the
+    /// caller closes it.
+    public static func connection(to port: Int, timeout: Int = 10) -> Int32? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -53,7 +46,26 @@ public enum LoopbackPort {
             close(descriptor)
             return nil
         }
+        var wait = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         return descriptor
+    }
+
+    /// Whether all of `request` was sent.
+    public static func send(_ request: String, on descriptor: Int32) -> Bool {
+        let bytes = Array(request.utf8)
+        return Glibc.send(descriptor, bytes, bytes.count, 0) == bytes.count
+    }
+
+    /// Everything the server sends until it closes (or the read times out).
+    public static func receiveAll(_ descriptor: Int32) -> String {
+        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     public static func waitUntilOpen(_ port: Int, timeout: TimeInterval = 10) -> Bool {
