@@ -4,13 +4,14 @@ import Foundation
 import Synchronization
 
 /// What the rules work from besides the model: the codes detour made pages for, where
-/// relative paths start, and each page file read once.
+/// relative paths start, and each errorfile read and judged once.
 final class HAProxyCheckContext: Sendable {
     let pageCodes: [Int]
     let pageFiles: PageFileLookup
     /// HAProxy reads relative paths from the folder it runs in; detour from the main file's.
     let base: String
-    private let read = Mutex<[String: [UInt8]?]>([:])
+    /// By local path and code: what is wrong with the file, nil when it cannot be read.
+    private let judged = Mutex<[String: [HAProxyErrorFile.Problem]?]>([:])
 
     init(pageCodes: [Int], maps: [PagePathMap], base: String) {
         self.pageCodes = pageCodes
@@ -29,15 +30,19 @@ final class HAProxyCheckContext: Sendable {
         page.path.hasPrefix("/") ? file.shown : "'\(page.path)'"
     }
 
-    /// The file's bytes, nil when it cannot be read.
-    func bytes(of file: PageFile) -> [UInt8]? {
-        if let known = read.withLock({ $0[file.localPath] }) { return known }
-        let bytes: [UInt8]? = switch FileBytes.read(file.localPath, limit: 1 << 20) {
-        case .success(let contents): contents.bytes
-        case .failure(let failure) where failure.code == EFBIG: [UInt8](repeating: 0, count: 1 << 20)
+    /// A whole-response page's file and what is wrong with it as HAProxy reads it, worked out
+    /// once for the rules that each report part of it; nil when the file is missing or unreadable.
+    func errorFile(_ page: HAProxyPage, in model: HAProxyModel) -> (file: PageFile, problems: [HAProxyErrorFile.Problem])? {
+        let file = file(of: page)
+        guard file.exists else { return nil }
+        let key = "\(file.localPath)|\(page.code)"
+        if let known = judged.withLock({ $0[key] }) { return known.map { (file, $0) } }
+        let problems: [HAProxyErrorFile.Problem]? = switch FileBytes.read(file.localPath, limit: 1 << 20) {
+        case .success(let contents): HAProxyErrorFile.problems(contents.bytes, code: page.code, bufferSize: model.bufferSize, maxRewrite: model.maxRewrite)
+        case .failure(let failure) where failure.code == EFBIG: [.tooLarge(size: 1 << 20, limit: model.bufferSize)]
         case .failure: nil
         }
-        read.withLock { $0[file.localPath] = bytes }
-        return bytes
+        judged.withLock { $0[key] = problems }
+        return problems.map { (file, $0) }
     }
 }

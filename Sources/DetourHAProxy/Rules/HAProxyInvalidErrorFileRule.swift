@@ -13,9 +13,8 @@ struct HAProxyInvalidErrorFileRule: HAProxyRule {
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         model.pages.filter { $0.kind == .response }.flatMap { page -> [Diagnostic] in
-            let file = context.file(of: page)
-            guard file.exists, let bytes = context.bytes(of: file) else { return [] }
-            return HAProxyErrorFile.problems(bytes, code: page.code, bufferSize: model.bufferSize, maxRewrite: model.maxRewrite).compactMap { problem in
+            guard let (file, problems) = context.errorFile(page, in: model) else { return [] }
+            return problems.compactMap { problem in
                 let subject = "\(page.directive) for \(page.code) sends \(context.shown(page, file))"
                 switch problem {
                 case .empty:

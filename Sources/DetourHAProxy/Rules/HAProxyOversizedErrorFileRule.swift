@@ -14,9 +14,8 @@ struct HAProxyOversizedErrorFileRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         let rewriting = model.proxies.lazy.compactMap(\.settings.afterResponse).first
         return model.pages.filter { $0.kind == .response }.compactMap { page in
-            let file = context.file(of: page)
-            guard file.exists, let bytes = context.bytes(of: file),
-                  let (size, limit) = HAProxyErrorFile.problems(bytes, code: page.code, bufferSize: model.bufferSize, maxRewrite: model.maxRewrite).lazy.compactMap({ problem -> (Int, Int)? in
+            guard let (file, problems) = context.errorFile(page, in: model),
+                  let (size, limit) = problems.lazy.compactMap({ problem -> (Int, Int)? in
                       if case .overRewriteSpace(let size, let limit) = problem { (size, limit) } else { nil }
                   }).first else { return nil }
             var notes: [Diagnostic.Note] = []

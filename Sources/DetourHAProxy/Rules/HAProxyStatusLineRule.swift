@@ -12,9 +12,8 @@ struct HAProxyStatusLineRule: HAProxyRule {
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         model.pages.filter { $0.kind == .response }.compactMap { page in
-            let file = context.file(of: page)
-            guard file.exists, let bytes = context.bytes(of: file),
-                  let written = HAProxyErrorFile.problems(bytes, code: page.code, bufferSize: model.bufferSize, maxRewrite: model.maxRewrite).lazy.compactMap({ problem -> Int? in
+            guard let (file, problems) = context.errorFile(page, in: model),
+                  let written = problems.lazy.compactMap({ problem -> Int? in
                       if case .statusLine(let status) = problem { status } else { nil }
                   }).first else { return nil }
             return .error(Self.id, "\(page.directive) for \(page.code) sends \(context.shown(page, file)), whose status line says \(written): HAProxy sends it as written, so visitors get \(written) instead of \(page.code); haproxy -c passes it", at: page.pathLocation, notes: [
