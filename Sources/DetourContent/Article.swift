@@ -32,6 +32,15 @@ public struct Article: Sendable {
 
     public var sitePath: String { SiteLayout.article(slug) }
 
+    /// Renders the Markdown body as the article's page shows it (HTML, headings, sections for
+    /// search) and drops the Markdown, which no page needs after this. What rendering found.
+    mutating func renderBody(with renderer: MarkdownRenderer) -> MarkdownRenderer.Result {
+        let start = SourceLocation(path: source.path, line: bodyStartLine)
+        let output = renderer.render(body, fromPath: relativePath, start: start, root: SiteLayout.nestedRoot)
+        (html, headings, sections, body) = (output.html, output.headings, output.sections, "")
+        return output
+    }
+
     /// The order of every list of articles: by title, then slug.
     static func listOrder(_ first: Article, _ second: Article) -> Bool {
         (first.title.lowercased(), first.slug) < (second.title.lowercased(), second.slug)

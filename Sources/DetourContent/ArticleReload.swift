@@ -47,10 +47,8 @@ extension ContentLoader {
                   article.logPatterns.map(\.value) == previous.logPatterns.map(\.value),
                   article.codes.allSatisfy({ statuses.contains($0.value) }) else { return .needsFullLoad }
             if !article.isListed(as: previous) { relisted = true }
-            let start = SourceLocation(path: article.source.path, line: article.bodyStartLine)
-            let output = renderer.render(article.body, fromPath: relative, start: start, root: SiteLayout.nestedRoot)
+            let output = article.renderBody(with: renderer)
             guard output.headings.map(\.id) == previous.headings.map(\.id) else { return .needsFullLoad }
-            (article.html, article.headings, article.sections, article.body) = (output.html, output.headings, output.sections, "")
             headingLinks.add(output.fragmentLinks, onArticle: article.slug)
             diagnostics += found + output.diagnostics
             content.articles[index] = article

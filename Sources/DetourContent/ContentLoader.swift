@@ -46,12 +46,7 @@ public struct ContentLoader: Sendable {
         )
         let rendered = articles.concurrentMap { article -> (Article, MarkdownRenderer.Result) in
             var article = article
-            let start = SourceLocation(path: article.source.path, line: article.bodyStartLine)
-            let output = renderer.render(article.body, fromPath: article.relativePath, start: start, root: SiteLayout.nestedRoot)
-            article.html = output.html
-            article.headings = output.headings
-            article.sections = output.sections
-            article.body = ""
+            let output = article.renderBody(with: renderer)
             return (article, output)
         }
         articles = rendered.map(\.0).sorted(by: Article.listOrder)
