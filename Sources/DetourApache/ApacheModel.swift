@@ -21,6 +21,8 @@ struct ApacheModel: Sendable {
         var paths: [String]
     }
     private(set) var localDocuments: [LocalDocument] = []
+    /// Every ErrorDocument of every site, in code order, then those of its sections.
+    private(set) var documents: [ApacheErrorDocument] = []
 
     init(_ config: ApacheConfig) {
         var server = ApacheScope(name: "server", location: SourceLocation(path: config.files.first ?? ""), isVirtualHost: false)
@@ -40,8 +42,10 @@ struct ApacheModel: Sendable {
         }
         virtualHosts = built.map(\.0)
         diagnostics += built.flatMap(\.1)
-        localDocuments = sites.enumerated().flatMap { index, scope in
-            (scope.errorDocuments.values.sorted { $0.code < $1.code } + scope.sectionErrorDocuments).compactMap { document -> LocalDocument? in
+        for (index, scope) in sites.enumerated() {
+            let own = scope.errorDocuments.values.sorted { $0.code < $1.code } + scope.sectionErrorDocuments
+            documents += own
+            localDocuments += own.compactMap { document in
                 guard case .path(let path) = document.target, let paths = ApacheCheckContext.paths(of: path, in: scope) else { return nil }
                 return LocalDocument(site: index, document: document, paths: paths)
             }

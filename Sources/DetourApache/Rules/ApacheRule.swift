@@ -7,11 +7,6 @@ protocol ApacheRule: ProxyRule {
 }
 
 extension ApacheRule {
-    /// Every ErrorDocument of every site, in code order, then those of its sections.
-    func allDocuments(_ model: ApacheModel) -> [ApacheErrorDocument] {
-        model.sites.flatMap { $0.errorDocuments.values.sorted { $0.code < $1.code } + $0.sectionErrorDocuments }
-    }
-
     /// Calls `body` with each site and its ErrorDocuments for a local path (with the paths
     /// they name), each site read once: a site's scope is large to copy.
     func forEachSite(_ model: ApacheModel, _ body: (ApacheScope, ArraySlice<ApacheModel.LocalDocument>) -> Void) {

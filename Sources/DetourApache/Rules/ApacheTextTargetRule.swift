@@ -11,7 +11,7 @@ struct ApacheTextTargetRule: ApacheRule {
     )
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
-        allDocuments(model).compactMap { document in
+        model.documents.compactMap { document in
             guard case .text(let text) = document.target else { return nil }
             let looksLikePath = text.contains("/") || text.hasSuffix(".html")
             return .warning(Self.id, "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page", at: document.location, notes: [
