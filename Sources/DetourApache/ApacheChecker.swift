@@ -29,10 +29,12 @@ public enum ApacheChecker: ProxyDialect {
         guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
         let model = ApacheModel(config)
         guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }
-        let context = ApacheCheckContext(pageCodes: PageFolder.codes(in: options.pages), pageFiles: PageFileLookup(maps: options.maps))
+        let pageCodes = PageFolder.codes(in: options.pages)
+        let sites = model.sites
+        let context = ApacheCheckContext(pageCodes: pageCodes, pageFiles: PageFileLookup(maps: options.maps), answers: sites.map { ApacheCoverage.answers($0, codes: pageCodes) })
         let diagnostics = rules.flatMap { $0.check(model, in: context) }
-        let coverage = model.sites.map { scope in
-            SiteCoverage(name: scope.isVirtualHost ? scope.name : "(main server)", location: scope.location, answers: ApacheCoverage.answers(scope, codes: context.pageCodes))
+        let coverage = zip(sites, context.answers).map { scope, answers in
+            SiteCoverage(name: scope.isVirtualHost ? scope.name : "(main server)", location: scope.location, answers: answers)
         }
         return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files)
     }

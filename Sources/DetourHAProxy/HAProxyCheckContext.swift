@@ -10,13 +10,21 @@ final class HAProxyCheckContext: Sendable {
     let pageFiles: PageFileLookup
     /// HAProxy reads relative paths from the folder it runs in; detour from the main file's.
     let base: String
+    /// What answers each code for each HTTP frontend and listen section, by the proxy's index
+    /// in the model: the coverage table's rows, worked out once for it and for the rules.
+    let answers: [Int: [(code: Int, answer: String?)]]
     /// By local path and code: what is wrong with the file, nil when it cannot be read.
     private let judged = Mutex<[String: [HAProxyErrorFile.Problem]?]>([:])
 
-    init(pageCodes: [Int], maps: [PagePathMap], base: String) {
+    init(pageCodes: [Int], maps: [PagePathMap], base: String, model: HAProxyModel) {
         self.pageCodes = pageCodes
         pageFiles = PageFileLookup(maps: maps)
         self.base = base
+        var answers: [Int: [(code: Int, answer: String?)]] = [:]
+        for (index, proxy) in model.proxies.enumerated() where proxy.isHTTPEntry {
+            answers[index] = HAProxyCoverage.answers(proxy, in: model, codes: pageCodes)
+        }
+        self.answers = answers
     }
 
     func file(of page: HAProxyPage) -> PageFile {

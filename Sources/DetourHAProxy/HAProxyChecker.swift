@@ -30,10 +30,12 @@ public enum HAProxyChecker: ProxyDialect {
         // Past a reading error HAProxy stops; what follows would be a guess.
         guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
         let model = HAProxyModel(config)
-        let context = HAProxyCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, base: options.main.deletingLastPathComponent().path)
+        let context = HAProxyCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model)
         let diagnostics = model.diagnostics + rules.flatMap { $0.check(model, in: context) }
-        let coverage = model.proxies.filter { $0.takesRequests && $0.settings.mode == "http" }.map { proxy in
-            SiteCoverage(name: proxy.kind == "listen" ? "\(proxy.name) (listen)" : proxy.name, location: proxy.location, answers: HAProxyCoverage.answers(proxy, in: model, codes: context.pageCodes))
+        let coverage = model.proxies.indices.compactMap { index -> SiteCoverage? in
+            guard let answers = context.answers[index] else { return nil }
+            let proxy = model.proxies[index]
+            return SiteCoverage(name: proxy.kind == "listen" ? "\(proxy.name) (listen)" : proxy.name, location: proxy.location, answers: answers)
         }
         return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files)
     }

@@ -9,6 +9,8 @@ struct HAProxyProxy: Sendable {
 
     /// Where visitors arrive.
     var takesRequests: Bool { kind != "backend" }
+    /// A frontend or listen section that speaks HTTP: a row of the coverage table.
+    var isHTTPEntry: Bool { takesRequests && settings.mode == "http" }
     var isBackend: Bool { kind != "frontend" }
 }
 

@@ -11,8 +11,8 @@ struct ApacheUncoveredCodeRule: ApacheRule {
     )
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
-        model.sites.compactMap { scope in
-            let gaps = ApacheCoverage.answers(scope, codes: context.pageCodes).filter { $0.answer == nil }.map(\.code)
+        zip(model.sites, context.answers).compactMap { scope, answers in
+            let gaps = answers.filter { $0.answer == nil }.map(\.code)
             guard !gaps.isEmpty else { return nil }
             return .warning(Self.id, "\(ApacheUpstreamPassThroughRule.name(scope)) has no ErrorDocument for \(Self.codes(gaps)): visitors get Apache's built-in page", at: scope.location, notes: [
                 Self.fix("include detour's snippets/apache.conf at server level, or add 'ErrorDocument <code> /detour-errors/<code>.html' with an Alias to the pages"),

@@ -12,8 +12,9 @@ struct HAProxyUncoveredCodeRule: HAProxyRule {
     )
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
-        model.proxies.filter { $0.takesRequests && $0.settings.mode == "http" }.compactMap { proxy in
-            let gaps = HAProxyCoverage.answers(proxy, in: model, codes: context.pageCodes).filter { $0.answer == nil }
+        model.proxies.indices.compactMap { index in
+            let proxy = model.proxies[index]
+            guard let gaps = context.answers[index]?.filter({ $0.answer == nil }) else { return nil }
             guard !gaps.isEmpty else { return nil }
             let backends = HAProxyCoverage.backends(of: proxy, in: model).filter { $0.name != proxy.name }.map { "'\($0.name)'" }
             let through = backends.isEmpty ? "" : ", and neither \(backends.count == 1 ? "has backend" : "have backends") \(backends.joined(separator: ", "))"
