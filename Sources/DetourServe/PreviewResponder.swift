@@ -27,8 +27,8 @@ struct PreviewResponder: HTTPResponder {
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else { return notFound() }
             let relative = String(path.dropFirst(root.count))
-            let status = Self.errorPageStatus(relative)
-            return page(data, path: relative, status: status.map { HTTPResponse.Status(code: $0) } ?? .ok, contentType: status.flatMap { _ in Self.errorPageType(relative) })
+            guard let errorPage = Self.errorPage(relative) else { return page(data, path: relative, status: .ok) }
+            return page(data, path: relative, status: HTTPResponse.Status(code: errorPage.status), contentType: errorPage.contentType)
         case .redirect(let location):
             return Response(status: .movedPermanently, headers: [.location: location, .contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "Moved to \(location)\n")))
         case .notFound:
@@ -38,7 +38,7 @@ struct PreviewResponder: HTTPResponder {
 
     /// The site's own 404.html with status 404, or a line of text while no build has one.
     private func notFound() -> Response {
-        let path = "/" + "404.html"
+        let path = "/404.html"
         if case .file(let found) = ServedPath.resolve(path, under: root), let data = FileManager.default.contents(atPath: found) {
             return page(data, path: path, status: .notFound)
         }
@@ -85,20 +85,15 @@ struct PreviewResponder: HTTPResponder {
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
     }
 
-    /// `/errors/502.html`, `/errors/de/502.json`: the status the page is made for. HAProxy's raw
-    /// responses and log-format files are shown as text, with 200.
-    static func errorPageStatus(_ path: String) -> Int? {
+    /// `/errors/502.html`, `/errors/de/502.json`: the status the page is made for and the
+    /// Content-Type the proxies' snippets send it with. HAProxy's raw responses and log-format
+    /// files are none: they are shown as text, with 200.
+    static func errorPage(_ path: String) -> (status: Int, contentType: String)? {
         let parts = path.split(separator: "/")
         guard (2...3).contains(parts.count), parts[0] == Substring(SiteLayout.errorsFolder), let name = parts.last,
-              let dot = name.firstIndex(of: "."), let status = Int(name[..<dot]), (400...599).contains(status),
-              errorPageType(path) != nil else { return nil }
-        return status
-    }
-
-    /// The Content-Type an error page is sent with by the proxies' snippets.
-    static func errorPageType(_ path: String) -> String? {
-        guard let dot = path.lastIndex(of: ".") else { return nil }
-        let fileExtension = String(path[path.index(after: dot)...])
-        return OutputFormat.negotiated.first { $0.fileExtension == fileExtension }?.contentType
+              let dot = name.firstIndex(of: "."), let status = Int(name[..<dot]), (400...599).contains(status) else { return nil }
+        let fileExtension = String(name[name.index(after: dot)...])
+        guard let format = OutputFormat.negotiated.first(where: { $0.fileExtension == fileExtension }) else { return nil }
+        return (status, format.contentType)
     }
 }

@@ -46,7 +46,7 @@ public struct PreviewServer {
         options.baseURL = address
 
         let session = PreviewSession(options: options, quiet: quiet)
-        _ = session.buildAll()
+        session.buildAll()
         let watcher = try FolderWatcher([options.content.path, options.templates.path])
         watcher.start { session.rebuild($0) }
 

@@ -15,28 +15,27 @@ final class PreviewSession: Sendable {
         self.quiet = quiet
     }
 
-    /// The first build, in full; its outcome decides whether serving starts.
-    func buildAll() -> PreviewSite.Outcome {
+    /// The first build, in full, before serving starts; a failed one is served as its findings.
+    func buildAll() {
         queue.sync { run(changed: nil) }
     }
 
     /// The search index waits behind any build queued meanwhile: the edited page shows first.
     func rebuild(_ changed: Set<String>) {
         queue.async { [self] in
-            _ = run(changed: changed)
+            run(changed: changed)
             guard site.searchIndexIsStale else { return }
             queue.async { [self] in site.refreshSearchIndex() }
         }
     }
 
-    private func run(changed: Set<String>?) -> PreviewSite.Outcome {
+    private func run(changed: Set<String>?) {
         let started = DispatchTime.now().uptimeNanoseconds
         let outcome = site.build(changed: changed)
-        if outcome.changedNothing { return outcome }
+        if outcome.changedNothing { return }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         reload.finished(outcome.diagnostics)
         report(outcome, seconds: seconds, first: changed == nil)
-        return outcome
     }
 
     private func report(_ outcome: PreviewSite.Outcome, seconds: Double, first: Bool) {
