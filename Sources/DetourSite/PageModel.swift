@@ -11,10 +11,11 @@ struct PageModel: Sendable {
         var html: String
         var text: String
     }
+    /// By language, then status. Articles do not change it: their links resolve by slug.
+    typealias ErrorPageAdvice = [String: [Int: Advice]]
 
     let content: Content
-    /// By language, then status.
-    let errorPageAdvice: [String: [Int: Advice]]
+    let errorPageAdvice: ErrorPageAdvice
     /// Each article's `partials/article-card`, rendered on first use, by root then article index.
     var cards: [String: [LazyText]] = [:]
     /// Every template rendered with only `site` in scope, on first use, by root, as a tree

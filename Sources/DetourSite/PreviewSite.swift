@@ -26,6 +26,8 @@ public final class PreviewSite: @unchecked Sendable {
     private let options: BuildOptions
     private var templates: TemplateSet?
     private var content: Content?
+    /// The error pages' advice as the last full build rendered it.
+    private var advice: PageModel.ErrorPageAdvice = [:]
     /// A quick build rewrote pages but not yet the search index (`refreshSearchIndex`).
     public private(set) var searchIndexIsStale = false
     /// The warnings of the last full build, kept while only some articles are read again.
@@ -38,10 +40,10 @@ public final class PreviewSite: @unchecked Sendable {
     /// `changed`: absolute paths that changed since the last build, or nil for a full build.
     public func build(changed: Set<String>?) -> Outcome {
         if let changed, let quick = quickBuild(changed) { return quick }
-        var kept: (TemplateSet, Content)?
-        let report = SiteBuilder.build(options) { kept = ($0, $1) }
+        var kept: (TemplateSet, Content, PageModel.ErrorPageAdvice)?
+        let report = SiteBuilder.build(options) { kept = ($0, $1, $2) }
         if let kept {
-            (templates, content) = kept
+            (templates, content, advice) = kept
             searchIndexIsStale = false
             standing = report.diagnostics
         }
@@ -75,18 +77,19 @@ public final class PreviewSite: @unchecked Sendable {
         case .updated(let updated, let changed, let relisted, let diagnostics):
             // A tag page that would appear or go is more than rewriting pages in place.
             guard !relisted || Self.tagSlugs(updated) == Self.tagSlugs(content) else { return nil }
-            let pages = PageSet(content: updated, model: PageModel(content: updated, errorPageAdvice: SiteBuilder.errorPageAdvice(updated)), templates: templates)
+            let pages = PageSet(content: updated, model: PageModel(content: updated, errorPageAdvice: advice), templates: templates)
             let changedFiles = Set(changed)
-            let jobs = pages.jobs.filter { job in
+            // The edited articles' pages, and the lists that show them if what they show changed.
+            var own: [PageSet.Job] = [], lists: [PageSet.Job] = []
+            for job in pages.jobs {
                 switch job {
-                case .article(let index): changedFiles.contains(updated.articles[index].relativePath)
-                case .index, .search, .code, .tag, .sitemap: relisted
-                default: false
+                case .article(let index) where changedFiles.contains(updated.articles[index].relativePath): own.append(job)
+                case .index, .search, .code, .tag, .sitemap: if relisted { lists.append(job) }
+                default: break
                 }
             }
             let output = OutputDirectory(target: options.output)
-            // The edited article first, then the lists that show it, on every core.
-            let (own, lists) = (jobs.filter { if case .article = $0 { true } else { false } }, jobs.filter { if case .article = $0 { false } else { true } })
+            // The edited article first, then the lists, on every core.
             let written = own.map { write($0, of: pages, with: templates, to: output) } + lists.concurrentMap { write($0, of: pages, with: templates, to: output) }
             // A half-written site is worse than a slower build.
             guard written.allSatisfy({ $0 != nil }) else { return nil }

@@ -12,9 +12,9 @@ public enum SiteBuilder {
         build(options, keeping: nil)
     }
 
-    /// `keeping` is handed what the build loaded once its output is in place (`detour serve`
-    /// keeps it to rebuild one article's page later).
-    static func build(_ options: BuildOptions, keeping: ((TemplateSet, Content) -> Void)?) -> BuildReport {
+    /// `keeping` is handed what the build loaded and the error pages' rendered advice once its
+    /// output is in place (`detour serve` keeps them to rebuild one article's page later).
+    static func build(_ options: BuildOptions, keeping: ((TemplateSet, Content, PageModel.ErrorPageAdvice) -> Void)?) -> BuildReport {
         var report = BuildReport()
         report.progress = options.progress
         if let unsafe = OutputSafety.check(options) {
@@ -36,7 +36,8 @@ public enum SiteBuilder {
             report.diagnostics.append(writeFailure(options, error))
             return report
         }
-        let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: errorPageAdvice(content)), templates: templates)
+        let advice = errorPageAdvice(content)
+        let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice), templates: templates)
         report.diagnostics += report.time("pages") { writePages(pages, templates: templates, content: content, to: output, options) }
         let index = report.time("search index") { searchIndex(content) }
         report.diagnostics += report.time("search index written") {
@@ -55,7 +56,7 @@ public enum SiteBuilder {
             return report
         }
         report.wroteOutput = true
-        keeping?(templates, content)
+        keeping?(templates, content, advice)
         report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + index.count + templates.assets.count
         report.errorPages = content.codes.filter(\.generatesPage).count
         report.articles = content.articles.count
@@ -114,13 +115,13 @@ public enum SiteBuilder {
 
     /// Error pages are served by the proxy, far from the help site, so their links are absolute.
     /// By language, then status: the advice as HTML and as plain text.
-    static func errorPageAdvice(_ content: Content) -> [String: [Int: PageModel.Advice]] {
+    private static func errorPageAdvice(_ content: Content) -> PageModel.ErrorPageAdvice {
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
             allowRawHTML: content.site.allowRawHTML
         )
         let root = content.site.baseURL
-        var advice: [String: [Int: PageModel.Advice]] = [:]
+        var advice: PageModel.ErrorPageAdvice = [:]
         for language in content.site.languages {
             for code in content.codes where code.generatesPage {
                 let text = content.text(of: code, in: language)
