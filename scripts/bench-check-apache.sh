@@ -29,3 +29,16 @@ source "$root/scripts/bench-lib.sh"
 beside_server "$hosts virtual hosts" 0.2 "$work/apache.conf" \
     -- "$root/.build/release/detour" check apache "$work/apache.conf" --pages "$work/errors" --quiet \
     -- apache2 -t -f "$work/apache.conf"
+
+# The same virtual hosts, one included file each, as Debian's sites-enabled/ holds them.
+mkdir -p "$work/sites"
+awk -v sites="$work/sites" '
+    /^<VirtualHost/ { file = sprintf("%s/%05d.conf", sites, ++count) }
+    file { print > file }
+    /^<\/VirtualHost>/ { close(file); file = "" }
+    !file && !/^<\/VirtualHost>/ { print > (sites "/../main.conf") }
+' "$work/apache.conf"
+echo "IncludeOptional $work/sites/*.conf" >> "$work/main.conf"
+beside_server "$hosts virtual hosts in $hosts included files" 0.2 "$work/main.conf" \
+    -- "$root/.build/release/detour" check apache "$work/main.conf" --pages "$work/errors" --quiet \
+    -- apache2 -t -f "$work/main.conf"

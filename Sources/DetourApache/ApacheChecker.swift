@@ -32,10 +32,16 @@ public enum ApacheChecker: ProxyDialect {
         let pageCodes = PageFolder.codes(in: options.pages)
         let sites = model.sites
         let context = ApacheCheckContext(pageCodes: pageCodes, pageFiles: PageFileLookup(maps: options.maps), answers: sites.map { ApacheCoverage.answers($0, codes: pageCodes) })
-        let diagnostics = rules.flatMap { $0.check(model, in: context) }
+        // Each rule reads the model alone: they run side by side.
+        let diagnostics = rules.concurrentMap { $0.check(model, in: context) }.flatMap { $0 }
         let coverage = zip(sites, context.answers).map { scope, answers in
             SiteCoverage(name: scope.isVirtualHost ? scope.name : "(main server)", location: scope.location, answers: answers)
         }
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files)
+        let files = config.files
+        // Freeing thousands of sites takes longer than printing the report: another thread
+        // does it, and the process may end first.
+        let leftovers = (consume config, consume model, consume sites, consume context)
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(leftovers) {} }
+        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: files)
     }
 }

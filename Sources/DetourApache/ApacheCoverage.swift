@@ -4,7 +4,7 @@ enum ApacheCoverage {
     static func answers(_ scope: ApacheScope, codes: [Int]) -> [(code: Int, answer: String?)] {
         let proxies = scope.proxyPasses.contains { !$0.excluded }
         return codes.filter { $0 < 500 || proxies }.map { code in
-            guard let document = scope.errorDocuments[code], document.target != .builtIn else { return (code, nil) }
+            guard let document = scope.errorDocument(for: code), document.target != .builtIn else { return (code, nil) }
             return (code, document.written)
         }
     }

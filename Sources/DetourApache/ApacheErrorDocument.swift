@@ -1,8 +1,9 @@
 import DetourDiagnostics
 
 /// `ErrorDocument <code> <target>` as Apache reads the target: a local URL path, a full URL
-/// (a redirect), or text sent as the body.
-struct ApacheErrorDocument: Sendable {
+/// (a redirect), or text sent as the body. A class: every site shares the main server's, and
+/// the rules pass them around.
+final class ApacheErrorDocument: Sendable {
     enum Target: Sendable, Equatable {
         case path(String)
         case url(String)
@@ -11,16 +12,18 @@ struct ApacheErrorDocument: Sendable {
         case builtIn
     }
 
-    var code: Int
-    var target: Target
-    var written: String
-    var location: SourceLocation
+    let code: Int
+    let target: Target
+    let written: String
+    let location: SourceLocation
+    /// The `<Location>`, `<Directory>` … it is written in; nil at the site's top.
+    let section: ApacheScopeReader.Section?
 
-    init?(_ directive: ApacheDirective) {
-        guard directive.arguments.count == 2, let code = Int(directive.arguments[0]) else { return nil }
+    init(code: Int, written: String, location: SourceLocation, section: ApacheScopeReader.Section? = nil) {
         self.code = code
-        written = directive.arguments[1]
-        location = directive.location
+        self.written = written
+        self.location = location
+        self.section = section
         if written == "default" {
             target = .builtIn
         } else if written.hasPrefix("/") {
@@ -31,4 +34,14 @@ struct ApacheErrorDocument: Sendable {
             target = .text(written)
         }
     }
+}
+
+extension ApacheErrorDocument {
+    /// Written in `<Location />`: every request of the site passes through it, proxied ones
+    /// too, and it overrides the site's own (real Apache 2.4.71).
+    var coversEveryRequest: Bool { section?.name == .location && section?.argument == "/" }
+
+    /// Written in a `<Directory>`: it answers requests for files there, never a proxied one
+    /// (a dead upstream gets Apache's built-in 503; real Apache 2.4.71).
+    var isForFilesOnly: Bool { section?.name == .directory }
 }

@@ -2,12 +2,17 @@ import DetourDiagnostics
 
 /// What the main server or one `<VirtualHost>` does with errors and requests, with what a
 /// virtual host takes from the main server.
-struct ApacheScope: Sendable {
+///
+/// A class: every rule walks every site, and a reference costs one count to pass where a
+/// value would cost one per list. Each scope is filled by the one thread that reads its
+/// directives, then only read; so it is `@unchecked Sendable`.
+final class ApacheScope: @unchecked Sendable {
     /// `server` or the virtual host's ServerName (else its address).
     var name: String
-    var location: SourceLocation
-    var isVirtualHost: Bool
-    var errorDocuments: [Int: ApacheErrorDocument] = [:]
+    let location: SourceLocation
+    let isVirtualHost: Bool
+    /// By code, one per code: a later one replaces an earlier (`setErrorDocument`).
+    var errorDocuments: [ApacheErrorDocument] = []
     /// ErrorDocuments inside `<Location>`, `<Directory>`, `<Files>`, `<If>`: for part of the site only.
     var sectionErrorDocuments: [ApacheErrorDocument] = []
     var documentRoot: String?
@@ -27,6 +32,31 @@ struct ApacheScope: Sendable {
     var guards: [ApacheGuard] = []
     /// Values `SetEnv`/`SetEnvIf` give each variable, for `%{ENV:NAME}` in a target.
     var environment: [String: [String]] = [:]
+    /// Its ErrorDocuments for local paths, followed once the site is read.
+    var localDocuments: [ApacheLocalDocument] = []
+
+    init(name: String, location: SourceLocation, isVirtualHost: Bool) {
+        self.name = name
+        self.location = location
+        self.isVirtualHost = isVirtualHost
+    }
+
+    /// Sets the page for the document's code, replacing the one set before. A short list:
+    /// a site sets a few codes, and thousands of sites are read.
+    func setErrorDocument(_ document: ApacheErrorDocument) {
+        let index = errorDocuments.firstIndex { $0.code >= document.code } ?? errorDocuments.count
+        if index < errorDocuments.count, errorDocuments[index].code == document.code {
+            errorDocuments[index] = document
+        } else {
+            errorDocuments.insert(document, at: index)
+        }
+    }
+
+    /// The page every request gets for `code`: the last `<Location />` that sets one, else the
+    /// site's own.
+    func errorDocument(for code: Int) -> ApacheErrorDocument? {
+        sectionErrorDocuments.last { $0.code == code && $0.coversEveryRequest } ?? errorDocuments.first { $0.code == code }
+    }
 
     /// The first ProxyPass that takes `path`, nil when none or an exclusion does; then the
     /// first ProxyPassMatch.
@@ -43,8 +73,10 @@ struct ApacheScope: Sendable {
     /// The file a local URL path is served from: an Alias, else the DocumentRoot.
     func file(of path: String) -> String? {
         for alias in aliases where Self.prefix(alias.url, covers: path) {
-            let rest = path.dropFirst(alias.url.count)
-            return alias.path + (alias.url.hasSuffix("/") && !alias.path.hasSuffix("/") ? "/" : "") + rest
+            var file = alias.path
+            if alias.url.utf8.last == UInt8(ascii: "/"), file.utf8.last != UInt8(ascii: "/") { file += "/" }
+            file += Substring(path.utf8.dropFirst(alias.url.utf8.count))
+            return file
         }
         for alias in aliasMatches {
             if let file = alias.pattern.substitute(path, into: alias.path) { return file }
@@ -67,9 +99,18 @@ struct ApacheScope: Sendable {
         return deepest?.denies == true ? deepest : nil
     }
 
+    /// Whether a `ProxyPass`/`Alias`/`<Location>` path takes `path`: at a `/` boundary unless
+    /// it ends with one. Bytes: thousands of sites each ask for every page.
     static func prefix(_ prefix: String, covers path: String) -> Bool {
-        guard path.hasPrefix(prefix) else { return false }
-        return prefix.hasSuffix("/") || path.count == prefix.count || path.dropFirst(prefix.count).first == "/"
+        let answer = prefix.utf8.withContiguousStorageIfAvailable { head in
+            path.utf8.withContiguousStorageIfAvailable { whole in covers(head, whole) }
+        }
+        return (answer ?? nil) ?? covers(Array(prefix.utf8), Array(path.utf8))
+    }
+
+    private static func covers<Bytes: RandomAccessCollection<UInt8>>(_ head: Bytes, _ whole: Bytes) -> Bool where Bytes.Index == Int {
+        guard whole.count >= head.count, zip(head, whole).allSatisfy({ $0 == $1 }) else { return false }
+        return head.last == UInt8(ascii: "/") || whole.count == head.count || whole[whole.startIndex + head.count] == UInt8(ascii: "/")
     }
 }
 

@@ -11,7 +11,7 @@ public enum HAProxyChecker: ProxyDialect {
 
     static let rules: [any HAProxyRule] = [
         HAProxyMissingPageRule(), HAProxyInvalidErrorFileRule(), HAProxyStatusLineRule(), HAProxyOversizedErrorFileRule(),
-        HAProxyUncoveredCodeRule(), HAProxyBackendPassThroughRule(),
+        HAProxyUncoveredCodeRule(), HAProxyBackendPassThroughRule(), HAProxyErrorlocRedirectRule(), HAProxyProtectedPageRule(),
     ]
 
     public static let catalogue: [RuleDescription] = [

@@ -34,15 +34,10 @@ struct HAProxyConfig: Sendable {
     private mutating func read(_ url: URL, display: String, environment: [String: String]) {
         files.append(display)
         let bytes: [UInt8]
-        switch FileBytes.read(url.path, limit: 64 << 20) {
-        case .success(let read): bytes = read.bytes
+        switch ConfigurationText.read(url.path, display: display, rule: "haproxy.syntax") {
+        case .success(let text): bytes = text.bytes
         case .failure(let failure):
-            diagnostics.append(.error("haproxy.syntax", "cannot read '\(display)': \(failure.reason)", at: SourceLocation(path: display)))
-            return
-        }
-        if let nul = bytes.firstIndex(of: 0) {
-            let line = bytes[..<nul].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            diagnostics.append(.error("haproxy.syntax", "'\(display)' holds a NUL byte: not a text configuration", at: SourceLocation(path: display, line: line)))
+            diagnostics.append(failure.diagnostic)
             return
         }
         let lines = HAProxyLexer(path: display, environment: environment).lines(bytes, diagnostics: &diagnostics)

@@ -16,10 +16,10 @@ enum HAProxyCoverage {
     static func answers(_ proxy: HAProxyProxy, in model: HAProxyModel, codes: [Int]) -> [(code: Int, answer: String?)] {
         let backends = backends(of: proxy, in: model)
         return codes.filter(HAProxyModel.customisable.contains).map { code in
-            let own = proxy.settings.page(for: code)
-            let perBackend = backends.map { $0.settings.page(for: code) ?? own }
+            let own = proxy.settings.answer(for: code)
+            let perBackend = backends.map { $0.settings.answer(for: code) ?? own }
             guard backends.isEmpty ? own != nil : perBackend.allSatisfy({ $0 != nil }) else { return (code, nil) }
-            let shown = Set(perBackend.compactMap { $0?.path } + (backends.isEmpty ? [own!.path] : []))
+            let shown = Set(perBackend.compactMap { $0 } + (backends.isEmpty ? [own!] : []))
             return (code, shown.count == 1 ? shown.first! : "\(shown.count) backend pages")
         }
     }

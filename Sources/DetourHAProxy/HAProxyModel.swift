@@ -27,6 +27,8 @@ struct HAProxyModel: Sendable {
     /// `http-errors` section no proxy uses too).
     var pages: [HAProxyPage] = []
     private var seenPages = Set<String>()
+    /// Every `errorloc` line, in order.
+    var redirects: [HAProxyRedirect] = []
     var bufferSize = 16384
     var maxRewrite = 1024
     /// Lines HAProxy refuses: a code errorfile cannot customise, an unknown section named.
@@ -99,6 +101,20 @@ struct HAProxyModel: Sendable {
         case "errorfile" where words.count >= 3:
             guard let code = customisableCode(words[1], in: line, directive: "errorfile") else { return }
             settings.errorFiles[code] = record(HAProxyPage(code: code, path: words[2].text, pathLocation: line.location(of: words[2]), kind: .response, directive: "errorfile", line: line.location))
+            settings.errorRedirects[code] = nil
+        case "errorloc", "errorloc302", "errorloc303":
+            guard words.count >= 3, let code = customisableCode(words[1], in: line, directive: line.keyword) else { return }
+            let redirect = HAProxyRedirect(code: code, target: words[2].text, status: line.keyword == "errorloc303" ? 303 : 302, directive: line.keyword, line: line.location)
+            settings.errorRedirects[code] = redirect
+            settings.errorFiles[code] = nil
+            redirects.append(redirect)
+        case "acl" where words.count >= 3:
+            settings.acls[words[1].text, default: []].append(words.dropFirst(2).map(\.text))
+        case "http-request" where words.count >= 2 && HAProxyRequestGuard.actions.contains(words[1].text):
+            settings.requestGuards.append(HAProxyRequestGuard(line))
+        case "http-request" where words.count >= 4 && words[1].text == "redirect" && words[2].text == "location":
+            let code = line.word(after: "code", from: 3).flatMap { Int($0.text) } ?? 302
+            settings.pageRedirects.append(HAProxyRedirect(code: nil, target: words[3].text, status: code, directive: "http-request redirect", line: line.location))
         case "errorfiles" where words.count >= 2:
             guard let lines = errorSections[words[1].text] else {
                 diagnostics.append(.error("haproxy.syntax", "no http-errors section named '\(words[1].text)': HAProxy refuses the file", at: line.location(of: words[1])))
@@ -108,6 +124,7 @@ struct HAProxyModel: Sendable {
             for entry in lines where entry.keyword == "errorfile" && entry.words.count >= 3 {
                 guard let code = customisableCode(entry.words[1], in: entry, directive: "errorfile"), only.isEmpty || only.contains(code) else { continue }
                 settings.errorFiles[code] = HAProxyPage(code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response, directive: "errorfiles \(words[1].text)", line: entry.location)
+                settings.errorRedirects[code] = nil
             }
         case "http-error" where words.count >= 3 && words[1].text == "status":
             guard let code = customisableCode(words[2], in: line, directive: "http-error") else { return }

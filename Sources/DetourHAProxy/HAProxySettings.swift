@@ -6,6 +6,15 @@ struct HAProxySettings: Sendable {
     var mode = "tcp"
     /// `errorfile`/`errorfiles`: HAProxy's own errors.
     var errorFiles: [Int: HAProxyPage] = [:]
+    /// `errorloc`, `errorloc302`, `errorloc303`: a redirect for HAProxy's own error. It shares
+    /// its place with `errorfile`: the later line wins.
+    var errorRedirects: [Int: HAProxyRedirect] = [:]
+    /// `http-request redirect location /page`: visitors sent to a page on the same site.
+    var pageRedirects: [HAProxyRedirect] = []
+    /// `http-request deny|auth|tarpit`, in order.
+    var requestGuards: [HAProxyRequestGuard] = []
+    /// `acl NAME fetch values…` lines by name: several lines of one name are alternatives.
+    var acls: [String: [[String]]] = [:]
     /// `http-error status N …`: HAProxy's own errors, in place of `errorfile`.
     var httpErrors: [Int: HAProxyPage] = [:]
     /// `http-response return status N … if { status N }`: the backend's own errors replaced.
@@ -20,4 +29,11 @@ struct HAProxySettings: Sendable {
 
     /// The page for HAProxy's own `code`: `http-error` first, as HAProxy tries it first.
     func page(for code: Int) -> HAProxyPage? { httpErrors[code] ?? errorFiles[code] }
+
+    /// What answers HAProxy's own `code`, as the coverage table shows it: the page's path, or
+    /// where an `errorloc` sends visitors.
+    func answer(for code: Int) -> String? {
+        if let page = page(for: code) { return page.path }
+        return errorRedirects[code].map { "\($0.status) to \($0.target)" }
+    }
 }

@@ -18,6 +18,7 @@ final class ApacheRuleFixtureTests: XCTestCase {
         "error-page-proxied": "apache.error-page-proxied",
         "upstream-errors-pass-through": "apache.upstream-errors-pass-through",
         "uncovered-code": "apache.uncovered-code",
+        "uncovered-code-directory": "apache.uncovered-code",
         "error-page-protected": "apache.error-page-protected",
     ]
     static let fixtures = RuleFixtures(root: root, prefix: "apache.", rules: rules)

@@ -69,6 +69,16 @@ final class ApacheRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(visit(try start("uncovered-code-near-miss")).contains("detour-page-503"))
     }
 
+    /// Where an ErrorDocument is written decides whether a proxied request gets it.
+    func testOnlyAPageInLocationSlashAnswersAProxiedRequest() throws {
+        let inDirectory = visit(try start("uncovered-code-directory-hit"))
+        XCTAssertTrue(inDirectory.hasPrefix("HTTP/1.1 503"), String(inDirectory.prefix(200)))
+        XCTAssertTrue(inDirectory.contains("<h1>Service Unavailable</h1>"), "a <Directory> page is not used for a proxied request: \(inDirectory)")
+        let inLocation = visit(try start("uncovered-code-location-near-miss"))
+        XCTAssertTrue(inLocation.hasPrefix("HTTP/1.1 503"), String(inLocation.prefix(200)))
+        XCTAssertTrue(inLocation.contains("detour-page-503"), inLocation)
+    }
+
     func testAProtectedPageIsRefusedToVisitors() throws {
         assertBuiltInAfterFailedPage(visit(try start("error-page-protected-hit")))
         XCTAssertTrue(visit(try start("error-page-protected-near-miss")).contains("detour-page-503"))

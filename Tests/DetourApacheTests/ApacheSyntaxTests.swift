@@ -101,6 +101,38 @@ final class ApacheSyntaxTests: XCTestCase {
         XCTAssertEqual(lines(try check(["apache.conf": "Include apache.conf\n"])), ["apache.conf:1:1: apache.syntax"], "a file that includes itself")
     }
 
+    func testALoopThroughLinksIsLocated() throws {
+        try folder.write(["conf/site.conf": "IncludeOptional \(folder.path)/conf/loop/*.conf\n"])
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/conf/loop", withDestinationPath: folder.path + "/conf")
+        let file = try check(["apache.conf": "Include conf/site.conf\n"])
+        XCTAssertEqual(lines(file), ["\(folder.path)/conf/site.conf:1:1: apache.syntax"], "the same file under another path is the same file")
+        XCTAssertTrue(file.diagnostics.first?.message.contains("already being read") == true, "\(file.diagnostics)")
+
+        // A folder that holds a link to itself: read once, the link reported, no endless descent.
+        let folders = try check(["apache.conf": "IncludeOptional conf/\n"])
+        XCTAssertEqual(lines(folders), ["apache.conf:1:1: apache.syntax", "\(folder.path)/conf/site.conf:1:1: apache.syntax"])
+        XCTAssertTrue(folders.diagnostics.first?.message.contains("again through a link") == true, "\(folders.diagnostics)")
+    }
+
+    /// Seen on Apache 2.4.71: `Include folder/` reads its hidden files too, `folder/*` does not
+    /// (and with only a hidden file, matches nothing).
+    func testAFolderIncludeReadsHiddenFilesAndAGlobDoesNot() throws {
+        try folder.write(["conf.d/.hidden.conf": "ErrorDocument 503 three words here\n"])
+        XCTAssertEqual(lines(try check(["apache.conf": "Include conf.d/\n"])), ["\(folder.path)/conf.d/.hidden.conf:1:1: apache.syntax"])
+        let glob = try check(["apache.conf": "Include conf.d/*\n"])
+        XCTAssertEqual(lines(glob), ["apache.conf:1:1: apache.syntax"])
+        XCTAssertTrue(glob.diagnostics.first?.message.contains("matches no file") == true, "\(glob.diagnostics)")
+    }
+
+    func testIncludedPathsAreNamedWithoutDotsOrDoubleSlashes() {
+        XCTAssertEqual(ApacheReader.normalized("/etc/apache2/sites-enabled/shop.conf"), "/etc/apache2/sites-enabled/shop.conf")
+        XCTAssertEqual(ApacheReader.normalized("/etc/apache2/./conf.d//../sites/a.conf"), "/etc/apache2/sites/a.conf")
+        XCTAssertEqual(ApacheReader.normalized("/etc/apache2/.hidden.conf"), "/etc/apache2/.hidden.conf")
+        XCTAssertEqual(ApacheReader.normalized("../conf/a.conf"), "../conf/a.conf")
+        XCTAssertEqual(ApacheReader.normalized("/etc/apache2/conf.d/"), "/etc/apache2/conf.d")
+        XCTAssertEqual(ApacheReader.normalized("/"), "/")
+    }
+
     func testBadInputIsLocatedNeverACrash() throws {
         try folder.writeData("apache.conf", Data([0x41, 0x0A, 0x00, 0xFF, 0x0A]))
         let binary = ApacheChecker.check(.init(main: folder.url.appendingPathComponent("apache.conf"), mainDisplay: "apache.conf", pages: nil, maps: []), environment: [:])

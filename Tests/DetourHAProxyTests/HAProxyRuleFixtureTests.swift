@@ -21,6 +21,8 @@ final class HAProxyRuleFixtureTests: XCTestCase {
         "errorfile-oversized": "haproxy.errorfile-oversized",
         "uncovered-code": "haproxy.uncovered-code",
         "backend-errors-pass-through": "haproxy.backend-errors-pass-through",
+        "errorloc-redirect": "haproxy.errorloc-redirect",
+        "error-page-protected": "haproxy.error-page-protected",
     ]
 
     /// What `haproxy -c` (2.6) says of each hit: the faults it refuses, and those it passes.

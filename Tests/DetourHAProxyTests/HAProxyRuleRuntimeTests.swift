@@ -32,8 +32,44 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         return port
     }
 
-    private func visit(_ port: Int) -> String {
-        LoopbackPort.exchange(port, "GET /cart HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n\r\n") ?? ""
+    private func visit(_ port: Int, _ path: String = "/cart") -> String {
+        LoopbackPort.exchange(port, "GET \(path) HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n\r\n") ?? ""
+    }
+
+    /// The answer once the health check has taken the dead server down (a redirect that
+    /// waits for `nbsrv` to reach 0), within five seconds.
+    private func visitOnceDown(_ port: Int, _ path: String) -> String {
+        var answer = visit(port, path)
+        for _ in 0..<50 where !answer.hasPrefix("HTTP/1.1 302") {
+            Thread.sleep(forTimeInterval: 0.1)
+            answer = visit(port, path)
+        }
+        return answer
+    }
+
+    func testAnErrorlocRedirectLosesTheStatusAndLeadsBackToTheDeadBackend() throws {
+        let port = try start("errorloc-redirect-hit")
+        let answer = visit(port)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 302"), "a redirect, not 503: \(answer.prefix(200))")
+        XCTAssertTrue(answer.lowercased().contains("location: /errors/503.html"), answer)
+        let page = visit(port, "/errors/503.html")
+        XCTAssertTrue(page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"), "the page's own request reaches the dead backend and is sent to itself: \(page.prefix(200))")
+        let kept = visit(try start("errorloc-redirect-near-miss"))
+        XCTAssertTrue(kept.hasPrefix("HTTP/1.1 503") || kept.hasPrefix("HTTP/1.0 503"), String(kept.prefix(200)))
+        XCTAssertTrue(kept.contains("detour-page-503"), kept)
+    }
+
+    func testARedirectedPageBehindAuthIsRefused() throws {
+        let port = try start("error-page-protected-hit")
+        let redirect = visitOnceDown(port, "/public/cart")
+        XCTAssertTrue(redirect.lowercased().contains("location: /errors/503.html"), "the open page is redirected once the app is down: \(redirect.prefix(200))")
+        let page = visit(port, "/errors/503.html")
+        XCTAssertTrue(page.hasPrefix("HTTP/1.1 401"), "the page itself asks for a password: \(page.prefix(200))")
+        XCTAssertFalse(page.contains("detour-page-503"))
+        let open = try start("error-page-protected-near-miss")
+        XCTAssertTrue(visitOnceDown(open, "/public/cart").lowercased().contains("location: /errors/503.html"))
+        let served = visit(open, "/errors/503.html")
+        XCTAssertTrue(served.contains("detour-page-503"), "the page is served to everyone: \(served.prefix(200))")
     }
 
     func testAnEmptyErrorfileAnswersNothing() throws {

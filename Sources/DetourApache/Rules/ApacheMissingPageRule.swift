@@ -13,17 +13,17 @@ struct ApacheMissingPageRule: ApacheRule {
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        forEachSite(model) { scope, documents in
-            found += documents.compactMap { local in finding(local.document, local.paths, in: scope, context) }
+        for site in model.sites {
+            found += site.localDocuments.compactMap { local in finding(local.document, local.paths, context) }
         }
         return found.removingDuplicates()
     }
 
-    private func finding(_ document: ApacheErrorDocument, _ paths: [String], in scope: ApacheScope, _ context: ApacheCheckContext) -> Diagnostic? {
-        guard paths.allSatisfy({ scope.proxy(of: $0) == nil }) else { return nil }
+    private func finding(_ document: ApacheErrorDocument, _ paths: [ApacheLocalDocument.Path], _ context: ApacheCheckContext) -> Diagnostic? {
+        guard paths.allSatisfy({ $0.proxy == nil }) else { return nil }
         let missing = paths.compactMap { path -> PageFile? in
-            guard let file = scope.file(of: path) else { return nil }
-            let page = context.pageFiles.file(file, uri: path)
+            guard let file = path.file else { return nil }
+            let page = context.pageFiles.file(file, uri: path.url)
             return page.exists ? nil : page
         }
         guard let first = missing.first else { return nil }

@@ -12,16 +12,15 @@ struct ApacheProtectedPageRule: ApacheRule {
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        forEachSite(model) { scope, documents in
-            guard !scope.guards.isEmpty else { return }
-            found += documents.compactMap { local in finding(local.document, local.paths, in: scope) }
+        for site in model.sites where !site.guards.isEmpty {
+            found += site.localDocuments.compactMap { local in finding(local.document, local.paths, in: site) }
         }
         return found.removingDuplicates()
     }
 
-    private func finding(_ document: ApacheErrorDocument, _ paths: [String], in scope: ApacheScope) -> Diagnostic? {
-        for path in paths where scope.proxy(of: path) == nil {
-            guard let stand = scope.guardOf(url: path, file: scope.file(of: path)) else { continue }
+    private func finding(_ document: ApacheErrorDocument, _ paths: [ApacheLocalDocument.Path], in scope: ApacheScope) -> Diagnostic? {
+        for path in paths where path.proxy == nil {
+            guard let stand = scope.guardOf(url: path.url, file: path.file) else { continue }
             return .error(Self.id, "ErrorDocument \(document.code) '\(document.written)' is behind '\(stand.what)': visitors who do not meet it get Apache's built-in page", at: document.location, notes: [
                 .init("this keeps them out", at: stand.location),
                 Self.fix("let the pages through: 'Require all granted', or detour's 'Require expr %{ENV:REDIRECT_STATUS} =~ /^[45]/' in the pages' <Directory>"),

@@ -13,14 +13,15 @@ struct ApacheProxiedPageRule: ApacheRule {
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        forEachSite(model) { scope, documents in
-            found += documents.compactMap { local in finding(local.document, local.paths, in: scope) }
+        for site in model.sites {
+            found += site.localDocuments.compactMap { local in finding(local.document, local.paths) }
         }
         return found.removingDuplicates()
     }
 
-    private func finding(_ document: ApacheErrorDocument, _ paths: [String], in scope: ApacheScope) -> Diagnostic? {
-        guard let path = paths.first(where: { scope.proxy(of: $0) != nil }), let pass = scope.proxy(of: path) else { return nil }
+    private func finding(_ document: ApacheErrorDocument, _ paths: [ApacheLocalDocument.Path]) -> Diagnostic? {
+        guard let proxied = paths.first(where: { $0.proxy != nil }), let pass = proxied.proxy else { return nil }
+        let path = proxied.url
         let folder = path.split(separator: "/").first.map { "/\($0)/" } ?? path
         return .error(Self.id, "ErrorDocument \(document.code) '\(document.written)' is proxied: '\(path)' goes to the upstream, which fails with the page", at: document.location, notes: [
             .init("this ProxyPass takes it", at: pass),

@@ -11,12 +11,14 @@ struct ApacheTextTargetRule: ApacheRule {
     )
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
-        model.documents.compactMap { document in
-            guard case .text(let text) = document.target else { return nil }
+        var found: [Diagnostic] = []
+        model.forEachDocument { document in
+            guard case .text(let text) = document.target else { return }
             let looksLikePath = text.contains("/") || text.hasSuffix(".html")
-            return .warning(Self.id, "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page", at: document.location, notes: [
+            found.append(.warning(Self.id, "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page", at: document.location, notes: [
                 Self.fix(looksLikePath ? "start the path with '/' ('/\(text)')" : "point it at a page: '/detour-errors/\(document.code).html' with detour's snippet"),
-            ])
-        }.removingDuplicates()
+            ]))
+        }
+        return found.removingDuplicates()
     }
 }

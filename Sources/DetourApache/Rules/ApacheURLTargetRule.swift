@@ -11,11 +11,13 @@ struct ApacheURLTargetRule: ApacheRule {
     )
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
-        model.documents.compactMap { document in
-            guard case .url(let url) = document.target, document.code != 401 else { return nil }
-            return .error(Self.id, "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost", at: document.location, notes: [
+        var found: [Diagnostic] = []
+        model.forEachDocument { document in
+            guard case .url(let url) = document.target, document.code != 401 else { return }
+            found.append(.error(Self.id, "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost", at: document.location, notes: [
                 Self.fix("serve the page from this server with a local path ('/detour-errors/…', as detour's snippet does)"),
-            ])
-        }.removingDuplicates()
+            ]))
+        }
+        return found.removingDuplicates()
     }
 }

@@ -6,7 +6,7 @@ import DetourProxyCore
 struct ApacheUncoveredCodeRule: ApacheRule {
     static let about = RuleDescription(
         "apache.uncovered-code", .warning,
-        summary: "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for; 5xx only where it proxies",
+        summary: "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only where it proxies (one in <Directory> never answers a proxied request)",
         consequence: "Apache's built-in page, unbranded, in English (503 'Service Unavailable' for a dead upstream)"
     )
 
@@ -14,8 +14,12 @@ struct ApacheUncoveredCodeRule: ApacheRule {
         zip(model.sites, context.answers).compactMap { scope, answers in
             let gaps = answers.filter { $0.answer == nil }.map(\.code)
             guard !gaps.isEmpty else { return nil }
-            return .warning(Self.id, "\(ApacheUpstreamPassThroughRule.name(scope)) has no ErrorDocument for \(Self.codes(gaps)): visitors get Apache's built-in page", at: scope.location, notes: [
-                Self.fix("include detour's snippets/apache.conf at server level, or add 'ErrorDocument <code> /detour-errors/<code>.html' with an Alias to the pages"),
+            // A page in <Directory> looks like cover, but proxied requests never pass through it.
+            let filesOnly = scope.sectionErrorDocuments.filter { $0.isForFilesOnly && gaps.contains($0.code) }.map { document in
+                Diagnostic.Note("this ErrorDocument \(document.code) is inside <Directory \(document.section?.argument ?? "")>: it answers requests for files there, never a proxied one", at: document.location)
+            }
+            return .warning(Self.id, "\(ApacheUpstreamPassThroughRule.name(scope)) has no ErrorDocument for \(Self.codes(gaps)) that every request gets: visitors get Apache's built-in page", at: scope.location, notes: filesOnly + [
+                Self.fix("include detour's snippets/apache.conf at server level, or add 'ErrorDocument <code> /detour-errors/<code>.html' with an Alias to the pages, at the site's top or in <Location />"),
             ])
         }
     }

@@ -1,0 +1,21 @@
+import DetourDiagnostics
+
+/// A redirect that sends visitors to a page instead of answering with it: `errorloc`,
+/// `errorloc302`, `errorloc303`, or `http-request redirect location`. The page is fetched by a
+/// second request, which goes through the frontend's rules and routing again.
+struct HAProxyRedirect: Sendable {
+    /// The error it stands for; nil for an `http-request redirect`.
+    var code: Int?
+    var target: String
+    /// 302 or 303, as the line asks.
+    var status: Int
+    /// `errorloc`, `errorloc303`, `http-request redirect`.
+    var directive: String
+    var line: SourceLocation
+
+    /// A path on the same site, fetched through the same frontend.
+    var isLocal: Bool { target.hasPrefix("/") && !target.hasPrefix("//") }
+
+    /// The path of the page's own request (without its query).
+    var path: String { String(target.prefix { $0 != "?" }) }
+}
