@@ -15,6 +15,12 @@ final class LiveReload: Sendable {
 
     var generation: Int { state.withLock { $0.generation } }
 
+    /// A build under way has read its changes without an error: pages sent from now on drop
+    /// the last failure's overlay, before the build is finished and browsers are told.
+    func clearFailure() {
+        state.withLock { $0.failure = [] }
+    }
+
     func finished(_ diagnostics: [Diagnostic]) {
         state.withLock { $0 = ($0.generation + 1, diagnostics.filter { $0.severity == .error }) }
     }

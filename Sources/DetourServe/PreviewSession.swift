@@ -31,11 +31,13 @@ final class PreviewSession: Sendable {
 
     private func run(changed: Set<String>?) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let outcome = site.build(changed: changed)
+        // A page rewritten by a good build must not show the last failure while the rest is written.
+        let outcome = site.build(changed: changed) { reload.clearFailure() }
         if outcome.changedNothing { return }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        reload.finished(outcome.diagnostics)
+        // The terminal has the findings by the time the browser shows them.
         report(outcome, seconds: seconds, first: changed == nil)
+        reload.finished(outcome.diagnostics)
     }
 
     private func report(_ outcome: PreviewSite.Outcome, seconds: Double, first: Bool) {

@@ -38,8 +38,10 @@ public final class PreviewSite: @unchecked Sendable {
     }
 
     /// `changed`: absolute paths that changed since the last build, or nil for a full build.
-    public func build(changed: Set<String>?) -> Outcome {
-        if let changed, let quick = quickBuild(changed) { return quick }
+    /// `willWrite` runs once a quick build has read its changes without an error, before it
+    /// rewrites pages in place: from then on the served site is this build's.
+    public func build(changed: Set<String>?, willWrite: () -> Void = {}) -> Outcome {
+        if let changed, let quick = quickBuild(changed, willWrite: willWrite) { return quick }
         var kept: (TemplateSet, Content, PageModel.ErrorPageAdvice)?
         let report = SiteBuilder.build(options) { kept = ($0, $1, $2) }
         if let kept {
@@ -59,7 +61,7 @@ public final class PreviewSite: @unchecked Sendable {
         searchIndexIsStale = false
     }
 
-    private func quickBuild(_ changed: Set<String>) -> Outcome? {
+    private func quickBuild(_ changed: Set<String>, willWrite: () -> Void) -> Outcome? {
         let folder = options.content.path + "/"
         guard let templates, let content, changed.allSatisfy({ $0.hasPrefix(folder) }) else { return nil }
         // Files that came and went (sed -i's and editors' temporary files) changed nothing.
@@ -89,6 +91,7 @@ public final class PreviewSite: @unchecked Sendable {
                 }
             }
             let output = OutputDirectory(target: options.output)
+            willWrite()
             // The edited article first, then the lists, on every core.
             let written = own.map { write($0, of: pages, with: templates, to: output) } + lists.concurrentMap { write($0, of: pages, with: templates, to: output) }
             // A half-written site is worse than a slower build.

@@ -104,7 +104,7 @@ final class ErrorPageBrowserTests: XCTestCase {
         let browser = try Chromium.open("http://127.0.0.1:\(port)/shop/cart", profile: profile)
         processes.insert(browser, at: 0)
         let accessLog = URL(fileURLWithPath: state + "/access.log")
-        let rechecked = waitUntil(timeout: 20) { ((try? String(contentsOf: accessLog, encoding: .utf8)) ?? "").contains("\"HEAD /shop/cart HTTP/1.1\" 502") }
+        let rechecked = Poll.until(timeout: 20) { ((try? String(contentsOf: accessLog, encoding: .utf8)) ?? "").contains("\"HEAD /shop/cart HTTP/1.1\" 502") }
         let log = (try? String(contentsOf: accessLog, encoding: .utf8)) ?? ""
         XCTAssertTrue(rechecked, "the page re-checks its address while the application is down:\n\(log)\n\(browser.log)")
         XCTAssertTrue(log.contains("\"GET /shop/cart HTTP/1.1\" 502"), log)
@@ -114,7 +114,7 @@ final class ErrorPageBrowserTests: XCTestCase {
         servers.append(app)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog)
         // nginx speaks HTTP/1.0 to the upstream; the method and path are what matter.
-        let landed = waitUntil(timeout: 20) { app.accessLog.contains("\"GET /shop/cart HTTP/1.0\" 200") }
+        let landed = Poll.until(timeout: 20) { app.accessLog.contains("\"GET /shop/cart HTTP/1.0\" 200") }
         XCTAssertTrue(landed, "the browser lands on the application:\n\(app.accessLog)")
         let appRequests = app.accessLog.split(separator: "\n").map { $0.split(separator: "\"").dropFirst().first.map(String.init) ?? "" }
         XCTAssertEqual(Array(appRequests.prefix(2)), ["HEAD /shop/cart HTTP/1.0", "GET /shop/cart HTTP/1.0"], "it checked, then reloaded: \(appRequests)")
@@ -128,12 +128,4 @@ final class ErrorPageBrowserTests: XCTestCase {
         return "#" + channels.map { String(format: "%02x", $0) }.joined()
     }
 
-    private func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(100_000)
-        }
-        return condition()
-    }
 }

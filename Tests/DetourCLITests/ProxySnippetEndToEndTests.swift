@@ -97,7 +97,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         let status = server.deadUpstreamStatus
         if name == "haproxy" {
             // The language comes with the health check's verdict; the first one runs at start.
-            waitUntil { (try? HTTPClient.get(self.url(port), headers: ["Accept-Language": "de"]))?.body.contains("<h1>\(Self.titles["de"]![status]!)</h1>") == true }
+            Poll.until { (try? HTTPClient.get(self.url(port), headers: ["Accept-Language": "de"]))?.body.contains("<h1>\(Self.titles["de"]![status]!)</h1>") == true }
         }
         let down = try HTTPClient.get(url(port))
         XCTAssertEqual(down.status, status, "\(name): the real status, never 200", file: file, line: line)
@@ -148,7 +148,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         application = app
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog, file: file, line: line)
         let proxied = try start(server, upstream: appPort)
-        waitUntil { (try? HTTPClient.get(self.url(proxied)))?.body == "application home" }
+        Poll.until { (try? HTTPClient.get(self.url(proxied)))?.body == "application home" }
         XCTAssertEqual(try HTTPClient.get(url(proxied)).body, "application home", "\(name): the application answers through the proxy", file: file, line: line)
         for code in [500, 502, 503, 504] {
             let response = try HTTPClient.get(url(proxied, path: "/\(code)"), headers: ["Accept-Language": "de"])
@@ -211,8 +211,4 @@ final class ProxySnippetEndToEndTests: XCTestCase {
 
     private func url(_ port: Int, path: String = "/shop/cart?id=1") -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    private func waitUntil(timeout: TimeInterval = 8, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, !condition() { usleep(100_000) }
-    }
 }

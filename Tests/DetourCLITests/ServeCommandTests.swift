@@ -26,7 +26,8 @@ final class ServeCommandTests: XCTestCase {
     private func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     func testServesTheSiteWithRealStatusesAndTypes() throws {
-        XCTAssertTrue(server.log.contains("Serving at http://127.0.0.1:\(port)/"), server.log)
+        // The port opens a moment before the line is printed.
+        XCTAssertTrue(Poll.until { self.server.log.contains("Serving at http://127.0.0.1:\(self.port)/") }, server.log)
         let home = try HTTPClient.get(url("/"))
         XCTAssertEqual(home.status, 200)
         XCTAssertEqual(home.headers["content-type"], "text/html; charset=utf-8")
@@ -85,11 +86,11 @@ final class ServeCommandTests: XCTestCase {
         let article = "content/articles/refused.md"
         let original = try site.read(article)
         try site.write([article: original + "\nThe port is zanzibar-\(port).\n"])
-        XCTAssertTrue(waitUntil { self.page("/articles/refused/").contains("zanzibar-\(self.port)") }, server.log)
+        XCTAssertTrue(Poll.until { self.page("/articles/refused/").contains("zanzibar-\(self.port)") }, server.log)
 
         // A broken front matter: the last good page stays, with the findings over it.
         try site.write([article: original.replacingOccurrences(of: "title: Connection refused", with: "title: [unclosed")])
-        XCTAssertTrue(waitUntil { self.page("/articles/refused/").contains("detour-build-failed") }, server.log)
+        XCTAssertTrue(Poll.until { self.page("/articles/refused/").contains("detour-build-failed") }, server.log)
         let broken = page("/articles/refused/")
         XCTAssertTrue(broken.contains("content/articles/refused.md:2:"), broken)
         XCTAssertTrue(broken.contains("zanzibar-\(port)"), "the last good build is still served")
@@ -98,13 +99,13 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(server.isRunning)
 
         try site.write([article: original.replacingOccurrences(of: "title: Connection refused", with: "title: Connection refused again")])
-        XCTAssertTrue(waitUntil { self.page("/articles/refused/").contains("Connection refused again") }, server.log)
+        XCTAssertTrue(Poll.until { self.page("/articles/refused/").contains("Connection refused again") }, server.log)
         XCTAssertFalse(page("/articles/refused/").contains("detour-build-failed"))
         XCTAssertTrue(page("/").contains("Connection refused again"), "a new title reaches the listing pages")
 
         // A markup attempt in the findings is shown as text.
         try site.write(["content/codes/502.yml": "status: 502\ntitle: <img src=x onerror=alert(1)>\nsummary: [\n"])
-        XCTAssertTrue(waitUntil { self.page("/").contains("detour-build-failed") }, server.log)
+        XCTAssertTrue(Poll.until { self.page("/").contains("detour-build-failed") }, server.log)
         XCTAssertFalse(page("/").contains("<img src=x"), page("/"))
     }
 
@@ -119,30 +120,30 @@ final class ServeCommandTests: XCTestCase {
 
         Fresh text.
         """])
-        XCTAssertTrue(waitUntil { self.page("/articles/fresh/").contains("Fresh text.") }, server.log)
+        XCTAssertTrue(Poll.until { self.page("/articles/fresh/").contains("Fresh text.") }, server.log)
         XCTAssertTrue(page("/tags/fresh/").contains("A fresh article"))
         XCTAssertTrue(page("/codes/502/").contains("A fresh article"))
 
         try FileManager.default.removeItem(atPath: site.path + "/content/articles/new/fresh.md")
-        XCTAssertTrue(waitUntil { (try? HTTPClient.get(self.url("/articles/fresh/")).status) == 404 }, server.log)
+        XCTAssertTrue(Poll.until { (try? HTTPClient.get(self.url("/articles/fresh/")).status) == 404 }, server.log)
         XCTAssertFalse(page("/codes/502/").contains("A fresh article"))
 
         // A template change rebuilds every page with it.
         let footer = site.path + "/templates/partials/footer.mustache"
         try (try String(contentsOfFile: footer, encoding: .utf8) + "<p>footer-\(port)</p>\n").write(toFile: footer, atomically: true, encoding: .utf8)
-        XCTAssertTrue(waitUntil { self.page("/articles/refused/").contains("footer-\(self.port)") }, server.log)
+        XCTAssertTrue(Poll.until { self.page("/articles/refused/").contains("footer-\(self.port)") }, server.log)
     }
 
     func testABrowserReloadsOnSave() throws {
         let profile = try TemporaryFolder()
         defer { profile.remove() }
         processes.append(try Chromium.open(url("/articles/refused/"), profile: profile))
-        XCTAssertTrue(waitUntil(timeout: 30) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Connection refused ·") } }, "\(Chromium.pageTitles(profile: profile))")
+        XCTAssertTrue(Poll.until(timeout: 30) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Connection refused ·") } }, "\(Chromium.pageTitles(profile: profile))")
         // Give the page its event stream before the save.
         usleep(1_000_000)
         let article = "content/articles/refused.md"
         try site.write([article: try site.read(article).replacingOccurrences(of: "title: Connection refused", with: "title: Reloaded by itself")])
-        XCTAssertTrue(waitUntil(timeout: 20) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Reloaded by itself ·") } }, "\(Chromium.pageTitles(profile: profile))\n\(server.log)")
+        XCTAssertTrue(Poll.until(timeout: 20) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Reloaded by itself ·") } }, "\(Chromium.pageTitles(profile: profile))\n\(server.log)")
     }
 
     func testTwoHundredConnectionsAtOnce() throws {
@@ -174,12 +175,4 @@ final class ServeCommandTests: XCTestCase {
 
     private func page(_ path: String) -> String { (try? HTTPClient.get(url(path)).body) ?? "" }
 
-    private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
 }
