@@ -12,6 +12,7 @@ public enum HAProxyChecker: ProxyDialect {
     static let rules: [any HAProxyRule] = [
         HAProxyMissingPageRule(), HAProxyInvalidErrorFileRule(), HAProxyStatusLineRule(), HAProxyOversizedErrorFileRule(),
         HAProxyUncoveredCodeRule(), HAProxyBackendPassThroughRule(), HAProxyErrorlocRedirectRule(), HAProxyProtectedPageRule(),
+        HAProxyRedirectLoopRule(),
     ]
 
     public static let catalogue: [RuleDescription] = [

@@ -6,7 +6,7 @@ enum HAProxyCoverage {
     /// The backends a proxy routes to (itself, for `listen`); names no section defines are left out.
     static func backends(of proxy: HAProxyProxy, in model: HAProxyModel) -> [HAProxyProxy] {
         if proxy.kind == "listen" { return [proxy] }
-        let names = ([proxy.settings.defaultBackend].compactMap { $0 } + proxy.settings.useBackends)
+        let names = ([proxy.settings.defaultBackend].compactMap { $0 } + proxy.settings.routes).map(\.backend)
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }.compactMap { model.backendsByName[$0].map { model.proxies[$0] } }
     }

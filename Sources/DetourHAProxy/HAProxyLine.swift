@@ -26,4 +26,10 @@ struct HAProxyLine: Sendable {
         guard let index = words[start...].firstIndex(where: { $0.text == keyword }), index + 1 < words.count else { return nil }
         return words[index + 1]
     }
+
+    /// The rule's condition, from `if` or `unless` on; empty when it applies to every request.
+    var condition: [String] {
+        let texts = words.dropFirst().map(\.text)
+        return Array(texts.drop { $0 != "if" && $0 != "unless" })
+    }
 }

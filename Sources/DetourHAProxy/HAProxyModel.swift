@@ -114,7 +114,7 @@ struct HAProxyModel: Sendable {
             settings.requestGuards.append(HAProxyRequestGuard(line))
         case "http-request" where words.count >= 4 && words[1].text == "redirect" && words[2].text == "location":
             let code = line.word(after: "code", from: 3).flatMap { Int($0.text) } ?? 302
-            settings.pageRedirects.append(HAProxyRedirect(code: nil, target: words[3].text, status: code, directive: "http-request redirect", line: line.location))
+            settings.pageRedirects.append(HAProxyRedirect(code: nil, target: words[3].text, status: code, directive: "http-request redirect", condition: line.condition, line: line.location))
         case "errorfiles" where words.count >= 2:
             guard let lines = errorSections[words[1].text] else {
                 diagnostics.append(.error("haproxy.syntax", "no http-errors section named '\(words[1].text)': HAProxy refuses the file", at: line.location(of: words[1])))
@@ -142,9 +142,9 @@ struct HAProxyModel: Sendable {
         case "http-after-response":
             settings.afterResponse = settings.afterResponse ?? line.location
         case "default_backend" where words.count >= 2:
-            settings.defaultBackend = words[1].text
+            settings.defaultBackend = HAProxyRoute(line)
         case "use_backend" where words.count >= 2:
-            settings.useBackends.append(words[1].text)
+            settings.routes.append(HAProxyRoute(line))
         case "server":
             settings.servers += 1
         case "server-template" where words.count >= 3:

@@ -14,8 +14,8 @@ struct HAProxyRequestGuard: Sendable {
     init(_ line: HAProxyLine) {
         let words = line.words.map(\.text)
         action = words[1]
-        let conditionStart = words.firstIndex { $0 == "if" || $0 == "unless" } ?? words.count
-        condition = Array(words[conditionStart...])
+        condition = line.condition
+        let conditionStart = words.count - condition.count
         let denyStatus = words.firstIndex(of: "deny_status").flatMap { $0 + 1 < conditionStart ? Int(words[$0 + 1]) : nil }
         status = action == "auth" ? 401 : action == "tarpit" ? 500 : denyStatus ?? 403
         self.line = line.location

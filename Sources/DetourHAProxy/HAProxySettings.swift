@@ -23,8 +23,9 @@ struct HAProxySettings: Sendable {
     var replacedStatuses: Set<Int> = []
     /// The first `http-after-response` rule: it rewrites error pages too.
     var afterResponse: SourceLocation?
-    var defaultBackend: String?
-    var useBackends: [String] = []
+    var defaultBackend: HAProxyRoute?
+    /// `use_backend` lines, in order: the first that applies wins.
+    var routes: [HAProxyRoute] = []
     var servers = 0
 
     /// The page for HAProxy's own `code`: `http-error` first, as HAProxy tries it first.

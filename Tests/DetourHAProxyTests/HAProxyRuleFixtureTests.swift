@@ -22,7 +22,10 @@ final class HAProxyRuleFixtureTests: XCTestCase {
         "uncovered-code": "haproxy.uncovered-code",
         "backend-errors-pass-through": "haproxy.backend-errors-pass-through",
         "errorloc-redirect": "haproxy.errorloc-redirect",
+        "errorloc-redirect-routed": "haproxy.errorloc-redirect",
         "error-page-protected": "haproxy.error-page-protected",
+        "error-page-protected-backend": "haproxy.error-page-protected",
+        "redirect-loop": "haproxy.redirect-loop",
     ]
 
     /// What `haproxy -c` (2.6) says of each hit: the faults it refuses, and those it passes.

@@ -59,17 +59,44 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(kept.contains("detour-page-503"), kept)
     }
 
+    /// The scenario started with its app dead: a visitor on `path` is sent to the maintenance
+    /// page once the health check has seen it; what the page's own request gets.
+    private func maintenancePage(_ scenario: String, from path: String = "/cart", file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let port = try start(scenario)
+        let redirect = visitOnceDown(port, path)
+        XCTAssertTrue(redirect.lowercased().contains("location: /errors/503.html"), "\(scenario): visitors are sent to the page once the app is down: \(redirect.prefix(200))", file: file, line: line)
+        return visit(port, "/errors/503.html")
+    }
+
+    private func assertServed(_ page: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(page.hasPrefix("HTTP/1.1 200") && page.contains("detour-page-503"), "the page is served: \(page.prefix(200))", file: file, line: line)
+    }
+
     func testARedirectedPageBehindAuthIsRefused() throws {
-        let port = try start("error-page-protected-hit")
-        let redirect = visitOnceDown(port, "/public/cart")
-        XCTAssertTrue(redirect.lowercased().contains("location: /errors/503.html"), "the open page is redirected once the app is down: \(redirect.prefix(200))")
-        let page = visit(port, "/errors/503.html")
+        let page = try maintenancePage("error-page-protected-hit", from: "/public/cart")
         XCTAssertTrue(page.hasPrefix("HTTP/1.1 401"), "the page itself asks for a password: \(page.prefix(200))")
         XCTAssertFalse(page.contains("detour-page-503"))
-        let open = try start("error-page-protected-near-miss")
-        XCTAssertTrue(visitOnceDown(open, "/public/cart").lowercased().contains("location: /errors/503.html"))
-        let served = visit(open, "/errors/503.html")
-        XCTAssertTrue(served.contains("detour-page-503"), "the page is served to everyone: \(served.prefix(200))")
+        assertServed(try maintenancePage("error-page-protected-near-miss", from: "/public/cart"))
+    }
+
+    func testARedirectedPageRefusedByItsBackendIsRefused() throws {
+        let page = try maintenancePage("error-page-protected-backend-hit")
+        XCTAssertTrue(page.hasPrefix("HTTP/1.1 403"), "the backend the page is routed to refuses it: \(page.prefix(200))")
+        XCTAssertFalse(page.contains("detour-page-503"))
+        assertServed(try maintenancePage("error-page-protected-backend-near-miss"))
+    }
+
+    func testARedirectThatCatchesItsOwnPageLoops() throws {
+        let page = try maintenancePage("redirect-loop-hit")
+        XCTAssertTrue(page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"), "the page's own request is sent to itself: \(page.prefix(200))")
+        assertServed(try maintenancePage("redirect-loop-near-miss"))
+    }
+
+    func testAnErrorlocPageRoutedElsewhereIsServedButStillAfterARedirect() throws {
+        let port = try start("errorloc-redirect-routed-hit")
+        let answer = visit(port)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 302") && answer.lowercased().contains("location: /errors/503.html"), "still a redirect, not 503: \(answer.prefix(200))")
+        assertServed(visit(port, "/errors/503.html"))
     }
 
     func testAnEmptyErrorfileAnswersNothing() throws {

@@ -2,39 +2,43 @@ import DetourDiagnostics
 import DetourProxyCore
 
 /// A page visitors are redirected to (`errorloc`, `http-request redirect location`) is fetched
-/// by a second request, which meets the frontend's `http-request deny`/`auth` rules again. A
-/// rule that the page's path brings into play refuses it: visitors who got past it with their
+/// by a second request, which meets the frontend's `http-request deny`/`auth` rules again, and
+/// those of the backend its path is routed to. A rule that the page's path brings into play
+/// refuses it: visitors who got past it with their
 /// first request get a 401 or 403 instead of the page. (Pages HAProxy sends itself, `errorfile`
 /// and `return`, are final: no rule runs on them.)
 struct HAProxyProtectedPageRule: HAProxyRule {
     static let about = RuleDescription(
         "haproxy.error-page-protected", .error,
-        summary: "an http-request deny, auth or tarpit rule in a frontend applies to a page its visitors are redirected to, and the page's path is what brings it into play",
+        summary: "an http-request deny, auth or tarpit rule in a frontend, or in the backend the page is routed to, applies to a page its visitors are redirected to, and the page's path is what brings it into play",
         consequence: "a 401 or 403 (500 for tarpit) instead of the page, after the redirect"
     )
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for proxy in model.proxies where proxy.isHTTPEntry && !proxy.settings.requestGuards.isEmpty {
+        for proxy in model.proxies where proxy.isHTTPEntry {
             let backends = HAProxyCoverage.backends(of: proxy, in: model)
             let redirects = proxy.settings.pageRedirects + ([proxy] + backends).flatMap { $0.settings.errorRedirects.values.sorted { ($0.code ?? 0) < ($1.code ?? 0) } }
             for redirect in redirects where redirect.isLocal {
-                for guardRule in proxy.settings.requestGuards {
-                    let (outcome, onPath) = HAProxyPathCondition.evaluate(guardRule.condition, path: redirect.path, acls: proxy.settings.acls)
-                    guard outcome != .no, onPath else { continue }
-                    found.append(.error(Self.id, "http-request \(guardRule.action) in \(proxy.kind) '\(proxy.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(guardRule.status), not the page", at: guardRule.line, notes: [
-                        .init("the redirect is here", at: redirect.line),
-                        Self.fix("leave the pages out of the rule (for example 'unless { path_beg \(Self.folder(of: redirect.path)) }'), or send them with errorfile, which no rule runs on"),
-                    ]))
+                // The frontend's rules first, then those of the backend the page's path is routed to.
+                var stages: [(proxy: HAProxyProxy, route: HAProxyPageRoute?)] = [(proxy, nil)]
+                if let route = HAProxyPageRoute.decide(redirect.path, from: proxy, in: model), route.backend.name != proxy.name {
+                    stages.append((route.backend, route))
+                }
+                for (guarding, route) in stages {
+                    for guardRule in guarding.settings.requestGuards {
+                        let (outcome, onPath) = HAProxyPathCondition.evaluate(guardRule.condition, path: redirect.path, acls: guarding.settings.acls)
+                        guard outcome != .no, onPath else { continue }
+                        let routed = route.map { [Diagnostic.Note("the page's own request is routed there from \(proxy.kind) '\(proxy.name)'", at: $0.line)] } ?? []
+                        found.append(.error(Self.id, "http-request \(guardRule.action) in \(guarding.kind) '\(guarding.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(guardRule.status), not the page", at: guardRule.line, notes: [
+                            .init("the redirect is here", at: redirect.line),
+                        ] + routed + [
+                            Self.fix("leave the pages out of the rule (for example 'unless { path_beg \(redirect.folder) }'), or send them with errorfile, which no rule runs on"),
+                        ]))
+                    }
                 }
             }
         }
         return found.removingDuplicates()
-    }
-
-    /// `/errors/503.html` → `/errors/`.
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return path }
-        return String(path[...slash])
     }
 }

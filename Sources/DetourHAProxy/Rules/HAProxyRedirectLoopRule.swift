@@ -1,0 +1,35 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// `http-request redirect location /errors/503.html if app_down` sends visitors to the page, and
+/// the page's own request meets the same rule: while the backend is down, it is redirected to
+/// itself again and again, and browsers give up with "too many redirects".
+struct HAProxyRedirectLoopRule: HAProxyRule {
+    static let about = RuleDescription(
+        "haproxy.redirect-loop", .error,
+        summary: "an http-request redirect sends visitors to a page whose own request it redirects again (its condition does not leave the page out)",
+        consequence: "the browser's 'too many redirects' instead of the page, while the condition holds"
+    )
+
+    func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for entry in model.proxies where entry.isHTTPEntry {
+            // The frontend's own redirects, and a backend's for the pages routed back to it.
+            var candidates = entry.settings.pageRedirects.map { ($0, entry) }
+            for backend in HAProxyCoverage.backends(of: entry, in: model) where backend.name != entry.name {
+                candidates += backend.settings.pageRedirects.map { ($0, backend) }
+            }
+            for (redirect, owner) in candidates where redirect.isLocal {
+                if owner.name != entry.name {
+                    guard HAProxyPageRoute.decide(redirect.path, from: entry, in: model)?.backend.name == owner.name else { continue }
+                }
+                guard HAProxyPathCondition.evaluate(redirect.condition, path: redirect.path, acls: owner.settings.acls).outcome != .no else { continue }
+                let condition = redirect.condition.isEmpty ? "every request" : "'\(redirect.condition.joined(separator: " "))'"
+                found.append(.error(Self.id, "http-request redirect in \(owner.kind) '\(owner.name)' sends visitors to '\(redirect.path)', and its condition (\(condition)) holds for that page's own request too: it is redirected to itself again and again", at: redirect.line, notes: [
+                    Self.fix("leave the page out of the condition ('!{ path_beg \(redirect.folder) }'), or answer with 'http-request return status 503 … file <page>' (detour's snippets/haproxy.cfg), which keeps the status"),
+                ]))
+            }
+        }
+        return found.removingDuplicates()
+    }
+}

@@ -1,0 +1,118 @@
+import DetourDiagnostics
+@testable import DetourHAProxy
+import DetourProxyCore
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// Where a page's own request goes, and what detour claims only when the page's path alone
+/// decides it.
+final class HAProxyRouteTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+    }
+
+    override func tearDown() {
+        folder.remove()
+    }
+
+    private func model(_ config: String) throws -> HAProxyModel {
+        try folder.write(["haproxy.cfg": config])
+        let loaded = HAProxyConfig.load([(folder.url.appendingPathComponent("haproxy.cfg"), "haproxy.cfg")], environment: [:])
+        XCTAssertEqual(loaded.diagnostics, [])
+        return HAProxyModel(loaded)
+    }
+
+    private func findings(_ config: String) throws -> [Diagnostic] {
+        try folder.write(["haproxy.cfg": config])
+        return HAProxyChecker.check(.init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: [:]).diagnostics
+    }
+
+    private func routed(_ path: String, in model: HAProxyModel) -> String? {
+        HAProxyPageRoute.decide(path, from: model.proxies[0], in: model).map { "\($0.backend.name)@\($0.line?.line ?? 0)" }
+    }
+
+    func testThePathDecidesTheRouteOrNothingIsClaimed() throws {
+        let byPath = try model("""
+        frontend web
+            mode http
+            acl pages path_beg /errors/
+            use_backend assets if { path_end .css } || { path_end .js }
+            use_backend static if pages
+            default_backend app
+        backend app
+        backend static
+        backend assets
+
+        """)
+        XCTAssertEqual(routed("/errors/503.html", in: byPath), "static@5")
+        XCTAssertEqual(routed("/cart", in: byPath), "app@6")
+        XCTAssertEqual(routed("/errors/site.css", in: byPath), "assets@4", "the first use_backend that applies wins")
+
+        let byHost = try model("""
+        frontend web
+            mode http
+            use_backend shop if { hdr(host) -i shop.test }
+            use_backend static if { path_beg /errors/ }
+            default_backend app
+        backend app
+        backend shop
+        backend static
+
+        """)
+        XCTAssertNil(routed("/errors/503.html", in: byHost), "a Host decides before the path: not guessed")
+
+        let dynamic = try model("""
+        frontend web
+            mode http
+            use_backend be_%[req.hdr(host),lower]
+            default_backend app
+        backend app
+
+        """)
+        XCTAssertNil(routed("/errors/503.html", in: dynamic))
+
+        let listen = try model("""
+        listen web
+            mode http
+            use_backend static if { path_beg /errors/ }
+        backend static
+
+        """)
+        XCTAssertEqual(routed("/errors/503.html", in: listen), "static@3")
+        XCTAssertEqual(routed("/cart", in: listen), "web@0", "a listen section keeps what it does not route")
+    }
+
+    func testAnUndecidedRouteKeepsTheGeneralNote() throws {
+        let found = try findings("""
+        frontend web
+            mode http
+            use_backend shop if { hdr(host) -i shop.test }
+            default_backend shop
+        backend shop
+            errorloc 503 /errors/503.html
+
+        """).filter { $0.rule == "haproxy.errorloc-redirect" }
+        XCTAssertEqual(found.count, 1)
+        XCTAssertEqual(found.first?.notes.first?.message.hasPrefix("the page's own request comes back through the frontend"), true, "\(found)")
+    }
+
+    func testARedirectBuiltPerRequestIsNotFollowed() throws {
+        let found = try findings("""
+        frontend web
+            mode http
+            # /cart goes to /v2/cart, which the rule leaves alone: no loop, though the
+            # written target '/v2%[path]' does not start with /v2/.
+            http-request redirect location /v2%[path] if !{ path_beg /v2/ }
+            http-request redirect location /moved
+            http-request deny if { path_beg /moved }
+            default_backend app
+        backend app
+
+        """)
+        XCTAssertEqual(found.map(\.rule).sorted(), ["haproxy.error-page-protected", "haproxy.redirect-loop"], "only the redirect to a known path: \(found)")
+        XCTAssertTrue(found.allSatisfy { $0.location.line == 6 || $0.location.line == 7 }, "\(found)")
+    }
+}
