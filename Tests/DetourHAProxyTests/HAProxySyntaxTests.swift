@@ -125,5 +125,25 @@ final class HAProxySyntaxTests: XCTestCase {
                 XCTAssertGreaterThanOrEqual(diagnostic.location.line, 1, "round \(round)")
             }
         }
+
+        // Whole words, so routes, redirects, ACLs and conditions of any shape reach the rules.
+        let starts = [
+            "frontend f", "backend b", "listen l", "defaults", "    mode http", "    http-request redirect location /errors/503.html", "    http-request redirect location /%[path]",
+            "    http-request deny", "    http-request auth", "    http-request tarpit", "    use_backend b", "    use_backend l", "    use_backend", "    default_backend b", "    acl a path_beg", "    errorloc 503 /errors/503.html",
+        ]
+        let words = ["/errors/", "{ path_beg /errors/ }", "!{ path_beg /errors/ }", "deny_status", "403", "if", "unless", "!", "!{", "{", "}", "||", "or", "a", "path_beg", "path", "-m", "beg", "-i", "-f", "--", "nbsrv(b)", "code", "303"]
+        var reached = Set<String>()
+        for round in 0..<300 {
+            var text = ""
+            for _ in 0..<(random.next() % 30) {
+                text += starts[Int(random.next() % UInt64(starts.count))]
+                for _ in 0..<(random.next() % 8) { text += " " + words[Int(random.next() % UInt64(words.count))] }
+                text += "\n"
+            }
+            let report = try check(text)
+            XCTAssertTrue(report.diagnostics.allSatisfy { $0.location.line >= 1 }, "round \(round)")
+            reached.formUnion(report.diagnostics.map(\.rule))
+        }
+        XCTAssertTrue(reached.isSuperset(of: ["haproxy.redirect-loop", "haproxy.error-page-protected", "haproxy.errorloc-redirect"]), "the rounds reach the rules: \(reached)")
     }
 }
