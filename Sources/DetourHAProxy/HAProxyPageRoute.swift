@@ -27,4 +27,24 @@ struct HAProxyPageRoute: Sendable {
         guard !route.isDynamic, let index = model.backendsByName[route.backend] else { return nil }
         return HAProxyPageRoute(backend: model.proxies[index], line: route.line)
     }
+
+    /// The routes of one frontend, each path decided once: thousands of backends may send
+    /// visitors to the same page.
+    struct Router {
+        let entry: HAProxyProxy
+        let model: HAProxyModel
+        private var decided: [String: HAProxyPageRoute?] = [:]
+
+        init(_ entry: HAProxyProxy, in model: HAProxyModel) {
+            self.entry = entry
+            self.model = model
+        }
+
+        mutating func route(_ path: String) -> HAProxyPageRoute? {
+            if let known = decided[path] { return known }
+            let route = HAProxyPageRoute.decide(path, from: entry, in: model)
+            decided[path] = route
+            return route
+        }
+    }
 }

@@ -113,6 +113,13 @@ final class HAProxySyntaxTests: XCTestCase {
         XCTAssertEqual(lines(try check(deep)), [])
         let huge = "defaults\n    mode http\n" + (0..<20000).map { "backend b\($0)\n    server s 127.0.0.1:\($0 % 60000 + 1)\n" }.joined()
         XCTAssertEqual(try check(huge).diagnostics.count, 0)
+        // Thousands of backends redirecting to one page through thousands of routes: each
+        // page's route is decided once, not once per backend and route.
+        let routed = "defaults\n    mode http\nfrontend web\n" + (0..<5000).map { "    use_backend b\($0) if { path_beg /a\($0)/ }\n" }.joined() + "    default_backend b0\n"
+            + (0..<5000).map { "backend b\($0)\n    errorloc 503 /errors/503.html\n" }.joined()
+        let redirects = try check(routed).diagnostics.filter { $0.rule == "haproxy.errorloc-redirect" }
+        XCTAssertEqual(redirects.count, 5000)
+        XCTAssertEqual(redirects.filter { $0.notes.first?.message.contains("back to backend 'b0'") == true }.count, 1, "only b0's own page loops")
 
         var random = SplitMix64(state: 13)
         let alphabet = Array("frontend backend defaults errorfile 503 \"'\\#${}\n .if .endif .else status { } http-response return file".utf8) + [0xC3, 0x28, 0x09]

@@ -14,40 +14,59 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
     /// Errors a failing backend gives every request, the page's own too.
     private static let failureCodes: Set<Int> = [502, 503, 504]
 
+    /// Where one redirect's page goes, from every frontend that uses it.
+    private struct Destinations {
+        var notes: [Diagnostic.Note] = []
+        private var seen = Set<Diagnostic.Note>()
+        var undecided = false
+
+        mutating func add(_ note: Diagnostic.Note) {
+            if seen.insert(note).inserted { notes.append(note) }
+        }
+    }
+
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
-        model.redirects.compactMap { redirect in
+        let destinations = Self.destinations(in: model)
+        return model.redirects.compactMap { redirect in
             guard let code = redirect.code else { return nil }
-            let route = redirect.isLocal ? Self.routeNotes(redirect, code: code, in: model) : []
+            var route: [Diagnostic.Note] = []
+            if redirect.isLocal {
+                let found = destinations[redirect.line] ?? Destinations()
+                route = found.notes
+                if found.undecided || found.notes.isEmpty {
+                    route.append(.init("the page's own request comes back through the frontend: where it reaches the backend that failed, visitors are sent to the page again and again"))
+                }
+            }
             return .warning(Self.id, "\(redirect.directive) answers \(code) with a \(redirect.status) to '\(redirect.target)': visitors, crawlers and monitors get a redirect, not \(code)", at: redirect.line, notes: route + [
                 Self.fix("use 'errorfile \(code) <install path>/errors/\(code).http' (detour's snippets/haproxy.cfg): the page goes out with its status, from memory"),
             ])
         }
     }
 
-    /// Where the page's own request goes from each frontend whose backends answer `code` with
-    /// this redirect: back to the backend that failed (a loop), or elsewhere.
-    private static func routeNotes(_ redirect: HAProxyRedirect, code: Int, in model: HAProxyModel) -> [Diagnostic.Note] {
-        var loops: [Diagnostic.Note] = []
-        var elsewhere: [Diagnostic.Note] = []
-        var undecided = false
+    /// For each errorloc line, where its page's own request goes from each frontend whose
+    /// backends answer with it: back to the backend that failed (a loop), or elsewhere.
+    private static func destinations(in model: HAProxyModel) -> [SourceLocation: Destinations] {
+        var found: [SourceLocation: Destinations] = [:]
         for entry in model.proxies where entry.isHTTPEntry {
+            var router = HAProxyPageRoute.Router(entry, in: model)
             for failing in HAProxyCoverage.backends(of: entry, in: model) {
-                let answering = failing.settings.answer(for: code) != nil ? failing : entry
-                guard answering.settings.errorRedirects[code]?.line == redirect.line else { continue }
-                guard let route = HAProxyPageRoute.decide(redirect.path, from: entry, in: model) else {
-                    undecided = true
-                    continue
-                }
-                if route.backend.name == failing.name, failureCodes.contains(code) {
-                    loops.append(.init("\(entry.kind) '\(entry.name)' routes '\(redirect.path)' back to \(failing.kind) '\(failing.name)', whose failure sent visitors there: while it fails, they are sent to the page again and again", at: route.line))
-                } else if route.backend.name != failing.name {
-                    elsewhere.append(.init("\(entry.kind) '\(entry.name)' routes the page's own request to \(route.backend.kind) '\(route.backend.name)', which must answer it", at: route.line))
+                let codes = Set(failing.settings.errorRedirects.keys).union(entry.settings.errorRedirects.keys)
+                for code in codes.sorted() {
+                    // HAProxy looks in the backend first, then the frontend.
+                    let answering = failing.settings.answer(for: code) != nil ? failing : entry
+                    guard let redirect = answering.settings.errorRedirects[code], redirect.isLocal else { continue }
+                    guard let route = router.route(redirect.path) else {
+                        found[redirect.line, default: Destinations()].undecided = true
+                        continue
+                    }
+                    if route.backend.name == failing.name, failureCodes.contains(code) {
+                        found[redirect.line, default: Destinations()].add(.init("\(entry.kind) '\(entry.name)' routes '\(redirect.path)' back to \(failing.kind) '\(failing.name)', whose failure sent visitors there: while it fails, they are sent to the page again and again", at: route.line))
+                    } else if route.backend.name != failing.name {
+                        found[redirect.line, default: Destinations()].add(.init("\(entry.kind) '\(entry.name)' routes the page's own request to \(route.backend.kind) '\(route.backend.name)', which must answer it", at: route.line))
+                    }
                 }
             }
         }
-        var seen = Set<Diagnostic.Note>()
-        let decided = (loops + elsewhere).filter { seen.insert($0).inserted }
-        guard undecided || decided.isEmpty else { return decided }
-        return decided + [.init("the page's own request comes back through the frontend: where it reaches the backend that failed, visitors are sent to the page again and again")]
+        return found
     }
 }

@@ -17,28 +17,46 @@ struct HAProxyProtectedPageRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for proxy in model.proxies where proxy.isHTTPEntry {
-            let backends = HAProxyCoverage.backends(of: proxy, in: model)
-            let redirects = proxy.settings.pageRedirects + ([proxy] + backends).flatMap { $0.settings.errorRedirects.values.sorted { ($0.code ?? 0) < ($1.code ?? 0) } }
-            for redirect in redirects where redirect.isLocal {
+            var router = HAProxyPageRoute.Router(proxy, in: model)
+            for sending in Self.redirectsByPage(of: proxy, in: model) {
+                let redirect = sending[0]
                 // The frontend's rules first, then those of the backend the page's path is routed to.
                 var stages: [(proxy: HAProxyProxy, route: HAProxyPageRoute?)] = [(proxy, nil)]
-                if let route = HAProxyPageRoute.decide(redirect.path, from: proxy, in: model), route.backend.name != proxy.name {
+                if let route = router.route(redirect.path), route.backend.name != proxy.name {
                     stages.append((route.backend, route))
                 }
                 for (guarding, route) in stages {
                     for guardRule in guarding.settings.requestGuards {
                         let (outcome, onPath) = HAProxyPathCondition.evaluate(guardRule.condition, path: redirect.path, acls: guarding.settings.acls)
                         guard outcome != .no, onPath else { continue }
-                        let routed = route.map { [Diagnostic.Note("the page's own request is routed there from \(proxy.kind) '\(proxy.name)'", at: $0.line)] } ?? []
-                        found.append(.error(Self.id, "http-request \(guardRule.action) in \(guarding.kind) '\(guarding.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(guardRule.status), not the page", at: guardRule.line, notes: [
-                            .init("the redirect is here", at: redirect.line),
-                        ] + routed + [
-                            Self.fix("leave the pages out of the rule (for example 'unless { path_beg \(redirect.folder) }'), or send them with errorfile, which no rule runs on"),
-                        ]))
+                        var notes = [Diagnostic.Note("the redirect is here", at: redirect.line)]
+                        if sending.count > 1 { notes.append(.init("and \(sending.count - 1) more lines send visitors there")) }
+                        if let route { notes.append(.init("the page's own request is routed there from \(proxy.kind) '\(proxy.name)'", at: route.line)) }
+                        notes.append(Self.fix("leave the pages out of the rule (for example 'unless { path_beg \(redirect.folder) }'), or send them with errorfile, which no rule runs on"))
+                        found.append(.error(Self.id, "http-request \(guardRule.action) in \(guarding.kind) '\(guarding.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(guardRule.status), not the page", at: guardRule.line, notes: notes))
                     }
                 }
             }
         }
         return found.removingDuplicates()
+    }
+
+    /// The local pages visitors of `proxy` are redirected to, each with the lines that send
+    /// them there (once each, in order): a page is judged once, however many backends use it.
+    private static func redirectsByPage(of proxy: HAProxyProxy, in model: HAProxyModel) -> [[HAProxyRedirect]] {
+        let backends = HAProxyCoverage.backends(of: proxy, in: model)
+        let all = proxy.settings.pageRedirects + ([proxy] + backends).flatMap { $0.settings.errorRedirects.values.sorted { ($0.code ?? 0) < ($1.code ?? 0) } }
+        var pages: [String: Int] = [:]
+        var grouped: [[HAProxyRedirect]] = []
+        var seenLines = Set<SourceLocation>()
+        for redirect in all where redirect.isLocal && seenLines.insert(redirect.line).inserted {
+            if let index = pages[redirect.path] {
+                grouped[index].append(redirect)
+            } else {
+                pages[redirect.path] = grouped.count
+                grouped.append([redirect])
+            }
+        }
+        return grouped
     }
 }

@@ -14,6 +14,7 @@ struct HAProxyRedirectLoopRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for entry in model.proxies where entry.isHTTPEntry {
+            var router = HAProxyPageRoute.Router(entry, in: model)
             // The frontend's own redirects, and a backend's for the pages routed back to it.
             var candidates = entry.settings.pageRedirects.map { ($0, entry) }
             for backend in HAProxyCoverage.backends(of: entry, in: model) where backend.name != entry.name {
@@ -21,7 +22,7 @@ struct HAProxyRedirectLoopRule: HAProxyRule {
             }
             for (redirect, owner) in candidates where redirect.isLocal {
                 if owner.name != entry.name {
-                    guard HAProxyPageRoute.decide(redirect.path, from: entry, in: model)?.backend.name == owner.name else { continue }
+                    guard router.route(redirect.path)?.backend.name == owner.name else { continue }
                 }
                 guard HAProxyPathCondition.evaluate(redirect.condition, path: redirect.path, acls: owner.settings.acls).outcome != .no else { continue }
                 let condition = redirect.condition.isEmpty ? "every request" : "'\(redirect.condition.joined(separator: " "))'"
