@@ -12,6 +12,9 @@ struct HAProxyProxy: Sendable {
     /// A frontend or listen section that speaks HTTP: a row of the coverage table.
     var isHTTPEntry: Bool { takesRequests && settings.mode == "http" }
     var isBackend: Bool { kind != "frontend" }
+
+    /// The same section: a frontend and a backend may share a name.
+    func isSection(_ other: HAProxyProxy) -> Bool { location == other.location }
 }
 
 /// The configuration as HAProxy applies it: defaults inherited, `errorfiles` resolved

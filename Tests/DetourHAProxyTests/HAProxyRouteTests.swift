@@ -115,4 +115,18 @@ final class HAProxyRouteTests: XCTestCase {
         XCTAssertEqual(found.map(\.rule).sorted(), ["haproxy.error-page-protected", "haproxy.redirect-loop"], "only the redirect to a known path: \(found)")
         XCTAssertTrue(found.allSatisfy { $0.location.line == 6 || $0.location.line == 7 }, "\(found)")
     }
+
+    func testAFrontendAndABackendOfOneNameAreTwoSections() throws {
+        let found = try findings("""
+        frontend web
+            mode http
+            http-request redirect location /errors/503.html if { nbsrv(web) eq 0 } !{ path_beg /errors/ }
+            default_backend web
+        backend web
+            http-request redirect location /errors/503.html if { nbsrv(web) eq 0 }
+            http-request deny if { path_beg /errors/ }
+
+        """)
+        XCTAssertEqual(found.map { "\($0.location.line): \($0.rule)" }.sorted(), ["6: haproxy.redirect-loop", "7: haproxy.error-page-protected"], "the backend's own rules are followed: \(found)")
+    }
 }

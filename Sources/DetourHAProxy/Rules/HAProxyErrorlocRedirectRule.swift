@@ -59,9 +59,9 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
                         found[redirect.line, default: Destinations()].undecided = true
                         continue
                     }
-                    if route.backend.name == failing.name, failureCodes.contains(code) {
+                    if route.backend.isSection(failing), failureCodes.contains(code) {
                         found[redirect.line, default: Destinations()].add(.init("\(entry.kind) '\(entry.name)' routes '\(redirect.path)' back to \(failing.kind) '\(failing.name)', whose failure sent visitors there: while it fails, they are sent to the page again and again", at: route.line))
-                    } else if route.backend.name != failing.name {
+                    } else if !route.backend.isSection(failing) {
                         found[redirect.line, default: Destinations()].add(.init("\(entry.kind) '\(entry.name)' routes the page's own request to \(route.backend.kind) '\(route.backend.name)', which must answer it", at: route.line))
                     }
                 }

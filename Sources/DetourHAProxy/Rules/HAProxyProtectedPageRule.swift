@@ -4,9 +4,9 @@ import DetourProxyCore
 /// A page visitors are redirected to (`errorloc`, `http-request redirect location`) is fetched
 /// by a second request, which meets the frontend's `http-request deny`/`auth` rules again, and
 /// those of the backend its path is routed to. A rule that the page's path brings into play
-/// refuses it: visitors who got past it with their
-/// first request get a 401 or 403 instead of the page. (Pages HAProxy sends itself, `errorfile`
-/// and `return`, are final: no rule runs on them.)
+/// refuses it: visitors who got past it with their first request get a 401 or 403 instead of
+/// the page. (Pages HAProxy sends itself, `errorfile` and `return`, are final: no rule runs on
+/// them.)
 struct HAProxyProtectedPageRule: HAProxyRule {
     static let about = RuleDescription(
         "haproxy.error-page-protected", .error,
@@ -22,7 +22,7 @@ struct HAProxyProtectedPageRule: HAProxyRule {
                 let redirect = sending[0]
                 // The frontend's rules first, then those of the backend the page's path is routed to.
                 var stages: [(proxy: HAProxyProxy, route: HAProxyPageRoute?)] = [(proxy, nil)]
-                if let route = router.route(redirect.path), route.backend.name != proxy.name {
+                if let route = router.route(redirect.path), !route.backend.isSection(proxy) {
                     stages.append((route.backend, route))
                 }
                 for (guarding, route) in stages {

@@ -17,12 +17,12 @@ struct HAProxyRedirectLoopRule: HAProxyRule {
             var router = HAProxyPageRoute.Router(entry, in: model)
             // The frontend's own redirects, and a backend's for the pages routed back to it.
             var candidates = entry.settings.pageRedirects.map { ($0, entry) }
-            for backend in HAProxyCoverage.backends(of: entry, in: model) where backend.name != entry.name {
+            for backend in HAProxyCoverage.backends(of: entry, in: model) where !backend.isSection(entry) {
                 candidates += backend.settings.pageRedirects.map { ($0, backend) }
             }
             for (redirect, owner) in candidates where redirect.isLocal {
-                if owner.name != entry.name {
-                    guard router.route(redirect.path)?.backend.name == owner.name else { continue }
+                if !owner.isSection(entry) {
+                    guard router.route(redirect.path)?.backend.isSection(owner) == true else { continue }
                 }
                 guard HAProxyPathCondition.evaluate(redirect.condition, path: redirect.path, acls: owner.settings.acls).outcome != .no else { continue }
                 let condition = redirect.condition.isEmpty ? "every request" : "'\(redirect.condition.joined(separator: " "))'"
