@@ -23,28 +23,9 @@ struct HAProxyPageRoute: Sendable {
         return proxy.kind == "listen" ? HAProxyPageRoute(backend: proxy, line: nil) : nil
     }
 
-    private static func named(_ route: HAProxyRoute, in model: HAProxyModel) -> HAProxyPageRoute? {
+    /// The route to the line's backend; nil for a name built per request or one no section has.
+    static func named(_ route: HAProxyRoute, in model: HAProxyModel) -> HAProxyPageRoute? {
         guard !route.isDynamic, let index = model.backendsByName[route.backend] else { return nil }
         return HAProxyPageRoute(backend: model.proxies[index], line: route.line)
-    }
-
-    /// The routes of one frontend, each path decided once: thousands of backends may send
-    /// visitors to the same page.
-    struct Router {
-        let entry: HAProxyProxy
-        let model: HAProxyModel
-        private var decided: [String: HAProxyPageRoute?] = [:]
-
-        init(_ entry: HAProxyProxy, in model: HAProxyModel) {
-            self.entry = entry
-            self.model = model
-        }
-
-        mutating func route(_ path: String) -> HAProxyPageRoute? {
-            if let known = decided[path] { return known }
-            let route = HAProxyPageRoute.decide(path, from: entry, in: model)
-            decided[path] = route
-            return route
-        }
     }
 }

@@ -85,18 +85,35 @@ final class HAProxyRouteTests: XCTestCase {
         XCTAssertEqual(routed("/cart", in: listen), "web@0", "a listen section keeps what it does not route")
     }
 
-    func testAnUndecidedRouteKeepsTheGeneralNote() throws {
+    /// The first note of the errorloc warning for a frontend routing by `routes`, to backend
+    /// 'shop' (whose errorloc it is) or 'blog'.
+    private func errorlocNote(_ routes: String) throws -> String? {
         let found = try findings("""
         frontend web
             mode http
-            use_backend shop if { hdr(host) -i shop.test }
-            default_backend shop
+        \(routes)
         backend shop
             errorloc 503 /errors/503.html
+        backend blog
 
         """).filter { $0.rule == "haproxy.errorloc-redirect" }
-        XCTAssertEqual(found.count, 1)
-        XCTAssertEqual(found.first?.notes.first?.message.hasPrefix("the page's own request comes back through the frontend"), true, "\(found)")
+        XCTAssertEqual(found.count, 1, "\(found)")
+        return found.first?.notes.first.map { "\($0.location?.line ?? 0): \($0.message)" }
+    }
+
+    func testWhatTheVisitorsRequestSharesDecidesTheRouteToo() throws {
+        let loop = "3: frontend 'web' routes '/errors/503.html' back to backend 'shop', whose failure sent visitors there: while it fails, they are sent to the page again and again"
+        // The page's own request has the visitor's Host: it goes where the visitor's went.
+        XCTAssertEqual(try errorlocNote("    use_backend shop if { hdr(host) -i shop.test }\n    use_backend blog if { hdr(host) -i blog.test }\n    default_backend blog"), loop)
+        XCTAssertEqual(try errorlocNote("    use_backend shop if { req.hdr(host),lower -m str shop.test } || { src 10.0.0.0/8 }\n    default_backend blog"), loop)
+        XCTAssertEqual(try errorlocNote("    acl shop hdr_dom(host) -i shop.test\n    use_backend shop if shop\n    default_backend blog"), "4" + loop.dropFirst())
+
+        let general = "0: the page's own request comes back through the frontend: where it reaches the backend that failed, visitors are sent to the page again and again"
+        // A cookie may differ; the visitor's own path may have been what took it there.
+        XCTAssertEqual(try errorlocNote("    use_backend shop if { req.cook(beta) -m found }\n    default_backend blog"), general)
+        XCTAssertEqual(try errorlocNote("    use_backend shop if { path_beg /shop/ }\n    use_backend shop if { hdr(host) -i shop.test }\n    default_backend blog"), general)
+        // Past the Host rules the page's path is taken elsewhere: no loop, whichever way the visitor came.
+        XCTAssertEqual(try errorlocNote("    use_backend blog if { hdr(host) -i blog.test }\n    use_backend blog if { path_beg /errors/ }\n    default_backend shop"), "4: frontend 'web' routes the page's own request to backend 'blog', which must answer it")
     }
 
     func testARedirectBuiltPerRequestIsNotFollowed() throws {

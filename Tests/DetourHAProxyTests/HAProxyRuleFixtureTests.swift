@@ -23,6 +23,7 @@ final class HAProxyRuleFixtureTests: XCTestCase {
         "backend-errors-pass-through": "haproxy.backend-errors-pass-through",
         "errorloc-redirect": "haproxy.errorloc-redirect",
         "errorloc-redirect-routed": "haproxy.errorloc-redirect",
+        "errorloc-redirect-host": "haproxy.errorloc-redirect",
         "error-page-protected": "haproxy.error-page-protected",
         "error-page-protected-backend": "haproxy.error-page-protected",
         "redirect-loop": "haproxy.redirect-loop",

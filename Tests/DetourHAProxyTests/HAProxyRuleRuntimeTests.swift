@@ -92,6 +92,16 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         assertServed(try maintenancePage("redirect-loop-near-miss"))
     }
 
+    func testAnErrorlocPageOnAHostRoutedSiteLeadsBackToTheDeadBackend() throws {
+        let port = try start("errorloc-redirect-host-hit")
+        let answer = visit(port)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 302") && answer.lowercased().contains("location: /errors/503.html"), "a redirect, not 503: \(answer.prefix(200))")
+        let page = visit(port, "/errors/503.html")
+        XCTAssertTrue(page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"), "the page's own request has the same Host, reaches the dead backend and is sent to itself: \(page.prefix(200))")
+        let elsewhere = LoopbackPort.exchange(port, "GET /errors/503.html HTTP/1.1\r\nHost: blog.test\r\nConnection: close\r\n\r\n") ?? ""
+        XCTAssertTrue(elsewhere.hasPrefix("HTTP/1.1 200"), "another Host is routed elsewhere: \(elsewhere.prefix(200))")
+    }
+
     func testAnErrorlocPageRoutedElsewhereIsServedButStillAfterARedirect() throws {
         let port = try start("errorloc-redirect-routed-hit")
         let answer = visit(port)

@@ -48,14 +48,14 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
     private static func destinations(in model: HAProxyModel) -> [SourceLocation: Destinations] {
         var found: [SourceLocation: Destinations] = [:]
         for entry in model.proxies where entry.isHTTPEntry {
-            var router = HAProxyPageRoute.Router(entry, in: model)
+            var router = HAProxyPageRouter(entry, in: model)
             for failing in HAProxyCoverage.backends(of: entry, in: model) {
                 let codes = Set(failing.settings.errorRedirects.keys).union(entry.settings.errorRedirects.keys)
                 for code in codes.sorted() {
                     // HAProxy looks in the backend first, then the frontend.
                     let answering = failing.settings.answer(for: code) != nil ? failing : entry
                     guard let redirect = answering.settings.errorRedirects[code], redirect.isLocal else { continue }
-                    guard let route = router.route(redirect.path) else {
+                    guard let route = router.route(redirect.path, reaching: failing) else {
                         found[redirect.line, default: Destinations()].undecided = true
                         continue
                     }

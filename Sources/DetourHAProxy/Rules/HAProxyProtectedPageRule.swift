@@ -17,7 +17,7 @@ struct HAProxyProtectedPageRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for proxy in model.proxies where proxy.isHTTPEntry {
-            var router = HAProxyPageRoute.Router(proxy, in: model)
+            var router = HAProxyPageRouter(proxy, in: model)
             for sending in Self.redirectsByPage(of: proxy, in: model) {
                 let redirect = sending[0]
                 // The frontend's rules first, then those of the backend the page's path is routed to.
@@ -27,7 +27,7 @@ struct HAProxyProtectedPageRule: HAProxyRule {
                 }
                 for (guarding, route) in stages {
                     for guardRule in guarding.settings.requestGuards {
-                        let (outcome, onPath) = HAProxyPathCondition.evaluate(guardRule.condition, path: redirect.path, acls: guarding.settings.acls)
+                        let (outcome, onPath, _) = HAProxyPathCondition.evaluate(guardRule.condition, path: redirect.path, acls: guarding.settings.acls)
                         guard outcome != .no, onPath else { continue }
                         var notes = [Diagnostic.Note("the redirect is here", at: redirect.line)]
                         if sending.count > 1 { notes.append(.init("and \(sending.count - 1) more lines send visitors there")) }
