@@ -5,6 +5,11 @@ import DetourProxyCore
 enum HAProxyCoverage {
     /// The backends a proxy routes to (itself, for `listen`); names no section defines are left out.
     static func backends(of proxy: HAProxyProxy, in model: HAProxyModel) -> [HAProxyProxy] {
+        model.routed[proxy.location] ?? routedBackends(of: proxy, in: model)
+    }
+
+    /// `backends(of:in:)` worked out, once per frontend, when the model is made.
+    static func routedBackends(of proxy: HAProxyProxy, in model: HAProxyModel) -> [HAProxyProxy] {
         if proxy.kind == "listen" { return [proxy] }
         let names = ([proxy.settings.defaultBackend].compactMap { $0 } + proxy.settings.routes).map(\.backend)
         var seen = Set<String>()

@@ -1,11 +1,21 @@
 import DetourDiagnostics
 
 /// A `frontend`, `backend` or `listen` section, with what it took from its defaults.
-struct HAProxyProxy: Sendable {
-    var kind: String
-    var name: String
-    var location: SourceLocation
-    var settings: HAProxySettings
+///
+/// A class: the rules walk every backend of every frontend, and a reference costs one count
+/// to pass where a value would cost one for each of its settings' lists.
+final class HAProxyProxy: Sendable {
+    let kind: String
+    let name: String
+    let location: SourceLocation
+    let settings: HAProxySettings
+
+    init(kind: String, name: String, location: SourceLocation, settings: HAProxySettings) {
+        self.kind = kind
+        self.name = name
+        self.location = location
+        self.settings = settings
+    }
 
     /// Where visitors arrive.
     var takesRequests: Bool { kind != "backend" }
@@ -30,6 +40,9 @@ struct HAProxyModel: Sendable {
     /// `http-errors` section no proxy uses too).
     var pages: [HAProxyPage] = []
     private var seenPages = Set<String>()
+    /// By frontend or listen section (its place): the backends it routes to, once each, in
+    /// the order named. Every rule walks them.
+    private(set) var routed: [SourceLocation: [HAProxyProxy]] = [:]
     /// Every `errorloc` line, in order.
     var redirects: [HAProxyRedirect] = []
     var bufferSize = 16384
@@ -93,6 +106,9 @@ struct HAProxyModel: Sendable {
             default:
                 break
             }
+        }
+        for proxy in proxies where proxy.takesRequests {
+            routed[proxy.location] = HAProxyCoverage.routedBackends(of: proxy, in: self)
         }
     }
 
