@@ -127,5 +127,4 @@ final class ErrorPageBrowserTests: XCTestCase {
         guard channels.count == 3 else { return nil }
         return "#" + channels.map { String(format: "%02x", $0) }.joined()
     }
-
 }

@@ -210,5 +210,4 @@ final class ProxySnippetEndToEndTests: XCTestCase {
     private func relative(_ path: String) -> String { String(path.dropFirst(site.path.count + 1)) }
 
     private func url(_ port: Int, path: String = "/shop/cart?id=1") -> String { "http://127.0.0.1:\(port)\(path)" }
-
 }

@@ -174,5 +174,4 @@ final class ServeCommandTests: XCTestCase {
     }
 
     private func page(_ path: String) -> String { (try? HTTPClient.get(url(path)).body) ?? "" }
-
 }
