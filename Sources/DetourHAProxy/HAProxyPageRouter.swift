@@ -54,24 +54,38 @@ struct HAProxyPageRouter {
         return first
     }
 
+    /// One pass over the routes: each condition is evaluated once, for what the path decides
+    /// and for what the visitor's request tells.
     private mutating func walk(_ path: String) -> Walk {
         if let known = walks[path] { return known }
-        var walk = Walk(decided: HAProxyPageRoute.decide(path, from: entry, in: model))
-        if walk.decided == nil {
-            for rule in entry.settings.routes {
-                let (outcome, onPath, shared) = HAProxyPathCondition.evaluate(rule.condition, path: path, acls: entry.settings.acls)
-                if outcome == .yes {
-                    walk.taken = HAProxyPageRoute.named(rule, in: model)
-                    walk.blocked = walk.blocked || walk.taken == nil
-                    break
-                }
-                if rule.isDynamic {
-                    walk.blocked = true
-                } else if outcome == .no, onPath {
-                    walk.byOtherPaths.insert(rule.backend)
-                } else if outcome == .maybe {
-                    if onPath || !shared { walk.blocked = true } else if walk.shared[rule.backend] == nil { walk.shared[rule.backend] = rule }
-                }
+        var walk = Walk()
+        // A rule before the one that takes the path, which the path leaves open: from there on
+        // the path alone decides nothing.
+        var open = false
+        var reachedTheEnd = true
+        for rule in entry.settings.routes {
+            let (outcome, onPath, shared) = HAProxyPathCondition.evaluate(rule.condition, path: path, acls: entry.settings.acls)
+            if outcome == .yes {
+                walk.taken = HAProxyPageRoute.named(rule, in: model)
+                walk.blocked = walk.blocked || walk.taken == nil
+                if !open { walk.decided = walk.taken }
+                reachedTheEnd = false
+                break
+            }
+            open = open || outcome == .maybe
+            if rule.isDynamic {
+                walk.blocked = true
+            } else if outcome == .no, onPath {
+                walk.byOtherPaths.insert(rule.backend)
+            } else if outcome == .maybe {
+                if onPath || !shared { walk.blocked = true } else if walk.shared[rule.backend] == nil { walk.shared[rule.backend] = rule }
+            }
+        }
+        if reachedTheEnd, !open {
+            if let fallback = entry.settings.defaultBackend {
+                walk.decided = HAProxyPageRoute.named(fallback, in: model)
+            } else if entry.kind == "listen" {
+                walk.decided = HAProxyPageRoute(backend: entry, line: nil)
             }
         }
         walks[path] = walk

@@ -31,7 +31,8 @@ final class HAProxyRouteTests: XCTestCase {
     }
 
     private func routed(_ path: String, in model: HAProxyModel) -> String? {
-        HAProxyPageRoute.decide(path, from: model.proxies[0], in: model).map { "\($0.backend.name)@\($0.line?.line ?? 0)" }
+        var router = HAProxyPageRouter(model.proxies[0], in: model)
+        return router.route(path).map { "\($0.backend.name)@\($0.line?.line ?? 0)" }
     }
 
     func testThePathDecidesTheRouteOrNothingIsClaimed() throws {
