@@ -18,25 +18,41 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
+        // Support: what every module may use and that uses none of ours. File bytes, directory
+        // walking, glob(3), the parallel map, "did you mean", escaping for JSON, scripts and HTML.
+        .target(name: "DetourSupport"),
+        // Findings: a located diagnostic, rule descriptions, and the text, JSON and SARIF reports.
+        .target(name: "DetourDiagnostics", dependencies: ["DetourSupport"]),
+        // C parts: libcmark (the Markdown parser) as a system library; renameat2(RENAME_EXCHANGE),
+        // which Glibc's Swift overlay does not export, and nftw, which needs a C callback.
         .systemLibrary(
             name: "CCMark",
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]
         ),
-        // renameat2(RENAME_EXCHANGE) is not exported by Glibc's Swift overlay; nftw needs a C callback.
         .target(name: "CFileSystem"),
-        .target(name: "DetourDiagnostics"),
+        // Log diagnosis: error-log lines read in constant memory, matched to the articles'
+        // log_patterns, and the shapes of lines nothing explains.
+        .target(name: "DetourLogs"),
+        // The URL layout: every output path and link of a build (SiteLayout), and slugs.
+        .target(name: "DetourLayout"),
+        // Languages: language tags, the UI strings' catalogue, the translations and the one lookup
+        // that falls back to the default language.
+        .target(name: "DetourLanguages", dependencies: ["DetourDiagnostics"]),
+        // Content: site.yml, codes, translations and articles read with located errors, Markdown
+        // rendered by libcmark, links and references checked.
         .target(
             name: "DetourContent",
-            dependencies: ["DetourDiagnostics", "DetourDiagnose", "CCMark", "Yams"]
+            dependencies: ["DetourSupport", "DetourDiagnostics", "DetourLayout", "DetourLanguages", "DetourLogs", "CCMark", "Yams"]
         ),
         // The help site's search index, written by the build; its reader is templates/assets/search.js.
-        .target(name: "DetourSearch", dependencies: ["DetourDiagnostics"]),
-        // The built-in theme is the repository's templates/, embedded by the EmbedTheme plugin.
+        .target(name: "DetourSearch", dependencies: ["DetourSupport"]),
+        // The build: templates (the built-in theme is the repository's templates/, embedded by the
+        // EmbedTheme plugin), output formats, page and snippet models, the staged atomic output.
         .target(
             name: "DetourSite",
             dependencies: [
-                "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
+                "DetourSupport", "DetourLayout", "DetourLanguages", "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             plugins: ["EmbedTheme"]
@@ -46,44 +62,50 @@ let package = Package(
         .plugin(name: "EmbedStarter", capability: .buildTool(), dependencies: ["detour-embed"]),
         // `detour init`: the starter project, its codes and translations embedded from content/.
         .target(name: "DetourInit", plugins: ["EmbedStarter"]),
-        // What every server's check shares: options, path maps, the pages folder, coverage.
-        .target(name: "DetourDiagnose"),
-        .target(name: "DetourProxyCore", dependencies: ["DetourDiagnostics"]),
-        .target(name: "DetourNginx", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
-        .target(name: "DetourCaddy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
-        .target(name: "DetourHAProxy", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
-        .target(name: "DetourApache", dependencies: ["DetourProxyCore", "DetourDiagnostics"]),
+        // What every server's check shares: the dialect protocol, options and --map, the pages
+        // folder, the neutral site model with the checks decided on it, coverage, the flat store
+        // of byte spans, and the driver that checks sites on every core while reading goes on.
+        .target(name: "DetourProxyCore", dependencies: ["DetourSupport", "DetourDiagnostics"]),
+        // One module per server: its reader (lexer, parser, includes), its model of the sites,
+        // and its rules (Rules/, one per file).
+        .target(name: "DetourNginx", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
+        .target(name: "DetourCaddy", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
+        .target(name: "DetourHAProxy", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
+        .target(name: "DetourApache", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
         // `detour serve`: the preview server, the only target that knows Hummingbird.
         .target(
             name: "DetourServe",
             dependencies: [
-                "DetourSite", "DetourContent", "DetourDiagnostics",
+                "DetourSupport", "DetourLayout", "DetourSite", "DetourContent", "DetourDiagnostics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The command line: one file per subcommand.
         .executableTarget(
             name: "detour",
             dependencies: [
-                "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourDiagnose",
+                "DetourSupport", "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics",
+                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourLogs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "DetourTestSupport", dependencies: ["DetourDiagnostics"], path: "Tests/DetourTestSupport"),
         // Writes synthetic knowledge bases for `make bench` and the interrupted-build test.
         .executableTarget(name: "detour-synth"),
+        .target(name: "DetourTestSupport", dependencies: ["DetourDiagnostics"], path: "Tests/DetourTestSupport"),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
+        .testTarget(name: "DetourSupportTests", dependencies: ["DetourSupport"]),
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
-        .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourTestSupport"]),
-        .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourDiagnoseTests", dependencies: ["DetourDiagnose"]),
+        .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourLayout", "DetourTestSupport"]),
+        .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
-        .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourDiagnose", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
+        .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
     ]
 )

@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
 import Foundation
@@ -11,14 +12,11 @@ public enum ApacheChecker: ProxyDialect {
 
     static let rules: [any ApacheRule] = [
         ApacheMissingPageRule(), ApacheURLTargetRule(), ApacheTextTargetRule(), ApacheProxiedPageRule(),
-        ApacheUpstreamPassThroughRule(), ApacheUncoveredCodeRule(), ApacheProtectedPageRule(),
+        ApacheUpstreamPassThroughRule(), ApacheCodeNotCoveredRule(), ApacheProtectedPageRule(),
     ]
 
-    public static let catalogue: [RuleDescription] = [
-        RuleDescription("apache.syntax", .error, summary: "a configuration Apache cannot read: a section not closed or closed by another, an Include that names nothing, an ErrorDocument without two arguments or for a code outside 4xx/5xx",
-                        consequence: "Apache refuses to start"),
-        RuleDescription("apache.section-depth", .error, summary: "sections nested more than 100 deep", consequence: "(detour's limit) what lies deeper is not checked"),
-    ] + rules.map { type(of: $0).about }
+    /// Every rule it reports (`ApacheRules`): the README's table, `--list-rules` and SARIF.
+    public static let catalogue: [RuleDescription] = ApacheRules.all
 
     public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
         check(options, environment: ProcessInfo.processInfo.environment)

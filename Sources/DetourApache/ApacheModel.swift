@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 import Foundation
 

@@ -14,12 +14,8 @@ public enum CaddyChecker: ProxyDialect {
     ]
 
     /// Every rule `detour check caddy` reports.
-    public static let catalogue: [RuleDescription] = [
-        RuleDescription("caddy.syntax", .error, summary: "a Caddyfile Caddy cannot read, in Caddy's words", consequence: "Caddy refuses to start"),
-        RuleDescription("caddy.directive", .error, summary: "a directive the Caddy read for does not know, or arguments it refuses (status codes after handle_errors before 2.8)",
-                        consequence: "Caddy refuses to start"),
-        RuleDescription("caddy.import", .error, summary: "the Caddyfile cannot be read", consequence: "Caddy refuses to start"),
-    ] + rules.map { type(of: $0).about }
+    /// Every rule it reports (`CaddyRules`): the README's table, `--list-rules` and SARIF.
+    public static let catalogue: [RuleDescription] = CaddyRules.all
 
     /// Reads for `options.serverVersion`, else the installed Caddy, else 2.6.
     public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
@@ -45,6 +41,6 @@ public enum CaddyChecker: ProxyDialect {
         guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: files.all) }
         // Caddy's own refusals first, as Caddy would stop at them.
         diagnostics += checked.flatMap(\.directives) + checked.flatMap(\.rules)
-        return ProxyCheck.Report(diagnostics: diagnostics.removingDuplicates(), coverage: checked.map(\.coverage), files: files.all)
+        return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.map(\.coverage), files: files.all)
     }
 }

@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
 import Foundation
@@ -39,7 +40,7 @@ struct CaddyConfig: Sendable {
                 files.append((shown, path))
                 let file = names.append(shown)
                 let lexed = CaddyLexer.tokens(CaddyEnvironment.expand(contents.bytes, environment: environment), file: file, heredocs: { version.version.hasHeredocs })
-                let failure = lexed.failure.map { Diagnostic.error("caddy.syntax", $0.message, at: SourceLocation(path: shown, line: $0.line, column: 1)) }
+                let failure = lexed.failure.map { Diagnostic.error(CaddyRules.syntax.id, $0.message, at: SourceLocation(path: shown, line: $0.line, column: 1)) }
                 return CaddyParser.ReadFile(tokens: lexed.tokens, file: file, failure: failure)
             }
         }
@@ -47,7 +48,7 @@ struct CaddyConfig: Sendable {
         switch tokens(of: mainPath, shown: displayPath) {
         case .failure(let failure):
             let at = SourceLocation(path: displayPath, line: 1, column: 1)
-            return CaddyConfig(files: names, blocks: [], diagnostics: [.error("caddy.import", "cannot open '\(displayPath)': \(reason(failure))", at: at)], version: version)
+            return CaddyConfig(files: names, blocks: [], diagnostics: [.error(CaddyRules.importFailed.id, "cannot open '\(displayPath)': \(reason(failure))", at: at)], version: version)
         case .success(let read):
             if let failure = read.failure { return CaddyConfig(files: names, blocks: [], diagnostics: [failure], version: version) }
             let parser = CaddyParser.parse(read.tokens, version: version, paths: { files[$0] }, read: { path in

@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 
 /// What `caddy adapt` refuses in a site block once the Caddyfile is read: a directive the
@@ -50,7 +51,7 @@ enum CaddyDirectiveCheck {
         }
         guard CaddyDirectives.routes.contains(name.text) else { return }
         guard depth < maximumDepth else {
-            found.append(Diagnostic(.note, "caddy.directive", "routes nest more than \(maximumDepth) deep here; detour does not check deeper", at: location(of: name, config)))
+            found.append(Diagnostic(.note, CaddyRules.directive.id, "routes nest more than \(maximumDepth) deep here; detour does not check deeper", at: location(of: name, config)))
             return
         }
         let inside = block(inside: segment)
@@ -91,6 +92,6 @@ enum CaddyDirectiveCheck {
     }
 
     private static func error(_ message: String, at token: CaddyToken, _ config: CaddyConfig, notes: [Diagnostic.Note] = []) -> Diagnostic {
-        .error("caddy.directive", message, at: location(of: token, config), notes: notes)
+        .error(CaddyRules.directive.id, message, at: location(of: token, config), notes: notes)
     }
 }

@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
 import Foundation
@@ -103,7 +104,7 @@ struct CaddyParser {
 
     private func failure(_ message: String) -> Failure {
         let at = token
-        return Failure(diagnostic: .error("caddy.syntax", message, at: SourceLocation(path: paths(at.file).display, line: at.line, column: at.column)))
+        return Failure(diagnostic: .error(CaddyRules.syntax.id, message, at: SourceLocation(path: paths(at.file).display, line: at.line, column: at.column)))
     }
 
     private func parsingError(_ message: String) -> Failure { failure(message) }

@@ -1,3 +1,4 @@
+import DetourLayout
 import DetourDiagnostics
 
 /// `content/articles/**/*.md`: a troubleshooting article.

@@ -1,3 +1,6 @@
+import DetourDiagnostics
+import DetourLanguages
+
 /// Everything loaded from `content/`, checked and with Markdown rendered.
 public struct Content: Sendable {
     public var site: SiteConfig
@@ -5,33 +8,26 @@ public struct Content: Sendable {
     public var codes: [ErrorCode]
     /// Sorted by title, drafts excluded.
     public var articles: [Article]
-    /// By language; a language without a file has none.
-    public var translations: [String: Translation]
+    public var translations: Translations
 
     public init(site: SiteConfig, codes: [ErrorCode], articles: [Article], translations: [String: Translation] = [:]) {
         self.site = site
         self.codes = codes
         self.articles = articles
-        self.translations = translations
+        self.translations = Translations(defaultLanguage: site.language, byLanguage: translations)
     }
 
     public func code(_ status: Int) -> ErrorCode? { codes.first { $0.status == status } }
 
     /// A code's visitor texts in `language`, each falling back to the default language's.
     public func text(of code: ErrorCode, in language: String) -> LocalizedCodeText {
-        let file = language == site.language ? nil : translations[language]
-        let translated = file?.codes[code.status]
-        let advice = translated?.advice.map { ($0, file?.relativePath ?? code.relativePath) } ?? (code.advice, code.relativePath)
-        return LocalizedCodeText(title: translated?.title ?? code.title, summary: translated?.summary ?? code.summary, advice: advice.0, adviceFile: advice.1)
+        let translated = translations.codeText(code.status, in: language)
+        let advice = translated.flatMap { found in found.text.advice.map { ($0, found.file) } } ?? (code.advice, code.relativePath)
+        return LocalizedCodeText(title: translated?.text.title ?? code.title, summary: translated?.text.summary ?? code.summary, advice: advice.0, adviceFile: advice.1)
     }
 
     /// The UI strings of `language`: its file's, else the default language's, else the built-in English.
-    public func strings(in language: String) -> [String: String] {
-        var strings = UIStrings.english
-        strings.merge(translations[site.language]?.strings ?? [:]) { _, new in new }
-        if language != site.language { strings.merge(translations[language]?.strings ?? [:]) { _, new in new } }
-        return strings
-    }
+    public func strings(in language: String) -> [String: String] { translations.strings(in: language) }
 }
 
 /// What a visitor reads about a code in one language.

@@ -1,3 +1,5 @@
+import DetourLayout
+import DetourSupport
 import DetourDiagnostics
 import Foundation
 

@@ -1,3 +1,4 @@
+import DetourLayout
 import DetourDiagnostics
 
 /// `content/codes/<status>.yml`: one HTTP status the site explains.

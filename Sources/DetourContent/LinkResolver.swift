@@ -1,3 +1,4 @@
+import DetourLayout
 import DetourDiagnostics
 import Foundation
 

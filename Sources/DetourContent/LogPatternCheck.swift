@@ -1,4 +1,4 @@
-import DetourDiagnose
+import DetourLogs
 import DetourDiagnostics
 
 /// The articles' `log_patterns` as `detour diagnose` reads them: a pattern that is nothing but

@@ -1,3 +1,4 @@
+import DetourLayout
 import CCMark
 import Foundation
 

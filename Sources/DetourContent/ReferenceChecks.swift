@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 
 /// Checks between files: duplicate statuses and slugs, related articles and article codes that

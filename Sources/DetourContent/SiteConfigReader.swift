@@ -1,3 +1,4 @@
+import DetourLanguages
 import DetourDiagnostics
 import Foundation
 

@@ -1,3 +1,5 @@
+import DetourLanguages
+import DetourSupport
 import DetourDiagnostics
 
 /// Reads `translations/<language>.yml`:

@@ -11,16 +11,12 @@ public enum HAProxyChecker: ProxyDialect {
 
     static let rules: [any HAProxyRule] = [
         HAProxyMissingPageRule(), HAProxyInvalidErrorFileRule(), HAProxyStatusLineRule(), HAProxyOversizedErrorFileRule(),
-        HAProxyUncoveredCodeRule(), HAProxyBackendPassThroughRule(), HAProxyErrorlocRedirectRule(), HAProxyProtectedPageRule(),
+        HAProxyCodeNotCoveredRule(), HAProxyUpstreamPassThroughRule(), HAProxyErrorlocRedirectRule(), HAProxyProtectedPageRule(),
         HAProxyRedirectLoopRule(),
     ]
 
-    public static let catalogue: [RuleDescription] = [
-        RuleDescription("haproxy.syntax", .error, summary: "a configuration HAProxy cannot read: an unmatched quote, no final line feed, a line out of any section, an unclosed .if, an unknown defaults or http-errors name",
-                        consequence: "HAProxy refuses to start"),
-        RuleDescription("haproxy.errorfile-code", .error, summary: "errorfile or http-error for a status they cannot customise (only 200, 400, 401, 403, 404, 405, 407, 408, 410, 413, 425, 429, 500–504)",
-                        consequence: "HAProxy refuses to start ('status code not handled')"),
-    ] + rules.map { type(of: $0).about }
+    /// Every rule it reports (`HAProxyRules`): the README's table, `--list-rules` and SARIF.
+    public static let catalogue: [RuleDescription] = HAProxyRules.all
 
     public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
         check(options, environment: ProcessInfo.processInfo.environment)

@@ -16,7 +16,7 @@ struct HAProxyConfig: Sendable {
         for (url, display) in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-                config.diagnostics.append(.error("haproxy.syntax", "'\(display)' does not exist", at: SourceLocation(path: display)))
+                config.diagnostics.append(.error(HAProxyRules.syntax.id, "'\(display)' does not exist", at: SourceLocation(path: display)))
                 continue
             }
             if isFolder.boolValue {
@@ -34,7 +34,7 @@ struct HAProxyConfig: Sendable {
     private mutating func read(_ url: URL, display: String, environment: [String: String]) {
         files.append(display)
         let bytes: [UInt8]
-        switch ConfigurationText.read(url.path, display: display, rule: "haproxy.syntax") {
+        switch ConfigurationText.read(url.path, display: display, rule: HAProxyRules.syntax.id) {
         case .success(let text): bytes = text.bytes
         case .failure(let failure):
             diagnostics.append(failure.diagnostic)
@@ -83,23 +83,23 @@ struct HAProxyConfig: Sendable {
                 }
                 sections.append(section)
             } else if sections.isEmpty {
-                diagnostics.append(.error("haproxy.syntax", "unknown keyword '\(line.keyword)' out of section: HAProxy refuses the file", at: line.location))
+                diagnostics.append(.error(HAProxyRules.syntax.id, "unknown keyword '\(line.keyword)' out of section: HAProxy refuses the file", at: line.location))
             } else {
                 sections[sections.count - 1].lines.append(line)
             }
         }
         for open in blocks {
-            diagnostics.append(.error("haproxy.syntax", "this .if block has no .endif: HAProxy refuses the file", at: open.at))
+            diagnostics.append(.error(HAProxyRules.syntax.id, "this .if block has no .endif: HAProxy refuses the file", at: open.at))
         }
     }
 
     private mutating func condition(_ words: [String], _ line: HAProxyLine, _ environment: [String: String]) -> Bool {
         if let value = HAProxyCondition.evaluate(words, environment: environment) { return value }
-        diagnostics.append(.error("haproxy.syntax", "HAProxy cannot evaluate the condition '\(words.joined(separator: " "))'", at: line.location))
+        diagnostics.append(.error(HAProxyRules.syntax.id, "HAProxy cannot evaluate the condition '\(words.joined(separator: " "))'", at: line.location))
         return false
     }
 
     private mutating func unmatched(_ line: HAProxyLine) {
-        diagnostics.append(.error("haproxy.syntax", "'\(line.keyword)' without an .if before it: HAProxy refuses the file", at: line.location))
+        diagnostics.append(.error(HAProxyRules.syntax.id, "'\(line.keyword)' without an .if before it: HAProxy refuses the file", at: line.location))
     }
 }

@@ -83,7 +83,7 @@ struct HAProxyModel: Sendable {
                     if let found = named[from] {
                         settings = found
                     } else {
-                        diagnostics.append(.error("haproxy.syntax", "no defaults section named '\(from)': HAProxy refuses the file", at: section.fromLocation ?? section.location))
+                        diagnostics.append(.error(HAProxyRules.syntax.id, "no defaults section named '\(from)': HAProxy refuses the file", at: section.fromLocation ?? section.location))
                     }
                 }
                 if let source, var use = uses[source] {
@@ -136,7 +136,7 @@ struct HAProxyModel: Sendable {
             settings.pageRedirects.append(HAProxyRedirect(code: nil, target: words[3].text, status: code, directive: "http-request redirect", condition: line.condition, line: line.location))
         case "errorfiles" where words.count >= 2:
             guard let lines = errorSections[words[1].text] else {
-                diagnostics.append(.error("haproxy.syntax", "no http-errors section named '\(words[1].text)': HAProxy refuses the file", at: line.location(of: words[1])))
+                diagnostics.append(.error(HAProxyRules.syntax.id, "no http-errors section named '\(words[1].text)': HAProxy refuses the file", at: line.location(of: words[1])))
                 return
             }
             let only = Set(words.dropFirst(2).compactMap { Int($0.text) })
@@ -182,7 +182,7 @@ struct HAProxyModel: Sendable {
     private mutating func customisableCode(_ word: HAProxyWord, in line: HAProxyLine, directive: String) -> Int? {
         guard let code = Int(word.text), Self.customisable.contains(code) else {
             let known = Self.customisable.sorted().map(String.init).joined(separator: ", ")
-            diagnostics.append(.error("haproxy.errorfile-code", "\(directive) cannot customise status '\(word.text)': HAProxy refuses the file ('status code not handled'); it knows \(known)", at: line.location(of: word)))
+            diagnostics.append(.error(HAProxyRules.errorfileCode.id, "\(directive) cannot customise status '\(word.text)': HAProxy refuses the file ('status code not handled'); it knows \(known)", at: line.location(of: word)))
             return nil
         }
         return code

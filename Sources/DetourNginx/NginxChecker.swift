@@ -15,6 +15,9 @@ public enum NginxChecker: ProxyDialect {
         HeaderWithoutAlwaysRule(), UncoveredCodeRule(), DynamicTargetRule(), ServerRewriteRule(),
     ]
 
+    /// Every rule it reports (`NginxRules`): the README's table, `--list-rules` and SARIF.
+    public static let catalogue: [RuleDescription] = NginxRules.all
+
     public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
         // The directive table is read while the files are.
         DispatchQueue.global().async { _ = NginxDirectiveTable.shared }

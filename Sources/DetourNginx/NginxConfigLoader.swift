@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
 import Foundation
@@ -81,12 +82,12 @@ struct NginxConfigLoader {
             let here = includedFrom ?? SourceLocation(path: displayPath)
             if let known = fileIDs[identity], let id = known, chain.contains(id) {
                 if reportedCycles.insert(here).inserted {
-                    diagnostics.append(.error("nginx.include-cycle", "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
+                    diagnostics.append(.error(NginxRules.includeCycle.id, "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
                 }
                 return false
             }
             if chain.count >= NginxConfigLoader.maximumIncludeDepth {
-                diagnostics.append(.error("nginx.include-depth", "includes nest more than \(NginxConfigLoader.maximumIncludeDepth) levels deep", at: here))
+                diagnostics.append(.error(NginxRules.includeDepth.id, "includes nest more than \(NginxConfigLoader.maximumIncludeDepth) levels deep", at: here))
                 return true
             }
             guard let fileID = fileID(identity, path: path, displayPath: displayPath, includedFrom: here) else { return true }
@@ -103,12 +104,12 @@ struct NginxConfigLoader {
             case .success(let read): contents = read
             case .failure(let failure):
                 let reason = failure.code == ENOENT ? "no such file" : "it cannot be read (\(failure.reason))"
-                diagnostics.append(.error("nginx.include-missing", "cannot open '\(displayPath)': \(reason)", at: here))
+                diagnostics.append(.error(NginxRules.includeMissing.id, "cannot open '\(displayPath)': \(reason)", at: here))
                 fileIDs[identity] = .some(nil)
                 return nil
             }
             guard contents.bytes.count < Int32.max else {
-                diagnostics.append(.error("nginx.file-too-large", "'\(displayPath)' is larger than 2 GiB; detour does not read it", at: here))
+                diagnostics.append(.error(NginxRules.fileTooLarge.id, "'\(displayPath)' is larger than 2 GiB; detour does not read it", at: here))
                 fileIDs[identity] = .some(nil)
                 return nil
             }
@@ -167,7 +168,7 @@ struct NginxConfigLoader {
             let file = Int(entry.file)
             let location = files[file].location(of: files[file].words[Int(entry.firstWord)])
             guard entry.wordCount == 2 else {
-                diagnostics.append(.error("nginx.syntax", "invalid number of arguments in \"include\" directive", at: location))
+                diagnostics.append(.error(NginxRules.syntax.id, "invalid number of arguments in \"include\" directive", at: location))
                 return
             }
             let pattern = files[file].value(of: files[file].words[Int(entry.firstWord) + 1])
@@ -182,7 +183,7 @@ struct NginxConfigLoader {
             if closesCycle { cyclicIncludes.insert(key) }
             if output.count >= NginxConfigLoader.maximumDirectives, !reportedTooMany {
                 reportedTooMany = true
-                diagnostics.append(.error("nginx.include-size", "includes here expand to more than \(NginxConfigLoader.maximumDirectives) directives; the rest is not read", at: location))
+                diagnostics.append(.error(NginxRules.includeSize.id, "includes here expand to more than \(NginxConfigLoader.maximumDirectives) directives; the rest is not read", at: location))
             }
         }
 

@@ -64,7 +64,7 @@ struct NginxErrorPage: Sendable {
     private static func readWritten(_ directive: NginxDirective, diagnostics: inout [Diagnostic]) -> NginxErrorPage? {
         let count = directive.argumentCount
         guard count >= 2, let target = directive.lastValue else {
-            diagnostics.append(.error("nginx.syntax", "invalid number of arguments in \"error_page\" directive", at: directive.location))
+            diagnostics.append(.error(NginxRules.syntax.id, "invalid number of arguments in \"error_page\" directive", at: directive.location))
             return nil
         }
         var codes: [Int] = []
@@ -78,13 +78,13 @@ struct NginxErrorPage: Sendable {
                 } else if let code = Int(value.dropFirst()) {
                     statusOverride = .status(code)
                 } else {
-                    diagnostics.append(.error("nginx.syntax", "invalid value \"\(value)\" in \"error_page\"", at: location))
+                    diagnostics.append(.error(NginxRules.syntax.id, "invalid value \"\(value)\" in \"error_page\"", at: location))
                     return nil
                 }
             } else if let code = Int(value), (300...599).contains(code) {
                 codes.append(code)
             } else {
-                diagnostics.append(.error("nginx.syntax", "value \"\(value)\" must be between 300 and 599 in \"error_page\"", at: location))
+                diagnostics.append(.error(NginxRules.syntax.id, "value \"\(value)\" must be between 300 and 599 in \"error_page\"", at: location))
                 return nil
             }
         }

@@ -182,7 +182,7 @@ struct NginxLexer {
             let next = bytes[index]
             if !Self.isSpace(next), next != UInt8(ascii: ";"), next != UInt8(ascii: "{"), next != UInt8(ascii: ")"),
                diagnostics.count < NginxParser.maximumErrors {
-                diagnostics.append(.error("nginx.syntax", "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here", at: SourceLocation(path: path, line: Int(line), column: Int(column))))
+                diagnostics.append(.error(NginxRules.syntax.id, "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here", at: SourceLocation(path: path, line: Int(line), column: Int(column))))
             }
         }
         return SourceWord(start: Int32(start), length: Int32(end - start), line: startLine, column: startColumn, isQuoted: true, hasEscapes: escaped)

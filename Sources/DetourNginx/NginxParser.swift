@@ -46,10 +46,10 @@ enum NginxParser {
         func error(_ message: String, _ location: SourceLocation, notes: [Diagnostic.Note] = []) {
             guard file.diagnostics.count <= maximumErrors else { return }
             if file.diagnostics.count == maximumErrors {
-                file.diagnostics.append(.error("nginx.syntax", "more than \(maximumErrors) syntax errors in this file; the rest are not reported", at: location))
+                file.diagnostics.append(.error(NginxRules.syntax.id, "more than \(maximumErrors) syntax errors in this file; the rest are not reported", at: location))
                 return
             }
-            file.diagnostics.append(.error("nginx.syntax", message, at: location, notes: notes))
+            file.diagnostics.append(.error(NginxRules.syntax.id, message, at: location, notes: notes))
         }
         func nameOfPending(_ first: Int) -> String { file.value(of: file.words[first]) }
         /// A directive ended the wrong way: located, as nginx does, where it ends; the start is

@@ -30,13 +30,14 @@ public enum ProxyCheck {
     }
 
     public struct Report: Sendable {
+        /// Each finding once: routes, rules and sites that reach the same line say the same thing.
         public var diagnostics: [Diagnostic]
         public var coverage: [SiteCoverage]
         /// Every file read, the main one and what it includes.
         public var files: [String]
 
         public init(diagnostics: [Diagnostic], coverage: [SiteCoverage], files: [String]) {
-            self.diagnostics = diagnostics
+            self.diagnostics = diagnostics.removingDuplicates()
             self.coverage = coverage
             self.files = files
         }

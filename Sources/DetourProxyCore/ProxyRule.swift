@@ -12,6 +12,12 @@ extension ProxyRule {
 
     public static func fix(_ text: String) -> Diagnostic.Note { .init("fix: " + text) }
 
+    /// The fix for a page file that is not where the server reads it: `text` says where to put
+    /// it in the server's terms; `--map` is how detour checks a deployment path here.
+    public static func fixMissingFile(_ text: String) -> Diagnostic.Note {
+        fix(text + "; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy")
+    }
+
     public static func codes(_ codes: some Sequence<Int>) -> String {
         codes.sorted().map(String.init).joined(separator: ", ")
     }

@@ -1,4 +1,4 @@
-import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// Writes one language's search index (see `SearchIndexLayout` for its files). Each record (a
@@ -73,18 +73,18 @@ public enum SearchIndexBuilder {
             "[" + members.map { Self.pageArray(pages[$0]) }.joined(separator: ",\n") + "]"
         }
 
-        var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(JavaScriptLiteral.strings(languages))"
+        var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
         if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardTexts[0])" }
         entry += "}"
-        var files = [(path: "index.js", contents: "detourSearch.entry(\(JavaScriptLiteral.string(language)),\(entry));\n")]
+        var files = [(path: "index.js", contents: "detourSearch.entry(\(literal(language)),\(entry));\n")]
         guard !layout.isSingleFile else { return files }
         for (shard, text) in termShards.enumerated() where text != "{},{}" {
-            files.append(("t\(shard).js", "detourSearch.terms(\(JavaScriptLiteral.string(language)),\(shard),\(text));\n"))
+            files.append(("t\(shard).js", "detourSearch.terms(\(literal(language)),\(shard),\(text));\n"))
         }
         for (shard, text) in docShardTexts.enumerated() where !docShards[shard].isEmpty {
-            files.append(("d\(shard).js", "detourSearch.docs(\(JavaScriptLiteral.string(language)),\(shard),\(text));\n"))
+            files.append(("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(text));\n"))
         }
         return files
     }
@@ -95,7 +95,7 @@ public enum SearchIndexBuilder {
         for (number, (term, postings)) in byTerm.sorted(by: { $0.key < $1.key }).enumerated() {
             let best = postings.sorted { ($0.impact, $1.reference) > ($1.impact, $0.reference) }.prefix(postingsPerTerm)
             if number > 0 { out += ",\n" }
-            out += JavaScriptLiteral.string(term) + ":[\(postings.count)"
+            out += literal(term) + ":[\(postings.count)"
             for posting in best { out += ",\(posting.reference),\(posting.impact)" }
             out += "]"
         }
@@ -114,14 +114,21 @@ public enum SearchIndexBuilder {
 
     /// `{"word":"stem",…}`.
     private static func formObject(_ forms: [String: String]) -> String {
-        "{" + forms.sorted { $0.key < $1.key }.map { JavaScriptLiteral.string($0.key) + ":" + JavaScriptLiteral.string($0.value) }.joined(separator: ",") + "}"
+        "{" + forms.sorted { $0.key < $1.key }.map { literal($0.key) + ":" + literal($0.value) }.joined(separator: ",") + "}"
     }
 
     /// `[url, title, [codes], [[anchor, section title, text], …]]`; record 0 is the page's own text.
     private static func pageArray(_ page: SearchPage) -> String {
-        let records = [JavaScriptLiteral.strings(["", "", excerptSource(page.text)])] + page.sections.prefix(SearchIndexLayout.recordsPerPage - 1).map {
-            JavaScriptLiteral.strings([$0.anchor, $0.title, excerptSource($0.text)])
+        let records = [literals(["", "", excerptSource(page.text)])] + page.sections.prefix(SearchIndexLayout.recordsPerPage - 1).map {
+            literals([$0.anchor, $0.title, excerptSource($0.text)])
         }
-        return "[\(JavaScriptLiteral.string(page.url)),\(JavaScriptLiteral.string(page.title)),[\(page.codes.map(String.init).joined(separator: ","))],[\(records.joined(separator: ","))]]"
+        return "[\(literal(page.url)),\(literal(page.title)),[\(page.codes.map(String.init).joined(separator: ","))],[\(records.joined(separator: ","))]]"
+    }
+
+    /// A string literal in the index's script files.
+    private static func literal(_ text: String) -> String { JSONString.quoted(text, .script) }
+
+    private static func literals(_ texts: [String]) -> String {
+        "[" + texts.map(literal).joined(separator: ",") + "]"
     }
 }

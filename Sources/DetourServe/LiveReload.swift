@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 import Foundation
 import Synchronization
@@ -49,24 +50,8 @@ final class LiveReload: Sendable {
         return """
         <div id="detour-build-failed" role="alert" style="position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:2rem;background:rgba(20,20,24,.94);color:#fff;font:15px/1.5 system-ui,sans-serif">\
         <h2 style="margin:0 0 1rem;color:#ff8a80">The last change did not build</h2>\
-        <pre style="white-space:pre-wrap;font:14px/1.5 ui-monospace,monospace">\(escape(text))</pre>\
+        <pre style="white-space:pre-wrap;font:14px/1.5 ui-monospace,monospace">\(HTMLText.escape(text))</pre>\
         <p>This page is the last good build. Fix the file and save: it reloads by itself.</p></div>
         """
-    }
-
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

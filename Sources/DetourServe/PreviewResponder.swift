@@ -1,3 +1,4 @@
+import DetourLayout
 import DetourContent
 import DetourSite
 import Foundation

@@ -1,3 +1,4 @@
+import DetourSupport
 import CFileSystem
 import DetourContent
 import DetourDiagnostics

@@ -1,3 +1,5 @@
+import DetourLayout
+import DetourLanguages
 import DetourContent
 import Foundation
 

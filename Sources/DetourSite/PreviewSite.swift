@@ -1,3 +1,5 @@
+import DetourLayout
+import DetourSupport
 import DetourContent
 import DetourDiagnostics
 import Foundation

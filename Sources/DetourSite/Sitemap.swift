@@ -1,3 +1,5 @@
+import DetourSupport
+
 /// `sitemap.xml` for the help site (error pages are `noindex` and stay out of it).
 struct Sitemap {
     let baseURL: String
@@ -6,15 +8,8 @@ struct Sitemap {
     var xml: String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for path in paths {
-            xml += "  <url><loc>\(escape(baseURL + path))</loc></url>\n"
+            xml += "  <url><loc>\(HTMLText.escape(baseURL + path))</loc></url>\n"
         }
         return xml + "</urlset>\n"
-    }
-
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;")
-            .replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

@@ -1,3 +1,4 @@
+import DetourLayout
 import DetourContent
 
 /// The one neutral model every server snippet is rendered from: which page answers which code,

@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourContent
 import DetourDiagnostics
 import Foundation

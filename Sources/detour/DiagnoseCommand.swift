@@ -1,6 +1,6 @@
 import ArgumentParser
 import DetourContent
-import DetourDiagnose
+import DetourLogs
 import DetourDiagnostics
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import DetourDiagnose
+import DetourLogs
 import Foundation
 
 /// `detour diagnose`'s output: a report for people, or JSON for tools.

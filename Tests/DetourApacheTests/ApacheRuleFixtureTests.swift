@@ -12,13 +12,13 @@ final class ApacheRuleFixtureTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/apache")
 
     static let rules: [String: String] = [
-        "error-document-missing-file": "apache.error-document-missing-file",
+        "error-page-missing-file": "apache.error-page-missing-file",
         "error-document-url": "apache.error-document-url",
         "error-document-text": "apache.error-document-text",
         "error-page-proxied": "apache.error-page-proxied",
         "upstream-errors-pass-through": "apache.upstream-errors-pass-through",
-        "uncovered-code": "apache.uncovered-code",
-        "uncovered-code-directory": "apache.uncovered-code",
+        "code-not-covered": "apache.code-not-covered",
+        "code-not-covered-directory": "apache.code-not-covered",
         "error-page-protected": "apache.error-page-protected",
     ]
     static let fixtures = RuleFixtures(root: root, prefix: "apache.", rules: rules)

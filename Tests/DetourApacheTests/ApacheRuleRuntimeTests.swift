@@ -40,8 +40,8 @@ final class ApacheRuleRuntimeTests: XCTestCase {
     }
 
     func testAMissingPageGivesApachesOwnPage() throws {
-        assertBuiltInAfterFailedPage(visit(try start("error-document-missing-file-hit")))
-        XCTAssertTrue(visit(try start("error-document-missing-file-near-miss")).contains("detour-page-503"))
+        assertBuiltInAfterFailedPage(visit(try start("error-page-missing-file-hit")))
+        XCTAssertTrue(visit(try start("error-page-missing-file-near-miss")).contains("detour-page-503"))
     }
 
     func testAURLTargetRedirectsAndLosesTheStatus() throws {
@@ -63,18 +63,18 @@ final class ApacheRuleRuntimeTests: XCTestCase {
     }
 
     func testAnUncoveredCodeGetsApachesOwnPage() throws {
-        let answer = visit(try start("uncovered-code-hit"))
+        let answer = visit(try start("code-not-covered-hit"))
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503"), String(answer.prefix(200)))
         XCTAssertTrue(answer.contains("<h1>Service Unavailable</h1>"), "Apache's own page: \(answer)")
-        XCTAssertTrue(visit(try start("uncovered-code-near-miss")).contains("detour-page-503"))
+        XCTAssertTrue(visit(try start("code-not-covered-near-miss")).contains("detour-page-503"))
     }
 
     /// Where an ErrorDocument is written decides whether a proxied request gets it.
     func testOnlyAPageInLocationSlashAnswersAProxiedRequest() throws {
-        let inDirectory = visit(try start("uncovered-code-directory-hit"))
+        let inDirectory = visit(try start("code-not-covered-directory-hit"))
         XCTAssertTrue(inDirectory.hasPrefix("HTTP/1.1 503"), String(inDirectory.prefix(200)))
         XCTAssertTrue(inDirectory.contains("<h1>Service Unavailable</h1>"), "a <Directory> page is not used for a proxied request: \(inDirectory)")
-        let inLocation = visit(try start("uncovered-code-location-near-miss"))
+        let inLocation = visit(try start("code-not-covered-location-near-miss"))
         XCTAssertTrue(inLocation.hasPrefix("HTTP/1.1 503"), String(inLocation.prefix(200)))
         XCTAssertTrue(inLocation.contains("detour-page-503"), inLocation)
     }

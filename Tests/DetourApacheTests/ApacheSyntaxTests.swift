@@ -41,7 +41,7 @@ final class ApacheSyntaxTests: XCTestCase {
 
         """], environment: ["SLOW": "504"])
         // Only the undefined variable stays as written, and names no file.
-        XCTAssertEqual(lines(report), ["apache.conf:8:1: apache.error-document-missing-file"])
+        XCTAssertEqual(lines(report), ["apache.conf:8:1: apache.error-page-missing-file"])
         XCTAssertTrue(report.diagnostics[0].message.contains("/errors/${UNDEFINED}.html"), report.diagnostics[0].message)
     }
 
@@ -64,13 +64,13 @@ final class ApacheSyntaxTests: XCTestCase {
             """,
             "conf.d/10-pages.conf": "ErrorDocument 503 /errors/503.html\n",
         ])
-        XCTAssertEqual(lines(report), ["apache.conf:10:5: apache.error-document-missing-file"])
+        XCTAssertEqual(lines(report), ["apache.conf:10:5: apache.error-page-missing-file"])
         XCTAssertEqual(report.files, ["apache.conf", folder.path + "/conf.d/10-pages.conf"].map { $0.hasPrefix(FileManager.default.currentDirectoryPath + "/") ? String($0.dropFirst(FileManager.default.currentDirectoryPath.count + 1)) : $0 })
 
         // Relative includes start at ServerRoot: the directive, else --server-root.
         try folder.write(["elsewhere/conf.d/x.conf": "ErrorDocument 503 /errors/from-elsewhere.html\n", "elsewhere/pages.conf": ""])
         let rooted = try check(["apache.conf": "Alias /errors/ \(folder.path)/pages/\nInclude conf.d/x.conf\n"], serverRoot: folder.path + "/elsewhere")
-        XCTAssertEqual(lines(rooted), ["elsewhere/conf.d/x.conf:1:1: apache.error-document-missing-file"].map { _ in rooted.diagnostics.first.map { "\($0.location.path):1:1: apache.error-document-missing-file" } ?? "" })
+        XCTAssertEqual(lines(rooted), ["elsewhere/conf.d/x.conf:1:1: apache.error-page-missing-file"].map { _ in rooted.diagnostics.first.map { "\($0.location.path):1:1: apache.error-page-missing-file" } ?? "" })
         XCTAssertTrue(rooted.diagnostics.first?.location.path.hasSuffix("elsewhere/conf.d/x.conf") == true, "\(rooted.diagnostics)")
     }
 
@@ -85,7 +85,7 @@ final class ApacheSyntaxTests: XCTestCase {
 
         """])
         // 503 has its file through the regex, 505 has none, and the API path is proxied.
-        XCTAssertEqual(lines(report), ["apache.conf:4:1: apache.error-document-missing-file", "apache.conf:6:1: apache.error-page-proxied"])
+        XCTAssertEqual(lines(report), ["apache.conf:4:1: apache.error-page-missing-file", "apache.conf:6:1: apache.error-page-proxied"])
     }
 
     func testWhatApacheRefuses() throws {

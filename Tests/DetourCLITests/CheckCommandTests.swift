@@ -73,8 +73,8 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let lines = result.stderr.split(separator: "\n").filter { $0.contains(": warning: [") }.map { String($0.prefix { $0 != "]" }) + "]" }
         XCTAssertEqual(lines, [
-            "deploy/haproxy/20-site.cfg:11:1: warning: [haproxy.uncovered-code]",
-            "deploy/haproxy/20-site.cfg:15:1: warning: [haproxy.backend-errors-pass-through]",
+            "deploy/haproxy/20-site.cfg:11:1: warning: [haproxy.code-not-covered]",
+            "deploy/haproxy/20-site.cfg:15:1: warning: [haproxy.upstream-errors-pass-through]",
         ], result.stderr)
         XCTAssertTrue(result.stdout.contains("deploy/haproxy/20-site.cfg:1:1  frontend web\n    502  /usr/share/detour/errors/502.http\n"), result.stdout)
         XCTAssertTrue(result.stdout.contains("2 frontend blocks in 2 files"), result.stdout)
@@ -94,7 +94,7 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(named.stdout.contains("2 frontend blocks in 2 files"), named.stdout)
 
         let guessed = try ProcessRunner.detour(["check", "deploy/haproxy/20-site.cfg", "--quiet"], in: folder.url)
-        XCTAssertTrue(guessed.stderr.contains("[haproxy.uncovered-code]"), "a file of frontends and backends is HAProxy's: \(guessed.stderr)")
+        XCTAssertTrue(guessed.stderr.contains("[haproxy.code-not-covered]"), "a file of frontends and backends is HAProxy's: \(guessed.stderr)")
     }
 
     /// The Apache snippet, included at server level as its first lines say, checks clean for a

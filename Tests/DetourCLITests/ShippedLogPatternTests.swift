@@ -1,5 +1,5 @@
 import DetourContent
-import DetourDiagnose
+import DetourLogs
 import DetourTestSupport
 import Foundation
 import XCTest

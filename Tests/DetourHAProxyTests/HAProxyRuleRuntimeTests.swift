@@ -130,12 +130,12 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
     }
 
     func testAnUncoveredCodeGetsHAProxysBuiltInPage() throws {
-        let answer = visit(try start("uncovered-code-hit"))
+        let answer = visit(try start("code-not-covered-hit"))
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503"), String(answer.prefix(200)))
         XCTAssertTrue(answer.contains("No server is available to handle this request."), "HAProxy's own page: \(answer)")
         XCTAssertFalse(answer.contains("detour-page-503"))
         // The near miss: the backend's page answers.
-        XCTAssertTrue(visit(try start("uncovered-code-near-miss")).contains("detour-page-503"))
+        XCTAssertTrue(visit(try start("code-not-covered-near-miss")).contains("detour-page-503"))
     }
 
     func testABackendsOwn500PassesThrough() throws {
@@ -143,10 +143,10 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         let upstream = try NginxServer(config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
         nginx.append(upstream)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), upstream.errorLog)
-        let passed = visit(try start("backend-errors-pass-through-hit", server: "127.0.0.1:\(appPort)"))
+        let passed = visit(try start("upstream-errors-pass-through-hit", server: "127.0.0.1:\(appPort)"))
         XCTAssertTrue(passed.hasPrefix("HTTP/1.1 500"), String(passed.prefix(200)))
         XCTAssertTrue(passed.contains("Traceback: app-internal-detail"), "the application's own body reaches visitors: \(passed)")
-        let replaced = visit(try start("backend-errors-pass-through-near-miss", server: "127.0.0.1:\(appPort)"))
+        let replaced = visit(try start("upstream-errors-pass-through-near-miss", server: "127.0.0.1:\(appPort)"))
         XCTAssertTrue(replaced.contains("detour-page-500"), replaced)
         XCTAssertFalse(replaced.contains("app-internal-detail"))
     }

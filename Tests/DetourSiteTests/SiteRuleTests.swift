@@ -1,3 +1,4 @@
+import DetourLanguages
 import DetourTestSupport
 import Foundation
 import XCTest

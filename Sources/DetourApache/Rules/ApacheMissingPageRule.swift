@@ -5,18 +5,14 @@ import DetourProxyCore
 /// Apache answers its built-in page with "Additionally, a 503 … error was encountered while
 /// trying to use an ErrorDocument", naming 503 whatever the real failure; `apache2 -t` says nothing.
 struct ApacheMissingPageRule: ApacheRule {
-    static let about = RuleDescription(
-        "apache.error-document-missing-file", .error,
-        summary: "an ErrorDocument's local path leads, through Alias or DocumentRoot, to no file (apache2 -t passes it)",
-        consequence: "Apache's built-in page, adding that 'a 503 Service Unavailable error was encountered while trying to use an ErrorDocument'"
-    )
+    static let about = ApacheRules.missingFile
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for site in model.sites {
             found += site.localDocuments.compactMap { local in finding(local.document, local.paths, context) }
         }
-        return found.removingDuplicates()
+        return found
     }
 
     private func finding(_ document: ApacheErrorDocument, _ paths: [ApacheLocalDocument.Path], _ context: ApacheCheckContext) -> Diagnostic? {
@@ -29,7 +25,7 @@ struct ApacheMissingPageRule: ApacheRule {
         guard let first = missing.first else { return nil }
         let more = missing.count > 1 ? " and \(missing.count - 1) more" : ""
         return .error(Self.id, "ErrorDocument \(document.code) '\(document.written)' leads to \(first.shown)\(more), which does not exist: visitors get Apache's built-in page", at: document.location, notes: [
-            Self.fix("install detour's public/errors/ where the Alias or DocumentRoot points; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"),
+            Self.fixMissingFile("install detour's public/errors/ where the Alias or DocumentRoot points"),
         ])
     }
 }

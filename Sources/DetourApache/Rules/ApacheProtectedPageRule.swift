@@ -4,18 +4,14 @@ import DetourProxyCore
 /// An ErrorDocument page behind `Require` or authentication that visitors do not meet: the
 /// page's own request is refused, and Apache answers its built-in page instead.
 struct ApacheProtectedPageRule: ApacheRule {
-    static let about = RuleDescription(
-        "apache.error-page-protected", .error,
-        summary: "an ErrorDocument page in a <Location> or <Directory> whose Require or authentication keeps visitors out",
-        consequence: "Apache's built-in page, adding that another error was encountered while trying to use an ErrorDocument"
-    )
+    static let about = ApacheRules.protected
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for site in model.sites where !site.guards.isEmpty {
             found += site.localDocuments.compactMap { local in finding(local.document, local.paths, in: site) }
         }
-        return found.removingDuplicates()
+        return found
     }
 
     private func finding(_ document: ApacheErrorDocument, _ paths: [ApacheLocalDocument.Path], in scope: ApacheScope) -> Diagnostic? {

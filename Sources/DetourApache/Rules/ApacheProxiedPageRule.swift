@@ -5,18 +5,14 @@ import DetourProxyCore
 /// failure, the page fails with it. Apache tries ProxyPass rules in order, the main server's
 /// first, so `ProxyPass /detour-errors/ !` must come before `ProxyPass /`.
 struct ApacheProxiedPageRule: ApacheRule {
-    static let about = RuleDescription(
-        "apache.error-page-proxied", .error,
-        summary: "an ErrorDocument path that a ProxyPass sends to the upstream (no 'ProxyPass <path> !' before it)",
-        consequence: "Apache's built-in page when the upstream is down: the page is fetched from the failing upstream"
-    )
+    static let about = ApacheRules.proxied
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for site in model.sites {
             found += site.localDocuments.compactMap { local in finding(local.document, local.paths) }
         }
-        return found.removingDuplicates()
+        return found
     }
 
     private func finding(_ document: ApacheErrorDocument, _ paths: [ApacheLocalDocument.Path]) -> Diagnostic? {

@@ -4,11 +4,7 @@ import DetourProxyCore
 /// An ErrorDocument that starts neither with `/` nor with a scheme: Apache sends the words
 /// themselves as the page, so `errors/503.html` reaches visitors as that text.
 struct ApacheTextTargetRule: ApacheRule {
-    static let about = RuleDescription(
-        "apache.error-document-text", .warning,
-        summary: "an ErrorDocument target that is neither a local path (/…) nor a URL",
-        consequence: "the target's words as the whole page (a path without its leading / shows as text)"
-    )
+    static let about = ApacheRules.errorDocumentText
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
@@ -19,6 +15,6 @@ struct ApacheTextTargetRule: ApacheRule {
                 Self.fix(looksLikePath ? "start the path with '/' ('/\(text)')" : "point it at a page: '/detour-errors/\(document.code).html' with detour's snippet"),
             ]))
         }
-        return found.removingDuplicates()
+        return found
     }
 }

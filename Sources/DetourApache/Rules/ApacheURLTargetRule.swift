@@ -4,11 +4,7 @@ import DetourProxyCore
 /// An ErrorDocument that is a full URL: Apache redirects to it, so the visitor's client gets a
 /// 302 and the error's status is lost (except for 401, where Apache refuses to redirect).
 struct ApacheURLTargetRule: ApacheRule {
-    static let about = RuleDescription(
-        "apache.error-document-url", .error,
-        summary: "an ErrorDocument that is a full URL (for any code but 401)",
-        consequence: "a 302 redirect instead of the error: crawlers and monitors see a move, not a failure"
-    )
+    static let about = ApacheRules.errorDocumentUrl
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
@@ -18,6 +14,6 @@ struct ApacheURLTargetRule: ApacheRule {
                 Self.fix("serve the page from this server with a local path ('/detour-errors/…', as detour's snippet does)"),
             ]))
         }
-        return found.removingDuplicates()
+        return found
     }
 }

@@ -4,11 +4,7 @@ import DetourProxyCore
 /// A site that proxies without `ProxyErrorOverride On`: the upstream's own error pages reach
 /// visitors as the application wrote them, and ErrorDocument covers only Apache's own errors.
 struct ApacheUpstreamPassThroughRule: ApacheRule {
-    static let about = RuleDescription(
-        "apache.upstream-errors-pass-through", .warning,
-        summary: "a site with ProxyPass and no 'ProxyErrorOverride On' (or one whose status list leaves out codes detour has pages for)",
-        consequence: "the application's own 500/503 body, not the branded page"
-    )
+    static let about = ApacheRules.upstreamPassThrough
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         let codes = context.pageCodes.filter { $0 >= 500 }

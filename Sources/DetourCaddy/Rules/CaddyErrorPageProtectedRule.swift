@@ -5,11 +5,7 @@ import DetourProxyCore
 /// refusal inside `handle_errors` is swallowed: the status goes out with an empty body), a
 /// `respond MATCHER 4xx` before it, or a request matcher with no route for the rest.
 struct CaddyErrorPageProtectedRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.error-page-protected", .warning,
-        summary: "a handle_errors page sits behind basicauth, forward_auth, a respond 4xx matcher, or a matcher not every visitor meets",
-        consequence: "the status with an empty body (or the 4xx) for visitors who do not pass"
-    )
+    static let about = CaddyRules.protected
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         ErrorPageChecks.protectedPages(site.model).compactMap { route, stand, codes in

@@ -2,11 +2,7 @@ import DetourDiagnostics
 
 /// A `handle_errors` route with no `file_server`, `respond` or proxy: nothing writes a body.
 struct CaddyErrorsWithoutResponseRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.handle-errors-without-response", .warning,
-        summary: "a handle_errors route has neither file_server nor respond",
-        consequence: "the status with an empty body"
-    )
+    static let about = CaddyRules.handleErrorsWithoutResponse
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         site.errorRoutes.filter { !$0.writesBody }.map { route in

@@ -5,11 +5,7 @@ import DetourProxyCore
 /// exist under its `root`: Caddy keeps the status and sends an empty body, and `caddy validate`
 /// says nothing.
 struct CaddyMissingPageFileRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.error-page-missing-file", .error,
-        summary: "a handle_errors route rewrites (or try_files) to a page file that does not exist under its root",
-        consequence: "the status with an empty body: Caddy swallows the failure inside handle_errors"
-    )
+    static let about = CaddyRules.missingFile
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         ErrorPageChecks.missingFiles(site.model).compactMap { route, codes, files in
@@ -19,7 +15,7 @@ struct CaddyMissingPageFileRule: CaddyRule {
             let shown = files.prefix(4).map(\.shown).joined(separator: ", ") + (files.count > 4 ? " and \(files.count - 4) more" : "")
             return .error(Self.id, "error page '\(written)' for \(Self.codes(codes)) resolves to \(shown), which \(files.count == 1 ? "does" : "do") not exist: visitors get the status with an empty body", at: context.location(of: target[0]), notes: [
                 .init("the folder comes from here", at: context.location(of: root[0])),
-                Self.fix("put the pages in that folder, or point root at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"),
+                Self.fixMissingFile("put the pages in that folder, or point root at the folder that holds them"),
             ])
         }
     }

@@ -4,11 +4,7 @@ import DetourProxyCore
 /// A `handle_errors` route that fetches the page from the site's own upstream: when that
 /// upstream is down, fetching the page fails too, and Caddy swallows the failure.
 struct CaddyProxiedPageRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.error-page-proxied", .error,
-        summary: "a handle_errors route fetches the page from the site's own upstream",
-        consequence: "the status with an empty body when the upstream is down: the page fails with it"
-    )
+    static let about = CaddyRules.proxied
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         ErrorPageChecks.proxiedPages(site.model).compactMap { route, upstream in

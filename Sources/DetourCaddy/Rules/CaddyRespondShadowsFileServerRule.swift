@@ -3,11 +3,7 @@ import DetourDiagnostics
 /// A `respond` without a matcher in the route that has the page's `file_server`: Caddy runs
 /// `respond` first (directive order), so the page is never sent.
 struct CaddyRespondShadowsFileServerRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.respond-shadows-file-server", .warning,
-        summary: "a respond without a matcher stands in the handle_errors route whose file_server sends the page",
-        consequence: "respond's text instead of the page: respond comes before file_server in Caddy's order"
-    )
+    static let about = CaddyRules.respondShadowsFileServer
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         site.errorRoutes.compactMap { route in

@@ -5,11 +5,7 @@ import DetourProxyCore
 /// `status {rp.status_code}` (Caddy sends the file with 200), or a `respond` with a 2xx status
 /// in `handle_errors` or `handle_response`.
 struct CaddySoftStatusRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.error-page-soft-status", .error,
-        summary: "an error page is sent with a success status",
-        consequence: "a 200 for an error: crawlers and monitors see success while the site fails"
-    )
+    static let about = CaddyRules.softStatus
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         ErrorPageChecks.softStatuses(site.model).map { route, sent in

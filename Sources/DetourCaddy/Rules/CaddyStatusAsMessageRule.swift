@@ -3,11 +3,7 @@ import DetourDiagnostics
 /// `error {rp.status_code}` with one argument: Caddy reads a lone placeholder as the message,
 /// so the status becomes 500 whatever the upstream sent.
 struct CaddyStatusAsMessageRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.error-status-as-message", .error,
-        summary: "error with one placeholder argument, which Caddy reads as the message",
-        consequence: "a 500 instead of the upstream's status, and the page for 500"
-    )
+    static let about = CaddyRules.errorStatusAsMessage
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         site.responseHandlers.flatMap { handler in

@@ -3,11 +3,7 @@ import DetourProxyCore
 
 /// A code detour made a page for that no `handle_errors` route of a site answers.
 struct CaddyUncoveredCodeRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.code-not-covered", .warning,
-        summary: "a code detour made a page for has no handle_errors route in a site",
-        consequence: "Caddy's own response for that code: the status with an empty body"
-    )
+    static let about = CaddyRules.codeNotCovered
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         let missing = ErrorPageChecks.uncoveredCodes(site.model, pageCodes: context.pageCodes)

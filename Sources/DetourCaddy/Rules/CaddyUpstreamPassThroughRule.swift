@@ -3,11 +3,7 @@ import DetourDiagnostics
 /// A `reverse_proxy` without `handle_response` in a site with error pages: the upstream's own
 /// 5xx are responses, not errors, so `handle_errors` never sees them.
 struct CaddyUpstreamPassThroughRule: CaddyRule {
-    static let about = RuleDescription(
-        "caddy.upstream-errors-pass-through", .warning,
-        summary: "reverse_proxy without handle_response in a site with error pages",
-        consequence: "the application's own 500/503 body (Caddy's own 502 for a dead upstream is still replaced)"
-    )
+    static let about = CaddyRules.upstreamPassThrough
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         guard !site.errorRoutes.isEmpty else { return [] }

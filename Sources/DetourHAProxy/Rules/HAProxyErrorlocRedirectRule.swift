@@ -5,11 +5,7 @@ import DetourProxyCore
 /// own request comes back through the frontend. On HAProxy 2.6, a 503 page path that reaches
 /// the same dead backend is redirected to itself, again and again.
 struct HAProxyErrorlocRedirectRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.errorloc-redirect", .warning,
-        summary: "errorloc, errorloc302 or errorloc303 answers an error with a redirect to the page (haproxy -c passes it)",
-        consequence: "a 302/303 instead of the error: crawlers and monitors see a move; a page path that reaches the failing backend redirects to itself"
-    )
+    static let about = HAProxyRules.errorlocRedirect
 
     /// Errors a failing backend gives every request, the page's own too.
     private static let failureCodes: Set<Int> = [502, 503, 504]

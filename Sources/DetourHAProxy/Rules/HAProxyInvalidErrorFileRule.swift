@@ -5,11 +5,7 @@ import DetourProxyCore
 /// and visitors get no answer), or not an HTTP response, a wrong Content-Length, larger than
 /// a buffer (refused by `haproxy -c`).
 struct HAProxyInvalidErrorFileRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.errorfile-invalid", .error,
-        summary: "an errorfile that is empty, not a full HTTP response, has a wrong Content-Length or is larger than tune.bufsize",
-        consequence: "empty: the connection closes with no response at all (haproxy -c passes it); the others: HAProxy refuses to start"
-    )
+    static let about = HAProxyRules.errorfileInvalid
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         model.pages.filter { $0.kind == .response }.flatMap { page -> [Diagnostic] in

@@ -4,18 +4,14 @@ import DetourProxyCore
 /// A page file a line names does not exist: HAProxy opens every one when it starts, and
 /// refuses to start without it.
 struct HAProxyMissingPageRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.error-page-missing-file", .error,
-        summary: "an errorfile, http-error or return rule names a file that does not exist",
-        consequence: "no site at all: HAProxy refuses to start ('error opening file'), and haproxy -c says so"
-    )
+    static let about = HAProxyRules.missingFile
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         model.pages.compactMap { page in
             let file = context.file(of: page)
             guard !file.exists else { return nil }
             return .error(Self.id, "\(page.directive) for \(page.code) names \(context.shown(page, file)), which does not exist: HAProxy refuses to start ('error opening file')", at: page.pathLocation, notes: [
-                Self.fix("install detour's public/errors/ there, or point the line at the installed pages; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"),
+                Self.fixMissingFile("install detour's public/errors/ there, or point the line at the installed pages"),
             ])
         }
     }

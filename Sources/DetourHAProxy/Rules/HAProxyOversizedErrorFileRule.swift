@@ -5,11 +5,7 @@ import DetourProxyCore
 /// and an `http-after-response` rule that adds more than the room left makes HAProxy answer
 /// its own 500 instead of the page.
 struct HAProxyOversizedErrorFileRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.errorfile-oversized", .warning,
-        summary: "an errorfile larger than tune.bufsize − tune.maxrewrite (15360 bytes by default)",
-        consequence: "HAProxy's own 500 instead of the page once an http-after-response rule adds headers that do not fit; only a real start warns"
-    )
+    static let about = HAProxyRules.errorfileOversized
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         let rewriting = model.proxies.lazy.compactMap(\.settings.afterResponse).first

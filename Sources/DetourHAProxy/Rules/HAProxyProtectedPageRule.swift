@@ -8,11 +8,7 @@ import DetourProxyCore
 /// the page. (Pages HAProxy sends itself, `errorfile` and `return`, are final: no rule runs on
 /// them.)
 struct HAProxyProtectedPageRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.error-page-protected", .error,
-        summary: "an http-request deny, auth or tarpit rule in a frontend, or in the backend the page is routed to, applies to a page its visitors are redirected to, and the page's path is what brings it into play",
-        consequence: "a 401 or 403 (500 for tarpit) instead of the page, after the redirect"
-    )
+    static let about = HAProxyRules.protected
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
@@ -38,7 +34,7 @@ struct HAProxyProtectedPageRule: HAProxyRule {
                 }
             }
         }
-        return found.removingDuplicates()
+        return found
     }
 
     /// The local pages visitors of `proxy` are redirected to, each with the lines that send

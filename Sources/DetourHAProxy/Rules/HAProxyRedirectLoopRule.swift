@@ -5,11 +5,7 @@ import DetourProxyCore
 /// the page's own request meets the same rule: while the backend is down, it is redirected to
 /// itself again and again, and browsers give up with "too many redirects".
 struct HAProxyRedirectLoopRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.redirect-loop", .error,
-        summary: "an http-request redirect sends visitors to a page whose own request it redirects again (its condition does not leave the page out)",
-        consequence: "the browser's 'too many redirects' instead of the page, while the condition holds"
-    )
+    static let about = HAProxyRules.redirectLoop
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
@@ -31,6 +27,6 @@ struct HAProxyRedirectLoopRule: HAProxyRule {
                 ]))
             }
         }
-        return found.removingDuplicates()
+        return found
     }
 }

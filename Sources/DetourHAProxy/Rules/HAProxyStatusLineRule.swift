@@ -4,11 +4,7 @@ import DetourProxyCore
 /// The status line written in the file is not the code it is for: HAProxy sends the file as it
 /// is, so visitors (and crawlers and monitors) get the file's status, even a 200.
 struct HAProxyStatusLineRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.errorfile-status-line", .error,
-        summary: "an errorfile whose status line names another code than the one it is for (haproxy -c passes it)",
-        consequence: "the file's status instead: a 200 for an outage, a page crawlers index and monitors count as up"
-    )
+    static let about = HAProxyRules.errorfileStatusLine
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         model.pages.filter { $0.kind == .response }.compactMap { page in

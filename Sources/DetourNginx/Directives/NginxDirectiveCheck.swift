@@ -1,3 +1,4 @@
+import DetourSupport
 import DetourDiagnostics
 
 /// What nginx checks as it reads a configuration, before it would start: every directive's
@@ -19,7 +20,7 @@ struct NginxDirectiveCheck {
     /// what the parser made of the rest is a guess, so it is not checked.
     static func check(_ config: NginxConfig, syntaxErrors: [Diagnostic] = [], table: NginxDirectiveTable = .shared) -> [Diagnostic] {
         var check = NginxDirectiveCheck(table: table)
-        for error in syntaxErrors where error.severity == .error && error.rule == "nginx.syntax" {
+        for error in syntaxErrors where error.severity == .error && error.rule == NginxRules.syntax.id {
             let at = (error.location.line, error.location.column)
             if let first = check.firstSyntaxError[error.location.path], first <= at { continue }
             check.firstSyntaxError[error.location.path] = at
@@ -46,7 +47,7 @@ struct NginxDirectiveCheck {
             check.diagnostics += NginxVariableCheck.check(config, table: table)
         }
         // A file included in several blocks is checked in each; its problems are said once.
-        return check.diagnostics.removingDuplicates()
+        return check.diagnostics
     }
 
     private init(table: NginxDirectiveTable) {
@@ -142,7 +143,7 @@ struct NginxDirectiveCheck {
     private mutating func unknown(_ directive: NginxDirective) {
         let message = "unknown directive \"\(directive.name)\""
         if let module = unknownModule {
-            diagnostics.append(Diagnostic(.note, "nginx.directive", message + "; it may come from \(module.file), which detour does not know, so it is not checked",
+            diagnostics.append(Diagnostic(.note, NginxRules.directive.id, message + "; it may come from \(module.file), which detour does not know, so it is not checked",
                                           at: directive.endLocation, notes: [.init("the module is loaded here", at: module.at)]))
         } else if NginxPlusOnly.directives.contains(directive.name) {
             error(message, at: directive.endLocation, directive, notes: [.init(NginxPlusOnly.note)])
@@ -226,6 +227,6 @@ struct NginxDirectiveCheck {
         if let directive, directive.location.line != location.line || directive.location.path != location.path {
             notes.insert(.init("directive \"\(directive.name)\" starts here", at: directive.location), at: 0)
         }
-        diagnostics.append(.error("nginx.directive", message, at: location, notes: notes))
+        diagnostics.append(.error(NginxRules.directive.id, message, at: location, notes: notes))
     }
 }

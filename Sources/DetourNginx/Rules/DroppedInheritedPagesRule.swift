@@ -5,11 +5,7 @@ import DetourDiagnostics
 /// errors, dropping a 4xx the location never raises itself is how the application's own
 /// 404 or 429 page reaches visitors, so only the 4xx nginx raises there are reported.
 struct DroppedInheritedPagesRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.inherited-error-page-dropped", .warning,
-        summary: "an error_page in a location replaces every inherited one",
-        consequence: "nginx's own page: an `error_page` in a location replaces every inherited one (a proxied location that intercepts may drop the 4xx it never raises itself, so the application's own pages pass)"
-    )
+    static let about = NginxRules.inheritedErrorPageDropped
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []

@@ -2,11 +2,7 @@ import DetourDiagnostics
 
 /// 12. A target built from variables: which file answers is only known per request.
 struct DynamicTargetRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.error-page-dynamic-target", .note,
-        summary: "an error_page target built from variables detour cannot follow",
-        consequence: "a target built from variables other than `$status` and literal `map` values, not checkable statically"
-    )
+    static let about = NginxRules.errorPageDynamicTarget
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         eachPage(of: server, facts) { _, page, _ in

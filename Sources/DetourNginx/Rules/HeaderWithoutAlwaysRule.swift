@@ -3,11 +3,7 @@ import DetourDiagnostics
 /// 10. `add_header` in effect where error pages are served, without `always`: nginx adds it
 /// only to 200, 201, 204, 206, 301, 302, 303, 304, 307 and 308 responses, never to the page.
 struct HeaderWithoutAlwaysRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.add-header-without-always", .warning,
-        summary: "add_header without always, where error pages are served",
-        consequence: "headers missing from error responses"
-    )
+    static let about = NginxRules.addHeaderWithoutAlways
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         // One header inherited by every page's location is one finding listing the pages.

@@ -2,11 +2,7 @@ import DetourDiagnostics
 
 /// 5. Intercepting is on, but some codes the upstream can send have no page here.
 struct InterceptedWithoutPageRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.intercepted-code-without-page", .warning,
-        summary: "intercepting lets codes through that have no page",
-        consequence: "the application's body for codes intercepting lets through without a page"
-    )
+    static let about = NginxRules.interceptedCodeWithoutPage
     /// Statuses an application commonly sends for its own failures.
     static let upstreamCodes: Set<Int> = [500, 502, 503, 504]
 

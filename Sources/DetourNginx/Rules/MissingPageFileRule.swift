@@ -3,11 +3,7 @@ import DetourProxyCore
 
 /// 1. The page's URI leads to a file that does not exist: nginx answers 404 instead.
 struct MissingPageFileRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.error-page-missing-file", .error,
-        summary: "an error_page URI leads to a file that does not exist",
-        consequence: "a 404 instead of the error page (with a hint when a file path was written as the URI)"
-    )
+    static let about = NginxRules.missingFile
     /// Folders that show a file path was written where error_page wants a URI.
     static let fileSystemRoots = ["/var/", "/usr/", "/srv/", "/opt/", "/home/", "/etc/"]
 
@@ -32,7 +28,7 @@ struct MissingPageFileRule: NginxRule {
                 outcome = fallback.hasPrefix("=") ? "nginx would answer \(fallback.dropFirst()) instead" : "try_files hands the request to \(fallback) instead"
                 notes.append(.init("try_files decides what happens to a missing file", at: tryFiles.location))
             }
-            notes.append(Self.fix("put the pages in that folder, or point root/alias at the folder that holds them; --map INSTALL_PATH=LOCAL_DIR checks a deployment path against a local copy"))
+            notes.append(Self.fixMissingFile("put the pages in that folder, or point root/alias at the folder that holds them"))
             return .error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(file.shown), which does not exist: \(outcome)", at: page.targetLocation, notes: notes)
         }
     }

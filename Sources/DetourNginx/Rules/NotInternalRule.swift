@@ -4,11 +4,7 @@ import DetourDiagnostics
 /// them (the server's root does): anyone can request the pages directly, and they answer 200
 /// and get indexed.
 struct NotInternalRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.error-page-not-internal", .note,
-        summary: "the pages can be requested directly",
-        consequence: "pages reachable directly, answering 200, indexable (their location is not `internal`, or none serves them but the server's root)"
-    )
+    static let about = NginxRules.errorPageNotInternal
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         let fromLocations = eachServingLocation(facts) { location, uris in

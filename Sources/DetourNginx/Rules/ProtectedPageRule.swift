@@ -5,11 +5,7 @@ import DetourProxyCore
 /// its own or inherited: visitors get 403 or 401 instead of the page. A guard on the whole
 /// server that no location lifts is no finding (`NginxServer.guardsEveryone`).
 struct ProtectedPageRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.error-page-protected", .error,
-        summary: "the pages sit behind deny all, auth_basic or auth_request",
-        consequence: "a 403/401 from `deny all`, `auth_basic` or `auth_request` on the pages (a password on the whole server that no location lifts is fine: whoever meets an error has given it)"
-    )
+    static let about = NginxRules.protected
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         // Where the guard before each protected page's location is written.

@@ -4,11 +4,7 @@ import DetourProxyCore
 /// 6. The page's URI falls into a proxied location: the page is fetched from the upstream
 /// that just failed.
 struct ProxiedPageRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.error-page-proxied", .error,
-        summary: "an error page's URI falls into a proxied location",
-        consequence: "a failing page: its URI falls into the proxied location"
-    )
+    static let about = NginxRules.proxied
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         ErrorPageChecks.proxiedPages(facts.site).compactMap { route, upstream in

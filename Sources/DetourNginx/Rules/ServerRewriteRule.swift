@@ -6,11 +6,7 @@ import Foundation
 /// again, on a `$request_uri` that still holds the visitor's request or on the page's own URI,
 /// keeps the page from being served: visitors get nginx's default page, or a redirect.
 struct ServerRewriteRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.error-page-server-rewrite", .warning,
-        summary: "a server-level return, rewrite or if catches the redirect to an error page",
-        consequence: "nginx's default page, or a redirect: a server-level `return`, `rewrite` or `if` runs again for the redirect to the page and catches it (`$request_uri` still holds the visitor's URI; `$uri` is the page's)"
-    )
+    static let about = NginxRules.errorPageServerRewrite
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         // Every page URI and the codes it answers, in the order the pages are written.

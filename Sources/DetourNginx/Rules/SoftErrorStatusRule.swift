@@ -5,11 +5,7 @@ import DetourProxyCore
 /// see success while the site is failing. A sign-in page (`error_page 401 =200 /login;`
 /// under `auth_request`) answers with 200 on purpose.
 struct SoftErrorStatusRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.error-page-soft-status", .error,
-        summary: "an error_page turns an error into a success status",
-        consequence: "a 200 for an error (`=200`, or `=` on a static page); a sign-in page for 401/403 under `auth_request` or `auth_basic` is not one"
-    )
+    static let about = NginxRules.softStatus
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         ErrorPageChecks.softStatuses(facts.site).map { route, sent in

@@ -6,11 +6,7 @@ import DetourProxyCore
 /// 5xx codes count only where something can fail (an upstream, a limit, a module's handler):
 /// a server that only redirects or serves files never answers one.
 struct UncoveredCodeRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.code-not-covered", .warning,
-        summary: "a code detour made a page for has no error_page in a server",
-        consequence: "nginx's default page for a code detour made a page for (pages in `location /` count when every other location visitors reach has them too; 5xx codes only where something can fail: an upstream, `limit_req`/`limit_conn`, `auth_request`, a `return` of one, a module's handler)"
-    )
+    static let about = NginxRules.codeNotCovered
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         let missing = ErrorPageChecks.uncoveredCodes(facts.site, pageCodes: context.pageCodes)

@@ -2,11 +2,7 @@ import DetourDiagnostics
 
 /// 2. `error_page 502 @fallback;` where the server has no `location @fallback`.
 struct UndefinedNamedLocationRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.error-page-undefined-named-location", .error,
-        summary: "error_page names an @location the server does not define",
-        consequence: "a 500 for `error_page … @name` without that location"
-    )
+    static let about = NginxRules.errorPageUndefinedNamedLocation
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         eachPage(of: server, facts) { server, page, target in

@@ -3,11 +3,7 @@ import DetourDiagnostics
 /// 4. A proxied location without `*_intercept_errors on`: nginx replaces only the errors it
 /// raises itself, so the application's own 500 or 503 reaches visitors as the application sent it.
 struct UninterceptedUpstreamRule: NginxRule {
-    static let about = RuleDescription(
-        "nginx.upstream-errors-pass-through", .warning,
-        summary: "a proxied location has pages for codes the application sends, without *_intercept_errors on",
-        consequence: "the application's own 500/503 body, without `proxy_intercept_errors on`"
-    )
+    static let about = NginxRules.upstreamPassThrough
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []

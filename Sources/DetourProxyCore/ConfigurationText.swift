@@ -1,3 +1,5 @@
+import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// A configuration file's bytes (and identity), or the finding that says why it cannot be read

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The words error pages are made of besides each code's own texts, in English: the theme's
 /// catalogue of keys. A translation file names the same keys; a key missing there falls back
 /// to the default language, a key not listed here is reported as unknown.

@@ -4,12 +4,8 @@ import DetourProxyCore
 /// A backend whose servers' own 5xx reach visitors as the application wrote them: errorfile
 /// and http-error cover only HAProxy's own errors; a backend's are replaced only by
 /// `http-response return … if { status N }`.
-struct HAProxyBackendPassThroughRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.backend-errors-pass-through", .warning,
-        summary: "a backend with servers has no 'http-response return … if { status N }' for the 5xx its application sends",
-        consequence: "the application's own error page or stack trace, not the branded page"
-    )
+struct HAProxyUpstreamPassThroughRule: HAProxyRule {
+    static let about = HAProxyRules.upstreamPassThrough
     static let replaced = [500, 502, 503, 504]
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {

@@ -4,12 +4,8 @@ import DetourProxyCore
 /// A code detour made a page for that a frontend answers with HAProxy's built-in page: for a
 /// backend's errors HAProxy looks in the backend first, then the frontend, so a code is covered
 /// for a frontend only if every backend it routes to, or the frontend itself, has its page.
-struct HAProxyUncoveredCodeRule: HAProxyRule {
-    static let about = RuleDescription(
-        "haproxy.uncovered-code", .warning,
-        summary: "a frontend or listen section, with the backends it routes to, has no page for a code detour made one for (503 when no server is up, 504 on a timeout)",
-        consequence: "HAProxy's built-in page, unbranded, in English"
-    )
+struct HAProxyCodeNotCoveredRule: HAProxyRule {
+    static let about = HAProxyRules.codeNotCovered
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         model.proxies.indices.compactMap { index in

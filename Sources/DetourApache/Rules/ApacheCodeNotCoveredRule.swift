@@ -3,12 +3,8 @@ import DetourProxyCore
 
 /// A code detour made a page for that a site answers with Apache's built-in page: 503 is what
 /// Apache sends when the upstream is down. 5xx codes count where something can fail (a ProxyPass).
-struct ApacheUncoveredCodeRule: ApacheRule {
-    static let about = RuleDescription(
-        "apache.uncovered-code", .warning,
-        summary: "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only where it proxies (one in <Directory> never answers a proxied request)",
-        consequence: "Apache's built-in page, unbranded, in English (503 'Service Unavailable' for a dead upstream)"
-    )
+struct ApacheCodeNotCoveredRule: ApacheRule {
+    static let about = ApacheRules.codeNotCovered
 
     func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
         zip(model.sites, context.answers).compactMap { scope, answers in

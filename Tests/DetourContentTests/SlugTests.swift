@@ -1,7 +1,8 @@
+import DetourLayout
 import DetourContent
 import XCTest
 
-final class SlugAndSuggestionTests: XCTestCase {
+final class SlugTests: XCTestCase {
     func testSlugsAreLowercaseHyphenated() {
         XCTAssertEqual(Slug.make("PHP-FPM: socket missing!"), "php-fpm-socket-missing")
         XCTAssertEqual(Slug.make("  (2: No such file)  "), "2-no-such-file")
@@ -9,11 +10,5 @@ final class SlugAndSuggestionTests: XCTestCase {
         XCTAssertTrue(Slug.isValid("upstream-timed-out"))
         XCTAssertFalse(Slug.isValid("Upstream Timed Out"))
         XCTAssertFalse(Slug.isValid(""))
-    }
-
-    func testSuggestionFindsCloseNamesOnly() {
-        XCTAssertEqual(Suggestion.closest(to: "titel", among: ["title", "summary"]), "title")
-        XCTAssertEqual(Suggestion.closest(to: "langauge", among: ["language", "logo"]), "language")
-        XCTAssertNil(Suggestion.closest(to: "colour_scheme", among: ["title", "summary"]))
     }
 }

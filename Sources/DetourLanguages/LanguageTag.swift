@@ -1,3 +1,5 @@
+import Foundation
+
 /// BCP 47 language tags as `site.yml` lists them (`en`, `pt-BR`, `zh-Hant`).
 public enum LanguageTag {
     /// ISO 639-1 codes: a two-letter primary subtag outside this list is a typo, not a language.

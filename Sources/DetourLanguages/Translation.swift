@@ -9,6 +9,13 @@ public struct Translation: Sendable {
         public var advice: Located<String>?
         /// Where the code's entry is written, for warnings about it.
         public var location: SourceLocation
+
+        public init(title: String?, summary: String?, advice: Located<String>?, location: SourceLocation) {
+            self.title = title
+            self.summary = summary
+            self.advice = advice
+            self.location = location
+        }
     }
 
     public var language: String

@@ -1,4 +1,4 @@
-@testable import DetourDiagnose
+@testable import DetourLogs
 import XCTest
 
 final class LogPatternTests: XCTestCase {

@@ -1,5 +1,3 @@
-import DetourDiagnostics
-
 /// A value read from user input together with where it was written.
 public struct Located<Value: Sendable>: Sendable {
     public var value: Value

@@ -1,0 +1,60 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// Every rule `detour check apache` reports, each once: its id, severity and what visitors
+/// get when it fires. Findings name their rule by these constants; the README's table,
+/// `--list-rules` and SARIF's rule metadata are made from `catalogue`. A check every dialect
+/// shares (`SharedCheck`) has the same id suffix in each.
+enum ApacheRules {
+    static let syntax = RuleDescription(
+        "apache.syntax", .error,
+        summary: "a configuration Apache cannot read: a section not closed or closed by another, an Include that names nothing, an ErrorDocument without two arguments or for a code outside 4xx/5xx",
+        consequence: "Apache refuses to start"
+    )
+    static let sectionDepth = RuleDescription(
+        "apache.section-depth", .error,
+        summary: "sections nested more than 100 deep",
+        consequence: "(detour's limit) what lies deeper is not checked"
+    )
+    static let missingFile = RuleDescription(
+        SharedCheck.missingFile.id("apache"), .error,
+        summary: "an ErrorDocument's local path leads, through Alias or DocumentRoot, to no file (apache2 -t passes it)",
+        consequence: "Apache's built-in page, adding that 'a 503 Service Unavailable error was encountered while trying to use an ErrorDocument'"
+    )
+    static let errorDocumentUrl = RuleDescription(
+        "apache.error-document-url", .error,
+        summary: "an ErrorDocument that is a full URL (for any code but 401)",
+        consequence: "a 302 redirect instead of the error: crawlers and monitors see a move, not a failure"
+    )
+    static let errorDocumentText = RuleDescription(
+        "apache.error-document-text", .warning,
+        summary: "an ErrorDocument target that is neither a local path (/…) nor a URL",
+        consequence: "the target's words as the whole page (a path without its leading / shows as text)"
+    )
+    static let proxied = RuleDescription(
+        SharedCheck.proxied.id("apache"), .error,
+        summary: "an ErrorDocument path that a ProxyPass sends to the upstream (no 'ProxyPass <path> !' before it)",
+        consequence: "Apache's built-in page when the upstream is down: the page is fetched from the failing upstream"
+    )
+    static let upstreamPassThrough = RuleDescription(
+        SharedCheck.upstreamPassThrough.id("apache"), .warning,
+        summary: "a site with ProxyPass and no 'ProxyErrorOverride On' (or one whose status list leaves out codes detour has pages for)",
+        consequence: "the application's own 500/503 body, not the branded page"
+    )
+    static let codeNotCovered = RuleDescription(
+        SharedCheck.codeNotCovered.id("apache"), .warning,
+        summary: "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only where it proxies (one in <Directory> never answers a proxied request)",
+        consequence: "Apache's built-in page, unbranded, in English (503 'Service Unavailable' for a dead upstream)"
+    )
+    static let protected = RuleDescription(
+        SharedCheck.protected.id("apache"), .error,
+        summary: "an ErrorDocument page in a <Location> or <Directory> whose Require or authentication keeps visitors out",
+        consequence: "Apache's built-in page, adding that another error was encountered while trying to use an ErrorDocument"
+    )
+
+    /// Reading the configuration as the server does first, then the rules, in the order they run.
+    static let all: [RuleDescription] = [
+        syntax, sectionDepth, missingFile, errorDocumentUrl, errorDocumentText, proxied, upstreamPassThrough,
+        codeNotCovered, protected,
+    ]
+}
