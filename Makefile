@@ -9,18 +9,26 @@ BUILD_PACKAGES = libcmark-dev
 # and a real browser for the end-to-end tests; GNU time for the benchmarks.
 TEST_PACKAGES = nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils chromium
 
-.PHONY: site test install test-install bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
+.PHONY: site test lint format install test-install bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
 
 ## site: build content/ and templates/ into public/
 site: deps
 	$(SWIFT) build -c release --product detour
 	.build/release/detour build
 
-## test: the whole suite, end-to-end tests included, then the installed binary outside the repository
-test: deps test-deps
+## test: the formatting check, the whole suite, end-to-end tests included, then the installed binary outside the repository
+test: deps test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/test-install.sh
+
+## lint: the code as `swift format` (configured in .swift-format) would write it
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Plugins Package.swift
+
+## format: rewrite the code as `swift format` would
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Plugins Package.swift
 
 ## install: a release detour with the Swift runtime linked in, as $(PREFIX)/bin/detour (at run time it needs only libcmark)
 install: deps

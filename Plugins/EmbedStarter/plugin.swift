@@ -22,12 +22,14 @@ struct EmbedStarter: BuildToolPlugin {
                 inputs.append(file)
             }
         }
-        return [.buildCommand(
-            displayName: "Embedding the starter project's codes and translations from content/",
-            executable: try context.tool(named: "detour-embed").url,
-            arguments: [content.path, output.path, "StarterContentFiles"] + Self.embedded,
-            inputFiles: inputs,
-            outputFiles: [output]
-        )]
+        return [
+            .buildCommand(
+                displayName: "Embedding the starter project's codes and translations from content/",
+                executable: try context.tool(named: "detour-embed").url,
+                arguments: [content.path, output.path, "StarterContentFiles"] + Self.embedded,
+                inputFiles: inputs,
+                outputFiles: [output]
+            )
+        ]
     }
 }

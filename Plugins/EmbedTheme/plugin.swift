@@ -15,12 +15,14 @@ struct EmbedTheme: BuildToolPlugin {
                 inputs.append(file)
             }
         }
-        return [.buildCommand(
-            displayName: "Embedding the built-in theme from templates/",
-            executable: try context.tool(named: "detour-embed").url,
-            arguments: [templates.path, output.path, "BuiltinThemeFiles"],
-            inputFiles: inputs,
-            outputFiles: [output]
-        )]
+        return [
+            .buildCommand(
+                displayName: "Embedding the built-in theme from templates/",
+                executable: try context.tool(named: "detour-embed").url,
+                arguments: [templates.path, output.path, "BuiltinThemeFiles"],
+                inputFiles: inputs,
+                outputFiles: [output]
+            )
+        ]
     }
 }

@@ -1,6 +1,6 @@
-import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 import Foundation
 
 /// `detour check apache`: reads the configuration as Apache 2.4 does, merges each virtual
@@ -29,7 +29,8 @@ public enum ApacheChecker: ProxyDialect {
         guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }
         let pageCodes = PageFolder.codes(in: options.pages)
         let sites = model.sites
-        let context = ApacheCheckContext(pageCodes: pageCodes, pageFiles: PageFileLookup(maps: options.maps), answers: sites.map { ApacheCoverage.answers($0, codes: pageCodes) })
+        let context = ApacheCheckContext(
+            pageCodes: pageCodes, pageFiles: PageFileLookup(maps: options.maps), answers: sites.map { ApacheCoverage.answers($0, codes: pageCodes) })
         // Each rule reads the model alone: they run side by side.
         let diagnostics = rules.concurrentMap { $0.check(model, in: context) }.flatMap { $0 }
         let coverage = zip(sites, context.answers).map { scope, answers in

@@ -26,7 +26,8 @@ struct ApacheConfig: Sendable {
     static func load(main: URL, display: String, serverRoot: String?, environment: [String: String]) -> ApacheConfig {
         var reader = ApacheReader(environment: environment, serverRoot: serverRoot ?? main.deletingLastPathComponent().path)
         reader.read(main.path, display: display, depth: 0)
-        var config = ApacheConfig(sources: reader.sources, entries: reader.entries, diagnostics: reader.diagnostics, files: reader.files, serverRoot: reader.serverRoot)
+        var config = ApacheConfig(
+            sources: reader.sources, entries: reader.entries, diagnostics: reader.diagnostics, files: reader.files, serverRoot: reader.serverRoot)
         if reader.files.isEmpty { config.files = [display] }
         return config
     }

@@ -19,7 +19,10 @@ enum ApacheGuardRules {
         guard let place = section.argument else { return nil }
         switch section.name {
         case .location: return ApacheGuard(subject: .url(place), location: line.location, what: what, denies: denies)
-        case .directory: return ApacheGuard(subject: .folder(place.hasSuffix("/") && place.count > 1 ? String(place.dropLast()) : place), location: line.location, what: what, denies: denies)
+        case .directory:
+            return ApacheGuard(
+                subject: .folder(place.hasSuffix("/") && place.count > 1 ? String(place.dropLast()) : place), location: line.location, what: what,
+                denies: denies)
         default: return nil
         }
     }

@@ -107,12 +107,15 @@ struct ApacheLexer {
                     }
                     index += 1
                 }
-                words.append(SourceWord(start: Int32(offset + start), length: Int32(index - start), line: number, column: column, isQuoted: true, hasEscapes: hasEscapes))
+                words.append(
+                    SourceWord(start: Int32(offset + start), length: Int32(index - start), line: number, column: column, isQuoted: true, hasEscapes: hasEscapes)
+                )
                 index += 1
             } else {
                 let start = index
                 while index < bytes.count, !isBlank(index) { index += 1 }
-                words.append(SourceWord(start: Int32(offset + start), length: Int32(index - start), line: number, column: column, isQuoted: false, hasEscapes: false))
+                words.append(
+                    SourceWord(start: Int32(offset + start), length: Int32(index - start), line: number, column: column, isQuoted: false, hasEscapes: false))
             }
         }
     }

@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// The main server and its virtual hosts as Apache merges them: a virtual host takes the main

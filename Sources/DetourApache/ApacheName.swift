@@ -24,7 +24,8 @@ enum ApacheName: UInt8, Sendable, CaseIterable {
     var isFollowedByModel: Bool {
         switch self {
         case .errordocument, .documentroot, .servername, .alias, .aliasmatch, .proxypass, .proxypassmatch,
-             .proxyerroroverride, .setenv, .setenvif, .setenvifnocase, .require, .authtype: true
+            .proxyerroroverride, .setenv, .setenvif, .setenvifnocase, .require, .authtype:
+            true
         default: false
         }
     }

@@ -1,6 +1,6 @@
-import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 import Foundation
 
 /// Reads files into the flat store; state that Apache keeps while it reads (defines, modules,
@@ -53,7 +53,11 @@ struct ApacheReader {
         }
         // The same file (device and inode, whatever the path) already open further up.
         if let includedAt, reading.contains(contents.identity) {
-            diagnostics.append(.error(ApacheRules.syntax.id, "this Include reads a file that is already being read, which includes it again: Apache stops ('Exceeded the maximum include directory nesting level')", at: includedAt))
+            diagnostics.append(
+                .error(
+                    ApacheRules.syntax.id,
+                    "this Include reads a file that is already being read, which includes it again: Apache stops ('Exceeded the maximum include directory nesting level')",
+                    at: includedAt))
             return
         }
         files.append(display)
@@ -82,11 +86,18 @@ struct ApacheReader {
                 let written = source.apacheValue(first)
                 let name = Self.sectionName(source.bytes[first.byteRange].dropFirst(2))
                 guard let open = stack.popLast() else {
-                    diagnostics.append(.error(ApacheRules.syntax.id, "'\(written)' closes no section: Apache refuses the file ('\(written) without matching <\(name)> section')", at: location))
+                    diagnostics.append(
+                        .error(
+                            ApacheRules.syntax.id, "'\(written)' closes no section: Apache refuses the file ('\(written) without matching <\(name)> section')",
+                            at: location))
                     continue
                 }
                 if open.name != name {
-                    diagnostics.append(.error(ApacheRules.syntax.id, "'\(written)' closes <\(open.name)>: Apache refuses the file ('Expected </\(open.name)> but saw </\(name)>')", at: location, notes: [.init("the section opens here", at: open.location)]))
+                    diagnostics.append(
+                        .error(
+                            ApacheRules.syntax.id,
+                            "'\(written)' closes <\(open.name)>: Apache refuses the file ('Expected </\(open.name)> but saw </\(name)>')", at: location,
+                            notes: [.init("the section opens here", at: open.location)]))
                 }
                 if let entry = open.entry { entries[entry].end = Int32(entries.count) }
                 continue
@@ -103,7 +114,8 @@ struct ApacheReader {
                     source.words[lastIndex].length -= 1
                     if source.words[lastIndex].length == 0 { count -= 1 }
                 } else {
-                    diagnostics.append(.error(ApacheRules.syntax.id, "<\(source.apacheValue(nameWord)) directive missing closing '>': Apache refuses the file", at: location))
+                    diagnostics.append(
+                        .error(ApacheRules.syntax.id, "<\(source.apacheValue(nameWord)) directive missing closing '>': Apache refuses the file", at: location))
                 }
                 source.words[Int(line.lowerBound)] = nameWord
                 let name = Self.sectionName(source.bytes[nameWord.byteRange])
@@ -111,7 +123,10 @@ struct ApacheReader {
                 let location = location
                 let tooDeep = stack.count == ApacheConfig.sectionDepth
                 if tooDeep {
-                    diagnostics.append(.error(ApacheRules.sectionDepth.id, "sections nest deeper than \(ApacheConfig.sectionDepth) here: detour does not read what lies deeper", at: location))
+                    diagnostics.append(
+                        .error(
+                            ApacheRules.sectionDepth.id, "sections nest deeper than \(ApacheConfig.sectionDepth) here: detour does not read what lies deeper",
+                            at: location))
                 }
                 let argument = count > 1 ? source.apacheValue(source.words[Int(line.lowerBound) + 1]) : nil
                 let applies = active && !tooDeep && stack.count < ApacheConfig.sectionDepth && evaluate(known, argument)
@@ -125,7 +140,8 @@ struct ApacheReader {
             }
             guard active else { continue }
             let name = source.bytes.withUnsafeBufferPointer { ApacheName(UnsafeBufferPointer(rebasing: $0[first.byteRange])) }
-            let entry = FlatEntry(file: Int32(file), firstWord: line.lowerBound, wordCount: Int32(line.count), end: Int32(entries.count + 1), name: name, isBlock: false)
+            let entry = FlatEntry(
+                file: Int32(file), firstWord: line.lowerBound, wordCount: Int32(line.count), end: Int32(entries.count + 1), name: name, isBlock: false)
             func argument(_ index: Int) -> String? {
                 index + 1 < line.count ? source.apacheValue(source.words[Int(line.lowerBound) + 1 + index]) : nil
             }
@@ -148,7 +164,9 @@ struct ApacheReader {
             entries.append(entry)
         }
         for open in stack.reversed() {
-            diagnostics.append(.error(ApacheRules.syntax.id, "<\(open.name)> is not closed in this file: Apache refuses it ('<\(open.name)> was not closed')", at: open.location))
+            diagnostics.append(
+                .error(
+                    ApacheRules.syntax.id, "<\(open.name)> is not closed in this file: Apache refuses it ('<\(open.name)> was not closed')", at: open.location))
         }
     }
 
@@ -224,12 +242,17 @@ struct ApacheReader {
         if FileGlob.hasWildcard(path) {
             matches = FileGlob.matches(path)
             if matches.isEmpty, !optional {
-                diagnostics.append(.error(ApacheRules.syntax.id, "Include '\(pattern)' matches no file: Apache refuses to start (use IncludeOptional for a folder that may be empty)", at: location))
+                diagnostics.append(
+                    .error(
+                        ApacheRules.syntax.id,
+                        "Include '\(pattern)' matches no file: Apache refuses to start (use IncludeOptional for a folder that may be empty)", at: location))
             }
         } else {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                if !optional { diagnostics.append(.error(ApacheRules.syntax.id, "Include '\(pattern)' names no file (\(path)): Apache refuses to start", at: location)) }
+                if !optional {
+                    diagnostics.append(.error(ApacheRules.syntax.id, "Include '\(pattern)' names no file (\(path)): Apache refuses to start", at: location))
+                }
                 return
             }
             guard !isFolder.boolValue else { return includeFolder(path, at: location, depth: depth) }
@@ -241,7 +264,10 @@ struct ApacheReader {
     }
 
     private mutating func nestingTooDeep(at location: SourceLocation) {
-        diagnostics.append(.error(ApacheRules.syntax.id, "includes nest deeper than \(ApacheConfig.includeDepth): Apache stops ('Exceeded the maximum include directory nesting level')", at: location))
+        diagnostics.append(
+            .error(
+                ApacheRules.syntax.id,
+                "includes nest deeper than \(ApacheConfig.includeDepth): Apache stops ('Exceeded the maximum include directory nesting level')", at: location))
     }
 
     /// An included file named as the main file is: from the folder detour runs in when inside it.
@@ -254,7 +280,11 @@ struct ApacheReader {
     private mutating func includeFolder(_ path: String, at location: SourceLocation, depth: Int) {
         let identity = FileBytes.identity(path)
         if let identity, expanding.contains(identity) {
-            diagnostics.append(.error(ApacheRules.syntax.id, "this Include reaches the folder '\(path)' again through a link while reading it: Apache stops ('Exceeded the maximum include directory nesting level')", at: location))
+            diagnostics.append(
+                .error(
+                    ApacheRules.syntax.id,
+                    "this Include reaches the folder '\(path)' again through a link while reading it: Apache stops ('Exceeded the maximum include directory nesting level')",
+                    at: location))
             return
         }
         guard depth < ApacheConfig.includeDepth else {

@@ -8,7 +8,8 @@ import DetourProxyCore
 enum ApacheRules {
     static let syntax = RuleDescription(
         "apache.syntax", .error,
-        summary: "a configuration Apache cannot read: a section not closed or closed by another, an Include that names nothing, an ErrorDocument without two arguments or for a code outside 4xx/5xx",
+        summary:
+            "a configuration Apache cannot read: a section not closed or closed by another, an Include that names nothing, an ErrorDocument without two arguments or for a code outside 4xx/5xx",
         consequence: "Apache refuses to start"
     )
     static let sectionDepth = RuleDescription(
@@ -43,7 +44,8 @@ enum ApacheRules {
     )
     static let codeNotCovered = RuleDescription(
         SharedCheck.codeNotCovered.id("apache"), .warning,
-        summary: "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only where it proxies (one in <Directory> never answers a proxied request)",
+        summary:
+            "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only where it proxies (one in <Directory> never answers a proxied request)",
         consequence: "Apache's built-in page, unbranded, in English (503 'Service Unavailable' for a dead upstream)"
     )
     static let protected = RuleDescription(

@@ -116,7 +116,10 @@ final class ApacheScope: @unchecked Sendable {
 
 /// A `<Location>` or `<Directory>` whose `Require`/auth keeps some visitors out.
 struct ApacheGuard: Sendable {
-    enum Subject: Sendable { case url(String), folder(String) }
+    enum Subject: Sendable {
+        case url(String)
+        case folder(String)
+    }
     var subject: Subject
     /// The `Require` line (or `AuthType`) that keeps them out.
     var location: SourceLocation

@@ -59,12 +59,16 @@ struct ApacheScopeReader {
         switch name {
         case .errordocument:
             guard count == 2 else {
-                diagnostics.append(.error(ApacheRules.syntax.id, "ErrorDocument takes two arguments, a status and a target (quote a text that has blanks): Apache refuses the file", at: location))
+                diagnostics.append(
+                    .error(
+                        ApacheRules.syntax.id,
+                        "ErrorDocument takes two arguments, a status and a target (quote a text that has blanks): Apache refuses the file", at: location))
                 return
             }
             let written = argument(0)
             guard let code = Int(written), (100...599).contains(code) else {
-                diagnostics.append(.error(ApacheRules.syntax.id, "ErrorDocument for '\(written)': Apache refuses the file ('Unsupported HTTP response code')", at: location))
+                diagnostics.append(
+                    .error(ApacheRules.syntax.id, "ErrorDocument for '\(written)': Apache refuses the file ('Unsupported HTTP response code')", at: location))
                 return
             }
             // Apache takes any status; pages are for 4xx and 5xx.

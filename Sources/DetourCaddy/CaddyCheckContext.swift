@@ -23,7 +23,9 @@ struct CaddyCheckContext: Sendable {
     /// when it sends none or the path cannot be known before a request. With `try_files`, the
     /// first name that exists, else the first name.
     func pageFiles(_ route: CaddyErrorRoute, code: Int, in site: CaddySite) -> [PageFile] {
-        guard route.fileServer != nil, route.respond == nil, let target = route.pageTarget, let root = route.root?.last?.text, !root.utf8.contains(UInt8(ascii: "{")) else { return [] }
+        guard route.fileServer != nil, route.respond == nil, let target = route.pageTarget, let root = route.root?.last?.text,
+            !root.utf8.contains(UInt8(ascii: "{"))
+        else { return [] }
         guard target[0].text == "try_files" else {
             return target.count >= 2 ? files(target[target.count - 1].text, under: root, code: code, in: site) : []
         }
@@ -45,7 +47,8 @@ struct CaddyCheckContext: Sendable {
                 uris = uris.map { $0 + rest }
                 break
             }
-            let literal = rest[..<open], placeholder = String(rest[open...close])
+            let literal = rest[..<open]
+            let placeholder = String(rest[open...close])
             rest = rest[rest.index(after: close)...]
             let values: [String]
             if placeholder == "{err.status_code}" || placeholder == "{http.error.status_code}" {

@@ -9,7 +9,7 @@ public enum CaddyChecker: ProxyDialect {
     public static let siteNoun = "site"
 
     static let rules: [any CaddyRule] = [
-        CaddyMissingPageFileRule(), CaddyErrorsWithoutResponseRule(), CaddyUpstreamPassThroughRule(), CaddyUncoveredCodeRule(),
+        CaddyMissingPageFileRule(), CaddyErrorsWithoutResponseRule(), CaddyUpstreamPassThroughRule(), CaddyCodeNotCoveredRule(),
         CaddySoftStatusRule(), CaddyStatusAsMessageRule(), CaddyRespondShadowsFileServerRule(), CaddyErrorPageProtectedRule(), CaddyProxiedPageRule(),
     ]
 

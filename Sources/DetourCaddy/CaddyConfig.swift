@@ -1,6 +1,6 @@
-import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 import Foundation
 
 /// A Caddyfile read as Caddy reads it: environment variables put in, words cut, imports
@@ -24,9 +24,11 @@ struct CaddyConfig: Sendable {
     /// `files` receives their names as they are read; `onSite` each site block as soon as it
     /// is closed, while the rest is read (reading stops at an error, and what was handed over
     /// before it is a guess).
-    static func load(main: URL, displayPath: String, version: CaddyVersionSource = CaddyVersionSource(),
-                     environment: [String: String] = ProcessInfo.processInfo.environment,
-                     files names: SourceFiles = SourceFiles(), onSite: ((CaddySiteBlock) -> Void)? = nil) -> CaddyConfig {
+    static func load(
+        main: URL, displayPath: String, version: CaddyVersionSource = CaddyVersionSource(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        files names: SourceFiles = SourceFiles(), onSite: ((CaddySiteBlock) -> Void)? = nil
+    ) -> CaddyConfig {
         var files: [(display: String, absolute: String)] = []
         let mainFolder = main.deletingLastPathComponent().standardizedFileURL.path
         let displayFolder = (displayPath as NSString).deletingLastPathComponent
@@ -39,8 +41,11 @@ struct CaddyConfig: Sendable {
             FileBytes.read(path, limit: maximumFileSize).map { contents in
                 files.append((shown, path))
                 let file = names.append(shown)
-                let lexed = CaddyLexer.tokens(CaddyEnvironment.expand(contents.bytes, environment: environment), file: file, heredocs: { version.version.hasHeredocs })
-                let failure = lexed.failure.map { Diagnostic.error(CaddyRules.syntax.id, $0.message, at: SourceLocation(path: shown, line: $0.line, column: 1)) }
+                let lexed = CaddyLexer.tokens(
+                    CaddyEnvironment.expand(contents.bytes, environment: environment), file: file, heredocs: { version.version.hasHeredocs })
+                let failure = lexed.failure.map {
+                    Diagnostic.error(CaddyRules.syntax.id, $0.message, at: SourceLocation(path: shown, line: $0.line, column: 1))
+                }
                 return CaddyParser.ReadFile(tokens: lexed.tokens, file: file, failure: failure)
             }
         }
@@ -48,13 +53,17 @@ struct CaddyConfig: Sendable {
         switch tokens(of: mainPath, shown: displayPath) {
         case .failure(let failure):
             let at = SourceLocation(path: displayPath, line: 1, column: 1)
-            return CaddyConfig(files: names, blocks: [], diagnostics: [.error(CaddyRules.importFailed.id, "cannot open '\(displayPath)': \(reason(failure))", at: at)], version: version)
+            return CaddyConfig(
+                files: names, blocks: [], diagnostics: [.error(CaddyRules.importFailed.id, "cannot open '\(displayPath)': \(reason(failure))", at: at)],
+                version: version)
         case .success(let read):
             if let failure = read.failure { return CaddyConfig(files: names, blocks: [], diagnostics: [failure], version: version) }
-            let parser = CaddyParser.parse(read.tokens, version: version, paths: { files[$0] }, read: { path in
-                let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-                return tokens(of: absolute, shown: display(absolute))
-            }, onBlock: onSite.map { onSite in { block, index in if !(index == 0 && block.isGlobalOptions) { onSite(block) } } })
+            let parser = CaddyParser.parse(
+                read.tokens, version: version, paths: { files[$0] },
+                read: { path in
+                    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+                    return tokens(of: absolute, shown: display(absolute))
+                }, onBlock: onSite.map { onSite in { block, index in if !(index == 0 && block.isGlobalOptions) { onSite(block) } } })
             return CaddyConfig(files: names, blocks: parser.blocks, diagnostics: parser.error.map { [$0] } ?? [], version: version)
         }
     }

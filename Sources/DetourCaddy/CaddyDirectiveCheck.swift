@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 
 /// What `caddy adapt` refuses in a site block once the Caddyfile is read: a directive the
 /// version read for does not know (in the site or in a `route`/`handle` inside it), and status
@@ -32,8 +32,10 @@ enum CaddyDirectiveCheck {
         // The version is asked only for a name 2.6 does not know.
         guard CaddyDirectives.known.contains(name.text) || config.version.version.directives.contains(name.text) else {
             if let closing {
-                found.append(error("unrecognized directive: \(name.text) - are you sure your Caddyfile structure (nesting and braces) is correct?", at: closing, config,
-                                   notes: [.init("the directive is here; Caddy names the end of its block", at: location(of: name, config)), config.version.note]))
+                found.append(
+                    error(
+                        "unrecognized directive: \(name.text) - are you sure your Caddyfile structure (nesting and braces) is correct?", at: closing, config,
+                        notes: [.init("the directive is here; Caddy names the end of its block", at: location(of: name, config)), config.version.note]))
             } else {
                 found.append(error("unrecognized directive: \(name.text)", at: name, config, notes: [config.version.note]))
             }
@@ -41,17 +43,23 @@ enum CaddyDirectiveCheck {
         }
         if name.text == "handle_errors", segment.count > 1, segment[1].text != "{" {
             if !config.version.version.takesErrorStatuses {
-                found.append(error("Wrong argument count or unexpected line ending after '\(segment[1].text)'", at: segment[1], config, notes: [
-                    .init("status codes after handle_errors need Caddy 2.8; before it, match them inside: @5xx expression `{err.status_code} >= 500`"),
-                    config.version.note,
-                ]))
+                found.append(
+                    error(
+                        "Wrong argument count or unexpected line ending after '\(segment[1].text)'", at: segment[1], config,
+                        notes: [
+                            .init("status codes after handle_errors need Caddy 2.8; before it, match them inside: @5xx expression `{err.status_code} >= 500`"),
+                            config.version.note,
+                        ]))
             } else if let bad = CaddyErrorStatuses.arguments(of: segment).first(where: { CaddyErrorStatuses.codes($0.text) == nil }) {
                 found.append(error("bad status value '\(bad.text)'", at: bad, config))
             }
         }
         guard CaddyDirectives.routes.contains(name.text) else { return }
         guard depth < maximumDepth else {
-            found.append(Diagnostic(.note, CaddyRules.directive.id, "routes nest more than \(maximumDepth) deep here; detour does not check deeper", at: location(of: name, config)))
+            found.append(
+                Diagnostic(
+                    .note, CaddyRules.directive.id, "routes nest more than \(maximumDepth) deep here; detour does not check deeper",
+                    at: location(of: name, config)))
             return
         }
         let inside = block(inside: segment)

@@ -39,7 +39,9 @@ struct CaddyErrorRoute: Sendable {
         return found
     }
 
-    private static func collect(_ segment: CaddyLine, into found: inout [CaddyErrorRoute], inherited: CaddyErrorRoute, matchers: [String: [CaddyToken]], depth: Int) {
+    private static func collect(
+        _ segment: CaddyLine, into found: inout [CaddyErrorRoute], inherited: CaddyErrorRoute, matchers: [String: [CaddyToken]], depth: Int
+    ) {
         guard depth < CaddyDirectiveCheck.maximumDepth else { return }
         var route = inherited
         var matchers = matchers
@@ -97,7 +99,9 @@ struct CaddyErrorRoute: Sendable {
         guard line.count >= 3, line[1].text == "expression" else { return nil }
         let text = line[2...].map(\.text).joined(separator: " ")
         guard text.contains("{err.status_code}") || text.contains("{http.error.status_code}") else { return nil }
-        var numbers = Set<Int>(), number = 0, digits = 0
+        var numbers = Set<Int>()
+        var number = 0
+        var digits = 0
         for byte in text.utf8 {
             if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
                 number = number * 10 + Int(byte - UInt8(ascii: "0"))

@@ -16,10 +16,16 @@ enum CaddyLexer {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         var tokens: [CaddyToken] = []
         var value: [UInt8] = []
-        var comment = false, quoted = false, backticks = false, escaped = false
+        var comment = false
+        var quoted = false
+        var backticks = false
+        var escaped = false
         /// The marker while inside a heredoc; a `\<` start that is not one.
-        var marker: [UInt8]?, notHeredoc = false
-        var line = 1, skippedLines = 0, column = 0
+        var marker: [UInt8]?
+        var notHeredoc = false
+        var line = 1
+        var skippedLines = 0
+        var column = 0
         var start = (line: 1, column: 1)
         func make(_ quote: UInt8) {
             tokens.append(CaddyToken(text: String(decoding: value, as: UTF8.self), file: file, line: start.line, column: start.column, quote: quote))
@@ -108,8 +114,14 @@ enum CaddyLexer {
             if comment { continue }
             if value.isEmpty {
                 start = (line, column - (escaped ? 1 : 0))
-                if byte == UInt8(ascii: "\"") { quoted = true; continue }
-                if byte == UInt8(ascii: "`") { backticks = true; continue }
+                if byte == UInt8(ascii: "\"") {
+                    quoted = true
+                    continue
+                }
+                if byte == UInt8(ascii: "`") {
+                    backticks = true
+                    continue
+                }
             }
             if escaped {
                 // `\<` keeps a word from opening a heredoc where there are heredocs.
@@ -125,7 +137,10 @@ enum CaddyLexer {
         if !value.isEmpty {
             if let end = marker {
                 let name = String(decoding: end, as: UTF8.self)
-                return (tokens, Failure(message: "incomplete heredoc <<\(name) on line #\(line + skippedLines), expected ending marker \(name)", line: line + skippedLines))
+                return (
+                    tokens,
+                    Failure(message: "incomplete heredoc <<\(name) on line #\(line + skippedLines), expected ending marker \(name)", line: line + skippedLines)
+                )
             }
             make(0)
         }
@@ -135,14 +150,19 @@ enum CaddyLexer {
     /// Why `<<…` before a line break opens no heredoc, or nil when it opens one.
     private static func heredocStartFailure(_ value: [UInt8], line: Int) -> Failure? {
         if value.count == 2 {
-            return Failure(message: "missing opening heredoc marker on line #\(line); must contain only alphanumeric characters, dashes and underscores; got empty string", line: line)
+            return Failure(
+                message: "missing opening heredoc marker on line #\(line); must contain only alphanumeric characters, dashes and underscores; got empty string",
+                line: line)
         }
         if value[2] == UInt8(ascii: "<") {
             return Failure(message: "too many '<' for heredoc on line #\(line); only use two, for example <<END", line: line)
         }
         let marker = value.dropFirst(2)
         guard marker.allSatisfy({ isMarkerByte($0) }) else {
-            return Failure(message: "heredoc marker on line #\(line) must contain only alphanumeric characters, dashes and underscores; got '\(String(decoding: marker, as: UTF8.self))'", line: line)
+            return Failure(
+                message:
+                    "heredoc marker on line #\(line) must contain only alphanumeric characters, dashes and underscores; got '\(String(decoding: marker, as: UTF8.self))'",
+                line: line)
         }
         return nil
     }
@@ -163,7 +183,8 @@ enum CaddyLexer {
                 var shown = lineText[...]
                 while let last = shown.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { shown = shown.dropLast() }
                 let name = String(decoding: marker, as: UTF8.self)
-                let message = "mismatched leading whitespace in heredoc <<\(name) on line #\(firstLine + number + 1) [\(String(decoding: shown, as: UTF8.self))], expected whitespace [\(String(decoding: padding, as: UTF8.self))] to match the closing marker"
+                let message =
+                    "mismatched leading whitespace in heredoc <<\(name) on line #\(firstLine + number + 1) [\(String(decoding: shown, as: UTF8.self))], expected whitespace [\(String(decoding: padding, as: UTF8.self))] to match the closing marker"
                 return .failure(Failure(message: message, line: firstLine + number + 1))
             }
             text += lineText.dropFirst(padding.count).filter { $0 != UInt8(ascii: "\r") }

@@ -1,6 +1,6 @@
-import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 import Foundation
 
 /// Caddy's Caddyfile parser: site blocks and their addresses, snippets `(name) { … }`,
@@ -43,8 +43,10 @@ struct CaddyParser {
     private(set) var error: Diagnostic?
 
     /// `onBlock`: each block with its number, as soon as it is closed.
-    static func parse(_ tokens: [CaddyToken], version: CaddyVersionSource, paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader,
-                      onBlock: ((CaddySiteBlock, Int) -> Void)? = nil) -> CaddyParser {
+    static func parse(
+        _ tokens: [CaddyToken], version: CaddyVersionSource, paths: @escaping (Int) -> (display: String, absolute: String), read: @escaping Reader,
+        onBlock: ((CaddySiteBlock, Int) -> Void)? = nil
+    ) -> CaddyParser {
         var parser = CaddyParser(tokens: tokens, version: version, paths: paths, read: read)
         parser.onBlock = onBlock
         do {
@@ -92,7 +94,8 @@ struct CaddyParser {
     private var isNewLine: Bool {
         if pastEnd { return false }
         guard read.count >= 2 else { return true }
-        let previous = read[read.count - 2], current = read[read.count - 1]
+        let previous = read[read.count - 2]
+        let current = read[read.count - 1]
         return previous.endsBeforeLine(of: current)
     }
 
@@ -123,7 +126,11 @@ struct CaddyParser {
                     guard snippets[name] == nil else { throw parsingError("redeclaration of previously declared snippet \(name)") }
                     let number = Int32(snippetNames.count)
                     snippetNames.append(name)
-                    snippets[name] = try snippetTokens().map { var copy = $0; copy.snippet = number; return copy }
+                    snippets[name] = try snippetTokens().map {
+                        var copy = $0
+                        copy.snippet = number
+                        return copy
+                    }
                     continue
                 }
                 try blockContents(into: &block)
@@ -277,7 +284,8 @@ struct CaddyParser {
                     if let failure = file.failure { throw Failure(diagnostic: failure) }
                     imported += file.tokens
                 case .failure(let failure):
-                    throw parsingError(failure.code == EISDIR ? "Could not import \(match): is a directory" : "Could not import \(match): \(CaddyConfig.reason(failure))")
+                    throw parsingError(
+                        failure.code == EISDIR ? "Could not import \(match): is a directory" : "Could not import \(match): \(CaddyConfig.reason(failure))")
                 }
             }
             nodes = matches
@@ -310,7 +318,11 @@ struct CaddyParser {
         guard let after = Self.argumentsPlaceholder(in: token.text) else { return [token] }
         let brackets = after == UInt8(ascii: "[") && version.version.hasBracketArguments
         if brackets, let range = Self.variadic(token.text, count: arguments.count) {
-            return arguments[range].map { var copy = token; copy.text = $0; return copy }
+            return arguments[range].map {
+                var copy = token
+                copy.text = $0
+                return copy
+            }
         }
         var copy = token
         for (index, argument) in arguments.enumerated() {
@@ -343,14 +355,16 @@ struct CaddyParser {
         guard text.hasPrefix("{args["), text.hasSuffix("]}") else { return nil }
         let inner = text.dropFirst(6).dropLast(2)
         guard let colon = inner.firstIndex(of: ":") else { return nil }
-        let start = inner[..<colon], end = inner[inner.index(after: colon)...]
+        let start = inner[..<colon]
+        let end = inner[inner.index(after: colon)...]
         guard !start.contains("}"), !end.contains("{") else { return nil }
         guard let low = start.isEmpty ? 0 : Int(start), let high = end.isEmpty ? count : Int(end), low >= 0, low <= high, high <= count else { return nil }
         return low..<high
     }
 
     private func reaches(from start: String, to goal: String) -> Bool {
-        var seen: Set<String> = [start], queue = [start]
+        var seen: Set<String> = [start]
+        var queue = [start]
         while let node = queue.popLast() {
             for next in imports[node] ?? [] where seen.insert(next).inserted {
                 if next == goal { return true }

@@ -17,7 +17,8 @@ struct CaddySite: Sendable {
     var mapValues: [String: [String]]
     /// The site in neutral terms, with the files each error route sends: worked out once
     /// (`resolve`) for the rules and the coverage table.
-    private(set) var model = ErrorPageSite<CaddyPageOrigin>(coverage: SiteCoverage(name: "", location: SourceLocation(path: "", line: 1, column: 1), answers: []), routes: [])
+    private(set) var model = ErrorPageSite<CaddyPageOrigin>(
+        coverage: SiteCoverage(name: "", location: SourceLocation(path: "", line: 1, column: 1), answers: []), routes: [])
 
     mutating func resolve(in context: CaddyCheckContext) {
         let site = self
@@ -33,7 +34,10 @@ struct CaddySite: Sendable {
 
     init(_ block: CaddySiteBlock) {
         self.block = block
-        var root: [CaddyToken]?, errorBlocks: [CaddyToken] = [], proxies: [([CaddyToken], Bool)] = [], maps: [String: [String]] = [:]
+        var root: [CaddyToken]?
+        var errorBlocks: [CaddyToken] = []
+        var proxies: [([CaddyToken], Bool)] = []
+        var maps: [String: [String]] = [:]
         var errorSegments: [[CaddyToken]] = []
         for segment in block.segments {
             switch segment.first?.text {
@@ -56,7 +60,9 @@ struct CaddySite: Sendable {
         errorRoutes = errorSegments.flatMap { CaddyErrorRoute.routes(of: $0, siteRoot: root) }
         self.proxies = proxies
         responseHandlers = proxies.flatMap { proxy in
-            CaddyDirectiveCheck.block(inside: proxy.0).lines.filter { $0.first?.text == "handle_response" }.map { CaddyDirectiveCheck.block(inside: $0).lines.map(\.tokens) }
+            CaddyDirectiveCheck.block(inside: proxy.0).lines.filter { $0.first?.text == "handle_response" }.map {
+                CaddyDirectiveCheck.block(inside: $0).lines.map(\.tokens)
+            }
         }
         mapValues = maps
     }
@@ -86,7 +92,8 @@ struct CaddySite: Sendable {
     /// `(en|de|fr)` in a pattern: the words a capture can take.
     private static func alternatives(_ pattern: String) -> [String] {
         guard let match = group.firstMatch(in: pattern, range: NSRange(pattern.startIndex..., in: pattern)),
-              let range = Range(match.range(at: 1), in: pattern) else { return [] }
+            let range = Range(match.range(at: 1), in: pattern)
+        else { return [] }
         return pattern[range].split(separator: "|").map(String.init)
     }
 }

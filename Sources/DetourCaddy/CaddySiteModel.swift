@@ -18,7 +18,8 @@ extension CaddySite {
         let upstreams = Set(proxies.flatMap { Self.upstreams(of: $0.line) })
         var routes: [ErrorPageRoute<CaddyPageOrigin>] = zip(errorRoutes, pageFiles).map { route, files in
             // A route that writes no body answers nothing (caddy.handle-errors-without-response).
-            var neutral = ErrorPageRoute(origin: CaddyPageOrigin.errors(route), codes: route.writesBody ? context.pageCodes.filter { context.answers(route, $0) } : [])
+            var neutral = ErrorPageRoute(
+                origin: CaddyPageOrigin.errors(route), codes: route.writesBody ? context.pageCodes.filter { context.answers(route, $0) } : [])
             neutral.files = files.sorted { $0.key < $1.key }.flatMap { code, files in files.map { ([code], $0) } }
             if route.writesBody {
                 let uris = neutral.files.map(\.file.uri)
@@ -54,7 +55,8 @@ extension CaddySite {
 
     /// `respond … 2xx`: the status, where it is written.
     private static func successfulRespond(_ line: [CaddyToken], in context: CaddyCheckContext) -> ErrorPageRoute<CaddyPageOrigin>.SuccessStatus? {
-        guard line.first?.text == "respond", line.count >= 2, let last = line.last, !last.isQuoted, let status = Int(last.text), (200...299).contains(status) else { return nil }
+        guard line.first?.text == "respond", line.count >= 2, let last = line.last, !last.isQuoted, let status = Int(last.text), (200...299).contains(status)
+        else { return nil }
         return .init(status: status, construct: "respond", at: context.location(of: last))
     }
 

@@ -19,7 +19,8 @@ public struct CaddyVersion: Sendable, Comparable, CustomStringConvertible {
         let word = text.split(separator: " ").first.map { $0.hasPrefix("v") ? $0.dropFirst() : $0 } ?? ""
         let parts = word.split(separator: "-").first?.split(separator: ".") ?? []
         guard parts.count >= 2, parts.count <= 3, let major = Int(parts[0]), let minor = Int(parts[1]),
-              parts.count == 2 || Int(parts[2]) != nil else { return nil }
+            parts.count == 2 || Int(parts[2]) != nil
+        else { return nil }
         self.init(major: major, minor: minor)
     }
 

@@ -1,5 +1,5 @@
-import DetourLayout
 import DetourDiagnostics
+import DetourLayout
 
 /// `content/articles/**/*.md`: a troubleshooting article.
 public struct Article: Sendable {

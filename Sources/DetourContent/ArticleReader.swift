@@ -1,5 +1,5 @@
-import DetourLayout
 import DetourDiagnostics
+import DetourLayout
 import Foundation
 
 /// Reads one article: front matter fields and the raw Markdown body (rendered later, once every
@@ -17,7 +17,9 @@ enum ArticleReader {
             return nil
         }
         let yamlStart = file.start.shifted(lines: parts.yamlLineOffset)
-        guard var reader = FieldReader.parse(parts.yaml, at: yamlStart, subject: "article front matter", fields: fields, diagnostics: &diagnostics) else { return nil }
+        guard var reader = FieldReader.parse(parts.yaml, at: yamlStart, subject: "article front matter", fields: fields, diagnostics: &diagnostics) else {
+            return nil
+        }
 
         let title = reader.string("title", required: true)
         let summary = reader.string("summary", required: true)
@@ -41,7 +43,8 @@ enum ArticleReader {
                 audience = parsed
             } else {
                 let allowed = Article.Audience.allCases.map(\.rawValue).joined(separator: ", ")
-                diagnostics.append(.error("content.invalid-value", "'audience' must be one of \(allowed), not '\(audienceField.value)'", at: audienceField.location))
+                diagnostics.append(
+                    .error("content.invalid-value", "'audience' must be one of \(allowed), not '\(audienceField.value)'", at: audienceField.location))
             }
         }
         if let updated, !isISODate(updated.value) {
@@ -52,7 +55,10 @@ enum ArticleReader {
         let slug: String
         if let explicitSlug {
             guard Slug.isValid(explicitSlug.value) else {
-                diagnostics.append(.error("article.invalid-slug", "'slug' must use lowercase letters, digits and hyphens, e.g. '\(Slug.make(explicitSlug.value))'", at: explicitSlug.location))
+                diagnostics.append(
+                    .error(
+                        "article.invalid-slug", "'slug' must use lowercase letters, digits and hyphens, e.g. '\(Slug.make(explicitSlug.value))'",
+                        at: explicitSlug.location))
                 return nil
             }
             slug = explicitSlug.value
@@ -87,7 +93,8 @@ enum ArticleReader {
     static func isISODate(_ text: String) -> Bool {
         let parts = text.split(separator: "-")
         guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return false }
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
+        else { return false }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         return (1...days).contains(day)

@@ -44,8 +44,9 @@ extension ContentLoader {
             if includeDrafts { article.draft = false }
             let previous = content.articles[index]
             guard article.slug == previous.slug, article.draft == previous.draft,
-                  article.logPatterns.map(\.value) == previous.logPatterns.map(\.value),
-                  article.codes.allSatisfy({ statuses.contains($0.value) }) else { return .needsFullLoad }
+                article.logPatterns.map(\.value) == previous.logPatterns.map(\.value),
+                article.codes.allSatisfy({ statuses.contains($0.value) })
+            else { return .needsFullLoad }
             if !article.isListed(as: previous) { relisted = true }
             let output = article.renderBody(with: renderer)
             guard output.headings.map(\.id) == previous.headings.map(\.id) else { return .needsFullLoad }

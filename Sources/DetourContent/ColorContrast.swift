@@ -9,7 +9,8 @@ public enum ColorContrast {
     public static func ratio(_ foreground: String, on background: String) -> Double? {
         guard let back = rgba(background), let front = rgba(foreground) else { return nil }
         let blended = (0..<3).map { front.alpha * front.rgb[$0] + (1 - front.alpha) * back.rgb[$0] }
-        let lighter = max(luminance(blended), luminance(back.rgb)), darker = min(luminance(blended), luminance(back.rgb))
+        let lighter = max(luminance(blended), luminance(back.rgb))
+        let darker = min(luminance(blended), luminance(back.rgb))
         return (lighter + 0.05) / (darker + 0.05)
     }
 

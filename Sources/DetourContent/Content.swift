@@ -23,7 +23,8 @@ public struct Content: Sendable {
     public func text(of code: ErrorCode, in language: String) -> LocalizedCodeText {
         let translated = translations.codeText(code.status, in: language)
         let advice = translated.flatMap { found in found.text.advice.map { ($0, found.file) } } ?? (code.advice, code.relativePath)
-        return LocalizedCodeText(title: translated?.text.title ?? code.title, summary: translated?.text.summary ?? code.summary, advice: advice.0, adviceFile: advice.1)
+        return LocalizedCodeText(
+            title: translated?.text.title ?? code.title, summary: translated?.text.summary ?? code.summary, advice: advice.0, adviceFile: advice.1)
     }
 
     /// The UI strings of `language`: its file's, else the default language's, else the built-in English.

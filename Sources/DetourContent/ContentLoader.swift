@@ -1,6 +1,6 @@
+import DetourDiagnostics
 import DetourLayout
 import DetourSupport
-import DetourDiagnostics
 import Foundation
 
 /// Loads `content/`: site configuration, code definitions and articles; checks how they refer to
@@ -34,7 +34,13 @@ public struct ContentLoader: Sendable {
         let (loadedCodes, failedStatuses) = loadCodes(&diagnostics)
         var codes = loadedCodes
         var articles = loadArticles(&diagnostics)
-        if includeDrafts { articles = articles.map { var article = $0; article.draft = false; return article } }
+        if includeDrafts {
+            articles = articles.map {
+                var article = $0
+                article.draft = false
+                return article
+            }
+        }
         ReferenceChecks(codes: codes, articles: articles, failedStatuses: failedStatuses).run(&diagnostics)
         diagnostics += LogPatternCheck.check(articles.filter { !$0.draft })
         let translations = site.map { TranslationLoader(root: root, displayRoot: displayRoot, site: $0, codes: codes).load(&diagnostics) } ?? [:]
@@ -57,7 +63,9 @@ public struct ContentLoader: Sendable {
             diagnostics += output.diagnostics
             headingLinks.add(output.fragmentLinks, onArticle: article.slug)
         }
-        codes = codes.map { renderCodeMarkdown($0, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics) }.sorted { $0.status < $1.status }
+        codes = codes.map { renderCodeMarkdown($0, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics) }.sorted {
+            $0.status < $1.status
+        }
         // Translated advice is rendered where it is used; here only its links are checked.
         for translation in translations.values.sorted(by: { $0.language < $1.language }) {
             for (_, text) in translation.codes.sorted(by: { $0.key < $1.key }) {
@@ -71,7 +79,9 @@ public struct ContentLoader: Sendable {
     }
 
     /// Advice and operator notes as they appear on the help site (links relative to the page).
-    private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]) -> ErrorCode {
+    private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic])
+        -> ErrorCode
+    {
         var code = code
         if let advice = code.advice {
             let output = renderCodeText(advice, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
@@ -87,7 +97,9 @@ public struct ContentLoader: Sendable {
     /// Markdown from a code or translation file, as HTML for a code page: its problems are
     /// collected, and its links to headings kept until every article's headings are known.
     @discardableResult
-    private func renderCodeText(_ markdown: Located<String>, in relativePath: String, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]) -> MarkdownRenderer.Result {
+    private func renderCodeText(
+        _ markdown: Located<String>, in relativePath: String, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]
+    ) -> MarkdownRenderer.Result {
         let output = renderer.render(markdown.value, fromPath: relativePath, start: markdown.location, root: SiteLayout.nestedRoot)
         diagnostics += output.diagnostics
         headingLinks.add(output.fragmentLinks, onArticle: nil)
@@ -99,7 +111,10 @@ public struct ContentLoader: Sendable {
     private func loadSite(_ diagnostics: inout [Diagnostic]) -> SiteConfig? {
         let url = root.appendingPathComponent("site.yml")
         guard FileManager.default.fileExists(atPath: url.path) else {
-            diagnostics.append(.error("content.missing-file", "site configuration '\(displayPath("site.yml"))' does not exist; it names the brand (name, base_url, …)", at: SourceLocation(path: displayPath("site.yml"))))
+            diagnostics.append(
+                .error(
+                    "content.missing-file", "site configuration '\(displayPath("site.yml"))' does not exist; it names the brand (name, base_url, …)",
+                    at: SourceLocation(path: displayPath("site.yml"))))
             return nil
         }
         switch SourceFile.read(url, displayPath: displayPath("site.yml")) {
@@ -154,7 +169,10 @@ public struct ContentLoader: Sendable {
     private func files(under folder: String, extensions: [String], diagnostics: inout [Diagnostic]) -> [String] {
         let listing = DirectoryWalker.list(root.path, suffixes: extensions.map { "." + $0 }, below: folder)
         for link in listing.escapingLinks {
-            diagnostics.append(.error("file.path-escape", "'\(link)' links to a file outside \(displayRoot)/; copy the file in instead", at: SourceLocation(path: displayPath(link))))
+            diagnostics.append(
+                .error(
+                    "file.path-escape", "'\(link)' links to a file outside \(displayRoot)/; copy the file in instead",
+                    at: SourceLocation(path: displayPath(link))))
         }
         return listing.files
     }

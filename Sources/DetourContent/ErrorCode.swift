@@ -1,5 +1,5 @@
-import DetourLayout
 import DetourDiagnostics
+import DetourLayout
 
 /// `content/codes/<status>.yml`: one HTTP status the site explains.
 public struct ErrorCode: Sendable {

@@ -7,7 +7,9 @@ enum ErrorCodeReader {
     static let statusRange = 400...599
 
     static func read(_ file: SourceFile, relativePath: String, diagnostics: inout [Diagnostic]) -> ErrorCode? {
-        guard var reader = FieldReader.parse(file.text, at: file.start, subject: "error code definition", fields: fields, diagnostics: &diagnostics) else { return nil }
+        guard var reader = FieldReader.parse(file.text, at: file.start, subject: "error code definition", fields: fields, diagnostics: &diagnostics) else {
+            return nil
+        }
         let status = reader.int("status", required: true, in: statusRange)
         let title = reader.string("title", required: true)
         let summary = reader.string("summary", required: true)
@@ -21,7 +23,10 @@ enum ErrorCodeReader {
         diagnostics += reader.diagnostics
 
         if generatesPage, advice == nil, let title {
-            diagnostics.append(.warning("code.missing-advice", "error page for this code has no 'advice': visitors are told what went wrong but not what to do", at: title.location))
+            diagnostics.append(
+                .warning(
+                    "code.missing-advice", "error page for this code has no 'advice': visitors are told what went wrong but not what to do", at: title.location)
+            )
         }
 
         guard let status, let title, let summary else { return nil }

@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 import Yams
 
 /// Reads typed fields from one YAML mapping, recording a located diagnostic for every missing,
@@ -22,7 +22,10 @@ struct FieldReader {
         self.subject = subject
         self.fields = fields
         guard let node else {
-            diagnostics.append(.error("content.missing-field", "\(subject) is empty; expected fields \(fields.prefix(3).map { "'\($0)'" }.joined(separator: ", "))…", at: fallback))
+            diagnostics.append(
+                .error(
+                    "content.missing-field", "\(subject) is empty; expected fields \(fields.prefix(3).map { "'\($0)'" }.joined(separator: ", "))…", at: fallback
+                ))
             return nil
         }
         let location = Self.location(of: node, path: fallback.path, lineOffset: lineOffset) ?? fallback
@@ -71,7 +74,8 @@ struct FieldReader {
         let node = mapping[key]
         if let node, !isNull(node) { return node }
         if required {
-            let message = node == nil
+            let message =
+                node == nil
                 ? "\(subject) is missing required field '\(key)'"
                 : "required field '\(key)' must not be empty"
             diagnostics.append(.error("content.missing-field", message, at: node.map(location(of:)) ?? location))
@@ -122,7 +126,8 @@ struct FieldReader {
             return nil
         }
         if let range, !range.contains(number) {
-            diagnostics.append(.error("content.out-of-range", "'\(key)' must be between \(range.lowerBound) and \(range.upperBound), not \(number)", at: location(of: node)))
+            diagnostics.append(
+                .error("content.out-of-range", "'\(key)' must be between \(range.lowerBound) and \(range.upperBound), not \(number)", at: location(of: node)))
             return nil
         }
         return Located(number, at: location(of: node))
@@ -166,7 +171,10 @@ struct FieldReader {
                 continue
             }
             if let range, !range.contains(number) {
-                diagnostics.append(.error("content.out-of-range", "'\(key)' must list numbers between \(range.lowerBound) and \(range.upperBound), not \(number)", at: location(of: item)))
+                diagnostics.append(
+                    .error(
+                        "content.out-of-range", "'\(key)' must list numbers between \(range.lowerBound) and \(range.upperBound), not \(number)",
+                        at: location(of: item)))
                 continue
             }
             numbers.append(Located(number, at: location(of: item)))

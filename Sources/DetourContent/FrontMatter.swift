@@ -15,7 +15,8 @@ struct FrontMatter {
         var utf8 = Array(file.text.utf8)
         if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
         guard let firstEnd = lineEnd(in: utf8, from: 0), isFence(utf8[0..<firstEnd], dots: false) else {
-            return .failure(.error("article.missing-front-matter", "article must start with YAML front matter between '---' lines (title, summary, …)", at: file.start))
+            return .failure(
+                .error("article.missing-front-matter", "article must start with YAML front matter between '---' lines (title, summary, …)", at: file.start))
         }
         var line = 2
         var start = firstEnd + 1

@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// Links to a heading (`x.md#part`, `/articles/x/#part`, `#part`) are checked once every

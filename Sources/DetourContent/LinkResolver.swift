@@ -1,5 +1,5 @@
-import DetourLayout
 import DetourDiagnostics
+import DetourLayout
 import Foundation
 
 /// Checks and rewrites links written in Markdown:

@@ -1,5 +1,5 @@
-import DetourLogs
 import DetourDiagnostics
+import DetourLogs
 
 /// The articles' `log_patterns` as `detour diagnose` reads them: a pattern that is nothing but
 /// changing parts matches no line, and one whose own text another article's pattern explains
@@ -14,13 +14,19 @@ enum LogPatternCheck {
         for (index, article) in withPatterns.enumerated() {
             for pattern in article.logPatterns {
                 if LogPattern(pattern.value).isEmpty {
-                    found.append(.warning("article.log-pattern-unmatchable", "log pattern '\(pattern.value)' is only numbers, addresses and paths, which stand for any: it matches no line", at: pattern.location, notes: [
-                        .init("fix: keep the words of the log line around them"),
-                    ]))
+                    found.append(
+                        .warning(
+                            "article.log-pattern-unmatchable",
+                            "log pattern '\(pattern.value)' is only numbers, addresses and paths, which stand for any: it matches no line",
+                            at: pattern.location,
+                            notes: [
+                                .init("fix: keep the words of the log line around them")
+                            ]))
                     continue
                 }
                 guard let explained = matcher.explanation(of: pattern.value) else {
-                    found.append(.warning("article.log-pattern-unmatchable", "log pattern '\(pattern.value)' does not match even its own text", at: pattern.location))
+                    found.append(
+                        .warning("article.log-pattern-unmatchable", "log pattern '\(pattern.value)' does not match even its own text", at: pattern.location))
                     continue
                 }
                 guard explained.cause != index else { continue }
@@ -30,7 +36,11 @@ enum LogPatternCheck {
                     notes.append(.init("that pattern is here", at: written.location))
                 }
                 notes.append(.init("fix: make one of the two patterns longer, with the words that tell the problems apart"))
-                found.append(.warning("article.log-pattern-shadowed", "log pattern '\(pattern.value)' is explained by article '\(other.slug)' (its pattern '\(explained.pattern.text)' says as much or more): detour diagnose counts such lines there", at: pattern.location, notes: notes))
+                found.append(
+                    .warning(
+                        "article.log-pattern-shadowed",
+                        "log pattern '\(pattern.value)' is explained by article '\(other.slug)' (its pattern '\(explained.pattern.text)' says as much or more): detour diagnose counts such lines there",
+                        at: pattern.location, notes: notes))
             }
         }
         return found

@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// Loads the SVG logo that every error page inlines. The file must stay inside `content/` and
@@ -31,11 +31,18 @@ struct LogoLoader {
             return nil
         }
         if let kind = Self.imageKind(bytes) {
-            diagnostics.append(.error("site.invalid-logo", "logo '\(displayPath)' is a \(kind) image; error pages inline the logo as SVG markup, so it must be an SVG file", at: path.location))
+            diagnostics.append(
+                .error(
+                    "site.invalid-logo", "logo '\(displayPath)' is a \(kind) image; error pages inline the logo as SVG markup, so it must be an SVG file",
+                    at: path.location))
             return nil
         }
         if bytes.count > Self.budget {
-            diagnostics.append(.error("site.logo-too-large", "logo '\(displayPath)' is \(bytes.count) bytes, over the \(Self.budget)-byte budget: every error page inlines it and must stay within 8 KiB; simplify it (for example with svgo)", at: path.location))
+            diagnostics.append(
+                .error(
+                    "site.logo-too-large",
+                    "logo '\(displayPath)' is \(bytes.count) bytes, over the \(Self.budget)-byte budget: every error page inlines it and must stay within 8 KiB; simplify it (for example with svgo)",
+                    at: path.location))
             return nil
         }
         let file: SourceFile
@@ -70,12 +77,20 @@ struct LogoLoader {
         }
         if let script = text.range(of: #"<script|\son[a-z]+\s*="#, options: [.regularExpression, .caseInsensitive]) {
             let line = text[..<script.lowerBound].filter { $0 == "\n" }.count + 1
-            diagnostics.append(.error("site.logo-script", "logo must not contain scripts or event handlers: error pages run no JavaScript", at: SourceLocation(path: file.displayPath, line: line)))
+            diagnostics.append(
+                .error(
+                    "site.logo-script", "logo must not contain scripts or event handlers: error pages run no JavaScript",
+                    at: SourceLocation(path: file.displayPath, line: line)))
             return nil
         }
-        if let external = text.range(of: #"(href\s*=\s*["']\s*(https?:)?//)|(url\(\s*["']?\s*(https?:)?//)|@import"#, options: [.regularExpression, .caseInsensitive]) {
+        if let external = text.range(
+            of: #"(href\s*=\s*["']\s*(https?:)?//)|(url\(\s*["']?\s*(https?:)?//)|@import"#, options: [.regularExpression, .caseInsensitive])
+        {
             let line = text[..<external.lowerBound].filter { $0 == "\n" }.count + 1
-            diagnostics.append(.error("site.logo-external-reference", "logo refers to an external resource; error pages must make no external request while the backend is down", at: SourceLocation(path: file.displayPath, line: line)))
+            diagnostics.append(
+                .error(
+                    "site.logo-external-reference", "logo refers to an external resource; error pages must make no external request while the backend is down",
+                    at: SourceLocation(path: file.displayPath, line: line)))
             return nil
         }
         return text

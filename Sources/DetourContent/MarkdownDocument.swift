@@ -1,5 +1,5 @@
-import DetourLayout
 import CCMark
+import DetourLayout
 import Foundation
 
 /// CommonMark rendered by libcmark: smart punctuation on, raw HTML omitted unless allowed,
@@ -171,7 +171,8 @@ public struct MarkdownDocument: Sendable {
                 switch type {
                 case CMARK_NODE_PARAGRAPH:
                     // Items of a tight list stay on consecutive lines.
-                    let inTightList = cmark_node_parent(node).map { cmark_node_get_type($0) == CMARK_NODE_ITEM } ?? false
+                    let inTightList =
+                        cmark_node_parent(node).map { cmark_node_get_type($0) == CMARK_NODE_ITEM } ?? false
                         && cmark_node_parent(cmark_node_parent(node)).map { cmark_node_get_list_tight($0) != 0 } ?? false
                     text += inTightList ? "\n" : "\n\n"
                 case CMARK_NODE_HEADING: text += "\n\n"

@@ -44,7 +44,8 @@ public struct MarkdownRenderer: Sendable {
                 return link.destination
             }
             if let (slug, fragment) = resolver.fragmentTarget(link.destination, fromPath: fromPath) {
-                fragmentLinks.append(FragmentLink(slug: slug, fragment: fragment, destination: link.destination, location: Self.locate(link, in: lines, start: start)))
+                fragmentLinks.append(
+                    FragmentLink(slug: slug, fragment: fragment, destination: link.destination, location: Self.locate(link, in: lines, start: start)))
             }
             if case .rewrite(let destination) = resolution { return destination }
             return link.destination

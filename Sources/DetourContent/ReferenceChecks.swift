@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 
 /// Checks between files: duplicate statuses and slugs, related articles and article codes that
 /// name nothing.
@@ -13,7 +13,10 @@ struct ReferenceChecks {
         var firstStatus: [Int: ErrorCode] = [:]
         for code in codes.sorted(by: { $0.location < $1.location }) {
             if let first = firstStatus[code.status] {
-                diagnostics.append(.error("code.duplicate-status", "status \(code.status) is already defined", at: code.statusLocation, notes: [.init("first defined here", at: first.statusLocation)]))
+                diagnostics.append(
+                    .error(
+                        "code.duplicate-status", "status \(code.status) is already defined", at: code.statusLocation,
+                        notes: [.init("first defined here", at: first.statusLocation)]))
             } else {
                 firstStatus[code.status] = code
             }
@@ -22,7 +25,10 @@ struct ReferenceChecks {
         var firstSlug: [String: Article] = [:]
         for article in articles.sorted(by: { $0.source < $1.source }) {
             if let first = firstSlug[article.slug] {
-                diagnostics.append(.error("article.duplicate-slug", "another article already uses the URL name '\(article.slug)'", at: article.slugLocation, notes: [.init("first used here", at: first.slugLocation)]))
+                diagnostics.append(
+                    .error(
+                        "article.duplicate-slug", "another article already uses the URL name '\(article.slug)'", at: article.slugLocation,
+                        notes: [.init("first used here", at: first.slugLocation)]))
             } else {
                 firstSlug[article.slug] = article
             }
@@ -38,7 +44,10 @@ struct ReferenceChecks {
                     continue
                 }
                 if article.draft {
-                    diagnostics.append(.error("code.unknown-related-article", "related article '\(related.value)' is a draft and will not be published", at: related.location, notes: [.init("marked draft here", at: article.source)]))
+                    diagnostics.append(
+                        .error(
+                            "code.unknown-related-article", "related article '\(related.value)' is a draft and will not be published", at: related.location,
+                            notes: [.init("marked draft here", at: article.source)]))
                 }
             }
         }

@@ -1,11 +1,14 @@
-import DetourLanguages
 import DetourDiagnostics
+import DetourLanguages
 import Foundation
 
 /// Reads and validates `site.yml`. Colours and URLs end up in CSS and attributes, so they are
 /// checked against strict shapes rather than escaped after the fact.
 struct SiteConfigReader {
-    static let fields = ["name", "base_url", "logo", "colors", "support", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path", "error_path", "auto_retry"]
+    static let fields = [
+        "name", "base_url", "logo", "colors", "support", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path", "error_path",
+        "auto_retry",
+    ]
     static let defaultInstallPath = "/usr/share/detour"
     static let defaultErrorPath = "/detour-errors/"
     static let paletteFields = ["background", "text", "accent", "muted"]
@@ -14,17 +17,24 @@ struct SiteConfigReader {
     let displayRoot: String
 
     func read(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> SiteConfig? {
-        guard var reader = FieldReader.parse(file.text, at: file.start, subject: "site configuration", fields: Self.fields, diagnostics: &diagnostics) else { return nil }
+        guard var reader = FieldReader.parse(file.text, at: file.start, subject: "site configuration", fields: Self.fields, diagnostics: &diagnostics) else {
+            return nil
+        }
 
         let name = reader.string("name", required: true)
         let baseURL = reader.string("base_url", required: true)
         let logo = reader.string("logo")
         var light = SiteConfig.Palette.defaultLight
         var dark = SiteConfig.Palette.defaultDark
-        var lightWritten: [String: SourceLocation] = [:], darkWritten: [String: SourceLocation] = [:]
+        var lightWritten: [String: SourceLocation] = [:]
+        var darkWritten: [String: SourceLocation] = [:]
         reader.nested("colors", subject: "colors", fields: ["light", "dark"]) { colors in
-            colors.nested("light", subject: "light colors", fields: Self.paletteFields) { light = Self.palette(&$0, defaults: light, written: &lightWritten, diagnostics: &diagnostics) }
-            colors.nested("dark", subject: "dark colors", fields: Self.paletteFields) { dark = Self.palette(&$0, defaults: dark, written: &darkWritten, diagnostics: &diagnostics) }
+            colors.nested("light", subject: "light colors", fields: Self.paletteFields) {
+                light = Self.palette(&$0, defaults: light, written: &lightWritten, diagnostics: &diagnostics)
+            }
+            colors.nested("dark", subject: "dark colors", fields: Self.paletteFields) {
+                dark = Self.palette(&$0, defaults: dark, written: &darkWritten, diagnostics: &diagnostics)
+            }
         }
         Self.checkContrast(light, scheme: "light", written: lightWritten, diagnostics: &diagnostics)
         Self.checkContrast(dark, scheme: "dark", written: darkWritten, diagnostics: &diagnostics)
@@ -50,7 +60,10 @@ struct SiteConfigReader {
             if let problem = LanguageTag.problem(with: language.value) {
                 diagnostics.append(.error("site.invalid-language", "'languages' \(problem)", at: language.location))
             } else if let first = seenLanguages[language.value.lowercased()] {
-                diagnostics.append(.error("site.duplicate-language", "language '\(language.value)' is listed twice", at: language.location, notes: [.init("first listed here", at: first)]))
+                diagnostics.append(
+                    .error(
+                        "site.duplicate-language", "language '\(language.value)' is listed twice", at: language.location,
+                        notes: [.init("first listed here", at: first)]))
             } else {
                 seenLanguages[language.value.lowercased()] = language.location
             }
@@ -60,7 +73,10 @@ struct SiteConfigReader {
         }
         // Written into server configurations unquoted, so only plain absolute paths.
         if let installPath, SiteConfig.installPath(installPath.value) == nil {
-            diagnostics.append(.error("site.invalid-path", "'install_path' must be an absolute path of letters, digits, '.', '_', '-' and '/', not '\(installPath.value)'", at: installPath.location))
+            diagnostics.append(
+                .error(
+                    "site.invalid-path", "'install_path' must be an absolute path of letters, digits, '.', '_', '-' and '/', not '\(installPath.value)'",
+                    at: installPath.location))
         }
         let checkedBase = baseURL.flatMap { Self.checkedURL($0, field: "base_url", diagnostics: &diagnostics) }
         let logoSVG = logo.flatMap { LogoLoader(contentRoot: contentRoot, displayRoot: displayRoot).load($0, diagnostics: &diagnostics) }
@@ -104,7 +120,9 @@ struct SiteConfigReader {
     }
 
     /// `written`: where each colour set in site.yml is, for locating contrast warnings.
-    private static func palette(_ reader: inout FieldReader, defaults: SiteConfig.Palette, written: inout [String: SourceLocation], diagnostics: inout [Diagnostic]) -> SiteConfig.Palette {
+    private static func palette(
+        _ reader: inout FieldReader, defaults: SiteConfig.Palette, written: inout [String: SourceLocation], diagnostics: inout [Diagnostic]
+    ) -> SiteConfig.Palette {
         var palette = defaults
         func color(_ key: String) -> String? {
             guard let value = reader.string(key) else { return nil }
@@ -127,16 +145,22 @@ struct SiteConfigReader {
     private static func checkContrast(_ palette: SiteConfig.Palette, scheme: String, written: [String: SourceLocation], diagnostics: inout [Diagnostic]) {
         for (key, color) in [("text", palette.text), ("accent", palette.accent), ("muted", palette.muted)] {
             guard let ratio = ColorContrast.ratio(color, on: palette.background), ratio < ColorContrast.minimum,
-                  let location = written[key] ?? written["background"] else { continue }
+                let location = written[key] ?? written["background"]
+            else { continue }
             let shown = String(format: "%.2f", ratio)
-            diagnostics.append(.warning("site.low-contrast", "\(scheme) '\(key)' \(color) on background \(palette.background) has a contrast of \(shown):1; text needs at least 4.5:1 (WCAG AA) to be readable", at: location))
+            diagnostics.append(
+                .warning(
+                    "site.low-contrast",
+                    "\(scheme) '\(key)' \(color) on background \(palette.background) has a contrast of \(shown):1; text needs at least 4.5:1 (WCAG AA) to be readable",
+                    at: location))
         }
     }
 
     /// Absolute http(s) URLs only: they are written into links on pages served from anywhere.
     private static func checkedURL(_ value: Located<String>, field: String, diagnostics: inout [Diagnostic]) -> String? {
         guard let url = URL(string: value.value), let scheme = url.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else {
+            scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty
+        else {
             diagnostics.append(.error("site.invalid-url", "'\(field)' must be an absolute http or https URL, not '\(value.value)'", at: value.location))
             return nil
         }

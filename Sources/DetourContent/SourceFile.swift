@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// A user's text file, read whole and checked to be UTF-8.
@@ -55,7 +55,8 @@ public struct SourceFile: Sendable {
             default: length = 0
             }
             let end = offset + length
-            let valid = length > 0 && end <= bytes.count
+            let valid =
+                length > 0 && end <= bytes.count
                 && bytes[(offset + 1)..<max(offset + 1, end)].allSatisfy { $0 & 0xC0 == 0x80 }
                 && String(validating: bytes[offset..<end], as: UTF8.self) != nil
             if !valid { break }

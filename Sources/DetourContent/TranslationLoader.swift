@@ -1,6 +1,6 @@
+import DetourDiagnostics
 import DetourLanguages
 import DetourSupport
-import DetourDiagnostics
 import Foundation
 
 /// Reads `translations/<language>.yml` for every language `site.yml` lists and warns where a
@@ -36,14 +36,20 @@ struct TranslationLoader {
         for language in site.languages.dropFirst() {
             guard let translation = translations[language] else {
                 let at = site.languageLocations[language] ?? site.location
-                diagnostics.append(.warning("translation.missing", "no \(displayRoot)/\(Self.folder)/\(language).yml: error pages in '\(language)' use the \(site.language) texts", at: at))
+                diagnostics.append(
+                    .warning(
+                        "translation.missing", "no \(displayRoot)/\(Self.folder)/\(language).yml: error pages in '\(language)' use the \(site.language) texts",
+                        at: at))
                 continue
             }
             reportGaps(in: translation, &diagnostics)
         }
         if let own = translations[site.language] {
             for (status, text) in own.codes.sorted(by: { $0.key < $1.key }) {
-                diagnostics.append(.warning("translation.unused", "code \(status) in the default language '\(site.language)' is written in codes/, so this entry is not used", at: text.location))
+                diagnostics.append(
+                    .warning(
+                        "translation.unused", "code \(status) in the default language '\(site.language)' is written in codes/, so this entry is not used",
+                        at: text.location))
             }
         }
         return translations
@@ -55,7 +61,11 @@ struct TranslationLoader {
         let missingStrings = UIStrings.keys.filter { translation.strings[$0] == nil }
         if !missingStrings.isEmpty {
             let names = missingStrings.map { "'\($0)'" }.joined(separator: ", ")
-            diagnostics.append(.warning("translation.missing", "translation '\(language)' lacks \(missingStrings.count == 1 ? "string" : "strings") \(names); the \(site.language) text is used", at: translation.location))
+            diagnostics.append(
+                .warning(
+                    "translation.missing",
+                    "translation '\(language)' lacks \(missingStrings.count == 1 ? "string" : "strings") \(names); the \(site.language) text is used",
+                    at: translation.location))
         }
         let defined = Set(codes.map(\.status))
         var untranslated: [Int] = []
@@ -69,15 +79,24 @@ struct TranslationLoader {
             if text.summary == nil { missing.append("summary") }
             if text.advice == nil, code.advice != nil { missing.append("advice") }
             if !missing.isEmpty {
-                diagnostics.append(.warning("translation.missing", "translation '\(language)' of code \(code.status) lacks \(missing.joined(separator: ", ")); the \(site.language) text is used", at: text.location))
+                diagnostics.append(
+                    .warning(
+                        "translation.missing",
+                        "translation '\(language)' of code \(code.status) lacks \(missing.joined(separator: ", ")); the \(site.language) text is used",
+                        at: text.location))
             }
         }
         if !untranslated.isEmpty {
             let list = untranslated.map(String.init).joined(separator: ", ")
-            diagnostics.append(.warning("translation.missing", "translation '\(language)' has no text for \(untranslated.count == 1 ? "code" : "codes") \(list); the \(site.language) text is used", at: translation.location))
+            diagnostics.append(
+                .warning(
+                    "translation.missing",
+                    "translation '\(language)' has no text for \(untranslated.count == 1 ? "code" : "codes") \(list); the \(site.language) text is used",
+                    at: translation.location))
         }
         for (status, text) in translation.codes.sorted(by: { $0.key < $1.key }) where !defined.contains(status) {
-            diagnostics.append(.warning("translation.unknown-code", "code \(status) has no definition in codes/, so its translation is not used", at: text.location))
+            diagnostics.append(
+                .warning("translation.unknown-code", "code \(status) has no definition in codes/, so its translation is not used", at: text.location))
         }
     }
 }

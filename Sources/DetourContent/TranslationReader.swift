@@ -1,6 +1,6 @@
+import DetourDiagnostics
 import DetourLanguages
 import DetourSupport
-import DetourDiagnostics
 
 /// Reads `translations/<language>.yml`:
 /// ```yaml
@@ -18,7 +18,9 @@ enum TranslationReader {
     static let codeFields = ["title", "summary", "advice"]
 
     static func read(_ file: SourceFile, language: String, relativePath: String, diagnostics: inout [Diagnostic]) -> Translation? {
-        guard var reader = FieldReader.parse(file.text, at: file.start, subject: "translation file", fields: fields, diagnostics: &diagnostics) else { return nil }
+        guard var reader = FieldReader.parse(file.text, at: file.start, subject: "translation file", fields: fields, diagnostics: &diagnostics) else {
+            return nil
+        }
         var translation = Translation(language: language, relativePath: relativePath, location: reader.location)
         let known = UIStrings.keys
         for (key, node) in reader.entries("strings") ?? [] {

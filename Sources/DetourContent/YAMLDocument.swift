@@ -22,15 +22,15 @@ enum YAMLDocument {
             SourceLocation(path: path, line: mark.line + lineOffset, column: mark.column)
         }
         switch error {
-        case let .scanner(context, problem, mark, _),
-             let .parser(context, problem, mark, _),
-             let .composer(context, problem, mark, _):
+        case .scanner(let context, let problem, let mark, _),
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             let notes = context.map { [Diagnostic.Note($0.text, at: at($0.mark))] } ?? []
             return .error("yaml.syntax", "invalid YAML: \(problem)", at: at(mark), notes: notes)
-        case let .duplicatedKeysInMapping(duplicates, context):
+        case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             return .error("yaml.duplicate-key", "key \(keys) appears more than once in this mapping", at: at(context.mark))
-        case let .reader(problem, _, _, _):
+        case .reader(let problem, _, _, _):
             return .error("yaml.syntax", "invalid YAML: \(problem)", at: SourceLocation(path: path, line: lineOffset + 1))
         default:
             return .error("yaml.syntax", "invalid YAML: \(error)", at: SourceLocation(path: path, line: lineOffset + 1))

@@ -6,7 +6,9 @@ public enum DiagnosticFormat: String, CaseIterable, Sendable {
 
     /// `catalogue` describes the rules in SARIF's rule metadata; `extra` goes beside the
     /// findings in JSON (`detour check`'s coverage).
-    public func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:]) -> String {
+    public func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:])
+        -> String
+    {
         let sorted = diagnostics.sortedForOutput()
         switch self {
         case .text: return TextDiagnosticRenderer.render(sorted)

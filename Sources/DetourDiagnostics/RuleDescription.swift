@@ -1,4 +1,3 @@
-
 /// One rule of `detour check` as the README's table, `--help` and SARIF's rule metadata show
 /// it: each dialect lists its rules once, and they are read from there.
 public struct RuleDescription: Sendable, Equatable {

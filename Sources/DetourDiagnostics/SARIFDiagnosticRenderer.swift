@@ -6,7 +6,11 @@ enum SARIFDiagnosticRenderer {
         let version = "2.1.0"
         let schema = "https://json.schemastore.org/sarif-2.1.0.json"
         var runs: [Run]
-        enum CodingKeys: String, CodingKey { case version, schema = "$schema", runs }
+        enum CodingKeys: String, CodingKey {
+            case version
+            case schema = "$schema"
+            case runs
+        }
     }
     private struct Run: Encodable {
         var tool: Tool
@@ -60,8 +64,9 @@ enum SARIFDiagnosticRenderer {
         let ruleIDs = Set(diagnostics.map(\.rule)).sorted()
         let rules = ruleIDs.map { id in
             guard let about = catalogue.first(where: { $0.id == id }) else { return Rule(id: id) }
-            return Rule(id: id, shortDescription: Message(text: about.summary), fullDescription: Message(text: "Visitors get: " + about.consequence),
-                        defaultConfiguration: Configuration(level: about.severity.rawValue))
+            return Rule(
+                id: id, shortDescription: Message(text: about.summary), fullDescription: Message(text: "Visitors get: " + about.consequence),
+                defaultConfiguration: Configuration(level: about.severity.rawValue))
         }
         let results = diagnostics.map { diagnostic in
             let related = diagnostic.notes.compactMap { note in
@@ -79,7 +84,7 @@ enum SARIFDiagnosticRenderer {
             )
         }
         let log = Log(runs: [
-            Run(tool: Tool(driver: Driver(version: toolVersion, rules: rules)), results: results),
+            Run(tool: Tool(driver: Driver(version: toolVersion, rules: rules)), results: results)
         ])
         return JSONDiagnosticRenderer.encode(log)
     }

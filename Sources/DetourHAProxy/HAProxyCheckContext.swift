@@ -1,6 +1,6 @@
-import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 import Foundation
 import Synchronization
 
@@ -46,11 +46,12 @@ final class HAProxyCheckContext: Sendable {
         guard file.exists else { return nil }
         let key = "\(file.localPath)|\(page.code)"
         if let known = judged.withLock({ $0[key] }) { return known.map { (file, $0) } }
-        let problems: [HAProxyErrorFile.Problem]? = switch FileBytes.read(file.localPath, limit: 1 << 20) {
-        case .success(let contents): HAProxyErrorFile.problems(contents.bytes, code: page.code, bufferSize: model.bufferSize, maxRewrite: model.maxRewrite)
-        case .failure(let failure) where failure.code == EFBIG: [.tooLarge(size: 1 << 20, limit: model.bufferSize)]
-        case .failure: nil
-        }
+        let problems: [HAProxyErrorFile.Problem]? =
+            switch FileBytes.read(file.localPath, limit: 1 << 20) {
+            case .success(let contents): HAProxyErrorFile.problems(contents.bytes, code: page.code, bufferSize: model.bufferSize, maxRewrite: model.maxRewrite)
+            case .failure(let failure) where failure.code == EFBIG: [.tooLarge(size: 1 << 20, limit: model.bufferSize)]
+            case .failure: nil
+            }
         judged.withLock { $0[key] = problems }
         return problems.map { (file, $0) }
     }

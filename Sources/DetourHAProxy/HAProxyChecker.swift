@@ -27,7 +27,8 @@ public enum HAProxyChecker: ProxyDialect {
         // Past a reading error HAProxy stops; what follows would be a guess.
         guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
         let model = HAProxyModel(config)
-        let context = HAProxyCheckContext(pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model)
+        let context = HAProxyCheckContext(
+            pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model)
         let diagnostics = model.diagnostics + rules.flatMap { $0.check(model, in: context) }
         let coverage = model.proxies.indices.compactMap { index -> SiteCoverage? in
             guard let answers = context.answers[index] else { return nil }

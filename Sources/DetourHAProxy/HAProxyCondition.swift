@@ -5,7 +5,9 @@ enum HAProxyCondition {
     /// The version the configuration is read as: Debian 12's.
     static let version = [2, 6, 12]
     /// Build features Debian 12's HAProxy has.
-    static let features: Set<String> = ["OPENSSL", "LUA", "PCRE2", "PCRE2_JIT", "ZLIB", "PROMEX", "SYSTEMD", "THREAD", "CPU_AFFINITY", "GETADDRINFO", "TPROXY", "LINUX_SPLICE", "NS", "ACCEPT4"]
+    static let features: Set<String> = [
+        "OPENSSL", "LUA", "PCRE2", "PCRE2_JIT", "ZLIB", "PROMEX", "SYSTEMD", "THREAD", "CPU_AFFINITY", "GETADDRINFO", "TPROXY", "LINUX_SPLICE", "NS", "ACCEPT4",
+    ]
 
     static func evaluate(_ words: [String], environment: [String: String]) -> Bool? {
         guard !words.isEmpty else { return false }
@@ -13,7 +15,9 @@ enum HAProxyCondition {
         if let number = Int(text) { return number != 0 }
         guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }
         let name = String(text[..<open])
-        let arguments = text[text.index(after: open)..<text.index(before: text.endIndex)].split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+        let arguments = text[text.index(after: open)..<text.index(before: text.endIndex)].split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0)
+        }
         switch (name, arguments.count) {
         case ("defined", 1): return environment[arguments[0]] != nil
         case ("feature", 1): return features.contains(arguments[0])

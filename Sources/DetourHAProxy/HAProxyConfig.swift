@@ -20,7 +20,8 @@ struct HAProxyConfig: Sendable {
                 continue
             }
             if isFolder.boolValue {
-                let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasSuffix(".cfg") && !$0.hasPrefix(".") }.sorted()
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasSuffix(".cfg") && !$0.hasPrefix(".") }
+                    .sorted()
                 for name in names {
                     config.read(url.appendingPathComponent(name), display: (display.hasSuffix("/") ? display : display + "/") + name, environment: environment)
                 }
@@ -53,13 +54,19 @@ struct HAProxyConfig: Sendable {
                 blocks.append((value, outer && value, line.location))
                 continue
             case ".elif":
-                guard let last = blocks.popLast() else { unmatched(line); continue }
+                guard let last = blocks.popLast() else {
+                    unmatched(line)
+                    continue
+                }
                 let outer = active
                 let value = !last.taken && condition(arguments, line, environment)
                 blocks.append((last.taken || value, outer && value, last.at))
                 continue
             case ".else":
-                guard let last = blocks.popLast() else { unmatched(line); continue }
+                guard let last = blocks.popLast() else {
+                    unmatched(line)
+                    continue
+                }
                 blocks.append((true, active && !last.taken, last.at))
                 continue
             case ".endif":
@@ -83,7 +90,8 @@ struct HAProxyConfig: Sendable {
                 }
                 sections.append(section)
             } else if sections.isEmpty {
-                diagnostics.append(.error(HAProxyRules.syntax.id, "unknown keyword '\(line.keyword)' out of section: HAProxy refuses the file", at: line.location))
+                diagnostics.append(
+                    .error(HAProxyRules.syntax.id, "unknown keyword '\(line.keyword)' out of section: HAProxy refuses the file", at: line.location))
             } else {
                 sections[sections.count - 1].lines.append(line)
             }

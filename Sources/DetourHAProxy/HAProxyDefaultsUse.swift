@@ -29,16 +29,24 @@ struct HAProxyDefaultsUse: Sendable {
             if section.kind == "backend" { backends = true }
         }
         if byName ? implicit : explicit {
-            return .error(HAProxyRules.syntax.id, "defaults section '\(name)' is named with 'from' by one proxy and taken implicitly, as the last defaults, by another: HAProxy refuses the file ('don't mix both usage')", at: section.location, notes: [
-                .init("the defaults section", at: location),
-                .init("fix: add an anonymous defaults section after it for the proxies that name none, or name it with 'from' everywhere"),
-            ])
+            return .error(
+                HAProxyRules.syntax.id,
+                "defaults section '\(name)' is named with 'from' by one proxy and taken implicitly, as the last defaults, by another: HAProxy refuses the file ('don't mix both usage')",
+                at: section.location,
+                notes: [
+                    .init("the defaults section", at: location),
+                    .init("fix: add an anonymous defaults section after it for the proxies that name none, or name it with 'from' everywhere"),
+                ])
         }
         if hasRules, (section.kind == "frontend" && backends) || (section.kind == "backend" && frontends) {
-            return .error(HAProxyRules.syntax.id, "defaults section '\(name)' holds http-request or tcp rules and is taken by frontends and backends both: HAProxy refuses the file", at: section.location, notes: [
-                .init("the defaults section", at: location),
-                .init("fix: give frontends and backends defaults sections of their own, as detour's snippet does ('detour' and 'detour_backend')"),
-            ])
+            return .error(
+                HAProxyRules.syntax.id,
+                "defaults section '\(name)' holds http-request or tcp rules and is taken by frontends and backends both: HAProxy refuses the file",
+                at: section.location,
+                notes: [
+                    .init("the defaults section", at: location),
+                    .init("fix: give frontends and backends defaults sections of their own, as detour's snippet does ('detour' and 'detour_backend')"),
+                ])
         }
         return nil
     }

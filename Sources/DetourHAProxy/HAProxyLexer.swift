@@ -15,7 +15,11 @@ struct HAProxyLexer {
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             if end == bytes.count {
-                diagnostics.append(.error(HAProxyRules.syntax.id, "the last line has no line feed: HAProxy refuses the file ('Missing LF on last line, file might have been truncated')", at: SourceLocation(path: path, line: lineNumber, column: end - start + 1)))
+                diagnostics.append(
+                    .error(
+                        HAProxyRules.syntax.id,
+                        "the last line has no line feed: HAProxy refuses the file ('Missing LF on last line, file might have been truncated')",
+                        at: SourceLocation(path: path, line: lineNumber, column: end - start + 1)))
             }
             if let line = line(bytes[start..<end], number: lineNumber, diagnostics: &diagnostics) { lines.append(line) }
             start = end + 1
@@ -81,7 +85,11 @@ struct HAProxyLexer {
             index += 1
         }
         if quote != nil {
-            diagnostics.append(.error(HAProxyRules.syntax.id, "unmatched quote: the \(quote == UInt8(ascii: "'") ? "single" : "double") quote opened here is not closed on this line, and HAProxy refuses the line", at: SourceLocation(path: path, line: number, column: quoteColumn)))
+            diagnostics.append(
+                .error(
+                    HAProxyRules.syntax.id,
+                    "unmatched quote: the \(quote == UInt8(ascii: "'") ? "single" : "double") quote opened here is not closed on this line, and HAProxy refuses the line",
+                    at: SourceLocation(path: path, line: number, column: quoteColumn)))
             return nil
         }
         finishWord()

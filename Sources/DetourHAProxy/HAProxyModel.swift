@@ -58,7 +58,10 @@ struct HAProxyModel: Sendable {
         for section in config.sections where section.kind == "http-errors" {
             for entry in section.lines where entry.keyword == "errorfile" && entry.words.count >= 3 {
                 guard let code = Int(entry.words[1].text), Self.customisable.contains(code) else { continue }
-                record(HAProxyPage(code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response, directive: "errorfile in http-errors \(section.name ?? "")", line: entry.location))
+                record(
+                    HAProxyPage(
+                        code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response,
+                        directive: "errorfile in http-errors \(section.name ?? "")", line: entry.location))
             }
         }
         var named: [String: HAProxySettings] = [:]
@@ -83,7 +86,10 @@ struct HAProxyModel: Sendable {
                     if let found = named[from] {
                         settings = found
                     } else {
-                        diagnostics.append(.error(HAProxyRules.syntax.id, "no defaults section named '\(from)': HAProxy refuses the file", at: section.fromLocation ?? section.location))
+                        diagnostics.append(
+                            .error(
+                                HAProxyRules.syntax.id, "no defaults section named '\(from)': HAProxy refuses the file",
+                                at: section.fromLocation ?? section.location))
                     }
                 }
                 if let source, var use = uses[source] {
@@ -96,7 +102,8 @@ struct HAProxyModel: Sendable {
                     lastName = section.name
                     if let name = section.name {
                         named[name] = settings
-                        uses[name] = HAProxyDefaultsUse(name: name, location: section.location, hasRules: section.lines.contains { HAProxyDefaultsUse.ruleKeywords.contains($0.keyword) })
+                        uses[name] = HAProxyDefaultsUse(
+                            name: name, location: section.location, hasRules: section.lines.contains { HAProxyDefaultsUse.ruleKeywords.contains($0.keyword) })
                     }
                 } else {
                     let proxy = HAProxyProxy(kind: section.kind, name: section.name ?? "", location: section.location, settings: settings)
@@ -119,11 +126,14 @@ struct HAProxyModel: Sendable {
             settings.mode = words[1].text
         case "errorfile" where words.count >= 3:
             guard let code = customisableCode(words[1], in: line, directive: "errorfile") else { return }
-            settings.errorFiles[code] = record(HAProxyPage(code: code, path: words[2].text, pathLocation: line.location(of: words[2]), kind: .response, directive: "errorfile", line: line.location))
+            settings.errorFiles[code] = record(
+                HAProxyPage(
+                    code: code, path: words[2].text, pathLocation: line.location(of: words[2]), kind: .response, directive: "errorfile", line: line.location))
             settings.errorRedirects[code] = nil
         case "errorloc", "errorloc302", "errorloc303":
             guard words.count >= 3, let code = customisableCode(words[1], in: line, directive: line.keyword) else { return }
-            let redirect = HAProxyRedirect(code: code, target: words[2].text, status: line.keyword == "errorloc303" ? 303 : 302, directive: line.keyword, line: line.location)
+            let redirect = HAProxyRedirect(
+                code: code, target: words[2].text, status: line.keyword == "errorloc303" ? 303 : 302, directive: line.keyword, line: line.location)
             settings.errorRedirects[code] = redirect
             settings.errorFiles[code] = nil
             redirects.append(redirect)
@@ -133,16 +143,22 @@ struct HAProxyModel: Sendable {
             settings.requestGuards.append(HAProxyRequestGuard(line))
         case "http-request" where words.count >= 4 && words[1].text == "redirect" && words[2].text == "location":
             let code = line.word(after: "code", from: 3).flatMap { Int($0.text) } ?? 302
-            settings.pageRedirects.append(HAProxyRedirect(code: nil, target: words[3].text, status: code, directive: "http-request redirect", condition: line.condition, line: line.location))
+            settings.pageRedirects.append(
+                HAProxyRedirect(
+                    code: nil, target: words[3].text, status: code, directive: "http-request redirect", condition: line.condition, line: line.location))
         case "errorfiles" where words.count >= 2:
             guard let lines = errorSections[words[1].text] else {
-                diagnostics.append(.error(HAProxyRules.syntax.id, "no http-errors section named '\(words[1].text)': HAProxy refuses the file", at: line.location(of: words[1])))
+                diagnostics.append(
+                    .error(HAProxyRules.syntax.id, "no http-errors section named '\(words[1].text)': HAProxy refuses the file", at: line.location(of: words[1]))
+                )
                 return
             }
             let only = Set(words.dropFirst(2).compactMap { Int($0.text) })
             for entry in lines where entry.keyword == "errorfile" && entry.words.count >= 3 {
                 guard let code = customisableCode(entry.words[1], in: entry, directive: "errorfile"), only.isEmpty || only.contains(code) else { continue }
-                settings.errorFiles[code] = HAProxyPage(code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response, directive: "errorfiles \(words[1].text)", line: entry.location)
+                settings.errorFiles[code] = HAProxyPage(
+                    code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response,
+                    directive: "errorfiles \(words[1].text)", line: entry.location)
                 settings.errorRedirects[code] = nil
             }
         case "http-error" where words.count >= 3 && words[1].text == "status":
@@ -152,7 +168,9 @@ struct HAProxyModel: Sendable {
             let statuses = Self.statusCondition(line)
             settings.replacedStatuses.formUnion(statuses)
             for code in statuses {
-                if let page = Self.page(in: line, code: code, directive: "http-response return") { settings.responseReturns[code] = settings.responseReturns[code] ?? record(page) }
+                if let page = Self.page(in: line, code: code, directive: "http-response return") {
+                    settings.responseReturns[code] = settings.responseReturns[code] ?? record(page)
+                }
             }
         case "http-request" where words.count >= 2 && words[1].text == "return":
             // Its file is opened at start like any page (detour's 503 when no server is up).
@@ -182,7 +200,11 @@ struct HAProxyModel: Sendable {
     private mutating func customisableCode(_ word: HAProxyWord, in line: HAProxyLine, directive: String) -> Int? {
         guard let code = Int(word.text), Self.customisable.contains(code) else {
             let known = Self.customisable.sorted().map(String.init).joined(separator: ", ")
-            diagnostics.append(.error(HAProxyRules.errorfileCode.id, "\(directive) cannot customise status '\(word.text)': HAProxy refuses the file ('status code not handled'); it knows \(known)", at: line.location(of: word)))
+            diagnostics.append(
+                .error(
+                    HAProxyRules.errorfileCode.id,
+                    "\(directive) cannot customise status '\(word.text)': HAProxy refuses the file ('status code not handled'); it knows \(known)",
+                    at: line.location(of: word)))
             return nil
         }
         return code
@@ -206,7 +228,11 @@ struct HAProxyModel: Sendable {
         for index in words.indices where words[index] == "status" && index > 0 && words[index - 1] == "{" {
             for value in words[(index + 1)...].prefix(while: { $0 != "}" }) {
                 let bounds = value.split(separator: ":").compactMap { Int($0) }
-                if bounds.count == 2, bounds[0] <= bounds[1], bounds[1] - bounds[0] < 1000 { found.formUnion(bounds[0]...bounds[1]) } else if bounds.count == 1 { found.insert(bounds[0]) }
+                if bounds.count == 2, bounds[0] <= bounds[1], bounds[1] - bounds[0] < 1000 {
+                    found.formUnion(bounds[0]...bounds[1])
+                } else if bounds.count == 1 {
+                    found.insert(bounds[0])
+                }
             }
         }
         return found

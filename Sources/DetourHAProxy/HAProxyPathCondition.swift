@@ -81,7 +81,9 @@ enum HAProxyPathCondition {
             case "-m" where index + 1 < words.count:
                 method = words[index + 1]
                 index += 1
-            case "--": values += words[(index + 1)...]; index = words.count
+            case "--":
+                values += words[(index + 1)...]
+                index = words.count
             case let flag where flag.hasPrefix("-") && values.isEmpty:
                 // `-f file`, `-M`, `-u`…: values detour cannot see.
                 return (.maybe, false, false)
@@ -109,7 +111,9 @@ enum HAProxyPathCondition {
     static func isShared(_ fetch: String) -> Bool {
         // The fetch without its converters: `req.hdr(host,1),lower` → `req.hdr(host,1)`.
         let lowered = fetch.lowercased()
-        let name = lowered.firstIndex(of: "(").flatMap { open in lowered[open...].firstIndex(of: ")").map { String(lowered[...$0]) } } ?? String(lowered.prefix { $0 != "," })
+        let name =
+            lowered.firstIndex(of: "(").flatMap { open in lowered[open...].firstIndex(of: ")").map { String(lowered[...$0]) } }
+            ?? String(lowered.prefix { $0 != "," })
         if sharedFetches.contains(name) { return true }
         // hdr(host), req.hdr(host), hdr_dom(host), hdr_beg(host) …
         guard let open = name.firstIndex(of: "("), name.hasSuffix(")") else { return false }

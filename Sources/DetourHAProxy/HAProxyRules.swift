@@ -8,7 +8,8 @@ import DetourProxyCore
 enum HAProxyRules {
     static let syntax = RuleDescription(
         "haproxy.syntax", .error,
-        summary: "a configuration HAProxy cannot read: an unmatched quote, no final line feed, a line out of any section, an unclosed .if, an unknown defaults or http-errors name",
+        summary:
+            "a configuration HAProxy cannot read: an unmatched quote, no final line feed, a line out of any section, an unclosed .if, an unknown defaults or http-errors name",
         consequence: "HAProxy refuses to start"
     )
     static let errorfileCode = RuleDescription(
@@ -38,7 +39,8 @@ enum HAProxyRules {
     )
     static let codeNotCovered = RuleDescription(
         SharedCheck.codeNotCovered.id("haproxy"), .warning,
-        summary: "a frontend or listen section, with the backends it routes to, has no page for a code detour made one for (503 when no server is up, 504 on a timeout)",
+        summary:
+            "a frontend or listen section, with the backends it routes to, has no page for a code detour made one for (503 when no server is up, 504 on a timeout)",
         consequence: "HAProxy's built-in page, unbranded, in English"
     )
     static let upstreamPassThrough = RuleDescription(
@@ -53,7 +55,8 @@ enum HAProxyRules {
     )
     static let protected = RuleDescription(
         SharedCheck.protected.id("haproxy"), .error,
-        summary: "an http-request deny, auth or tarpit rule in a frontend, or in the backend the page is routed to, applies to a page its visitors are redirected to, and the page's path is what brings it into play",
+        summary:
+            "an http-request deny, auth or tarpit rule in a frontend, or in the backend the page is routed to, applies to a page its visitors are redirected to, and the page's path is what brings it into play",
         consequence: "a 401 or 403 (500 for tarpit) instead of the page, after the redirect"
     )
     static let redirectLoop = RuleDescription(

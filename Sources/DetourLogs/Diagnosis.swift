@@ -60,7 +60,10 @@ public struct Diagnosis: Sendable {
 
     public mutating func read(_ line: UnsafeBufferPointer<UInt8>) {
         if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t") || line.isEmpty,
-           line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
+            line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        {
+            return
+        }
         lines += 1
         // The article whose matching pattern says the most.
         guard let best = matcher.best(line) else {

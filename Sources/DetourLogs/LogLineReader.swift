@@ -8,7 +8,10 @@ public struct LogLineReader {
     public static let maximumLength = 64 << 10
     private static let chunk = 1 << 20
 
-    public enum Event { case line(UnsafeBufferPointer<UInt8>), overlong }
+    public enum Event {
+        case line(UnsafeBufferPointer<UInt8>)
+        case overlong
+    }
 
     private let descriptor: Int32
     private var buffer: [UInt8] = []

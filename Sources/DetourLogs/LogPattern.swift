@@ -22,7 +22,8 @@ public struct LogPattern: Sendable {
             if case .literal(let bytes) = piece { bytes.contains(where: LogPiece.isLetter) } else { false }
         }
         self.pieces = words ? pieces : []
-        var anchor = 0, specificity = 0
+        var anchor = 0
+        var specificity = 0
         for (index, piece) in self.pieces.enumerated() {
             guard case .literal(let bytes) = piece else { continue }
             specificity += bytes.count

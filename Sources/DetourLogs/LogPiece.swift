@@ -21,7 +21,9 @@ enum LogPiece: Sendable, Equatable {
         func admits(_ byte: UInt8) -> Bool {
             switch self {
             case .number: return LogPiece.isDigit(byte) || byte == UInt8(ascii: ".")
-            case .address: return LogPiece.isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            case .address:
+                return LogPiece.isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[")
+                    || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
             case .path: return !LogPiece.endsPath(byte)
             }
         }
@@ -35,10 +37,15 @@ enum LogPiece: Sendable, Equatable {
         var pieces: [LogPiece] = []
         var literal: [UInt8] = []
         text.withUnsafeBufferPointer { text in
-            scan(text, literal: { literal += text[$0] }, hole: { kind in
-                if !literal.isEmpty { pieces.append(.literal(literal)); literal = [] }
-                pieces.append(.hole(kind))
-            })
+            scan(
+                text, literal: { literal += text[$0] },
+                hole: { kind in
+                    if !literal.isEmpty {
+                        pieces.append(.literal(literal))
+                        literal = []
+                    }
+                    pieces.append(.hole(kind))
+                })
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         return pieces
@@ -46,7 +53,8 @@ enum LogPiece: Sendable, Equatable {
 
     /// Walks `text` once, handing over each run of literal bytes and each hole in order.
     static func scan(_ text: UnsafeBufferPointer<UInt8>, literal: (Range<Int>) -> Void, hole: (Hole) -> Void) {
-        var index = 0, literalStart = 0
+        var index = 0
+        var literalStart = 0
         func found(_ kind: Hole, until end: Int) {
             if literalStart < index { literal(literalStart..<index) }
             hole(kind)
@@ -104,7 +112,9 @@ enum LogPiece: Sendable, Equatable {
                     index += 1
                 }
             }
-            if index < text.count, isAlphanumeric(text[index]) || text[index] == UInt8(ascii: ".") && index + 1 < text.count && isDigit(text[index + 1]) { return nil }
+            if index < text.count, isAlphanumeric(text[index]) || text[index] == UInt8(ascii: ".") && index + 1 < text.count && isDigit(text[index + 1]) {
+                return nil
+            }
         }
         if index + 1 < text.count, text[index] == UInt8(ascii: ":"), isDigit(text[index + 1]) {
             index += 1
@@ -124,7 +134,8 @@ enum LogPiece: Sendable, Equatable {
     static func endsPath(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ","), UInt8(ascii: ")"),
-             UInt8(ascii: "("), UInt8(ascii: ";"), UInt8(ascii: ">"), UInt8(ascii: "]"), UInt8(ascii: "\\"): true
+            UInt8(ascii: "("), UInt8(ascii: ";"), UInt8(ascii: ">"), UInt8(ascii: "]"), UInt8(ascii: "\\"):
+            true
         default: false
         }
     }

@@ -16,7 +16,8 @@ struct LogTime {
         guard let first = line.first else { return nil }
         if first == UInt8(ascii: "{") { return caddy(line) }
         if first == UInt8(ascii: "["), let close = line.prefix(64).firstIndex(of: UInt8(ascii: "]")), close > 8,
-           line[1..<close].contains(UInt8(ascii: ":")), LogPiece.isDigit(line[close - 1]) {
+            line[1..<close].contains(UInt8(ascii: ":")), LogPiece.isDigit(line[close - 1])
+        {
             return LogTime(range: 1..<close, isEpoch: false, prefix: close + 1)
         }
         // 2026/11/22 23:07:10 and 2026-11-22T23:07:10…
@@ -42,9 +43,11 @@ struct LogTime {
     private static let key = Array(#""ts":"#.utf8)
 
     private static func caddy(_ line: UnsafeBufferPointer<UInt8>) -> LogTime? {
-        guard let start = line.prefix(256).indices.first(where: { at in
-            at + key.count <= line.count && zip(line[at..<at + key.count], key).allSatisfy { $0 == $1 }
-        }) else { return nil }
+        guard
+            let start = line.prefix(256).indices.first(where: { at in
+                at + key.count <= line.count && zip(line[at..<at + key.count], key).allSatisfy { $0 == $1 }
+            })
+        else { return nil }
         var end = start + key.count
         while end < line.count, LogPiece.isDigit(line[end]) || line[end] == UInt8(ascii: ".") { end += 1 }
         guard end > start + key.count else { return nil }

@@ -25,7 +25,10 @@ final class NginxCheckContext: Sendable {
         for (_, target) in pages {
             guard case .uri(let uri, let location?, _?) = target else { continue }
             let key = ObjectIdentifier(location)
-            if byLocation[key] == nil { order.append(key); byLocation[key] = (location, []) }
+            if byLocation[key] == nil {
+                order.append(key)
+                byLocation[key] = (location, [])
+            }
             if byLocation[key]?.1.contains(uri) == false { byLocation[key]?.1.append(uri) }
         }
         let serving = order.compactMap { byLocation[$0] }

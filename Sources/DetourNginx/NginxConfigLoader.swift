@@ -1,6 +1,6 @@
-import DetourSupport
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 import Foundation
 
 /// Reads an nginx configuration the way nginx does: the main file, then every `include`
@@ -82,7 +82,8 @@ struct NginxConfigLoader {
             let here = includedFrom ?? SourceLocation(path: displayPath)
             if let known = fileIDs[identity], let id = known, chain.contains(id) {
                 if reportedCycles.insert(here).inserted {
-                    diagnostics.append(.error(NginxRules.includeCycle.id, "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
+                    diagnostics.append(
+                        .error(NginxRules.includeCycle.id, "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
                 }
                 return false
             }
@@ -183,7 +184,10 @@ struct NginxConfigLoader {
             if closesCycle { cyclicIncludes.insert(key) }
             if output.count >= NginxConfigLoader.maximumDirectives, !reportedTooMany {
                 reportedTooMany = true
-                diagnostics.append(.error(NginxRules.includeSize.id, "includes here expand to more than \(NginxConfigLoader.maximumDirectives) directives; the rest is not read", at: location))
+                diagnostics.append(
+                    .error(
+                        NginxRules.includeSize.id, "includes here expand to more than \(NginxConfigLoader.maximumDirectives) directives; the rest is not read",
+                        at: location))
             }
         }
 

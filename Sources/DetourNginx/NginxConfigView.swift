@@ -1,4 +1,5 @@
 import DetourProxyCore
+
 /// A loaded configuration's directives and words as plain pointers (`NginxConfig.view`):
 /// reading through it counts no references, so scans of every directive on every core do not
 /// contend on the configuration object.

@@ -74,8 +74,9 @@ struct NginxDirective: Hashable, @unchecked Sendable {
 
     var arguments: [Argument] {
         (0..<argumentCount).map { position in
-            Argument(value: config.value(entry, 1 + position), isQuoted: config.word(entry, 1 + position).isQuoted,
-                     location: config.location(entry, 1 + position))
+            Argument(
+                value: config.value(entry, 1 + position), isQuoted: config.word(entry, 1 + position).isQuoted,
+                location: config.location(entry, 1 + position))
         }
     }
 

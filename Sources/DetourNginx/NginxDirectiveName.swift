@@ -5,20 +5,46 @@
 enum NginxDirectiveName: String, CaseIterable, Sendable {
     // Blocks.
     case events, http, server, location, `if`, map, geo, types, upstream
-    case limitExcept = "limit_except", stream, mail, splitClients = "split_clients", match
+    case limitExcept = "limit_except"
+    case stream, mail
+    case splitClients = "split_clients"
+    case match
     case charsetMap = "charset_map"
     // Simple directives.
-    case listen, serverName = "server_name", root, alias, index, errorPage = "error_page", include
-    case `return`, rewrite, addHeader = "add_header", tryFiles = "try_files", `internal`, deny, allow
-    case authBasic = "auth_basic", authBasicUserFile = "auth_basic_user_file", authRequest = "auth_request"
-    case proxyPass = "proxy_pass", fastcgiPass = "fastcgi_pass", uwsgiPass = "uwsgi_pass"
-    case scgiPass = "scgi_pass", grpcPass = "grpc_pass"
-    case proxyInterceptErrors = "proxy_intercept_errors", fastcgiInterceptErrors = "fastcgi_intercept_errors"
-    case uwsgiInterceptErrors = "uwsgi_intercept_errors", scgiInterceptErrors = "scgi_intercept_errors"
-    case grpcInterceptErrors = "grpc_intercept_errors", recursiveErrorPages = "recursive_error_pages"
-    case workerProcesses = "worker_processes", workerConnections = "worker_connections", user, pid
-    case errorLog = "error_log", accessLog = "access_log", set, defaultType = "default_type", expires
-    case proxySetHeader = "proxy_set_header", limitReq = "limit_req", limitConn = "limit_conn"
+    case listen
+    case serverName = "server_name"
+    case root, alias, index
+    case errorPage = "error_page"
+    case include
+    case `return`, rewrite
+    case addHeader = "add_header"
+    case tryFiles = "try_files"
+    case `internal`, deny, allow
+    case authBasic = "auth_basic"
+    case authBasicUserFile = "auth_basic_user_file"
+    case authRequest = "auth_request"
+    case proxyPass = "proxy_pass"
+    case fastcgiPass = "fastcgi_pass"
+    case uwsgiPass = "uwsgi_pass"
+    case scgiPass = "scgi_pass"
+    case grpcPass = "grpc_pass"
+    case proxyInterceptErrors = "proxy_intercept_errors"
+    case fastcgiInterceptErrors = "fastcgi_intercept_errors"
+    case uwsgiInterceptErrors = "uwsgi_intercept_errors"
+    case scgiInterceptErrors = "scgi_intercept_errors"
+    case grpcInterceptErrors = "grpc_intercept_errors"
+    case recursiveErrorPages = "recursive_error_pages"
+    case workerProcesses = "worker_processes"
+    case workerConnections = "worker_connections"
+    case user, pid
+    case errorLog = "error_log"
+    case accessLog = "access_log"
+    case set
+    case defaultType = "default_type"
+    case expires
+    case proxySetHeader = "proxy_set_header"
+    case limitReq = "limit_req"
+    case limitConn = "limit_conn"
 
     /// Whether nginx requires a block (`{ … }`) after this directive inside `parent`; false: it
     /// ends with `;`. One name can be both: `server` opens a block in `http`, but names a
@@ -27,7 +53,8 @@ enum NginxDirectiveName: String, CaseIterable, Sendable {
         if self == .server, parent == .upstream { return false }
         return switch self {
         case .events, .http, .server, .location, .if, .map, .geo, .types, .upstream, .limitExcept, .stream,
-             .mail, .splitClients, .match, .charsetMap: true
+            .mail, .splitClients, .match, .charsetMap:
+            true
         default: false
         }
     }

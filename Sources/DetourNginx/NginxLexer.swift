@@ -97,7 +97,8 @@ struct NginxLexer {
                 }
                 if index < bytes.count { advance() }
             case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-"):
-                advance(); advance()
+                advance()
+                advance()
                 if !skipLongBracket() {
                     while index < bytes.count, bytes[index] != 0x0A { advance() }
                 }
@@ -115,7 +116,10 @@ struct NginxLexer {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return false }
         var probe = index + 1
         var level = 0
-        while probe < bytes.count, bytes[probe] == UInt8(ascii: "=") { level += 1; probe += 1 }
+        while probe < bytes.count, bytes[probe] == UInt8(ascii: "=") {
+            level += 1
+            probe += 1
+        }
         guard probe < bytes.count, bytes[probe] == UInt8(ascii: "[") else { return false }
         let closing = [UInt8(ascii: "]")] + Array(repeating: UInt8(ascii: "="), count: level) + [UInt8(ascii: "]")]
         while index <= probe { advance() }
@@ -130,7 +134,8 @@ struct NginxLexer {
     }
 
     private mutating func word() -> SourceWord {
-        let startLine = line, startColumn = column
+        let startLine = line
+        let startColumn = column
         let start = index
         var escaped = false
         var inVariable = false
@@ -161,7 +166,8 @@ struct NginxLexer {
 
     /// A quoted word; nil when the text ends before the closing quote.
     private mutating func quoted(_ quote: UInt8) -> SourceWord? {
-        let startLine = line, startColumn = column
+        let startLine = line
+        let startColumn = column
         advance()
         let start = index
         var escaped = false
@@ -181,8 +187,12 @@ struct NginxLexer {
         if index < bytes.count {
             let next = bytes[index]
             if !Self.isSpace(next), next != UInt8(ascii: ";"), next != UInt8(ascii: "{"), next != UInt8(ascii: ")"),
-               diagnostics.count < NginxParser.maximumErrors {
-                diagnostics.append(.error(NginxRules.syntax.id, "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here", at: SourceLocation(path: path, line: Int(line), column: Int(column))))
+                diagnostics.count < NginxParser.maximumErrors
+            {
+                diagnostics.append(
+                    .error(
+                        NginxRules.syntax.id, "unexpected \"\(Character(Unicode.Scalar(next)))\" after a quoted string; nginx needs a space here",
+                        at: SourceLocation(path: path, line: Int(line), column: Int(column))))
             }
         }
         return SourceWord(start: Int32(start), length: Int32(end - start), line: startLine, column: startColumn, isQuoted: true, hasEscapes: escaped)
@@ -199,10 +209,21 @@ struct NginxLexer {
             if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
                 switch bytes[index + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
-                    out.append(bytes[index + 1]); index += 2; continue
-                case UInt8(ascii: "t"): out.append(0x09); index += 2; continue
-                case UInt8(ascii: "r"): out.append(0x0D); index += 2; continue
-                case UInt8(ascii: "n"): out.append(0x0A); index += 2; continue
+                    out.append(bytes[index + 1])
+                    index += 2
+                    continue
+                case UInt8(ascii: "t"):
+                    out.append(0x09)
+                    index += 2
+                    continue
+                case UInt8(ascii: "r"):
+                    out.append(0x0D)
+                    index += 2
+                    continue
+                case UInt8(ascii: "n"):
+                    out.append(0x0A)
+                    index += 2
+                    continue
                 default: break
                 }
             }

@@ -41,8 +41,11 @@ final class NginxLocation: @unchecked Sendable {
         }
         scope = inherited.entering(directive, diagnostics: &diagnostics)
         // Read once here: every rule asks, for every location.
-        var isInternal = false, definesErrorPages = false
-        var alias: NginxDirective?, returnDirective: NginxDirective?, tryFiles: NginxDirective?
+        var isInternal = false
+        var definesErrorPages = false
+        var alias: NginxDirective?
+        var returnDirective: NginxDirective?
+        var tryFiles: NginxDirective?
         var upstreamPass: (NginxDirective, String)?
         for child in directive.children {
             switch child.kind {

@@ -46,7 +46,8 @@ enum NginxParser {
         func error(_ message: String, _ location: SourceLocation, notes: [Diagnostic.Note] = []) {
             guard file.diagnostics.count <= maximumErrors else { return }
             if file.diagnostics.count == maximumErrors {
-                file.diagnostics.append(.error(NginxRules.syntax.id, "more than \(maximumErrors) syntax errors in this file; the rest are not reported", at: location))
+                file.diagnostics.append(
+                    .error(NginxRules.syntax.id, "more than \(maximumErrors) syntax errors in this file; the rest are not reported", at: location))
                 return
             }
             file.diagnostics.append(.error(NginxRules.syntax.id, message, at: location, notes: notes))
@@ -64,8 +65,10 @@ enum NginxParser {
             let name = NginxDirectiveName(lexer.bytes(of: nameWord))
             guard droppedDepth == 0 else { return (nil, name) }
             let index = file.entries.count
-            file.entries.append(NginxEntry(file: fileID, firstWord: Int32(first), wordCount: Int32(file.words.count - first),
-                                           end: Int32(index + 1), name: name, isBlock: isBlock))
+            file.entries.append(
+                NginxEntry(
+                    file: fileID, firstWord: Int32(first), wordCount: Int32(file.words.count - first),
+                    end: Int32(index + 1), name: name, isBlock: isBlock))
             return (index, name)
         }
 
@@ -116,7 +119,9 @@ enum NginxParser {
                 }
             case .blockEnd(let line, let column):
                 if let first = pending {
-                    error("unexpected \"}\"", at(line, column), notes: [.init("directive \"\(nameOfPending(first))\" is not terminated by \";\"", at: file.location(of: file.words[first]))])
+                    error(
+                        "unexpected \"}\"", at(line, column),
+                        notes: [.init("directive \"\(nameOfPending(first))\" is not terminated by \";\"", at: file.location(of: file.words[first]))])
                     pending = nil
                 }
                 guard !open.isEmpty else {
@@ -131,7 +136,9 @@ enum NginxParser {
         if lexer.unterminatedQuote {
             error("unexpected end of file, expecting \";\" or \"}\"", end, notes: [.init("a quoted string is never closed")])
         } else if let first = pending {
-            error("unexpected end of file, expecting \";\" or \"}\"", end, notes: [.init("directive \"\(nameOfPending(first))\" starts here", at: file.location(of: file.words[first]))])
+            error(
+                "unexpected end of file, expecting \";\" or \"}\"", end,
+                notes: [.init("directive \"\(nameOfPending(first))\" starts here", at: file.location(of: file.words[first]))])
         } else if let opened = open.last {
             error("unexpected end of file, expecting \"}\"", end, notes: opened.location.map { [.init("block opened here", at: $0)] } ?? [])
         }

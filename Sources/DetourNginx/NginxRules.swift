@@ -54,7 +54,8 @@ enum NginxRules {
     static let inheritedErrorPageDropped = RuleDescription(
         "nginx.inherited-error-page-dropped", .warning,
         summary: "an error_page in a location replaces every inherited one",
-        consequence: "nginx's own page: an `error_page` in a location replaces every inherited one (a proxied location that intercepts may drop the 4xx it never raises itself, so the application's own pages pass)"
+        consequence:
+            "nginx's own page: an `error_page` in a location replaces every inherited one (a proxied location that intercepts may drop the 4xx it never raises itself, so the application's own pages pass)"
     )
     static let upstreamPassThrough = RuleDescription(
         SharedCheck.upstreamPassThrough.id("nginx"), .warning,
@@ -84,7 +85,8 @@ enum NginxRules {
     static let protected = RuleDescription(
         SharedCheck.protected.id("nginx"), .error,
         summary: "the pages sit behind deny all, auth_basic or auth_request",
-        consequence: "a 403/401 from `deny all`, `auth_basic` or `auth_request` on the pages (a password on the whole server that no location lifts is fine: whoever meets an error has given it)"
+        consequence:
+            "a 403/401 from `deny all`, `auth_basic` or `auth_request` on the pages (a password on the whole server that no location lifts is fine: whoever meets an error has given it)"
     )
     static let addHeaderWithoutAlways = RuleDescription(
         "nginx.add-header-without-always", .warning,
@@ -94,7 +96,8 @@ enum NginxRules {
     static let codeNotCovered = RuleDescription(
         SharedCheck.codeNotCovered.id("nginx"), .warning,
         summary: "a code detour made a page for has no error_page in a server",
-        consequence: "nginx's default page for a code detour made a page for (pages in `location /` count when every other location visitors reach has them too; 5xx codes only where something can fail: an upstream, `limit_req`/`limit_conn`, `auth_request`, a `return` of one, a module's handler)"
+        consequence:
+            "nginx's default page for a code detour made a page for (pages in `location /` count when every other location visitors reach has them too; 5xx codes only where something can fail: an upstream, `limit_req`/`limit_conn`, `auth_request`, a `return` of one, a module's handler)"
     )
     static let errorPageDynamicTarget = RuleDescription(
         "nginx.error-page-dynamic-target", .note,
@@ -104,7 +107,8 @@ enum NginxRules {
     static let errorPageServerRewrite = RuleDescription(
         "nginx.error-page-server-rewrite", .warning,
         summary: "a server-level return, rewrite or if catches the redirect to an error page",
-        consequence: "nginx's default page, or a redirect: a server-level `return`, `rewrite` or `if` runs again for the redirect to the page and catches it (`$request_uri` still holds the visitor's URI; `$uri` is the page's)"
+        consequence:
+            "nginx's default page, or a redirect: a server-level `return`, `rewrite` or `if` runs again for the redirect to the page and catches it (`$request_uri` still holds the visitor's URI; `$uri` is the page's)"
     )
 
     /// Reading the configuration as the server does first, then the rules, in the order they run.

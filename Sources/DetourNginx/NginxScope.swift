@@ -28,7 +28,9 @@ struct NginxScope: Sendable {
     /// This scope with `block`'s own directives applied.
     func entering(_ block: NginxDirective, diagnostics: inout [Diagnostic]) -> NginxScope {
         var scope = self
-        var ownPages: [NginxErrorPage]?, ownHeaders: [NginxDirective] = [], ownAccess: [NginxDirective] = []
+        var ownPages: [NginxErrorPage]?
+        var ownHeaders: [NginxDirective] = []
+        var ownAccess: [NginxDirective] = []
         for child in block.children {
             switch child.kind {
             case .errorPage:

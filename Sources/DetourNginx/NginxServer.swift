@@ -41,7 +41,9 @@ final class NginxServer: @unchecked Sendable {
     /// gives a page for `code` too (the pages' own locations aside: they serve files).
     func pageForEveryRequest(_ code: Int, pageLocations: [NginxLocation]) -> NginxErrorPage? {
         if let page = scope.page(for: code) { return page }
-        guard let catchAll = locations.first(where: { ($0.match == .prefix || $0.match == .preferredPrefix) && $0.pattern == "/" }), let page = catchAll.scope.page(for: code) else { return nil }
+        guard let catchAll = locations.first(where: { ($0.match == .prefix || $0.match == .preferredPrefix) && $0.pattern == "/" }),
+            let page = catchAll.scope.page(for: code)
+        else { return nil }
         let selectable = allLocations.filter { location in
             !location.isInternal && location.match != .named && !pageLocations.contains { $0 === location }
         }

@@ -16,14 +16,20 @@ public enum ConfigurationText {
         switch FileBytes.read(path, limit: 64 << 20) {
         case .success(let read): contents = read
         case .failure(let failure):
-            return .failure(Failure(diagnostic: .error(rule, "cannot read '\(display)': \(failure.reason)", at: SourceLocation(path: display)), isFolder: failure.code == EISDIR))
+            return .failure(
+                Failure(
+                    diagnostic: .error(rule, "cannot read '\(display)': \(failure.reason)", at: SourceLocation(path: display)), isFolder: failure.code == EISDIR
+                ))
         }
         let bytes = contents.bytes
         // memchr: a configuration can be megabytes, and almost never holds one.
         let hasNul = bytes.withUnsafeBytes { $0.count > 0 && memchr($0.baseAddress!, 0, $0.count) != nil }
         if hasNul, let nul = bytes.firstIndex(of: 0) {
             let line = bytes[..<nul].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            return .failure(Failure(diagnostic: .error(rule, "'\(display)' holds a NUL byte: not a text configuration", at: SourceLocation(path: display, line: line)), isFolder: false))
+            return .failure(
+                Failure(
+                    diagnostic: .error(rule, "'\(display)' holds a NUL byte: not a text configuration", at: SourceLocation(path: display, line: line)),
+                    isFolder: false))
         }
         return .success(contents)
     }

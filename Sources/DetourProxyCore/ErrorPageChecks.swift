@@ -6,7 +6,8 @@ public enum ErrorPageChecks {
     /// Routes that send a file that is not there, with the codes and the (distinct) files.
     @inlinable public static func missingFiles<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile])] {
         site.routes.compactMap { route in
-            var codes: [Int] = [], files: [PageFile] = []
+            var codes: [Int] = []
+            var files: [PageFile] = []
             for (fileCodes, file) in route.files where !file.exists {
                 codes += fileCodes.filter { !codes.contains($0) }
                 if !files.contains(file) { files.append(file) }
@@ -29,7 +30,9 @@ public enum ErrorPageChecks {
     }
 
     /// Error pages sent with a success status: crawlers and monitors see the site working.
-    @inlinable public static func softStatuses<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, status: ErrorPageRoute<Origin>.SuccessStatus)] {
+    @inlinable public static func softStatuses<Origin>(_ site: ErrorPageSite<Origin>) -> [(
+        route: ErrorPageRoute<Origin>, status: ErrorPageRoute<Origin>.SuccessStatus
+    )] {
         site.routes.flatMap { route -> [(ErrorPageRoute<Origin>, ErrorPageRoute<Origin>.SuccessStatus)] in
             guard !route.isSignIn else { return [] }
             return route.successStatuses.filter { $0.status < 400 }.map { (route, $0) }
@@ -38,7 +41,9 @@ public enum ErrorPageChecks {
 
     /// Pages not every visitor gets: each guard on a route, with the codes it keeps from them;
     /// then each code whose every route selects requests, under the first such route's guard.
-    @inlinable public static func protectedPages<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int])] {
+    @inlinable public static func protectedPages<Origin>(_ site: ErrorPageSite<Origin>) -> [(
+        route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int]
+    )] {
         guard site.routes.contains(where: { !$0.guards.isEmpty }) else { return [] }
         var found: [(route: ErrorPageRoute<Origin>, guard: ErrorPageRoute<Origin>.PageGuard, codes: [Int])] = []
         for route in site.routes {

@@ -22,7 +22,10 @@ public struct ErrorPageRoute<Origin: Sendable>: Sendable {
     /// the sign-in flow sends, so the status and upstream checks leave it alone.
     public var isSignIn: Bool
 
-    public init(origin: Origin, codes: [Int], files: [(codes: [Int], file: PageFile)] = [], upstream: SourceLocation? = nil, successStatuses: [SuccessStatus] = [], guards: [PageGuard] = [], isSignIn: Bool = false) {
+    public init(
+        origin: Origin, codes: [Int], files: [(codes: [Int], file: PageFile)] = [], upstream: SourceLocation? = nil, successStatuses: [SuccessStatus] = [],
+        guards: [PageGuard] = [], isSignIn: Bool = false
+    ) {
         self.origin = origin
         self.codes = codes
         self.files = files

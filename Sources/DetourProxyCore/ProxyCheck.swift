@@ -18,7 +18,10 @@ public enum ProxyCheck {
         /// Where relative paths start when the configuration names no ServerRoot (`--server-root`, Apache).
         public var serverRoot: String?
 
-        public init(main: URL, mainDisplay: String, pages: URL?, maps: [PagePathMap], serverVersion: String? = nil, more: [(url: URL, display: String)] = [], serverRoot: String? = nil) {
+        public init(
+            main: URL, mainDisplay: String, pages: URL?, maps: [PagePathMap], serverVersion: String? = nil, more: [(url: URL, display: String)] = [],
+            serverRoot: String? = nil
+        ) {
             self.main = main
             self.mainDisplay = mainDisplay
             self.pages = pages

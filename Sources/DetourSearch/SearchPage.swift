@@ -27,7 +27,10 @@ public struct SearchPage: Sendable {
     public var text: String
     public var sections: [Section]
 
-    public init(url: String, title: String, codes: [Int], definesStatus: Int? = nil, tags: [String] = [], logPatterns: [String] = [], text: String, sections: [Section] = []) {
+    public init(
+        url: String, title: String, codes: [Int], definesStatus: Int? = nil, tags: [String] = [], logPatterns: [String] = [], text: String,
+        sections: [Section] = []
+    ) {
         self.url = url
         self.title = title
         self.codes = codes

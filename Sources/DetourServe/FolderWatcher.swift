@@ -65,9 +65,11 @@ final class FolderWatcher: @unchecked Sendable {
         let header = MemoryLayout<inotify_event>.size
         while offset + header <= count {
             let (watch, mask, length) = buffer.withUnsafeBytes { bytes in
-                (bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self),
-                 bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
-                 Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
+                (
+                    bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                    bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                    Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                )
             }
             let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
             offset += header + length

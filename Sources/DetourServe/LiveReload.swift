@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 import Synchronization
 
@@ -28,13 +28,13 @@ final class LiveReload: Sendable {
 
     /// Reloads on `reload`; reconnects by itself when the server restarts.
     static let script = """
-    (function () {
-      var me = document.currentScript, since = me ? me.getAttribute("data-generation") : "0";
-      var events = new EventSource("\(eventsPath)?since=" + encodeURIComponent(since));
-      events.addEventListener("reload", function () { events.close(); location.reload(); });
-    })();
+        (function () {
+          var me = document.currentScript, since = me ? me.getAttribute("data-generation") : "0";
+          var events = new EventSource("\(eventsPath)?since=" + encodeURIComponent(since));
+          events.addEventListener("reload", function () { events.close(); location.reload(); });
+        })();
 
-    """
+        """
 
     /// `html` with the reload script before `</body>`, and the failure overlay if the last build failed.
     func inject(into html: String) -> String {
@@ -48,10 +48,10 @@ final class LiveReload: Sendable {
     private static func overlay(_ failure: [Diagnostic]) -> String {
         let text = DiagnosticFormat.text.render(failure, toolVersion: "")
         return """
-        <div id="detour-build-failed" role="alert" style="position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:2rem;background:rgba(20,20,24,.94);color:#fff;font:15px/1.5 system-ui,sans-serif">\
-        <h2 style="margin:0 0 1rem;color:#ff8a80">The last change did not build</h2>\
-        <pre style="white-space:pre-wrap;font:14px/1.5 ui-monospace,monospace">\(HTMLText.escape(text))</pre>\
-        <p>This page is the last good build. Fix the file and save: it reloads by itself.</p></div>
-        """
+            <div id="detour-build-failed" role="alert" style="position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:2rem;background:rgba(20,20,24,.94);color:#fff;font:15px/1.5 system-ui,sans-serif">\
+            <h2 style="margin:0 0 1rem;color:#ff8a80">The last change did not build</h2>\
+            <pre style="white-space:pre-wrap;font:14px/1.5 ui-monospace,monospace">\(HTMLText.escape(text))</pre>\
+            <p>This page is the last good build. Fix the file and save: it reloads by itself.</p></div>
+            """
     }
 }

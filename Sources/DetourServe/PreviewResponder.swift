@@ -1,5 +1,5 @@
-import DetourLayout
 import DetourContent
+import DetourLayout
 import DetourSite
 import Foundation
 import Hummingbird
@@ -14,7 +14,9 @@ struct PreviewResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         guard request.method == .get || request.method == .head else {
-            return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "Method not allowed\n")))
+            return Response(
+                status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "Method not allowed\n")))
         }
         switch request.uri.path {
         case LiveReload.scriptPath:
@@ -31,7 +33,9 @@ struct PreviewResponder: HTTPResponder {
             guard let errorPage = Self.errorPage(relative) else { return page(data, path: relative, status: .ok) }
             return page(data, path: relative, status: HTTPResponse.Status(code: errorPage.status), contentType: errorPage.contentType)
         case .redirect(let location):
-            return Response(status: .movedPermanently, headers: [.location: location, .contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "Moved to \(location)\n")))
+            return Response(
+                status: .movedPermanently, headers: [.location: location, .contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "Moved to \(location)\n")))
         case .notFound:
             return notFound()
         }
@@ -43,7 +47,8 @@ struct PreviewResponder: HTTPResponder {
         if case .file(let found) = ServedPath.resolve(path, under: root), let data = FileManager.default.contents(atPath: found) {
             return page(data, path: path, status: .notFound)
         }
-        let html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Not found</title></head><body><h1>Not found</h1><p>No page here (and the site has no 404 page yet).</p></body></html>"
+        let html =
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>Not found</title></head><body><h1>Not found</h1><p>No page here (and the site has no 404 page yet).</p></body></html>"
         return page(Data(html.utf8), path: path, status: .notFound)
     }
 
@@ -92,7 +97,8 @@ struct PreviewResponder: HTTPResponder {
     static func errorPage(_ path: String) -> (status: Int, contentType: String)? {
         let parts = path.split(separator: "/")
         guard (2...3).contains(parts.count), parts[0] == Substring(SiteLayout.errorsFolder), let name = parts.last,
-              let dot = name.firstIndex(of: "."), let status = Int(name[..<dot]), (400...599).contains(status) else { return nil }
+            let dot = name.firstIndex(of: "."), let status = Int(name[..<dot]), (400...599).contains(status)
+        else { return nil }
         let fileExtension = String(name[name.index(after: dot)...])
         guard let format = OutputFormat.negotiated.first(where: { $0.fileExtension == fileExtension }) else { return nil }
         return (status, format.contentType)

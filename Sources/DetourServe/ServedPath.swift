@@ -12,7 +12,8 @@ enum ServedPath: Equatable {
     /// `requestPath`: the path of the request line, still percent-encoded, without the query.
     static func resolve(_ requestPath: String, under root: String) -> ServedPath {
         guard requestPath.hasPrefix("/"), let decoded = requestPath.removingPercentEncoding,
-              !decoded.contains("\0"), !decoded.contains("\\") else { return .notFound }
+            !decoded.contains("\0"), !decoded.contains("\\")
+        else { return .notFound }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.contains(where: { $0 == ".." || $0 == "." }) else { return .notFound }
         var candidate = root + (segments.isEmpty ? "" : "/" + segments.joined(separator: "/"))
@@ -23,7 +24,8 @@ enum ServedPath: Equatable {
             candidate += "/index.html"
         }
         guard let real = realPath(candidate), let realRoot = realPath(root), real.hasPrefix(realRoot + "/"),
-              stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .notFound }
+            stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG
+        else { return .notFound }
         return .file(real)
     }
 

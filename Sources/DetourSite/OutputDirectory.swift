@@ -1,7 +1,7 @@
-import DetourSupport
 import CFileSystem
 import DetourContent
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// Writes a build into a staging folder beside the output and swaps it into place only when

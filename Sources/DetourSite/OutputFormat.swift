@@ -29,17 +29,27 @@ public struct OutputFormat: Sendable, Hashable {
     public var statuses: Set<Int>?
 
     /// Error pages are served while a backend is down: one self-contained file, tiny.
-    public static let html = OutputFormat(name: "html", fileExtension: "html", mediaType: "text/html", charset: "utf-8", template: "error", budget: 8 * 1024, envelope: .none, acceptPattern: nil, statuses: nil)
+    public static let html = OutputFormat(
+        name: "html", fileExtension: "html", mediaType: "text/html", charset: "utf-8", template: "error", budget: 8 * 1024, envelope: .none, acceptPattern: nil,
+        statuses: nil)
     /// RFC 9457 problem details, for API clients.
-    public static let json = OutputFormat(name: "json", fileExtension: "json", mediaType: "application/problem+json", charset: nil, template: "error.json", budget: 8 * 1024, envelope: .none, acceptPattern: #"application/(problem\+)?json"#, statuses: nil)
+    public static let json = OutputFormat(
+        name: "json", fileExtension: "json", mediaType: "application/problem+json", charset: nil, template: "error.json", budget: 8 * 1024, envelope: .none,
+        acceptPattern: #"application/(problem\+)?json"#, statuses: nil)
     /// For curl and terminals.
-    public static let text = OutputFormat(name: "txt", fileExtension: "txt", mediaType: "text/plain", charset: "utf-8", template: "error.txt", budget: 8 * 1024, envelope: .none, acceptPattern: "text/plain", statuses: nil)
+    public static let text = OutputFormat(
+        name: "txt", fileExtension: "txt", mediaType: "text/plain", charset: "utf-8", template: "error.txt", budget: 8 * 1024, envelope: .none,
+        acceptPattern: "text/plain", statuses: nil)
     /// HAProxy's `errorfile`: refused over tune.bufsize − tune.maxrewrite = 16384 − 1024 bytes by default.
-    public static let haproxy = OutputFormat(name: "http", fileExtension: "http", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .httpResponse(body: "html"), acceptPattern: nil, statuses: ProxyServer.haproxyErrorfileStatuses)
+    public static let haproxy = OutputFormat(
+        name: "http", fileExtension: "http", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .httpResponse(body: "html"),
+        acceptPattern: nil, statuses: ProxyServer.haproxyErrorfileStatuses)
 
     /// HAProxy's `http-request return … lf-file` and `http-response return … lf-file`, for the
     /// server errors it replaces: the HTML page with the request's unique ID on it.
-    public static let haproxyPage = OutputFormat(name: "lf", fileExtension: "lf", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .logFormat(body: "html"), acceptPattern: nil, statuses: Set(500...599))
+    public static let haproxyPage = OutputFormat(
+        name: "lf", fileExtension: "lf", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .logFormat(body: "html"),
+        acceptPattern: nil, statuses: Set(500...599))
 
     /// The `Content-Type` header value.
     public var contentType: String { charset.map { "\(mediaType); charset=\($0)" } ?? mediaType }

@@ -1,6 +1,6 @@
-import DetourLayout
-import DetourLanguages
 import DetourContent
+import DetourLanguages
+import DetourLayout
 import Foundation
 
 /// The data templates see, as plain dictionaries (swift-mustache reads those without reflection).
@@ -138,7 +138,9 @@ struct PageModel: Sendable {
         model["operatorNotes"] = code.operatorNotesHTML
         model["retryAfter"] = code.retryAfter
         model["emittedBy"] = code.emittedBy
-        if code.generatesPage { model["errorPageURL"] = root + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.html.fileExtension) }
+        if code.generatesPage {
+            model["errorPageURL"] = root + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.html.fileExtension)
+        }
         let articles = content.articles
         let bySlug = Dictionary(articles.indices.map { (articles[$0].slug, $0) }, uniquingKeysWith: { first, _ in first })
         // Curated `related` first, then every other article that lists this status.
@@ -148,7 +150,9 @@ struct PageModel: Sendable {
             articles[index].codes.contains { $0.value == code.status } && !curatedSlugs.contains(articles[index].slug)
         }
         model["related"] = (curated + listing).map { articleSummary(at: $0, root: root) }
-        return common(root: root, title: "\(code.status) \(code.title) · \(content.site.name)", path: code.sitePath).merging(["code": model]) { first, _ in first }
+        return common(root: root, title: "\(code.status) \(code.title) · \(content.site.name)", path: code.sitePath).merging(["code": model]) { first, _ in
+            first
+        }
     }
 
     func articlePage(at index: Int) -> [String: Any] {
@@ -185,7 +189,7 @@ struct PageModel: Sendable {
     func notFoundPage() -> [String: Any] {
         let root = absoluteRoot
         return common(root: root, title: "Page not found · \(content.site.name)", path: nil).merging([
-            "codes": content.codes.map { codeSummary($0, root: root) },
+            "codes": content.codes.map { codeSummary($0, root: root) }
         ]) { first, _ in first }
     }
 }

@@ -1,5 +1,5 @@
-import DetourLayout
 import DetourContent
+import DetourLayout
 import Foundation
 
 /// Every file one build writes, and how each is rendered.
@@ -66,9 +66,12 @@ struct PageSet: Sendable {
         }
         tags = bySlug.sorted { $0.key < $1.key }.map(\.value)
         let errorPages = content.codes.filter(\.generatesPage).flatMap { code in
-            content.site.languages.flatMap { language in OutputFormat.all.filter { $0.applies(to: code.status) }.map { Job.errorPage(code, language: language, format: $0) } }
+            content.site.languages.flatMap { language in
+                OutputFormat.all.filter { $0.applies(to: code.status) }.map { Job.errorPage(code, language: language, format: $0) }
+            }
         }
-        jobs = errorPages
+        jobs =
+            errorPages
             + [.index, .styles, .sitemap, .robots]
             + (templates.has(Self.searchTemplate) ? [.search] : [])
             + (templates.has(Self.notFoundTemplate) ? [.notFound] : [])
@@ -100,7 +103,9 @@ struct PageSet: Sendable {
     }
 
     /// An error page in `format`: its template's rendering, or the envelope around another format's.
-    func renderErrorPage(_ code: ErrorCode, language: String, format: OutputFormat, with templates: TemplateSet, requestReference: String = ProxyServer.requestReferenceMarkup) -> String {
+    func renderErrorPage(
+        _ code: ErrorCode, language: String, format: OutputFormat, with templates: TemplateSet, requestReference: String = ProxyServer.requestReferenceMarkup
+    ) -> String {
         switch format.envelope {
         case .none:
             return templates.render(format.template ?? "error", model.errorPage(code, language: language, requestReference: requestReference))

@@ -1,7 +1,7 @@
-import DetourLayout
-import DetourSupport
 import DetourContent
 import DetourDiagnostics
+import DetourLayout
+import DetourSupport
 import Foundation
 
 /// The builds behind `detour serve`. The first is a full build that keeps what it loaded. A
@@ -68,9 +68,10 @@ public final class PreviewSite: @unchecked Sendable {
         guard let templates, let content, changed.allSatisfy({ $0.hasPrefix(folder) }) else { return nil }
         // Files that came and went (sed -i's and editors' temporary files) changed nothing.
         let articles = Set(content.articles.map(\.relativePath))
-        let relative = Set(changed.map { String($0.dropFirst(folder.count)) }.filter { path in
-            articles.contains(path) || FileManager.default.fileExists(atPath: folder + path)
-        })
+        let relative = Set(
+            changed.map { String($0.dropFirst(folder.count)) }.filter { path in
+                articles.contains(path) || FileManager.default.fileExists(atPath: folder + path)
+            })
         if relative.isEmpty { return Outcome(diagnostics: standing, full: false, rewritten: []) }
         let loader = ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL)
         switch loader.reload(relative, in: content) {
@@ -84,7 +85,8 @@ public final class PreviewSite: @unchecked Sendable {
             let pages = PageSet(content: updated, model: PageModel(content: updated, errorPageAdvice: advice), templates: templates)
             let changedFiles = Set(changed)
             // The edited articles' pages, and the lists that show them if what they show changed.
-            var own: [PageSet.Job] = [], lists: [PageSet.Job] = []
+            var own: [PageSet.Job] = []
+            var lists: [PageSet.Job] = []
             for job in pages.jobs {
                 switch job {
                 case .article(let index) where changedFiles.contains(updated.articles[index].relativePath): own.append(job)
@@ -95,7 +97,8 @@ public final class PreviewSite: @unchecked Sendable {
             let output = OutputDirectory(target: options.output)
             willWrite()
             // The edited article first, then the lists, on every core.
-            let written = own.map { write($0, of: pages, with: templates, to: output) } + lists.concurrentMap { write($0, of: pages, with: templates, to: output) }
+            let written =
+                own.map { write($0, of: pages, with: templates, to: output) } + lists.concurrentMap { write($0, of: pages, with: templates, to: output) }
             // A half-written site is worse than a slower build.
             guard written.allSatisfy({ $0 != nil }) else { return nil }
             let rewritten = written.compactMap { $0 }

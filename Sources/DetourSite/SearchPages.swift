@@ -16,7 +16,9 @@ enum SearchPages {
             return content.codes.filter { translated[$0.status] != nil }.map { code in
                 let text = content.text(of: code, in: language)
                 let advice = text.advice.map { MarkdownDocument($0.value).render().sections.map(\.text).joined(separator: " ") }
-                return SearchPage(url: code.sitePath, title: "\(code.status) \(text.title)", codes: [code.status], definesStatus: code.status, text: [text.summary, advice].compactMap { $0 }.joined(separator: " "))
+                return SearchPage(
+                    url: code.sitePath, title: "\(code.status) \(text.title)", codes: [code.status], definesStatus: code.status,
+                    text: [text.summary, advice].compactMap { $0 }.joined(separator: " "))
             }
         }
         let codes = content.codes.map { code in
@@ -30,9 +32,11 @@ enum SearchPages {
         let articles = content.articles.map { article in
             let intro = article.sections.first { $0.heading == nil }?.text
             return SearchPage(
-                url: article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags, logPatterns: article.logPatterns.map(\.value),
+                url: article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags,
+                logPatterns: article.logPatterns.map(\.value),
                 text: [article.summary, intro].compactMap { $0 }.joined(separator: " "),
-                sections: article.sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) } }
+                sections: article.sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) }
+                }
             )
         }
         return codes + articles

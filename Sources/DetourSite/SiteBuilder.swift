@@ -1,8 +1,8 @@
-import DetourLayout
-import DetourSupport
 import DetourContent
 import DetourDiagnostics
+import DetourLayout
 import DetourSearch
+import DetourSupport
 import Foundation
 import Synchronization
 
@@ -23,8 +23,12 @@ public enum SiteBuilder {
             report.diagnostics = [unsafe]
             return report
         }
-        let (templates, templateDiagnostics) = report.time("templates") { TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired) }
-        let (content, contentDiagnostics) = report.time("content") { ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL).load() }
+        let (templates, templateDiagnostics) = report.time("templates") {
+            TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired)
+        }
+        let (content, contentDiagnostics) = report.time("content") {
+            ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL).load()
+        }
         report.diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !failed(report.diagnostics, options) else { return report }
 
@@ -67,7 +71,9 @@ public enum SiteBuilder {
 
     /// Every page in every language and format, rendered and written in parallel; an error
     /// page over its format's byte budget is reported instead of written.
-    private static func writePages(_ pages: PageSet, templates: TemplateSet, content: Content, to output: OutputDirectory, _ options: BuildOptions) -> [Diagnostic] {
+    private static func writePages(_ pages: PageSet, templates: TemplateSet, content: Content, to output: OutputDirectory, _ options: BuildOptions)
+        -> [Diagnostic]
+    {
         let done = Atomic<Int>(0)
         let total = pages.jobs.count
         return pages.jobs.concurrentMap { job -> Diagnostic? in

@@ -1,5 +1,5 @@
-import DetourLayout
 import DetourContent
+import DetourLayout
 
 /// The one neutral model every server snippet is rendered from: which page answers which code,
 /// in which language and format, where the pages are installed and under which URL path they
@@ -36,7 +36,9 @@ struct SnippetModel {
             // Go's regexp has no lookahead: one pattern whose first capture is the earliest listed language.
             "languageCapture": "(?i)^(?:[^,]*,)*?\\s*(" + languages.joined(separator: "|") + ")\\b",
             "formats": OutputFormat.negotiated.map { format -> [String: Any] in
-                var entry: [String: Any] = ["name": format.name, "extension": format.fileExtension, "mediaType": format.mediaType, "contentType": format.contentType]
+                var entry: [String: Any] = [
+                    "name": format.name, "extension": format.fileExtension, "mediaType": format.mediaType, "contentType": format.contentType,
+                ]
                 entry["acceptPattern"] = format.acceptPattern.map { "^\\s*" + $0 }
                 return entry
             },
@@ -50,16 +52,20 @@ struct SnippetModel {
             "upstreamCodes": codes.filter { ProxyServer.replacedFromUpstream($0.status) }.map { ["status": $0.status] as [String: Any] },
             "statusList": codes.map { String($0.status) }.joined(separator: ", "),
             "haproxyErrorfiles": codes.filter { ProxyServer.haproxyErrorfileStatuses.contains($0.status) }.map { code in
-                ["status": code.status, "file": installPath + "/" + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.haproxy.fileExtension)] as [String: Any]
+                [
+                    "status": code.status,
+                    "file": installPath + "/" + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.haproxy.fileExtension),
+                ] as [String: Any]
             },
             "serverErrorVariants": variants(of: codes.filter { $0.status >= 500 }),
             "unavailableVariants": variants(of: codes.filter { $0.status == 503 }),
         ]
         if let example {
-            model["example"] = [
-                "listenHost": example.listenHost, "listenPort": example.listenPort,
-                "upstream": example.upstream, "state": example.stateDirectory,
-            ] as [String: Any]
+            model["example"] =
+                [
+                    "listenHost": example.listenHost, "listenPort": example.listenPort,
+                    "upstream": example.upstream, "state": example.stateDirectory,
+                ] as [String: Any]
         }
         for (server, text) in rendered {
             model["snippet_" + server.rawValue.replacingOccurrences(of: "-", with: "_")] = text
@@ -79,7 +85,8 @@ struct SnippetModel {
                     entry["retryAfter"] = code.retryAfter
                     // HAProxy fills the request's ID into the HTML page's log-format copy.
                     if format == .html, OutputFormat.haproxyPage.applies(to: code.status) {
-                        entry["logFormatFile"] = installPath + "/" + SiteLayout.errorPage(code.status, language: language, fileExtension: OutputFormat.haproxyPage.fileExtension)
+                        entry["logFormatFile"] =
+                            installPath + "/" + SiteLayout.errorPage(code.status, language: language, fileExtension: OutputFormat.haproxyPage.fileExtension)
                     }
                     return entry
                 }

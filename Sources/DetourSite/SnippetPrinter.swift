@@ -22,7 +22,8 @@ public enum SnippetPrinter {
     }
 
     public static func render(_ server: ProxyServer, installPath: String?, example: Example?, options: BuildOptions) -> (String?, [Diagnostic]) {
-        let (templates, templateDiagnostics) = TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired)
+        let (templates, templateDiagnostics) = TemplateSet.load(
+            from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired)
         let (content, contentDiagnostics) = ContentLoader(root: options.content, displayRoot: options.contentDisplay).load()
         let diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !diagnostics.hasErrors else { return (nil, diagnostics) }
@@ -40,7 +41,8 @@ public enum SnippetPrinter {
         for (part, indent) in parts {
             rendered[part] = indented(templates.render(part.snippetTemplate, model.dictionary()), by: indent)
         }
-        let exampleModel = SnippetModel.Example(listenHost: example.listenHost, listenPort: example.listenPort, upstream: example.upstream, stateDirectory: example.stateDirectory)
+        let exampleModel = SnippetModel.Example(
+            listenHost: example.listenHost, listenPort: example.listenPort, upstream: example.upstream, stateDirectory: example.stateDirectory)
         return (templates.render(exampleTemplate, model.dictionary(example: exampleModel, rendered: rendered)), diagnostics)
     }
 

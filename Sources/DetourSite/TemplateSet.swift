@@ -1,6 +1,6 @@
-import DetourSupport
 import DetourContent
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 import Mustache
 
@@ -59,7 +59,8 @@ public struct TemplateSet: Sendable {
             for reference in PartialReference.scan(file.text) where sources[reference.name] == nil {
                 var message = "partial '\(reference.name)' used by template '\(name)' does not exist"
                 if let suggestion = Suggestion.closest(to: reference.name, among: Array(sources.keys)) { message += "; did you mean '\(suggestion)'?" }
-                diagnostics.append(.error("template.missing-partial", message, at: SourceLocation(path: file.displayPath, line: reference.line, column: reference.column)))
+                diagnostics.append(
+                    .error("template.missing-partial", message, at: SourceLocation(path: file.displayPath, line: reference.line, column: reference.column)))
             }
         }
         let set = TemplateSet(library: library, names: sources.keys.sorted(), assets: assets)

@@ -1,6 +1,6 @@
-import DetourSupport
 import DetourContent
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// The theme's files by path: the built-in theme (the repository's `templates/`, built into
@@ -35,7 +35,10 @@ struct ThemeFiles {
         // Templates and assets; anything else in the folder (a README, notes) is not the theme's.
         func isThemeFile(_ path: String) -> Bool { path.hasSuffix(".mustache") || path.hasPrefix("assets/") }
         for link in listing.escapingLinks where isThemeFile(link) {
-            diagnostics.append(.error("file.path-escape", "'\(link)' links to a file outside \(displayRoot)/; copy the file in instead", at: SourceLocation(path: displayRoot + "/" + link)))
+            diagnostics.append(
+                .error(
+                    "file.path-escape", "'\(link)' links to a file outside \(displayRoot)/; copy the file in instead",
+                    at: SourceLocation(path: displayRoot + "/" + link)))
         }
         for path in listing.files where isThemeFile(path) {
             let displayPath = displayRoot + "/" + path

@@ -7,7 +7,10 @@ extension Array where Element: Sendable {
         guard count > 1 else { return map(transform) }
         let buffer = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
         buffer.initialize(repeating: nil)
-        defer { buffer.deinitialize(); buffer.deallocate() }
+        defer {
+            buffer.deinitialize()
+            buffer.deallocate()
+        }
         nonisolated(unsafe) let slots = buffer
         let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
         self.withUnsafeBufferPointer { elements in

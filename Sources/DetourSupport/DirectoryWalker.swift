@@ -16,10 +16,11 @@ public enum DirectoryWalker {
     /// `suffixes`; paths are relative to `root`, and links must stay inside `root`.
     public static func list(_ root: String, suffixes: [String], below: String? = nil) -> Listing {
         var listing = Listing()
-        let resolvedRoot = realpath(root, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? root
+        let resolvedRoot =
+            realpath(root, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            } ?? root
         let start = below.map { root + "/" + $0 } ?? root
         walk(start, prefix: below.map { $0 + "/" } ?? "", suffixes: suffixes, resolvedRoot: resolvedRoot, into: &listing)
         listing.files.sort()

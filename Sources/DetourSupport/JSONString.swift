@@ -55,7 +55,8 @@ public enum JSONString {
             case UInt8(ascii: ">") where style.escapesMarkup: out += unicodeEscape(0x3E)
             case UInt8(ascii: "&") where style.escapesMarkup: out += unicodeEscape(0x26)
             // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-            case 0xE2 where style.escapesLineSeparators && index + 2 < bytes.count && bytes[index + 1] == 0x80
+            case 0xE2
+            where style.escapesLineSeparators && index + 2 < bytes.count && bytes[index + 1] == 0x80
                 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 out += unicodeEscape(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
                 index += 2

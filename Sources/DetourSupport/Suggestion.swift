@@ -10,7 +10,8 @@ public enum Suggestion {
 
     /// Levenshtein distance with transpositions counted as one edit (Damerau, optimal string alignment).
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

@@ -22,13 +22,13 @@ if let walker = FileManager.default.enumerator(at: root, includingPropertiesForK
     }
 }
 var source = """
-// Generated from \(root.lastPathComponent)/ by a detour build plugin; not kept in git.
+    // Generated from \(root.lastPathComponent)/ by a detour build plugin; not kept in git.
 
-enum \(name) {
-    /// Each embedded file: its path under \(root.lastPathComponent)/ and its bytes in base64.
-    static let files: [(path: String, base64: String)] = [
+    enum \(name) {
+        /// Each embedded file: its path under \(root.lastPathComponent)/ and its bytes in base64.
+        static let files: [(path: String, base64: String)] = [
 
-"""
+    """
 for entry in entries.sorted(by: { $0.path < $1.path }) {
     let path = entry.path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     source += "        (\"\(path)\", \"\(entry.contents.base64EncodedString())\"),\n"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One synthetic article's Markdown, built from proxy-operations vocabulary.
 struct ArticleWriter {
     let count: Int
@@ -7,13 +9,34 @@ struct ArticleWriter {
         self.count = count
     }
 
-    private static let nouns = ["upstream", "backend", "worker", "socket", "timeout", "buffer", "header", "certificate", "health check", "load balancer", "connection", "request", "response", "listener", "pool", "process", "container", "firewall", "resolver", "proxy", "cache", "session", "cookie", "handshake", "keepalive", "queue", "thread", "port", "route", "origin"]
-    private static let verbs = ["refuses", "drops", "resets", "delays", "rejects", "retries", "closes", "exhausts", "blocks", "forwards", "rewrites", "buffers", "answers", "logs", "restarts"]
-    private static let adjectives = ["slow", "idle", "busy", "stale", "missing", "invalid", "oversized", "expired", "unhealthy", "overloaded", "misconfigured", "half-open", "default", "dedicated", "upstream"]
+    private static let nouns = [
+        "upstream", "backend", "worker", "socket", "timeout", "buffer", "header", "certificate", "health check", "load balancer", "connection", "request",
+        "response", "listener", "pool", "process", "container", "firewall", "resolver", "proxy", "cache", "session", "cookie", "handshake", "keepalive",
+        "queue", "thread", "port", "route", "origin",
+    ]
+    private static let verbs = [
+        "refuses", "drops", "resets", "delays", "rejects", "retries", "closes", "exhausts", "blocks", "forwards", "rewrites", "buffers", "answers", "logs",
+        "restarts",
+    ]
+    private static let adjectives = [
+        "slow", "idle", "busy", "stale", "missing", "invalid", "oversized", "expired", "unhealthy", "overloaded", "misconfigured", "half-open", "default",
+        "dedicated", "upstream",
+    ]
     private static let servers = ["nginx", "Caddy", "HAProxy", "Apache", "PHP-FPM", "Gunicorn", "uWSGI", "Node.js", "Cloudflare", "CloudFront"]
-    private static let settings = ["proxy_read_timeout 60s;", "proxy_buffer_size 16k;", "timeout server 30s", "pm.max_children = 20", "ProxyTimeout 120", "keepalive_timeout 65;", "fastcgi_read_timeout 300;", "tune.bufsize 32768", "response_header_timeout 30s", "max_fails=3 fail_timeout=10s"]
-    private static let logs = ["connect() failed (111: Connection refused) while connecting to upstream", "upstream timed out (110: Connection timed out) while reading response header from upstream", "upstream sent too big header while reading response header from upstream", "no live upstreams while connecting to upstream", "backend app has no server available!", "recv() failed (104: Connection reset by peer)"]
-    private static let tags = ["nginx", "caddy", "haproxy", "apache", "php-fpm", "timeouts", "buffers", "tls", "cdn", "health-checks", "containers", "dns", "kubernetes", "systemd", "logging"]
+    private static let settings = [
+        "proxy_read_timeout 60s;", "proxy_buffer_size 16k;", "timeout server 30s", "pm.max_children = 20", "ProxyTimeout 120", "keepalive_timeout 65;",
+        "fastcgi_read_timeout 300;", "tune.bufsize 32768", "response_header_timeout 30s", "max_fails=3 fail_timeout=10s",
+    ]
+    private static let logs = [
+        "connect() failed (111: Connection refused) while connecting to upstream",
+        "upstream timed out (110: Connection timed out) while reading response header from upstream",
+        "upstream sent too big header while reading response header from upstream", "no live upstreams while connecting to upstream",
+        "backend app has no server available!", "recv() failed (104: Connection reset by peer)",
+    ]
+    private static let tags = [
+        "nginx", "caddy", "haproxy", "apache", "php-fpm", "timeouts", "buffers", "tls", "cdn", "health-checks", "containers", "dns", "kubernetes", "systemd",
+        "logging",
+    ]
 
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
 
@@ -42,20 +65,20 @@ struct ArticleWriter {
         let codes = [502, 503, 504, 500].shuffled(using: &random).prefix(1 + Int(random.next() % 2)).map(String.init)
         let tags = Set((0..<3).map { _ in pick(Self.tags) }).sorted()
         var text = """
-        ---
-        title: "\(title)"
-        summary: "\(sentence())"
-        codes: [\(codes.joined(separator: ", "))]
-        tags: [\(tags.joined(separator: ", "))]
-        audience: operator
-        updated: 2026-\(String(format: "%02d", 1 + index % 12))-\(String(format: "%02d", 1 + index % 28))
-        log_patterns:
-          - "\(pick(Self.logs))"
-        ---
+            ---
+            title: "\(title)"
+            summary: "\(sentence())"
+            codes: [\(codes.joined(separator: ", "))]
+            tags: [\(tags.joined(separator: ", "))]
+            audience: operator
+            updated: 2026-\(String(format: "%02d", 1 + index % 12))-\(String(format: "%02d", 1 + index % 28))
+            log_patterns:
+              - "\(pick(Self.logs))"
+            ---
 
-        \(paragraph())
+            \(paragraph())
 
-        """
+            """
         for section in 0..<4 {
             text += "\n## \(pick(Self.adjectives).capitalized) \(pick(Self.nouns)) \(section + 1)\n\n\(paragraph())\n\n\(paragraph())\n"
             if section == 1 {
@@ -70,5 +93,3 @@ struct ArticleWriter {
         return text
     }
 }
-
-import Foundation

@@ -7,10 +7,10 @@ struct BuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Build error pages and the help site from content and templates.",
         discussion: """
-        Reads <content>/site.yml, <content>/codes/*.yml, <content>/translations/*.yml and <content>/articles/**/*.md, renders them with the built-in theme (with <templates>/**/*.mustache laid over it), and writes errors/<language>/<status>.html, .json (problem details), .txt and .http (for HAProxy's errorfile) and, for 5xx, .lf (the page as an HAProxy log-format file, with the request's ID), the default language's also in errors/ (self-contained pages: inline CSS, logo and icon, at most 8 KiB), the help site (index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, search/ with its index in search/<language>/, style.css, sitemap.xml, robots.txt, 404.html, and the files of the theme's assets/, such as search.js) and snippets/ for nginx, Caddy, HAProxy and Apache (see 'detour snippet').
+            Reads <content>/site.yml, <content>/codes/*.yml, <content>/translations/*.yml and <content>/articles/**/*.md, renders them with the built-in theme (with <templates>/**/*.mustache laid over it), and writes errors/<language>/<status>.html, .json (problem details), .txt and .http (for HAProxy's errorfile) and, for 5xx, .lf (the page as an HAProxy log-format file, with the request's ID), the default language's also in errors/ (self-contained pages: inline CSS, logo and icon, at most 8 KiB), the help site (index.html, codes/<status>/, articles/<slug>/, tags/<tag>/, search/ with its index in search/<language>/, style.css, sitemap.xml, robots.txt, 404.html, and the files of the theme's assets/, such as search.js) and snippets/ for nginx, Caddy, HAProxy and Apache (see 'detour snippet').
 
-        The build is staged beside the output folder and replaces it only when every file was written without error; a failed or interrupted build leaves the previous output intact.
-        """
+            The build is staged beside the output folder and replaces it only when every file was written without error; a failed or interrupted build leaves the previous output intact.
+            """
     )
 
     @Option(help: "Folder holding site.yml, codes/ and articles/.")
@@ -59,7 +59,9 @@ struct BuildCommand: ParsableCommand {
         if report.wroteOutput, !quiet, diagnostics.format == .text {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-            print("Built \(count(report.errorPages, "error page")) and \(count(report.articles, "article")) (\(count(report.files, "file"))) into \(options.outputDisplay)/ in \(seconds) s")
+            print(
+                "Built \(count(report.errorPages, "error page")) and \(count(report.articles, "article")) (\(count(report.files, "file"))) into \(options.outputDisplay)/ in \(seconds) s"
+            )
         }
         if timings {
             fflush(nil)

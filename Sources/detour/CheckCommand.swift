@@ -16,15 +16,15 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check that a proxy configuration really serves the error pages.",
         discussion: """
-        Use 'detour check nginx <main.conf>', 'detour check caddy <Caddyfile>', 'detour check haproxy <haproxy.cfg>' or 'detour check apache <apache2.conf>', or 'detour check <file>' to have the server guessed.
+            Use 'detour check nginx <main.conf>', 'detour check caddy <Caddyfile>', 'detour check haproxy <haproxy.cfg>' or 'detour check apache <apache2.conf>', or 'detour check <file>' to have the server guessed.
 
-        Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return, Apache's ErrorDocument through Alias, DocumentRoot and ProxyPass) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
+            Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return, Apache's ErrorDocument through Alias, DocumentRoot and ProxyPass) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
 
-        --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
+            --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
 
-        Rules (--list-rules prints what visitors get for each):
-        \(RuleTable.summaries(catalogue))
-        """
+            Rules (--list-rules prints what visitors get for each):
+            \(RuleTable.summaries(catalogue))
+            """
     )
 
     @Argument(help: "nginx, caddy, haproxy or apache, then the main configuration file (haproxy: files and folders, read in order); or only the file.")
@@ -36,13 +36,21 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Folder of detour's generated error pages.")
     var pages: String?
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("Read INSTALL_PATH on the server as LOCAL_DIR here (repeatable).", valueName: "INSTALL_PATH=LOCAL_DIR"))
+    @Option(
+        name: .customLong("map"), help: ArgumentHelp("Read INSTALL_PATH on the server as LOCAL_DIR here (repeatable).", valueName: "INSTALL_PATH=LOCAL_DIR"))
     var maps: [String] = []
 
-    @Option(help: ArgumentHelp("Read a Caddyfile as this Caddy version does (heredocs and {args[N]} from 2.7, handle_errors status codes from 2.8); default: the installed caddy's, else 2.6.", valueName: "VERSION"))
+    @Option(
+        help: ArgumentHelp(
+            "Read a Caddyfile as this Caddy version does (heredocs and {args[N]} from 2.7, handle_errors status codes from 2.8); default: the installed caddy's, else 2.6.",
+            valueName: "VERSION"))
     var caddyVersion: String?
 
-    @Option(name: .customLong("server-root"), help: ArgumentHelp("Apache: where relative Include and file paths start when the configuration sets no ServerRoot, as 'apache2 -d' takes it (default: the main file's folder).", valueName: "DIR"))
+    @Option(
+        name: .customLong("server-root"),
+        help: ArgumentHelp(
+            "Apache: where relative Include and file paths start when the configuration sets no ServerRoot, as 'apache2 -d' takes it (default: the main file's folder).",
+            valueName: "DIR"))
     var serverRoot: String?
 
     @Flag(name: .shortAndLong, help: "Print findings only, no coverage table.")
@@ -54,7 +62,8 @@ struct CheckCommand: ParsableCommand {
         if listRules { return }
         // HAProxy reads several files in order (`haproxy -f detour.cfg -f haproxy.cfg`).
         guard (1...2).contains(arguments.count) || (arguments.count > 2 && arguments[0] == HAProxyChecker.name) else {
-            throw ValidationError("give the configuration file, optionally after the server name: detour check nginx nginx.conf (haproxy takes several, read in order)")
+            throw ValidationError(
+                "give the configuration file, optionally after the server name: detour check nginx nginx.conf (haproxy takes several, read in order)")
         }
         if arguments.count == 2, !Self.dialects.contains(where: { $0.name == arguments[0] }) {
             throw ValidationError("detour check reads nginx, Caddy, HAProxy and Apache configurations; '\(arguments[0])' is none of them")
@@ -97,8 +106,9 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
         }
         let report = dialect.check(options)
-        let status = diagnostics.report(report.diagnostics, catalogue: dialect.catalogue,
-                                        extra: ["coverage": report.coverage, "files": report.files])
+        let status = diagnostics.report(
+            report.diagnostics, catalogue: dialect.catalogue,
+            extra: ["coverage": report.coverage, "files": report.files])
         if !quiet, diagnostics.format == .text {
             print(CoverageTable.render(report.coverage, pages: pagesPath, files: report.files.count, site: dialect.siteNoun), terminator: "")
         }

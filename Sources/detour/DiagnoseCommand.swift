@@ -1,7 +1,7 @@
 import ArgumentParser
 import DetourContent
-import DetourLogs
 import DetourDiagnostics
+import DetourLogs
 import Foundation
 import Synchronization
 
@@ -12,12 +12,12 @@ struct DiagnoseCommand: ParsableCommand {
         commandName: "diagnose",
         abstract: "Map error-log lines to the articles that explain them.",
         discussion: """
-        Reads error logs from nginx, Apache, HAProxy (raw or through syslog), Caddy (JSON lines) and PHP-FPM, mixed in one stream, and matches every line against the log_patterns of the articles in <content>. A pattern is a piece of a real log line: numbers, addresses with ports and paths in it stand for any number, address and path, so 'connect() failed (111: Connection refused)' also matches the line for another errno, and '127.0.0.1:8080' any upstream.
+            Reads error logs from nginx, Apache, HAProxy (raw or through syslog), Caddy (JSON lines) and PHP-FPM, mixed in one stream, and matches every line against the log_patterns of the articles in <content>. A pattern is a piece of a real log line: numbers, addresses with ports and paths in it stand for any number, address and path, so 'connect() failed (111: Connection refused)' also matches the line for another errno, and '127.0.0.1:8080' any upstream.
 
-        Prints the causes found, the one that explains the most lines first, each with the article's title and help-site URL, the statuses visitors saw, the count, the first and last time and an example line; then how many lines no article explains, and their most frequent shapes. --format json prints {lines, overlong, causes: [{slug, title, url, statuses, count, first, last, lines (the first \(Diagnosis.keptLines))}], unexplained: {count, shapes}}.
+            Prints the causes found, the one that explains the most lines first, each with the article's title and help-site URL, the statuses visitors saw, the count, the first and last time and an example line; then how many lines no article explains, and their most frequent shapes. --format json prints {lines, overlong, causes: [{slug, title, url, statuses, count, first, last, lines (the first \(Diagnosis.keptLines))}], unexplained: {count, shapes}}.
 
-        Without a file, or with '-', reads standard input. Lines longer than 64 KiB are counted, not matched. Exit status: 0 when the logs were read, 1 when a file could not be read or the content has errors.
-        """
+            Without a file, or with '-', reads standard input. Lines longer than 64 KiB are counted, not matched. Exit status: 0 when the logs were read, 1 when a file could not be read or the content has errors.
+            """
     )
 
     @Argument(help: "Log files to read; '-' or none for standard input.")
@@ -47,7 +47,9 @@ struct DiagnoseCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let causes = loaded.articles.filter { !$0.logPatterns.isEmpty }.map { article in
-            LogCause(slug: article.slug, title: article.title, url: loaded.site.baseURL + article.sitePath, statuses: article.codes.map(\.value), patterns: article.logPatterns.map(\.value))
+            LogCause(
+                slug: article.slug, title: article.title, url: loaded.site.baseURL + article.sitePath, statuses: article.codes.map(\.value),
+                patterns: article.logPatterns.map(\.value))
         }
         var diagnosis = Diagnosis(causes: causes)
         var failures: [String] = []

@@ -29,8 +29,14 @@ enum DiagnosisText {
             var first, last: String?
             var lines: [String]
         }
-        struct Shape: Encodable { var shape: String; var count: Int }
-        struct Unexplained: Encodable { var count: Int; var shapes: [Shape] }
+        struct Shape: Encodable {
+            var shape: String
+            var count: Int
+        }
+        struct Unexplained: Encodable {
+            var count: Int
+            var shapes: [Shape]
+        }
         struct Report: Encodable {
             var lines: Int
             var overlong: Int
@@ -39,7 +45,11 @@ enum DiagnosisText {
         }
         let report = Report(
             lines: diagnosis.lines, overlong: diagnosis.overlong,
-            causes: diagnosis.results.map { Cause(slug: $0.cause.slug, title: $0.cause.title, url: $0.cause.url, statuses: $0.cause.statuses, count: $0.count, first: $0.first, last: $0.last, lines: $0.lines) },
+            causes: diagnosis.results.map {
+                Cause(
+                    slug: $0.cause.slug, title: $0.cause.title, url: $0.cause.url, statuses: $0.cause.statuses, count: $0.count, first: $0.first, last: $0.last,
+                    lines: $0.lines)
+            },
             unexplained: Unexplained(count: diagnosis.unexplained, shapes: diagnosis.topShapes(shapes).map { Shape(shape: $0.shape, count: $0.count) })
         )
         let encoder = JSONEncoder()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DetourDiagnostics
+import Foundation
 
 extension DiagnosticFormat: ExpressibleByArgument {}
 
@@ -24,8 +25,6 @@ struct DiagnosticOptions: ParsableArguments {
         return failed ? 1 : 0
     }
 }
-
-import Foundation
 
 extension FileHandle {
     func write(_ text: String) { write(Data(text.utf8)) }

@@ -9,10 +9,10 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Preview the site: build it, serve it on 127.0.0.1 and rebuild on every save.",
         discussion: """
-        Builds into a temporary folder (never over the output folder), serves it at http://127.0.0.1:1313/ and watches <content> and <templates>. A save rebuilds what it touches: a save to existing articles reads only those files and rewrites their pages (and, for a new title, summary, codes or tags, the home, code, tag and search pages and the sitemap), then the search index; anything else (a new or removed article, a new tag, a code, site.yml, a template) rebuilds the site. Open pages reload by themselves. A change that does not build leaves the last good site in place and lays its findings over every page, and over the terminal, until the next good save.
+            Builds into a temporary folder (never over the output folder), serves it at http://127.0.0.1:1313/ and watches <content> and <templates>. A save rebuilds what it touches: a save to existing articles reads only those files and rewrites their pages (and, for a new title, summary, codes or tags, the home, code, tag and search pages and the sitemap), then the search index; anything else (a new or removed article, a new tag, a code, site.yml, a template) rebuilds the site. Open pages reload by themselves. A change that does not build leaves the last good site in place and lays its findings over every page, and over the terminal, until the next good save.
 
-        Error pages are at /errors/<status>.html (and .json, .txt, per language in /errors/<language>/) with their own status; unknown paths get the site's 404 page with status 404. Only files inside the build are served. Links that leave a page (canonical, the error pages' help links) point at the preview.
-        """
+            Error pages are at /errors/<status>.html (and .json, .txt, per language in /errors/<language>/) with their own status; unknown paths get the site's 404 page with status 404. Only files inside the build are served. Links that leave a page (canonical, the error pages' help links) point at the preview.
+            """
     )
 
     @Option(help: "Folder holding site.yml, codes/ and articles/.")
@@ -48,7 +48,8 @@ struct ServeCommand: ParsableCommand {
         var options = BuildOptions(content: content, templates: templates)
         options.includeDrafts = drafts
         guard FileManager.default.fileExists(atPath: options.content.path) else {
-            FileHandle.standardError.write("\(options.contentDisplay): error: [content.missing-folder] content folder '\(options.contentDisplay)' does not exist\n")
+            FileHandle.standardError.write(
+                "\(options.contentDisplay): error: [content.missing-folder] content folder '\(options.contentDisplay)' does not exist\n")
             throw ExitCode(1)
         }
         let server = PreviewServer(options: options, bind: bind, port: port, quiet: quiet)

@@ -5,7 +5,9 @@ import Foundation
 enum ServerGuess: String {
     case nginx, caddy, haproxy, apache
 
-    private static let caddyDirectives = ["reverse_proxy", "file_server", "handle_errors", "php_fastcgi", "respond", "encode", "handle", "route", "basicauth", "redir"]
+    private static let caddyDirectives = [
+        "reverse_proxy", "file_server", "handle_errors", "php_fastcgi", "respond", "encode", "handle", "route", "basicauth", "redir",
+    ]
 
     static func guess(_ file: URL) -> ServerGuess {
         let name = file.lastPathComponent.lowercased()
@@ -14,7 +16,9 @@ enum ServerGuess: String {
         let text = String(decoding: data.prefix(64 * 1024), as: UTF8.self)
         if text.contains("<VirtualHost") || text.contains("ErrorDocument ") || name.hasPrefix("httpd") || name.hasPrefix("apache") { return .apache }
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        if lines.contains(where: { $0.hasPrefix("frontend ") || $0.hasPrefix("backend ") || $0.hasPrefix("defaults") }) || name.hasPrefix("haproxy") { return .haproxy }
+        if lines.contains(where: { $0.hasPrefix("frontend ") || $0.hasPrefix("backend ") || $0.hasPrefix("defaults") }) || name.hasPrefix("haproxy") {
+            return .haproxy
+        }
         // Caddyfile lines end without `;` and start with its directives.
         let startsLikeCaddy = lines.contains { line in caddyDirectives.contains { line == $0 || line.hasPrefix($0 + " ") } }
         if startsLikeCaddy, !lines.contains(where: { $0.hasSuffix(";") }) { return .caddy }

@@ -1,9 +1,10 @@
 import DetourDiagnostics
-@testable import DetourApache
 import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourApache
 
 /// One folder per scenario in `Fixtures/apache`, named `<rule>[-variant]-hit|near-miss`: an
 /// `apache.conf` that takes its folders and ports from the environment (`FIXTURE_ROOT`, …),
@@ -29,15 +30,18 @@ final class ApacheRuleFixtureTests: XCTestCase {
     }
 
     static func check(_ scenario: String) -> ProxyCheck.Report {
-        ApacheChecker.check(.init(
-            main: root.appendingPathComponent(scenario).appendingPathComponent("apache.conf"), mainDisplay: "\(scenario)/apache.conf",
-            pages: root.appendingPathComponent("pages/errors"), maps: []
-        ), environment: environment())
+        ApacheChecker.check(
+            .init(
+                main: root.appendingPathComponent(scenario).appendingPathComponent("apache.conf"), mainDisplay: "\(scenario)/apache.conf",
+                pages: root.appendingPathComponent("pages/errors"), maps: []
+            ), environment: environment())
     }
 
     func testEveryScenarioReportsExactlyWhatIsRecorded() throws {
-        try Self.fixtures.verify(catalogue: ApacheChecker.catalogue, mustHaveScenarios: ApacheChecker.rules.map { type(of: $0).about.id }, onlyTheRule: true,
-                                 shown: { $0.replacingOccurrences(of: Self.root.path, with: "FIXTURE_ROOT") }) {
+        try Self.fixtures.verify(
+            catalogue: ApacheChecker.catalogue, mustHaveScenarios: ApacheChecker.rules.map { type(of: $0).about.id }, onlyTheRule: true,
+            shown: { $0.replacingOccurrences(of: Self.root.path, with: "FIXTURE_ROOT") }
+        ) {
             Self.check($0).diagnostics
         }
     }

@@ -22,7 +22,8 @@ final class ApacheRuleRuntimeTests: XCTestCase {
         folders.append(state)
         let environment = ApacheRuleFixtureTests.environment(state: state.path, port: port, upstream: upstream ?? LoopbackPort.free())
         let config = ApacheRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("apache.conf").path
-        let apache = try ServerProcess("apache2", ["-f", config, "-DFOREGROUND"], environment: environment, log: state.url.appendingPathComponent("apache.log"))
+        let apache = try ServerProcess(
+            "apache2", ["-f", config, "-DFOREGROUND"], environment: environment, log: state.url.appendingPathComponent("apache.log"))
         running.append(apache)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), apache.log + ((try? state.read("error.log")) ?? ""))
         return port
@@ -86,7 +87,8 @@ final class ApacheRuleRuntimeTests: XCTestCase {
 
     func testTheUpstreamsOwn500PassesThrough() throws {
         let appPort = LoopbackPort.free()
-        let app = try NginxServer(config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
+        let app = try NginxServer(
+            config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
         upstreams.append(app)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog)
         let passed = visit(try start("upstream-errors-pass-through-hit", upstream: appPort))

@@ -1,9 +1,10 @@
 import DetourDiagnostics
-@testable import DetourApache
 import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourApache
 
 /// Apache's continuations, quoting, Define and `${VAR}`, conditional sections, includes from
 /// ServerRoot, and bad input that must end in a located finding, never a crash or a hang.
@@ -21,7 +22,9 @@ final class ApacheSyntaxTests: XCTestCase {
 
     private func check(_ files: [String: String], serverRoot: String? = nil, environment: [String: String] = [:]) throws -> ProxyCheck.Report {
         try folder.write(files)
-        return ApacheChecker.check(.init(main: folder.url.appendingPathComponent("apache.conf"), mainDisplay: "apache.conf", pages: nil, maps: [], serverRoot: serverRoot), environment: environment)
+        return ApacheChecker.check(
+            .init(main: folder.url.appendingPathComponent("apache.conf"), mainDisplay: "apache.conf", pages: nil, maps: [], serverRoot: serverRoot),
+            environment: environment)
     }
 
     private func lines(_ report: ProxyCheck.Report) -> [String] {
@@ -29,17 +32,20 @@ final class ApacheSyntaxTests: XCTestCase {
     }
 
     func testContinuationsQuotesDefinesAndEnvironment() throws {
-        let report = try check(["apache.conf": """
-        Define PAGES \(folder.path)/pages
-        DocumentRoot /srv/none
-        Alias /errors/ \\
-              "${PAGES}/"
-        # A comment; ErrorDocument 503 /nowhere.html is not read.
-        ErrorDocument 503 "/errors/503.html"
-        ErrorDocument 504 /errors/${SLOW}.html
-        ErrorDocument 502 /errors/${UNDEFINED}.html
+        let report = try check(
+            [
+                "apache.conf": """
+                Define PAGES \(folder.path)/pages
+                DocumentRoot /srv/none
+                Alias /errors/ \\
+                      "${PAGES}/"
+                # A comment; ErrorDocument 503 /nowhere.html is not read.
+                ErrorDocument 503 "/errors/503.html"
+                ErrorDocument 504 /errors/${SLOW}.html
+                ErrorDocument 502 /errors/${UNDEFINED}.html
 
-        """], environment: ["SLOW": "504"])
+                """
+            ], environment: ["SLOW": "504"])
         // Only the undefined variable stays as written, and names no file.
         XCTAssertEqual(lines(report), ["apache.conf:8:1: apache.error-page-missing-file"])
         XCTAssertTrue(report.diagnostics[0].message.contains("/errors/${UNDEFINED}.html"), report.diagnostics[0].message)
@@ -65,25 +71,35 @@ final class ApacheSyntaxTests: XCTestCase {
             "conf.d/10-pages.conf": "ErrorDocument 503 /errors/503.html\n",
         ])
         XCTAssertEqual(lines(report), ["apache.conf:10:5: apache.error-page-missing-file"])
-        XCTAssertEqual(report.files, ["apache.conf", folder.path + "/conf.d/10-pages.conf"].map { $0.hasPrefix(FileManager.default.currentDirectoryPath + "/") ? String($0.dropFirst(FileManager.default.currentDirectoryPath.count + 1)) : $0 })
+        XCTAssertEqual(
+            report.files,
+            ["apache.conf", folder.path + "/conf.d/10-pages.conf"].map {
+                $0.hasPrefix(FileManager.default.currentDirectoryPath + "/") ? String($0.dropFirst(FileManager.default.currentDirectoryPath.count + 1)) : $0
+            })
 
         // Relative includes start at ServerRoot: the directive, else --server-root.
         try folder.write(["elsewhere/conf.d/x.conf": "ErrorDocument 503 /errors/from-elsewhere.html\n", "elsewhere/pages.conf": ""])
         let rooted = try check(["apache.conf": "Alias /errors/ \(folder.path)/pages/\nInclude conf.d/x.conf\n"], serverRoot: folder.path + "/elsewhere")
-        XCTAssertEqual(lines(rooted), ["elsewhere/conf.d/x.conf:1:1: apache.error-page-missing-file"].map { _ in rooted.diagnostics.first.map { "\($0.location.path):1:1: apache.error-page-missing-file" } ?? "" })
+        XCTAssertEqual(
+            lines(rooted),
+            ["elsewhere/conf.d/x.conf:1:1: apache.error-page-missing-file"].map { _ in
+                rooted.diagnostics.first.map { "\($0.location.path):1:1: apache.error-page-missing-file" } ?? ""
+            })
         XCTAssertTrue(rooted.diagnostics.first?.location.path.hasSuffix("elsewhere/conf.d/x.conf") == true, "\(rooted.diagnostics)")
     }
 
     func testRegexAliasesAndProxies() throws {
-        let report = try check(["apache.conf": """
-        DocumentRoot /srv/none
-        AliasMatch ^/errors/([0-9]+)\\.html$ \(folder.path)/pages/$1.html
-        ErrorDocument 503 /errors/503.html
-        ErrorDocument 504 /errors/505.html
-        ProxyPassMatch ^/api/(.*)$ http://127.0.0.1:9000/$1
-        ErrorDocument 502 /api/502.html
+        let report = try check([
+            "apache.conf": """
+            DocumentRoot /srv/none
+            AliasMatch ^/errors/([0-9]+)\\.html$ \(folder.path)/pages/$1.html
+            ErrorDocument 503 /errors/503.html
+            ErrorDocument 504 /errors/505.html
+            ProxyPassMatch ^/api/(.*)$ http://127.0.0.1:9000/$1
+            ErrorDocument 502 /api/502.html
 
-        """])
+            """
+        ])
         // 503 has its file through the regex, 505 has none, and the API path is proxied.
         XCTAssertEqual(lines(report), ["apache.conf:4:1: apache.error-page-missing-file", "apache.conf:6:1: apache.error-page-proxied"])
     }
@@ -135,19 +151,26 @@ final class ApacheSyntaxTests: XCTestCase {
 
     func testBadInputIsLocatedNeverACrash() throws {
         try folder.writeData("apache.conf", Data([0x41, 0x0A, 0x00, 0xFF, 0x0A]))
-        let binary = ApacheChecker.check(.init(main: folder.url.appendingPathComponent("apache.conf"), mainDisplay: "apache.conf", pages: nil, maps: []), environment: [:])
+        let binary = ApacheChecker.check(
+            .init(main: folder.url.appendingPathComponent("apache.conf"), mainDisplay: "apache.conf", pages: nil, maps: []), environment: [:])
         XCTAssertEqual(lines(binary), ["apache.conf:2:1: apache.syntax"])
 
         let deep = String(repeating: "<Location /a>\n", count: 3000) + String(repeating: "</Location>\n", count: 3000)
         XCTAssertEqual(lines(try check(["apache.conf": deep])), ["apache.conf:101:1: apache.section-depth"])
-        XCTAssertEqual(try check(["apache.conf": "DocumentRoot \(folder.path)/pages\nErrorDocument 503 /503.html \\"]).diagnostics, [], "a backslash on the last line joins nothing")
+        XCTAssertEqual(
+            try check(["apache.conf": "DocumentRoot \(folder.path)/pages\nErrorDocument 503 /503.html \\"]).diagnostics, [],
+            "a backslash on the last line joins nothing")
 
         var random = SplitMix64(state: 29)
-        let alphabet = Array("<VirtualHost *:80> </VirtualHost> <Location /> </Location> ErrorDocument 503 /e.html \"'\\${}\n# Include x ProxyPass ! Alias".utf8) + [0xC3, 0x28, 0x09]
+        let alphabet =
+            Array("<VirtualHost *:80> </VirtualHost> <Location /> </Location> ErrorDocument 503 /e.html \"'\\${}\n# Include x ProxyPass ! Alias".utf8) + [
+                0xC3, 0x28, 0x09,
+            ]
         for round in 0..<300 {
             let bytes = (0..<Int(random.next() % 400)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
             try folder.writeData("apache.conf", Data(bytes))
-            let report = ApacheChecker.check(.init(main: folder.url.appendingPathComponent("apache.conf"), mainDisplay: "apache.conf", pages: nil, maps: []), environment: [:])
+            let report = ApacheChecker.check(
+                .init(main: folder.url.appendingPathComponent("apache.conf"), mainDisplay: "apache.conf", pages: nil, maps: []), environment: [:])
             for diagnostic in report.diagnostics {
                 XCTAssertGreaterThanOrEqual(diagnostic.location.line, 0, "round \(round): \(diagnostic)")
                 XCTAssertFalse(diagnostic.location.path.isEmpty, "round \(round): \(diagnostic)")

@@ -107,8 +107,12 @@ final class BuildCommandTests: XCTestCase {
         let result = try ProcessRunner.detour(["build"], in: folder.url)
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.contains("content/codes/502.yml:5:14: error: [content.type-mismatch] 'retry_after' must be a whole number\n"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("content/articles/refused.md:2:1: error: [content.unknown-field] unknown field 'titel' in article front matter; did you mean 'title'?\n"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("content/codes/502.yml:5:14: error: [content.type-mismatch] 'retry_after' must be a whole number\n"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "content/articles/refused.md:2:1: error: [content.unknown-field] unknown field 'titel' in article front matter; did you mean 'title'?\n"),
+            result.stderr)
         XCTAssertTrue(result.stderr.contains("3 errors, 0 warnings\npublic/ was left as it was.\n"), result.stderr)
         XCTAssertFalse(result.stderr.contains("Fatal error"), "no crash or stack trace")
         XCTAssertEqual(folder.snapshot("public"), before)

@@ -22,25 +22,32 @@ final class CheckCommandTests: XCTestCase {
 
     func testDetoursOwnSnippetChecksCleanAndCoversEveryPage() throws {
         // Both parts, as the snippets' first lines say: the maps in http, the pages in the server.
-        try folder.write(["deploy/nginx.conf": server("""
-                include ../public/snippets/nginx.conf;
-                location / { proxy_pass http://127.0.0.1:9000; }
-                location ~ \\.php$ { fastcgi_pass unix:/run/php/php-fpm.sock; }
-        """).replacingOccurrences(of: "http {\n", with: "http {\n    include ../public/snippets/nginx-http.conf;\n")])
+        try folder.write([
+            "deploy/nginx.conf": server(
+                """
+                        include ../public/snippets/nginx.conf;
+                        location / { proxy_pass http://127.0.0.1:9000; }
+                        location ~ \\.php$ { fastcgi_pass unix:/run/php/php-fpm.sock; }
+                """
+            ).replacingOccurrences(of: "http {\n", with: "http {\n    include ../public/snippets/nginx-http.conf;\n")
+        ])
         let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--map", "/usr/share/detour=public"], in: folder.url)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr, "")
-        XCTAssertEqual(result.stdout, """
-        Coverage of the pages in public/errors/:
-          deploy/nginx.conf:4:5  server shop.test
-            502  public/errors/en/502.html
-        1 server block in 3 files
+        XCTAssertEqual(
+            result.stdout,
+            """
+            Coverage of the pages in public/errors/:
+              deploy/nginx.conf:4:5  server shop.test
+                502  public/errors/en/502.html
+            1 server block in 3 files
 
-        """)
+            """)
         let nginx = try RequiredTool.find("nginx")
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
-        let verdict = try ProcessRunner.run(nginx, ["-t", "-p", scratch.path + "/", "-c", folder.url.appendingPathComponent("deploy/nginx.conf").path, "-e", scratch.path + "/error.log"])
+        let verdict = try ProcessRunner.run(
+            nginx, ["-t", "-p", scratch.path + "/", "-c", folder.url.appendingPathComponent("deploy/nginx.conf").path, "-e", scratch.path + "/error.log"])
         XCTAssertEqual(verdict.status, 0, "nginx -t rejects the snippet: \(verdict.stderr)")
     }
 
@@ -50,32 +57,36 @@ final class CheckCommandTests: XCTestCase {
     func testDetoursOwnHAProxySnippetChecksCleanAndAFrontendWithoutItIsNamed() throws {
         try FileManager.default.createDirectory(atPath: folder.path + "/deploy/haproxy", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: folder.path + "/public/snippets/haproxy.cfg", toPath: folder.path + "/deploy/haproxy/10-detour.cfg")
-        try folder.write(["deploy/haproxy/20-site.cfg": """
-        frontend web from detour
-            bind 127.0.0.1:8080
-            default_backend app
+        try folder.write([
+            "deploy/haproxy/20-site.cfg": """
+            frontend web from detour
+                bind 127.0.0.1:8080
+                default_backend app
 
-        backend app from detour_backend
-            server app1 127.0.0.1:9000
+            backend app from detour_backend
+                server app1 127.0.0.1:9000
 
-        defaults
-            mode http
+            defaults
+                mode http
 
-        frontend bare
-            bind 127.0.0.1:8081
-            default_backend plain
+            frontend bare
+                bind 127.0.0.1:8081
+                default_backend plain
 
-        backend plain
-            server app2 127.0.0.1:9001
+            backend plain
+                server app2 127.0.0.1:9001
 
-        """])
+            """
+        ])
         let result = try ProcessRunner.detour(["check", "haproxy", "deploy/haproxy", "--map", "/usr/share/detour=public"], in: folder.url)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let lines = result.stderr.split(separator: "\n").filter { $0.contains(": warning: [") }.map { String($0.prefix { $0 != "]" }) + "]" }
-        XCTAssertEqual(lines, [
-            "deploy/haproxy/20-site.cfg:11:1: warning: [haproxy.code-not-covered]",
-            "deploy/haproxy/20-site.cfg:15:1: warning: [haproxy.upstream-errors-pass-through]",
-        ], result.stderr)
+        XCTAssertEqual(
+            lines,
+            [
+                "deploy/haproxy/20-site.cfg:11:1: warning: [haproxy.code-not-covered]",
+                "deploy/haproxy/20-site.cfg:15:1: warning: [haproxy.upstream-errors-pass-through]",
+            ], result.stderr)
         XCTAssertTrue(result.stdout.contains("deploy/haproxy/20-site.cfg:1:1  frontend web\n    502  /usr/share/detour/errors/502.http\n"), result.stdout)
         XCTAssertTrue(result.stdout.contains("2 frontend blocks in 2 files"), result.stdout)
 
@@ -89,7 +100,8 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(verdict.status, 0, verdict.stdout + verdict.stderr)
 
         // The same two files named one after the other, as haproxy -f a -f b.
-        let named = try ProcessRunner.detour(["check", "haproxy", "deploy/haproxy/10-detour.cfg", "deploy/haproxy/20-site.cfg", "--map", "/usr/share/detour=public"], in: folder.url)
+        let named = try ProcessRunner.detour(
+            ["check", "haproxy", "deploy/haproxy/10-detour.cfg", "deploy/haproxy/20-site.cfg", "--map", "/usr/share/detour=public"], in: folder.url)
         XCTAssertEqual(named.stderr, result.stderr)
         XCTAssertTrue(named.stdout.contains("2 frontend blocks in 2 files"), named.stdout)
 
@@ -102,82 +114,103 @@ final class CheckCommandTests: XCTestCase {
     func testDetoursOwnApacheSnippetChecksCleanAndAProxyWithoutOverrideIsNamed() throws {
         let modules = ["mpm_event", "authz_core", "alias", "mime", "headers", "setenvif", "proxy", "proxy_http", "include", "unique_id"]
             .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
-        try folder.write(["deploy/apache.conf": """
-        ServerName localhost
-        Listen 127.0.0.1:8080
-        ErrorLog ${STATE}/error.log
-        PidFile ${STATE}/apache.pid
-        \(modules)
-        Include ../public/snippets/apache.conf
+        try folder.write([
+            "deploy/apache.conf": """
+            ServerName localhost
+            Listen 127.0.0.1:8080
+            ErrorLog ${STATE}/error.log
+            PidFile ${STATE}/apache.pid
+            \(modules)
+            Include ../public/snippets/apache.conf
 
-        <VirtualHost 127.0.0.1:8080>
-            ServerName shop.test
-            ProxyPass / http://127.0.0.1:9000/
-        </VirtualHost>
+            <VirtualHost 127.0.0.1:8080>
+                ServerName shop.test
+                ProxyPass / http://127.0.0.1:9000/
+            </VirtualHost>
 
-        <VirtualHost 127.0.0.1:8080>
-            ServerName api.test
-            ProxyErrorOverride Off
-            ProxyPass / http://127.0.0.1:9001/
-        </VirtualHost>
+            <VirtualHost 127.0.0.1:8080>
+                ServerName api.test
+                ProxyErrorOverride Off
+                ProxyPass / http://127.0.0.1:9001/
+            </VirtualHost>
 
-        """])
-        let result = try ProcessRunner.run(Repository.detourExecutable, ["check", "apache", "deploy/apache.conf", "--server-root", "deploy", "--map", "/usr/share/detour=public"], in: folder.url, environment: ["STATE": folder.path])
+            """
+        ])
+        let result = try ProcessRunner.run(
+            Repository.detourExecutable, ["check", "apache", "deploy/apache.conf", "--server-root", "deploy", "--map", "/usr/share/detour=public"],
+            in: folder.url, environment: ["STATE": folder.path])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let lines = result.stderr.split(separator: "\n").filter { $0.contains(": warning: [") }.map { String($0.prefix { $0 != "]" }) + "]" }
         XCTAssertEqual(lines, ["deploy/apache.conf:25:5: warning: [apache.upstream-errors-pass-through]"], result.stderr)
-        XCTAssertTrue(result.stdout.contains("deploy/apache.conf:17:1  virtual host shop.test\n    502  /detour-errors/%{ENV:DETOUR_LANGUAGE}/502.%{ENV:DETOUR_FORMAT}\n"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains(
+                "deploy/apache.conf:17:1  virtual host shop.test\n    502  /detour-errors/%{ENV:DETOUR_LANGUAGE}/502.%{ENV:DETOUR_FORMAT}\n"), result.stdout)
         XCTAssertTrue(result.stdout.contains("2 virtual host blocks in 2 files"), result.stdout)
 
         // Apache itself reads it, with the pages where the snippet expects them.
         let apache = try RequiredTool.find("apache2")
-        let verdict = try ProcessRunner.run(apache, ["-t", "-d", folder.path + "/deploy", "-f", folder.path + "/deploy/apache.conf"], environment: ProcessInfo.processInfo.environment.merging(["STATE": folder.path]) { _, new in new })
+        let verdict = try ProcessRunner.run(
+            apache, ["-t", "-d", folder.path + "/deploy", "-f", folder.path + "/deploy/apache.conf"],
+            environment: ProcessInfo.processInfo.environment.merging(["STATE": folder.path]) { _, new in new })
         XCTAssertEqual(verdict.status, 0, verdict.stdout + verdict.stderr)
 
-        let guessed = try ProcessRunner.run(Repository.detourExecutable, ["check", "deploy/apache.conf", "--server-root", "deploy", "--quiet"], in: folder.url, environment: ["STATE": folder.path])
+        let guessed = try ProcessRunner.run(
+            Repository.detourExecutable, ["check", "deploy/apache.conf", "--server-root", "deploy", "--quiet"], in: folder.url,
+            environment: ["STATE": folder.path])
         XCTAssertTrue(guessed.stderr.contains("[apache.upstream-errors-pass-through]"), "a file with <VirtualHost> is Apache's: \(guessed.stderr)")
     }
 
     /// The Caddy snippet, imported as its first lines say, covers every page in every language
     /// and format; a site without it is named, and the file is recognised as a Caddyfile.
     func testDetoursOwnCaddySnippetChecksCleanAndASiteWithoutItIsNamed() throws {
-        try folder.write(["deploy/Caddyfile": """
-        import ../public/snippets/caddy.caddyfile
-        shop.test {
-        \timport detour_pages
-        \treverse_proxy 127.0.0.1:9000 {
-        \t\timport detour_upstream_errors
-        \t}
-        }
-        """])
+        try folder.write([
+            "deploy/Caddyfile": """
+            import ../public/snippets/caddy.caddyfile
+            shop.test {
+            \timport detour_pages
+            \treverse_proxy 127.0.0.1:9000 {
+            \t\timport detour_upstream_errors
+            \t}
+            }
+            """
+        ])
         let clean = try ProcessRunner.detour(["check", "caddy", "deploy/Caddyfile", "--map", "/usr/share/detour=public"], in: folder.url)
         XCTAssertEqual(clean.status, 0, clean.stderr)
         XCTAssertEqual(clean.stderr, "")
-        XCTAssertEqual(clean.stdout, """
-        Coverage of the pages in public/errors/:
-          deploy/Caddyfile:2:1  site shop.test
-            502  public/errors/en/502.html and 2 more
-        1 site block in 2 files
+        XCTAssertEqual(
+            clean.stdout,
+            """
+            Coverage of the pages in public/errors/:
+              deploy/Caddyfile:2:1  site shop.test
+                502  public/errors/en/502.html and 2 more
+            1 site block in 2 files
 
-        """)
+            """)
         let adapted = try CaddyAdapt.run("deploy/Caddyfile", in: folder.url)
         XCTAssertEqual(adapted.status, 0, "caddy adapt rejects the snippet: \(adapted.stderr)")
 
         try folder.write(["deploy/sites.caddy": "shop.test {\n\treverse_proxy 127.0.0.1:9000\n}\n"])
         let bare = try ProcessRunner.detour(["check", "deploy/sites.caddy", "--quiet"], in: folder.url)
         XCTAssertEqual(bare.status, 0, "warnings only")
-        XCTAssertTrue(bare.stderr.contains("deploy/sites.caddy:1:1: warning: [caddy.code-not-covered] 502 has a generated page but no handle_errors in site 'shop.test'"), bare.stderr)
+        XCTAssertTrue(
+            bare.stderr.contains("deploy/sites.caddy:1:1: warning: [caddy.code-not-covered] 502 has a generated page but no handle_errors in site 'shop.test'"),
+            bare.stderr)
         try folder.write(["deploy/site.conf": "shop.test {\n\treverse_proxy 127.0.0.1:9000\n\tfoo\n}\n"])
         let guessed = try ProcessRunner.detour(["check", "deploy/site.conf", "--quiet"], in: folder.url)
         XCTAssertEqual(guessed.status, 1)
-        XCTAssertTrue(guessed.stderr.contains("deploy/site.conf:3:2: error: [caddy.directive] unrecognized directive: foo"), "read as a Caddyfile by its content: \(guessed.stderr)")
+        XCTAssertTrue(
+            guessed.stderr.contains("deploy/site.conf:3:2: error: [caddy.directive] unrecognized directive: foo"),
+            "read as a Caddyfile by its content: \(guessed.stderr)")
     }
 
     func testFindingsExitOneWithLocatedMessages() throws {
         try folder.write(["deploy/nginx.conf": server("        error_page 502 @gone;\n        location / { proxy_pass http://127.0.0.1:9000; }")])
         let result = try ProcessRunner.detour(["check", "deploy/nginx.conf"], in: folder.url)
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("deploy/nginx.conf:6:24: error: [nginx.error-page-undefined-named-location] named location '@gone' is not defined in this server: nginx answers 500 when 502 occurs\n"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "deploy/nginx.conf:6:24: error: [nginx.error-page-undefined-named-location] named location '@gone' is not defined in this server: nginx answers 500 when 502 occurs\n"
+            ), result.stderr)
         XCTAssertTrue(result.stdout.contains("    502  @gone (undefined)\n"), result.stdout)
     }
 
@@ -185,14 +218,18 @@ final class CheckCommandTests: XCTestCase {
         try folder.write(["deploy/nginx.conf": server("        location / { proxy_pass http://127.0.0.1:9000; }")])
         let relaxed = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--quiet"], in: folder.url)
         XCTAssertEqual(relaxed.status, 0)
-        XCTAssertTrue(relaxed.stderr.contains("warning: [nginx.code-not-covered] 502 has a generated page but no error_page in server 'shop.test'"), relaxed.stderr)
+        XCTAssertTrue(
+            relaxed.stderr.contains("warning: [nginx.code-not-covered] 502 has a generated page but no error_page in server 'shop.test'"), relaxed.stderr)
         XCTAssertEqual(relaxed.stdout, "", "--quiet leaves out the table")
         XCTAssertEqual(try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--strict"], in: folder.url).status, 1)
     }
 
     func testSARIFForCodeScanning() throws {
-        try folder.write(["deploy/nginx.conf": server("        error_page 502 =200 /errors/502.html;\n        location /errors/ { internal; root /usr/share/detour; }")])
-        let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--map", "/usr/share/detour=public", "--format", "sarif"], in: folder.url)
+        try folder.write([
+            "deploy/nginx.conf": server("        error_page 502 =200 /errors/502.html;\n        location /errors/ { internal; root /usr/share/detour; }")
+        ])
+        let result = try ProcessRunner.detour(
+            ["check", "nginx", "deploy/nginx.conf", "--map", "/usr/share/detour=public", "--format", "sarif"], in: folder.url)
         XCTAssertEqual(result.status, 1)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let results = try XCTUnwrap((object["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
@@ -254,7 +291,9 @@ final class CheckCommandTests: XCTestCase {
         try folder.write(["deploy/Caddyfile": "shop.test {\n\thandle_errors 5xx {\n\t\trespond \"down\"\n\t}\n}\n"])
         let installed = try ProcessRunner.detour(["check", "caddy", "deploy/Caddyfile", "--quiet"], in: folder.url)
         XCTAssertEqual(installed.status, 1)
-        XCTAssertTrue(installed.stderr.contains("deploy/Caddyfile:2:16: error: [caddy.directive] Wrong argument count or unexpected line ending after '5xx'"), installed.stderr)
+        XCTAssertTrue(
+            installed.stderr.contains("deploy/Caddyfile:2:16: error: [caddy.directive] Wrong argument count or unexpected line ending after '5xx'"),
+            installed.stderr)
         XCTAssertTrue(installed.stderr.contains("note: read as Caddy 2.6: the installed caddy is 2.6; --caddy-version reads for another"), installed.stderr)
         let newer = try ProcessRunner.detour(["check", "caddy", "deploy/Caddyfile", "--quiet", "--caddy-version", "v2.8.4"], in: folder.url)
         XCTAssertFalse(newer.stderr.contains("caddy.directive"), newer.stderr)

@@ -33,7 +33,8 @@ final class DiagnoseCommandTests: XCTestCase {
     private func deadUpstreamLines() throws -> String {
         let dead = LoopbackPort.free()
         let nginxPort = LoopbackPort.free()
-        let nginx = try NginxServer(config: NginxServer.httpBlock("server { listen 127.0.0.1:\(nginxPort); location / { proxy_pass http://127.0.0.1:\(dead); } }"))
+        let nginx = try NginxServer(
+            config: NginxServer.httpBlock("server { listen 127.0.0.1:\(nginxPort); location / { proxy_pass http://127.0.0.1:\(dead); } }"))
         defer { nginx.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(nginxPort), nginx.errorLog)
         XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(nginxPort)/").status, 502)
@@ -41,8 +42,10 @@ final class DiagnoseCommandTests: XCTestCase {
 
         let caddyPort = LoopbackPort.free()
         try scratch.write(["Caddyfile": "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(caddyPort) {\n\treverse_proxy 127.0.0.1:\(dead)\n}\n"])
-        let caddy = try ServerProcess("caddy", ["run", "--config", scratch.path + "/Caddyfile", "--adapter", "caddyfile"],
-                                      environment: ["HOME": scratch.path, "XDG_DATA_HOME": scratch.path, "XDG_CONFIG_HOME": scratch.path], log: scratch.url.appendingPathComponent("caddy.log"))
+        let caddy = try ServerProcess(
+            "caddy", ["run", "--config", scratch.path + "/Caddyfile", "--adapter", "caddyfile"],
+            environment: ["HOME": scratch.path, "XDG_DATA_HOME": scratch.path, "XDG_CONFIG_HOME": scratch.path],
+            log: scratch.url.appendingPathComponent("caddy.log"))
         XCTAssertTrue(LoopbackPort.waitUntilOpen(caddyPort), caddy.log)
         XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(caddyPort)/").status, 502)
         caddy.stop()

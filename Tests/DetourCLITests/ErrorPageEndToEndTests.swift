@@ -21,14 +21,16 @@ final class ErrorPageEndToEndTests: XCTestCase {
     private func startNginx() throws -> Int {
         let port = LoopbackPort.free()
         let deadUpstream = LoopbackPort.free()
-        let server = try NginxServer(config: NginxServer.httpBlock("""
-        server {
-            listen 127.0.0.1:\(port);
-            error_page 502 /errors/502.html;
-            location / { proxy_pass http://127.0.0.1:\(deadUpstream); }
-            location /errors/ { root \(site.path)/public; internal; }
-        }
-        """))
+        let server = try NginxServer(
+            config: NginxServer.httpBlock(
+                """
+                server {
+                    listen 127.0.0.1:\(port);
+                    error_page 502 /errors/502.html;
+                    location / { proxy_pass http://127.0.0.1:\(deadUpstream); }
+                    location /errors/ { root \(site.path)/public; internal; }
+                }
+                """))
         nginx = server
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "nginx did not start: \(server.errorLog)")
         return port
@@ -65,17 +67,21 @@ final class ErrorPageEndToEndTests: XCTestCase {
         let siteFile = site.url.appendingPathComponent("content/site.yml")
         try (String(contentsOf: siteFile, encoding: .utf8) + "\ninstall_path: \(site.path)/public\n").write(to: siteFile, atomically: true, encoding: .utf8)
         XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
-        let port = LoopbackPort.free(), appPort = LoopbackPort.free(), deadPort = LoopbackPort.free()
-        let server = try NginxServer(config: NginxServer.httpBlock("""
-        include \(site.path)/public/snippets/nginx-http.conf;
-        server { listen 127.0.0.1:\(appPort); location / { return 503 "maintenance body from the app"; } }
-        server {
-            listen 127.0.0.1:\(port);
-            include \(site.path)/public/snippets/nginx.conf;
-            location /app/ { proxy_pass http://127.0.0.1:\(appPort); include \(site.path)/public/snippets/nginx-proxy.conf; }
-            location / { proxy_pass http://127.0.0.1:\(deadPort); include \(site.path)/public/snippets/nginx-proxy.conf; }
-        }
-        """))
+        let port = LoopbackPort.free()
+        let appPort = LoopbackPort.free()
+        let deadPort = LoopbackPort.free()
+        let server = try NginxServer(
+            config: NginxServer.httpBlock(
+                """
+                include \(site.path)/public/snippets/nginx-http.conf;
+                server { listen 127.0.0.1:\(appPort); location / { return 503 "maintenance body from the app"; } }
+                server {
+                    listen 127.0.0.1:\(port);
+                    include \(site.path)/public/snippets/nginx.conf;
+                    location /app/ { proxy_pass http://127.0.0.1:\(appPort); include \(site.path)/public/snippets/nginx-proxy.conf; }
+                    location / { proxy_pass http://127.0.0.1:\(deadPort); include \(site.path)/public/snippets/nginx-proxy.conf; }
+                }
+                """))
         nginx = server
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), server.errorLog)
 
@@ -90,11 +96,14 @@ final class ErrorPageEndToEndTests: XCTestCase {
         XCTAssertTrue(maintenance.body.contains("<h1>Service Unavailable</h1>"), "and gets detour's page: \(maintenance.body)")
         XCTAssertEqual(maintenance.headers["retry-after"], "120")
 
-        let check = try ProcessRunner.detour(["check", "nginx", server.folder.url.appendingPathComponent("nginx.conf").path, "--pages", "public/errors"], in: site.url)
+        let check = try ProcessRunner.detour(
+            ["check", "nginx", server.folder.url.appendingPathComponent("nginx.conf").path, "--pages", "public/errors"], in: site.url)
         // Only the stand-in application's server, which has no error pages, may be reported.
         let findings = check.stderr.split(separator: "\n").filter { $0.contains(": warning: [") || $0.contains(": error: [") }
         XCTAssertEqual(findings.count, 1, check.stderr)
-        XCTAssertTrue(findings.allSatisfy { $0.contains("[nginx.code-not-covered]") && $0.contains("'listen 127.0.0.1:\(appPort)'") }, "detour's own snippet checks clean: \(check.stderr)")
+        XCTAssertTrue(
+            findings.allSatisfy { $0.contains("[nginx.code-not-covered]") && $0.contains("'listen 127.0.0.1:\(appPort)'") },
+            "detour's own snippet checks clean: \(check.stderr)")
     }
 
     func testInternalErrorFolderIsNotReachableDirectly() throws {

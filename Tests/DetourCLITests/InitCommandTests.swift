@@ -22,7 +22,10 @@ final class InitCommandTests: XCTestCase {
         let project = folder.url.appendingPathComponent("help")
 
         let siteConfig = try String(contentsOf: project.appendingPathComponent("content/site.yml"), encoding: .utf8)
-        for field in ["name", "base_url", "logo", "colors", "support", "phone", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path", "error_path", "auto_retry"] {
+        for field in [
+            "name", "base_url", "logo", "colors", "support", "phone", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path",
+            "error_path", "auto_retry",
+        ] {
             XCTAssertTrue(siteConfig.contains("\(field):"), "site.yml explains \(field)")
         }
         let shippedCodes = try FileManager.default.contentsOfDirectory(atPath: Repository.content.path + "/codes").sorted()
@@ -43,7 +46,8 @@ final class InitCommandTests: XCTestCase {
         let state = project.path + "/state"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         for server in ["nginx", "caddy"] {
-            let example = try ProcessRunner.detour(["snippet", server, "--example", "--listen", "127.0.0.1:8080", "--upstream", "127.0.0.1:9000", "--state", state], in: project)
+            let example = try ProcessRunner.detour(
+                ["snippet", server, "--example", "--listen", "127.0.0.1:8080", "--upstream", "127.0.0.1:9000", "--state", state], in: project)
             XCTAssertEqual(example.status, 0, example.stderr)
             try example.stdout.write(toFile: project.path + "/\(server).conf", atomically: true, encoding: .utf8)
             let check = try ProcessRunner.detour(["check", server, "\(server).conf", "--map", "/usr/share/detour=public", "--strict"], in: project)

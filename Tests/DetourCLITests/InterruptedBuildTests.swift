@@ -9,7 +9,8 @@ final class InterruptedBuildTests: XCTestCase {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.copyItem(at: Repository.templates, to: folder.url.appendingPathComponent("templates"))
-        let synth = try ProcessRunner.run(Repository.executable("detour-synth"), ["--articles", "3000", "--from", Repository.content.path, "content"], in: folder.url)
+        let synth = try ProcessRunner.run(
+            Repository.executable("detour-synth"), ["--articles", "3000", "--from", Repository.content.path, "content"], in: folder.url)
         XCTAssertEqual(synth.status, 0, synth.stderr)
         XCTAssertEqual(try ProcessRunner.detour(["build", "-q"], in: folder.url).status, 0)
         let before = folder.snapshot("public")

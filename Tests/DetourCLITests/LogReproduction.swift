@@ -27,11 +27,14 @@ struct LogReproduction: Sendable {
 enum Visitor {
     static func status(_ url: String, _ options: [String] = [], seconds: Double = 8) throws -> Int {
         let curl = try RequiredTool.find("curl")
-        let result = try ProcessRunner.run(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", String(seconds)] + options + [url], in: URL(fileURLWithPath: "/tmp"))
+        let result = try ProcessRunner.run(
+            curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", String(seconds)] + options + [url], in: URL(fileURLWithPath: "/tmp"))
         return Int(result.stdout.trimmingCharacters(in: .whitespaces)) ?? 0
     }
 
-    static let webSocket = ["-H", "Connection: Upgrade", "-H", "Upgrade: websocket", "-H", "Sec-WebSocket-Version: 13", "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="]
+    static let webSocket = [
+        "-H", "Connection: Upgrade", "-H", "Upgrade: websocket", "-H", "Sec-WebSocket-Version: 13", "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    ]
 }
 
 /// Starts each server the way the reproductions need it and hands back its log.
@@ -40,7 +43,8 @@ enum Reproduce {
     /// nginx writes below `error` (a client that left, an idle WebSocket) are there too.
     static func nginx(_ servers: String, ask: (Int) throws -> Int) throws -> LogReproduction.Outcome {
         let port = LoopbackPort.free()
-        let nginx = try NginxServer(config: "error_log {{PREFIX}}/error.log info;\n" + NginxServer.httpBlock(servers.replacingOccurrences(of: "PORT", with: String(port))))
+        let nginx = try NginxServer(
+            config: "error_log {{PREFIX}}/error.log info;\n" + NginxServer.httpBlock(servers.replacingOccurrences(of: "PORT", with: String(port))))
         defer { nginx.stop() }
         let deadline = Date().addingTimeInterval(10)
         while !LoopbackPort.isOpen(port) {
@@ -66,7 +70,8 @@ enum Reproduce {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
-        try folder.write(["haproxy.cfg": """
+        try folder.write([
+            "haproxy.cfg": """
             global
                 log stdout format raw local0
             defaults
@@ -83,7 +88,8 @@ enum Reproduce {
             backend app
                 server app1 \(server)
 
-            """])
+            """
+        ])
         let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
         defer { haproxy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }
@@ -107,8 +113,14 @@ enum Reproduce {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
-        try folder.write(["Caddyfile": "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(port) {\n\treverse_proxy \(upstream) {\n\t\t\(options)\n\t\ttransport http {\n\t\t\tdial_timeout 1s\n\t\t\tresponse_header_timeout 1s\n\t\t}\n\t}\n}\n"])
-        let caddy = try ServerProcess("caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path], log: folder.url.appendingPathComponent("caddy.log"))
+        try folder.write([
+            "Caddyfile":
+                "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(port) {\n\treverse_proxy \(upstream) {\n\t\t\(options)\n\t\ttransport http {\n\t\t\tdial_timeout 1s\n\t\t\tresponse_header_timeout 1s\n\t\t}\n\t}\n}\n"
+        ])
+        let caddy = try ServerProcess(
+            "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"],
+            environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path],
+            log: folder.url.appendingPathComponent("caddy.log"))
         defer { caddy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: caddy.log) }
         usleep(UInt32(settle * 1_000_000))
@@ -126,7 +138,8 @@ enum Reproduce {
         let port = LoopbackPort.free()
         let modules = ["mpm_event", "authz_core", "proxy", "proxy_http", "proxy_fcgi"]
             .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
-        try folder.write(["apache.conf": """
+        try folder.write([
+            "apache.conf": """
             ServerRoot \(folder.path)
             PidFile \(folder.path)/apache.pid
             ErrorLog \(folder.path)/error.log
@@ -136,7 +149,8 @@ enum Reproduce {
             DocumentRoot \(root)
             \(directives)
 
-            """])
+            """
+        ])
         let apache = try ServerProcess("apache2", ["-f", folder.path + "/apache.conf", "-DFOREGROUND"], log: folder.url.appendingPathComponent("apache.log"))
         defer { apache.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: apache.log) }

@@ -16,7 +16,8 @@ extension LogReproduction {
     private static func nginxWithPHP(_ script: String, pool: String = "", concurrent: Int = 1) throws -> Outcome {
         let php = try PHPFPMServer(scripts: scripts, pool: pool)
         defer { php.stop() }
-        let location = "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout 10s; }"
+        let location =
+            "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout 10s; }"
         var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(location) }") { port in
             let url = "http://127.0.0.1:\(port)/\(script)"
             let others = DispatchGroup()
@@ -31,7 +32,8 @@ extension LogReproduction {
     private static func apacheWithPHP(_ script: String, pool: String = "") throws -> Outcome {
         let php = try PHPFPMServer(scripts: scripts, pool: pool)
         defer { php.stop() }
-        var outcome = try Reproduce.apache("<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:\(php.socket)|fcgi://localhost\"\n</FilesMatch>", root: php.documentRoot, path: "/" + script)
+        var outcome = try Reproduce.apache(
+            "<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:\(php.socket)|fcgi://localhost\"\n</FilesMatch>", root: php.documentRoot, path: "/" + script)
         outcome.log += php.log
         return outcome
     }
@@ -41,7 +43,10 @@ extension LogReproduction {
     private static func slowPython(server: String, _ arguments: (String, Int) -> [String], location: (Int) -> String) throws -> Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write(["app.py": "import time\n\ndef application(environ, start_response):\n    time.sleep(5)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [b'slept']\n"])
+        try folder.write([
+            "app.py":
+                "import time\n\ndef application(environ, start_response):\n    time.sleep(5)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [b'slept']\n"
+        ])
         let port = LoopbackPort.free()
         let python = try ServerProcess(server, arguments(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
         defer { python.stop() }
@@ -67,7 +72,10 @@ extension LogReproduction {
             }
         },
         .init(name: "nginx + uWSGI, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
-            try slowPython(server: "uwsgi_python3", { ["--socket", "127.0.0.1:\($1)", "--chdir", $0, "--wsgi-file", "app.py", "--harakiri", "1", "--processes", "1", "--master", "--die-on-term"] }) {
+            try slowPython(
+                server: "uwsgi_python3",
+                { ["--socket", "127.0.0.1:\($1)", "--chdir", $0, "--wsgi-file", "app.py", "--harakiri", "1", "--processes", "1", "--master", "--die-on-term"] }
+            ) {
                 "location / { include /etc/nginx/uwsgi_params; uwsgi_pass 127.0.0.1:\($0); uwsgi_read_timeout 10s; }"
             }
         },
@@ -124,7 +132,9 @@ extension LogReproduction {
             try Reproduce.caddy(upstream: "app.invalid:8080")
         },
         // The health checker logs each refused probe too.
-        .init(name: "Caddy, active health checks find no upstream up", slugs: ["health-checks-mark-all-backends-down", "upstream-connection-refused"], status: 503) {
+        .init(
+            name: "Caddy, active health checks find no upstream up", slugs: ["health-checks-mark-all-backends-down", "upstream-connection-refused"], status: 503
+        ) {
             try Reproduce.caddy(upstream: "127.0.0.1:\(LoopbackPort.free())", options: "health_uri /health\n\t\thealth_interval 200ms", settle: 1)
         },
     ]
@@ -147,10 +157,16 @@ extension LogReproduction {
             try with(.hugeHeader(bytes: 16_000)) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },
         .init(name: "Apache, an upstream certificate it cannot verify", slugs: ["upstream-tls"], status: 500) {
-            try withSelfSignedTLS { try Reproduce.apache("LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\nSSLProxyEngine on\nSSLProxyVerify require\nSSLProxyCACertificateFile /etc/ssl/certs/ca-certificates.crt\nProxyPass / https://127.0.0.1:\($0)/") }
+            try withSelfSignedTLS {
+                try Reproduce.apache(
+                    "LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\nSSLProxyEngine on\nSSLProxyVerify require\nSSLProxyCACertificateFile /etc/ssl/certs/ca-certificates.crt\nProxyPass / https://127.0.0.1:\($0)/"
+                )
+            }
         },
         .init(name: "Apache + PHP-FPM, a missing socket", slugs: ["apache-php-fpm"], status: 503) {
-            try Reproduce.apache("<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:/run/detour-test-missing/php8.2-fpm.sock|fcgi://localhost\"\n</FilesMatch>", path: "/index.php")
+            try Reproduce.apache(
+                "<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:/run/detour-test-missing/php8.2-fpm.sock|fcgi://localhost\"\n</FilesMatch>",
+                path: "/index.php")
         },
         .init(name: "Apache + PHP-FPM, request_terminate_timeout kills the worker", slugs: ["apache-php-fpm", "workers-killed"], status: 503) {
             try apacheWithPHP("slow.php", pool: "request_terminate_timeout = 1s")

@@ -38,7 +38,9 @@ extension LogReproduction {
         .init(name: "nginx, an upstream that closes without answering", slugs: ["upstream-closed-connection"], status: 502) { try proxied(.closes) },
         // nginx passes a reply without a status line on as HTTP/0.9: no status at all.
         .init(name: "nginx, an upstream that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 0) { try proxied(.notHTTP) },
-        .init(name: "nginx, response headers bigger than the buffer", slugs: ["upstream-header-too-big"], status: 502) { try proxied(.hugeHeader(bytes: 16_000)) },
+        .init(name: "nginx, response headers bigger than the buffer", slugs: ["upstream-header-too-big"], status: 502) {
+            try proxied(.hugeHeader(bytes: 16_000))
+        },
         .init(name: "nginx, nothing listens on the upstream port", slugs: ["upstream-connection-refused"], status: 502) {
             try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\(LoopbackPort.free()); }")
         },
@@ -66,7 +68,9 @@ extension LogReproduction {
             try with(.resets) { try Reproduce.nginx(location: "location / { fastcgi_pass 127.0.0.1:\($0.port); }") }
         },
         .init(name: "nginx, limit_req turns the second request away", slugs: ["rate-limiting"], status: 503) {
-            try Reproduce.nginx("limit_req_zone $binary_remote_addr zone=perip:1m rate=1r/m; server { listen 127.0.0.1:PORT; location / { root {{PREFIX}}; limit_req zone=perip; } }") { port in
+            try Reproduce.nginx(
+                "limit_req_zone $binary_remote_addr zone=perip:1m rate=1r/m; server { listen 127.0.0.1:PORT; location / { root {{PREFIX}}; limit_req zone=perip; } }"
+            ) { port in
                 _ = try Visitor.status("http://127.0.0.1:\(port)/nginx.conf")
                 return try Visitor.status("http://127.0.0.1:\(port)/nginx.conf")
             }
@@ -74,7 +78,9 @@ extension LogReproduction {
         // The request holding the connection times out on the silent upstream.
         .init(name: "nginx, limit_conn turns the second connection away", slugs: ["rate-limiting", "upstream-timed-out"], status: 503) {
             try with(.silent) { upstream in
-                try Reproduce.nginx("limit_conn_zone $binary_remote_addr zone=addr:1m; server { listen 127.0.0.1:PORT; proxy_read_timeout 2s; location / { limit_conn addr 1; proxy_pass http://127.0.0.1:\(upstream.port); } }") { port in
+                try Reproduce.nginx(
+                    "limit_conn_zone $binary_remote_addr zone=addr:1m; server { listen 127.0.0.1:PORT; proxy_read_timeout 2s; location / { limit_conn addr 1; proxy_pass http://127.0.0.1:\(upstream.port); } }"
+                ) { port in
                     let held = DispatchGroup()
                     DispatchQueue.global().async(group: held) { _ = try? Visitor.status("http://127.0.0.1:\(port)/") }
                     usleep(400_000)
@@ -89,13 +95,19 @@ extension LogReproduction {
             return try Reproduce.nginx(location: "resolver 127.0.0.1:\(resolver.port); location / { set $app app.internal; proxy_pass http://$app:8080; }")
         },
         .init(name: "nginx, a resolver that does not answer", slugs: ["upstream-dns"], status: 502) {
-            try Reproduce.nginx(location: "resolver 127.0.0.1:\(LoopbackPort.free()); resolver_timeout 1s; location / { set $app app.internal; proxy_pass http://$app:8080; }")
+            try Reproduce.nginx(
+                location: "resolver 127.0.0.1:\(LoopbackPort.free()); resolver_timeout 1s; location / { set $app app.internal; proxy_pass http://$app:8080; }")
         },
         .init(name: "nginx, an upstream name unknown at start", slugs: ["upstream-dns"], status: -1) {
             try Reproduce.nginx(location: "location / { proxy_pass http://app.invalid:8080; }")
         },
         .init(name: "nginx, an upstream certificate it cannot verify", slugs: ["upstream-tls"], status: 502) {
-            try withSelfSignedTLS { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); proxy_ssl_verify on; proxy_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt; }") }
+            try withSelfSignedTLS {
+                try Reproduce.nginx(
+                    location:
+                        "location / { proxy_pass https://127.0.0.1:\($0); proxy_ssl_verify on; proxy_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt; }"
+                )
+            }
         },
         .init(name: "nginx, https:// to an upstream that speaks plain HTTP", slugs: ["upstream-tls"], status: 502) {
             try with(.answers) { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0.port); }") }
@@ -112,7 +124,10 @@ extension LogReproduction {
         },
         .init(name: "nginx, an idle WebSocket past proxy_read_timeout", slugs: ["websocket-and-grpc"], status: 101) {
             try with(.upgrades) {
-                try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\($0.port); proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection upgrade; }", options: Visitor.webSocket)
+                try Reproduce.nginx(
+                    location:
+                        "location / { proxy_pass http://127.0.0.1:\($0.port); proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection upgrade; }",
+                    options: Visitor.webSocket)
             }
         },
         .init(name: "nginx, grpc_pass to an upstream that speaks HTTP/1", slugs: ["websocket-and-grpc"], status: 502) {

@@ -38,7 +38,10 @@ final class MaintenanceArticleTests: XCTestCase {
 
     func testTheNginxConfiguration() throws {
         let (folder, upstream) = try site()
-        defer { folder.remove(); upstream.stop() }
+        defer {
+            folder.remove()
+            upstream.stop()
+        }
         let port = LoopbackPort.free()
         let locations = try snippet(under: "nginx", folder: folder.path, upstream: "127.0.0.1:\(upstream.port)")
         let nginx = try NginxServer(config: NginxServer.httpBlock("server { listen 127.0.0.1:\(port); \(locations) }"))
@@ -49,11 +52,17 @@ final class MaintenanceArticleTests: XCTestCase {
 
     func testTheCaddyConfiguration() throws {
         let (folder, upstream) = try site()
-        defer { folder.remove(); upstream.stop() }
+        defer {
+            folder.remove()
+            upstream.stop()
+        }
         let port = LoopbackPort.free()
         let routes = try snippet(under: "Caddy", folder: folder.path, upstream: "127.0.0.1:\(upstream.port)")
         try folder.write(["Caddyfile": "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(port) {\n\(routes)\n}\n"])
-        let caddy = try ServerProcess("caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path], log: folder.url.appendingPathComponent("caddy.log"))
+        let caddy = try ServerProcess(
+            "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"],
+            environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path],
+            log: folder.url.appendingPathComponent("caddy.log"))
         defer { caddy.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), caddy.log)
         try assertMaintenance("http://127.0.0.1:\(port)/account", folder: folder)

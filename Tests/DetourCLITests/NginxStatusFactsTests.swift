@@ -10,22 +10,26 @@ final class NginxStatusFactsTests: XCTestCase {
 
     override func setUpWithError() throws {
         port = LoopbackPort.free()
-        let server = try NginxServer(config: NginxServer.httpBlock("""
-        error_log {{PREFIX}}/error.log info;
-        server {
-            listen 127.0.0.1:\(port);
-            root {{PREFIX}}/html;
-            large_client_header_buffers 2 1k;
-            client_max_body_size 10;
-            error_page 494 /pages/494.html;
-            error_page 401 /pages/401.html;
-            location /pages/ { internal; }
-            location = /close { return 444; }
-            location /upload { proxy_pass http://127.0.0.1:9; }
-            location /staff { auth_basic "staff"; auth_basic_user_file {{PREFIX}}/htpasswd; }
-        }
-        """))
-        try server.folder.write(["html/index.html": "home", "html/pages/494.html": "our 494 page", "html/pages/401.html": "our 401 page", "htpasswd": "u:$apr1$x$y\n"])
+        let server = try NginxServer(
+            config: NginxServer.httpBlock(
+                """
+                error_log {{PREFIX}}/error.log info;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root {{PREFIX}}/html;
+                    large_client_header_buffers 2 1k;
+                    client_max_body_size 10;
+                    error_page 494 /pages/494.html;
+                    error_page 401 /pages/401.html;
+                    location /pages/ { internal; }
+                    location = /close { return 444; }
+                    location /upload { proxy_pass http://127.0.0.1:9; }
+                    location /staff { auth_basic "staff"; auth_basic_user_file {{PREFIX}}/htpasswd; }
+                }
+                """))
+        try server.folder.write([
+            "html/index.html": "home", "html/pages/494.html": "our 494 page", "html/pages/401.html": "our 401 page", "htpasswd": "u:$apr1$x$y\n",
+        ])
         nginx = server
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), server.errorLog)
     }

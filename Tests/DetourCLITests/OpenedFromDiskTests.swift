@@ -9,10 +9,10 @@ final class OpenedFromDiskTests: XCTestCase {
         let site = try SampleSite.shipped()
         defer { site.remove() }
         XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
-        let public_ = site.url.appendingPathComponent("public")
+        let publicFolder = site.url.appendingPathComponent("public")
         var checked = 0
         for page in ["index.html", "codes/502/index.html", "articles/upstream-timed-out/index.html", "tags/nginx/index.html", "search/index.html", "404.html"] {
-            let file = public_.appendingPathComponent(page)
+            let file = publicFolder.appendingPathComponent(page)
             let dom = try Chromium.dumpDOM(file.absoluteString)
             XCTAssertTrue(dom.contains("</html>"), "\(page): \(dom.prefix(300))")
             let hrefs = Self.hrefs(in: dom)

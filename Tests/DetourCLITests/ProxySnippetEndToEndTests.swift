@@ -20,15 +20,19 @@ final class ProxySnippetEndToEndTests: XCTestCase {
     }
 
     private static let servers: [String: Server] = [
-        "nginx": Server(name: "nginx", deadUpstreamStatus: 502, tool: "nginx",
-                        validate: { ["-t", "-p", $1 + "/", "-c", $0] }, run: { ["-p", $1 + "/", "-c", $0, "-g", "daemon off;"] }),
-        "caddy": Server(name: "caddy", deadUpstreamStatus: 502, tool: "caddy",
-                        validate: { config, _ in ["validate", "--config", config, "--adapter", "caddyfile"] },
-                        run: { config, _ in ["run", "--config", config, "--adapter", "caddyfile"] }),
-        "haproxy": Server(name: "haproxy", deadUpstreamStatus: 503, tool: "haproxy",
-                          validate: { config, _ in ["-c", "-f", config] }, run: { config, _ in ["-f", config, "-db"] }),
-        "apache": Server(name: "apache", deadUpstreamStatus: 503, tool: "apache2",
-                         validate: { config, _ in ["-t", "-f", config] }, run: { config, _ in ["-f", config, "-DFOREGROUND"] }),
+        "nginx": Server(
+            name: "nginx", deadUpstreamStatus: 502, tool: "nginx",
+            validate: { ["-t", "-p", $1 + "/", "-c", $0] }, run: { ["-p", $1 + "/", "-c", $0, "-g", "daemon off;"] }),
+        "caddy": Server(
+            name: "caddy", deadUpstreamStatus: 502, tool: "caddy",
+            validate: { config, _ in ["validate", "--config", config, "--adapter", "caddyfile"] },
+            run: { config, _ in ["run", "--config", config, "--adapter", "caddyfile"] }),
+        "haproxy": Server(
+            name: "haproxy", deadUpstreamStatus: 503, tool: "haproxy",
+            validate: { config, _ in ["-c", "-f", config] }, run: { config, _ in ["-f", config, "-db"] }),
+        "apache": Server(
+            name: "apache", deadUpstreamStatus: 503, tool: "apache2",
+            validate: { config, _ in ["-t", "-f", config] }, run: { config, _ in ["-f", config, "-DFOREGROUND"] }),
     ]
 
     /// Each code's title in English, German and French, as the shipped content words them.
@@ -68,14 +72,19 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         try FileManager.default.removeItem(atPath: site.path + "/public/errors/fr/503.txt")
         let missing = try ProcessRunner.detour(["check", "nginx", config, "--pages", "public/errors"], in: site.url)
         XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.stderr.contains("error: [nginx.error-page-missing-file] error page '/detour-errors/fr/503.txt' for 503 resolves to '\(site.path)/public/errors/fr/503.txt'"), missing.stderr)
+        XCTAssertTrue(
+            missing.stderr.contains(
+                "error: [nginx.error-page-missing-file] error page '/detour-errors/fr/503.txt' for 503 resolves to '\(site.path)/public/errors/fr/503.txt'"),
+            missing.stderr)
     }
 
     /// HAProxy refuses an errorfile that is not a whole, parsable response within its buffer.
     func testEveryHTTPFileIsAcceptedByHAProxy() throws {
         let files = site.snapshot("public/errors").keys.filter { $0.hasSuffix(".http") }.sorted()
         let statuses = Set(files.map { String(($0 as NSString).lastPathComponent.prefix(3)) })
-        XCTAssertEqual(statuses, ["400", "401", "403", "404", "405", "408", "410", "413", "429", "500", "501", "502", "503", "504"], "only the statuses HAProxy raises itself")
+        XCTAssertEqual(
+            statuses, ["400", "401", "403", "404", "405", "408", "410", "413", "429", "500", "501", "502", "503", "504"],
+            "only the statuses HAProxy raises itself")
         XCTAssertEqual(files.count, statuses.count * 6, "default copy and 5 languages")
         var config = "defaults\n    mode http\nfrontend web\n    bind 127.0.0.1:\(LoopbackPort.free())\n"
         for (index, file) in files.enumerated() {
@@ -97,7 +106,9 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         let status = server.deadUpstreamStatus
         if name == "haproxy" {
             // The language comes with the health check's verdict; the first one runs at start.
-            Poll.until { (try? HTTPClient.get(self.url(port), headers: ["Accept-Language": "de"]))?.body.contains("<h1>\(Self.titles["de"]![status]!)</h1>") == true }
+            Poll.until {
+                (try? HTTPClient.get(self.url(port), headers: ["Accept-Language": "de"]))?.body.contains("<h1>\(Self.titles["de"]![status]!)</h1>") == true
+            }
         }
         let down = try HTTPClient.get(url(port))
         XCTAssertEqual(down.status, status, "\(name): the real status, never 200", file: file, line: line)
@@ -107,11 +118,14 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         XCTAssertEqual(down.headers["retry-after"], Self.retryAfter[status], name, file: file, line: line)
 
         try assertRequestReference(in: down, label: "Reference", name, file: file, line: line)
-        XCTAssertTrue(down.body.contains("width:100%;"), "\(name): the page's CSS arrives as written (HAProxy's log-format copy doubles each %)", file: file, line: line)
+        XCTAssertTrue(
+            down.body.contains("width:100%;"), "\(name): the page's CSS arrives as written (HAProxy's log-format copy doubles each %)", file: file, line: line)
 
         let german = try HTTPClient.get(url(port), headers: ["Accept-Language": "de"])
         XCTAssertEqual(german.status, status, name, file: file, line: line)
-        XCTAssertTrue(german.body.contains("<html lang=\"de\">") && german.body.contains("<h1>\(Self.titles["de"]![status]!)</h1>"), "\(name): \(german.body.prefix(300))", file: file, line: line)
+        XCTAssertTrue(
+            german.body.contains("<html lang=\"de\">") && german.body.contains("<h1>\(Self.titles["de"]![status]!)</h1>"),
+            "\(name): \(german.body.prefix(300))", file: file, line: line)
         let french = try HTTPClient.get(url(port), headers: ["Accept-Language": "fr-CH,fr;q=0.9"])
         XCTAssertTrue(french.body.contains("<h1>\(Self.titles["fr"]![status]!)</h1>"), "\(name): \(french.body.prefix(300))", file: file, line: line)
         let english = try HTTPClient.get(url(port), headers: ["Accept-Language": "en-US,en;q=0.9,de;q=0.8"])
@@ -133,18 +147,20 @@ final class ProxySnippetEndToEndTests: XCTestCase {
 
         // (b) An application that answers 500, 502, 503 and 504 itself.
         let appPort = LoopbackPort.free()
-        let app = try NginxServer(config: NginxServer.httpBlock("""
-        server {
-            listen 127.0.0.1:\(appPort);
-            location = /500 { return 500 "the application's own 500"; }
-            location = /502 { return 502 "the application's own 502"; }
-            location = /503 { return 503 "the application's own 503"; }
-            location = /504 { return 504 "the application's own 504"; }
-            location = /404 { return 404 "the application's own 404"; }
-            location = /401 { return 401 "the application's own 401"; }
-            location / { return 200 "application home"; }
-        }
-        """))
+        let app = try NginxServer(
+            config: NginxServer.httpBlock(
+                """
+                server {
+                    listen 127.0.0.1:\(appPort);
+                    location = /500 { return 500 "the application's own 500"; }
+                    location = /502 { return 502 "the application's own 502"; }
+                    location = /503 { return 503 "the application's own 503"; }
+                    location = /504 { return 504 "the application's own 504"; }
+                    location = /404 { return 404 "the application's own 404"; }
+                    location = /401 { return 401 "the application's own 401"; }
+                    location / { return 200 "application home"; }
+                }
+                """))
         application = app
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog, file: file, line: line)
         let proxied = try start(server, upstream: appPort)
@@ -154,7 +170,8 @@ final class ProxySnippetEndToEndTests: XCTestCase {
             let response = try HTTPClient.get(url(proxied, path: "/\(code)"), headers: ["Accept-Language": "de"])
             XCTAssertEqual(response.status, code, "\(name): the application's status is kept", file: file, line: line)
             XCTAssertFalse(response.body.contains("the application's own"), "\(name) \(code): the application's body is replaced", file: file, line: line)
-            XCTAssertTrue(response.body.contains("<h1>\(Self.titles["de"]![code]!)</h1>"), "\(name) \(code): \(response.body.prefix(300))", file: file, line: line)
+            XCTAssertTrue(
+                response.body.contains("<h1>\(Self.titles["de"]![code]!)</h1>"), "\(name) \(code): \(response.body.prefix(300))", file: file, line: line)
             XCTAssertEqual(response.headers["cache-control"], "no-store", "\(name) \(code)", file: file, line: line)
             XCTAssertEqual(response.headers["retry-after"], Self.retryAfter[code], "\(name) \(code)", file: file, line: line)
             try assertRequestReference(in: response, label: "Referenz", "\(name) \(code)", file: file, line: line)
@@ -171,11 +188,14 @@ final class ProxySnippetEndToEndTests: XCTestCase {
     /// can log. (A page no server filled in is checked in Chromium: the line is hidden.)
     private func assertRequestReference(in response: HTTPResponse, label: String, _ name: String, file: StaticString, line: UInt) throws {
         let pattern = #"<p class="ref"><code data-label="([^"]*): ">(.*?)</code></p>"#
-        let match = try XCTUnwrap(response.body.range(of: pattern, options: .regularExpression).map { String(response.body[$0]) }, "\(name): \(response.body)", file: file, line: line)
+        let match = try XCTUnwrap(
+            response.body.range(of: pattern, options: .regularExpression).map { String(response.body[$0]) }, "\(name): \(response.body)", file: file, line: line
+        )
         XCTAssertTrue(match.contains("data-label=\"\(label): \""), match, file: file, line: line)
         let inside = match.components(separatedBy: ": \">").dropFirst().joined().components(separatedBy: "</code>")[0]
         let content = inside.replacingOccurrences(of: #"<!--.*?-->"#, with: "", options: .regularExpression)
-        XCTAssertTrue(content.range(of: #"^[A-Za-z0-9@_:-]{8,}$"#, options: .regularExpression) != nil, "\(name): an ID, escaped: \(match)", file: file, line: line)
+        XCTAssertTrue(
+            content.range(of: #"^[A-Za-z0-9@_:-]{8,}$"#, options: .regularExpression) != nil, "\(name): an ID, escaped: \(match)", file: file, line: line)
         XCTAssertEqual(response.headers["x-request-id"], content, "\(name): the ID the server sends and logs", file: file, line: line)
     }
 
@@ -185,7 +205,9 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         let listen = LoopbackPort.free()
         let (config, state) = try example(server.name, upstream: upstream, listen: listen)
         let environment = ["HOME": state, "XDG_DATA_HOME": state, "XDG_CONFIG_HOME": state]
-        let check = try ProcessRunner.run(try RequiredTool.find(server.tool), server.validate(config, state), environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new })
+        let check = try ProcessRunner.run(
+            try RequiredTool.find(server.tool), server.validate(config, state),
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new })
         let written = (try? site.read(relative(config))) ?? ""
         XCTAssertEqual(check.status, 0, "\(server.tool) refuses the example:\n\(check.stdout)\(check.stderr)\n\(written)")
         let process = try ServerProcess(server.tool, server.run(config, state), environment: environment, log: URL(fileURLWithPath: state + "/server.log"))
@@ -197,10 +219,11 @@ final class ProxySnippetEndToEndTests: XCTestCase {
     private func example(_ name: String, upstream: Int, listen: Int = 8080) throws -> (config: String, state: String) {
         let state = site.path + "/state-\(name)-\(upstream)"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        let snippet = try ProcessRunner.detour([
-            "snippet", name, "--example", "--listen", "127.0.0.1:\(listen)", "--upstream", "127.0.0.1:\(upstream)",
-            "--state", state, "--install-path", site.path + "/public",
-        ], in: site.url)
+        let snippet = try ProcessRunner.detour(
+            [
+                "snippet", name, "--example", "--listen", "127.0.0.1:\(listen)", "--upstream", "127.0.0.1:\(upstream)",
+                "--state", state, "--install-path", site.path + "/public",
+            ], in: site.url)
         XCTAssertEqual(snippet.status, 0, snippet.stderr)
         let config = state + "/\(name).conf"
         try snippet.stdout.write(toFile: config, atomically: true, encoding: .utf8)

@@ -55,16 +55,18 @@ final class SearchBrowserTests: XCTestCase {
     override func setUpWithError() throws {
         site = try SampleSite.shipped()
         // Markup in an article must reach an excerpt as text.
-        try site.write(["content/articles/test/markup.md": """
-        ---
-        title: Escaping check
-        summary: Text that looks like markup.
-        codes: [500]
-        audience: operator
-        ---
+        try site.write([
+            "content/articles/test/markup.md": """
+            ---
+            title: Escaping check
+            summary: Text that looks like markup.
+            codes: [500]
+            audience: operator
+            ---
 
-        Write `<img src=x onerror=alert(1)>` and <b>bold</b> as text: zanzibarquux.
-        """])
+            Write `<img src=x onerror=alert(1)>` and <b>bold</b> as text: zanzibarquux.
+            """
+        ])
         XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
     }
 
@@ -77,19 +79,23 @@ final class SearchBrowserTests: XCTestCase {
         let queries = Self.relevance.map(\.0) + Self.hostile + ["zanzibarquux"]
         let data = try JSONSerialization.data(withJSONObject: ["queries": queries, "tokens": Self.tokenTexts])
         try site.write([
-            "probe/probe.html": #"<!doctype html><html><head><meta charset="utf-8"></head><body><pre id="out">waiting</pre><iframe id="page"></iframe><script src="queries.js"></script><script src="probe.js"></script></body></html>"#,
+            "probe/probe.html":
+                #"<!doctype html><html><head><meta charset="utf-8"></head><body><pre id="out">waiting</pre><iframe id="page"></iframe><script src="queries.js"></script><script src="probe.js"></script></body></html>"#,
             "probe/queries.js": "var PROBE = \(String(decoding: data, as: UTF8.self)); var QUERIES = PROBE.queries, TOKEN_TEXTS = PROBE.tokens;",
-            "probe/probe.js": try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SearchProbe/probe.js"), encoding: .utf8),
+            "probe/probe.js": try String(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SearchProbe/probe.js"), encoding: .utf8),
         ])
         let port = LoopbackPort.free()
-        let nginx = try NginxServer(config: NginxServer.httpBlock("""
-        server {
-            listen 127.0.0.1:\(port);
-            root \(site.path)/public;
-            add_header Content-Security-Policy "default-src 'self'" always;
-            location /probe/ { root \(site.path); }
-        }
-        """))
+        let nginx = try NginxServer(
+            config: NginxServer.httpBlock(
+                """
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(site.path)/public;
+                    add_header Content-Security-Policy "default-src 'self'" always;
+                    location /probe/ { root \(site.path); }
+                }
+                """))
         server = nginx
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), nginx.errorLog)
         let dom = try Chromium.dumpDOM("http://127.0.0.1:\(port)/probe/probe.html", arguments: ["--virtual-time-budget=120000"])
@@ -154,7 +160,8 @@ final class SearchBrowserTests: XCTestCase {
 
     private static func probeReport(_ dom: String) -> [String: Any]? {
         guard let start = dom.range(of: "<pre id=\"out\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex) else { return nil }
-        let text = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        let text = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
         return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
     }
 

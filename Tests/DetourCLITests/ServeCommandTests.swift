@@ -12,7 +12,8 @@ final class ServeCommandTests: XCTestCase {
     override func setUpWithError() throws {
         site = try SampleSite.make()
         port = LoopbackPort.free()
-        let server = try ServerProcess(executable: Repository.detourExecutable, ["serve", "--port", String(port)], in: site.url, log: site.url.appendingPathComponent("serve.log"))
+        let server = try ServerProcess(
+            executable: Repository.detourExecutable, ["serve", "--port", String(port)], in: site.url, log: site.url.appendingPathComponent("serve.log"))
         processes.append(server)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port, timeout: 60), server.log)
     }
@@ -110,16 +111,18 @@ final class ServeCommandTests: XCTestCase {
     }
 
     func testNewAndRemovedArticlesAndTemplates() throws {
-        try site.write(["content/articles/new/fresh.md": """
-        ---
-        title: A fresh article
-        summary: Written while the preview runs.
-        codes: [502]
-        tags: [fresh]
-        ---
+        try site.write([
+            "content/articles/new/fresh.md": """
+            ---
+            title: A fresh article
+            summary: Written while the preview runs.
+            codes: [502]
+            tags: [fresh]
+            ---
 
-        Fresh text.
-        """])
+            Fresh text.
+            """
+        ])
         XCTAssertTrue(Poll.until { self.page("/articles/fresh/").contains("Fresh text.") }, server.log)
         XCTAssertTrue(page("/tags/fresh/").contains("A fresh article"))
         XCTAssertTrue(page("/codes/502/").contains("A fresh article"))
@@ -138,12 +141,16 @@ final class ServeCommandTests: XCTestCase {
         let profile = try TemporaryFolder()
         defer { profile.remove() }
         processes.append(try Chromium.open(url("/articles/refused/"), profile: profile))
-        XCTAssertTrue(Poll.until(timeout: 30) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Connection refused ·") } }, "\(Chromium.pageTitles(profile: profile))")
+        XCTAssertTrue(
+            Poll.until(timeout: 30) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Connection refused ·") } },
+            "\(Chromium.pageTitles(profile: profile))")
         // Give the page its event stream before the save.
         usleep(1_000_000)
         let article = "content/articles/refused.md"
         try site.write([article: try site.read(article).replacingOccurrences(of: "title: Connection refused", with: "title: Reloaded by itself")])
-        XCTAssertTrue(Poll.until(timeout: 20) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Reloaded by itself ·") } }, "\(Chromium.pageTitles(profile: profile))\n\(server.log)")
+        XCTAssertTrue(
+            Poll.until(timeout: 20) { Chromium.pageTitles(profile: profile).contains { $0.hasPrefix("Reloaded by itself ·") } },
+            "\(Chromium.pageTitles(profile: profile))\n\(server.log)")
     }
 
     func testTwoHundredConnectionsAtOnce() throws {

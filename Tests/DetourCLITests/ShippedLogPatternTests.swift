@@ -9,13 +9,20 @@ import XCTest
 /// article states, and `detour diagnose` sends the line the server really wrote to that article.
 final class ShippedLogPatternTests: XCTestCase {
     private struct Report: Decodable {
-        struct Cause: Decodable { var slug: String; var statuses: [Int]; var count: Int; var lines: [String] }
+        struct Cause: Decodable {
+            var slug: String
+            var statuses: [Int]
+            var count: Int
+            var lines: [String]
+        }
         var causes: [Cause]
     }
 
     /// Runs nginx with `location` as its only location (and `http` beside the server), asks it
     /// `requests` times, and returns the statuses and the articles its error log leads to.
-    private func reproduce(_ location: String, http: String = "", requests: Int = 1, path: String = "/", file: StaticString = #filePath, line: UInt = #line) throws -> (statuses: [Int], causes: [Report.Cause]) {
+    private func reproduce(_ location: String, http: String = "", requests: Int = 1, path: String = "/", file: StaticString = #filePath, line: UInt = #line)
+        throws -> (statuses: [Int], causes: [Report.Cause])
+    {
         let port = LoopbackPort.free()
         let nginx = try NginxServer(config: NginxServer.httpBlock("\(http) server { listen 127.0.0.1:\(port); proxy_read_timeout 1s; \(location) }"))
         defer { nginx.stop() }
@@ -26,10 +33,13 @@ final class ShippedLogPatternTests: XCTestCase {
         return (statuses, causes)
     }
 
-    private func assertLeads(_ reproduced: (statuses: [Int], causes: [Report.Cause]), to slug: String, status: Int, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertLeads(
+        _ reproduced: (statuses: [Int], causes: [Report.Cause]), to slug: String, status: Int, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(reproduced.statuses.last, status, "what the visitor gets", file: file, line: line)
         XCTAssertEqual(reproduced.causes.map(\.slug), [slug], file: file, line: line)
-        XCTAssertTrue(reproduced.causes.first?.statuses.contains(status) == true, "the article names the status visitors get, \(status)", file: file, line: line)
+        XCTAssertTrue(
+            reproduced.causes.first?.statuses.contains(status) == true, "the article names the status visitors get, \(status)", file: file, line: line)
     }
 
     /// nginx's own file, served by the location under test: something that answers 200.
@@ -47,12 +57,15 @@ final class ShippedLogPatternTests: XCTestCase {
     }
 
     func testAZoneLimitsEveryServerThatSharesIt() throws {
-        let first = LoopbackPort.free(), second = LoopbackPort.free()
-        let nginx = try NginxServer(config: NginxServer.httpBlock("""
-            limit_req_zone $binary_remote_addr zone=perip:1m rate=1r/m;
-            server { listen 127.0.0.1:\(first); location / { root {{PREFIX}}; limit_req zone=perip; } }
-            server { listen 127.0.0.1:\(second); location / { root {{PREFIX}}; limit_req zone=perip; } }
-            """))
+        let first = LoopbackPort.free()
+        let second = LoopbackPort.free()
+        let nginx = try NginxServer(
+            config: NginxServer.httpBlock(
+                """
+                limit_req_zone $binary_remote_addr zone=perip:1m rate=1r/m;
+                server { listen 127.0.0.1:\(first); location / { root {{PREFIX}}; limit_req zone=perip; } }
+                server { listen 127.0.0.1:\(second); location / { root {{PREFIX}}; limit_req zone=perip; } }
+                """))
         defer { nginx.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(second), nginx.errorLog)
         XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(first)/nginx.conf").status, 200)
@@ -65,10 +78,12 @@ final class ShippedLogPatternTests: XCTestCase {
         defer { upstream.stop() }
         for (status, directive) in [(503, ""), (429, "limit_conn_status 429;")] {
             let port = LoopbackPort.free()
-            let nginx = try NginxServer(config: NginxServer.httpBlock("""
-                limit_conn_zone $binary_remote_addr zone=addr:1m;
-                server { listen 127.0.0.1:\(port); proxy_read_timeout 2s; location / { limit_conn addr 1; \(directive) proxy_pass http://127.0.0.1:\(upstream.port); } }
-                """))
+            let nginx = try NginxServer(
+                config: NginxServer.httpBlock(
+                    """
+                    limit_conn_zone $binary_remote_addr zone=addr:1m;
+                    server { listen 127.0.0.1:\(port); proxy_read_timeout 2s; location / { limit_conn addr 1; \(directive) proxy_pass http://127.0.0.1:\(upstream.port); } }
+                    """))
             defer { nginx.stop() }
             XCTAssertTrue(LoopbackPort.waitUntilOpen(port), nginx.errorLog)
             // The first request holds the only connection the zone allows, waiting on the upstream.
@@ -97,7 +112,8 @@ final class ShippedLogPatternTests: XCTestCase {
             let causes = try diagnose(outcome.log)
             XCTAssertEqual(Set(causes.map(\.slug)), Set(reproduction.slugs), "\(reproduction.name): the articles its lines lead to\n\(outcome.log)")
             if outcome.status >= 400, let cause = causes.first(where: { $0.slug == reproduction.slugs.first }) {
-                XCTAssertTrue(cause.statuses.contains(outcome.status), "\(reproduction.name): \(cause.slug) does not name \(outcome.status), the status visitors get")
+                XCTAssertTrue(
+                    cause.statuses.contains(outcome.status), "\(reproduction.name): \(cause.slug) does not name \(outcome.status), the status visitors get")
             }
             for line in outcome.log.split(separator: "\n") {
                 if let (cause, pattern) = matcher.explanation(of: String(line)) { matched.insert(articles[cause].slug + " " + pattern.text) }
@@ -124,8 +140,12 @@ final class ShippedLogPatternTests: XCTestCase {
 
     /// Starts `tool` in the foreground with `arguments`, asks its port once `ready` holds, stops
     /// it, and gives the status and what it logged (its output and `extraLog`).
-    private func run(_ tool: String, _ arguments: [String], port: Int, in folder: TemporaryFolder, extraLog: String? = nil, ready: () -> Bool = { true }) throws -> (status: Int, log: String) {
-        let server = try ServerProcess(tool, arguments, environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path], log: folder.url.appendingPathComponent("server.log"))
+    private func run(_ tool: String, _ arguments: [String], port: Int, in folder: TemporaryFolder, extraLog: String? = nil, ready: () -> Bool = { true }) throws
+        -> (status: Int, log: String)
+    {
+        let server = try ServerProcess(
+            tool, arguments, environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path],
+            log: folder.url.appendingPathComponent("server.log"))
         defer { server.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), server.log)
         let deadline = Date().addingTimeInterval(8)
@@ -140,7 +160,8 @@ final class ShippedLogPatternTests: XCTestCase {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
-        try folder.write(["haproxy.cfg": """
+        try folder.write([
+            "haproxy.cfg": """
             defaults
                 mode http
                 timeout connect 1s
@@ -152,7 +173,8 @@ final class ShippedLogPatternTests: XCTestCase {
             backend app
                 server app1 127.0.0.1:\(LoopbackPort.free()) check inter 200ms fall 1 rise 1
 
-            """])
+            """
+        ])
         let log = folder.url.appendingPathComponent("server.log")
         let (status, written) = try run("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], port: port, in: folder) {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("has no server available")
@@ -170,8 +192,11 @@ final class ShippedLogPatternTests: XCTestCase {
         let port = LoopbackPort.free()
         let state = site.path + "/state"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        let snippet = try ProcessRunner.detour(["snippet", "apache", "--example", "--listen", "127.0.0.1:\(port)", "--upstream", "127.0.0.1:\(LoopbackPort.free())",
-                                                "--state", state, "--install-path", site.path + "/public"], in: site.url)
+        let snippet = try ProcessRunner.detour(
+            [
+                "snippet", "apache", "--example", "--listen", "127.0.0.1:\(port)", "--upstream", "127.0.0.1:\(LoopbackPort.free())",
+                "--state", state, "--install-path", site.path + "/public",
+            ], in: site.url)
         XCTAssertEqual(snippet.status, 0, snippet.stderr)
         try snippet.stdout.write(toFile: state + "/apache.conf", atomically: true, encoding: .utf8)
         let (status, written) = try run("apache2", ["-f", state + "/apache.conf", "-DFOREGROUND"], port: port, in: site, extraLog: "state/error.log")

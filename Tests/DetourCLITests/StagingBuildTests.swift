@@ -10,7 +10,10 @@ final class StagingBuildTests: XCTestCase {
     override func setUpWithError() throws {
         project = try TemporaryFolder()
         try FileManager.default.copyItem(at: Repository.content, to: project.url.appendingPathComponent("content"))
-        try project.write(["content/articles/coming-soon.md": "---\ntitle: \"Coming soon\"\nsummary: Not published yet.\ncodes: [502]\naudience: operator\ndraft: true\n---\n\nSoon.\n"])
+        try project.write([
+            "content/articles/coming-soon.md":
+                "---\ntitle: \"Coming soon\"\nsummary: Not published yet.\ncodes: [502]\naudience: operator\ndraft: true\n---\n\nSoon.\n"
+        ])
     }
 
     override func tearDown() {
@@ -28,8 +31,11 @@ final class StagingBuildTests: XCTestCase {
         XCTAssertTrue(project.exists("public/articles/coming-soon/index.html"))
         XCTAssertTrue(try project.read("public/robots.txt").contains("Sitemap: https://staging.example.org/help/sitemap.xml"))
         XCTAssertTrue(try project.read("public/sitemap.xml").contains("<loc>https://staging.example.org/help/articles/coming-soon/</loc>"))
-        XCTAssertTrue(try project.read("public/articles/upstream-dns/index.html").contains(#"<link rel="canonical" href="https://staging.example.org/help/articles/upstream-dns/">"#))
-        XCTAssertTrue(try project.read("public/errors/502.html").contains("https://staging.example.org/help/codes/502/"), "error pages link to the staging help site")
+        XCTAssertTrue(
+            try project.read("public/articles/upstream-dns/index.html").contains(
+                #"<link rel="canonical" href="https://staging.example.org/help/articles/upstream-dns/">"#))
+        XCTAssertTrue(
+            try project.read("public/errors/502.html").contains("https://staging.example.org/help/codes/502/"), "error pages link to the staging help site")
 
         let wrong = try ProcessRunner.detour(["build", "--base-url", "staging.example.org"], in: project.url)
         XCTAssertEqual(wrong.status, 64)
@@ -42,7 +48,8 @@ final class StagingBuildTests: XCTestCase {
         let build = try ProcessRunner.detour(["build", "--quiet", "--base-url", "http://127.0.0.1/"], in: project.url)
         XCTAssertEqual(build.status, 0, build.stderr)
         let port = LoopbackPort.free()
-        let nginx = try NginxServer(config: NginxServer.httpBlock("server { listen 127.0.0.1:\(port); root \(project.path)/public; error_page 404 /404.html; }"))
+        let nginx = try NginxServer(
+            config: NginxServer.httpBlock("server { listen 127.0.0.1:\(port); root \(project.path)/public; error_page 404 /404.html; }"))
         defer { nginx.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), nginx.errorLog)
         let missing = try HTTPClient.get("http://127.0.0.1:\(port)/articles/no-such-thing/deeper/")
@@ -50,7 +57,8 @@ final class StagingBuildTests: XCTestCase {
         XCTAssertTrue(missing.body.contains("<h1>Page not found</h1>"), missing.body)
         XCTAssertTrue(missing.body.contains(#"<meta name="robots" content="noindex">"#))
         XCTAssertFalse(missing.body.contains(#"rel="canonical""#), "a 404 page names no canonical URL")
-        let stylesheet = try XCTUnwrap(missing.body.range(of: #"href="([^"]*style\.css)""#, options: .regularExpression).map { String(missing.body[$0].dropFirst(6).dropLast()) })
+        let stylesheet = try XCTUnwrap(
+            missing.body.range(of: #"href="([^"]*style\.css)""#, options: .regularExpression).map { String(missing.body[$0].dropFirst(6).dropLast()) })
         XCTAssertEqual(stylesheet, "/style.css")
         XCTAssertEqual(try HTTPClient.get("http://127.0.0.1:\(port)\(stylesheet)").status, 200, "its links work at any depth")
     }

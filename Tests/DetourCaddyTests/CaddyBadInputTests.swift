@@ -1,9 +1,10 @@
 import DetourDiagnostics
-@testable import DetourCaddy
 import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourCaddy
 
 /// Whatever bytes a Caddyfile holds, reading it ends with blocks or a located error.
 final class CaddyBadInputTests: XCTestCase {
@@ -17,13 +18,17 @@ final class CaddyBadInputTests: XCTestCase {
 
     func testRandomBytesAndMangledCaddyfilesEndWithALocatedResult() throws {
         var generator = SplitMix64(state: 2026)
-        let pieces = Array("example.com { } ( ) \" ` \\ # \n \t import snip {args.0} {$X} route handle_errors respond file_server @m".split(separator: " ")).map(String.init) + [" ", "\n", "{", "}"]
+        let pieces =
+            Array("example.com { } ( ) \" ` \\ # \n \t import snip {args.0} {$X} route handle_errors respond file_server @m".split(separator: " ")).map(
+                String.init) + [" ", "\n", "{", "}"]
         for round in 0..<300 {
             let bytes: [UInt8]
             if round % 2 == 0 {
                 bytes = (0..<Int(generator.next() % 400)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             } else {
-                bytes = Array((0..<Int(generator.next() % 80)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] + (generator.next() % 3 == 0 ? " " : "") }.joined().utf8)
+                bytes = Array(
+                    (0..<Int(generator.next() % 80)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] + (generator.next() % 3 == 0 ? " " : "") }
+                        .joined().utf8)
             }
             let (_, diagnostics) = try read(bytes)
             for diagnostic in diagnostics {
@@ -49,7 +54,8 @@ final class CaddyBadInputTests: XCTestCase {
         let sites = (0..<2000).map { "site\($0).test {\n\treverse_proxy 127.0.0.1:9000\n\thandle_errors {\n\t\tbasicauth {\n\t\t}\n\t}\n}\n" }.joined()
         let folder = try TemporaryFolder(files: ["Caddyfile": sites + "broken.test {\n\trespond {\n"])
         defer { folder.remove() }
-        let report = CaddyChecker.check(.init(main: folder.url.appendingPathComponent("Caddyfile"), mainDisplay: "Caddyfile", pages: nil, maps: []), version: CaddyVersionSource(.debian))
+        let report = CaddyChecker.check(
+            .init(main: folder.url.appendingPathComponent("Caddyfile"), mainDisplay: "Caddyfile", pages: nil, maps: []), version: CaddyVersionSource(.debian))
         XCTAssertEqual(report.diagnostics.map(\.message), ["Unexpected EOF"])
         XCTAssertEqual(report.coverage.count, 0)
         XCTAssertEqual(report.files, ["Caddyfile"])
@@ -74,13 +80,19 @@ final class CaddyBadInputTests: XCTestCase {
         let folder = try TemporaryFolder(files: ["Caddyfile": "example.com {\n\timport huge.caddy\n}\n"])
         defer { folder.remove() }
         for name in ["huge.caddy", "huge-main"] {
-            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: folder.path + "/" + name, contents: nil); return folder.path + "/" + name }()))
+            let handle = try XCTUnwrap(
+                FileHandle(
+                    forWritingAtPath: {
+                        FileManager.default.createFile(atPath: folder.path + "/" + name, contents: nil)
+                        return folder.path + "/" + name
+                    }()))
             try handle.truncate(atOffset: 1 << 30)
             try handle.close()
         }
         let imported = CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile")
-        XCTAssertEqual(imported.diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" },
-                       ["2:9: Could not import \(folder.url.standardizedFileURL.path)/huge.caddy: it is larger than 256 MiB, more than detour reads in a Caddyfile"])
+        XCTAssertEqual(
+            imported.diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" },
+            ["2:9: Could not import \(folder.url.standardizedFileURL.path)/huge.caddy: it is larger than 256 MiB, more than detour reads in a Caddyfile"])
         let main = CaddyConfig.load(main: folder.url.appendingPathComponent("huge-main"), displayPath: "huge-main")
         XCTAssertEqual(main.diagnostics.map(\.message), ["cannot open 'huge-main': it is larger than 256 MiB, more than detour reads in a Caddyfile"])
     }

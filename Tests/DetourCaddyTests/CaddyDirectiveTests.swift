@@ -1,7 +1,8 @@
-@testable import DetourCaddy
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourCaddy
 
 /// The directives detour takes for Caddy's own are those the installed `caddy adapt` knows,
 /// and Caddy 1's, which many Caddyfiles online still use, are refused by both.

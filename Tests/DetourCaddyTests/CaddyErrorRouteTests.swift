@@ -1,9 +1,10 @@
 import DetourDiagnostics
-@testable import DetourCaddy
 import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourCaddy
 
 /// How a `handle_errors` block is read into routes: what stands before the page, and which
 /// requests and codes reach it.
@@ -14,8 +15,10 @@ final class CaddyErrorRouteTests: XCTestCase {
             "errors/502.html": "<p>502</p>",
         ])
         defer { folder.remove() }
-        let report = CaddyChecker.check(.init(main: folder.url.appendingPathComponent("Caddyfile"), mainDisplay: "Caddyfile", pages: folder.url.appendingPathComponent("errors"),
-                                              maps: [PagePathMap(installPath: "/srv/errors", localPath: folder.path + "/errors")]))
+        let report = CaddyChecker.check(
+            .init(
+                main: folder.url.appendingPathComponent("Caddyfile"), mainDisplay: "Caddyfile", pages: folder.url.appendingPathComponent("errors"),
+                maps: [PagePathMap(installPath: "/srv/errors", localPath: folder.path + "/errors")]))
         return report.diagnostics.map { "\($0.location.line): [\($0.rule)] \($0.message)" }
     }
 
@@ -37,7 +40,11 @@ final class CaddyErrorRouteTests: XCTestCase {
         let byStatus = try findings("\t\t@bad expression `{err.status_code} >= 500`\n\t\thandle @bad {\n" + page + "\t\t}\n")
         XCTAssertEqual(byStatus, [], "a status matcher lets every visitor in")
         let byPath = try findings("\t\thandle /api/* {\n" + page + "\t\t}\n")
-        XCTAssertEqual(byPath, ["4: [caddy.error-page-protected] pages for 502 are sent only to requests that match /api/*: every other visitor gets the status with an empty body"])
+        XCTAssertEqual(
+            byPath,
+            [
+                "4: [caddy.error-page-protected] pages for 502 are sent only to requests that match /api/*: every other visitor gets the status with an empty body"
+            ])
     }
 
     func testARespondWithAMatcherLeavesTheFileServer() throws {

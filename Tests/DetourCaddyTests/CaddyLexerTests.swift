@@ -1,5 +1,6 @@
-@testable import DetourCaddy
 import XCTest
+
+@testable import DetourCaddy
 
 /// Caddy's lexical rules, word by word: 2.6's, and the heredocs 2.7 added.
 final class CaddyLexerTests: XCTestCase {
@@ -57,10 +58,17 @@ final class CaddyLexerTests: XCTestCase {
     }
 
     func testBadHeredocsFailInCaddysWords() {
-        XCTAssertEqual(failure("respond <<\n"), .init(message: "missing opening heredoc marker on line #1; must contain only alphanumeric characters, dashes and underscores; got empty string", line: 1))
+        XCTAssertEqual(
+            failure("respond <<\n"),
+            .init(
+                message: "missing opening heredoc marker on line #1; must contain only alphanumeric characters, dashes and underscores; got empty string",
+                line: 1))
         XCTAssertEqual(failure("\nrespond <<<END\n")?.message, "too many '<' for heredoc on line #2; only use two, for example <<END")
-        XCTAssertEqual(failure("respond <<E.D\n")?.message, "heredoc marker on line #1 must contain only alphanumeric characters, dashes and underscores; got 'E.D'")
+        XCTAssertEqual(
+            failure("respond <<E.D\n")?.message, "heredoc marker on line #1 must contain only alphanumeric characters, dashes and underscores; got 'E.D'")
         XCTAssertEqual(failure("respond <<END\nnever closed\n"), .init(message: "incomplete heredoc <<END on line #3, expected ending marker END", line: 3))
-        XCTAssertEqual(failure("respond <<END\n  a\n b\n  END\n"), .init(message: "mismatched leading whitespace in heredoc <<END on line #3 [ b], expected whitespace [  ] to match the closing marker", line: 3))
+        XCTAssertEqual(
+            failure("respond <<END\n  a\n b\n  END\n"),
+            .init(message: "mismatched leading whitespace in heredoc <<END on line #3 [ b], expected whitespace [  ] to match the closing marker", line: 3))
     }
 }

@@ -1,9 +1,10 @@
 import DetourDiagnostics
-@testable import DetourCaddy
 import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourCaddy
 
 /// One folder per scenario in `Fixtures/caddy`, named `<rule>[-variant]-hit|near-miss`: a `Caddyfile` and the findings expected
 /// for it in `expected.txt` (re-record with RECORD_GOLDEN=1). Pages are `pages/errors`,
@@ -29,11 +30,12 @@ final class CaddyRuleFixtureTests: XCTestCase {
     ]
 
     static func check(_ scenario: String) -> ProxyCheck.Report {
-        CaddyChecker.check(.init(
-            main: root.appendingPathComponent(scenario).appendingPathComponent("Caddyfile"), mainDisplay: "\(scenario)/Caddyfile",
-            pages: root.appendingPathComponent("pages/errors"),
-            maps: [PagePathMap(installPath: "/srv/detour", localPath: root.appendingPathComponent("pages").path)]
-        ))
+        CaddyChecker.check(
+            .init(
+                main: root.appendingPathComponent(scenario).appendingPathComponent("Caddyfile"), mainDisplay: "\(scenario)/Caddyfile",
+                pages: root.appendingPathComponent("pages/errors"),
+                maps: [PagePathMap(installPath: "/srv/detour", localPath: root.appendingPathComponent("pages").path)]
+            ))
     }
 
     static let fixtures = RuleFixtures(root: root, prefix: "caddy.", rules: rules)

@@ -9,7 +9,8 @@ final class CaddyRuleRuntimeTests: XCTestCase {
 
     override func setUpWithError() throws {
         scratch = try TemporaryFolder()
-        try FileManager.default.copyItem(at: CaddyRuleFixtureTests.root.appendingPathComponent("pages/errors"), to: scratch.url.appendingPathComponent("errors"))
+        try FileManager.default.copyItem(
+            at: CaddyRuleFixtureTests.root.appendingPathComponent("pages/errors"), to: scratch.url.appendingPathComponent("errors"))
     }
 
     override func tearDown() {
@@ -24,7 +25,8 @@ final class CaddyRuleRuntimeTests: XCTestCase {
     }
 
     private func request(_ scenario: String, upstream: Upstream) throws -> HTTPResponse {
-        let port = LoopbackPort.free(), upstreamPort = LoopbackPort.free()
+        let port = LoopbackPort.free()
+        let upstreamPort = LoopbackPort.free()
         var config = try String(contentsOf: CaddyRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("Caddyfile"), encoding: .utf8)
         config = config.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
             .replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(upstreamPort)")
@@ -35,8 +37,9 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         let state = scratch.path + "/state-\(scenario)-\(port)"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try config.write(toFile: state + "/Caddyfile", atomically: true, encoding: .utf8)
-        let caddy = try ServerProcess("caddy", ["run", "--config", state + "/Caddyfile", "--adapter", "caddyfile"],
-                                      environment: ["HOME": state, "XDG_DATA_HOME": state, "XDG_CONFIG_HOME": state], log: URL(fileURLWithPath: state + "/caddy.log"))
+        let caddy = try ServerProcess(
+            "caddy", ["run", "--config", state + "/Caddyfile", "--adapter", "caddyfile"],
+            environment: ["HOME": state, "XDG_DATA_HOME": state, "XDG_CONFIG_HOME": state], log: URL(fileURLWithPath: state + "/caddy.log"))
         defer { caddy.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "\(scenario): caddy did not start: \(caddy.log)")
         if upstream == .answering503 { XCTAssertTrue(LoopbackPort.waitUntilOpen(upstreamPort), "\(scenario): the upstream site did not start") }

@@ -1,8 +1,9 @@
 import DetourDiagnostics
-@testable import DetourCaddy
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourCaddy
 
 /// What a Caddyfile means depends on the Caddy that reads it: `--caddy-version` (or the
 /// installed caddy) decides heredocs, `{args[N]}`, the directives and `handle_errors` codes.
@@ -10,7 +11,8 @@ final class CaddyVersionTests: XCTestCase {
     private func load(_ files: [String: String], _ version: String) throws -> CaddyConfig {
         let folder = try TemporaryFolder(files: files)
         defer { folder.remove() }
-        return CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile", version: CaddyVersionSource(CaddyVersion(version)))
+        return CaddyConfig.load(
+            main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile", version: CaddyVersionSource(CaddyVersion(version)))
     }
 
     private func findings(_ caddyfile: String, _ version: String) throws -> [String] {
@@ -37,8 +39,9 @@ final class CaddyVersionTests: XCTestCase {
         let new = try load(["Caddyfile": text], "2.7")
         XCTAssertEqual(new.blocks.last?.segments.map { $0.map(\.text) }, [["respond", "gone", "410"], ["header", "X-Codes", "410", "x", "y"]])
         let old = try load(["Caddyfile": text], "2.6")
-        XCTAssertEqual(old.blocks.last?.segments.map { $0.map(\.text) }, [["respond", "{args[0]}", "{args[1]}"], ["header", "X-Codes", "{args[1:]}"]],
-                       "2.6 leaves them for runtime")
+        XCTAssertEqual(
+            old.blocks.last?.segments.map { $0.map(\.text) }, [["respond", "{args[0]}", "{args[1]}"], ["header", "X-Codes", "{args[1:]}"]],
+            "2.6 leaves them for runtime")
         let dotted = try load(["Caddyfile": "(p) {\n\trespond {args.0}\n}\na.com {\n\timport p hi\n}\n"], "2.9")
         XCTAssertEqual(dotted.blocks.last?.segments.first?.map(\.text), ["respond", "hi"], "{args.N} still works after 2.7")
     }
@@ -50,8 +53,9 @@ final class CaddyVersionTests: XCTestCase {
         XCTAssertEqual(new.blocks.first?.segments.map { $0.map(\.text) }, [["respond", "<p>down</p>", "503"], ["file_server"]])
         XCTAssertEqual(try findings("example.com {\n\timport x.caddy\n}\n", "2.7"), ["2: File to import not found: x.caddy"])
         let imported = try load(["Caddyfile": "example.com {\n\timport page.caddy\n}\n", "page.caddy": "respond <<END\nno end\n"], "2.8")
-        XCTAssertEqual(imported.diagnostics.map { "\($0.location.path):\($0.location.line): \($0.message)" },
-                       ["page.caddy:3: incomplete heredoc <<END on line #3, expected ending marker END"])
+        XCTAssertEqual(
+            imported.diagnostics.map { "\($0.location.path):\($0.location.line): \($0.message)" },
+            ["page.caddy:3: incomplete heredoc <<END on line #3, expected ending marker END"])
     }
 
     func testDirectivesAndHandleErrorsCodesFollowTheVersion() throws {

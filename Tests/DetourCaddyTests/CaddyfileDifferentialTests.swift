@@ -1,8 +1,9 @@
 import DetourDiagnostics
-@testable import DetourCaddy
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourCaddy
 
 /// Each Caddyfile is given to the real `caddy adapt` and to detour: both accept it, or both
 /// refuse it at the same file and line.
@@ -17,8 +18,20 @@ final class CaddyfileDifferentialTests: XCTestCase {
         ("imported glob", ["Caddyfile": "import sites/*.caddy\n", "sites/a.caddy": "a.example.com {\n\trespond a\n}\n"]),
         ("environment default", ["Caddyfile": "{$DETOUR_TEST_SITE:example.com} {\n\trespond hi\n}\n"]),
         ("quotes and continuation", ["Caddyfile": "example.com {\n\trespond `a \"q\"` 200\n\trespond /x \"b \\\"c\\\"\" \\\n\t\t200\n}\n"]),
-        ("nested routes", ["Caddyfile": "example.com {\n\troute {\n\t\theader X 1\n\t\trespond hi\n\t}\n\thandle_errors {\n\t\trewrite * /errors/{err.status_code}.html\n\t\tfile_server\n\t}\n}\n"]),
-        ("handle_response", ["Caddyfile": "example.com {\n\treverse_proxy localhost:9 {\n\t\t@error status 5xx\n\t\thandle_response @error {\n\t\t\trespond \"down\" 503\n\t\t}\n\t}\n}\n"]),
+        (
+            "nested routes",
+            [
+                "Caddyfile":
+                    "example.com {\n\troute {\n\t\theader X 1\n\t\trespond hi\n\t}\n\thandle_errors {\n\t\trewrite * /errors/{err.status_code}.html\n\t\tfile_server\n\t}\n}\n"
+            ]
+        ),
+        (
+            "handle_response",
+            [
+                "Caddyfile":
+                    "example.com {\n\treverse_proxy localhost:9 {\n\t\t@error status 5xx\n\t\thandle_response @error {\n\t\t\trespond \"down\" 503\n\t\t}\n\t}\n}\n"
+            ]
+        ),
         ("comments", ["Caddyfile": "# c\nexample.com { # trailing\n\trespond hi # x\n}\n"]),
         ("named matcher", ["Caddyfile": "example.com {\n\t@api path /api/*\n\treverse_proxy @api localhost:9000\n\trespond hi\n}\n"]),
         ("unknown directive", ["Caddyfile": "example.com {\n\tfoo bar\n}\n"]),
@@ -26,7 +39,10 @@ final class CaddyfileDifferentialTests: XCTestCase {
         ("unknown directive in handle in route", ["Caddyfile": "example.com {\n\thandle {\n\t\troute {\n\t\t\tbogus\n\t\t}\n\t}\n}\n"]),
         ("unknown directive in an imported file", ["Caddyfile": "example.com {\n\timport extra.caddy\n}\n", "extra.caddy": "\n\nrepsond hi\n"]),
         ("handle_errors with codes", ["Caddyfile": "example.com {\n\thandle_errors 404 {\n\t\trespond hi\n\t}\n}\n"]),
-        ("bracket arguments, which 2.6 leaves for runtime", ["Caddyfile": "(c) {\n\theader X-Site {args[0]}\n}\nexample.com {\n\timport c hello\n\trespond ok\n}\n"]),
+        (
+            "bracket arguments, which 2.6 leaves for runtime",
+            ["Caddyfile": "(c) {\n\theader X-Site {args[0]}\n}\nexample.com {\n\timport c hello\n\trespond ok\n}\n"]
+        ),
         ("heredoc, which 2.6 does not know", ["Caddyfile": "example.com {\n\trespond <<EOF\n\thello\n\tEOF\n}\n"]),
         ("unclosed block", ["Caddyfile": "example.com {\n\trespond hi\n"]),
         ("unterminated quote", ["Caddyfile": "example.com {\n\trespond \"hi\n}\n"]),
@@ -49,9 +65,11 @@ final class CaddyfileDifferentialTests: XCTestCase {
             let result = try CaddyAdapt.run("Caddyfile", in: folder.url)
             let config = CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile")
             let errors = config.diagnostics + CaddyDirectiveCheck.check(config)
-            XCTAssertEqual(errors.isEmpty, result.status == 0, "\(name): caddy adapt says \(Self.lastLine(result.stderr)); detour says \(errors.map(\.message))")
+            XCTAssertEqual(
+                errors.isEmpty, result.status == 0, "\(name): caddy adapt says \(Self.lastLine(result.stderr)); detour says \(errors.map(\.message))")
             guard result.status != 0, let first = errors.first, let (file, line) = Self.place(in: result.stderr) else { continue }
-            XCTAssertEqual((first.location.path as NSString).lastPathComponent, (file as NSString).lastPathComponent, "\(name): \(Self.lastLine(result.stderr))")
+            XCTAssertEqual(
+                (first.location.path as NSString).lastPathComponent, (file as NSString).lastPathComponent, "\(name): \(Self.lastLine(result.stderr))")
             XCTAssertEqual(first.location.line, line, "\(name): \(Self.lastLine(result.stderr)); detour: \(first.message)")
         }
     }

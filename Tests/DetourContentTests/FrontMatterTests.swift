@@ -1,7 +1,8 @@
-@testable import DetourContent
 import DetourDiagnostics
 import Foundation
 import XCTest
+
+@testable import DetourContent
 
 final class FrontMatterTests: XCTestCase {
     private func split(_ text: String) -> Result<FrontMatter, Diagnostic> {

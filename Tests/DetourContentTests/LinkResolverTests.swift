@@ -1,12 +1,14 @@
-@testable import DetourContent
 import DetourDiagnostics
 import XCTest
 
+@testable import DetourContent
+
 final class LinkResolverTests: XCTestCase {
     private func article(_ slug: String, _ path: String) -> Article {
-        Article(slug: slug, title: slug, summary: "", codes: [], tags: [], audience: .operator, updated: nil, logPatterns: [],
-                draft: false, body: "", bodyStartLine: 1, source: SourceLocation(path: path), slugLocation: SourceLocation(path: path),
-                relativePath: path)
+        Article(
+            slug: slug, title: slug, summary: "", codes: [], tags: [], audience: .operator, updated: nil, logPatterns: [],
+            draft: false, body: "", bodyStartLine: 1, source: SourceLocation(path: path), slugLocation: SourceLocation(path: path),
+            relativePath: path)
     }
 
     private var resolver: LinkResolver {
@@ -23,12 +25,16 @@ final class LinkResolverTests: XCTestCase {
         XCTAssertEqual(resolver.resolve("/codes/502/", fromPath: "articles/refused.md", root: "../../"), .rewrite("../../codes/502/"))
         XCTAssertEqual(resolver.resolve("/articles/fpm", fromPath: "articles/refused.md", root: "../../"), .rewrite("../../articles/fpm/"))
         XCTAssertEqual(resolver.resolve("/codes/503/", fromPath: "a.md", root: ""), .broken("link '/codes/503/' points to code '503', which has no definition"))
-        XCTAssertEqual(resolver.resolve("/articles/nope/", fromPath: "a.md", root: ""), .broken("link '/articles/nope/' points to article 'nope', which does not exist"))
+        XCTAssertEqual(
+            resolver.resolve("/articles/nope/", fromPath: "a.md", root: ""), .broken("link '/articles/nope/' points to article 'nope', which does not exist"))
     }
 
     func testMissingAndEscapingTargetsAreBroken() {
-        XCTAssertEqual(resolver.resolve("gone.md", fromPath: "articles/refused.md", root: ""), .broken("link 'gone.md' points to an article that does not exist"))
-        XCTAssertEqual(resolver.resolve("../../../etc/passwd.md", fromPath: "articles/refused.md", root: ""), .broken("link '../../../etc/passwd.md' points to an article that does not exist"))
+        XCTAssertEqual(
+            resolver.resolve("gone.md", fromPath: "articles/refused.md", root: ""), .broken("link 'gone.md' points to an article that does not exist"))
+        XCTAssertEqual(
+            resolver.resolve("../../../etc/passwd.md", fromPath: "articles/refused.md", root: ""),
+            .broken("link '../../../etc/passwd.md' points to an article that does not exist"))
     }
 
     func testExternalAndFragmentLinksAreKept() {

@@ -1,5 +1,6 @@
-@testable import DetourContent
 import XCTest
+
+@testable import DetourContent
 
 final class MarkdownDocumentTests: XCTestCase {
     func testSmartPunctuationIsOn() {
@@ -38,7 +39,8 @@ final class MarkdownDocumentTests: XCTestCase {
     }
 
     func testSectionsHoldThePlainTextBetweenHeadings() {
-        let markdown = "Intro *text*\nwraps.\n\n## Check `proxy_pass`\n\n- one\n- two\n\n#### Deeper\n\n```\nconnect() failed\n```\n\n### Next\n\nLast [link](x.md).\n"
+        let markdown =
+            "Intro *text*\nwraps.\n\n## Check `proxy_pass`\n\n- one\n- two\n\n#### Deeper\n\n```\nconnect() failed\n```\n\n### Next\n\nLast [link](x.md).\n"
         let sections = MarkdownDocument(markdown).render().sections
         XCTAssertEqual(sections.map(\.heading?.id), [nil, "check-proxy-pass", "next"])
         XCTAssertEqual(sections.map(\.text), ["Intro text wraps.", "one two Deeper connect() failed", "Last link."])

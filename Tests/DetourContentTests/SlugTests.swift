@@ -1,5 +1,5 @@
-import DetourLayout
 import DetourContent
+import DetourLayout
 import XCTest
 
 final class SlugTests: XCTestCase {

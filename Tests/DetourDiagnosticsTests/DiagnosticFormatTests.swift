@@ -1,25 +1,29 @@
-@testable import DetourDiagnostics
 import Foundation
 import XCTest
 
+@testable import DetourDiagnostics
+
 final class DiagnosticFormatTests: XCTestCase {
     private let findings: [Diagnostic] = [
-        .warning("nginx.inherited-error-page-dropped", "this error_page drops the server-level pages for 502, 503, 504",
-                 at: SourceLocation(path: "deploy/nginx.conf", line: 14, column: 5),
-                 notes: [.init("inherited from here", at: SourceLocation(path: "deploy/nginx.conf", line: 6, column: 5)), .init("fix: repeat them here")]),
+        .warning(
+            "nginx.inherited-error-page-dropped", "this error_page drops the server-level pages for 502, 503, 504",
+            at: SourceLocation(path: "deploy/nginx.conf", line: 14, column: 5),
+            notes: [.init("inherited from here", at: SourceLocation(path: "deploy/nginx.conf", line: 6, column: 5)), .init("fix: repeat them here")]),
         .error("content.type-mismatch", "'retry_after' must be a whole number", at: SourceLocation(path: "content/codes/502.yml", line: 4, column: 14)),
     ]
 
     func testTextIsOneLinePerFindingSortedByFileWithNotesAndCount() {
         let text = DiagnosticFormat.text.render(findings, toolVersion: "1")
-        XCTAssertEqual(text, """
-        content/codes/502.yml:4:14: error: [content.type-mismatch] 'retry_after' must be a whole number
-        deploy/nginx.conf:14:5: warning: [nginx.inherited-error-page-dropped] this error_page drops the server-level pages for 502, 503, 504
-          deploy/nginx.conf:6:5: note: inherited from here
-          note: fix: repeat them here
-        1 error, 1 warning
+        XCTAssertEqual(
+            text,
+            """
+            content/codes/502.yml:4:14: error: [content.type-mismatch] 'retry_after' must be a whole number
+            deploy/nginx.conf:14:5: warning: [nginx.inherited-error-page-dropped] this error_page drops the server-level pages for 502, 503, 504
+              deploy/nginx.conf:6:5: note: inherited from here
+              note: fix: repeat them here
+            1 error, 1 warning
 
-        """)
+            """)
     }
 
     func testTextIsEmptyWhenClean() {
@@ -48,15 +52,17 @@ final class DiagnosticFormatTests: XCTestCase {
         let driver = try XCTUnwrap((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
         XCTAssertEqual(driver["name"] as? String, "detour")
         XCTAssertEqual(driver["version"] as? String, "9.9")
-        XCTAssertEqual((driver["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String }, ["content.type-mismatch", "nginx.inherited-error-page-dropped"])
+        XCTAssertEqual(
+            (driver["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String }, ["content.type-mismatch", "nginx.inherited-error-page-dropped"])
         let results = try XCTUnwrap(run["results"] as? [[String: Any]])
         XCTAssertEqual(results.map { $0["level"] as? String }, ["error", "warning"])
         let region = try XCTUnwrap(((results[1]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])
         XCTAssertEqual(region["startLine"] as? Int, 14)
         XCTAssertEqual(region["startColumn"] as? Int, 5)
         XCTAssertEqual((results[1]["relatedLocations"] as? [Any])?.count, 1)
-        XCTAssertEqual((results[1]["message"] as? [String: Any])?["text"] as? String,
-                       "this error_page drops the server-level pages for 502, 503, 504\nfix: repeat them here", "the fix is kept")
+        XCTAssertEqual(
+            (results[1]["message"] as? [String: Any])?["text"] as? String,
+            "this error_page drops the server-level pages for 502, 503, 504\nfix: repeat them here", "the fix is kept")
     }
 
     func testSARIFLocationsAreURIReferences() {

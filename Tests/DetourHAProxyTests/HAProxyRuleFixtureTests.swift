@@ -1,9 +1,10 @@
 import DetourDiagnostics
-@testable import DetourHAProxy
 import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourHAProxy
 
 /// One folder per scenario in `Fixtures/haproxy`, named `<rule>[-variant]-hit|near-miss`: a
 /// `haproxy.cfg` whose page paths are relative to its folder, and the findings expected for it
@@ -35,14 +36,16 @@ final class HAProxyRuleFixtureTests: XCTestCase {
     static let fixtures = RuleFixtures(root: root, prefix: "haproxy.", rules: rules)
 
     static func check(_ scenario: String) -> ProxyCheck.Report {
-        HAProxyChecker.check(.init(
-            main: root.appendingPathComponent(scenario).appendingPathComponent("haproxy.cfg"), mainDisplay: "\(scenario)/haproxy.cfg",
-            pages: root.appendingPathComponent("pages/errors"), maps: []
-        ), environment: [:])
+        HAProxyChecker.check(
+            .init(
+                main: root.appendingPathComponent(scenario).appendingPathComponent("haproxy.cfg"), mainDisplay: "\(scenario)/haproxy.cfg",
+                pages: root.appendingPathComponent("pages/errors"), maps: []
+            ), environment: [:])
     }
 
     func testEveryScenarioReportsExactlyWhatIsRecorded() throws {
-        try Self.fixtures.verify(catalogue: HAProxyChecker.catalogue, mustHaveScenarios: HAProxyChecker.rules.map { type(of: $0).about.id }, onlyTheRule: true) {
+        try Self.fixtures.verify(catalogue: HAProxyChecker.catalogue, mustHaveScenarios: HAProxyChecker.rules.map { type(of: $0).about.id }, onlyTheRule: true)
+        {
             Self.check($0).diagnostics
         }
     }

@@ -26,7 +26,9 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         config = config.replacingOccurrences(of: "127.0.0.1:9000", with: server ?? "127.0.0.1:\(LoopbackPort.free())")
         let state = try TemporaryFolder(files: ["haproxy.cfg": config])
         folders.append(state)
-        let haproxy = try ServerProcess(executable: RequiredTool.find("haproxy"), ["-db", "-f", state.path + "/haproxy.cfg"], in: folder, log: state.url.appendingPathComponent("haproxy.log"))
+        let haproxy = try ServerProcess(
+            executable: RequiredTool.find("haproxy"), ["-db", "-f", state.path + "/haproxy.cfg"], in: folder,
+            log: state.url.appendingPathComponent("haproxy.log"))
         running.append(haproxy)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), haproxy.log)
         return port
@@ -53,7 +55,9 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 302"), "a redirect, not 503: \(answer.prefix(200))")
         XCTAssertTrue(answer.lowercased().contains("location: /errors/503.html"), answer)
         let page = visit(port, "/errors/503.html")
-        XCTAssertTrue(page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"), "the page's own request reaches the dead backend and is sent to itself: \(page.prefix(200))")
+        XCTAssertTrue(
+            page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"),
+            "the page's own request reaches the dead backend and is sent to itself: \(page.prefix(200))")
         let kept = visit(try start("errorloc-redirect-near-miss"))
         XCTAssertTrue(kept.hasPrefix("HTTP/1.1 503") || kept.hasPrefix("HTTP/1.0 503"), String(kept.prefix(200)))
         XCTAssertTrue(kept.contains("detour-page-503"), kept)
@@ -64,7 +68,9 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
     private func maintenancePage(_ scenario: String, from path: String = "/cart", file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let port = try start(scenario)
         let redirect = visitOnceDown(port, path)
-        XCTAssertTrue(redirect.lowercased().contains("location: /errors/503.html"), "\(scenario): visitors are sent to the page once the app is down: \(redirect.prefix(200))", file: file, line: line)
+        XCTAssertTrue(
+            redirect.lowercased().contains("location: /errors/503.html"),
+            "\(scenario): visitors are sent to the page once the app is down: \(redirect.prefix(200))", file: file, line: line)
         return visit(port, "/errors/503.html")
     }
 
@@ -88,16 +94,21 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
 
     func testARedirectThatCatchesItsOwnPageLoops() throws {
         let page = try maintenancePage("redirect-loop-hit")
-        XCTAssertTrue(page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"), "the page's own request is sent to itself: \(page.prefix(200))")
+        XCTAssertTrue(
+            page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"),
+            "the page's own request is sent to itself: \(page.prefix(200))")
         assertServed(try maintenancePage("redirect-loop-near-miss"))
     }
 
     func testAnErrorlocPageOnAHostRoutedSiteLeadsBackToTheDeadBackend() throws {
         let port = try start("errorloc-redirect-host-hit")
         let answer = visit(port)
-        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 302") && answer.lowercased().contains("location: /errors/503.html"), "a redirect, not 503: \(answer.prefix(200))")
+        XCTAssertTrue(
+            answer.hasPrefix("HTTP/1.1 302") && answer.lowercased().contains("location: /errors/503.html"), "a redirect, not 503: \(answer.prefix(200))")
         let page = visit(port, "/errors/503.html")
-        XCTAssertTrue(page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"), "the page's own request has the same Host, reaches the dead backend and is sent to itself: \(page.prefix(200))")
+        XCTAssertTrue(
+            page.hasPrefix("HTTP/1.1 302") && page.lowercased().contains("location: /errors/503.html"),
+            "the page's own request has the same Host, reaches the dead backend and is sent to itself: \(page.prefix(200))")
         let elsewhere = LoopbackPort.exchange(port, "GET /errors/503.html HTTP/1.1\r\nHost: blog.test\r\nConnection: close\r\n\r\n") ?? ""
         XCTAssertTrue(elsewhere.hasPrefix("HTTP/1.1 200"), "another Host is routed elsewhere: \(elsewhere.prefix(200))")
     }
@@ -105,7 +116,8 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
     func testAnErrorlocPageRoutedElsewhereIsServedButStillAfterARedirect() throws {
         let port = try start("errorloc-redirect-routed-hit")
         let answer = visit(port)
-        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 302") && answer.lowercased().contains("location: /errors/503.html"), "still a redirect, not 503: \(answer.prefix(200))")
+        XCTAssertTrue(
+            answer.hasPrefix("HTTP/1.1 302") && answer.lowercased().contains("location: /errors/503.html"), "still a redirect, not 503: \(answer.prefix(200))")
         assertServed(visit(port, "/errors/503.html"))
     }
 
@@ -125,7 +137,9 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(running[0].log.contains("runs over the buffer space reserved to headers rewriting"), "a real start warns: \(running[0].log)")
         let padding = String(repeating: "p", count: 600)
         let rewritten = visit(try start("errorfile-oversized-hit", extra: "    http-after-response set-header X-Padding \(padding)\n"))
-        XCTAssertTrue(rewritten.hasPrefix("HTTP/1.0 500") || rewritten.hasPrefix("HTTP/1.1 500"), "an http-after-response header that does not fit: \(rewritten.prefix(200))")
+        XCTAssertTrue(
+            rewritten.hasPrefix("HTTP/1.0 500") || rewritten.hasPrefix("HTTP/1.1 500"),
+            "an http-after-response header that does not fit: \(rewritten.prefix(200))")
         XCTAssertFalse(rewritten.contains("xxxxxxxxxx"), "the page is gone")
     }
 
@@ -140,7 +154,8 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
 
     func testABackendsOwn500PassesThrough() throws {
         let appPort = LoopbackPort.free()
-        let upstream = try NginxServer(config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
+        let upstream = try NginxServer(
+            config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
         nginx.append(upstream)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), upstream.errorLog)
         let passed = visit(try start("upstream-errors-pass-through-hit", server: "127.0.0.1:\(appPort)"))

@@ -1,9 +1,10 @@
 import DetourDiagnostics
-@testable import DetourHAProxy
 import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourHAProxy
 
 /// HAProxy's quoting, escapes, environment variables, `.if` blocks and refusals, and bad
 /// input that must end in a located finding, never a crash or a hang.
@@ -22,7 +23,8 @@ final class HAProxySyntaxTests: XCTestCase {
 
     private func check(_ config: String, environment: [String: String] = [:]) throws -> ProxyCheck.Report {
         try folder.write(["haproxy.cfg": config])
-        return HAProxyChecker.check(.init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: environment)
+        return HAProxyChecker.check(
+            .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: environment)
     }
 
     private func lines(_ report: ProxyCheck.Report) -> [String] {
@@ -30,21 +32,22 @@ final class HAProxySyntaxTests: XCTestCase {
     }
 
     func testQuotesEscapesAndEnvironment() throws {
-        let clean = try check("""
-        defaults # a comment after a section
-            mode http
-        frontend web
-            bind 127.0.0.1:8080
-            errorfile 503 "${PAGES}/503.http" # the folder from the environment
-            errorfile 504 '${PAGES}/504.http'
-        frontend defaulted
-            errorfile 503 "${MISSING-pages}/503.http"
-        frontend escaped
-            errorfile 503 pages/5\\x303.http
-            errorfile 504 pages/5\\04.http
+        let clean = try check(
+            """
+            defaults # a comment after a section
+                mode http
+            frontend web
+                bind 127.0.0.1:8080
+                errorfile 503 "${PAGES}/503.http" # the folder from the environment
+                errorfile 504 '${PAGES}/504.http'
+            frontend defaulted
+                errorfile 503 "${MISSING-pages}/503.http"
+            frontend escaped
+                errorfile 503 pages/5\\x303.http
+                errorfile 504 pages/5\\04.http
 
 
-        """, environment: ["PAGES": "pages"])
+            """, environment: ["PAGES": "pages"])
         // The single-quoted path keeps its `${PAGES}`, and `\0` is no escape: neither names a file.
         XCTAssertEqual(lines(clean), ["haproxy.cfg:6:19: haproxy.error-page-missing-file", "haproxy.cfg:11:19: haproxy.error-page-missing-file"])
         XCTAssertTrue(clean.diagnostics[0].message.contains("'${PAGES}/504.http'"), clean.diagnostics[0].message)
@@ -53,33 +56,39 @@ final class HAProxySyntaxTests: XCTestCase {
 
     /// Every file a rule names is opened when HAProxy starts: a missing one is found wherever it is.
     func testEveryRuleFileIsChecked() throws {
-        let report = try check("""
-        defaults
-            mode http
-        backend app
-            http-request return status 503 content-type text/html lf-file pages/missing-503.lf if { nbsrv eq 0 }
-            http-response return status 500 content-type text/html file pages/missing-500.html if { status 500 }
-            http-error status 504 content-type text/html file pages/missing-504.html
-            server app1 127.0.0.1:9000
+        let report = try check(
+            """
+            defaults
+                mode http
+            backend app
+                http-request return status 503 content-type text/html lf-file pages/missing-503.lf if { nbsrv eq 0 }
+                http-response return status 500 content-type text/html file pages/missing-500.html if { status 500 }
+                http-error status 504 content-type text/html file pages/missing-504.html
+                server app1 127.0.0.1:9000
 
-        """)
-        XCTAssertEqual(lines(report), ["haproxy.cfg:4:67: haproxy.error-page-missing-file", "haproxy.cfg:5:65: haproxy.error-page-missing-file", "haproxy.cfg:6:55: haproxy.error-page-missing-file"])
+            """)
+        XCTAssertEqual(
+            lines(report),
+            [
+                "haproxy.cfg:4:67: haproxy.error-page-missing-file", "haproxy.cfg:5:65: haproxy.error-page-missing-file",
+                "haproxy.cfg:6:55: haproxy.error-page-missing-file",
+            ])
     }
 
     func testConditionalBlocks() throws {
         let config = """
-        defaults
-            mode http
-        frontend web
-        .if defined(USE_PAGES)
-            errorfile 503 pages/503.http
-        .elif version_atleast(2.4)
-            errorfile 503 pages/absent.http
-        .else
-            errorfile 503 pages/never.http
-        .endif
+            defaults
+                mode http
+            frontend web
+            .if defined(USE_PAGES)
+                errorfile 503 pages/503.http
+            .elif version_atleast(2.4)
+                errorfile 503 pages/absent.http
+            .else
+                errorfile 503 pages/never.http
+            .endif
 
-        """
+            """
         XCTAssertEqual(lines(try check(config, environment: ["USE_PAGES": "1"])), [])
         XCTAssertEqual(lines(try check(config)), ["haproxy.cfg:7:19: haproxy.error-page-missing-file"], "2.6 is at least 2.4")
     }
@@ -106,7 +115,8 @@ final class HAProxySyntaxTests: XCTestCase {
 
     func testBadInputIsLocatedNeverACrash() throws {
         try folder.writeData("haproxy.cfg", Data([0x66, 0x72, 0x0A, 0x00, 0xFF, 0x0A]))
-        let binary = HAProxyChecker.check(.init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: [:])
+        let binary = HAProxyChecker.check(
+            .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: [:])
         XCTAssertEqual(lines(binary), ["haproxy.cfg:2:1: haproxy.syntax"])
 
         let deep = String(repeating: ".if 1\n", count: 5000) + "frontend web\n" + String(repeating: ".endif\n", count: 5000)
@@ -115,30 +125,40 @@ final class HAProxySyntaxTests: XCTestCase {
         XCTAssertEqual(try check(huge).diagnostics.count, 0)
         // Thousands of backends redirecting to one page through thousands of routes: each
         // page's route is decided once, not once per backend and route.
-        let routed = "defaults\n    mode http\nfrontend web\n" + (0..<5000).map { "    use_backend b\($0) if { path_beg /a\($0)/ }\n" }.joined() + "    default_backend b0\n"
+        let routed =
+            "defaults\n    mode http\nfrontend web\n" + (0..<5000).map { "    use_backend b\($0) if { path_beg /a\($0)/ }\n" }.joined()
+            + "    default_backend b0\n"
             + (0..<5000).map { "backend b\($0)\n    errorloc 503 /errors/503.html\n" }.joined()
         let redirects = try check(routed).diagnostics.filter { $0.rule == "haproxy.errorloc-redirect" }
         XCTAssertEqual(redirects.count, 5000)
         XCTAssertEqual(redirects.filter { $0.notes.first?.message.contains("back to backend 'b0'") == true }.count, 1, "only b0's own page loops")
 
         var random = SplitMix64(state: 13)
-        let alphabet = Array("frontend backend defaults errorfile 503 \"'\\#${}\n .if .endif .else status { } http-response return file".utf8) + [0xC3, 0x28, 0x09]
+        let alphabet =
+            Array("frontend backend defaults errorfile 503 \"'\\#${}\n .if .endif .else status { } http-response return file".utf8) + [0xC3, 0x28, 0x09]
         for round in 0..<300 {
             let bytes = (0..<Int(random.next() % 400)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
             try folder.writeData("haproxy.cfg", Data(bytes))
-            let report = HAProxyChecker.check(.init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: [:])
+            let report = HAProxyChecker.check(
+                .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: [:])
             for diagnostic in report.diagnostics {
-                XCTAssertTrue(diagnostic.location.path == "haproxy.cfg" || diagnostic.location.path.hasSuffix(".http") == false, "round \(round): \(diagnostic)")
+                XCTAssertTrue(
+                    diagnostic.location.path == "haproxy.cfg" || diagnostic.location.path.hasSuffix(".http") == false, "round \(round): \(diagnostic)")
                 XCTAssertGreaterThanOrEqual(diagnostic.location.line, 1, "round \(round)")
             }
         }
 
         // Whole words, so routes, redirects, ACLs and conditions of any shape reach the rules.
         let starts = [
-            "frontend f", "backend b", "listen l", "defaults", "    mode http", "    http-request redirect location /errors/503.html", "    http-request redirect location /%[path]",
-            "    http-request deny", "    http-request auth", "    http-request tarpit", "    use_backend b", "    use_backend l", "    use_backend", "    default_backend b", "    acl a path_beg", "    errorloc 503 /errors/503.html",
+            "frontend f", "backend b", "listen l", "defaults", "    mode http", "    http-request redirect location /errors/503.html",
+            "    http-request redirect location /%[path]",
+            "    http-request deny", "    http-request auth", "    http-request tarpit", "    use_backend b", "    use_backend l", "    use_backend",
+            "    default_backend b", "    acl a path_beg", "    errorloc 503 /errors/503.html",
         ]
-        let words = ["/errors/", "{ path_beg /errors/ }", "!{ path_beg /errors/ }", "deny_status", "403", "if", "unless", "!", "!{", "{", "}", "||", "or", "a", "path_beg", "path", "-m", "beg", "-i", "-f", "--", "nbsrv(b)", "code", "303"]
+        let words = [
+            "/errors/", "{ path_beg /errors/ }", "!{ path_beg /errors/ }", "deny_status", "403", "if", "unless", "!", "!{", "{", "}", "||", "or", "a",
+            "path_beg", "path", "-m", "beg", "-i", "-f", "--", "nbsrv(b)", "code", "303",
+        ]
         var reached = Set<String>()
         for round in 0..<300 {
             var text = ""
@@ -151,6 +171,8 @@ final class HAProxySyntaxTests: XCTestCase {
             XCTAssertTrue(report.diagnostics.allSatisfy { $0.location.line >= 1 }, "round \(round)")
             reached.formUnion(report.diagnostics.map(\.rule))
         }
-        XCTAssertTrue(reached.isSuperset(of: ["haproxy.redirect-loop", "haproxy.error-page-protected", "haproxy.errorloc-redirect"]), "the rounds reach the rules: \(reached)")
+        XCTAssertTrue(
+            reached.isSuperset(of: ["haproxy.redirect-loop", "haproxy.error-page-protected", "haproxy.errorloc-redirect"]),
+            "the rounds reach the rules: \(reached)")
     }
 }

@@ -1,11 +1,16 @@
-@testable import DetourLogs
 import Foundation
 import XCTest
 
+@testable import DetourLogs
+
 final class DiagnosisTests: XCTestCase {
     private let causes = [
-        LogCause(slug: "timed-out", title: "Timed out", url: "https://h/articles/timed-out/", statuses: [504], patterns: ["while reading response header from upstream"]),
-        LogCause(slug: "header-too-big", title: "Too big", url: "https://h/articles/header-too-big/", statuses: [502], patterns: ["upstream sent too big header while reading response header from upstream"]),
+        LogCause(
+            slug: "timed-out", title: "Timed out", url: "https://h/articles/timed-out/", statuses: [504],
+            patterns: ["while reading response header from upstream"]),
+        LogCause(
+            slug: "header-too-big", title: "Too big", url: "https://h/articles/header-too-big/", statuses: [502],
+            patterns: ["upstream sent too big header while reading response header from upstream"]),
     ]
 
     /// Feeds `bytes` through the reader as a pipe would.
@@ -23,18 +28,22 @@ final class DiagnosisTests: XCTestCase {
         writer.start()
         var diagnosis = Diagnosis(causes: causes)
         var reader = LogLineReader(descriptor: pipe[0])
-        XCTAssertTrue(reader.read { event in
-            switch event {
-            case .line(let line): diagnosis.read(line)
-            case .overlong: diagnosis.readOverlong()
-            }
-        })
+        XCTAssertTrue(
+            reader.read { event in
+                switch event {
+                case .line(let line): diagnosis.read(line)
+                case .overlong: diagnosis.readOverlong()
+                }
+            })
         close(pipe[0])
         return diagnosis
     }
 
     func testTheArticleWhosePatternSaysMostExplainsALine() {
-        let diagnosis = diagnose(Array("x upstream sent too big header while reading response header from upstream\ny upstream timed out (110: Connection timed out) while reading response header from upstream\n".utf8))
+        let diagnosis = diagnose(
+            Array(
+                "x upstream sent too big header while reading response header from upstream\ny upstream timed out (110: Connection timed out) while reading response header from upstream\n"
+                    .utf8))
         XCTAssertEqual(diagnosis.results.map(\.cause.slug).sorted(), ["header-too-big", "timed-out"])
         XCTAssertEqual(diagnosis.results.map(\.count), [1, 1])
     }
@@ -53,7 +62,9 @@ final class DiagnosisTests: XCTestCase {
     }
 
     func testUnexplainedLinesAreCountedByShape() {
-        let lines = (0..<30).map { "2026/11/22 23:08:\(String(format: "%02d", $0)) [error] 9#9: *\($0) open() \"/srv/\($0).ico\" failed (2: No such file or directory)\n" }.joined()
+        let lines = (0..<30).map {
+            "2026/11/22 23:08:\(String(format: "%02d", $0)) [error] 9#9: *\($0) open() \"/srv/\($0).ico\" failed (2: No such file or directory)\n"
+        }.joined()
         let diagnosis = diagnose(Array((lines + "something else\n").utf8))
         XCTAssertEqual(diagnosis.unexplained, 31)
         XCTAssertEqual(diagnosis.topShapes(1).first?.count, 30)
@@ -62,9 +73,14 @@ final class DiagnosisTests: XCTestCase {
 
     func testAPatternIsFoundByItsLongestLiteralWithChangingPartsOnBothSides() {
         var diagnosis = Diagnosis(causes: [
-            LogCause(slug: "refused", title: "Refused", url: "https://h/articles/refused/", statuses: [502], patterns: ["dial tcp 127.0.0.1:8080: connect: connection refused"]),
+            LogCause(
+                slug: "refused", title: "Refused", url: "https://h/articles/refused/", statuses: [502],
+                patterns: ["dial tcp 127.0.0.1:8080: connect: connection refused"])
         ])
-        for line in [#"{"ts":1,"msg":"dial tcp 10.9.8.7:3000: connect: connection refused"}"#, #"{"ts":2,"msg":"dial tcp: connect: connection refused"}"#, "connect: connection refused"] {
+        for line in [
+            #"{"ts":1,"msg":"dial tcp 10.9.8.7:3000: connect: connection refused"}"#, #"{"ts":2,"msg":"dial tcp: connect: connection refused"}"#,
+            "connect: connection refused",
+        ] {
             Array(line.utf8).withUnsafeBufferPointer { diagnosis.read($0) }
         }
         XCTAssertEqual(diagnosis.results.first?.count, 1, "only the line with an address between the two literals")

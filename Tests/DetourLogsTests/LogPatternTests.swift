@@ -1,5 +1,6 @@
-@testable import DetourLogs
 import XCTest
+
+@testable import DetourLogs
 
 final class LogPatternTests: XCTestCase {
     private func matches(_ pattern: String, _ line: String) -> Bool {
@@ -8,12 +9,16 @@ final class LogPatternTests: XCTestCase {
 
     func testNumbersAddressesAndPathsStandForAnyOfTheirKind() {
         let refused = "connect() failed (111: Connection refused) while connecting to upstream"
-        XCTAssertTrue(matches(refused, "2026/11/22 23:07:10 [error] 7#7: *1 connect() failed (111: Connection refused) while connecting to upstream, client: 10.0.0.1"))
+        XCTAssertTrue(
+            matches(refused, "2026/11/22 23:07:10 [error] 7#7: *1 connect() failed (111: Connection refused) while connecting to upstream, client: 10.0.0.1"))
         XCTAssertFalse(matches(refused, "connect() failed (113: No route to host) while connecting to upstream"))
         // The address swallows no more than the `:` after it leaves.
         XCTAssertTrue(matches("dial tcp 127.0.0.1:8080: connect: connection refused", #"{"msg":"dial tcp 10.1.2.3:9000: connect: connection refused"}"#))
         XCTAssertTrue(matches("attempt to connect to 127.0.0.1:8080 (127.0.0.1) failed", "AH00957: http: attempt to connect to [::1]:3000 ([::1]:3000) failed"))
-        XCTAssertTrue(matches("connect() to unix:/run/php/php8.2-fpm.sock failed (2: No such file or directory)", "connect() to unix:/var/run/php/php8.3-fpm.sock failed (2: No such file or directory) while connecting"))
+        XCTAssertTrue(
+            matches(
+                "connect() to unix:/run/php/php8.2-fpm.sock failed (2: No such file or directory)",
+                "connect() to unix:/var/run/php/php8.3-fpm.sock failed (2: No such file or directory) while connecting"))
     }
 
     func testDigitsInsideAWordStayLiteral() {
@@ -29,18 +34,23 @@ final class LogPatternTests: XCTestCase {
     }
 
     func testTheLongerLiteralIsTheMoreSpecific() {
-        XCTAssertGreaterThan(LogPattern("upstream timed out (110: Connection timed out) while reading response header from upstream").specificity,
-                             LogPattern("while reading response header from upstream").specificity)
+        XCTAssertGreaterThan(
+            LogPattern("upstream timed out (110: Connection timed out) while reading response header from upstream").specificity,
+            LogPattern("while reading response header from upstream").specificity)
     }
 
     func testShapesReplaceWhatChangesAndDropTheTime() {
         var shape: [UInt8] = []
-        Array(#"2026/11/22 23:08:00 [error] 12#12: *5 open() "/usr/share/nginx/html/favicon.ico" failed (2: No such file or directory), client: 127.0.0.1"#.utf8).withUnsafeBufferPointer { LogShape.write($0, into: &shape) }
+        Array(
+            #"2026/11/22 23:08:00 [error] 12#12: *5 open() "/usr/share/nginx/html/favicon.ico" failed (2: No such file or directory), client: 127.0.0.1"#.utf8
+        ).withUnsafeBufferPointer { LogShape.write($0, into: &shape) }
         XCTAssertEqual(String(decoding: shape, as: UTF8.self), #"[error] N#N: *N open() "PATH" failed (N: No such file or directory), client: ADDRESS"#)
     }
 
     func testTimesAsEachServerWritesThem() {
-        func time(_ line: String) -> String? { Array(line.utf8).withUnsafeBufferPointer { buffer in LogTime.of(buffer).map { LogTime.text(buffer[$0.range], isEpoch: $0.isEpoch) } } }
+        func time(_ line: String) -> String? {
+            Array(line.utf8).withUnsafeBufferPointer { buffer in LogTime.of(buffer).map { LogTime.text(buffer[$0.range], isEpoch: $0.isEpoch) } }
+        }
         XCTAssertEqual(time("2026/11/22 23:07:10 [error] 7#7: x"), "2026/11/22 23:07:10")
         XCTAssertEqual(time("[Sun Nov 22 23:09:10.123456 2026] [proxy:error] x"), "Sun Nov 22 23:09:10.123456 2026")
         XCTAssertEqual(time("[22-Nov-2026 23:07:10] WARNING: [pool www] x"), "22-Nov-2026 23:07:10")

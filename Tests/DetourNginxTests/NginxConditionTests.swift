@@ -1,6 +1,7 @@
 import DetourDiagnostics
-@testable import DetourNginx
 import XCTest
+
+@testable import DetourNginx
 
 /// What a server-level `if` does when nginx runs it again for the redirect to an error page.
 final class NginxConditionTests: XCTestCase {

@@ -1,37 +1,38 @@
 import DetourDiagnostics
-@testable import DetourNginx
 import DetourProxyCore
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourNginx
 
 /// The configuration errors nginx finds beyond its lexer, each planted alone into a valid
 /// configuration and judged by the real `nginx -t`: detour reports an error at nginx's line
 /// that starts with nginx's words, and nothing on the valid one.
 final class NginxDirectiveCheckTests: XCTestCase {
     private static let valid = """
-    user www-data;
-    events { worker_connections 64; }
-    http {
-        upstream app { server 127.0.0.1:9000 weight=2 max_fails=3; }
-        map $http_upgrade $connection_upgrade { default upgrade; '' close; }
-        server {
-            listen 127.0.0.1:8080;
-            server_name shop.test;
-            root /srv/www;
-            error_page 502 503 504 /errors/502.html;
-            proxy_intercept_errors on;
-            location = /errors/502.html { internal; }
-            location ~ ^/u/(?<user>[a-z]+)$ { return 200 "$user $arg_page ${cookie_id}"; }
-            location / {
-                proxy_pass http://app;
-                proxy_read_timeout 30s;
-                proxy_set_header Connection $connection_upgrade;
+        user www-data;
+        events { worker_connections 64; }
+        http {
+            upstream app { server 127.0.0.1:9000 weight=2 max_fails=3; }
+            map $http_upgrade $connection_upgrade { default upgrade; '' close; }
+            server {
+                listen 127.0.0.1:8080;
+                server_name shop.test;
+                root /srv/www;
+                error_page 502 503 504 /errors/502.html;
+                proxy_intercept_errors on;
+                location = /errors/502.html { internal; }
+                location ~ ^/u/(?<user>[a-z]+)$ { return 200 "$user $arg_page ${cookie_id}"; }
+                location / {
+                    proxy_pass http://app;
+                    proxy_read_timeout 30s;
+                    proxy_set_header Connection $connection_upgrade;
+                }
             }
         }
-    }
 
-    """
+        """
 
     /// One fault each: what to replace in `valid`, and with what.
     private static let faults: [(name: String, find: String, replace: String)] = [
@@ -92,7 +93,8 @@ final class NginxDirectiveCheckTests: XCTestCase {
             }
             let ours = try Self.detourSays(text, scratch: scratch)
             let agreeing = ours.filter { $0.message.hasPrefix(message) && (line == nil || $0.location.line == line) }
-            XCTAssertFalse(agreeing.isEmpty, "\(fault.name): nginx says line \(line.map(String.init) ?? "-"): \(message); detour: \(ours.map(\.shown))\n\(text)")
+            XCTAssertFalse(
+                agreeing.isEmpty, "\(fault.name): nginx says line \(line.map(String.init) ?? "-"): \(message); detour: \(ours.map(\.shown))\n\(text)")
         }
     }
 
@@ -129,10 +131,12 @@ final class NginxDirectiveCheckTests: XCTestCase {
         let nginx = try RequiredTool.find("nginx")
         let python = try RequiredTool.find("python3")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let result = try ProcessRunner.run(python, [
-            root.appendingPathComponent("scripts/nginx-directives/probe.py").path, "--nginx", nginx.path,
-            "--verify", root.appendingPathComponent("Sources/DetourNginx/Directives/NginxDirectiveTable+Data.swift").path,
-        ])
+        let result = try ProcessRunner.run(
+            python,
+            [
+                root.appendingPathComponent("scripts/nginx-directives/probe.py").path, "--nginx", nginx.path,
+                "--verify", root.appendingPathComponent("Sources/DetourNginx/Directives/NginxDirectiveTable+Data.swift").path,
+            ])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
     }
 }

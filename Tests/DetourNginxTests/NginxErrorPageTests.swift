@@ -1,6 +1,7 @@
 import DetourDiagnostics
-@testable import DetourNginx
 import XCTest
+
+@testable import DetourNginx
 
 final class NginxErrorPageTests: XCTestCase {
     private func pages(_ line: String) -> [(codes: [Int], target: String)] {

@@ -1,8 +1,9 @@
 import DetourDiagnostics
-@testable import DetourNginx
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourNginx
 
 final class NginxIncludeTests: XCTestCase {
     private func load(_ files: [String: String], main: String = "deploy/nginx.conf") throws -> (NginxConfigLoader.Result, TemporaryFolder) {
@@ -31,8 +32,9 @@ final class NginxIncludeTests: XCTestCase {
     func testGlobMatchingNothingIsFineButAMissingFileIsNot() throws {
         let (result, folder) = try load(["deploy/nginx.conf": "include conf.d/*.conf;\ninclude missing.conf;\n"])
         defer { folder.remove() }
-        XCTAssertEqual(DiagnosticFormat.text.render(result.diagnostics, toolVersion: "t"),
-                       "deploy/nginx.conf:2:1: error: [nginx.include-missing] cannot open 'deploy/missing.conf': no such file\n1 error, 0 warnings\n")
+        XCTAssertEqual(
+            DiagnosticFormat.text.render(result.diagnostics, toolVersion: "t"),
+            "deploy/nginx.conf:2:1: error: [nginx.include-missing] cannot open 'deploy/missing.conf': no such file\n1 error, 0 warnings\n")
     }
 
     func testIncludeCyclesAreReportedNotFollowed() throws {

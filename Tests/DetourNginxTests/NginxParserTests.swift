@@ -1,8 +1,9 @@
-@testable import DetourNginx
 import DetourDiagnostics
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourNginx
 
 final class NginxParserTests: XCTestCase {
     /// The directives of one file (kept alive with the configuration they point into) and
@@ -59,11 +60,15 @@ final class NginxParserTests: XCTestCase {
         XCTAssertTrue(parse("http { ; }").1.hasPrefix("t.conf:1:8: error: [nginx.syntax] unexpected \";\""))
         XCTAssertTrue(parse("http { {} }").1.hasPrefix("t.conf:1:8: error: [nginx.syntax] unexpected \"{\""))
         XCTAssertTrue(parse("http { } }").1.hasPrefix("t.conf:1:10: error: [nginx.syntax] unexpected \"}\""))
-        XCTAssertTrue(parse("server { listen 80 }").1.hasPrefix("t.conf:1:20: error: [nginx.syntax] unexpected \"}\"\n  t.conf:1:10: note: directive \"listen\" is not terminated by \";\""))
+        XCTAssertTrue(
+            parse("server { listen 80 }").1.hasPrefix(
+                "t.conf:1:20: error: [nginx.syntax] unexpected \"}\"\n  t.conf:1:10: note: directive \"listen\" is not terminated by \";\""))
     }
 
     func testEndOfFileInsideABlockOrDirective() {
-        XCTAssertEqual(parse("http {\n  server {\n").1, "t.conf:3:1: error: [nginx.syntax] unexpected end of file, expecting \"}\"\n  t.conf:2:3: note: block opened here\n1 error, 0 warnings\n")
+        XCTAssertEqual(
+            parse("http {\n  server {\n").1,
+            "t.conf:3:1: error: [nginx.syntax] unexpected end of file, expecting \"}\"\n  t.conf:2:3: note: block opened here\n1 error, 0 warnings\n")
         XCTAssertTrue(parse("worker_processes 1").1.hasPrefix("t.conf:1:19: error: [nginx.syntax] unexpected end of file, expecting \";\" or \"}\""))
         XCTAssertTrue(parse("add_header X \"never closed;\n").1.hasPrefix("t.conf:2:1: error: [nginx.syntax] unexpected end of file, expecting \";\" or \"}\""))
     }
@@ -72,12 +77,14 @@ final class NginxParserTests: XCTestCase {
         XCTAssertTrue(parse("http;").1.hasPrefix("t.conf:1:5: error: [nginx.syntax] directive \"http\" has no opening \"{\""))
         XCTAssertTrue(parse("add_header X a { }").1.hasPrefix("t.conf:1:16: error: [nginx.syntax] directive \"add_header\" is not terminated by \";\""))
         // Located where the directive ends, as nginx does, with its start as a note.
-        XCTAssertEqual(parse("events {}\nserver\n    listen 80;\n").1, """
-        t.conf:3:14: error: [nginx.syntax] directive "server" has no opening "{"
-          t.conf:2:1: note: directive "server" starts here
-        1 error, 0 warnings
+        XCTAssertEqual(
+            parse("events {}\nserver\n    listen 80;\n").1,
+            """
+            t.conf:3:14: error: [nginx.syntax] directive "server" has no opening "{"
+              t.conf:2:1: note: directive "server" starts here
+            1 error, 0 warnings
 
-        """)
+            """)
     }
 
     func testErrorsDoNotStopTheParse() {
@@ -88,15 +95,15 @@ final class NginxParserTests: XCTestCase {
 
     func testLuaBlocksAreSkippedWholesale() {
         let text = """
-        location / {
-            content_by_lua_block {
-                local t = { a = "}" }  -- a brace } in a comment
-                ngx.say([[ } still a string ]], '{')
-                --[==[ long } comment ]==]
+            location / {
+                content_by_lua_block {
+                    local t = { a = "}" }  -- a brace } in a comment
+                    ngx.say([[ } still a string ]], '{')
+                    --[==[ long } comment ]==]
+                }
+                error_page 502 /e.html;
             }
-            error_page 502 /e.html;
-        }
-        """
+            """
         let (tree, problems) = parse(text)
         XCTAssertEqual(problems, "")
         XCTAssertEqual(tree[0].block?.map(\.name), ["content_by_lua_block", "error_page"])
@@ -116,11 +123,14 @@ final class NginxParserTests: XCTestCase {
         }
         let deep = String(repeating: "a {", count: 100_000) + String(repeating: "}", count: 100_000)
         let (tree, problems) = parse(deep)
-        XCTAssertEqual(problems, "t.conf:1:769: error: [nginx.syntax] blocks nest more than 256 levels deep; the deeper ones are not checked\n1 error, 0 warnings\n")
+        XCTAssertEqual(
+            problems, "t.conf:1:769: error: [nginx.syntax] blocks nest more than 256 levels deep; the deeper ones are not checked\n1 error, 0 warnings\n")
         XCTAssertEqual(tree.count, 1)
         let braces = parse(String(repeating: "{", count: 50_000)).1
         XCTAssertTrue(braces.contains("t.conf:1:1: error: [nginx.syntax] unexpected \"{\""), braces)
-        XCTAssertTrue(braces.hasSuffix("t.conf:1:101: error: [nginx.syntax] more than 100 syntax errors in this file; the rest are not reported\n101 errors, 0 warnings\n"), braces)
+        XCTAssertTrue(
+            braces.hasSuffix(
+                "t.conf:1:101: error: [nginx.syntax] more than 100 syntax errors in this file; the rest are not reported\n101 errors, 0 warnings\n"), braces)
         XCTAssertTrue(parse("content_by_lua_block { [==[ never closed").1.contains("expecting \"}\""))
     }
 }

@@ -48,11 +48,12 @@ final class NginxRuleFixtureTests: XCTestCase {
         _ = FileManager.default.changeCurrentDirectoryPath(root.path)
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let file = root.appendingPathComponent(scenario).appendingPathComponent("nginx.conf")
-        return NginxChecker.check(.init(
-            main: file, mainDisplay: "\(scenario)/nginx.conf",
-            pages: root.appendingPathComponent("pages/errors"),
-            maps: [PagePathMap(installPath: "/srv/detour", localPath: "pages")]
-        ))
+        return NginxChecker.check(
+            .init(
+                main: file, mainDisplay: "\(scenario)/nginx.conf",
+                pages: root.appendingPathComponent("pages/errors"),
+                maps: [PagePathMap(installPath: "/srv/detour", localPath: "pages")]
+            ))
     }
 
     func testEveryScenarioReportsExactlyWhatIsRecorded() throws {

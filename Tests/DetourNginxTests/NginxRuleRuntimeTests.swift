@@ -43,14 +43,16 @@ final class NginxRuleRuntimeTests: XCTestCase {
     }
 
     private func withNginx<Result>(_ scenario: String, upstream: Upstream, _ body: (Int) throws -> Result) throws -> Result {
-        let port = LoopbackPort.free(), upstreamPort = LoopbackPort.free()
+        let port = LoopbackPort.free()
+        let upstreamPort = LoopbackPort.free()
         var config = try String(contentsOf: NginxRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("nginx.conf"), encoding: .utf8)
         config = config.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
             .replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(upstreamPort)")
             .replacingOccurrences(of: "/srv/detour", with: pages.path)
             .replacingOccurrences(of: "http {", with: "http {\n    access_log {{PREFIX}}/access.log;")
         if upstream == .answering503 {
-            config = config.replacingOccurrences(of: "http {", with: "http {\n    server { listen 127.0.0.1:\(upstreamPort); location / { return 503 \"application maintenance body\"; } }")
+            config = config.replacingOccurrences(
+                of: "http {", with: "http {\n    server { listen 127.0.0.1:\(upstreamPort); location / { return 503 \"application maintenance body\"; } }")
         }
         let nginx = try NginxServer(config: config)
         defer { nginx.stop() }

@@ -1,8 +1,9 @@
 import DetourDiagnostics
-@testable import DetourNginx
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourNginx
 
 /// Every file in `Fixtures/nginx-syntax` is judged by the real `nginx -t` and by detour's
 /// parser: both accept it, or both reject it on the same line with nginx's own words first.
@@ -27,8 +28,9 @@ final class NginxSyntaxCorpusTests: XCTestCase {
                 continue
             }
             guard let emerg = verdict.stderr.split(separator: "\n").first(where: { $0.contains("[emerg]") }),
-                  let messageStart = emerg.range(of: "[emerg] "), let inRange = emerg.range(of: " in ", options: .backwards),
-                  let line = Int(emerg[inRange.upperBound...].split(separator: ":").last ?? "") else {
+                let messageStart = emerg.range(of: "[emerg] "), let inRange = emerg.range(of: " in ", options: .backwards),
+                let line = Int(emerg[inRange.upperBound...].split(separator: ":").last ?? "")
+            else {
                 XCTFail("\(name): cannot read nginx's verdict: \(verdict.stderr)")
                 continue
             }

@@ -1,8 +1,9 @@
 import DetourDiagnostics
-@testable import DetourNginx
 import DetourTestSupport
 import Foundation
 import XCTest
+
+@testable import DetourNginx
 
 /// Hundreds of broken configurations, made by adding, removing or doubling one structural
 /// character of a valid one, judged by the real `nginx -t` and by detour's parser: where nginx
@@ -13,26 +14,26 @@ import XCTest
 /// `FUZZ_SEED=<n>` explores other mutants; a disagreement found there belongs in the corpus.
 final class NginxSyntaxDifferentialTests: XCTestCase {
     private static let base = """
-    events { worker_connections 64; }
-    http {
-        # detour's pages
-        map $http_accept $errors_format { default html; ~json json; location x; }
-        upstream app { server 127.0.0.1:9000 weight=2; keepalive 8; }
-        server {
-            listen 127.0.0.1:8080;
-            server_name "shop.test" 'www.shop.test';
-            error_page 500 502 503 504 /errors/$status.html;
-            add_header X-Note "say \\"hi\\"; {x}" always;
-            set $target ${scheme}://${host};
-            location ~ ^/e/(?<page>[0-9]+)\\.html$ { internal; alias /srv/errors/$page.html; }
-            location / {
-                if ($request_method = POST) { return 405; }
-                proxy_pass http://app;
+        events { worker_connections 64; }
+        http {
+            # detour's pages
+            map $http_accept $errors_format { default html; ~json json; location x; }
+            upstream app { server 127.0.0.1:9000 weight=2; keepalive 8; }
+            server {
+                listen 127.0.0.1:8080;
+                server_name "shop.test" 'www.shop.test';
+                error_page 500 502 503 504 /errors/$status.html;
+                add_header X-Note "say \\"hi\\"; {x}" always;
+                set $target ${scheme}://${host};
+                location ~ ^/e/(?<page>[0-9]+)\\.html$ { internal; alias /srv/errors/$page.html; }
+                location / {
+                    if ($request_method = POST) { return 405; }
+                    proxy_pass http://app;
+                }
             }
         }
-    }
 
-    """
+        """
 
     private static let structural: [UInt8] = Array(";{}\"'#\\$\n ".utf8)
 
@@ -61,9 +62,11 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
         let verdict = try ProcessRunner.run(nginx, ["-t", "-p", scratch.path + "/", "-c", file.path, "-e", scratch.path + "/error.log"])
         if verdict.status == 0 { return .accepts }
         guard let emerg = verdict.stderr.split(separator: "\n").first(where: { $0.contains("[emerg]") }),
-              let messageStart = emerg.range(of: "[emerg] ") else { return nil }
+            let messageStart = emerg.range(of: "[emerg] ")
+        else { return nil }
         guard let inRange = emerg.range(of: " in ", options: .backwards),
-              let line = Int(emerg[inRange.upperBound...].split(separator: ":").last ?? "") else {
+            let line = Int(emerg[inRange.upperBound...].split(separator: ":").last ?? "")
+        else {
             return .rejects(message: String(emerg[messageStart.upperBound...]), line: nil)
         }
         return .rejects(message: String(emerg[messageStart.upperBound..<inRange.lowerBound]), line: line)
@@ -77,8 +80,10 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
     /// What nginx checks of each directive, and of a block or the file once read: the
     /// directive table's part (`NginxDirectiveCheck`).
     private static func isDirectiveError(_ message: String) -> Bool {
-        ["unknown directive", "is not allowed here", "invalid number of arguments", "it must be \"on\" or \"off\"", "is duplicate",
-         "no servers are inside upstream", "duplicate location", "invalid port in \"", "no \"events\" section", "in condition"].contains { message.contains($0) }
+        [
+            "unknown directive", "is not allowed here", "invalid number of arguments", "it must be \"on\" or \"off\"", "is duplicate",
+            "no servers are inside upstream", "duplicate location", "invalid port in \"", "no \"events\" section", "in condition",
+        ].contains { message.contains($0) }
     }
 
     /// Found only once the whole file is read, so nginx names them after any error in it.
@@ -92,7 +97,8 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
         defer { scratch.remove() }
         let file = scratch.url.appendingPathComponent("mutant.conf")
         var random = SplitMix64(state: UInt64(ProcessInfo.processInfo.environment["FUZZ_SEED"] ?? "") ?? 2026)
-        var compared = 0, skipped = 0
+        var compared = 0
+        var skipped = 0
         let original = Array(Self.base.utf8)
         for round in 0..<300 {
             let text = Self.mutant(original, using: &random)
@@ -111,8 +117,9 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
             }
             if Self.isDirectiveError(message) {
                 compared += 1
-                XCTAssertTrue(ours.contains { $0.message.hasPrefix(message) && (line == nil || $0.location.line == line) },
-                              "mutant \(round): nginx says line \(line.map(String.init) ?? "-"): \(message); detour: \(ours.map(\.shown))\n\(shown)")
+                XCTAssertTrue(
+                    ours.contains { $0.message.hasPrefix(message) && (line == nil || $0.location.line == line) },
+                    "mutant \(round): nginx says line \(line.map(String.init) ?? "-"): \(message); detour: \(ours.map(\.shown))\n\(shown)")
                 continue
             }
             guard let line, Self.isSyntaxError(message) else {
@@ -124,7 +131,9 @@ final class NginxSyntaxDifferentialTests: XCTestCase {
                 XCTFail("mutant \(round): nginx says line \(line): \(message); detour reports nothing\n\(shown)")
                 continue
             }
-            XCTAssertEqual(first.location.line, line, "mutant \(round): nginx says line \(line): \(message); detour: \(first.location.description) \(first.message)\n\(shown)")
+            XCTAssertEqual(
+                first.location.line, line,
+                "mutant \(round): nginx says line \(line): \(message); detour: \(first.location.description) \(first.message)\n\(shown)")
             XCTAssertTrue(first.message.hasPrefix(message), "mutant \(round): nginx says '\(message)', detour '\(first.message)'\n\(shown)")
         }
         XCTAssertGreaterThan(compared, 150, "too few mutants said anything about syntax (\(skipped) skipped)")

@@ -1,6 +1,7 @@
-@testable import DetourNginx
 import DetourDiagnostics
 import XCTest
+
+@testable import DetourNginx
 
 final class NginxVariablesTests: XCTestCase {
     func testCapturesAndNamesAreReplacedOtherVariablesAreUnknown() {

@@ -19,7 +19,9 @@ final class PorterStemmerTests: XCTestCase {
     }
 
     func testTroubleshootingWordsMeetTheirVariants() {
-        for group in [["connection", "connections", "connecting", "connected"], ["timeout", "timeouts"], ["refused", "refuses", "refusing"], ["upstream", "upstreams"]] {
+        for group in [
+            ["connection", "connections", "connecting", "connected"], ["timeout", "timeouts"], ["refused", "refuses", "refusing"], ["upstream", "upstreams"],
+        ] {
             XCTAssertEqual(Set(group.map(PorterStemmer.stem)).count, 1, "\(group) → \(group.map(PorterStemmer.stem))")
         }
     }

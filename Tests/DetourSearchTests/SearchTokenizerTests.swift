@@ -26,7 +26,9 @@ final class SearchTokenizerTests: XCTestCase {
     }
 
     func testOtherLanguagesAreFoldedButNotStemmed() {
-        XCTAssertEqual(SearchTokenizer(language: "de").terms("Gateway-Zeitüberschreitung der Verbindungen"), ["gateway-zeituberschreitung", "gateway", "zeituberschreitung", "der", "verbindungen"])
+        XCTAssertEqual(
+            SearchTokenizer(language: "de").terms("Gateway-Zeitüberschreitung der Verbindungen"),
+            ["gateway-zeituberschreitung", "gateway", "zeituberschreitung", "der", "verbindungen"])
         XCTAssertEqual(SearchTokenizer(language: "fr").terms("Délai dépassé"), ["delai", "depasse"])
     }
 

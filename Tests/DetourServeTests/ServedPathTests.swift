@@ -1,6 +1,7 @@
-@testable import DetourServe
 import Foundation
 import XCTest
+
+@testable import DetourServe
 
 /// Which file a request path names in the served folder, with links and encodings that try
 /// to lead out of it.

@@ -43,7 +43,9 @@ final class ContentRuleTests: SiteTestCase {
 
     func testUnknownFieldSuggestsTheKnownOne() throws {
         let folder = try site(["content/articles/refused.md": "---\ntitel: Refused\nsummary: s\n---\nbody\n"])
-        assertFails(folder, with: "content/articles/refused.md:2:1: error: [content.unknown-field] unknown field 'titel' in article front matter; did you mean 'title'?")
+        assertFails(
+            folder, with: "content/articles/refused.md:2:1: error: [content.unknown-field] unknown field 'titel' in article front matter; did you mean 'title'?"
+        )
     }
 
     func testUnknownNestedField() throws {
@@ -54,7 +56,10 @@ final class ContentRuleTests: SiteTestCase {
     func testDuplicateStatus() throws {
         let folder = try site(["content/codes/bad-gateway.yml": "status: 502\ntitle: Again\nsummary: x\nadvice: y\n"])
         let text = diagnostics(folder)
-        XCTAssertTrue(text.contains("content/codes/bad-gateway.yml:1:9: error: [code.duplicate-status] status 502 is already defined\n  content/codes/502.yml:1:9: note: first defined here"), text)
+        XCTAssertTrue(
+            text.contains(
+                "content/codes/bad-gateway.yml:1:9: error: [code.duplicate-status] status 502 is already defined\n  content/codes/502.yml:1:9: note: first defined here"
+            ), text)
     }
 
     func testStatusOutsideErrorRange() throws {
@@ -65,12 +70,16 @@ final class ContentRuleTests: SiteTestCase {
     func testDuplicateSlug() throws {
         let folder = try site(["content/articles/other/refused.md": "---\ntitle: Another\nsummary: s\n---\nbody\n"])
         let text = diagnostics(folder)
-        XCTAssertTrue(text.contains("content/articles/refused.md:1:1: error: [article.duplicate-slug] another article already uses the URL name 'refused'\n  content/articles/other/refused.md:1:1: note: first used here"), text)
+        XCTAssertTrue(
+            text.contains(
+                "content/articles/refused.md:1:1: error: [article.duplicate-slug] another article already uses the URL name 'refused'\n  content/articles/other/refused.md:1:1: note: first used here"
+            ), text)
     }
 
     func testRelatedArticleMissing() throws {
         let folder = try site(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: y\nrelated: [refusd]\n"])
-        assertFails(folder, with: "content/codes/502.yml:5:11: error: [code.unknown-related-article] related article 'refusd' does not exist; did you mean 'refused'?")
+        assertFails(
+            folder, with: "content/codes/502.yml:5:11: error: [code.unknown-related-article] related article 'refusd' does not exist; did you mean 'refused'?")
     }
 
     func testArticleNamesUndefinedCode() throws {
@@ -80,81 +89,109 @@ final class ContentRuleTests: SiteTestCase {
 
     func testMarkdownLinkToMissingArticle() throws {
         let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\n---\n\nRead [this](../gone.md#part) first.\n"])
-        assertFails(folder, with: "content/articles/refused.md:6:13: error: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist")
+        assertFails(
+            folder, with: "content/articles/refused.md:6:13: error: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist")
     }
 
     func testMarkdownLinkInAdviceIsLocatedInTheYAMLFile() throws {
-        let folder = try site(["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: |\n  First line.\n  See [help](/articles/nope/).\n"])
-        assertFails(folder, with: "content/codes/502.yml:6:14: error: [markdown.broken-link] link '/articles/nope/' points to article 'nope', which does not exist")
+        let folder = try site([
+            "content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: |\n  First line.\n  See [help](/articles/nope/).\n"
+        ])
+        assertFails(
+            folder, with: "content/codes/502.yml:6:14: error: [markdown.broken-link] link '/articles/nope/' points to article 'nope', which does not exist")
     }
 
     func testLinksToMissingHeadingsAreReportedWhereTheyAre() throws {
         let folder = try site([
-            "content/articles/refused.md": "---\ntitle: R\nsummary: s\n---\n\n## What to check\n\n## Fixing it\n\nSee [fix](#fixing-it), [here](#not-here)\nand [x](other.md#what-to-chek), [y](/articles/other/#nope).\n",
+            "content/articles/refused.md":
+                "---\ntitle: R\nsummary: s\n---\n\n## What to check\n\n## Fixing it\n\nSee [fix](#fixing-it), [here](#not-here)\nand [x](other.md#what-to-chek), [y](/articles/other/#nope).\n",
             "content/articles/other.md": "---\ntitle: Other\nsummary: s\n---\n\n## What to check\n\nBack to [refused](refused.md#what-to-check).\n",
-            "content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: |\n  Read [the fix](/articles/refused/#fixing-it) or [this](/articles/refused/#gone).\n",
+            "content/codes/502.yml":
+                "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: |\n  Read [the fix](/articles/refused/#fixing-it) or [this](/articles/refused/#gone).\n",
         ])
         let text = diagnostics(folder)
-        XCTAssertEqual(text, """
-        content/articles/refused.md:10:31: error: [markdown.broken-link] link '#not-here' points to heading '#not-here', which article 'refused' does not have
-        content/articles/refused.md:11:9: error: [markdown.broken-link] link 'other.md#what-to-chek' points to heading '#what-to-chek', which article 'other' does not have; did you mean '#what-to-check'?
-        content/articles/refused.md:11:37: error: [markdown.broken-link] link '/articles/other/#nope' points to heading '#nope', which article 'other' does not have
-        content/codes/502.yml:5:58: error: [markdown.broken-link] link '/articles/refused/#gone' points to heading '#gone', which article 'refused' does not have
-        4 errors, 0 warnings
+        XCTAssertEqual(
+            text,
+            """
+            content/articles/refused.md:10:31: error: [markdown.broken-link] link '#not-here' points to heading '#not-here', which article 'refused' does not have
+            content/articles/refused.md:11:9: error: [markdown.broken-link] link 'other.md#what-to-chek' points to heading '#what-to-chek', which article 'other' does not have; did you mean '#what-to-check'?
+            content/articles/refused.md:11:37: error: [markdown.broken-link] link '/articles/other/#nope' points to heading '#nope', which article 'other' does not have
+            content/codes/502.yml:5:58: error: [markdown.broken-link] link '/articles/refused/#gone' points to heading '#gone', which article 'refused' does not have
+            4 errors, 0 warnings
 
-        """)
+            """)
     }
 
     func testLowContrastIsAWarningAtTheColour() throws {
-        let folder = try site(["content/site.yml": "name: S\nbase_url: https://h.test/\ncolors:\n  light:\n    muted: \"#a0a0a0\"\n  dark:\n    background: \"#ffffff\"\n    text: \"#777777b0\"\n"])
+        let folder = try site([
+            "content/site.yml":
+                "name: S\nbase_url: https://h.test/\ncolors:\n  light:\n    muted: \"#a0a0a0\"\n  dark:\n    background: \"#ffffff\"\n    text: \"#777777b0\"\n"
+        ])
         let text = diagnostics(folder)
-        XCTAssertEqual(text, """
-        content/site.yml:5:12: warning: [site.low-contrast] light 'muted' #a0a0a0 on background #ffffff has a contrast of 2.61:1; text needs at least 4.5:1 (WCAG AA) to be readable
-        content/site.yml:7:17: warning: [site.low-contrast] dark 'accent' #6ea8ff on background #ffffff has a contrast of 2.41:1; text needs at least 4.5:1 (WCAG AA) to be readable
-        content/site.yml:7:17: warning: [site.low-contrast] dark 'muted' #9aa4ae on background #ffffff has a contrast of 2.53:1; text needs at least 4.5:1 (WCAG AA) to be readable
-        content/site.yml:8:11: warning: [site.low-contrast] dark 'text' #777777b0 on background #ffffff has a contrast of 2.58:1; text needs at least 4.5:1 (WCAG AA) to be readable
-        0 errors, 4 warnings
+        XCTAssertEqual(
+            text,
+            """
+            content/site.yml:5:12: warning: [site.low-contrast] light 'muted' #a0a0a0 on background #ffffff has a contrast of 2.61:1; text needs at least 4.5:1 (WCAG AA) to be readable
+            content/site.yml:7:17: warning: [site.low-contrast] dark 'accent' #6ea8ff on background #ffffff has a contrast of 2.41:1; text needs at least 4.5:1 (WCAG AA) to be readable
+            content/site.yml:7:17: warning: [site.low-contrast] dark 'muted' #9aa4ae on background #ffffff has a contrast of 2.53:1; text needs at least 4.5:1 (WCAG AA) to be readable
+            content/site.yml:8:11: warning: [site.low-contrast] dark 'text' #777777b0 on background #ffffff has a contrast of 2.58:1; text needs at least 4.5:1 (WCAG AA) to be readable
+            0 errors, 4 warnings
 
-        """)
+            """)
     }
 
     func testLogPatternsDiagnoseCannotUseAreWarnings() throws {
         let folder = try site([
-            "content/articles/timeouts.md": "---\ntitle: Timeouts\nsummary: s\nlog_patterns:\n  - \"while reading response header from upstream\"\n  - \"127.0.0.1:8080 504\"\n---\nbody\n",
+            "content/articles/timeouts.md":
+                "---\ntitle: Timeouts\nsummary: s\nlog_patterns:\n  - \"while reading response header from upstream\"\n  - \"127.0.0.1:8080 504\"\n---\nbody\n",
             "content/articles/header.md": "---\ntitle: Header\nsummary: s\nlog_patterns:\n  - \"while reading response header from upstream\"\n---\nbody\n",
         ])
         let text = diagnostics(folder)
-        XCTAssertEqual(text, """
-        content/articles/timeouts.md:5:5: warning: [article.log-pattern-shadowed] log pattern 'while reading response header from upstream' is explained by article 'header' (its pattern 'while reading response header from upstream' says as much or more): detour diagnose counts such lines there
-          content/articles/header.md:5:5: note: that pattern is here
-          note: fix: make one of the two patterns longer, with the words that tell the problems apart
-        content/articles/timeouts.md:6:5: warning: [article.log-pattern-unmatchable] log pattern '127.0.0.1:8080 504' is only numbers, addresses and paths, which stand for any: it matches no line
-          note: fix: keep the words of the log line around them
-        0 errors, 2 warnings
+        XCTAssertEqual(
+            text,
+            """
+            content/articles/timeouts.md:5:5: warning: [article.log-pattern-shadowed] log pattern 'while reading response header from upstream' is explained by article 'header' (its pattern 'while reading response header from upstream' says as much or more): detour diagnose counts such lines there
+              content/articles/header.md:5:5: note: that pattern is here
+              note: fix: make one of the two patterns longer, with the words that tell the problems apart
+            content/articles/timeouts.md:6:5: warning: [article.log-pattern-unmatchable] log pattern '127.0.0.1:8080 504' is only numbers, addresses and paths, which stand for any: it matches no line
+              note: fix: keep the words of the log line around them
+            0 errors, 2 warnings
 
-        """)
+            """)
     }
 
     func testMissingFrontMatter() throws {
         let folder = try site(["content/articles/refused.md": "# Just Markdown\n"])
-        assertFails(folder, with: "content/articles/refused.md:1:1: error: [article.missing-front-matter] article must start with YAML front matter between '---' lines (title, summary, …)")
+        assertFails(
+            folder,
+            with:
+                "content/articles/refused.md:1:1: error: [article.missing-front-matter] article must start with YAML front matter between '---' lines (title, summary, …)"
+        )
     }
 
     func testUnterminatedFrontMatter() throws {
         let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\n"])
-        assertFails(folder, with: "content/articles/refused.md:1:1: error: [article.unterminated-front-matter] front matter opened here is never closed with a '---' line")
+        assertFails(
+            folder,
+            with: "content/articles/refused.md:1:1: error: [article.unterminated-front-matter] front matter opened here is never closed with a '---' line")
     }
 
     func testInvalidExplicitSlug() throws {
         let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\nslug: Not A Slug\n---\nbody\n"])
-        assertFails(folder, with: "content/articles/refused.md:4:7: error: [article.invalid-slug] 'slug' must use lowercase letters, digits and hyphens, e.g. 'not-a-slug'")
+        assertFails(
+            folder,
+            with: "content/articles/refused.md:4:7: error: [article.invalid-slug] 'slug' must use lowercase letters, digits and hyphens, e.g. 'not-a-slug'")
     }
 
     func testInvalidDateAndAudience() throws {
         let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\nupdated: 2026-02-30\naudience: robots\n---\nbody\n"])
         let text = diagnostics(folder)
-        XCTAssertTrue(text.contains("content/articles/refused.md:4:10: error: [content.invalid-value] 'updated' must be a date written YYYY-MM-DD, not '2026-02-30'"), text)
-        XCTAssertTrue(text.contains("content/articles/refused.md:5:11: error: [content.invalid-value] 'audience' must be one of visitor, operator, developer, not 'robots'"), text)
+        XCTAssertTrue(
+            text.contains("content/articles/refused.md:4:10: error: [content.invalid-value] 'updated' must be a date written YYYY-MM-DD, not '2026-02-30'"),
+            text)
+        XCTAssertTrue(
+            text.contains(
+                "content/articles/refused.md:5:11: error: [content.invalid-value] 'audience' must be one of visitor, operator, developer, not 'robots'"), text)
     }
 
     func testTagWithoutLettersOrDigits() throws {
@@ -170,23 +207,33 @@ final class ContentRuleTests: SiteTestCase {
 
     func testUnreadableFile() throws {
         let folder = try site()
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("content/articles/dangling.md").path, withDestinationPath: "/nonexistent/file.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("content/articles/dangling.md").path, withDestinationPath: "/nonexistent/file.md")
         assertFails(folder, with: "content/articles/dangling.md:1:1: error: [file.unreadable] cannot read file: No such file or directory")
     }
 
     func testLinkToAFileOutsideContentIsNotRead() throws {
         let folder = try site(["secret.md": "---\ntitle: Secret\nsummary: s\n---\ntop secret\n"])
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("content/articles/leak.md").path, withDestinationPath: "../../secret.md")
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("content/articles/alias.md").path, withDestinationPath: "refused.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("content/articles/leak.md").path, withDestinationPath: "../../secret.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("content/articles/alias.md").path, withDestinationPath: "refused.md")
         let text = diagnostics(folder)
-        XCTAssertTrue(text.contains("content/articles/leak.md:1:1: error: [file.path-escape] 'articles/leak.md' links to a file outside content/; copy the file in instead\n"), text)
+        XCTAssertTrue(
+            text.contains(
+                "content/articles/leak.md:1:1: error: [file.path-escape] 'articles/leak.md' links to a file outside content/; copy the file in instead\n"), text
+        )
         XCTAssertFalse(text.contains("alias.md:1:1: error: [file.path-escape]"), "a link inside content/ is fine")
         XCTAssertFalse(folder.exists("public/articles/leak/index.html"))
     }
 
     func testMissingSiteConfig() throws {
         let folder = try site(["content/site.yml": ""])
-        assertFails(folder, with: "content/site.yml:1:1: error: [content.missing-file] site configuration 'content/site.yml' does not exist; it names the brand (name, base_url, …)")
+        assertFails(
+            folder,
+            with:
+                "content/site.yml:1:1: error: [content.missing-file] site configuration 'content/site.yml' does not exist; it names the brand (name, base_url, …)"
+        )
     }
 
     func testMissingContentFolder() throws {

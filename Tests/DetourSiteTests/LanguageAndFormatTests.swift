@@ -39,12 +39,14 @@ final class LanguageAndFormatTests: SiteTestCase {
         let response = try folder.read("public/errors/de/502.http")
         let parts = response.components(separatedBy: "\r\n\r\n")
         XCTAssertTrue(parts[0].hasPrefix("HTTP/1.0 502 Bad Gateway\r\nContent-Type: text/html; charset=utf-8\r\n"), parts[0])
-        XCTAssertTrue(parts[0].contains("\r\nContent-Length: \(parts.dropFirst().joined(separator: "\r\n\r\n").utf8.count)\r\n"), "Content-Length is the body's bytes")
+        XCTAssertTrue(
+            parts[0].contains("\r\nContent-Length: \(parts.dropFirst().joined(separator: "\r\n\r\n").utf8.count)\r\n"), "Content-Length is the body's bytes")
         XCTAssertTrue(parts[0].contains("\r\nCache-Control: no-store\r\n") && parts[0].hasSuffix("\r\nConnection: close"))
 
         // The warnings that say where German falls back to English.
         let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test")
-        XCTAssertTrue(text.contains("content/translations/de.yml:1:1: warning: [translation.missing] translation 'de' lacks strings 'advice_heading', 'call'"), text)
+        XCTAssertTrue(
+            text.contains("content/translations/de.yml:1:1: warning: [translation.missing] translation 'de' lacks strings 'advice_heading', 'call'"), text)
     }
 
     func testTranslationProblemsAreLocated() throws {
@@ -53,9 +55,16 @@ final class LanguageAndFormatTests: SiteTestCase {
             "content/translations/de.yml": "strings:\n  try_agian: Erneut\ncodes:\n  502:\n    titel: X\n",
         ])
         let text = diagnostics(folder)
-        XCTAssertTrue(text.contains("content/translations/de.yml:2:3: warning: [translation.unknown-key] unknown string 'try_agian' in translation 'de'; did you mean 'try_again'?"), text)
-        XCTAssertTrue(text.contains("content/translations/de.yml:5:5: error: [content.unknown-field] unknown field 'titel' in translation of code 502; did you mean 'title'?"), text)
-        XCTAssertTrue(text.contains("content/site.yml:3:21: warning: [translation.missing] no content/translations/fr.yml: error pages in 'fr' use the en texts"), text)
+        XCTAssertTrue(
+            text.contains(
+                "content/translations/de.yml:2:3: warning: [translation.unknown-key] unknown string 'try_agian' in translation 'de'; did you mean 'try_again'?"),
+            text)
+        XCTAssertTrue(
+            text.contains(
+                "content/translations/de.yml:5:5: error: [content.unknown-field] unknown field 'titel' in translation of code 502; did you mean 'title'?"), text
+        )
+        XCTAssertTrue(
+            text.contains("content/site.yml:3:21: warning: [translation.missing] no content/translations/fr.yml: error pages in 'fr' use the en texts"), text)
     }
 
     func testOneBrokenCodeFileIsReportedOnceNotAsFollowOnErrors() throws {
@@ -68,22 +77,35 @@ final class LanguageAndFormatTests: SiteTestCase {
     func testLogoMustBeSmallSVG() throws {
         let png = try site(["content/site.yml": base + "logo: logo.png\n"])
         try png.writeData("content/logo.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF, 0xFE]))
-        assertFails(png, with: "content/site.yml:3:7: error: [site.invalid-logo] logo 'content/logo.png' is a PNG image; error pages inline the logo as SVG markup, so it must be an SVG file")
+        assertFails(
+            png,
+            with:
+                "content/site.yml:3:7: error: [site.invalid-logo] logo 'content/logo.png' is a PNG image; error pages inline the logo as SVG markup, so it must be an SVG file"
+        )
 
         let big = try site([
             "content/site.yml": base + "logo: logo.svg\n",
             "content/logo.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<rect width=\"1\" height=\"1\"/>", count: 200) + "</svg>",
         ])
         let text = diagnostics(big)
-        XCTAssertTrue(text.contains("content/site.yml:3:7: error: [site.logo-too-large] logo 'content/logo.svg' is 5646 bytes, over the 4096-byte budget"), text)
+        XCTAssertTrue(
+            text.contains("content/site.yml:3:7: error: [site.logo-too-large] logo 'content/logo.svg' is 5646 bytes, over the 4096-byte budget"), text)
         XCTAssertFalse(text.contains("errorpage.too-large"), "the logo is named, not the code files")
     }
 
     func testErrorPathStaysOutOfTheApplicationsWay() throws {
         let dotted = try site(["content/site.yml": base + "error_path: /.errors/\n"])
-        assertFails(dotted, with: "content/site.yml:3:13: error: [site.invalid-path] 'error_path' must not have a part starting with '.': hardening configurations deny such paths, so the pages would answer 403; not '/.errors/'")
+        assertFails(
+            dotted,
+            with:
+                "content/site.yml:3:13: error: [site.invalid-path] 'error_path' must not have a part starting with '.': hardening configurations deny such paths, so the pages would answer 403; not '/.errors/'"
+        )
         let taken = try site(["content/site.yml": base + "error_path: /errors/\n"])
-        assertFails(taken, with: "content/site.yml:3:13: error: [site.invalid-path] 'error_path' must not be '/errors/', which applications often serve themselves; use '/detour-errors/'")
+        assertFails(
+            taken,
+            with:
+                "content/site.yml:3:13: error: [site.invalid-path] 'error_path' must not be '/errors/', which applications often serve themselves; use '/detour-errors/'"
+        )
     }
 
     func testFootersAreSeparate() throws {

@@ -49,7 +49,9 @@ final class OutputTests: SiteTestCase {
         let articleInode = try inode(article)
         let errorPageInode = try inode(errorPage)
 
-        try folder.write(["content/codes/502.yml": try folder.read("content/codes/502.yml").replacingOccurrences(of: "Try again in a minute.", with: "Try again in an hour.")])
+        try folder.write([
+            "content/codes/502.yml": try folder.read("content/codes/502.yml").replacingOccurrences(of: "Try again in a minute.", with: "Try again in an hour.")
+        ])
         XCTAssertTrue(build(folder).wroteOutput)
         XCTAssertEqual(try inode(article), articleInode, "an identical page is linked, not rewritten")
         XCTAssertNotEqual(try inode(errorPage), errorPageInode)
@@ -93,7 +95,10 @@ final class OutputTests: SiteTestCase {
 
     func testOutputMayNotReplaceTheSources() throws {
         let folder = try site()
-        for (output, name) in [("content", "the content folder 'content'"), (".", "the project folder"), ("..", "the project folder"), ("templates", "the templates folder 'templates'")] {
+        for (output, name) in [
+            ("content", "the content folder 'content'"), (".", "the project folder"), ("..", "the project folder"),
+            ("templates", "the templates folder 'templates'"),
+        ] {
             let report = build(folder, output: output)
             XCTAssertEqual(report.diagnostics.map(\.rule), ["build.unsafe-output"], output)
             XCTAssertTrue(report.diagnostics.first?.message.contains("would replace \(name)") == true, report.diagnostics.first?.message ?? "")

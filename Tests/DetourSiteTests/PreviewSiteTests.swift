@@ -29,7 +29,9 @@ final class PreviewSiteTests: SiteTestCase {
         try folder.write(["content/articles/refused.md": original.replacingOccurrences(of: "title: Connection refused", with: "title: Zealous refusal")])
         let title = preview.build(changed: [article])
         XCTAssertFalse(title.full)
-        XCTAssertEqual(Set(title.rewritten), ["articles/refused/index.html", "index.html", "search/index.html", "codes/502/index.html", "tags/nginx/index.html", "sitemap.xml"])
+        XCTAssertEqual(
+            Set(title.rewritten),
+            ["articles/refused/index.html", "index.html", "search/index.html", "codes/502/index.html", "tags/nginx/index.html", "sitemap.xml"])
         let home = try folder.read("preview/index.html")
         XCTAssertLessThan(try XCTUnwrap(home.range(of: "Another")).lowerBound, try XCTUnwrap(home.range(of: "Zealous refusal")).lowerBound)
 

@@ -55,7 +55,10 @@ final class ShippedContentTests: XCTestCase {
 
     func testEveryArticleNamesLogLinesAndSettings() throws {
         let index = try output.read("public/index.html")
-        for slug in ["upstream-connection-refused", "upstream-timed-out", "php-fpm-socket-unavailable", "upstream-header-too-big", "health-checks-mark-all-backends-down", "rate-limiting"] {
+        for slug in [
+            "upstream-connection-refused", "upstream-timed-out", "php-fpm-socket-unavailable", "upstream-header-too-big",
+            "health-checks-mark-all-backends-down", "rate-limiting",
+        ] {
             let page = try output.read("public/articles/\(slug)/index.html")
             XCTAssertTrue(page.contains("Log lines you may see"), slug)
             XCTAssertTrue(page.contains("<pre><code>"), slug)

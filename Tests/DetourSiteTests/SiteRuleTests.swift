@@ -14,12 +14,14 @@ final class SiteRuleTests: SiteTestCase {
 
     func testColourCannotInjectCSS() throws {
         let folder = try site(["content/site.yml": base + "colors:\n  dark:\n    text: \"red;}body{display:none\"\n"])
-        assertFails(folder, with: "content/site.yml:5:11: error: [site.invalid-color] 'text' must be a hex colour such as '#0a5bd3', not 'red;}body{display:none'")
+        assertFails(
+            folder, with: "content/site.yml:5:11: error: [site.invalid-color] 'text' must be a hex colour such as '#0a5bd3', not 'red;}body{display:none'")
     }
 
     func testLanguageTag() throws {
         let folder = try site(["content/site.yml": base + "languages: english!\n"])
-        assertFails(folder, with: "content/site.yml:3:12: error: [site.invalid-language] 'languages' must be a language tag such as 'en' or 'pt-BR', not 'english!'")
+        assertFails(
+            folder, with: "content/site.yml:3:12: error: [site.invalid-language] 'languages' must be a language tag such as 'en' or 'pt-BR', not 'english!'")
         let unknown = try site(["content/site.yml": base + "languages: [en, xx]\n"])
         assertFails(unknown, with: "content/site.yml:3:17: error: [site.invalid-language] 'languages' 'xx' is not a known language: 'xx' is no ISO 639-1 code")
     }
@@ -41,16 +43,27 @@ final class SiteRuleTests: SiteTestCase {
 
     func testLogoMayNotScript() throws {
         let folder = try site(["content/site.yml": base + "logo: logo.svg\n", "content/logo.svg": "<svg>\n<script>alert(1)</script>\n</svg>\n"])
-        assertFails(folder, with: "content/logo.svg:2:1: error: [site.logo-script] logo must not contain scripts or event handlers: error pages run no JavaScript")
+        assertFails(
+            folder, with: "content/logo.svg:2:1: error: [site.logo-script] logo must not contain scripts or event handlers: error pages run no JavaScript")
     }
 
     func testLogoMayNotFetchAnything() throws {
-        let folder = try site(["content/site.yml": base + "logo: logo.svg\n", "content/logo.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\">\n<image href=\"https://cdn.test/a.png\"/>\n</svg>\n"])
-        assertFails(folder, with: "content/logo.svg:2:1: error: [site.logo-external-reference] logo refers to an external resource; error pages must make no external request while the backend is down")
+        let folder = try site([
+            "content/site.yml": base + "logo: logo.svg\n",
+            "content/logo.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\">\n<image href=\"https://cdn.test/a.png\"/>\n</svg>\n",
+        ])
+        assertFails(
+            folder,
+            with:
+                "content/logo.svg:2:1: error: [site.logo-external-reference] logo refers to an external resource; error pages must make no external request while the backend is down"
+        )
     }
 
     func testLogoIsInlinedWithoutItsXMLProlog() throws {
-        let folder = try site(["content/site.yml": base + "logo: logo.svg\n", "content/logo.svg": "<?xml version=\"1.0\"?>\n<!-- mark -->\n<svg viewBox=\"0 0 1 1\"><rect width=\"1\" height=\"1\"/></svg>\n"])
+        let folder = try site([
+            "content/site.yml": base + "logo: logo.svg\n",
+            "content/logo.svg": "<?xml version=\"1.0\"?>\n<!-- mark -->\n<svg viewBox=\"0 0 1 1\"><rect width=\"1\" height=\"1\"/></svg>\n",
+        ])
         XCTAssertTrue(build(folder).wroteOutput)
         let page = try folder.read("public/errors/502.html")
         XCTAssertTrue(page.contains("<svg viewBox=\"0 0 1 1\"><rect width=\"1\" height=\"1\"/></svg>"))

@@ -17,7 +17,11 @@ final class TemplateRuleTests: SiteTestCase {
 
     func testMissingPartialIsAnErrorAtTheTag() throws {
         let folder = try site(["templates/tag.mustache": "<html>\n  <body>{{> partials/haeder}}</body>\n"])
-        assertFails(folder, with: "templates/tag.mustache:2:9: error: [template.missing-partial] partial 'partials/haeder' used by template 'tag' does not exist; did you mean 'partials/header'?")
+        assertFails(
+            folder,
+            with:
+                "templates/tag.mustache:2:9: error: [template.missing-partial] partial 'partials/haeder' used by template 'tag' does not exist; did you mean 'partials/header'?"
+        )
     }
 
     func testAProjectTemplateOverridesTheBuiltInThemeFileByFile() throws {

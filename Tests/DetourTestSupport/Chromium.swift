@@ -9,27 +9,32 @@ public enum Chromium {
         let executable = try RequiredTool.find("chromium")
         let profile = try TemporaryFolder()
         defer { profile.remove() }
-        let result = try ProcessRunner.run(executable, flags + [
-            "--user-data-dir=\(profile.path)", "--virtual-time-budget=5000",
-        ] + arguments + ["--dump-dom", url])
+        let result = try ProcessRunner.run(
+            executable,
+            flags + [
+                "--user-data-dir=\(profile.path)", "--virtual-time-budget=5000",
+            ] + arguments + ["--dump-dom", url])
         return result.stdout
     }
 
     /// A browser left open on `url`, its timers running in real time, until stopped by its PID.
     public static func open(_ url: String, profile: TemporaryFolder) throws -> ServerProcess {
-        try ServerProcess("chromium", flags + [
-            "--user-data-dir=\(profile.path)", "--remote-debugging-port=0", url,
-        ], log: profile.url.appendingPathComponent("chromium.log"))
+        try ServerProcess(
+            "chromium",
+            flags + [
+                "--user-data-dir=\(profile.path)", "--remote-debugging-port=0", url,
+            ], log: profile.url.appendingPathComponent("chromium.log"))
     }
 
     /// The titles of the pages open in a browser started by `open`, read from its DevTools
     /// endpoint: what the tab shows now, after any reload.
     public static func pageTitles(profile: TemporaryFolder) -> [String] {
         guard let active = try? String(contentsOf: profile.url.appendingPathComponent("DevToolsActivePort"), encoding: .utf8),
-              let port = active.split(separator: "\n").first.flatMap({ Int($0) }),
-              let curl = try? RequiredTool.find("curl"),
-              let response = try? ProcessRunner.run(curl, ["-s", "--max-time", "5", "http://127.0.0.1:\(port)/json/list"]),
-              let targets = try? JSONSerialization.jsonObject(with: Data(response.stdout.utf8)) as? [[String: Any]] else { return [] }
+            let port = active.split(separator: "\n").first.flatMap({ Int($0) }),
+            let curl = try? RequiredTool.find("curl"),
+            let response = try? ProcessRunner.run(curl, ["-s", "--max-time", "5", "http://127.0.0.1:\(port)/json/list"]),
+            let targets = try? JSONSerialization.jsonObject(with: Data(response.stdout.utf8)) as? [[String: Any]]
+        else { return [] }
         return targets.filter { $0["type"] as? String == "page" }.compactMap { $0["title"] as? String }
     }
 }

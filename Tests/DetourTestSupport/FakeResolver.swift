@@ -14,7 +14,9 @@ public final class FakeResolver: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
@@ -29,7 +31,9 @@ public final class FakeResolver: @unchecked Sendable {
         var client = sockaddr_storage()
         while true {
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let count = withUnsafeMutablePointer(to: &client) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, &packet, packet.count, 0, $0, &length) } }
+            let count = withUnsafeMutablePointer(to: &client) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, &packet, packet.count, 0, $0, &length) }
+            }
             guard count >= 12 else { return }
             packet[2] = 0x80 | (packet[2] & 0x01)
             packet[3] = 0x83

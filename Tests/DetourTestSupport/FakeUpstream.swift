@@ -44,14 +44,20 @@ public final class FakeUpstream: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard bound == 0, listen(listener, Self.backlog(behaviour)) == 0 else { throw POSIXError(.EADDRINUSE) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
         let port = Int(UInt16(bigEndian: address.sin_port))
         self.port = port
-        start { socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) } connect: { descriptor in
-            withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        start {
+            socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        } connect: { descriptor in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
     }
 
@@ -72,7 +78,9 @@ public final class FakeUpstream: @unchecked Sendable {
             let filler = makeSocket()
             _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
             _ = connect(filler)
-            lock.lock(); open.append(filler); lock.unlock()
+            lock.lock()
+            open.append(filler)
+            lock.unlock()
         }
     }
 
@@ -80,7 +88,9 @@ public final class FakeUpstream: @unchecked Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            lock.lock(); open.append(connection); lock.unlock()
+            lock.lock()
+            open.append(connection)
+            lock.unlock()
             var buffer = [UInt8](repeating: 0, count: 8192)
             _ = recv(connection, &buffer, buffer.count, 0)
             switch behaviour {
@@ -119,10 +129,16 @@ public final class FakeUpstream: @unchecked Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
         }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
         guard bound == 0, chmod(path, mode) == 0, listen(listener, Self.backlog(behaviour)) == 0 else { throw POSIXError(.EACCES) }
-        start { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0) } connect: { descriptor in
-            withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        start {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        } connect: { descriptor in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
         }
     }
 
@@ -130,6 +146,8 @@ public final class FakeUpstream: @unchecked Sendable {
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-        lock.lock(); for connection in open { close(connection) }; lock.unlock()
+        lock.lock()
+        for connection in open { close(connection) }
+        lock.unlock()
     }
 }

@@ -59,7 +59,8 @@ public enum LoopbackPort {
 
     /// Everything the server sends until it closes (or the read times out).
     public static func receiveAll(_ descriptor: Int32) -> String {
-        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count <= 0 { break }

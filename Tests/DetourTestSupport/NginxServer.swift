@@ -12,7 +12,9 @@ public final class NginxServer {
         let text = config.replacingOccurrences(of: "{{PREFIX}}", with: folder.path)
         try folder.write(["nginx.conf": text])
         process.executableURL = executable
-        process.arguments = ["-p", folder.path + "/", "-c", folder.path + "/nginx.conf", "-e", folder.path + "/error.log", "-g", "daemon off; pid \(folder.path)/nginx.pid;"]
+        process.arguments = [
+            "-p", folder.path + "/", "-c", folder.path + "/nginx.conf", "-e", folder.path + "/error.log", "-g", "daemon off; pid \(folder.path)/nginx.pid;",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -19,7 +19,8 @@ public final class PHPFPMServer {
     public init(scripts: [String: String], pool: String = "") throws {
         folder = try TemporaryFolder()
         try folder.write(scripts.reduce(into: [:]) { $0["www/" + $1.key] = $1.value })
-        try folder.write(["php-fpm.conf": """
+        try folder.write([
+            "php-fpm.conf": """
             [global]
             error_log = \(folder.path)/php-fpm.log
             daemonize = no
@@ -36,7 +37,8 @@ public final class PHPFPMServer {
             php_admin_flag[log_errors] = on
             \(pool)
 
-            """])
+            """
+        ])
         chmod(folder.path, 0o755)
         // -R: the tests run as root under CI; -n: no php.ini, the pool above says what matters.
         server = try ServerProcess("php-fpm8.2", ["-R", "-n", "-y", folder.path + "/php-fpm.conf"], log: folder.url.appendingPathComponent("stdout.log"))

@@ -10,13 +10,16 @@ public struct ProcessResult {
 public enum ProcessRunner {
     @discardableResult
     /// `input`: what the program reads on standard input (nothing: /dev/null).
-    public static func run(_ executable: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil, input: Data? = nil) throws -> ProcessResult {
+    public static func run(_ executable: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil, input: Data? = nil) throws
+        -> ProcessResult
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
         if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let stdin = Pipe()
@@ -30,12 +33,14 @@ public enum ProcessRunner {
         }
         // Read both pipes while the process runs so a full pipe cannot block it.
         let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
         DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// `detour` with arguments, run in `folder`.

@@ -26,16 +26,20 @@ public struct RuleFixtures: Sendable {
     /// `onlyTheRule`, nothing else); a near miss and `clean-site` stay silent; each finding has
     /// its catalogue severity; every rule of `catalogue` that `mustHaveScenarios` names has a
     /// hit and a near miss. `findings` checks one scenario; `shown` makes the text portable.
-    public func verify(catalogue: [RuleDescription], mustHaveScenarios: [String] = [], onlyTheRule: Bool = false,
-                       shown: (String) -> String = { $0 }, findings: (String) -> [Diagnostic],
-                       file: StaticString = #filePath, line: UInt = #line) throws {
+    public func verify(
+        catalogue: [RuleDescription], mustHaveScenarios: [String] = [], onlyTheRule: Bool = false,
+        shown: (String) -> String = { $0 }, findings: (String) -> [Diagnostic],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         XCTAssertEqual(Set(scenarios.filter { $0.hasSuffix("-hit") }.map { String($0.dropLast(4)) }), Set(rules.keys), file: file, line: line)
         for (scenario, rule) in rules {
             XCTAssertTrue(scenario.hasPrefix(rule.dropFirst(prefix.count)), "\(scenario) is named after its rule, \(rule)", file: file, line: line)
         }
         for rule in mustHaveScenarios {
             XCTAssertTrue(rules.values.contains(rule), "\(rule) has a hit", file: file, line: line)
-            XCTAssertTrue(scenarios.contains { $0.hasSuffix("-near-miss") && rule.hasSuffix($0.dropLast("-near-miss".count)) }, "\(rule) has a near miss", file: file, line: line)
+            XCTAssertTrue(
+                scenarios.contains { $0.hasSuffix("-near-miss") && rule.hasSuffix($0.dropLast("-near-miss".count)) }, "\(rule) has a near miss", file: file,
+                line: line)
         }
         for scenario in scenarios {
             let found = findings(scenario)
@@ -57,7 +61,8 @@ public struct RuleFixtures: Sendable {
                 XCTAssertEqual(found, [], "\(scenario) must stay silent", file: file, line: line)
             }
             for diagnostic in found {
-                XCTAssertEqual(catalogue.first { $0.id == diagnostic.rule }?.severity, diagnostic.severity, "\(scenario): \(diagnostic.rule)", file: file, line: line)
+                XCTAssertEqual(
+                    catalogue.first { $0.id == diagnostic.rule }?.severity, diagnostic.severity, "\(scenario): \(diagnostic.rule)", file: file, line: line)
             }
         }
     }

@@ -10,10 +10,14 @@ public final class TLSUpstream {
     public init() throws {
         folder = try TemporaryFolder()
         let openssl = try RequiredTool.find("openssl")
-        let made = try ProcessRunner.run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=app.internal"], in: folder.url)
+        let made = try ProcessRunner.run(
+            openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=app.internal"],
+            in: folder.url)
         guard made.status == 0 else { throw POSIXError(.EINVAL) }
         port = LoopbackPort.free()
-        server = try ServerProcess("openssl", ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", folder.path + "/cert.pem", "-key", folder.path + "/key.pem", "-www", "-quiet"], log: folder.url.appendingPathComponent("s_server.log"))
+        server = try ServerProcess(
+            "openssl", ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", folder.path + "/cert.pem", "-key", folder.path + "/key.pem", "-www", "-quiet"],
+            log: folder.url.appendingPathComponent("s_server.log"))
         _ = LoopbackPort.waitUntilOpen(port)
     }
 

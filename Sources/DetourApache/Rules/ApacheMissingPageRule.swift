@@ -24,8 +24,12 @@ struct ApacheMissingPageRule: ApacheRule {
         }
         guard let first = missing.first else { return nil }
         let more = missing.count > 1 ? " and \(missing.count - 1) more" : ""
-        return .error(Self.id, "ErrorDocument \(document.code) '\(document.written)' leads to \(first.shown)\(more), which does not exist: visitors get Apache's built-in page", at: document.location, notes: [
-            Self.fixMissingFile("install detour's public/errors/ where the Alias or DocumentRoot points"),
-        ])
+        return .error(
+            Self.id,
+            "ErrorDocument \(document.code) '\(document.written)' leads to \(first.shown)\(more), which does not exist: visitors get Apache's built-in page",
+            at: document.location,
+            notes: [
+                Self.fixMissingFile("install detour's public/errors/ where the Alias or DocumentRoot points")
+            ])
     }
 }

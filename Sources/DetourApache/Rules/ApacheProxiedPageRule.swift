@@ -19,9 +19,12 @@ struct ApacheProxiedPageRule: ApacheRule {
         guard let proxied = paths.first(where: { $0.proxy != nil }), let pass = proxied.proxy else { return nil }
         let path = proxied.url
         let folder = path.split(separator: "/").first.map { "/\($0)/" } ?? path
-        return .error(Self.id, "ErrorDocument \(document.code) '\(document.written)' is proxied: '\(path)' goes to the upstream, which fails with the page", at: document.location, notes: [
-            .init("this ProxyPass takes it", at: pass),
-            Self.fix("add 'ProxyPass \(folder) !' before it (at server level it comes before every virtual host's)"),
-        ])
+        return .error(
+            Self.id, "ErrorDocument \(document.code) '\(document.written)' is proxied: '\(path)' goes to the upstream, which fails with the page",
+            at: document.location,
+            notes: [
+                .init("this ProxyPass takes it", at: pass),
+                Self.fix("add 'ProxyPass \(folder) !' before it (at server level it comes before every virtual host's)"),
+            ])
     }
 }

@@ -11,9 +11,15 @@ struct ApacheTextTargetRule: ApacheRule {
         model.forEachDocument { document in
             guard case .text(let text) = document.target else { return }
             let looksLikePath = text.contains("/") || text.hasSuffix(".html")
-            found.append(.warning(Self.id, "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page", at: document.location, notes: [
-                Self.fix(looksLikePath ? "start the path with '/' ('/\(text)')" : "point it at a page: '/detour-errors/\(document.code).html' with detour's snippet"),
-            ]))
+            found.append(
+                .warning(
+                    Self.id, "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page",
+                    at: document.location,
+                    notes: [
+                        Self.fix(
+                            looksLikePath
+                                ? "start the path with '/' ('/\(text)')" : "point it at a page: '/detour-errors/\(document.code).html' with detour's snippet")
+                    ]))
         }
         return found
     }

@@ -10,9 +10,13 @@ struct ApacheURLTargetRule: ApacheRule {
         var found: [Diagnostic] = []
         model.forEachDocument { document in
             guard case .url(let url) = document.target, document.code != 401 else { return }
-            found.append(.error(Self.id, "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost", at: document.location, notes: [
-                Self.fix("serve the page from this server with a local path ('/detour-errors/…', as detour's snippet does)"),
-            ]))
+            found.append(
+                .error(
+                    Self.id, "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost",
+                    at: document.location,
+                    notes: [
+                        Self.fix("serve the page from this server with a local path ('/detour-errors/…', as detour's snippet does)")
+                    ]))
         }
         return found
     }

@@ -6,9 +6,13 @@ struct CaddyErrorsWithoutResponseRule: CaddyRule {
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         site.errorRoutes.filter { !$0.writesBody }.map { route in
-            .warning(Self.id, "this handle_errors has no file_server or respond: visitors get the error's status with an empty body", at: context.location(of: route.block), notes: [
-                Self.fix("add 'root * /usr/share/detour/errors', 'rewrite * /{err.status_code}.html' and 'file_server', or import detour's detour_pages snippet"),
-            ])
+            .warning(
+                Self.id, "this handle_errors has no file_server or respond: visitors get the error's status with an empty body",
+                at: context.location(of: route.block),
+                notes: [
+                    Self.fix(
+                        "add 'root * /usr/share/detour/errors', 'rewrite * /{err.status_code}.html' and 'file_server', or import detour's detour_pages snippet")
+                ])
         }
     }
 }

@@ -10,9 +10,15 @@ struct CaddyProxiedPageRule: CaddyRule {
         ErrorPageChecks.proxiedPages(site.model).compactMap { route, upstream in
             guard case .errors(let errors) = route.origin, let proxy = errors.proxy else { return nil }
             let addresses = CaddySite.upstreams(of: proxy).joined(separator: " ")
-            return .error(Self.id, "handle_errors fetches the page from \(addresses), the site's own upstream: when it is down the page fails too, and visitors get the status with an empty body", at: upstream, notes: [
-                Self.fix("serve the pages from disk here: 'root * /usr/share/detour/errors', 'rewrite * /{err.status_code}.html' and 'file_server' (detour's detour_pages snippet)"),
-            ])
+            return .error(
+                Self.id,
+                "handle_errors fetches the page from \(addresses), the site's own upstream: when it is down the page fails too, and visitors get the status with an empty body",
+                at: upstream,
+                notes: [
+                    Self.fix(
+                        "serve the pages from disk here: 'root * /usr/share/detour/errors', 'rewrite * /{err.status_code}.html' and 'file_server' (detour's detour_pages snippet)"
+                    )
+                ])
         }
     }
 }

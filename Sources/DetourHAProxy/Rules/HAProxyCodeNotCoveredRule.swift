@@ -14,9 +14,14 @@ struct HAProxyCodeNotCoveredRule: HAProxyRule {
             guard !gaps.isEmpty else { return nil }
             let backends = HAProxyCoverage.backends(of: proxy, in: model).filter { !$0.isSection(proxy) }.map { "'\($0.name)'" }
             let through = backends.isEmpty ? "" : ", and neither \(backends.count == 1 ? "has backend" : "have backends") \(backends.joined(separator: ", "))"
-            return .warning(Self.id, "\(proxy.kind) '\(proxy.name)' has no page for \(Self.codes(gaps.map(\.code)))\(through): visitors get HAProxy's built-in page", at: proxy.location, notes: [
-                Self.fix("base it on detour's defaults ('\(proxy.kind) \(proxy.name) from detour', snippets/haproxy.cfg), or add 'errorfile <code> <install path>/errors/<code>.http'"),
-            ])
+            return .warning(
+                Self.id, "\(proxy.kind) '\(proxy.name)' has no page for \(Self.codes(gaps.map(\.code)))\(through): visitors get HAProxy's built-in page",
+                at: proxy.location,
+                notes: [
+                    Self.fix(
+                        "base it on detour's defaults ('\(proxy.kind) \(proxy.name) from detour', snippets/haproxy.cfg), or add 'errorfile <code> <install path>/errors/<code>.http'"
+                    )
+                ])
         }
     }
 }

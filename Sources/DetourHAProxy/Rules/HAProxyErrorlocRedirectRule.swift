@@ -30,12 +30,21 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
                 let found = destinations[redirect.line] ?? Destinations()
                 route = found.notes
                 if found.undecided || found.notes.isEmpty {
-                    route.append(.init("the page's own request comes back through the frontend: where it reaches the backend that failed, visitors are sent to the page again and again"))
+                    route.append(
+                        .init(
+                            "the page's own request comes back through the frontend: where it reaches the backend that failed, visitors are sent to the page again and again"
+                        ))
                 }
             }
-            return .warning(Self.id, "\(redirect.directive) answers \(code) with a \(redirect.status) to '\(redirect.target)': visitors, crawlers and monitors get a redirect, not \(code)", at: redirect.line, notes: route + [
-                Self.fix("use 'errorfile \(code) <install path>/errors/\(code).http' (detour's snippets/haproxy.cfg): the page goes out with its status, from memory"),
-            ])
+            return .warning(
+                Self.id,
+                "\(redirect.directive) answers \(code) with a \(redirect.status) to '\(redirect.target)': visitors, crawlers and monitors get a redirect, not \(code)",
+                at: redirect.line,
+                notes: route + [
+                    Self.fix(
+                        "use 'errorfile \(code) <install path>/errors/\(code).http' (detour's snippets/haproxy.cfg): the page goes out with its status, from memory"
+                    )
+                ])
         }
     }
 
@@ -56,9 +65,15 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
                         continue
                     }
                     if route.backend.isSection(failing), failureCodes.contains(code) {
-                        found[redirect.line, default: Destinations()].add(.init("\(entry.kind) '\(entry.name)' routes '\(redirect.path)' back to \(failing.kind) '\(failing.name)', whose failure sent visitors there: while it fails, they are sent to the page again and again", at: route.line))
+                        found[redirect.line, default: Destinations()].add(
+                            .init(
+                                "\(entry.kind) '\(entry.name)' routes '\(redirect.path)' back to \(failing.kind) '\(failing.name)', whose failure sent visitors there: while it fails, they are sent to the page again and again",
+                                at: route.line))
                     } else if !route.backend.isSection(failing) {
-                        found[redirect.line, default: Destinations()].add(.init("\(entry.kind) '\(entry.name)' routes the page's own request to \(route.backend.kind) '\(route.backend.name)', which must answer it", at: route.line))
+                        found[redirect.line, default: Destinations()].add(
+                            .init(
+                                "\(entry.kind) '\(entry.name)' routes the page's own request to \(route.backend.kind) '\(route.backend.name)', which must answer it",
+                                at: route.line))
                     }
                 }
             }

@@ -14,21 +14,38 @@ struct HAProxyInvalidErrorFileRule: HAProxyRule {
                 let subject = "\(page.directive) for \(page.code) sends \(context.shown(page, file))"
                 switch problem {
                 case .empty:
-                    return .error(Self.id, "\(subject), which is empty: visitors get no response at all, the connection just closes; haproxy -c passes it", at: page.pathLocation, notes: [
-                        Self.fix("point it at detour's errors/\(page.code).http, a whole HTTP response"),
-                    ])
+                    return .error(
+                        Self.id, "\(subject), which is empty: visitors get no response at all, the connection just closes; haproxy -c passes it",
+                        at: page.pathLocation,
+                        notes: [
+                            Self.fix("point it at detour's errors/\(page.code).http, a whole HTTP response")
+                        ])
                 case .notHTTP:
-                    return .error(Self.id, "\(subject), which is not a whole HTTP response (status line, headers, blank line, body): HAProxy refuses to start ('unable to parse headers')", at: page.pathLocation, notes: [
-                        Self.fix("errorfile takes detour's errors/\(page.code).http; a bare page goes in 'http-error status \(page.code) content-type text/html file <page>'"),
-                    ])
+                    return .error(
+                        Self.id,
+                        "\(subject), which is not a whole HTTP response (status line, headers, blank line, body): HAProxy refuses to start ('unable to parse headers')",
+                        at: page.pathLocation,
+                        notes: [
+                            Self.fix(
+                                "errorfile takes detour's errors/\(page.code).http; a bare page goes in 'http-error status \(page.code) content-type text/html file <page>'"
+                            )
+                        ])
                 case .contentLength(let announced, let body):
-                    return .error(Self.id, "\(subject), whose Content-Length says \(announced) bytes for a body of \(body): HAProxy refuses to start ('payload size does not match the announced content-length')", at: page.pathLocation, notes: [
-                        Self.fix("rebuild the file with 'detour build', which writes the length of the body it writes"),
-                    ])
+                    return .error(
+                        Self.id,
+                        "\(subject), whose Content-Length says \(announced) bytes for a body of \(body): HAProxy refuses to start ('payload size does not match the announced content-length')",
+                        at: page.pathLocation,
+                        notes: [
+                            Self.fix("rebuild the file with 'detour build', which writes the length of the body it writes")
+                        ])
                 case .tooLarge(let size, let limit):
-                    return .error(Self.id, "\(subject), \(size) bytes, larger than a buffer (tune.bufsize \(limit)): HAProxy reads \(limit) bytes of it and refuses to start", at: page.pathLocation, notes: [
-                        Self.fix("shrink the page below \(limit - model.maxRewrite) bytes (tune.bufsize − tune.maxrewrite)"),
-                    ])
+                    return .error(
+                        Self.id,
+                        "\(subject), \(size) bytes, larger than a buffer (tune.bufsize \(limit)): HAProxy reads \(limit) bytes of it and refuses to start",
+                        at: page.pathLocation,
+                        notes: [
+                            Self.fix("shrink the page below \(limit - model.maxRewrite) bytes (tune.bufsize − tune.maxrewrite)")
+                        ])
                 case .statusLine, .overRewriteSpace:
                     return nil
                 }

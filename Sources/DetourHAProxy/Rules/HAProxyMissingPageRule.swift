@@ -10,9 +10,13 @@ struct HAProxyMissingPageRule: HAProxyRule {
         model.pages.compactMap { page in
             let file = context.file(of: page)
             guard !file.exists else { return nil }
-            return .error(Self.id, "\(page.directive) for \(page.code) names \(context.shown(page, file)), which does not exist: HAProxy refuses to start ('error opening file')", at: page.pathLocation, notes: [
-                Self.fixMissingFile("install detour's public/errors/ there, or point the line at the installed pages"),
-            ])
+            return .error(
+                Self.id,
+                "\(page.directive) for \(page.code) names \(context.shown(page, file)), which does not exist: HAProxy refuses to start ('error opening file')",
+                at: page.pathLocation,
+                notes: [
+                    Self.fixMissingFile("install detour's public/errors/ there, or point the line at the installed pages")
+                ])
         }
     }
 }

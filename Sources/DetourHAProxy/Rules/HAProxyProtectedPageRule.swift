@@ -28,8 +28,15 @@ struct HAProxyProtectedPageRule: HAProxyRule {
                         var notes = [Diagnostic.Note("the redirect is here", at: redirect.line)]
                         if sending.count > 1 { notes.append(.init("and \(sending.count - 1) more lines send visitors there")) }
                         if let route { notes.append(.init("the page's own request is routed there from \(proxy.kind) '\(proxy.name)'", at: route.line)) }
-                        notes.append(Self.fix("leave the pages out of the rule (for example 'unless { path_beg \(redirect.folder) }'), or send them with errorfile, which no rule runs on"))
-                        found.append(.error(Self.id, "http-request \(guardRule.action) in \(guarding.kind) '\(guarding.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(guardRule.status), not the page", at: guardRule.line, notes: notes))
+                        notes.append(
+                            Self.fix(
+                                "leave the pages out of the rule (for example 'unless { path_beg \(redirect.folder) }'), or send them with errorfile, which no rule runs on"
+                            ))
+                        found.append(
+                            .error(
+                                Self.id,
+                                "http-request \(guardRule.action) in \(guarding.kind) '\(guarding.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(guardRule.status), not the page",
+                                at: guardRule.line, notes: notes))
                     }
                 }
             }

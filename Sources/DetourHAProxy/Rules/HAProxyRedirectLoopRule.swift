@@ -22,9 +22,16 @@ struct HAProxyRedirectLoopRule: HAProxyRule {
                 }
                 guard HAProxyPathCondition.evaluate(redirect.condition, path: redirect.path, acls: owner.settings.acls).outcome != .no else { continue }
                 let condition = redirect.condition.isEmpty ? "every request" : "'\(redirect.condition.joined(separator: " "))'"
-                found.append(.error(Self.id, "http-request redirect in \(owner.kind) '\(owner.name)' sends visitors to '\(redirect.path)', and its condition (\(condition)) holds for that page's own request too: it is redirected to itself again and again", at: redirect.line, notes: [
-                    Self.fix("leave the page out of the condition ('!{ path_beg \(redirect.folder) }'), or answer with 'http-request return status 503 … file <page>' (detour's snippets/haproxy.cfg), which keeps the status"),
-                ]))
+                found.append(
+                    .error(
+                        Self.id,
+                        "http-request redirect in \(owner.kind) '\(owner.name)' sends visitors to '\(redirect.path)', and its condition (\(condition)) holds for that page's own request too: it is redirected to itself again and again",
+                        at: redirect.line,
+                        notes: [
+                            Self.fix(
+                                "leave the page out of the condition ('!{ path_beg \(redirect.folder) }'), or answer with 'http-request return status 503 … file <page>' (detour's snippets/haproxy.cfg), which keeps the status"
+                            )
+                        ]))
             }
         }
         return found

@@ -9,12 +9,17 @@ struct HAProxyStatusLineRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         model.pages.filter { $0.kind == .response }.compactMap { page in
             guard let (file, problems) = context.errorFile(page, in: model),
-                  let written = problems.lazy.compactMap({ problem -> Int? in
-                      if case .statusLine(let status) = problem { status } else { nil }
-                  }).first else { return nil }
-            return .error(Self.id, "\(page.directive) for \(page.code) sends \(context.shown(page, file)), whose status line says \(written): HAProxy sends it as written, so visitors get \(written) instead of \(page.code); haproxy -c passes it", at: page.pathLocation, notes: [
-                Self.fix("use detour's errors/\(page.code).http for \(page.code)"),
-            ])
+                let written = problems.lazy.compactMap({ problem -> Int? in
+                    if case .statusLine(let status) = problem { status } else { nil }
+                }).first
+            else { return nil }
+            return .error(
+                Self.id,
+                "\(page.directive) for \(page.code) sends \(context.shown(page, file)), whose status line says \(written): HAProxy sends it as written, so visitors get \(written) instead of \(page.code); haproxy -c passes it",
+                at: page.pathLocation,
+                notes: [
+                    Self.fix("use detour's errors/\(page.code).http for \(page.code)")
+                ])
         }
     }
 }

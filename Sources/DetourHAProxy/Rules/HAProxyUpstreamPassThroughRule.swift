@@ -14,9 +14,15 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
         return model.proxies.filter { $0.isBackend && $0.settings.mode == "http" && $0.settings.servers > 0 }.compactMap { proxy in
             let passed = codes.filter { !proxy.settings.replacedStatuses.contains($0) }
             guard !passed.isEmpty else { return nil }
-            return .warning(Self.id, "\(proxy.kind) '\(proxy.name)' passes its servers' own \(Self.codes(passed)) to visitors as they are: errorfile and http-error cover only HAProxy's own errors", at: proxy.location, notes: [
-                Self.fix("base it on detour's defaults ('backend \(proxy.name) from detour_backend', snippets/haproxy.cfg), or add 'http-response return status <code> content-type \"text/html; charset=utf-8\" file <install path>/errors/<code>.html if { status <code> }'"),
-            ])
+            return .warning(
+                Self.id,
+                "\(proxy.kind) '\(proxy.name)' passes its servers' own \(Self.codes(passed)) to visitors as they are: errorfile and http-error cover only HAProxy's own errors",
+                at: proxy.location,
+                notes: [
+                    Self.fix(
+                        "base it on detour's defaults ('backend \(proxy.name) from detour_backend', snippets/haproxy.cfg), or add 'http-response return status <code> content-type \"text/html; charset=utf-8\" file <install path>/errors/<code>.html if { status <code> }'"
+                    )
+                ])
         }
     }
 }

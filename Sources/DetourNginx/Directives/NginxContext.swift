@@ -2,9 +2,18 @@
 /// a directive is allowed there. Raw values are the names the directive table uses.
 enum NginxContext: String, CaseIterable, Sendable {
     case main, events, http, server, location
-    case ifInServer = "if-in-server", ifInLocation = "if-in-location", limitExcept = "limit_except", upstream
-    case mail, mailServer = "mail-server", stream, streamServer = "stream-server", streamUpstream = "stream-upstream"
-    case rtmp, rtmpServer = "rtmp-server", rtmpApplication = "rtmp-application"
+    case ifInServer = "if-in-server"
+    case ifInLocation = "if-in-location"
+    case limitExcept = "limit_except"
+    case upstream
+    case mail
+    case mailServer = "mail-server"
+    case stream
+    case streamServer = "stream-server"
+    case streamUpstream = "stream-upstream"
+    case rtmp
+    case rtmpServer = "rtmp-server"
+    case rtmpApplication = "rtmp-application"
 
     /// The context inside a block `name` opened here; nil when its contents are not
     /// directives (`map`, `types`, a Lua body) or are unknown to nginx's core.

@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 
 /// What nginx checks as it reads a configuration, before it would start: every directive's
 /// name, place, argument count and on/off value against the probed table, a setting given
@@ -96,8 +96,9 @@ struct NginxDirectiveCheck {
             // names it knows itself.
             if form.isBlock != directive.isBlock {
                 if directive.kind == nil {
-                    error(form.isBlock ? "directive \"\(name)\" has no opening \"{\"" : "directive \"\(name)\" is not terminated by \";\"",
-                          at: directive.endLocation, directive)
+                    error(
+                        form.isBlock ? "directive \"\(name)\" has no opening \"{\"" : "directive \"\(name)\" is not terminated by \";\"",
+                        at: directive.endLocation, directive)
                 }
                 continue
             }
@@ -143,8 +144,10 @@ struct NginxDirectiveCheck {
     private mutating func unknown(_ directive: NginxDirective) {
         let message = "unknown directive \"\(directive.name)\""
         if let module = unknownModule {
-            diagnostics.append(Diagnostic(.note, NginxRules.directive.id, message + "; it may come from \(module.file), which detour does not know, so it is not checked",
-                                          at: directive.endLocation, notes: [.init("the module is loaded here", at: module.at)]))
+            diagnostics.append(
+                Diagnostic(
+                    .note, NginxRules.directive.id, message + "; it may come from \(module.file), which detour does not know, so it is not checked",
+                    at: directive.endLocation, notes: [.init("the module is loaded here", at: module.at)]))
         } else if NginxPlusOnly.directives.contains(directive.name) {
             error(message, at: directive.endLocation, directive, notes: [.init(NginxPlusOnly.note)])
         } else {
@@ -213,8 +216,9 @@ struct NginxDirectiveCheck {
         default: return
         }
         if let first = seen[key] {
-            error("duplicate location \"\(key.dropFirst())\"", at: location.endLocation,
-                  notes: [.init("the first \"location\" with it is here", at: first.location)])
+            error(
+                "duplicate location \"\(key.dropFirst())\"", at: location.endLocation,
+                notes: [.init("the first \"location\" with it is here", at: first.location)])
         } else {
             seen[key] = location
         }

@@ -83,8 +83,13 @@ struct NginxDirectiveTable: Sendable {
                 bits | (Self.contextBytes.first { $0.bytes.elementsEqual(field) }?.bit ?? 0)
             }
             let isBuiltin = equals(fields[1], "builtin")
-            rows.append((fields[0], Form(contexts: contexts, isBlock: equals(fields[3], "block"), counts: counts, orMore: orMore,
-                                         isFlag: equals(fields[5], "flag"), isOnce: equals(fields[6], "once"), isBuiltin: isBuiltin)))
+            rows.append(
+                (
+                    fields[0],
+                    Form(
+                        contexts: contexts, isBlock: equals(fields[3], "block"), counts: counts, orMore: orMore,
+                        isFlag: equals(fields[5], "flag"), isOnce: equals(fields[6], "once"), isBuiltin: isBuiltin)
+                ))
             if !isBuiltin { modules.insert(string(fields[1])) }
         }
         var spelled: [[UInt8]] = []
@@ -132,7 +137,8 @@ struct NginxDirectiveTable: Sendable {
         nameBytes.withUnsafeBufferPointer { spelled in
             var slot = Self.hash(name) & (slots.count - 1)
             while slots[slot] >= 0 {
-                let id = Int(slots[slot]), entry = names[id]
+                let id = Int(slots[slot])
+                let entry = names[id]
                 if Int(entry.count) == name.count, name.count == 0 || memcmp(spelled.baseAddress! + Int(entry.start), name.baseAddress!, name.count) == 0 {
                     return id
                 }
@@ -173,7 +179,9 @@ struct NginxDirectiveTable: Sendable {
             if part.hasSuffix("+"), let low = Int(part.dropLast()) {
                 if low <= 8 { for n in low...8 { bits |= 1 << n } }
                 orMore = true
-            } else if let dash = part.firstIndex(of: "-"), let low = Int(part[..<dash]), let high = Int(part[part.index(after: dash)...]), low <= high, high <= 8 {
+            } else if let dash = part.firstIndex(of: "-"), let low = Int(part[..<dash]), let high = Int(part[part.index(after: dash)...]), low <= high,
+                high <= 8
+            {
                 for n in low...high { bits |= 1 << n }
             } else if let n = Int(part), n <= 8 {
                 bits |= 1 << n

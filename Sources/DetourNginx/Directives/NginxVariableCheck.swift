@@ -1,5 +1,5 @@
-import DetourSupport
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// `unknown "arg" variable`: nginx refuses to start when a value names a variable that no
@@ -237,9 +237,12 @@ struct NginxVariableCheck {
             let name = Self.variableName(UnsafeBufferPointer(rebasing: bytes[(index + 1)...]))
             guard !name.isEmpty, !name.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), !defined.contains(name) else { continue }
             guard !table.knowsVariable(name, in: blocks), let location = directive.location(ofArgument: position) else { continue }
-            diagnostics.append(.error(NginxRules.directive.id, "unknown \"\(name)\" variable", at: location, notes: [
-                .init("no module of nginx provides it and nothing in the configuration sets it; nginx refuses to start"),
-            ]))
+            diagnostics.append(
+                .error(
+                    NginxRules.directive.id, "unknown \"\(name)\" variable", at: location,
+                    notes: [
+                        .init("no module of nginx provides it and nothing in the configuration sets it; nginx refuses to start")
+                    ]))
         }
     }
 }

@@ -11,7 +11,9 @@ struct DroppedInheritedPagesRule: NginxRule {
         var found: [Diagnostic] = []
         if server.definesErrorPages { report(server.inherited, server.scope, into: &found) }
         for location in server.allLocations where location.definesErrorPages {
-            report(location.inherited, location.scope, keeping: Self.applicationCodes(of: location), condition: location.match == .condition ? location : nil, into: &found)
+            report(
+                location.inherited, location.scope, keeping: Self.applicationCodes(of: location), condition: location.match == .condition ? location : nil,
+                into: &found)
         }
         return found
     }
@@ -26,7 +28,9 @@ struct DroppedInheritedPagesRule: NginxRule {
         return Set(400...499).subtracting(raisedHere)
     }
 
-    private func report(_ inherited: NginxScope, _ own: NginxScope, keeping applicationCodes: Set<Int> = [], condition: NginxLocation? = nil, into found: inout [Diagnostic]) {
+    private func report(
+        _ inherited: NginxScope, _ own: NginxScope, keeping applicationCodes: Set<Int> = [], condition: NginxLocation? = nil, into found: inout [Diagnostic]
+    ) {
         let dropped = inherited.coveredCodes.subtracting(own.coveredCodes).subtracting(applicationCodes)
         guard !dropped.isEmpty, let first = own.errorPages.first else { return }
         let level = inherited.errorPagesLevel?.name ?? "outer"
@@ -38,6 +42,9 @@ struct DroppedInheritedPagesRule: NginxRule {
         var notes: [Diagnostic.Note] = sources.map { .init("inherited from here", at: $0.location) }
         if let condition { notes.append(.init("only while 'if \(condition.pattern)' holds", at: condition.directive.location)) }
         notes.append(Self.fix("repeat the inherited error_page lines here, or include the same snippet at both levels"))
-        found.append(.warning(Self.id, "this error_page drops the \(level)-level pages for \(Self.codes(dropped)): an error_page here replaces all inherited ones", at: first.directive.location, notes: notes))
+        found.append(
+            .warning(
+                Self.id, "this error_page drops the \(level)-level pages for \(Self.codes(dropped)): an error_page here replaces all inherited ones",
+                at: first.directive.location, notes: notes))
     }
 }

@@ -18,9 +18,13 @@ struct HeaderWithoutAlwaysRule: NginxRule {
             }
         }
         return pages.map { header, uris in
-            .warning(Self.id, "add_header \(header.firstValue ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only", at: header.location, notes: [
-                Self.fix("end the line with 'always'"),
-            ])
+            .warning(
+                Self.id,
+                "add_header \(header.firstValue ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only",
+                at: header.location,
+                notes: [
+                    Self.fix("end the line with 'always'")
+                ])
         }
     }
 }

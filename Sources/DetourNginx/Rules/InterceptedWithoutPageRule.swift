@@ -13,10 +13,15 @@ struct InterceptedWithoutPageRule: NginxRule {
             guard let pass = location.upstreamPass, let intercept = location.scope.intercepts[pass.module] else { continue }
             let missing = expected.subtracting(location.scope.coveredCodes)
             guard !missing.isEmpty else { continue }
-            found.append(.warning(Self.id, "in \(location.description) \(pass.module)_intercept_errors is on, but \(Self.codes(missing)) from the upstream \(missing.count == 1 ? "has" : "have") no error_page and \(missing.count == 1 ? "reaches" : "reach") visitors with the application's own body", at: pass.directive.location, notes: [
-                .init("intercepting is switched on here", at: intercept.location),
-                Self.fix("add 'error_page \(missing.sorted().map(String.init).joined(separator: " ")) …;' where this location can see it"),
-            ]))
+            found.append(
+                .warning(
+                    Self.id,
+                    "in \(location.description) \(pass.module)_intercept_errors is on, but \(Self.codes(missing)) from the upstream \(missing.count == 1 ? "has" : "have") no error_page and \(missing.count == 1 ? "reaches" : "reach") visitors with the application's own body",
+                    at: pass.directive.location,
+                    notes: [
+                        .init("intercepting is switched on here", at: intercept.location),
+                        Self.fix("add 'error_page \(missing.sorted().map(String.init).joined(separator: " ")) …;' where this location can see it"),
+                    ]))
         }
         return found
     }

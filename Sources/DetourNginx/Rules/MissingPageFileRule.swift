@@ -10,7 +10,9 @@ struct MissingPageFileRule: NginxRule {
     /// A URI that looks like a file path gets told so: error_page wants a URI.
     static func filePathHint(_ uri: String, _ page: NginxErrorPage) -> Diagnostic.Note? {
         guard fileSystemRoots.contains(where: uri.hasPrefix) else { return nil }
-        return .init("'\(uri)' looks like a file path, but error_page takes a URI: write 'error_page \(page.codes.map(String.init).joined(separator: " ")) /errors/\(uri.split(separator: "/").last ?? "");' and serve /errors/ from a location whose root is the folder")
+        return .init(
+            "'\(uri)' looks like a file path, but error_page takes a URI: write 'error_page \(page.codes.map(String.init).joined(separator: " ")) /errors/\(uri.split(separator: "/").last ?? "");' and serve /errors/ from a location whose root is the folder"
+        )
     }
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
@@ -29,7 +31,9 @@ struct MissingPageFileRule: NginxRule {
                 notes.append(.init("try_files decides what happens to a missing file", at: tryFiles.location))
             }
             notes.append(Self.fixMissingFile("put the pages in that folder, or point root/alias at the folder that holds them"))
-            return .error(Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(file.shown), which does not exist: \(outcome)", at: page.targetLocation, notes: notes)
+            return .error(
+                Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(file.shown), which does not exist: \(outcome)",
+                at: page.targetLocation, notes: notes)
         }
     }
 }

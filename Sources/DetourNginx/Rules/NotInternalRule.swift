@@ -9,9 +9,15 @@ struct NotInternalRule: NginxRule {
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         let fromLocations = eachServingLocation(facts) { location, uris in
             guard !location.isInternal else { return [] }
-            return [Diagnostic(.note, Self.id, "\(location.description) serves error pages (\(uris.joined(separator: ", "))) but is not internal: they can be requested directly, answer 200 and may be indexed", at: location.directive.location, notes: [
-                Self.fix("add 'internal;' to this location"),
-            ])]
+            return [
+                Diagnostic(
+                    .note, Self.id,
+                    "\(location.description) serves error pages (\(uris.joined(separator: ", "))) but is not internal: they can be requested directly, answer 200 and may be indexed",
+                    at: location.directive.location,
+                    notes: [
+                        Self.fix("add 'internal;' to this location")
+                    ])
+            ]
         }
         return fromLocations + fromServerRoot(facts)
     }
@@ -28,12 +34,20 @@ struct NotInternalRule: NginxRule {
         }
         guard let first else { return [] }
         let folder = Self.commonFolder(served)
-        let fix = served.count == 1 ? "add 'location = \(served[0]) { internal; }'"
+        let fix =
+            served.count == 1
+            ? "add 'location = \(served[0]) { internal; }'"
             : folder.map { "add 'location ^~ \($0) { internal; }'" } ?? "give each page a location with 'internal;'"
         let one = served.count == 1
-        return [Diagnostic(.note, Self.id, "error page\(one ? "" : "s") \(served.joined(separator: ", ")) \(one ? "is" : "are") served from the server's root with no location of \(one ? "its" : "their") own: a direct request gets 200, and search engines may index \(one ? "it" : "them")", at: first.targetLocation, notes: [
-            Self.fix(fix),
-        ])]
+        return [
+            Diagnostic(
+                .note, Self.id,
+                "error page\(one ? "" : "s") \(served.joined(separator: ", ")) \(one ? "is" : "are") served from the server's root with no location of \(one ? "its" : "their") own: a direct request gets 200, and search engines may index \(one ? "it" : "them")",
+                at: first.targetLocation,
+                notes: [
+                    Self.fix(fix)
+                ])
+        ]
     }
 
     /// The deepest folder (`/errors/`) holding every URI, nil when that is only `/`.

@@ -15,12 +15,20 @@ struct ProtectedPageRule: NginxRule {
         }
         // One finding per location serving pages, with every page it serves.
         return eachServingLocation(facts) { location, uris in
-            guard let at = guarded[ObjectIdentifier(location)], let guardDirective = location.scope.protections.first(where: { $0.location == at }) else { return [] }
+            guard let at = guarded[ObjectIdentifier(location)], let guardDirective = location.scope.protections.first(where: { $0.location == at }) else {
+                return []
+            }
             let status = guardDirective.kind == .deny ? "403" : "401"
-            return [.error(Self.id, "\(location.description) serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page", at: location.directive.location, notes: [
-                .init("protected here", at: guardDirective.location),
-                Self.fix(guardDirective.kind == .deny ? "add 'allow all;' to this location" : "add '\(guardDirective.name) off;' to this location"),
-            ])]
+            return [
+                .error(
+                    Self.id,
+                    "\(location.description) serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page",
+                    at: location.directive.location,
+                    notes: [
+                        .init("protected here", at: guardDirective.location),
+                        Self.fix(guardDirective.kind == .deny ? "add 'allow all;' to this location" : "add '\(guardDirective.name) off;' to this location"),
+                    ])
+            ]
         }
     }
 }

@@ -23,10 +23,15 @@ struct ServerRewriteRule: NginxRule {
             case .return:
                 // Fires for every request: the redirect to its own page too.
                 if let code = Self.code(directive), let (uri, page) = Self.ownPage(code, server), !diverted.contains(uri) {
-                    found.append(.warning(Self.id, "'return \(code)' at server level runs again when nginx redirects to the error page \(uri): visitors get nginx's default \(code) page", at: directive.location, notes: [
-                        .init("the page is set here", at: page.targetLocation),
-                        Self.fix("return \(code) from 'location / { … }' instead: the page's URI selects its own location and never meets it"),
-                    ]))
+                    found.append(
+                        .warning(
+                            Self.id,
+                            "'return \(code)' at server level runs again when nginx redirects to the error page \(uri): visitors get nginx's default \(code) page",
+                            at: directive.location,
+                            notes: [
+                                .init("the page is set here", at: page.targetLocation),
+                                Self.fix("return \(code) from 'location / { … }' instead: the page's URI selects its own location and never meets it"),
+                            ]))
                 }
                 return found
             case .rewrite:
@@ -36,11 +41,19 @@ struct ServerRewriteRule: NginxRule {
                 if let (_, _, target) = caught.first {
                     diverted.formUnion(caught.map(\.0))
                     let flag = directive.argumentCount > 2 ? directive.lastValue ?? "" : ""
-                    let outcome = flag == "redirect" || flag == "permanent" ? "visitors are redirected (to '\(target)' for the first) and lose the status" : "nginx looks up '\(target)' (for the first) instead of the page"
+                    let outcome =
+                        flag == "redirect" || flag == "permanent"
+                        ? "visitors are redirected (to '\(target)' for the first) and lose the status"
+                        : "nginx looks up '\(target)' (for the first) instead of the page"
                     let pages = caught.map { "\($0.0) (\(Self.codes($0.1)))" }.joined(separator: ", ")
-                    found.append(.warning(Self.id, "this server-level rewrite runs again when nginx redirects to an error page and matches \(caught.count == 1 ? "it" : "them"): \(pages): \(outcome)", at: directive.location, notes: [
-                        Self.fix("make the pattern exclude the pages' URIs, or move the rewrite into 'location / { … }'"),
-                    ]))
+                    found.append(
+                        .warning(
+                            Self.id,
+                            "this server-level rewrite runs again when nginx redirects to an error page and matches \(caught.count == 1 ? "it" : "them"): \(pages): \(outcome)",
+                            at: directive.location,
+                            notes: [
+                                Self.fix("make the pattern exclude the pages' URIs, or move the rewrite into 'location / { … }'")
+                            ]))
                 }
                 if directive.lastValue == "break" { return found }
             case .if:
@@ -53,16 +66,29 @@ struct ServerRewriteRule: NginxRule {
                         guard let code, let (ownURI, page) = Self.ownPage(code, server), ownURI == uri else { continue }
                         diverted.insert(uri)
                         let subject = condition.words.first ?? ""
-                        found.append(.warning(Self.id, "this server-level 'if' returns \(code) and runs again when nginx redirects to the error page \(uri): \(subject) still holds what the visitor sent, so visitors get nginx's default \(code) page", at: directive.location, notes: [
-                            .init("the page is set here", at: page.targetLocation),
-                            Self.fix(subject == "$request_uri" ? "test $uri instead of $request_uri, or make it a location ('location ~ … { return \(code); }'): the page's URI matches neither" : "move the check into the locations visitors' requests select ('location / { … }'), which the page's URI does not"),
-                        ]))
+                        found.append(
+                            .warning(
+                                Self.id,
+                                "this server-level 'if' returns \(code) and runs again when nginx redirects to the error page \(uri): \(subject) still holds what the visitor sent, so visitors get nginx's default \(code) page",
+                                at: directive.location,
+                                notes: [
+                                    .init("the page is set here", at: page.targetLocation),
+                                    Self.fix(
+                                        subject == "$request_uri"
+                                            ? "test $uri instead of $request_uri, or make it a location ('location ~ … { return \(code); }'): the page's URI matches neither"
+                                            : "move the check into the locations visitors' requests select ('location / { … }'), which the page's URI does not"),
+                                ]))
                     case .holds:
                         diverted.insert(uri)
                         let answer = code.map { "nginx's default \($0) page" } ?? "its redirect"
-                        found.append(.warning(Self.id, "this server-level 'if' holds for the error page \(uri) (for \(Self.codes(codes))) when nginx redirects to it: visitors get \(answer) instead", at: directive.location, notes: [
-                            Self.fix("make the condition exclude the pages' URIs, or move the check into 'location / { … }'"),
-                        ]))
+                        found.append(
+                            .warning(
+                                Self.id,
+                                "this server-level 'if' holds for the error page \(uri) (for \(Self.codes(codes))) when nginx redirects to it: visitors get \(answer) instead",
+                                at: directive.location,
+                                notes: [
+                                    Self.fix("make the condition exclude the pages' URIs, or move the check into 'location / { … }'")
+                                ]))
                     case .fails, .unknown:
                         continue
                     }
@@ -90,8 +116,9 @@ struct ServerRewriteRule: NginxRule {
     /// the captures are filled in, other variables stay as written.
     private static func rewritten(_ directive: NginxDirective, _ uri: String) -> String? {
         guard let pattern = directive.firstValue, let replacement = directive.value(at: 1),
-              let regex = NginxRegex.compile(pattern),
-              let match = regex.firstMatch(in: uri, range: NSRange(uri.startIndex..., in: uri)) else { return nil }
+            let regex = NginxRegex.compile(pattern),
+            let match = regex.firstMatch(in: uri, range: NSRange(uri.startIndex..., in: uri))
+        else { return nil }
         var captures: [String: String] = [:]
         for group in 0..<match.numberOfRanges {
             captures[String(group)] = Range(match.range(at: group), in: uri).map { String(uri[$0]) } ?? ""

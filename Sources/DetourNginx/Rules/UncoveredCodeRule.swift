@@ -11,8 +11,14 @@ struct UncoveredCodeRule: NginxRule {
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         let missing = ErrorPageChecks.uncoveredCodes(facts.site, pageCodes: context.pageCodes)
         guard !missing.isEmpty else { return [] }
-        return [.warning(Self.id, "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page", at: server.directive.location, notes: [
-            Self.fix("include detour's nginx snippet (public/snippets/nginx.conf) in this server"),
-        ])]
+        return [
+            .warning(
+                Self.id,
+                "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page",
+                at: server.directive.location,
+                notes: [
+                    Self.fix("include detour's nginx snippet (public/snippets/nginx.conf) in this server")
+                ])
+        ]
     }
 }
