@@ -60,6 +60,7 @@ let package = Package(
         .executableTarget(name: "detour-embed"),
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["detour-embed"]),
         .plugin(name: "EmbedStarter", capability: .buildTool(), dependencies: ["detour-embed"]),
+        .plugin(name: "EmbedNginxDirectives", capability: .buildTool(), dependencies: ["detour-embed"]),
         // `detour init`: the starter project, its codes and translations embedded from content/.
         .target(name: "DetourInit", plugins: ["EmbedStarter"]),
         // What every server's check shares: the dialect protocol, options and --map, the pages
@@ -68,7 +69,10 @@ let package = Package(
         .target(name: "DetourProxyCore", dependencies: ["DetourSupport", "DetourDiagnostics"]),
         // One module per server: its reader (lexer, parser, includes), its model of the sites,
         // and its rules (Rules/, one per file).
-        .target(name: "DetourNginx", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
+        .target(
+            name: "DetourNginx", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"],
+            exclude: ["Directives/nginx-directives.tsv"], plugins: ["EmbedNginxDirectives"]
+        ),
         .target(name: "DetourCaddy", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourHAProxy", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourApache", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),

@@ -16,7 +16,7 @@ struct ApacheLocalDocument: Sendable {
     }
 
     /// A site's ErrorDocuments for local paths, followed.
-    static func all(in scope: ApacheScope) -> [ApacheLocalDocument] {
+    static func all(in scope: ApacheScope.Fields) -> [ApacheLocalDocument] {
         (scope.errorDocuments + scope.sectionErrorDocuments).compactMap { document in
             guard case .path(let path) = document.target, let urls = paths(of: path, in: scope) else { return nil }
             let followed = urls.map { url in
@@ -29,7 +29,7 @@ struct ApacheLocalDocument: Sendable {
 
     /// The local URL paths an ErrorDocument target names: `%{ENV:NAME}` takes each value the
     /// configuration sets (`SetEnv`, `SetEnvIf`); nil when it holds another expression.
-    static func paths(of target: String, in scope: ApacheScope) -> [String]? {
+    static func paths(of target: String, in scope: ApacheScope.Fields) -> [String]? {
         guard target.utf8.contains(UInt8(ascii: "%")) else { return [target] }
         var paths = [""]
         var rest = Substring(target)

@@ -24,39 +24,40 @@ struct ApacheModel: Sendable {
     }
 
     init(_ config: ApacheConfig) {
-        let server = ApacheScope(name: "server", location: SourceLocation(path: config.files.first ?? ""), isVirtualHost: false)
+        var server = ApacheScope.Fields(name: "server", location: SourceLocation(path: config.files.first ?? ""), isVirtualHost: false)
         var reader = ApacheScopeReader(config: config)
         var hosts: [Int] = []
         var index = 0
         while index < config.entries.count {
             let entry = config.entries[index]
-            if entry.name == .virtualhost { hosts.append(index) } else { reader.apply(index, to: server, section: nil) }
+            if entry.name == .virtualhost { hosts.append(index) } else { reader.apply(index, to: &server, section: nil) }
             index = Int(entry.end)
         }
         diagnostics = reader.diagnostics
-        self.server = server
         guard !hosts.isEmpty else {
             server.localDocuments = ApacheLocalDocument.all(in: server)
+            self.server = ApacheScope(server)
             return
         }
+        self.server = ApacheScope(server)
         let main = server
         // Virtual hosts share nothing but the main server: each is read on its own, on every core.
         let built = hosts.concurrentMap { start -> (ApacheScope, [Diagnostic]) in
             let entry = config.entries[start]
-            let scope = ApacheScope(name: "", location: config.location(of: entry), isVirtualHost: true)
+            var scope = ApacheScope.Fields(name: "", location: config.location(of: entry), isVirtualHost: true)
             var reader = ApacheScopeReader(config: config)
-            reader.applyChildren(of: start, to: scope, section: nil)
+            reader.applyChildren(of: start, to: &scope, section: nil)
             if scope.name.isEmpty { scope.name = config.arguments(of: entry).joined(separator: " ") }
-            Self.inherit(scope, from: main)
+            Self.inherit(&scope, from: main)
             scope.localDocuments = ApacheLocalDocument.all(in: scope)
-            return (scope, reader.diagnostics)
+            return (ApacheScope(scope), reader.diagnostics)
         }
         virtualHosts = built.map(\.0)
         diagnostics += built.flatMap(\.1)
     }
 
     /// What a virtual host takes from the main server, merged in place.
-    private static func inherit(_ scope: ApacheScope, from server: ApacheScope) {
+    private static func inherit(_ scope: inout ApacheScope.Fields, from server: ApacheScope.Fields) {
         if !server.errorDocuments.isEmpty {
             let own = scope.errorDocuments
             scope.errorDocuments = server.errorDocuments

@@ -2,7 +2,7 @@ import Foundation
 
 /// A PCRE from `AliasMatch`, `ProxyPassMatch` or `<LocationMatch>`, as Foundation's regular
 /// expressions read it (close enough for the paths these name), with `$1`…`$9` substitution.
-struct ApacheRegex: @unchecked Sendable {
+struct ApacheRegex: Sendable {
     private let expression: NSRegularExpression
 
     init?(_ pattern: String) {

@@ -4,99 +4,118 @@ import DetourDiagnostics
 /// virtual host takes from the main server.
 ///
 /// A class: every rule walks every site, and a reference costs one count to pass where a
-/// value would cost one per list. Each scope is filled by the one thread that reads its
-/// directives, then only read; so it is `@unchecked Sendable`.
-final class ApacheScope: @unchecked Sendable {
-    /// `server` or the virtual host's ServerName (else its address).
-    var name: String
-    let location: SourceLocation
-    let isVirtualHost: Bool
-    /// By code, one per code: a later one replaces an earlier (`setErrorDocument`).
-    var errorDocuments: [ApacheErrorDocument] = []
-    /// ErrorDocuments inside `<Location>`, `<Directory>`, `<Files>`, `<If>`: for part of the site only.
-    var sectionErrorDocuments: [ApacheErrorDocument] = []
-    var documentRoot: String?
-    /// `Alias URL-path file-path`, in the order Apache tries them (the virtual host's first).
-    var aliases: [(url: String, path: String)] = []
-    /// `AliasMatch regex file-path`, tried after the Aliases.
-    var aliasMatches: [(pattern: ApacheRegex, path: String)] = []
-    /// `ProxyPass path target|!`, in the order Apache tries them (the main server's first),
-    /// `<Location p> ProxyPass target` as `p`; `ProxyPassMatch` with its regex.
-    var proxyPasses: [(path: String, excluded: Bool, location: SourceLocation)] = []
-    var proxyPassMatches: [(pattern: ApacheRegex, excluded: Bool, location: SourceLocation)] = []
-    /// `ProxyErrorOverride On [codes]`: nil when off; empty when every error status.
-    var errorOverride: Set<Int>?
-    /// Where ProxyErrorOverride is written here (On or Off), nil when it is taken from the main server.
-    var errorOverrideLocation: SourceLocation?
-    /// `Require` and authentication, by the URL path (`<Location>`) or folder (`<Directory>`) they guard.
-    var guards: [ApacheGuard] = []
-    /// Values `SetEnv`/`SetEnvIf` give each variable, for `%{ENV:NAME}` in a target.
-    var environment: [String: [String]] = [:]
-    /// Its ErrorDocuments for local paths, followed once the site is read.
-    var localDocuments: [ApacheLocalDocument] = []
+/// value would cost one per list. The reader fills in `Fields`, a value, one scope on one
+/// thread; the scope is made once they are complete and is never changed after, so it is
+/// shared between threads as it is. Its fields read as its own (`scope.aliases`).
+@dynamicMemberLookup
+final class ApacheScope: Sendable {
+    let fields: Fields
 
-    init(name: String, location: SourceLocation, isVirtualHost: Bool) {
-        self.name = name
-        self.location = location
-        self.isVirtualHost = isVirtualHost
+    init(_ fields: Fields) {
+        self.fields = fields
     }
 
-    /// Sets the page for the document's code, replacing the one set before. A short list:
-    /// a site sets a few codes, and thousands of sites are read.
-    func setErrorDocument(_ document: ApacheErrorDocument) {
-        let index = errorDocuments.firstIndex { $0.code >= document.code } ?? errorDocuments.count
-        if index < errorDocuments.count, errorDocuments[index].code == document.code {
-            errorDocuments[index] = document
-        } else {
-            errorDocuments.insert(document, at: index)
-        }
-    }
+    subscript<Value>(dynamicMember path: KeyPath<Fields, Value>) -> Value { fields[keyPath: path] }
 
-    /// The page every request gets for `code`: the last `<Location />` that sets one, else the
-    /// site's own.
-    func errorDocument(for code: Int) -> ApacheErrorDocument? {
-        sectionErrorDocuments.last { $0.code == code && $0.coversEveryRequest } ?? errorDocuments.first { $0.code == code }
-    }
+    func errorDocument(for code: Int) -> ApacheErrorDocument? { fields.errorDocument(for: code) }
+    func proxy(of path: String) -> SourceLocation? { fields.proxy(of: path) }
+    func file(of path: String) -> String? { fields.file(of: path) }
+    func guardOf(url: String, file: String?) -> ApacheGuard? { fields.guardOf(url: url, file: file) }
 
-    /// The first ProxyPass that takes `path`, nil when none or an exclusion does; then the
-    /// first ProxyPassMatch.
-    func proxy(of path: String) -> SourceLocation? {
-        for pass in proxyPasses where Self.prefix(pass.path, covers: path) {
-            return pass.excluded ? nil : pass.location
-        }
-        for pass in proxyPassMatches where pass.pattern.matches(path) {
-            return pass.excluded ? nil : pass.location
-        }
-        return nil
-    }
+    struct Fields: Sendable {
+        /// `server` or the virtual host's ServerName (else its address).
+        var name: String
+        var location: SourceLocation
+        var isVirtualHost: Bool
+        /// By code, one per code: a later one replaces an earlier (`setErrorDocument`).
+        var errorDocuments: [ApacheErrorDocument] = []
+        /// ErrorDocuments inside `<Location>`, `<Directory>`, `<Files>`, `<If>`: for part of the site only.
+        var sectionErrorDocuments: [ApacheErrorDocument] = []
+        var documentRoot: String?
+        /// `Alias URL-path file-path`, in the order Apache tries them (the virtual host's first).
+        var aliases: [(url: String, path: String)] = []
+        /// `AliasMatch regex file-path`, tried after the Aliases.
+        var aliasMatches: [(pattern: ApacheRegex, path: String)] = []
+        /// `ProxyPass path target|!`, in the order Apache tries them (the main server's first),
+        /// `<Location p> ProxyPass target` as `p`; `ProxyPassMatch` with its regex.
+        var proxyPasses: [(path: String, excluded: Bool, location: SourceLocation)] = []
+        var proxyPassMatches: [(pattern: ApacheRegex, excluded: Bool, location: SourceLocation)] = []
+        /// `ProxyErrorOverride On [codes]`: nil when off; empty when every error status.
+        var errorOverride: Set<Int>?
+        /// Where ProxyErrorOverride is written here (On or Off), nil when it is taken from the main server.
+        var errorOverrideLocation: SourceLocation?
+        /// `Require` and authentication, by the URL path (`<Location>`) or folder (`<Directory>`) they guard.
+        var guards: [ApacheGuard] = []
+        /// Values `SetEnv`/`SetEnvIf` give each variable, for `%{ENV:NAME}` in a target.
+        var environment: [String: [String]] = [:]
+        /// Its ErrorDocuments for local paths, followed once the site is read.
+        var localDocuments: [ApacheLocalDocument] = []
 
-    /// The file a local URL path is served from: an Alias, else the DocumentRoot.
-    func file(of path: String) -> String? {
-        for alias in aliases where Self.prefix(alias.url, covers: path) {
-            var file = alias.path
-            if alias.url.utf8.last == UInt8(ascii: "/"), file.utf8.last != UInt8(ascii: "/") { file += "/" }
-            file += Substring(path.utf8.dropFirst(alias.url.utf8.count))
-            return file
+        init(name: String, location: SourceLocation, isVirtualHost: Bool) {
+            self.name = name
+            self.location = location
+            self.isVirtualHost = isVirtualHost
         }
-        for alias in aliasMatches {
-            if let file = alias.pattern.substitute(path, into: alias.path) { return file }
-        }
-        return documentRoot.map { $0 + path }
-    }
 
-    /// The line that keeps visitors from a page at `url` served from `file`: the last
-    /// `<Location>` that matches, else the most specific `<Directory>`; nil when they get in.
-    func guardOf(url: String, file: String?) -> ApacheGuard? {
-        if let last = guards.last(where: { if case .url(let prefix) = $0.subject { Self.prefix(prefix, covers: url) } else { false } }) {
-            return last.denies ? last : nil
+        /// Sets the page for the document's code, replacing the one set before. A short list:
+        /// a site sets a few codes, and thousands of sites are read.
+        mutating func setErrorDocument(_ document: ApacheErrorDocument) {
+            let index = errorDocuments.firstIndex { $0.code >= document.code } ?? errorDocuments.count
+            if index < errorDocuments.count, errorDocuments[index].code == document.code {
+                errorDocuments[index] = document
+            } else {
+                errorDocuments.insert(document, at: index)
+            }
         }
-        guard let file else { return nil }
-        let folders = guards.filter { if case .folder(let folder) = $0.subject { folder == "/" || Self.prefix(folder + "/", covers: file) } else { false } }
-        let deepest = folders.max { first, second in
-            guard case .folder(let a) = first.subject, case .folder(let b) = second.subject else { return false }
-            return a.count < b.count
+
+        /// The page every request gets for `code`: the last `<Location />` that sets one, else the
+        /// site's own.
+        func errorDocument(for code: Int) -> ApacheErrorDocument? {
+            sectionErrorDocuments.last { $0.code == code && $0.coversEveryRequest } ?? errorDocuments.first { $0.code == code }
         }
-        return deepest?.denies == true ? deepest : nil
+
+        /// The first ProxyPass that takes `path`, nil when none or an exclusion does; then the
+        /// first ProxyPassMatch.
+        func proxy(of path: String) -> SourceLocation? {
+            for pass in proxyPasses where ApacheScope.prefix(pass.path, covers: path) {
+                return pass.excluded ? nil : pass.location
+            }
+            for pass in proxyPassMatches where pass.pattern.matches(path) {
+                return pass.excluded ? nil : pass.location
+            }
+            return nil
+        }
+
+        /// The file a local URL path is served from: an Alias, else the DocumentRoot.
+        func file(of path: String) -> String? {
+            for alias in aliases where ApacheScope.prefix(alias.url, covers: path) {
+                var file = alias.path
+                if alias.url.utf8.last == UInt8(ascii: "/"), file.utf8.last != UInt8(ascii: "/") { file += "/" }
+                file += Substring(path.utf8.dropFirst(alias.url.utf8.count))
+                return file
+            }
+            for alias in aliasMatches {
+                if let file = alias.pattern.substitute(path, into: alias.path) { return file }
+            }
+            return documentRoot.map { $0 + path }
+        }
+
+        /// The line that keeps visitors from a page at `url` served from `file`: the last
+        /// `<Location>` that matches, else the most specific `<Directory>`; nil when they get in.
+        func guardOf(url: String, file: String?) -> ApacheGuard? {
+            if let last = guards.last(where: { if case .url(let prefix) = $0.subject { ApacheScope.prefix(prefix, covers: url) } else { false } }) {
+                return last.denies ? last : nil
+            }
+            guard let file else { return nil }
+            let folders = guards.filter {
+                if case .folder(let folder) = $0.subject { folder == "/" || ApacheScope.prefix(folder + "/", covers: file) } else { false }
+            }
+            let deepest = folders.max { first, second in
+                guard case .folder(let a) = first.subject, case .folder(let b) = second.subject else { return false }
+                return a.count < b.count
+            }
+            return deepest?.denies == true ? deepest : nil
+        }
     }
 
     /// Whether a `ProxyPass`/`Alias`/`<Location>` path takes `path`: at a `/` boundary unless

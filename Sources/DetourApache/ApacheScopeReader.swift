@@ -27,32 +27,32 @@ struct ApacheScopeReader {
     }
 
     /// Applies what the section at `index` holds.
-    mutating func applyChildren(of index: Int, to scope: ApacheScope, section: Section?) {
+    mutating func applyChildren(of index: Int, to scope: inout ApacheScope.Fields, section: Section?) {
         var child = index + 1
         let end = Int(config.entries[index].end)
         while child < end {
-            apply(child, to: scope, section: section)
+            apply(child, to: &scope, section: section)
             child = Int(config.entries[child].end)
         }
     }
 
     /// `section`: the section the entry is in, nil at the scope's top.
-    mutating func apply(_ index: Int, to scope: ApacheScope, section: Section?) {
+    mutating func apply(_ index: Int, to scope: inout ApacheScope.Fields, section: Section?) {
         let entry = config.entries[index]
         if entry.isBlock {
             // `<RequireAll>` and its kin group Require lines for the section around them.
-            guard entry.name?.isRequireGroup != true else { return applyChildren(of: index, to: scope, section: section) }
+            guard entry.name?.isRequireGroup != true else { return applyChildren(of: index, to: &scope, section: section) }
             let placed = entry.name == .location || entry.name == .locationmatch || entry.name == .directory
             let argument = placed && config.argumentCount(entry) > 0 ? config.argument(0, of: entry) : nil
-            return applyChildren(of: index, to: scope, section: Section(name: entry.name, argument: argument))
+            return applyChildren(of: index, to: &scope, section: Section(name: entry.name, argument: argument))
         }
         guard let name = entry.name, name.isFollowedByModel else { return }
-        apply(name, entry, to: scope, section: section)
+        apply(name, entry, to: &scope, section: section)
     }
 
     /// One directive the model follows. Its words are read one by one as needed: a list of
     /// them per line would be one more allocation per directive of thousands of sites.
-    private mutating func apply(_ name: ApacheName, _ entry: FlatEntry<ApacheName>, to scope: ApacheScope, section: Section?) {
+    private mutating func apply(_ name: ApacheName, _ entry: FlatEntry<ApacheName>, to scope: inout ApacheScope.Fields, section: Section?) {
         let count = config.argumentCount(entry)
         func argument(_ index: Int) -> String { config.argument(index, of: entry) }
         var location: SourceLocation { config.location(of: entry) }
@@ -87,12 +87,12 @@ struct ApacheScopeReader {
         case .proxypass where section == nil && count >= 2:
             scope.proxyPasses.append((argument(0), config.argument(1, of: entry, is: "!"), location))
         default:
-            apply(Line(name: name, arguments: config.arguments(of: entry), location: location), to: scope, section: section)
+            apply(Line(name: name, arguments: config.arguments(of: entry), location: location), to: &scope, section: section)
         }
     }
 
     /// The directives read less often, with their words as a list.
-    private mutating func apply(_ line: Line, to scope: ApacheScope, section: Section?) {
+    private mutating func apply(_ line: Line, to scope: inout ApacheScope.Fields, section: Section?) {
         let arguments = line.arguments
         switch line.name {
         case .proxypassmatch:

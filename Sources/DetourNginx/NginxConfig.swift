@@ -1,64 +1,46 @@
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 
 /// A whole configuration as nginx reads it: every file read, and all directives with the
 /// includes spliced in, in document order. Immutable once loaded and shared by every thread
-/// that checks it; `NginxDirective` values point into it.
-final class NginxConfig: @unchecked Sendable {
-    let files: [NginxParsedFile]
-    /// Every directive, each block's contents right after it.
-    let entries: [NginxEntry]
+/// that checks it. It owns the pinned copies of its directives, words and bytes; `view`, and
+/// every `NginxDirective`, read them by address, so whoever holds directives holds the
+/// configuration too (`NginxServer` does).
+final class NginxConfig: Sendable {
+    /// Every file read, as findings name it, by the index its directives carry.
+    let displayPaths: [String]
+    /// The pinned copies the view reads: every directive (each block's contents right after
+    /// it), and each file's words and bytes.
+    private let pinned:
+        (entries: PinnedArray<NginxEntry>, files: PinnedArray<NginxConfigView.File>, words: [PinnedArray<SourceWord>], bytes: [PinnedArray<UInt8>])
+    /// The pinned storage by address: reading through it counts no references.
+    let view: NginxConfigView
 
-    /// Where the arrays above keep their elements. Every thread reads every directive many
-    /// times; through the arrays each read would count a reference to the same buffers from
-    /// all cores at once, which costs more than the read. The arrays are never changed and
-    /// live as long as this object, so their storage stays where it is.
-    private let entryStorage: UnsafePointer<NginxEntry>?
-    private let fileStorage: UnsafeMutableBufferPointer<(words: UnsafePointer<SourceWord>?, bytes: UnsafePointer<UInt8>?)>
-
-    init(files: [NginxParsedFile], entries: [NginxEntry]) {
-        self.files = files
-        self.entries = entries
-        entryStorage = self.entries.withUnsafeBufferPointer { $0.baseAddress }
-        fileStorage = .allocate(capacity: files.count)
-        for (index, file) in self.files.enumerated() {
-            fileStorage[index] = (file.words.withUnsafeBufferPointer { $0.baseAddress }, file.bytes.withUnsafeBufferPointer { $0.baseAddress })
+    /// Takes `files` over: each file's words and bytes are freed once pinned, so a large
+    /// configuration is not held twice.
+    init(files: consuming [NginxParsedFile], entries: consuming [NginxEntry]) {
+        let displayPaths = files.map(\.displayPath)
+        self.displayPaths = displayPaths
+        var words: [PinnedArray<SourceWord>] = []
+        var bytes: [PinnedArray<UInt8>] = []
+        for index in files.indices {
+            words.append(PinnedArray(files[index].words))
+            bytes.append(PinnedArray(files[index].bytes))
+            files[index] = NginxParsedFile(displayPath: "", bytes: [])
         }
+        let fileViews = PinnedArray(
+            displayPaths.indices.map { NginxConfigView.File(words: words[$0].view, bytes: bytes[$0].view, displayPath: displayPaths[$0]) })
+        let pinnedEntries = PinnedArray(entries)
+        entries = []
+        pinned = (pinnedEntries, fileViews, words, bytes)
+        view = NginxConfigView(entries: pinnedEntries.view, files: fileViews.view)
     }
 
-    deinit { fileStorage.deallocate() }
+    var entryCount: Int { view.entries.count }
 
     /// The directives at the top level (outside any block).
     var directives: [NginxDirective] {
-        Array(NginxDirective.Children(config: self, range: 0..<entries.count))
-    }
-
-    func entry(at index: Int) -> NginxEntry { entryStorage.unsafelyUnwrapped[index] }
-
-    /// The storage as plain pointers, for loops over many directives: each use of this object
-    /// from many threads at once counts a reference, the view's uses count none. Valid while
-    /// the configuration is.
-    var view: NginxConfigView { NginxConfigView(entries: entryStorage, files: UnsafeBufferPointer(fileStorage)) }
-}
-
-extension NginxConfig {
-    /// Word `offset` of `entry` (0 is the name).
-    func word(_ entry: NginxEntry, _ offset: Int) -> SourceWord {
-        fileStorage[Int(entry.file)].words.unsafelyUnwrapped[Int(entry.firstWord) + offset]
-    }
-
-    /// The bytes of a word as written (quotes and escapes aside).
-    func bytes(_ entry: NginxEntry, _ word: SourceWord) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: fileStorage[Int(entry.file)].bytes.unsafelyUnwrapped + Int(word.start), count: Int(word.length))
-    }
-
-    func value(_ entry: NginxEntry, _ offset: Int) -> String {
-        let word = word(entry, offset)
-        return NginxLexer.value(bytes(entry, word), hasEscapes: word.hasEscapes)
-    }
-
-    func location(_ entry: NginxEntry, _ offset: Int) -> SourceLocation {
-        let word = word(entry, offset)
-        return SourceLocation(path: files[Int(entry.file)].displayPath, line: Int(word.line), column: Int(word.column))
+        Array(NginxDirective.Children(view: view, range: 0..<entryCount))
     }
 }

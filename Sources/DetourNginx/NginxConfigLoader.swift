@@ -42,8 +42,11 @@ struct NginxConfigLoader {
         let session = Session(prefixPath: prefixPath, displayPrefix: displayPrefix)
         var entries: [NginxEntry] = []
         session.include(main.path, displayPath: mainDisplay, includedFrom: nil, chain: [], into: &entries)
-        let config = NginxConfig(files: session.files, entries: entries)
-        return Result(config: config, files: session.files.map(\.displayPath), diagnostics: session.diagnostics)
+        // The configuration takes the files over: each is freed here once it is pinned there.
+        let files = session.files
+        session.files = []
+        let config = NginxConfig(files: files, entries: entries)
+        return Result(config: config, files: config.displayPaths, diagnostics: session.diagnostics)
     }
 
     /// One load: the files read, with caches so a file included many times (`fastcgi_params`

@@ -1,10 +1,10 @@
 import DetourDiagnostics
 
-/// One directive of a loaded configuration: a position in its `NginxConfig`, read on demand.
-/// It holds the configuration without a reference count, so the model can pass directives
-/// around freely from many threads; whoever holds directives holds the configuration too
-/// (`NginxServer` does).
-struct NginxDirective: Hashable, @unchecked Sendable {
+/// One directive of a loaded configuration: a position in its `NginxConfig`, read on demand
+/// through the configuration's view, which counts no references, so the model can pass
+/// directives around freely from many threads. Valid while the configuration is: whoever
+/// holds directives holds the configuration too (`NginxServer` does).
+struct NginxDirective: Hashable, Sendable {
     /// One argument with its value decoded.
     struct Argument: Equatable {
         /// The value after escapes (`\"`, `\t`, …) were processed and quotes removed.
@@ -15,35 +15,35 @@ struct NginxDirective: Hashable, @unchecked Sendable {
 
     /// The directives inside a block, in order, skipping what nests in them.
     struct Children: Sequence {
-        unowned(unsafe) let config: NginxConfig
+        let view: NginxConfigView
         let range: Range<Int>
 
         struct Iterator: IteratorProtocol {
-            unowned(unsafe) let config: NginxConfig
+            let view: NginxConfigView
             var index: Int
             let end: Int
 
             mutating func next() -> NginxDirective? {
                 guard index < end else { return nil }
-                defer { index = Int(config.entry(at: index).end) }
-                return NginxDirective(config: config, index: index)
+                defer { index = Int(view.entry(index).end) }
+                return NginxDirective(view: view, index: index)
             }
         }
 
-        func makeIterator() -> Iterator { Iterator(config: config, index: range.lowerBound, end: range.upperBound) }
+        func makeIterator() -> Iterator { Iterator(view: view, index: range.lowerBound, end: range.upperBound) }
     }
 
-    unowned(unsafe) let config: NginxConfig
+    let view: NginxConfigView
     let index: Int
 
-    private var entry: NginxEntry { config.entry(at: index) }
+    private var entry: NginxEntry { view.entry(index) }
 
     /// The name's bytes, read in place: no string is made to look it up.
     func withNameBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let entry = entry
-        let word = config.word(entry, 0)
-        guard word.hasEscapes else { return body(config.bytes(entry, word)) }
-        var name = config.value(entry, 0)
+        let word = view.word(entry, 0)
+        guard word.hasEscapes else { return body(view.bytes(entry, word)) }
+        var name = view.value(entry, 0)
         return name.withUTF8(body)
     }
 
@@ -52,38 +52,38 @@ struct NginxDirective: Hashable, @unchecked Sendable {
     func word(_ position: Int, contains byte: UInt8) -> Bool {
         let entry = entry
         guard position <= argumentCount else { return false }
-        return config.bytes(entry, config.word(entry, position)).contains(byte)
+        return view.bytes(entry, view.word(entry, position)).contains(byte)
     }
 
     /// The directive's name when detour knows it; nil for other directives.
     var kind: NginxDirectiveName? { entry.name }
-    var name: String { kind?.rawValue ?? config.value(entry, 0) }
+    var name: String { kind?.rawValue ?? view.value(entry, 0) }
     var isBlock: Bool { entry.isBlock }
     var argumentCount: Int { Int(entry.wordCount) - 1 }
 
-    var location: SourceLocation { config.location(entry, 0) }
+    var location: SourceLocation { view.location(entry, 0) }
 
     func value(at position: Int) -> String? {
         guard position >= 0, position < argumentCount else { return nil }
-        return config.value(entry, 1 + position)
+        return view.value(entry, 1 + position)
     }
 
     var firstValue: String? { value(at: 0) }
     var lastValue: String? { value(at: argumentCount - 1) }
-    var values: [String] { (0..<argumentCount).map { config.value(entry, 1 + $0) } }
+    var values: [String] { (0..<argumentCount).map { view.value(entry, 1 + $0) } }
 
     var arguments: [Argument] {
         (0..<argumentCount).map { position in
             Argument(
-                value: config.value(entry, 1 + position), isQuoted: config.word(entry, 1 + position).isQuoted,
-                location: config.location(entry, 1 + position))
+                value: view.value(entry, 1 + position), isQuoted: view.word(entry, 1 + position).isQuoted,
+                location: view.location(entry, 1 + position))
         }
     }
 
     /// Where argument `position` was written.
     func location(ofArgument position: Int) -> SourceLocation? {
         guard position >= 0, position < argumentCount else { return nil }
-        return config.location(entry, 1 + position)
+        return view.location(entry, 1 + position)
     }
 
     /// Where nginx reports the directive: where it ends, at its `;` or `{`, which is on its
@@ -94,20 +94,20 @@ struct NginxDirective: Hashable, @unchecked Sendable {
     var closingLocation: SourceLocation {
         let entry = entry
         guard entry.closeLine > 0 else { return location }
-        return SourceLocation(path: config.files[Int(entry.file)].displayPath, line: Int(entry.closeLine), column: Int(entry.closeColumn))
+        return SourceLocation(path: view.files[Int(entry.file)].displayPath, line: Int(entry.closeLine), column: Int(entry.closeColumn))
     }
 
     /// The block's contents; empty for a simple directive.
     var children: Children {
         let entry = entry
-        return Children(config: config, range: entry.isBlock ? index + 1..<Int(entry.end) : index..<index)
+        return Children(view: view, range: entry.isBlock ? index + 1..<Int(entry.end) : index..<index)
     }
 
     /// The block's contents as an array, nil for a simple directive.
     var block: [NginxDirective]? { isBlock ? Array(children) : nil }
 
     static func == (lhs: NginxDirective, rhs: NginxDirective) -> Bool {
-        lhs.config === rhs.config && lhs.index == rhs.index
+        lhs.view.entries.isSame(as: rhs.view.entries) && lhs.index == rhs.index
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(index) }

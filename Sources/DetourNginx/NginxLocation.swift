@@ -1,9 +1,10 @@
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// A `location` block with what decides how it answers; also an `if` block inside one, which
 /// nginx runs as a location of its own when its condition holds.
-final class NginxLocation: @unchecked Sendable {
+final class NginxLocation: Sendable {
     enum Match: Equatable {
         case exact, preferredPrefix, prefix, named
         case regex(caseless: Bool)
@@ -20,10 +21,13 @@ final class NginxLocation: @unchecked Sendable {
     let inherited: NginxScope
     let children: [NginxLocation]
     /// Compiled on first use: most regex locations never meet a page URI.
-    private lazy var regex: NSRegularExpression? = {
-        guard case .regex(let caseless) = match else { return nil }
-        return NginxRegex.compile(pattern, caseless: caseless)
-    }()
+    private let compiled = Memo<NSRegularExpression?>()
+    private var regex: NSRegularExpression? {
+        compiled.value {
+            guard case .regex(let caseless) = match else { return nil }
+            return NginxRegex.compile(pattern, caseless: caseless)
+        }
+    }
 
     init(directive: NginxDirective, inherited: NginxScope, diagnostics: inout [Diagnostic]) {
         self.directive = directive

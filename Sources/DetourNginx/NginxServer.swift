@@ -1,7 +1,8 @@
 import DetourDiagnostics
+import DetourSupport
 
 /// A `server` block: its names, effective settings and locations.
-final class NginxServer: @unchecked Sendable {
+final class NginxServer: Sendable {
     /// Keeps the configuration that this server's directives point into.
     let config: NginxConfig
     let directive: NginxDirective
@@ -31,8 +32,9 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// Whether anything here can make nginx answer a 5xx (`findServerErrorSource`): asked by
-    /// a rule and by the coverage table, so it is worked out once. A server is read by one task.
-    private(set) lazy var mayAnswerServerError: Bool = findServerErrorSource()
+    /// a rule and by the coverage table, so it is worked out once.
+    var mayAnswerServerError: Bool { serverErrorSource.value { findServerErrorSource() } }
+    private let serverErrorSource = Memo<Bool>()
 
     var definesErrorPages: Bool { directive.children.contains { $0.kind == .errorPage } }
 

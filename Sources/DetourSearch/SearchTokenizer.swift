@@ -1,3 +1,4 @@
+import DetourSupport
 import Foundation
 
 /// Turns text into search terms, the same way for the index (here) and for queries
@@ -132,12 +133,7 @@ public struct SearchTokenizer: Sendable {
         return Unicode.Scalar(value) ?? "\u{FFFD}"
     }
 
-    private static func asciiLowercased(_ word: UnsafeBufferPointer<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: word.count) { buffer in
-            for (offset, byte) in word.enumerated() { buffer[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-            return word.count
-        }
-    }
+    private static func asciiLowercased(_ word: UnsafeBufferPointer<UInt8>) -> String { ASCIIText.lowercased(word) }
 
     /// The term a word is indexed under: its stem in English, where stop words have none.
     public func term(forWord word: String) -> String? {

@@ -1,12 +1,14 @@
 import Foundation
+import Synchronization
 
 /// Watches folder trees with inotify and reports changed files in batches: an editor's save
 /// (write, rename, delete of a backup) or a `git checkout` of many files is one batch, reported
 /// once the tree has been quiet for `quietPeriod`.
-final class FolderWatcher: @unchecked Sendable {
+final class FolderWatcher: Sendable {
     private let descriptor: Int32
-    /// Watch descriptor → folder path. Touched only by the watching thread after `init`.
-    private var folders: [Int32: String] = [:]
+    /// Watch descriptor → folder path. Touched only by the watching thread after `init`, so
+    /// the lock is never contended.
+    private let folders = Mutex<[Int32: String]>([:])
     private let quietPeriod: Int32
     private static let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
 
@@ -33,7 +35,7 @@ final class FolderWatcher: @unchecked Sendable {
     private func watchTree(_ folder: String) {
         let watch = inotify_add_watch(descriptor, folder, Self.mask | UInt32(IN_ONLYDIR))
         guard watch >= 0 else { return }
-        folders[watch] = folder
+        folders.withLock { $0[watch] = folder }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !Self.ignored(name) {
             var info = stat()
             let path = folder + "/" + name
@@ -77,9 +79,9 @@ final class FolderWatcher: @unchecked Sendable {
                 batch.insert("/")
                 continue
             }
-            guard let folder = folders[watch] else { continue }
+            guard let folder = folders.withLock({ $0[watch] }) else { continue }
             if mask & UInt32(IN_IGNORED) != 0 {
-                folders[watch] = nil
+                folders.withLock { $0[watch] = nil }
                 continue
             }
             let name = String(decoding: nameBytes, as: UTF8.self)

@@ -3,6 +3,7 @@ import DetourDiagnostics
 import DetourLayout
 import DetourSupport
 import Foundation
+import Synchronization
 
 /// The builds behind `detour serve`. The first is a full build that keeps what it loaded. A
 /// later one that only touches existing articles re-reads those files alone and rewrites their
@@ -11,8 +12,9 @@ import Foundation
 /// full build again, staged and swapped in as `detour build` does, so the served folder is
 /// always a whole site.
 ///
-/// Not thread-safe: one caller at a time (the serve loop runs builds one after another).
-public final class PreviewSite: @unchecked Sendable {
+/// One build at a time: what the last one kept is behind a lock, which the serve loop, running
+/// builds one after another, never finds taken.
+public final class PreviewSite: Sendable {
     public struct Outcome: Sendable {
         /// Every finding that stands after this build: errors mean the site was left as it was.
         public var diagnostics: [Diagnostic]
@@ -26,14 +28,22 @@ public final class PreviewSite: @unchecked Sendable {
     }
 
     private let options: BuildOptions
-    private var templates: TemplateSet?
-    private var content: Content?
-    /// The error pages' advice as the last full build rendered it.
-    private var advice: PageModel.ErrorPageAdvice = [:]
+    private let kept = Mutex(Kept())
+
+    /// What the last builds leave for the next.
+    private struct Kept: Sendable {
+        var templates: TemplateSet?
+        var content: Content?
+        /// The error pages' advice as the last full build rendered it.
+        var advice: PageModel.ErrorPageAdvice = [:]
+        /// A quick build rewrote pages but not yet the search index (`refreshSearchIndex`).
+        var searchIndexIsStale = false
+        /// The warnings of the last full build, kept while only some articles are read again.
+        var standing: [Diagnostic] = []
+    }
+
     /// A quick build rewrote pages but not yet the search index (`refreshSearchIndex`).
-    public private(set) var searchIndexIsStale = false
-    /// The warnings of the last full build, kept while only some articles are read again.
-    private var standing: [Diagnostic] = []
+    public var searchIndexIsStale: Bool { kept.withLock { $0.searchIndexIsStale } }
 
     public init(options: BuildOptions) {
         self.options = options
@@ -43,36 +53,40 @@ public final class PreviewSite: @unchecked Sendable {
     /// `willWrite` runs once a quick build has read its changes without an error, before it
     /// rewrites pages in place: from then on the served site is this build's.
     public func build(changed: Set<String>?, willWrite: () -> Void = {}) -> Outcome {
-        if let changed, let quick = quickBuild(changed, willWrite: willWrite) { return quick }
-        var kept: (TemplateSet, Content, PageModel.ErrorPageAdvice)?
-        let report = SiteBuilder.build(options) { kept = ($0, $1, $2) }
-        if let kept {
-            (templates, content, advice) = kept
-            searchIndexIsStale = false
-            standing = report.diagnostics
+        kept.withLock { kept in
+            if let changed, let quick = quickBuild(changed, kept: &kept, willWrite: willWrite) { return quick }
+            var loaded: (TemplateSet, Content, PageModel.ErrorPageAdvice)?
+            let report = SiteBuilder.build(options) { loaded = ($0, $1, $2) }
+            if let loaded {
+                (kept.templates, kept.content, kept.advice) = loaded
+                kept.searchIndexIsStale = false
+                kept.standing = report.diagnostics
+            }
+            return Outcome(diagnostics: report.diagnostics, full: true, rewritten: [])
         }
-        return Outcome(diagnostics: report.diagnostics, full: true, rewritten: [])
     }
 
     /// Writes the search index of the content as it now stands, after quick builds, which leave
     /// it for later: it takes seconds on a large site, and the edited page shows first.
     public func refreshSearchIndex() {
-        guard searchIndexIsStale, let content else { return }
-        let output = OutputDirectory(target: options.output)
-        for file in SiteBuilder.searchIndex(content) { try? output.replaceInPlace(file.path, file.contents) }
-        searchIndexIsStale = false
+        kept.withLock { kept in
+            guard kept.searchIndexIsStale, let content = kept.content else { return }
+            let output = OutputDirectory(target: options.output)
+            for file in SiteBuilder.searchIndex(content) { try? output.replaceInPlace(file.path, file.contents) }
+            kept.searchIndexIsStale = false
+        }
     }
 
-    private func quickBuild(_ changed: Set<String>, willWrite: () -> Void) -> Outcome? {
+    private func quickBuild(_ changed: Set<String>, kept: inout Kept, willWrite: () -> Void) -> Outcome? {
         let folder = options.content.path + "/"
-        guard let templates, let content, changed.allSatisfy({ $0.hasPrefix(folder) }) else { return nil }
+        guard let templates = kept.templates, let content = kept.content, changed.allSatisfy({ $0.hasPrefix(folder) }) else { return nil }
         // Files that came and went (sed -i's and editors' temporary files) changed nothing.
         let articles = Set(content.articles.map(\.relativePath))
         let relative = Set(
             changed.map { String($0.dropFirst(folder.count)) }.filter { path in
                 articles.contains(path) || FileManager.default.fileExists(atPath: folder + path)
             })
-        if relative.isEmpty { return Outcome(diagnostics: standing, full: false, rewritten: []) }
+        if relative.isEmpty { return Outcome(diagnostics: kept.standing, full: false, rewritten: []) }
         let loader = ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL)
         switch loader.reload(relative, in: content) {
         case .needsFullLoad:
@@ -82,7 +96,7 @@ public final class PreviewSite: @unchecked Sendable {
         case .updated(let updated, let changed, let relisted, let diagnostics):
             // A tag page that would appear or go is more than rewriting pages in place.
             guard !relisted || Self.tagSlugs(updated) == Self.tagSlugs(content) else { return nil }
-            let pages = PageSet(content: updated, model: PageModel(content: updated, errorPageAdvice: advice), templates: templates)
+            let pages = PageSet(content: updated, model: PageModel(content: updated, errorPageAdvice: kept.advice), templates: templates)
             let changedFiles = Set(changed)
             // The edited articles' pages, and the lists that show them if what they show changed.
             var own: [PageSet.Job] = []
@@ -102,11 +116,11 @@ public final class PreviewSite: @unchecked Sendable {
             // A half-written site is worse than a slower build.
             guard written.allSatisfy({ $0 != nil }) else { return nil }
             let rewritten = written.compactMap { $0 }
-            self.content = updated
-            searchIndexIsStale = true
+            kept.content = updated
+            kept.searchIndexIsStale = true
             let files = Set(relative.map { options.contentDisplay + "/" + $0 })
-            standing = standing.filter { !files.contains($0.location.path) } + diagnostics
-            return Outcome(diagnostics: standing, full: false, rewritten: rewritten)
+            kept.standing = kept.standing.filter { !files.contains($0.location.path) } + diagnostics
+            return Outcome(diagnostics: kept.standing, full: false, rewritten: rewritten)
         }
     }
 

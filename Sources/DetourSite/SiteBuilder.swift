@@ -19,8 +19,8 @@ public enum SiteBuilder {
     static func build(_ options: BuildOptions, keeping: ((TemplateSet, Content, PageModel.ErrorPageAdvice) -> Void)?) -> BuildReport {
         var report = BuildReport()
         report.progress = options.progress
-        if let unsafe = OutputSafety.check(options) {
-            report.diagnostics = [unsafe]
+        if let refusal = OutputSafety.check(options) {
+            report.diagnostics = [refusal]
             return report
         }
         let (templates, templateDiagnostics) = report.time("templates") {

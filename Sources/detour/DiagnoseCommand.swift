@@ -62,7 +62,9 @@ struct DiagnoseCommand: ParsableCommand {
             }
             var reader = LogLineReader(descriptor: descriptor)
             let following = follow && index == sources.count - 1
-            if following { Self.stopOnInterrupt() }
+            // The signal source lives while the log is followed.
+            let interruption = following ? Self.stopOnInterrupt() : nil
+            defer { interruption?.cancel() }
             let read = reader.read(follow: following, until: { Self.interrupted.load(ordering: .relaxed) }) { event in
                 switch event {
                 case .line(let line): diagnosis.read(line)
@@ -85,13 +87,12 @@ struct DiagnoseCommand: ParsableCommand {
 
     /// Ctrl-C while following ends the reading; the causes are printed as for a finished log.
     private static let interrupted = Atomic<Bool>(false)
-    nonisolated(unsafe) private static var interruptSource: (any DispatchSourceSignal)?
 
-    private static func stopOnInterrupt() {
+    private static func stopOnInterrupt() -> any DispatchSourceSignal {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler { interrupted.store(true, ordering: .relaxed) }
         source.resume()
-        interruptSource = source
+        return source
     }
 }

@@ -135,7 +135,7 @@ final class NginxDirectiveCheckTests: XCTestCase {
             python,
             [
                 root.appendingPathComponent("scripts/nginx-directives/probe.py").path, "--nginx", nginx.path,
-                "--verify", root.appendingPathComponent("Sources/DetourNginx/Directives/NginxDirectiveTable+Data.swift").path,
+                "--verify", root.appendingPathComponent("Sources/DetourNginx/Directives/nginx-directives.tsv").path,
             ])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
     }

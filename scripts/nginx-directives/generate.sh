@@ -14,4 +14,4 @@ libraries=$(for deb in "$scratch"/*.deb; do dpkg-deb -f "$deb" Depends; done | t
     sed 's/^ *//; s/ (.*//; s/ |.*//' | grep -v -e '^nginx' -e '^libnginx' -e '^perl' -e 'abi' -e '-dev$' | sort -u)
 DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $libraries
 python3 scripts/nginx-directives/probe.py --modules "$scratch/root/usr/lib/nginx/modules" \
-    --out Sources/DetourNginx/Directives/NginxDirectiveTable+Data.swift
+    --out Sources/DetourNginx/Directives/nginx-directives.tsv

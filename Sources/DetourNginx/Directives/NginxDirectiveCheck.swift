@@ -28,7 +28,7 @@ struct NginxDirectiveCheck {
         let top = config.directives
         check.unknownModule = check.firstUnknownModule(in: top)
         let root = check.rootContext(of: top)
-        check.walk(NginxDirective.Children(config: config, range: 0..<config.entries.count), in: root)
+        check.walk(NginxDirective.Children(view: config.view, range: 0..<config.entryCount), in: root)
         // Server blocks share nothing this check keeps, so thousands of them are spread over the cores.
         let servers = check.deferredServers
         check.deferredServers = []
@@ -39,8 +39,8 @@ struct NginxDirectiveCheck {
             return one.diagnostics
         }
         check.diagnostics += inServers.joined()
-        if root == .main, check.firstSyntaxError.isEmpty, !top.isEmpty, !top.contains(where: { $0.name == "events" }), let file = config.files.first {
-            check.error("no \"events\" section in configuration", at: SourceLocation(path: file.displayPath, line: 1, column: 1))
+        if root == .main, check.firstSyntaxError.isEmpty, !top.isEmpty, !top.contains(where: { $0.name == "events" }), let file = config.displayPaths.first {
+            check.error("no \"events\" section in configuration", at: SourceLocation(path: file, line: 1, column: 1))
         }
         // A module detour does not know may provide variables; past a syntax error nginx stops.
         if check.unknownModule == nil, check.firstSyntaxError.isEmpty {
@@ -137,7 +137,7 @@ struct NginxDirectiveCheck {
     /// `on` or `off` in any case, read in place; false may still be one written with quotes
     /// or escapes.
     private static func isOnOrOff(_ directive: NginxDirective) -> Bool {
-        let folded = directive.config.view.bytes(directive.index, word: 1).lazy.map { $0 | 0x20 }
+        let folded = directive.view.bytes(directive.index, word: 1).lazy.map { $0 | 0x20 }
         return folded.elementsEqual(on) || folded.elementsEqual(off)
     }
 

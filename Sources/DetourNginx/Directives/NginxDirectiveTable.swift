@@ -1,8 +1,10 @@
+import Foundation
 import Glibc
 
 /// What the real nginx accepts for each directive of Debian's nginx and its module packages:
 /// where it may stand, whether it opens a block, how many arguments it takes. Probed from
-/// nginx by `scripts/nginx-directives/probe.py`; the rows are in `NginxDirectiveTable+Data`.
+/// nginx by `scripts/nginx-directives/probe.py` into `nginx-directives.tsv` beside this file,
+/// which the EmbedNginxDirectives plugin builds into the binary (`NginxDirectiveFiles`).
 struct NginxDirectiveTable: Sendable {
     /// One way a directive may be written: a name can differ by context (`server` is a block
     /// in `http` and takes an address in `upstream`).
@@ -30,7 +32,13 @@ struct NginxDirectiveTable: Sendable {
         func isAllowed(in context: NginxContext) -> Bool { contexts & context.bit != 0 }
     }
 
-    static let shared = NginxDirectiveTable(data)
+    static let shared = NginxDirectiveTable(embeddedTable)
+
+    /// The table's text as built into the binary.
+    static var embeddedTable: String {
+        guard let table = NginxDirectiveFiles.files.first, let bytes = Data(base64Encoded: table.base64) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     private var forms: [Form] = []
     /// Each name's place in `nameBytes` and its forms in `forms`, found through `slots`; plain

@@ -1,6 +1,7 @@
 import DetourDiagnostics
 import DetourSupport
 import Foundation
+import Synchronization
 
 /// `unknown "arg" variable`: nginx refuses to start when a value names a variable that no
 /// module provides and nothing in the configuration defines. nginx names no line; detour
@@ -20,14 +21,14 @@ struct NginxVariableCheck {
     static func check(_ config: NginxConfig, table: NginxDirectiveTable = .shared) -> [Diagnostic] {
         var check = NginxVariableCheck(table: table)
         // Every directive is looked at once for definitions, in slices over the cores.
-        let slices = stride(from: 0, to: config.entries.count, by: 4096).map { $0..<min($0 + 4096, config.entries.count) }
+        let slices = stride(from: 0, to: config.entryCount, by: 4096).map { $0..<min($0 + 4096, config.entryCount) }
         let view = config.view
         check.view = view
         check.defined = slices.concurrentMap { slice in
             var found = Set<String>()
             for index in slice {
                 guard mayDefine(view, index) else { continue }
-                found.formUnion(definitions(in: NginxDirective(config: config, index: index)))
+                found.formUnion(definitions(in: NginxDirective(view: view, index: index)))
             }
             return found
         }.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -102,13 +103,7 @@ struct NginxVariableCheck {
         if text.first == UInt8(ascii: "{") { start = 1 }
         var end = start
         while end < text.count, isNameByte(text[end]) { end += 1 }
-        return String(unsafeUninitializedCapacity: end - start) { buffer in
-            for offset in 0..<end - start {
-                let byte = text[start + offset]
-                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-            }
-            return end - start
-        }
+        return ASCIIText.lowercased(text[start..<end])
     }
 
     private static func variableName(_ text: Substring) -> String {
@@ -138,7 +133,7 @@ struct NginxVariableCheck {
 
     private mutating func checkUses(in children: some Sequence<NginxDirective>, blocks: UInt8, insideMap: Bool, deferringServers: Bool = true) {
         for directive in children {
-            let view = view.unsafelyUnwrapped
+            let view = view!
             if insideMap {
                 // An entry: its key is matched, its value is a value.
                 if view.anyWord(directive.index, in: 1...1, contains: Self.dollar) { checkUses(in: directive, at: 0, blocks: blocks) }
@@ -173,14 +168,12 @@ struct NginxVariableCheck {
         var isMap = false
     }
 
-    private nonisolated(unsafe) static var cachedReadings: [Reading?]?
-    private static let readingsLock = NSLock()
+    /// Worked out once per directive table.
+    private static let cachedReadings = Mutex<[Reading?]?>(nil)
 
     /// `Reading` by directive number; nil for a module's directive (its strings may be code).
     private static func readings(_ table: NginxDirectiveTable) -> [Reading?] {
-        readingsLock.lock()
-        defer { readingsLock.unlock() }
-        if let cached = cachedReadings, cached.count == table.nameCount { return cached }
+        if let cached = cachedReadings.withLock({ $0 }), cached.count == table.nameCount { return cached }
         var readings = [Reading?](repeating: nil, count: table.nameCount)
         for id in 0..<table.nameCount where table.isBuiltin(id) { readings[id] = Reading() }
         for (name, position) in valuesFrom {
@@ -192,7 +185,7 @@ struct NginxVariableCheck {
             if let id = table.nameID(name) { readings[id]?.holdsDirectives = false }
         }
         if let id = table.nameID("map") { readings[id]?.isMap = true }
-        cachedReadings = readings
+        cachedReadings.withLock { $0 = readings }
         return readings
     }
 
@@ -228,7 +221,7 @@ struct NginxVariableCheck {
     private mutating func checkUses(in directive: NginxDirective, at position: Int, blocks: UInt8) {
         // Read in place: most values name variables that are known, and no string is made
         // for the value itself.
-        let bytes = view.unsafelyUnwrapped.bytes(directive.index, word: position + 1)
+        let bytes = view!.bytes(directive.index, word: position + 1)
         guard !Self.isPattern(bytes) else { return }
         var index = 0
         while index < bytes.count {

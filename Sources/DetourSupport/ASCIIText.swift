@@ -1,0 +1,14 @@
+/// Strings made straight from bytes known to be ASCII, without a pass through Unicode.
+public enum ASCIIText {
+    /// `bytes` with A-Z lowered, as a string: the bytes are copied once, into the string's own storage.
+    @inlinable public static func lowercased(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            var offset = 0
+            for byte in bytes {
+                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                offset += 1
+            }
+            return offset
+        }
+    }
+}
