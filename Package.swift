@@ -106,7 +106,8 @@ let package = Package(
         .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),

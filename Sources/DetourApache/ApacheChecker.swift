@@ -27,19 +27,21 @@ public enum ApacheChecker: ProxyDialect {
         guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
         let model = ApacheModel(config)
         guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }
-        let pageCodes = PageFolder.codes(in: options.pages)
-        let sites = model.sites
-        let context = ApacheCheckContext(
-            pageCodes: pageCodes, pageFiles: PageFileLookup(maps: options.maps), answers: sites.map { ApacheCoverage.answers($0, codes: pageCodes) })
-        // Each rule reads the model alone: they run side by side.
-        let diagnostics = rules.concurrentMap { $0.check(model, in: context) }.flatMap { $0 }
-        let coverage = zip(sites, context.answers).map { scope, answers in
-            SiteCoverage(name: scope.isVirtualHost ? scope.name : "(main server)", location: scope.location, answers: answers)
+        let context = ApacheCheckContext(pageCodes: PageFolder.codes(in: options.pages), pageFiles: PageFileLookup(maps: options.maps))
+        // Sites share nothing once merged with the main server: each is modelled, checked and
+        // tabulated in one task, on every core.
+        let driver = SiteDriver { (scope: ApacheScope) -> (diagnostics: [Diagnostic], coverage: SiteCoverage) in
+            let site = ApacheSite(scope, in: context)
+            return (rules.flatMap { $0.check(site, in: context) }, site.model.coverage)
         }
+        for scope in model.sites { driver.submit(scope) }
+        let checked = driver.finish()
+        let diagnostics = checked.flatMap(\.diagnostics)
+        let coverage = checked.map(\.coverage)
         let files = config.files
         // Freeing thousands of sites takes longer than printing the report: another thread
         // does it, and the process may end first.
-        let leftovers = (consume config, consume model, consume sites, consume context)
+        let leftovers = (consume config, consume model, consume checked)
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(leftovers) {} }
         return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: files)
     }

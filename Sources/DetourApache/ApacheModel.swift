@@ -14,15 +14,6 @@ struct ApacheModel: Sendable {
     /// The scopes visitors reach: the virtual hosts, or the main server when there are none.
     var sites: [ApacheScope] { virtualHosts.isEmpty ? [server] : virtualHosts }
 
-    /// Calls `body` with every ErrorDocument of every site, in code order, then those of its
-    /// sections; a list of them all would be tens of thousands long.
-    func forEachDocument(_ body: (ApacheErrorDocument) -> Void) {
-        for site in sites {
-            site.errorDocuments.forEach(body)
-            site.sectionErrorDocuments.forEach(body)
-        }
-    }
-
     init(_ config: ApacheConfig) {
         var server = ApacheScope.Fields(name: "server", location: SourceLocation(path: config.files.first ?? ""), isVirtualHost: false)
         var reader = ApacheScopeReader(config: config)

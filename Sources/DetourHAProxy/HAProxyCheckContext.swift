@@ -5,30 +5,32 @@ import Foundation
 import Synchronization
 
 /// What the rules work from besides the model: the codes detour made pages for, where
-/// relative paths start, and each errorfile read and judged once.
+/// relative paths start, the neutral model of each HTTP frontend and of the pages HAProxy
+/// loads at start, and each errorfile read and judged once.
 final class HAProxyCheckContext: Sendable {
     let pageCodes: [Int]
     let pageFiles: PageFileLookup
     /// HAProxy reads relative paths from the folder it runs in; detour from the main file's.
     let base: String
-    /// What answers each code for each HTTP frontend and listen section, by the proxy's index
-    /// in the model: the coverage table's rows, worked out once for it and for the rules.
-    let answers: [Int: [(code: Int, answer: String?)]]
+    /// Each frontend and listen section that speaks HTTP, in order: the coverage table's rows.
+    let sites: [HAProxySite]
+    /// Every page file a line names, as HAProxy opens them when it starts.
+    let loaded: ErrorPageSite<HAProxyPage>
     /// By local path and code: what is wrong with the file, nil when it cannot be read.
     private let judged = Mutex<[String: [HAProxyErrorFile.Problem]?]>([:])
 
-    init(pageCodes: [Int], maps: [PagePathMap], base: String, model: HAProxyModel) {
+    init(pageCodes: [Int], maps: [PagePathMap], base: String, model: HAProxyModel, sites: [HAProxySite]) {
         self.pageCodes = pageCodes
-        pageFiles = PageFileLookup(maps: maps)
+        let pageFiles = PageFileLookup(maps: maps)
+        self.pageFiles = pageFiles
         self.base = base
-        var answers: [Int: [(code: Int, answer: String?)]] = [:]
-        for (index, proxy) in model.proxies.enumerated() where proxy.isHTTPEntry {
-            answers[index] = HAProxyCoverage.answers(proxy, in: model, codes: pageCodes)
-        }
-        self.answers = answers
+        self.sites = sites
+        loaded = HAProxySite.loaded(model) { Self.file(of: $0, base: base, in: pageFiles) }
     }
 
-    func file(of page: HAProxyPage) -> PageFile {
+    func file(of page: HAProxyPage) -> PageFile { Self.file(of: page, base: base, in: pageFiles) }
+
+    private static func file(of page: HAProxyPage, base: String, in pageFiles: PageFileLookup) -> PageFile {
         let path = page.path.hasPrefix("/") ? page.path : base + "/" + page.path
         return pageFiles.file(path, uri: path)
     }

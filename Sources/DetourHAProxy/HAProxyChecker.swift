@@ -27,14 +27,14 @@ public enum HAProxyChecker: ProxyDialect {
         // Past a reading error HAProxy stops; what follows would be a guess.
         guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
         let model = HAProxyModel(config)
+        let pageCodes = PageFolder.codes(in: options.pages)
+        // Each HTTP frontend's neutral model, on every core: its routes follow its backends.
+        let driver = SiteDriver { (proxy: HAProxyProxy) in HAProxySite(proxy, in: model, codes: pageCodes) }
+        for proxy in model.proxies where proxy.isHTTPEntry { driver.submit(proxy) }
         let context = HAProxyCheckContext(
-            pageCodes: PageFolder.codes(in: options.pages), maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model)
+            pageCodes: pageCodes, maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model, sites: driver.finish())
         let diagnostics = model.diagnostics + rules.flatMap { $0.check(model, in: context) }
-        let coverage = model.proxies.indices.compactMap { index -> SiteCoverage? in
-            guard let answers = context.answers[index] else { return nil }
-            let proxy = model.proxies[index]
-            return SiteCoverage(name: proxy.kind == "listen" ? "\(proxy.name) (listen)" : proxy.name, location: proxy.location, answers: answers)
-        }
+        let coverage = context.sites.map(\.model.coverage)
         return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files)
     }
 }

@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourSupport
 
 /// A `frontend`, `backend` or `listen` section, with what it took from its defaults.
 ///
@@ -31,7 +32,7 @@ final class HAProxyProxy: Sendable {
 /// against `http-errors` sections (which may come later in the files), buffer sizes from `global`.
 struct HAProxyModel: Sendable {
     /// The statuses `errorfile` and `http-error` can customise in HAProxy 2.6.
-    static let customisable: Set<Int> = [200, 400, 401, 403, 404, 405, 407, 408, 410, 413, 425, 429, 500, 501, 502, 503, 504]
+    static let customisable = HAProxyFacts.errorfileStatuses
 
     var proxies: [HAProxyProxy] = []
     /// Backend and listen sections by name, the first of each name, for routing.
@@ -115,8 +116,21 @@ struct HAProxyModel: Sendable {
             }
         }
         for proxy in proxies where proxy.takesRequests {
-            routed[proxy.location] = HAProxyCoverage.routedBackends(of: proxy, in: self)
+            routed[proxy.location] = routedBackends(of: proxy)
         }
+    }
+
+    /// The backends a proxy routes to (itself, for `listen`), once each, in the order named;
+    /// names no section defines are left out.
+    func backends(of proxy: HAProxyProxy) -> [HAProxyProxy] {
+        routed[proxy.location] ?? routedBackends(of: proxy)
+    }
+
+    private func routedBackends(of proxy: HAProxyProxy) -> [HAProxyProxy] {
+        if proxy.kind == "listen" { return [proxy] }
+        let names = ([proxy.settings.defaultBackend].compactMap { $0 } + proxy.settings.routes).map(\.backend)
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }.compactMap { backendsByName[$0].map { proxies[$0] } }
     }
 
     private mutating func apply(_ line: HAProxyLine, to settings: inout HAProxySettings, errorSections: [String: [HAProxyLine]]) {

@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 
 /// Every rule `detour check haproxy` reports, each once: its id, severity and what visitors
 /// get when it fires. Findings name their rule by these constants; the README's table,
@@ -14,7 +15,7 @@ enum HAProxyRules {
     )
     static let errorfileCode = RuleDescription(
         "haproxy.errorfile-code", .error,
-        summary: "errorfile or http-error for a status they cannot customise (only 200, 400, 401, 403, 404, 405, 407, 408, 410, 413, 425, 429, 500–504)",
+        summary: "errorfile or http-error for a status they cannot customise (only \(HAProxyFacts.errorfileStatusesShown))",
         consequence: "HAProxy refuses to start ('status code not handled')"
     )
     static let missingFile = RuleDescription(

@@ -1,3 +1,5 @@
+import DetourSupport
+
 /// One way an error page is written: its file extension, media type, template and byte budget.
 /// The build renders every format the same way; a format with an envelope wraps another
 /// format's rendering (HAProxy's `.http` is a whole HTTP response around the HTML).
@@ -43,7 +45,7 @@ public struct OutputFormat: Sendable, Hashable {
     /// HAProxy's `errorfile`: refused over tune.bufsize − tune.maxrewrite = 16384 − 1024 bytes by default.
     public static let haproxy = OutputFormat(
         name: "http", fileExtension: "http", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .httpResponse(body: "html"),
-        acceptPattern: nil, statuses: ProxyServer.haproxyErrorfileStatuses)
+        acceptPattern: nil, statuses: HAProxyFacts.errorfileStatuses)
 
     /// HAProxy's `http-request return … lf-file` and `http-response return … lf-file`, for the
     /// server errors it replaces: the HTML page with the request's unique ID on it.

@@ -41,6 +41,4 @@ public enum ProxyServer: String, CaseIterable, Sendable {
     /// The same for HAProxy's log-format files.
     public static let haproxyRequestReference = "%[unique-id]"
 
-    /// Statuses HAProxy's `errorfile` accepts; it refuses any other.
-    public static let haproxyErrorfileStatuses: Set<Int> = [200, 400, 401, 403, 404, 405, 407, 408, 410, 413, 425, 429, 500, 501, 502, 503, 504]
 }

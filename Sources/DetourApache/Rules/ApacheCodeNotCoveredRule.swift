@@ -6,25 +6,25 @@ import DetourProxyCore
 struct ApacheCodeNotCoveredRule: ApacheRule {
     static let about = ApacheRules.codeNotCovered
 
-    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
-        zip(model.sites, context.answers).compactMap { scope, answers in
-            let gaps = answers.filter { $0.answer == nil }.map(\.code)
-            guard !gaps.isEmpty else { return nil }
-            // A page in <Directory> looks like cover, but proxied requests never pass through it.
-            let filesOnly = scope.sectionErrorDocuments.filter { $0.isForFilesOnly && gaps.contains($0.code) }.map { document in
-                Diagnostic.Note(
-                    "this ErrorDocument \(document.code) is inside <Directory \(document.section?.argument ?? "")>: it answers requests for files there, never a proxied one",
-                    at: document.location)
-            }
-            return .warning(
+    func check(_ site: ApacheSite, in context: ApacheCheckContext) -> [Diagnostic] {
+        let gaps = ErrorPageChecks.uncoveredCodes(site.model, pageCodes: context.pageCodes)
+        guard !gaps.isEmpty else { return [] }
+        // A page in <Directory> looks like cover, but proxied requests never pass through it.
+        let filesOnly = site.scope.sectionErrorDocuments.filter { $0.isForFilesOnly && gaps.contains($0.code) }.map { document in
+            Diagnostic.Note(
+                "this ErrorDocument \(document.code) is inside <Directory \(document.section?.argument ?? "")>: it answers requests for files there, never a proxied one",
+                at: document.location)
+        }
+        return [
+            .warning(
                 Self.id,
-                "\(ApacheUpstreamPassThroughRule.name(scope)) has no ErrorDocument for \(Self.codes(gaps)) that every request gets: visitors get Apache's built-in page",
-                at: scope.location,
+                "\(site.name) has no ErrorDocument for \(Self.codes(gaps)) that every request gets: visitors get Apache's built-in page",
+                at: site.scope.location,
                 notes: filesOnly + [
                     Self.fix(
                         "include detour's snippets/apache.conf at server level, or add 'ErrorDocument <code> /detour-errors/<code>.html' with an Alias to the pages, at the site's top or in <Location />"
                     )
                 ])
-        }
+        ]
     }
 }

@@ -6,17 +6,10 @@ import DetourProxyCore
 struct ApacheProtectedPageRule: ApacheRule {
     static let about = ApacheRules.protected
 
-    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for site in model.sites where !site.guards.isEmpty {
-            found += site.localDocuments.compactMap { local in finding(local.document, local.paths, in: site) }
-        }
-        return found
-    }
-
-    private func finding(_ document: ApacheErrorDocument, _ paths: [ApacheLocalDocument.Path], in scope: ApacheScope) -> Diagnostic? {
-        for path in paths where path.proxy == nil {
-            guard let stand = scope.guardOf(url: path.url, file: path.file) else { continue }
+    func check(_ site: ApacheSite, in context: ApacheCheckContext) -> [Diagnostic] {
+        ErrorPageChecks.protectedPages(site.model).compactMap { route, _, _ in
+            let document = route.origin.local.document
+            guard let stand = route.origin.keptOutBy else { return nil }
             return .error(
                 Self.id,
                 "ErrorDocument \(document.code) '\(document.written)' is behind '\(stand.what)': visitors who do not meet it get Apache's built-in page",
@@ -27,6 +20,5 @@ struct ApacheProtectedPageRule: ApacheRule {
                         "let the pages through: 'Require all granted', or detour's 'Require expr %{ENV:REDIRECT_STATUS} =~ /^[45]/' in the pages' <Directory>"),
                 ])
         }
-        return nil
     }
 }

@@ -7,24 +7,18 @@ import DetourProxyCore
 struct ApacheProxiedPageRule: ApacheRule {
     static let about = ApacheRules.proxied
 
-    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for site in model.sites {
-            found += site.localDocuments.compactMap { local in finding(local.document, local.paths) }
+    func check(_ site: ApacheSite, in context: ApacheCheckContext) -> [Diagnostic] {
+        ErrorPageChecks.proxiedPages(site.model).compactMap { route, pass in
+            let document = route.origin.local.document
+            guard let path = route.origin.proxiedURL else { return nil }
+            let folder = path.split(separator: "/").first.map { "/\($0)/" } ?? path
+            return .error(
+                Self.id, "ErrorDocument \(document.code) '\(document.written)' is proxied: '\(path)' goes to the upstream, which fails with the page",
+                at: document.location,
+                notes: [
+                    .init("this ProxyPass takes it", at: pass),
+                    Self.fix("add 'ProxyPass \(folder) !' before it (at server level it comes before every virtual host's)"),
+                ])
         }
-        return found
-    }
-
-    private func finding(_ document: ApacheErrorDocument, _ paths: [ApacheLocalDocument.Path]) -> Diagnostic? {
-        guard let proxied = paths.first(where: { $0.proxy != nil }), let pass = proxied.proxy else { return nil }
-        let path = proxied.url
-        let folder = path.split(separator: "/").first.map { "/\($0)/" } ?? path
-        return .error(
-            Self.id, "ErrorDocument \(document.code) '\(document.written)' is proxied: '\(path)' goes to the upstream, which fails with the page",
-            at: document.location,
-            notes: [
-                .init("this ProxyPass takes it", at: pass),
-                Self.fix("add 'ProxyPass \(folder) !' before it (at server level it comes before every virtual host's)"),
-            ])
     }
 }

@@ -1,7 +1,7 @@
 import DetourDiagnostics
 import DetourProxyCore
 
-/// One `apache.*` rule: its findings on the whole configuration.
+/// One `apache.*` rule: its findings in one site.
 protocol ApacheRule: ProxyRule {
-    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic]
+    func check(_ site: ApacheSite, in context: ApacheCheckContext) -> [Diagnostic]
 }

@@ -6,10 +6,10 @@ import DetourProxyCore
 struct ApacheTextTargetRule: ApacheRule {
     static let about = ApacheRules.errorDocumentText
 
-    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
+    func check(_ site: ApacheSite, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        model.forEachDocument { document in
-            guard case .text(let text) = document.target else { return }
+        for document in site.documents {
+            guard case .text(let text) = document.target else { continue }
             let looksLikePath = text.contains("/") || text.hasSuffix(".html")
             found.append(
                 .warning(

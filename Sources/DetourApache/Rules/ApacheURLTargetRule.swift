@@ -6,10 +6,10 @@ import DetourProxyCore
 struct ApacheURLTargetRule: ApacheRule {
     static let about = ApacheRules.errorDocumentUrl
 
-    func check(_ model: ApacheModel, in context: ApacheCheckContext) -> [Diagnostic] {
+    func check(_ site: ApacheSite, in context: ApacheCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        model.forEachDocument { document in
-            guard case .url(let url) = document.target, document.code != 401 else { return }
+        for document in site.documents {
+            guard case .url(let url) = document.target, document.code != 401 else { continue }
             found.append(
                 .error(
                     Self.id, "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost",

@@ -8,14 +8,14 @@ struct HAProxyCodeNotCoveredRule: HAProxyRule {
     static let about = HAProxyRules.codeNotCovered
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
-        model.proxies.indices.compactMap { index in
-            let proxy = model.proxies[index]
-            guard let gaps = context.answers[index]?.filter({ $0.answer == nil }) else { return nil }
+        context.sites.compactMap { site in
+            let proxy = site.proxy
+            let gaps = ErrorPageChecks.uncoveredCodes(site.model, pageCodes: context.pageCodes)
             guard !gaps.isEmpty else { return nil }
-            let backends = HAProxyCoverage.backends(of: proxy, in: model).filter { !$0.isSection(proxy) }.map { "'\($0.name)'" }
+            let backends = model.backends(of: proxy).filter { !$0.isSection(proxy) }.map { "'\($0.name)'" }
             let through = backends.isEmpty ? "" : ", and neither \(backends.count == 1 ? "has backend" : "have backends") \(backends.joined(separator: ", "))"
             return .warning(
-                Self.id, "\(proxy.kind) '\(proxy.name)' has no page for \(Self.codes(gaps.map(\.code)))\(through): visitors get HAProxy's built-in page",
+                Self.id, "\(proxy.kind) '\(proxy.name)' has no page for \(Self.codes(gaps))\(through): visitors get HAProxy's built-in page",
                 at: proxy.location,
                 notes: [
                     Self.fix(

@@ -54,7 +54,7 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
         var found: [SourceLocation: Destinations] = [:]
         for entry in model.proxies where entry.isHTTPEntry {
             var router = HAProxyPageRouter(entry, in: model)
-            for failing in HAProxyCoverage.backends(of: entry, in: model) {
+            for failing in model.backends(of: entry) {
                 let codes = Set(failing.settings.errorRedirects.keys).union(entry.settings.errorRedirects.keys)
                 for code in codes.sorted() {
                     // HAProxy looks in the backend first, then the frontend.

@@ -7,9 +7,9 @@ struct HAProxyMissingPageRule: HAProxyRule {
     static let about = HAProxyRules.missingFile
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
-        model.pages.compactMap { page in
-            let file = context.file(of: page)
-            guard !file.exists else { return nil }
+        ErrorPageChecks.missingFiles(context.loaded).map { route, _, files in
+            let page = route.origin
+            let file = files[0]
             return .error(
                 Self.id,
                 "\(page.directive) for \(page.code) names \(context.shown(page, file)), which does not exist: HAProxy refuses to start ('error opening file')",

@@ -11,55 +11,25 @@ struct HAProxyProtectedPageRule: HAProxyRule {
     static let about = HAProxyRules.protected
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for proxy in model.proxies where proxy.isHTTPEntry {
-            var router = HAProxyPageRouter(proxy, in: model)
-            for sending in Self.redirectsByPage(of: proxy, in: model) {
-                let redirect = sending[0]
-                // The frontend's rules first, then those of the backend the page's path is routed to.
-                var stages: [(proxy: HAProxyProxy, route: HAProxyPageRoute?)] = [(proxy, nil)]
-                if let route = router.route(redirect.path), !route.backend.isSection(proxy) {
-                    stages.append((route.backend, route))
+        context.sites.flatMap { site in
+            ErrorPageChecks.protectedPages(site.model).compactMap { route, stand, _ -> Diagnostic? in
+                let redirected = route.origin
+                guard let refusal = redirected.refusals.first(where: { $0.rule.line == stand.at }) else { return nil }
+                let redirect = redirected.sending[0]
+                var notes = [Diagnostic.Note("the redirect is here", at: redirect.line)]
+                if redirected.sending.count > 1 { notes.append(.init("and \(redirected.sending.count - 1) more lines send visitors there")) }
+                if let route = refusal.route {
+                    notes.append(.init("the page's own request is routed there from \(site.proxy.kind) '\(site.proxy.name)'", at: route.line))
                 }
-                for (guarding, route) in stages {
-                    for guardRule in guarding.settings.requestGuards {
-                        let (outcome, onPath, _) = HAProxyPathCondition.evaluate(guardRule.condition, path: redirect.path, acls: guarding.settings.acls)
-                        guard outcome != .no, onPath else { continue }
-                        var notes = [Diagnostic.Note("the redirect is here", at: redirect.line)]
-                        if sending.count > 1 { notes.append(.init("and \(sending.count - 1) more lines send visitors there")) }
-                        if let route { notes.append(.init("the page's own request is routed there from \(proxy.kind) '\(proxy.name)'", at: route.line)) }
-                        notes.append(
-                            Self.fix(
-                                "leave the pages out of the rule (for example 'unless { path_beg \(redirect.folder) }'), or send them with errorfile, which no rule runs on"
-                            ))
-                        found.append(
-                            .error(
-                                Self.id,
-                                "http-request \(guardRule.action) in \(guarding.kind) '\(guarding.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(guardRule.status), not the page",
-                                at: guardRule.line, notes: notes))
-                    }
-                }
+                notes.append(
+                    Self.fix(
+                        "leave the pages out of the rule (for example 'unless { path_beg \(redirect.folder) }'), or send them with errorfile, which no rule runs on"
+                    ))
+                return .error(
+                    Self.id,
+                    "http-request \(refusal.rule.action) in \(refusal.in.kind) '\(refusal.in.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(refusal.rule.status), not the page",
+                    at: refusal.rule.line, notes: notes)
             }
         }
-        return found
-    }
-
-    /// The local pages visitors of `proxy` are redirected to, each with the lines that send
-    /// them there (once each, in order): a page is judged once, however many backends use it.
-    private static func redirectsByPage(of proxy: HAProxyProxy, in model: HAProxyModel) -> [[HAProxyRedirect]] {
-        let backends = HAProxyCoverage.backends(of: proxy, in: model)
-        let all = proxy.settings.pageRedirects + ([proxy] + backends).flatMap { $0.settings.errorRedirects.values.sorted { ($0.code ?? 0) < ($1.code ?? 0) } }
-        var pages: [String: Int] = [:]
-        var grouped: [[HAProxyRedirect]] = []
-        var seenLines = Set<SourceLocation>()
-        for redirect in all where redirect.isLocal && seenLines.insert(redirect.line).inserted {
-            if let index = pages[redirect.path] {
-                grouped[index].append(redirect)
-            } else {
-                pages[redirect.path] = grouped.count
-                grouped.append([redirect])
-            }
-        }
-        return grouped
     }
 }

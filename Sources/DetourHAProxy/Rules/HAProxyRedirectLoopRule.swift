@@ -13,7 +13,7 @@ struct HAProxyRedirectLoopRule: HAProxyRule {
             var router = HAProxyPageRouter(entry, in: model)
             // The frontend's own redirects, and a backend's for the pages routed back to it.
             var candidates = entry.settings.pageRedirects.map { ($0, entry) }
-            for backend in HAProxyCoverage.backends(of: entry, in: model) where !backend.isSection(entry) {
+            for backend in model.backends(of: entry) where !backend.isSection(entry) {
                 candidates += backend.settings.pageRedirects.map { ($0, backend) }
             }
             for (redirect, owner) in candidates where redirect.isLocal {
