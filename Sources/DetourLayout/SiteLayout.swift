@@ -14,6 +14,18 @@ public enum SiteLayout {
     /// The way back to the site root from a folder-style page (`search/` → `../`).
     public static func root(of page: String) -> String { String(repeating: "../", count: page.split(separator: "/").count) }
     public static let errorsFolder = "errors"
+    /// Where `detour build` writes unless told otherwise, and so where `detour check` looks
+    /// for the pages (`public/errors`) when none are named.
+    public static let defaultOutput = "public"
+    public static let defaultPagesFolder = defaultOutput + "/" + errorsFolder
+
+    /// The home page, and the files at the site root.
+    public static let home = ""
+    public static let styles = "style.css"
+    public static let sitemap = "sitemap.xml"
+    public static let robots = "robots.txt"
+    /// The help site's own "page not found", for a static host to serve at any depth.
+    public static let notFound = "404.html"
 
     public static func code(_ status: Int) -> String { "codes/\(status)/" }
     public static func article(_ slug: String) -> String { "articles/\(slug)/" }
@@ -31,4 +43,13 @@ public enum SiteLayout {
 
     /// The file a folder-style page is written to.
     public static func file(of page: String) -> String { page + "index.html" }
+
+    /// `path` under the folder the site is installed in on a server (`/usr/share/detour`).
+    public static func installed(_ path: String, in installPath: String) -> String { installPath + "/" + path }
+
+    /// The paths templates link with, relative to the site root (`site.paths`): the search
+    /// page, its file, and the search index of `language`.
+    public static func templatePaths(language: String) -> [String: String] {
+        ["search": search, "searchFile": file(of: search), "searchIndex": searchIndex(language), "home": home]
+    }
 }

@@ -1,3 +1,4 @@
+import DetourLayout
 import Foundation
 
 /// Where a request path leads inside the served folder. Only files below the folder are ever
@@ -21,7 +22,7 @@ enum ServedPath: Equatable {
         guard stat(candidate, &info) == 0 else { return .notFound }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             guard decoded.hasSuffix("/") else { return .redirect(requestPath + "/") }
-            candidate += "/index.html"
+            candidate = SiteLayout.file(of: candidate + "/")
         }
         guard let real = realPath(candidate), let realRoot = realPath(root), real.hasPrefix(realRoot + "/"),
             stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG

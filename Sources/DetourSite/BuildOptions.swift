@@ -1,3 +1,4 @@
+import DetourLayout
 import Foundation
 
 /// Where a build reads and writes. Display names are how the folders appear in diagnostics.
@@ -24,7 +25,7 @@ public struct BuildOptions: Sendable {
     public var base: URL
 
     /// Paths as the user typed them, resolved against `base` (by default the current folder).
-    public init(content: String = "content", templates: String? = nil, output: String = "public", base: URL? = nil) {
+    public init(content: String = "content", templates: String? = nil, output: String = SiteLayout.defaultOutput, base: URL? = nil) {
         templatesRequired = templates != nil
         let templates = templates ?? "templates"
         let base = (base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL

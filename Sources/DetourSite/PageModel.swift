@@ -49,6 +49,7 @@ struct PageModel: Sendable {
             "language": site.language,
             "colors": ["light": palette(site.light), "dark": palette(site.dark)],
             "root": root,
+            "paths": SiteLayout.templatePaths(language: site.language),
         ]
         model["logo"] = site.logoSVG
         model["statusPage"] = site.statusPage

@@ -89,15 +89,15 @@ struct PageSet: Sendable {
             let page = SiteLayout.errorPage(code.status, language: language, fileExtension: format.fileExtension)
             guard language == content.site.language else { return [page] }
             return [page, SiteLayout.errorPage(code.status, language: nil, fileExtension: format.fileExtension)]
-        case .index: return ["index.html"]
+        case .index: return [SiteLayout.file(of: SiteLayout.home)]
         case .code(let code): return [SiteLayout.file(of: code.sitePath)]
         case .article(let index): return [SiteLayout.file(of: content.articles[index].sitePath)]
         case .tag(let index): return [SiteLayout.file(of: SiteLayout.tag(tags[index].name))]
         case .search: return [SiteLayout.file(of: SiteLayout.search)]
-        case .styles: return ["style.css"]
-        case .sitemap: return ["sitemap.xml"]
-        case .robots: return ["robots.txt"]
-        case .notFound: return ["404.html"]
+        case .styles: return [SiteLayout.styles]
+        case .sitemap: return [SiteLayout.sitemap]
+        case .robots: return [SiteLayout.robots]
+        case .notFound: return [SiteLayout.notFound]
         case .snippet(let name): return [name]
         }
     }
@@ -143,7 +143,7 @@ struct PageSet: Sendable {
             Sitemap(baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath)).xml
         case .robots:
             // Error pages carry noindex themselves; crawlers must be let in to read it.
-            "User-agent: *\nAllow: /\nSitemap: \(content.site.baseURL)sitemap.xml\n"
+            "User-agent: *\nAllow: /\nSitemap: \(content.site.baseURL)\(SiteLayout.sitemap)\n"
         case .notFound:
             templates.render(Self.notFoundTemplate, model.notFoundPage())
         }

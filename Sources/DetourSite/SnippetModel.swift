@@ -1,5 +1,6 @@
 import DetourContent
 import DetourLayout
+import DetourSupport
 
 /// The one neutral model every server snippet is rendered from: which page answers which code,
 /// in which language and format, where the pages are installed and under which URL path they
@@ -24,7 +25,7 @@ struct SnippetModel {
         var model: [String: Any] = [
             "site": ["name": site.name, "baseURL": site.baseURL],
             "installPath": installPath,
-            "pagesFolder": installPath + "/" + SiteLayout.errorsFolder,
+            "pagesFolder": SiteLayout.installed(SiteLayout.errorsFolder, in: installPath),
             "errorPath": site.errorPath,
             "defaultLanguage": site.language,
             "defaultFormat": OutputFormat.html.name,
@@ -51,10 +52,11 @@ struct SnippetModel {
             "serverErrorStatuses": codes.filter { $0.status >= 500 }.map { String($0.status) }.joined(separator: " "),
             "upstreamCodes": codes.filter { ProxyServer.replacedFromUpstream($0.status) }.map { ["status": $0.status] as [String: Any] },
             "statusList": codes.map { String($0.status) }.joined(separator: ", "),
-            "haproxyErrorfiles": codes.filter { ProxyServer.haproxyErrorfileStatuses.contains($0.status) }.map { code in
+            "haproxyErrorfiles": codes.filter { HAProxyFacts.errorfileStatuses.contains($0.status) }.map { code in
                 [
                     "status": code.status,
-                    "file": installPath + "/" + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.haproxy.fileExtension),
+                    "file": SiteLayout.installed(
+                        SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.haproxy.fileExtension), in: installPath),
                 ] as [String: Any]
             },
             "serverErrorVariants": variants(of: codes.filter { $0.status >= 500 }),
@@ -80,13 +82,15 @@ struct SnippetModel {
                 OutputFormat.negotiated.map { format -> [String: Any] in
                     var entry: [String: Any] = [
                         "status": code.status, "language": language, "format": format.name, "contentType": format.contentType,
-                        "file": installPath + "/" + SiteLayout.errorPage(code.status, language: language, fileExtension: format.fileExtension),
+                        "file": SiteLayout.installed(
+                            SiteLayout.errorPage(code.status, language: language, fileExtension: format.fileExtension), in: installPath),
                     ]
                     entry["retryAfter"] = code.retryAfter
                     // HAProxy fills the request's ID into the HTML page's log-format copy.
                     if format == .html, OutputFormat.haproxyPage.applies(to: code.status) {
                         entry["logFormatFile"] =
-                            installPath + "/" + SiteLayout.errorPage(code.status, language: language, fileExtension: OutputFormat.haproxyPage.fileExtension)
+                            SiteLayout.installed(
+                                SiteLayout.errorPage(code.status, language: language, fileExtension: OutputFormat.haproxyPage.fileExtension), in: installPath)
                     }
                     return entry
                 }

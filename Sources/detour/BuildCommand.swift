@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourLayout
 import DetourSite
 import Foundation
 
@@ -20,7 +21,7 @@ struct BuildCommand: ParsableCommand {
     var templates: String?
 
     @Option(help: "Folder to write; replaced whole on success.")
-    var output = "public"
+    var output = SiteLayout.defaultOutput
 
     @Option(name: .customLong("base-url"), help: "Where the help site is published, replacing site.yml's base_url (for staging and previews).")
     var baseURL: String?

@@ -3,6 +3,7 @@ import DetourApache
 import DetourCaddy
 import DetourDiagnostics
 import DetourHAProxy
+import DetourLayout
 import DetourNginx
 import DetourProxyCore
 import Foundation
@@ -20,7 +21,7 @@ struct CheckCommand: ParsableCommand {
 
             Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return, Apache's ErrorDocument through Alias, DocumentRoot and ProxyPass) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
 
-            --pages names detour's generated pages (default public/errors when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
+            --pages names detour's generated pages (default \(SiteLayout.defaultPagesFolder) when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
 
             Rules (--list-rules prints what visitors get for each):
             \(RuleTable.summaries(catalogue))
@@ -92,7 +93,9 @@ struct CheckCommand: ParsableCommand {
         guard let dialect = Self.dialects.first(where: { $0.name == name }) else {
             throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx, Caddy, HAProxy and Apache configurations")
         }
-        let pagesPath = pages ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent("public/errors").path) ? "public/errors" : nil)
+        let pagesPath =
+            pages
+            ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent(SiteLayout.defaultPagesFolder).path) ? SiteLayout.defaultPagesFolder : nil)
         let options = ProxyCheck.Options(
             main: file.standardizedFileURL,
             mainDisplay: path,

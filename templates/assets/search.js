@@ -1,4 +1,4 @@
-/* detour search: index files as <script>s (file://, strict CSP); text nodes only; < 10 KB. */
+/* detour search: index <script>s beside the search form's action; file://, CSP; text only */
 (function () {
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
@@ -8,7 +8,7 @@ var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, "")
 if (onDisk) D.querySelectorAll("a[href]").forEach(a => a.href = a.getAttribute("href").replace(/^([^:?#/][^:?#]*\/)?(?=[?#]|$)/, "$&index.html"));
 function load(l, f) {
  var k = l + "/" + f;
- return wait[k] || (wait[k] = new Promise((y, n) => { var s = el("script"); s.src = root + "search/" + k + ".js"; s.onload = y; s.onerror = n; D.head.append(s); }));
+ return wait[k] || (wait[k] = new Promise((y, n) => { var s = el("script"); s.src = new URL(k + ".js", box.form.action); s.onload = y; s.onerror = n; D.head.append(s); }));
 }
 // Called by the index files.
 window.detourSearch = {
