@@ -30,15 +30,16 @@ struct ApacheSite: Sendable {
     /// A page is sent from disk only where no path of it is proxied; a guard counts where it
     /// is served here, the first one a path meets.
     private static func route(_ local: ApacheLocalDocument, in scope: ApacheScope, pageFiles: PageFileLookup) -> ErrorPageRoute<Route> {
-        let code = local.document.code
+        let codes = [local.document.code]
         let proxied = local.paths.first { $0.proxy != nil }
         var files: [(codes: [Int], file: PageFile)] = []
         if proxied == nil {
-            files = local.paths.compactMap { path in path.file.map { ([code], pageFiles.file($0, uri: path.url)) } }
+            files = local.paths.compactMap { path in path.file.map { (codes, pageFiles.file($0, uri: path.url)) } }
         }
-        let stand = local.paths.lazy.filter { $0.proxy == nil }.compactMap { scope.guardOf(url: $0.url, file: $0.file) }.first
+        let guarded = !scope.guards.isEmpty
+        let stand = guarded ? local.paths.lazy.filter { $0.proxy == nil }.compactMap { scope.guardOf(url: $0.url, file: $0.file) }.first : nil
         return ErrorPageRoute(
-            origin: Route(local: local, proxiedURL: proxied?.url, keptOutBy: stand), codes: [code], files: files, upstream: proxied?.proxy,
+            origin: Route(local: local, proxiedURL: proxied?.url, keptOutBy: stand), codes: codes, files: files, upstream: proxied?.proxy,
             guards: stand.map { [.init(at: $0.location)] } ?? [])
     }
 

@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 import Foundation
 
 /// `detour check haproxy`: reads the configuration as HAProxy 2.6 does, follows each
@@ -28,11 +29,11 @@ public enum HAProxyChecker: ProxyDialect {
         guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
         let model = HAProxyModel(config)
         let pageCodes = PageFolder.codes(in: options.pages)
-        // Each HTTP frontend's neutral model, on every core: its routes follow its backends.
-        let driver = SiteDriver { (proxy: HAProxyProxy) in HAProxySite(proxy, in: model, codes: pageCodes) }
-        for proxy in model.proxies where proxy.isHTTPEntry { driver.submit(proxy) }
+        // Each HTTP frontend's neutral model, on every core: its routes follow its backends,
+        // which may be defined anywhere in the files, so there is no reading to overlap.
+        let sites = model.proxies.filter(\.isHTTPEntry).concurrentMap { HAProxySite($0, in: model, codes: pageCodes) }
         let context = HAProxyCheckContext(
-            pageCodes: pageCodes, maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model, sites: driver.finish())
+            pageCodes: pageCodes, maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model, sites: sites)
         let diagnostics = model.diagnostics + rules.flatMap { $0.check(model, in: context) }
         let coverage = context.sites.map(\.model.coverage)
         return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files)

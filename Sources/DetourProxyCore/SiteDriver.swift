@@ -7,30 +7,35 @@ import Synchronization
 /// `finish` joins in on the reader's thread, waits, and gives the results in reading order.
 /// While reading, workers leave the reader a core of its own: reading is the one part that
 /// cannot be shared out, and it would wait behind them.
+///
+/// Inlinable, so each dialect's copy is specialised for its sites and results: generic code
+/// would copy every result through value witnesses.
 public final class SiteDriver<Site: Sendable, Result: Sendable>: Sendable {
-    private let transform: @Sendable (Site) -> Result
-    private let group = DispatchGroup()
-    private let state = Mutex<State>(State())
+    @usableFromInline let transform: @Sendable (Site) -> Result
+    @usableFromInline let group = DispatchGroup()
+    @usableFromInline let state = Mutex<State>(State())
     /// Sites per batch: enough to outweigh a hand-over, few enough to start early.
-    private let batchSize: Int
+    @usableFromInline let batchSize: Int
     /// Workers beside the reader.
-    private let workerLimit = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    @usableFromInline let workerLimit = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
 
-    private struct State {
-        var pending: [Site] = []
-        var submitted = 0
-        var batches: [(start: Int, sites: [Site])] = []
-        var workers = 0
-        var results: [Int: [Result]] = [:]
+    @usableFromInline struct State {
+        @usableFromInline var pending: [Site] = []
+        @usableFromInline var submitted = 0
+        @usableFromInline var batches: [(start: Int, sites: [Site])] = []
+        @usableFromInline var workers = 0
+        @usableFromInline var results: [Int: [Result]] = [:]
+
+        @usableFromInline init() {}
     }
 
-    public init(batchSize: Int = 64, _ transform: @escaping @Sendable (Site) -> Result) {
+    @inlinable public init(batchSize: Int = 64, _ transform: @escaping @Sendable (Site) -> Result) {
         self.batchSize = batchSize
         self.transform = transform
     }
 
     /// Queues `site`; a full batch goes to a worker at once.
-    public func submit(_ site: Site) {
+    @inlinable public func submit(_ site: Site) {
         let startWorker = state.withLock { state -> Bool in
             state.pending.append(site)
             guard state.pending.count >= batchSize else { return false }
@@ -49,7 +54,7 @@ public final class SiteDriver<Site: Sendable, Result: Sendable>: Sendable {
 
     /// Checks what is still queued on this thread beside the workers, waits for them, and gives
     /// the results in the order the sites were submitted.
-    public func finish() -> [Result] {
+    @inlinable public func finish() -> [Result] {
         state.withLock { Self.close(&$0) }
         drain()
         group.wait()
@@ -59,7 +64,7 @@ public final class SiteDriver<Site: Sendable, Result: Sendable>: Sendable {
     }
 
     /// The pending sites become a batch.
-    private static func close(_ state: inout State) {
+    @inlinable static func close(_ state: inout State) {
         guard !state.pending.isEmpty else { return }
         state.batches.append((state.submitted, state.pending))
         state.submitted += state.pending.count
@@ -67,7 +72,7 @@ public final class SiteDriver<Site: Sendable, Result: Sendable>: Sendable {
     }
 
     /// Runs queued batches until none is left.
-    private func drain() {
+    @inlinable func drain() {
         while let batch = state.withLock({ $0.batches.isEmpty ? nil : $0.batches.removeFirst() }) {
             let results = batch.sites.map(transform)
             state.withLock { $0.results[batch.start] = results }

@@ -6,7 +6,9 @@
 /// cores, which costs more than the read; a `View` holds a plain address and counts nothing.
 ///
 /// The lifetime rule: a `View` (and every buffer `View.slice` gives) is valid while its
-/// `PinnedArray` is alive. Whoever hands views out keeps the array: a type that stores views
+/// `PinnedArray` is alive. Indices are checked in debug builds, which every test runs; a
+/// release build trusts them, as the readers ask only for positions their parser wrote
+/// (checking each read cost `detour check nginx` 6 % on 5,000 servers). Whoever hands views out keeps the array: a type that stores views
 /// also stores the arrays they came from (`NginxConfig` does), and readers hold that type.
 public final class PinnedArray<Element: Sendable>: Sendable {
     public let view: View
@@ -34,13 +36,13 @@ public final class PinnedArray<Element: Sendable>: Sendable {
         }
 
         @inlinable public subscript(index: Int) -> Element {
-            precondition(index >= 0 && index < count, "index out of range")
+            assert(index >= 0 && index < count, "index out of range")
             return base[index]
         }
 
         /// `count` elements from `start`, in place.
         @inlinable public func slice(_ start: Int, count: Int) -> UnsafeBufferPointer<Element> {
-            precondition(start >= 0 && count >= 0 && start + count <= self.count, "slice out of range")
+            assert(start >= 0 && count >= 0 && start + count <= self.count, "slice out of range")
             return UnsafeBufferPointer(start: base + start, count: count)
         }
 
