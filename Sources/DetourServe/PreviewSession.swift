@@ -5,13 +5,13 @@ import Foundation
 /// Runs the builds of one `detour serve`, one at a time: the first in full, then one per batch
 /// of saves. Each finished build is told to the browsers, and its findings to the terminal.
 final class PreviewSession: Sendable {
-    let site: PreviewSite
+    let site: IncrementalBuild
     let reload = LiveReload()
     private let queue = DispatchQueue(label: "detour-serve-builds")
     private let quiet: Bool
 
     init(options: BuildOptions, quiet: Bool) {
-        site = PreviewSite(options: options)
+        site = IncrementalBuild(options: options)
         self.quiet = quiet
     }
 
@@ -40,7 +40,7 @@ final class PreviewSession: Sendable {
         reload.finished(outcome.diagnostics)
     }
 
-    private func report(_ outcome: PreviewSite.Outcome, seconds: Double, first: Bool) {
+    private func report(_ outcome: IncrementalBuild.Outcome, seconds: Double, first: Bool) {
         let shown = outcome.succeeded ? outcome.diagnostics.filter { first && $0.severity == .warning } : outcome.diagnostics
         if !shown.isEmpty { FileHandle.standardError.write(Data(DiagnosticFormat.text.render(shown, toolVersion: "").utf8)) }
         guard !quiet else { return }

@@ -98,8 +98,8 @@ struct PageModel: Sendable {
 
     /// One code's error page in one language: its texts, the UI strings (`t`) with this page's
     /// values filled in, and the site with `language` set to the page's.
-    /// `requestReference`: raw markup where the request's ID goes (see `ProxyServer`).
-    func errorPage(_ code: ErrorCode, language: String, requestReference: String = ProxyServer.requestReferenceMarkup) -> [String: Any] {
+    /// `requestReference`: raw markup where the request's ID goes (see `SnippetTarget`).
+    func errorPage(_ code: ErrorCode, language: String, requestReference: String = SnippetTarget.requestReferenceMarkup) -> [String: Any] {
         let text = content.text(of: code, in: language)
         let baseURL = content.site.baseURL
         var model: [String: Any] = ["status": code.status, "title": text.title, "summary": text.summary, "url": baseURL + code.sitePath]

@@ -104,7 +104,7 @@ struct PageSet: Sendable {
 
     /// An error page in `format`: its template's rendering, or the envelope around another format's.
     func renderErrorPage(
-        _ code: ErrorCode, language: String, format: OutputFormat, with templates: TemplateSet, requestReference: String = ProxyServer.requestReferenceMarkup
+        _ code: ErrorCode, language: String, format: OutputFormat, with templates: TemplateSet, requestReference: String = SnippetTarget.requestReferenceMarkup
     ) -> String {
         switch format.envelope {
         case .none:
@@ -113,7 +113,7 @@ struct PageSet: Sendable {
             // A marker no escaped text contains stands for the reference until `%` is doubled.
             let marker = "\u{1}detour-request-reference\u{1}"
             let body = renderErrorPage(code, language: language, format: OutputFormat.named(bodyName) ?? .html, with: templates, requestReference: marker)
-            return body.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: marker, with: ProxyServer.haproxyRequestReference)
+            return body.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: marker, with: SnippetTarget.haproxyRequestReference)
         case .httpResponse(let bodyName):
             let bodyFormat = OutputFormat.named(bodyName) ?? .html
             let body = renderErrorPage(code, language: language, format: bodyFormat, with: templates)

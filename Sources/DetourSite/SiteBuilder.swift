@@ -14,6 +14,22 @@ public enum SiteBuilder {
         build(options, keeping: nil)
     }
 
+    /// The templates and content a build works from, as the build reads them (`detour
+    /// snippet` renders from the same).
+    static func load(_ options: BuildOptions) -> (TemplateSet?, Content?, [Diagnostic]) {
+        let (templates, templateDiagnostics) = loadTemplates(options)
+        let (content, contentDiagnostics) = loadContent(options)
+        return (templates, content, templateDiagnostics + contentDiagnostics)
+    }
+
+    private static func loadTemplates(_ options: BuildOptions) -> (TemplateSet?, [Diagnostic]) {
+        TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired)
+    }
+
+    private static func loadContent(_ options: BuildOptions) -> (Content?, [Diagnostic]) {
+        ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL).load()
+    }
+
     /// `keeping` is handed what the build loaded and the error pages' rendered advice once its
     /// output is in place (`detour serve` keeps them to rebuild one article's page later).
     static func build(_ options: BuildOptions, keeping: ((TemplateSet, Content, PageModel.ErrorPageAdvice) -> Void)?) -> BuildReport {
@@ -23,12 +39,8 @@ public enum SiteBuilder {
             report.diagnostics = [refusal]
             return report
         }
-        let (templates, templateDiagnostics) = report.time("templates") {
-            TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired)
-        }
-        let (content, contentDiagnostics) = report.time("content") {
-            ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL).load()
-        }
+        let (templates, templateDiagnostics) = report.time("templates") { loadTemplates(options) }
+        let (content, contentDiagnostics) = report.time("content") { loadContent(options) }
         report.diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !failed(report.diagnostics, options) else { return report }
 

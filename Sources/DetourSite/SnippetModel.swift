@@ -6,19 +6,29 @@ import DetourSupport
 /// in which language and format, where the pages are installed and under which URL path they
 /// are served. Each template only spells this in its server's syntax, as swift-argument-parser
 /// spells one command model as each shell's completion script.
-struct SnippetModel {
+public struct SnippetModel {
     /// Where `detour snippet --example` runs the server.
-    struct Example {
-        var listenHost: String
-        var listenPort: Int
-        var upstream: String
-        var stateDirectory: String
+    /// Where `detour snippet --example`'s configuration listens, proxies to and keeps its state.
+    public struct Example: Sendable {
+        public var listenHost: String
+        public var listenPort: Int
+        /// `host:port` of the application.
+        public var upstream: String
+        /// Absolute folder for the server's pid file, logs and temporary files.
+        public var stateDirectory: String
+
+        public init(listenHost: String, listenPort: Int, upstream: String, stateDirectory: String) {
+            self.listenHost = listenHost
+            self.listenPort = listenPort
+            self.upstream = upstream
+            self.stateDirectory = stateDirectory
+        }
     }
 
     let content: Content
     let installPath: String
 
-    func dictionary(example: Example? = nil, rendered: [ProxyServer: String] = [:]) -> [String: Any] {
+    func dictionary(example: Example? = nil, rendered: [SnippetTarget: String] = [:]) -> [String: Any] {
         let site = content.site
         let languages = site.languages
         let codes = content.codes.filter(\.generatesPage)
@@ -50,7 +60,7 @@ struct SnippetModel {
             },
             "retryCodes": codes.compactMap { code in code.retryAfter.map { ["status": code.status, "retryAfter": $0] as [String: Any] } },
             "serverErrorStatuses": codes.filter { $0.status >= 500 }.map { String($0.status) }.joined(separator: " "),
-            "upstreamCodes": codes.filter { ProxyServer.replacedFromUpstream($0.status) }.map { ["status": $0.status] as [String: Any] },
+            "upstreamCodes": codes.filter { SnippetTarget.replacedFromUpstream($0.status) }.map { ["status": $0.status] as [String: Any] },
             "statusList": codes.map { String($0.status) }.joined(separator: ", "),
             "haproxyErrorfiles": codes.filter { HAProxyFacts.errorfileStatuses.contains($0.status) }.map { code in
                 [

@@ -3,7 +3,7 @@ import DetourContent
 import DetourSite
 import Foundation
 
-extension ProxyServer: ExpressibleByArgument {}
+extension SnippetTarget: ExpressibleByArgument {}
 
 struct SnippetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +21,7 @@ struct SnippetCommand: ParsableCommand {
     )
 
     @Argument(help: "nginx, nginx-http, nginx-proxy, caddy, haproxy or apache.")
-    var server: ProxyServer
+    var server: SnippetTarget
 
     @Option(help: "Where public/ is installed on the server (default: install_path in site.yml).")
     var installPath: String?
@@ -58,11 +58,11 @@ struct SnippetCommand: ParsableCommand {
     }
 
     func run() throws {
-        var exampleSettings: SnippetPrinter.Example?
+        var exampleSettings: SnippetModel.Example?
         if example, let (host, port) = Self.hostAndPort(listen), let state {
             let cwd = FileManager.default.currentDirectoryPath
             let folder = URL(fileURLWithPath: state.hasPrefix("/") ? state : cwd + "/" + state).standardizedFileURL.path
-            exampleSettings = SnippetPrinter.Example(listenHost: host, listenPort: port, upstream: upstream, stateDirectory: folder)
+            exampleSettings = SnippetModel.Example(listenHost: host, listenPort: port, upstream: upstream, stateDirectory: folder)
         }
         let options = BuildOptions(content: content, templates: templates)
         let (text, found) = SnippetPrinter.render(server, installPath: installPath.flatMap(SiteConfig.installPath), example: exampleSettings, options: options)

@@ -1,11 +1,12 @@
 import DetourDiagnostics
 import Foundation
 
-/// `detour serve`'s quick path: articles whose files changed are read and rendered again on
-/// their own, the rest of the content kept as it was loaded. An article that changed its slug,
+/// The content side of an incremental build (`IncrementalBuild`, which `detour serve` runs on
+/// every save): articles whose files changed are read and rendered again on their own, the
+/// rest of the content kept as it was loaded. An article that changed its slug,
 /// its draft state, its log patterns, its headings or names a code that has no definition
 /// reaches further: then the whole content folder is loaded again.
-public enum ArticleReload: Sendable {
+public enum ContentReload: Sendable {
     /// The content with the articles replaced (and sorted again), the changed files' paths,
     /// whether what lists show of an article changed (title, summary, codes, tags, audience,
     /// date), and what reading them found.
@@ -18,7 +19,7 @@ public enum ArticleReload: Sendable {
 
 extension ContentLoader {
     /// `relativePaths`: content-relative paths of changed files (`articles/php/fpm.md`).
-    public func reload(_ relativePaths: Set<String>, in content: Content) -> ArticleReload {
+    public func reload(_ relativePaths: Set<String>, in content: Content) -> ContentReload {
         var content = content
         let indices = Dictionary(content.articles.enumerated().map { ($0.element.relativePath, $0.offset) }, uniquingKeysWith: { first, _ in first })
         let statuses = Set(content.codes.map(\.status))

@@ -1,5 +1,5 @@
 /// The servers detour writes snippets for, and the templates that write them.
-public enum ProxyServer: String, CaseIterable, Sendable {
+public enum SnippetTarget: String, CaseIterable, Sendable {
     case nginx
     /// nginx's part for the `http` block: the `map`s the server part reads.
     case nginxHTTP = "nginx-http"

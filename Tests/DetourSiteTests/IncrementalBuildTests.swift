@@ -5,11 +5,11 @@ import XCTest
 
 /// What `detour serve` rebuilds for each kind of save: only what the change touches, and the
 /// same pages a full build would write.
-final class PreviewSiteTests: SiteTestCase {
+final class IncrementalBuildTests: SiteTestCase {
     func testEachSaveRewritesWhatItTouches() throws {
         let folder = try site(["content/articles/other.md": "---\ntitle: Another\nsummary: Second.\ncodes: [502]\ntags: [nginx]\n---\n\nOther text.\n"])
         let options = BuildOptions(output: "preview", base: folder.url)
-        let preview = PreviewSite(options: options)
+        let preview = IncrementalBuild(options: options)
         let first = preview.build(changed: nil)
         XCTAssertTrue(first.full)
         XCTAssertTrue(first.succeeded, "\(first.diagnostics)")

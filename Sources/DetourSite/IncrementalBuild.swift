@@ -5,7 +5,9 @@ import DetourSupport
 import Foundation
 import Synchronization
 
-/// The builds behind `detour serve`. The first is a full build that keeps what it loaded. A
+/// Builds one after another into the same output, each doing only what the changes since the
+/// last one need: the build side of `detour serve` (which serves, watches and reloads in
+/// DetourServe). The first is a full build that keeps what it loaded. A
 /// later one that only touches existing articles re-reads those files alone and rewrites their
 /// pages in place (and, when what lists show of them changed, the home, code, tag and search
 /// pages and the sitemap), then the search index once no save is waiting. Anything else is a
@@ -14,7 +16,7 @@ import Synchronization
 ///
 /// One build at a time: what the last one kept is behind a lock, which the serve loop, running
 /// builds one after another, never finds taken.
-public final class PreviewSite: Sendable {
+public final class IncrementalBuild: Sendable {
     public struct Outcome: Sendable {
         /// Every finding that stands after this build: errors mean the site was left as it was.
         public var diagnostics: [Diagnostic]
