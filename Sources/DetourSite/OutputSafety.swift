@@ -13,13 +13,13 @@ enum OutputSafety {
         ]
         for (path, name) in protected where path == output || path.hasPrefix(output == "/" ? "/" : output + "/") {
             return .error(
-                "build.unsafe-output", "output folder '\(options.outputDisplay)' would replace \(name); choose a folder of its own such as 'public'",
+                "build.output-refused", "output folder '\(options.outputDisplay)' would replace \(name); choose a folder of its own such as 'public'",
                 at: SourceLocation(path: options.outputDisplay))
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
             return .error(
-                "build.unsafe-output", "output '\(options.outputDisplay)' exists and is not a folder", at: SourceLocation(path: options.outputDisplay))
+                "build.output-refused", "output '\(options.outputDisplay)' exists and is not a folder", at: SourceLocation(path: options.outputDisplay))
         }
         return nil
     }

@@ -100,7 +100,7 @@ final class OutputTests: SiteTestCase {
             ("templates", "the templates folder 'templates'"),
         ] {
             let report = build(folder, output: output)
-            XCTAssertEqual(report.diagnostics.map(\.rule), ["build.unsafe-output"], output)
+            XCTAssertEqual(report.diagnostics.map(\.rule), ["build.output-refused"], output)
             XCTAssertTrue(report.diagnostics.first?.message.contains("would replace \(name)") == true, report.diagnostics.first?.message ?? "")
         }
         XCTAssertTrue(folder.exists("content/site.yml"))
