@@ -35,7 +35,10 @@ public struct RuleFixtures: Sendable {
         for (scenario, rule) in rules {
             XCTAssertTrue(scenario.hasPrefix(rule.dropFirst(prefix.count)), "\(scenario) is named after its rule, \(rule)", file: file, line: line)
         }
+        // The catalogue lists each rule once, and every rule that runs is in it.
+        XCTAssertEqual(Set(catalogue.map(\.id)).count, catalogue.count, "a rule id is listed twice", file: file, line: line)
         for rule in mustHaveScenarios {
+            XCTAssertTrue(catalogue.contains { $0.id == rule }, "\(rule) is in the catalogue", file: file, line: line)
             XCTAssertTrue(rules.values.contains(rule), "\(rule) has a hit", file: file, line: line)
             XCTAssertTrue(
                 scenarios.contains { $0.hasSuffix("-near-miss") && rule.hasSuffix($0.dropLast("-near-miss".count)) }, "\(rule) has a near miss", file: file,
