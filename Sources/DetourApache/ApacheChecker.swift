@@ -29,13 +29,13 @@ public enum ApacheChecker: ProxyDialect {
         guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }
         let context = ApacheCheckContext(pageCodes: PageFolder.codes(in: options.pages), pageFiles: PageFileLookup(maps: options.maps))
         // Sites share nothing once merged with the main server: each is modelled, checked and
-        // tabulated in one task, on every core. (A site is whole only once everything is read,
-        // as the main server's directives after a virtual host still reach it, so there is no
-        // reading to overlap, as SiteDriver does for nginx and Caddy.)
-        let checked = model.sites.concurrentMap { scope -> (coverage: SiteCoverage, diagnostics: [Diagnostic]) in
+        // tabulated in one task. A site is whole only once everything is read (the main server's
+        // directives after a virtual host still reach it), so they are checked together.
+        let driver = SiteDriver { (scope: ApacheScope) -> (coverage: SiteCoverage, diagnostics: [Diagnostic]) in
             let site = ApacheSite(scope, in: context)
             return (site.model.coverage, rules.flatMap { $0.check(site, in: context) })
         }
+        let checked = driver.run(model.sites)
         let diagnostics = checked.flatMap(\.diagnostics)
         let coverage = checked.map(\.coverage)
         let files = config.files

@@ -1,10 +1,12 @@
+import DetourSupport
 import Dispatch
 import Foundation
 import Synchronization
 
-/// Checks sites while the reader is still reading the rest: the reader hands each site over
-/// as soon as its block is closed (`submit`), batches go to workers on the other cores, and
-/// `finish` joins in on the reader's thread, waits, and gives the results in reading order.
+/// Checks every dialect's sites on every core. Sites known while reading (nginx, Caddy) are
+/// handed over as soon as their block is closed (`submit`), batches go to workers on the other
+/// cores, and `finish` joins in on the reader's thread, waits, and gives the results in reading
+/// order; sites known only once everything is read (HAProxy, Apache) are checked together (`run`).
 /// While reading, workers leave the reader a core of its own: reading is the one part that
 /// cannot be shared out, and it would wait behind them.
 ///
@@ -61,6 +63,13 @@ public final class SiteDriver<Site: Sendable, Result: Sendable>: Sendable {
         return state.withLock { state in
             state.results.keys.sorted().flatMap { state.results[$0]! }
         }
+    }
+
+    /// Checks `sites`, all known at once (a dialect whose sites are whole only once everything
+    /// is read), on every core; the results in their order. Nothing is being read meanwhile,
+    /// so no core is kept free and no batches are handed over.
+    @inlinable public func run(_ sites: [Site]) -> [Result] {
+        sites.concurrentMap(transform)
     }
 
     /// The pending sites become a batch.
