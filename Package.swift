@@ -36,14 +36,17 @@ let package = Package(
         .target(name: "DetourLogs"),
         // The URL layout: every output path and link of a build (SiteLayout), and slugs.
         .target(name: "DetourLayout"),
-        // Languages: language tags, the UI strings' catalogue, the translations and the one lookup
-        // that falls back to the default language.
-        .target(name: "DetourLanguages", dependencies: ["DetourDiagnostics"]),
+        // Text and YAML files read with every problem located: a file's UTF-8 text, YAML parsed
+        // into typed fields (FieldReader), Markdown in block scalars put back where it is written.
+        .target(name: "DetourYAML", dependencies: ["DetourSupport", "DetourDiagnostics", "Yams"]),
+        // Languages: language tags, the UI strings' catalogue, the translation files read, and the
+        // one lookup that falls back to the default language.
+        .target(name: "DetourLanguages", dependencies: ["DetourSupport", "DetourDiagnostics", "DetourYAML"]),
         // Content: site.yml, codes, translations and articles read with located errors, Markdown
         // rendered by libcmark, links and references checked.
         .target(
             name: "DetourContent",
-            dependencies: ["DetourSupport", "DetourDiagnostics", "DetourLayout", "DetourLanguages", "DetourLogs", "CCMark", "Yams"]
+            dependencies: ["DetourSupport", "DetourDiagnostics", "DetourYAML", "DetourLayout", "DetourLanguages", "DetourLogs", "CCMark", "Yams"]
         ),
         // The help site's search index, written by the build; its reader is templates/assets/search.js.
         .target(name: "DetourSearch", dependencies: ["DetourSupport"]),
@@ -52,7 +55,7 @@ let package = Package(
         .target(
             name: "DetourSite",
             dependencies: [
-                "DetourSupport", "DetourLayout", "DetourLanguages", "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
+                "DetourSupport", "DetourYAML", "DetourLayout", "DetourLanguages", "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             plugins: ["EmbedTheme"]
@@ -101,7 +104,7 @@ let package = Package(
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
         .testTarget(name: "DetourSupportTests", dependencies: ["DetourSupport"]),
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
-        .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourLayout", "DetourTestSupport"]),
+        .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourLayout", "DetourYAML", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),

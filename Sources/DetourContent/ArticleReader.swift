@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourLayout
+import DetourYAML
 import Foundation
 
 /// Reads one article: front matter fields and the raw Markdown body (rendered later, once every

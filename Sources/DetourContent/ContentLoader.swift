@@ -1,6 +1,8 @@
 import DetourDiagnostics
+import DetourLanguages
 import DetourLayout
 import DetourSupport
+import DetourYAML
 import Foundation
 
 /// Loads `content/`: site configuration, code definitions and articles; checks how they refer to
@@ -43,7 +45,15 @@ public struct ContentLoader: Sendable {
         }
         ReferenceChecks(codes: codes, articles: articles, failedStatuses: failedStatuses).run(&diagnostics)
         diagnostics += LogPatternCheck.check(articles.filter { !$0.draft })
-        let translations = site.map { TranslationLoader(root: root, displayRoot: displayRoot, site: $0, codes: codes).load(&diagnostics) } ?? [:]
+        let translations =
+            site.map { site in
+                TranslationLoader(
+                    root: root, displayRoot: displayRoot,
+                    site: .init(languages: site.languages, languageLocations: site.languageLocations, location: site.location),
+                    codes: codes.map { .init(status: $0.status, generatesPage: $0.generatesPage, hasAdvice: $0.advice != nil) },
+                    statuses: ErrorCodeReader.statusRange
+                ).load(&diagnostics)
+            } ?? [:]
 
         // Markdown is rendered even when site.yml failed, so broken links show in the same run.
         articles = articles.filter { !$0.draft }

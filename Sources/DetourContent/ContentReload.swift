@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourYAML
 import Foundation
 
 /// The content side of an incremental build (`IncrementalBuild`, which `detour serve` runs on

@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourYAML
 
 /// Reads one `codes/<status>.yml`.
 enum ErrorCodeReader {
@@ -13,8 +14,8 @@ enum ErrorCodeReader {
         let status = reader.int("status", required: true, in: statusRange)
         let title = reader.string("title", required: true)
         let summary = reader.string("summary", required: true)
-        let advice = reader.markdown("advice").map { indented($0, in: file) }
-        let operatorNotes = reader.markdown("operator_notes").map { indented($0, in: file) }
+        let advice = reader.markdown("advice").map { file.indented($0) }
+        let operatorNotes = reader.markdown("operator_notes").map { file.indented($0) }
         let retryAfter = reader.int("retry_after", in: 1...86_400)
         let emittedBy = reader.stringList("emitted_by").map(\.value)
         let related = reader.stringList("related")
@@ -44,16 +45,5 @@ enum ErrorCodeReader {
             relativePath: relativePath,
             statusLocation: status.location
         )
-    }
-
-    /// A block scalar's text is stored without its indentation; the column of its first line
-    /// in the file puts link positions back where the user sees them.
-    static func indented(_ markdown: Located<String>, in file: SourceFile) -> Located<String> {
-        let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard markdown.location.line - 1 < lines.count, markdown.location.column == 1 else { return markdown }
-        let indentation = lines[markdown.location.line - 1].prefix { $0 == " " }.count
-        var shifted = markdown
-        shifted.location.column = indentation + 1
-        return shifted
     }
 }

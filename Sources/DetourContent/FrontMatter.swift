@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourYAML
 
 /// Splits a Markdown file into its `---`-fenced YAML front matter and body, as Hugo and Jekyll do.
 struct FrontMatter {

@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourSupport
+import DetourYAML
 import Foundation
 
 /// Loads the SVG logo that every error page inlines. The file must stay inside `content/` and

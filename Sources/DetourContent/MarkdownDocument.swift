@@ -1,5 +1,6 @@
 import CCMark
 import DetourLayout
+import DetourYAML
 import Foundation
 
 /// CommonMark rendered by libcmark: smart punctuation on, raw HTML omitted unless allowed,

@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourLanguages
+import DetourYAML
 import Foundation
 
 /// Reads and validates `site.yml`. Colours and URLs end up in CSS and attributes, so they are

@@ -1,6 +1,7 @@
 import DetourContent
 import DetourDiagnostics
 import DetourSupport
+import DetourYAML
 import Foundation
 import Mustache
 

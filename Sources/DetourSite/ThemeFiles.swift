@@ -1,6 +1,7 @@
 import DetourContent
 import DetourDiagnostics
 import DetourSupport
+import DetourYAML
 import Foundation
 
 /// The theme's files by path: the built-in theme (the repository's `templates/`, built into

@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourYAML
 import Foundation
 import XCTest
 

@@ -1,19 +1,57 @@
 import DetourDiagnostics
-import DetourLanguages
 import DetourSupport
+import DetourYAML
 import Foundation
 
 /// Reads `translations/<language>.yml` for every language `site.yml` lists and warns where a
 /// language would fall back to the default one: a missing file, string or code text.
-struct TranslationLoader {
+public struct TranslationLoader {
     static let folder = "translations"
+
+    /// What it needs to know of the site: its languages (the default one first), where site.yml
+    /// names each, and where site.yml is.
+    public struct Site: Sendable {
+        public var languages: [String]
+        public var languageLocations: [String: SourceLocation]
+        public var location: SourceLocation
+        var language: String { languages[0] }
+
+        public init(languages: [String], languageLocations: [String: SourceLocation], location: SourceLocation) {
+            self.languages = languages
+            self.languageLocations = languageLocations
+            self.location = location
+        }
+    }
+
+    /// What it needs to know of each code: whether it has pages, and visitor advice to translate.
+    public struct Code: Sendable {
+        public var status: Int
+        public var generatesPage: Bool
+        public var hasAdvice: Bool
+
+        public init(status: Int, generatesPage: Bool, hasAdvice: Bool) {
+            self.status = status
+            self.generatesPage = generatesPage
+            self.hasAdvice = hasAdvice
+        }
+    }
 
     let root: URL
     let displayRoot: String
-    let site: SiteConfig
-    let codes: [ErrorCode]
+    let site: Site
+    let codes: [Code]
+    /// The statuses a code may have; a translation's `codes:` keys must be among them.
+    let statuses: ClosedRange<Int>
 
-    func load(_ diagnostics: inout [Diagnostic]) -> [String: Translation] {
+    public init(root: URL, displayRoot: String, site: Site, codes: [Code], statuses: ClosedRange<Int>) {
+        self.root = root
+        self.displayRoot = displayRoot
+        self.site = site
+        self.codes = codes
+        self.statuses = statuses
+    }
+
+    public func load(_ diagnostics: inout [Diagnostic]) -> [String: Translation] {
         let listed = Set(site.languages)
         var translations: [String: Translation] = [:]
         let listing = DirectoryWalker.list(root.path, suffixes: [".yml", ".yaml"], below: Self.folder)
@@ -28,7 +66,7 @@ struct TranslationLoader {
             }
             switch SourceFile.read(URL(fileURLWithPath: root.path + "/" + relative), displayPath: display) {
             case .success(let file):
-                translations[language] = TranslationReader.read(file, language: language, relativePath: relative, diagnostics: &diagnostics)
+                translations[language] = TranslationReader.read(file, language: language, relativePath: relative, statuses: statuses, diagnostics: &diagnostics)
             case .failure(let diagnostic):
                 diagnostics.append(diagnostic)
             }
@@ -77,7 +115,7 @@ struct TranslationLoader {
             var missing: [String] = []
             if text.title == nil { missing.append("title") }
             if text.summary == nil { missing.append("summary") }
-            if text.advice == nil, code.advice != nil { missing.append("advice") }
+            if text.advice == nil, code.hasAdvice { missing.append("advice") }
             if !missing.isEmpty {
                 diagnostics.append(
                     .warning(

@@ -2,9 +2,9 @@ import DetourDiagnostics
 import Yams
 
 /// Parses YAML into a Yams node tree, turning syntax errors into located diagnostics.
-enum YAMLDocument {
+public enum YAMLDocument {
     /// - Parameter lineOffset: lines of the file above the YAML text (front matter starts below `---`).
-    static func compose(_ text: String, path: String, lineOffset: Int = 0) -> Result<Node?, Diagnostic> {
+    public static func compose(_ text: String, path: String, lineOffset: Int = 0) -> Result<Node?, Diagnostic> {
         do {
             // The basic resolver tags every scalar as text; FieldReader parses numbers, booleans
             // and nulls itself (the default resolver runs a regular expression per scalar).

@@ -69,4 +69,16 @@ public struct SourceFile: Sendable {
         let column = (String(validating: bytes[lineStart..<offset], as: UTF8.self)?.count ?? 0) + 1
         return SourceLocation(path: path, line: line, column: column)
     }
+
+    /// Markdown read from a block scalar of this file: its text is stored without its
+    /// indentation; the column of its first line in the file puts link positions back where
+    /// the user sees them.
+    public func indented(_ markdown: Located<String>) -> Located<String> {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard markdown.location.line - 1 < lines.count, markdown.location.column == 1 else { return markdown }
+        let indentation = lines[markdown.location.line - 1].prefix { $0 == " " }.count
+        var shifted = markdown
+        shifted.location.column = indentation + 1
+        return shifted
+    }
 }

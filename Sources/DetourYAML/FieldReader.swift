@@ -4,19 +4,19 @@ import Yams
 
 /// Reads typed fields from one YAML mapping, recording a located diagnostic for every missing,
 /// mistyped or unknown field instead of stopping at the first.
-struct FieldReader {
-    let path: String
-    let lineOffset: Int
-    let mapping: Node.Mapping
-    let location: SourceLocation
+public struct FieldReader {
+    public let path: String
+    public let lineOffset: Int
+    public let mapping: Node.Mapping
+    public let location: SourceLocation
     /// Names this mapping accepts; anything else is reported as unknown.
-    let fields: [String]
+    public let fields: [String]
     /// What the mapping is, for messages ("article front matter").
-    let subject: String
-    private(set) var diagnostics: [Diagnostic] = []
+    public let subject: String
+    public private(set) var diagnostics: [Diagnostic] = []
 
     /// Returns nil (and a diagnostic) when `node` is not a mapping.
-    init?(_ node: Node?, at fallback: SourceLocation, lineOffset: Int, subject: String, fields: [String], diagnostics: inout [Diagnostic]) {
+    public init?(_ node: Node?, at fallback: SourceLocation, lineOffset: Int, subject: String, fields: [String], diagnostics: inout [Diagnostic]) {
         self.path = fallback.path
         self.lineOffset = lineOffset
         self.subject = subject
@@ -39,7 +39,7 @@ struct FieldReader {
 
     /// Parses `yaml` and reads its top-level mapping; nil (with diagnostics) when the YAML is
     /// invalid or not a mapping. `start` is where the YAML text begins in its file.
-    static func parse(_ yaml: String, at start: SourceLocation, subject: String, fields: [String], diagnostics: inout [Diagnostic]) -> FieldReader? {
+    public static func parse(_ yaml: String, at start: SourceLocation, subject: String, fields: [String], diagnostics: inout [Diagnostic]) -> FieldReader? {
         let lineOffset = start.line - 1
         switch YAMLDocument.compose(yaml, path: start.path, lineOffset: lineOffset) {
         case .success(let node):
@@ -59,11 +59,11 @@ struct FieldReader {
         self.fields = fields
     }
 
-    static func location(of node: Node, path: String, lineOffset: Int) -> SourceLocation? {
+    public static func location(of node: Node, path: String, lineOffset: Int) -> SourceLocation? {
         node.mark.map { SourceLocation(path: path, line: $0.line + lineOffset, column: $0.column) }
     }
 
-    func location(of node: Node) -> SourceLocation {
+    public func location(of node: Node) -> SourceLocation {
         Self.location(of: node, path: path, lineOffset: lineOffset) ?? location
     }
 
@@ -92,7 +92,7 @@ struct FieldReader {
         diagnostics.append(.error("content.type-mismatch", "'\(key)' must be \(expected)", at: location(of: node)))
     }
 
-    mutating func string(_ key: String, required: Bool = false) -> Located<String>? {
+    public mutating func string(_ key: String, required: Bool = false) -> Located<String>? {
         guard let node = value(key, required: required) else { return nil }
         guard let scalar = node.scalar else {
             mismatch(key, "text", node)
@@ -107,7 +107,7 @@ struct FieldReader {
     }
 
     /// A block of text kept as written (Markdown), with the line its content starts on.
-    mutating func markdown(_ key: String, required: Bool = false) -> Located<String>? {
+    public mutating func markdown(_ key: String, required: Bool = false) -> Located<String>? {
         guard let node = value(key, required: required) else { return nil }
         guard let scalar = node.scalar else {
             mismatch(key, "Markdown text", node)
@@ -119,7 +119,7 @@ struct FieldReader {
         return Located(scalar.string, at: at)
     }
 
-    mutating func int(_ key: String, required: Bool = false, in range: ClosedRange<Int>? = nil) -> Located<Int>? {
+    public mutating func int(_ key: String, required: Bool = false, in range: ClosedRange<Int>? = nil) -> Located<Int>? {
         guard let node = value(key, required: required) else { return nil }
         guard let scalar = node.scalar, let number = Int(scalar.string) else {
             mismatch(key, "a whole number", node)
@@ -133,7 +133,7 @@ struct FieldReader {
         return Located(number, at: location(of: node))
     }
 
-    mutating func bool(_ key: String) -> Located<Bool>? {
+    public mutating func bool(_ key: String) -> Located<Bool>? {
         guard let node = value(key, required: false) else { return nil }
         guard let scalar = node.scalar, let flag = Bool(yamlScalar: scalar.string) else {
             mismatch(key, "true or false", node)
@@ -143,7 +143,7 @@ struct FieldReader {
     }
 
     /// A list of text; a single scalar is accepted as a one-item list, as Hugo does for tags.
-    mutating func stringList(_ key: String) -> [Located<String>] {
+    public mutating func stringList(_ key: String) -> [Located<String>] {
         guard let node = value(key, required: false) else { return [] }
         if let scalar = node.scalar { return [Located(scalar.string, at: location(of: node))] }
         guard let sequence = node.sequence else {
@@ -161,7 +161,7 @@ struct FieldReader {
         return items
     }
 
-    mutating func intList(_ key: String, in range: ClosedRange<Int>? = nil) -> [Located<Int>] {
+    public mutating func intList(_ key: String, in range: ClosedRange<Int>? = nil) -> [Located<Int>] {
         guard let node = value(key, required: false) else { return [] }
         let items: [Node] = node.sequence.map(Array.init) ?? [node]
         var numbers: [Located<Int>] = []
@@ -183,7 +183,7 @@ struct FieldReader {
     }
 
     /// A nested mapping, read with its own set of fields; its findings join this reader's.
-    mutating func nested(_ key: String, subject: String, fields: [String], read: (inout FieldReader) -> Void) {
+    public mutating func nested(_ key: String, subject: String, fields: [String], read: (inout FieldReader) -> Void) {
         guard let node = value(key, required: false) else { return }
         guard let mapping = node.mapping else {
             mismatch(key, "a mapping of 'field: value' lines", node)
@@ -197,7 +197,7 @@ struct FieldReader {
 
     /// A mapping whose keys are data rather than field names (UI string keys, statuses): each
     /// key with where it is written and its value node; nil when absent or not a mapping.
-    mutating func entries(_ key: String) -> [(key: Located<String>, value: Node)]? {
+    public mutating func entries(_ key: String) -> [(key: Located<String>, value: Node)]? {
         guard let node = value(key, required: false) else { return nil }
         guard let mapping = node.mapping else {
             mismatch(key, "a mapping of 'key: value' lines", node)
@@ -210,7 +210,7 @@ struct FieldReader {
     }
 
     /// A reader for a mapping found among `entries`; its findings join this reader's.
-    mutating func reader(for node: Node, subject: String, fields: [String]) -> FieldReader? {
+    public mutating func reader(for node: Node, subject: String, fields: [String]) -> FieldReader? {
         var found: [Diagnostic] = []
         let child = FieldReader(node, at: location(of: node), lineOffset: lineOffset, subject: subject, fields: fields, diagnostics: &found)
         diagnostics += found
@@ -218,12 +218,12 @@ struct FieldReader {
     }
 
     /// Takes over a nested reader's findings once it is done.
-    mutating func absorb(_ child: FieldReader) {
+    public mutating func absorb(_ child: FieldReader) {
         diagnostics += child.diagnostics
     }
 
     /// Every key that is not in `fields`, with the closest known name as a suggestion.
-    mutating func reportUnknownFields() {
+    public mutating func reportUnknownFields() {
         for key in mapping.keys {
             guard let name = key.scalar?.string, !fields.contains(name) else { continue }
             var message = "unknown field '\(name)' in \(subject)"
@@ -238,7 +238,7 @@ struct FieldReader {
 }
 
 extension Bool {
-    init?(yamlScalar text: String) {
+    public init?(yamlScalar text: String) {
         switch text.lowercased() {
         case "true", "yes", "on": self = true
         case "false", "no", "off": self = false
@@ -248,7 +248,7 @@ extension Bool {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
+    public func trimmingWhitespace() -> String {
         var slice = Substring(self)
         while let first = slice.first, first.isWhitespace { slice.removeFirst() }
         while let last = slice.last, last.isWhitespace { slice.removeLast() }

@@ -1,6 +1,6 @@
 import DetourDiagnostics
-import DetourLanguages
 import DetourSupport
+import DetourYAML
 
 /// Reads `translations/<language>.yml`:
 /// ```yaml
@@ -17,7 +17,7 @@ enum TranslationReader {
     static let fields = ["strings", "codes"]
     static let codeFields = ["title", "summary", "advice"]
 
-    static func read(_ file: SourceFile, language: String, relativePath: String, diagnostics: inout [Diagnostic]) -> Translation? {
+    static func read(_ file: SourceFile, language: String, relativePath: String, statuses: ClosedRange<Int>, diagnostics: inout [Diagnostic]) -> Translation? {
         guard var reader = FieldReader.parse(file.text, at: file.start, subject: "translation file", fields: fields, diagnostics: &diagnostics) else {
             return nil
         }
@@ -37,15 +37,17 @@ enum TranslationReader {
             translation.strings[key.value] = text
         }
         for (key, node) in reader.entries("codes") ?? [] {
-            guard let status = Int(key.value), ErrorCodeReader.statusRange.contains(status) else {
-                diagnostics.append(.error("content.out-of-range", "'\(key.value)' is not a status between 400 and 599", at: key.location))
+            guard let status = Int(key.value), statuses.contains(status) else {
+                diagnostics.append(
+                    .error("content.out-of-range", "'\(key.value)' is not a status between \(statuses.lowerBound) and \(statuses.upperBound)", at: key.location)
+                )
                 continue
             }
             guard var entry = reader.reader(for: node, subject: "translation of code \(status)", fields: codeFields) else { continue }
             translation.codes[status] = Translation.CodeText(
                 title: entry.string("title")?.value,
                 summary: entry.string("summary")?.value,
-                advice: entry.markdown("advice").map { ErrorCodeReader.indented($0, in: file) },
+                advice: entry.markdown("advice").map { file.indented($0) },
                 location: key.location
             )
             entry.reportUnknownFields()
