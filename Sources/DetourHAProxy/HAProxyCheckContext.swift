@@ -15,7 +15,7 @@ final class HAProxyCheckContext: Sendable {
     /// Each frontend and listen section that speaks HTTP, in order: the coverage table's rows.
     let sites: [HAProxySite]
     /// Every page file a line names, as HAProxy opens them when it starts.
-    let loaded: ErrorPageSite<HAProxyPage>
+    let loaded: [ErrorPageRoute<HAProxyPage>]
     /// By local path and code: what is wrong with the file, nil when it cannot be read.
     private let judged = Mutex<[String: [HAProxyErrorFile.Problem]?]>([:])
 

@@ -31,9 +31,6 @@ final class HAProxyProxy: Sendable {
 /// The configuration as HAProxy applies it: defaults inherited, `errorfiles` resolved
 /// against `http-errors` sections (which may come later in the files), buffer sizes from `global`.
 struct HAProxyModel: Sendable {
-    /// The statuses `errorfile` and `http-error` can customise in HAProxy 2.6.
-    static let customisable = HAProxyFacts.errorfileStatuses
-
     var proxies: [HAProxyProxy] = []
     /// Backend and listen sections by name, the first of each name, for routing.
     var backendsByName: [String: Int] = [:]
@@ -58,7 +55,7 @@ struct HAProxyModel: Sendable {
         }
         for section in config.sections where section.kind == "http-errors" {
             for entry in section.lines where entry.keyword == "errorfile" && entry.words.count >= 3 {
-                guard let code = Int(entry.words[1].text), Self.customisable.contains(code) else { continue }
+                guard let code = Int(entry.words[1].text), HAProxyFacts.errorfileStatuses.contains(code) else { continue }
                 record(
                     HAProxyPage(
                         code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response,
@@ -212,8 +209,8 @@ struct HAProxyModel: Sendable {
     }
 
     private mutating func customisableCode(_ word: HAProxyWord, in line: HAProxyLine, directive: String) -> Int? {
-        guard let code = Int(word.text), Self.customisable.contains(code) else {
-            let known = Self.customisable.sorted().map(String.init).joined(separator: ", ")
+        guard let code = Int(word.text), HAProxyFacts.errorfileStatuses.contains(code) else {
+            let known = HAProxyFacts.errorfileStatuses.sorted().map(String.init).joined(separator: ", ")
             diagnostics.append(
                 .error(
                     HAProxyRules.errorfileCode.id,

@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourProxyCore
+import DetourSupport
 
 /// One frontend or listen section that speaks HTTP, with its neutral model: which page answers
 /// each code for its visitors (HAProxy looks in the backend first, then the frontend), and the
@@ -25,7 +26,7 @@ struct HAProxySite: Sendable {
             answers: Self.answers(proxy, in: model, codes: codes))
         let routes = Self.redirected(proxy, in: model).map { redirected in
             ErrorPageRoute(
-                origin: redirected, codes: redirected.sending.compactMap(\.code), guards: redirected.refusals.map { .init(at: $0.rule.line) })
+                origin: redirected, codes: Set(redirected.sending.compactMap(\.code)).sorted(), guards: redirected.refusals.map { .init(at: $0.rule.line) })
         }
         self.model = ErrorPageSite(coverage: coverage, routes: routes)
     }
@@ -34,7 +35,7 @@ struct HAProxySite: Sendable {
     /// when each backend has its own), or nil when some route has none.
     private static func answers(_ proxy: HAProxyProxy, in model: HAProxyModel, codes: [Int]) -> [(code: Int, answer: String?)] {
         let backends = model.backends(of: proxy)
-        return codes.filter(HAProxyModel.customisable.contains).map { code in
+        return codes.filter(HAProxyFacts.errorfileStatuses.contains).map { code in
             let own = proxy.settings.answer(for: code)
             let perBackend = backends.map { $0.settings.answer(for: code) ?? own }
             guard backends.isEmpty ? own != nil : perBackend.allSatisfy({ $0 != nil }) else { return (code, nil) }
@@ -81,9 +82,8 @@ struct HAProxySite: Sendable {
 
     /// What HAProxy opens when it starts: every page file a line names, wherever the line
     /// stands (an `http-errors` section no proxy uses too). One file missing stops the whole
-    /// server, so these pages are one site of their own, in no row of the coverage table.
-    static func loaded(_ model: HAProxyModel, file: (HAProxyPage) -> PageFile) -> ErrorPageSite<HAProxyPage> {
-        let routes = model.pages.map { page in ErrorPageRoute(origin: page, codes: [page.code], files: [([page.code], file(page))]) }
-        return ErrorPageSite(coverage: SiteCoverage(name: "HAProxy at start", location: SourceLocation(path: ""), answers: []), routes: routes)
+    /// server, so these routes belong to no site and to no row of the coverage table.
+    static func loaded(_ model: HAProxyModel, file: (HAProxyPage) -> PageFile) -> [ErrorPageRoute<HAProxyPage>] {
+        model.pages.map { page in ErrorPageRoute(origin: page, codes: [page.code], files: [([page.code], file(page))]) }
     }
 }

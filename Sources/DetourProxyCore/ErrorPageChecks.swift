@@ -5,7 +5,13 @@ import DetourDiagnostics
 public enum ErrorPageChecks {
     /// Routes that send a file that is not there, with the codes and the (distinct) files.
     @inlinable public static func missingFiles<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile])] {
-        site.routes.compactMap { route in
+        missingFiles(site.routes)
+    }
+
+    /// The same for routes that stand outside any site (the pages HAProxy opens at start).
+    @inlinable public static func missingFiles<Origin>(_ routes: [ErrorPageRoute<Origin>]) -> [(route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile])]
+    {
+        routes.compactMap { route in
             var codes: [Int] = []
             var files: [PageFile] = []
             for (fileCodes, file) in route.files where !file.exists {

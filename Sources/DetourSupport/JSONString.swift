@@ -18,25 +18,19 @@ public enum JSONString {
 
     /// `text` escaped, without the surrounding quotes. Byte by byte: the search index runs
     /// megabytes of text through it.
-    public static func escape(_ text: String, _ style: Style) -> String {
-        var text = text
-        return text.withUTF8 { bytes in
-            var out = [UInt8]()
-            out.reserveCapacity(bytes.count + 2)
-            append(bytes, style, to: &out)
-            return String(decoding: out, as: UTF8.self)
-        }
-    }
+    public static func escape(_ text: String, _ style: Style) -> String { encode(text, style, quoted: false) }
 
     /// `text` as a quoted literal.
-    public static func quoted(_ text: String, _ style: Style) -> String {
+    public static func quoted(_ text: String, _ style: Style) -> String { encode(text, style, quoted: true) }
+
+    private static func encode(_ text: String, _ style: Style, quoted: Bool) -> String {
         var text = text
         return text.withUTF8 { bytes in
             var out = [UInt8]()
             out.reserveCapacity(bytes.count + 2)
-            out.append(UInt8(ascii: "\""))
+            if quoted { out.append(UInt8(ascii: "\"")) }
             append(bytes, style, to: &out)
-            out.append(UInt8(ascii: "\""))
+            if quoted { out.append(UInt8(ascii: "\"")) }
             return String(decoding: out, as: UTF8.self)
         }
     }
