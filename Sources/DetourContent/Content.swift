@@ -8,14 +8,18 @@ public struct Content: Sendable {
     public var codes: [ErrorCode]
     /// Sorted by title, drafts excluded.
     public var articles: [Article]
-    public var translations: Translations
+    /// By language; a language without a file has none.
+    public var translationFiles: [String: Translation]
 
     public init(site: SiteConfig, codes: [ErrorCode], articles: [Article], translations: [String: Translation] = [:]) {
         self.site = site
         self.codes = codes
         self.articles = articles
-        self.translations = Translations(defaultLanguage: site.language, byLanguage: translations)
+        self.translationFiles = translations
     }
+
+    /// The translations with their lookup, falling back to the site's default language.
+    public var translations: Translations { Translations(defaultLanguage: site.language, byLanguage: translationFiles) }
 
     public func code(_ status: Int) -> ErrorCode? { codes.first { $0.status == status } }
 
