@@ -59,6 +59,10 @@ struct ApacheModel: Sendable {
         scope.aliasMatches += server.aliasMatches
         if !server.proxyPassMatches.isEmpty { scope.proxyPassMatches = server.proxyPassMatches + scope.proxyPassMatches }
         if !server.proxyPasses.isEmpty { scope.proxyPasses = server.proxyPasses + scope.proxyPasses }
+        scope.handlerProxies = server.handlerProxies + scope.handlerProxies
+        if server.upstreamTimesOutAs504 && !(server.proxyPasses.isEmpty && server.proxyPassMatches.isEmpty && server.handlerProxies.isEmpty) {
+            scope.upstreamTimesOutAs504 = true
+        }
         if scope.errorOverrideLocation == nil { (scope.errorOverride, scope.errorOverrideLocation) = (server.errorOverride, server.errorOverrideLocation) }
         if !server.guards.isEmpty { scope.guards = server.guards + scope.guards }
         if !server.environment.isEmpty { scope.environment = server.environment.merging(scope.environment) { $0 + $1 } }

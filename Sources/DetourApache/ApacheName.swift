@@ -7,6 +7,7 @@ enum ApacheName: UInt8, Sendable, CaseIterable {
     // Read by the model.
     case errordocument, documentroot, servername, alias, aliasmatch
     case proxypass, proxypassmatch, proxyerroroverride
+    case sethandler, addhandler, rewriteengine, rewriterule
     case setenv, setenvif, setenvifnocase, require, authtype
     case virtualhost, location, locationmatch, directory
     case requireall, requireany, requirenone
@@ -24,7 +25,7 @@ enum ApacheName: UInt8, Sendable, CaseIterable {
     var isFollowedByModel: Bool {
         switch self {
         case .errordocument, .documentroot, .servername, .alias, .aliasmatch, .proxypass, .proxypassmatch,
-            .proxyerroroverride, .setenv, .setenvif, .setenvifnocase, .require, .authtype:
+            .proxyerroroverride, .setenv, .setenvif, .setenvifnocase, .require, .authtype, .sethandler, .addhandler, .rewriteengine, .rewriterule:
             true
         default: false
         }

@@ -39,13 +39,14 @@ enum ApacheRules {
     )
     static let upstreamPassThrough = RuleDescription(
         SharedCheck.upstreamPassThrough.id("apache"), .warning,
-        summary: "a site with ProxyPass and no 'ProxyErrorOverride On' (or one whose status list leaves out codes detour has pages for)",
+        summary:
+            "a site that proxies (ProxyPass, ProxyPassMatch, a 'proxy:' handler, a [P] RewriteRule) without 'ProxyErrorOverride On' (or with a status list that leaves out codes detour has pages for)",
         consequence: "the application's own 500/503 body, not the branded page"
     )
     static let codeNotCovered = RuleDescription(
         SharedCheck.codeNotCovered.id("apache"), .warning,
         summary:
-            "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only where it proxies (one in <Directory> never answers a proxied request)",
+            "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only those Apache raises for it: 500, 502, 503 where it proxies, 504 for FastCGI or AJP, and the upstream's own under ProxyErrorOverride (one in <Directory> never answers a proxied request)",
         consequence: "Apache's built-in page, unbranded, in English (503 'Service Unavailable' for a dead upstream)"
     )
     static let protected = RuleDescription(

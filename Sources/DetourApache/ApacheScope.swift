@@ -18,6 +18,7 @@ final class ApacheScope: Sendable {
     subscript<Value>(dynamicMember path: KeyPath<Fields, Value>) -> Value { fields[keyPath: path] }
 
     func errorDocument(for code: Int) -> ApacheErrorDocument? { fields.errorDocument(for: code) }
+    func raisesItself(_ code: Int) -> Bool { fields.raisesItself(code) }
     func proxy(of path: String) -> SourceLocation? { fields.proxy(of: path) }
     func file(of path: String) -> String? { fields.file(of: path) }
     func guardOf(url: String, file: String?) -> ApacheGuard? { fields.guardOf(url: url, file: file) }
@@ -40,6 +41,16 @@ final class ApacheScope: Sendable {
         /// `<Location p> ProxyPass target` as `p`; `ProxyPassMatch` with its regex.
         var proxyPasses: [(path: String, excluded: Bool, location: SourceLocation)] = []
         var proxyPassMatches: [(pattern: ApacheRegex, excluded: Bool, location: SourceLocation)] = []
+        /// The other lines that hand some requests to an upstream: `SetHandler`/`AddHandler
+        /// "proxy:…"` (per-directory, so a virtual host takes the main server's) and a
+        /// `RewriteRule … [P]` under `RewriteEngine On` (its own only, as Apache merges them).
+        var handlerProxies: [SourceLocation] = []
+        var rewriteProxies: [SourceLocation] = []
+        /// Whether one of its upstreams speaks a protocol whose module answers 504 itself when
+        /// the upstream is slow (FastCGI, AJP); mod_proxy_http answers 502 for that.
+        var upstreamTimesOutAs504 = false
+        /// Whether `RewriteEngine On` is written in this scope or one of its sections.
+        var rewriteEngineOn = false
         /// `ProxyErrorOverride On [codes]`: nil when off; empty when every error status.
         var errorOverride: Set<Int>?
         /// Where ProxyErrorOverride is written here (On or Off), nil when it is taken from the main server.
@@ -72,6 +83,31 @@ final class ApacheScope: Sendable {
         /// site's own.
         func errorDocument(for code: Int) -> ApacheErrorDocument? {
             sectionErrorDocuments.last { $0.code == code && $0.coversEveryRequest } ?? errorDocuments.first { $0.code == code }
+        }
+
+        /// Records what a proxy target (`fcgi://…`, `unix:…|fcgi://…`, `http://…`) tells of
+        /// the statuses Apache raises for it.
+        mutating func noteTarget(_ target: String) {
+            let scheme = target.lowercased().split(separator: "|").last?.prefix { $0 != ":" } ?? ""
+            if scheme == "fcgi" || scheme == "ajp" { upstreamTimesOutAs504 = true }
+        }
+
+        /// The 5xx statuses visitors can get from Apache's own error handling: what mod_proxy
+        /// raises (500, 502, 503; 504 for a FastCGI or AJP upstream) and, under
+        /// `ProxyErrorOverride On`, the upstream's own error statuses it lists (every one when
+        /// none is listed). None for a site that does not proxy.
+        func raisesItself(_ code: Int) -> Bool {
+            guard firstProxy != nil else { return false }
+            if code == 500 || code == 502 || code == 503 || (code == 504 && upstreamTimesOutAs504) { return true }
+            guard let errorOverride else { return false }
+            return errorOverride.isEmpty || errorOverride.contains(code)
+        }
+
+        /// The first line that sends requests to an upstream: a ProxyPass, a ProxyPassMatch, a
+        /// proxy handler or a `[P]` rewrite; nil when the site serves everything itself.
+        var firstProxy: SourceLocation? {
+            proxyPasses.first { !$0.excluded }?.location ?? proxyPassMatches.first { !$0.excluded }?.location ?? handlerProxies.first
+                ?? (rewriteEngineOn ? rewriteProxies.first : nil)
         }
 
         /// The first ProxyPass that takes `path`, nil when none or an exclusion does; then the

@@ -85,9 +85,20 @@ struct ApacheScopeReader {
         case .aliasmatch where section == nil && count >= 2:
             if let pattern = ApacheRegex(argument(0)) { scope.aliasMatches.append((pattern, argument(1))) }
         case .proxypass where section == nil && count >= 2:
-            scope.proxyPasses.append((argument(0), config.argument(1, of: entry, is: "!"), location))
+            let excluded = config.argument(1, of: entry, is: "!")
+            if !excluded { scope.noteTarget(argument(1)) }
+            scope.proxyPasses.append((argument(0), excluded, location))
         default:
             apply(Line(name: name, arguments: config.arguments(of: entry), location: location), to: &scope, section: section)
+        }
+    }
+
+    /// Whether a RewriteRule's `[flags]` hold `P` (`proxy`): the substitution goes to mod_proxy.
+    static func proxies(flags: String) -> Bool {
+        guard flags.hasPrefix("["), flags.hasSuffix("]") else { return false }
+        return flags.dropFirst().dropLast().split(separator: ",").contains { flag in
+            let name = flag.split(separator: "=", maxSplits: 1).first?.lowercased() ?? ""
+            return name == "p" || name == "proxy"
         }
     }
 
@@ -97,14 +108,18 @@ struct ApacheScopeReader {
         switch line.name {
         case .proxypassmatch:
             if let section, section.name == .locationmatch, let regex = section.argument, let target = arguments.first, let pattern = ApacheRegex(regex) {
+                scope.noteTarget(target)
                 scope.proxyPassMatches.append((pattern, target == "!", line.location))
             } else if section == nil, arguments.count >= 2, let pattern = ApacheRegex(arguments[0]) {
+                scope.noteTarget(arguments[1])
                 scope.proxyPassMatches.append((pattern, arguments[1] == "!", line.location))
             }
         case .proxypass:
             if let section, section.name == .locationmatch, let regex = section.argument, let target = arguments.first, let pattern = ApacheRegex(regex) {
+                scope.noteTarget(target)
                 scope.proxyPassMatches.append((pattern, target == "!", line.location))
             } else if let section, section.name == .location, let path = section.argument, let target = arguments.first {
+                scope.noteTarget(target)
                 scope.proxyPasses.append((path, target == "!", line.location))
             }
         case .proxyerroroverride where !arguments.isEmpty:
@@ -116,6 +131,18 @@ struct ApacheScopeReader {
             for assignment in arguments.dropFirst(2) {
                 let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
                 if parts.count == 2, !parts[0].hasPrefix("!") { scope.environment[parts[0], default: []].append(parts[1]) }
+            }
+        case .sethandler, .addhandler:
+            if let handler = arguments.first, handler.lowercased().hasPrefix("proxy:") {
+                scope.noteTarget(String(handler.dropFirst("proxy:".count)))
+                scope.handlerProxies.append(line.location)
+            }
+        case .rewriteengine:
+            if arguments.first?.lowercased() == "on" { scope.rewriteEngineOn = true }
+        case .rewriterule where arguments.count >= 3:
+            if Self.proxies(flags: arguments[2]) {
+                scope.noteTarget(arguments[1])
+                scope.rewriteProxies.append(line.location)
             }
         case .require, .authtype:
             guard let section, let guardFound = ApacheGuardRules.guarding(line, in: section) else { return }

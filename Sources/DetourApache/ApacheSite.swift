@@ -44,10 +44,9 @@ struct ApacheSite: Sendable {
     }
 
     /// Which page answers each code: the ErrorDocument's target as written, nil when none
-    /// does. A 5xx counts only where the site proxies; elsewhere Apache has little to fail.
+    /// does. A 5xx counts only where Apache can raise it for the site (`raisesItself`).
     private static func answers(_ scope: ApacheScope, codes: [Int]) -> [(code: Int, answer: String?)] {
-        let proxies = scope.proxyPasses.contains { !$0.excluded }
-        return codes.filter { $0 < 500 || proxies }.map { code in
+        codes.filter { $0 < 500 || scope.raisesItself($0) }.map { code in
             guard let document = scope.errorDocument(for: code), document.target != .builtIn else { return (code, nil) }
             return (code, document.written)
         }

@@ -98,4 +98,35 @@ final class ApacheRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(replaced.contains("detour-page-500"), replaced)
         XCTAssertFalse(replaced.contains("app-internal-detail"))
     }
+
+    /// A `[P]` RewriteRule proxies as ProxyPass does: the application's 500 passes through, and
+    /// a silent upstream gets mod_proxy_http's 502 (never a 504), which the site's page answers.
+    func testARewriteRuleThatProxiesPassesTheApplicationsErrors() throws {
+        let appPort = LoopbackPort.free()
+        let app = try NginxServer(
+            config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
+        upstreams.append(app)
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog)
+        let passed = visit(try start("upstream-errors-pass-through-rewrite-hit", upstream: appPort))
+        XCTAssertTrue(passed.hasPrefix("HTTP/1.1 500"), String(passed.prefix(200)))
+        XCTAssertTrue(passed.contains("Traceback: app-internal-detail"), passed)
+        let silent = try FakeUpstream(.silent)
+        defer { silent.stop() }
+        let slow = visit(try start("upstream-errors-pass-through-rewrite-hit", upstream: silent.port))
+        XCTAssertTrue(slow.hasPrefix("HTTP/1.1 502"), "mod_proxy_http's timeout is a 502: \(slow.prefix(200))")
+        XCTAssertTrue(slow.contains("detour-page-502"), slow)
+    }
+
+    /// A `proxy:` handler proxies too: a dead FastCGI application gets Apache's 503, and a silent
+    /// one its 504, for which this site has no page.
+    func testAProxyHandlerRaises503And504() throws {
+        let dead = visit(try start("code-not-covered-handler-hit"), "/app/index.php")
+        XCTAssertTrue(dead.hasPrefix("HTTP/1.1 503"), String(dead.prefix(200)))
+        XCTAssertTrue(dead.contains("detour-page-503"), dead)
+        let silent = try FakeUpstream(.silent)
+        defer { silent.stop() }
+        let slow = visit(try start("code-not-covered-handler-hit", upstream: silent.port), "/app/index.php")
+        XCTAssertTrue(slow.hasPrefix("HTTP/1.1 504"), "mod_proxy_fcgi's timeout is a 504: \(slow.prefix(200))")
+        XCTAssertTrue(slow.contains("<h1>Gateway Timeout</h1>"), "Apache's own page: \(slow)")
+    }
 }

@@ -100,8 +100,14 @@ final class ApacheSyntaxTests: XCTestCase {
 
             """
         ])
-        // 503 has its file through the regex, 505 has none, and the API path is proxied.
-        XCTAssertEqual(lines(report), ["apache.conf:4:1: apache.error-page-missing-file", "apache.conf:6:1: apache.error-page-proxied"])
+        // 503 has its file through the regex, 505 has none, the API path is proxied, and the
+        // ProxyPassMatch proxies without ProxyErrorOverride.
+        XCTAssertEqual(
+            lines(report),
+            [
+                "apache.conf:4:1: apache.error-page-missing-file", "apache.conf:6:1: apache.error-page-proxied",
+                "apache.conf:5:1: apache.upstream-errors-pass-through",
+            ])
     }
 
     func testWhatApacheRefuses() throws {

@@ -9,11 +9,11 @@ struct ApacheUpstreamPassThroughRule: ApacheRule {
     func check(_ site: ApacheSite, in context: ApacheCheckContext) -> [Diagnostic] {
         let codes = context.pageCodes.filter { $0 >= 500 }
         let scope = site.scope
-        guard let pass = scope.proxyPasses.first(where: { !$0.excluded }) else { return [] }
+        guard let proxy = scope.firstProxy else { return [] }
         guard let override = scope.errorOverride else {
             return [
                 .warning(
-                    Self.id, "\(site.name) proxies without 'ProxyErrorOverride On': the upstream's own error pages reach visitors", at: pass.location,
+                    Self.id, "\(site.name) proxies without 'ProxyErrorOverride On': the upstream's own error pages reach visitors", at: proxy,
                     notes: [
                         Self.fix(
                             "add 'ProxyErrorOverride On\(codes.isEmpty ? "" : " " + codes.map(String.init).joined(separator: " "))' (Apache 2.4.47+ takes the status list)"
@@ -26,7 +26,7 @@ struct ApacheUpstreamPassThroughRule: ApacheRule {
         return [
             .warning(
                 Self.id, "\(site.name)'s ProxyErrorOverride leaves out \(Self.codes(passed)): the upstream's own pages for them reach visitors",
-                at: scope.errorOverrideLocation ?? pass.location,
+                at: scope.errorOverrideLocation ?? proxy,
                 notes: [
                     Self.fix("add \(Self.codes(passed)) to its status list")
                 ])
