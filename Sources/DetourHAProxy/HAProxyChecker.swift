@@ -31,7 +31,7 @@ public enum HAProxyChecker: ProxyDialect {
         let pageCodes = PageFolder.codes(in: options.pages)
         // Each HTTP frontend's neutral model, on every core: its routes follow its backends,
         // which may be defined anywhere in the files, so there is no reading to overlap.
-        let sites = SiteDriver { HAProxySite($0, in: model, codes: pageCodes) }.run(model.proxies.filter(\.isHTTPEntry))
+        let sites = SiteDriver { HAProxySite($0, in: model, codes: pageCodes) }.run(model.httpEntries)
         let context = HAProxyCheckContext(
             pageCodes: pageCodes, maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model, sites: sites)
         let diagnostics = model.diagnostics + rules.flatMap { $0.check(model, in: context) }

@@ -3,7 +3,7 @@
 /// Words are already expanded; a condition it cannot read is nil.
 enum HAProxyCondition {
     /// The version the configuration is read as: Debian 12's.
-    static let version = [2, 6, 12]
+    static let version = [2, 6, 12, 0, 3, 0, 0]
     /// Build features Debian 12's HAProxy has.
     static let features: Set<String> = [
         "OPENSSL", "LUA", "PCRE2", "PCRE2_JIT", "ZLIB", "PROMEX", "SYSTEMD", "THREAD", "CPU_AFFINITY", "GETADDRINFO", "TPROXY", "LINUX_SPLICE", "NS", "ACCEPT4",
@@ -23,15 +23,55 @@ enum HAProxyCondition {
         case ("feature", 1): return features.contains(arguments[0])
         case ("streq", 2): return arguments[0] == arguments[1]
         case ("strneq", 2): return arguments[0] != arguments[1]
-        case ("version_atleast", 1): return parse(arguments[0]).map { !version.lexicographicallyPrecedes($0) } ?? nil
-        case ("version_before", 1): return parse(arguments[0]).map { version.lexicographicallyPrecedes($0) } ?? nil
+        // A version HAProxy cannot read compares as "older than this one" (cfgcond.c): at least
+        // it, and not before it.
+        case ("version_atleast", 1): return parse(arguments[0]).map { !version.lexicographicallyPrecedes($0) } ?? true
+        case ("version_before", 1): return parse(arguments[0]).map { version.lexicographicallyPrecedes($0) } ?? false
         default: return nil
         }
     }
 
-    private static func parse(_ text: String) -> [Int]? {
-        let parts = text.split(separator: ".").map { Int($0) }
-        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
-        return parts.map { $0! }
+    /// The installed version, as `haproxy -v` names it, is read the same way.
+    /// A version as HAProxy's `split_version` reads it (src/haproxy.c): up to four numbers,
+    /// then a tag (`dev` 1, `rc`/`pre` 2, none 3) with its number, then a commit count, so
+    /// `3.1-dev8` is [3, 1, 0, 0, 1, 8, 0] and 2.6.12 is [2, 6, 12, 0, 3, 0, 0]. Nil where
+    /// HAProxy fails to read it.
+    static func parse(_ text: String) -> [Int]? {
+        var value = [0, 0, 0, 0, 3, 0, 0]
+        var rest = Substring(text)
+        guard !rest.isEmpty else { return nil }
+        /// strtol: the leading digits (0 when none) and what follows them.
+        func number() -> (Int, Character?) {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            rest = rest.dropFirst(digits.count)
+            let next = rest.first
+            if next != nil { rest = rest.dropFirst() }
+            return (Int(digits) ?? 0, next)
+        }
+        var index = 0
+        while index < 4 {
+            let (read, next) = number()
+            value[index] = read
+            guard let next else { return value }
+            if next == "-" { break }
+            guard next == ".", index < 3 else { return nil }
+            index += 1
+        }
+        if let first = rest.first, !first.isNumber {
+            let tags: [(String, Int)] = [("dev", 1), ("rc", 2), ("pre", 2)]
+            if let (tag, rank) = tags.first(where: { rest.hasPrefix($0.0) }) {
+                value[4] = rank
+                rest = rest.dropFirst(tag.count)
+                let (read, next) = number()
+                value[5] = read
+                guard let next else { return value }
+                guard next == "-" else { return nil }
+            }
+        }
+        // The commit count: the number after the last '-', else the rest (0 unless all digits).
+        let commit = rest.lastIndex(of: "-").map { rest[rest.index(after: $0)...] } ?? rest
+        if rest.contains("-"), commit.isEmpty { return nil }
+        value[6] = Int(commit) ?? 0
+        return value
     }
 }

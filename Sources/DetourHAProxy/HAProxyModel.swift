@@ -20,8 +20,6 @@ final class HAProxyProxy: Sendable {
 
     /// Where visitors arrive.
     var takesRequests: Bool { kind != "backend" }
-    /// A frontend or listen section that speaks HTTP: a row of the coverage table.
-    var isHTTPEntry: Bool { takesRequests && settings.mode == "http" }
     var isBackend: Bool { kind != "frontend" }
 
     /// The same section: a frontend and a backend may share a name.
@@ -41,6 +39,8 @@ struct HAProxyModel: Sendable {
     /// By frontend or listen section (its place): the backends it routes to, once each, in
     /// the order named. Every rule walks them.
     private(set) var routed: [SourceLocation: [HAProxyProxy]] = [:]
+    /// The frontend and listen sections that speak HTTP, in order: the rows of the coverage table.
+    private(set) var httpEntries: [HAProxyProxy] = []
     /// Every `errorloc` line, in order.
     var redirects: [HAProxyRedirect] = []
     var bufferSize = 16384
@@ -114,6 +114,12 @@ struct HAProxyModel: Sendable {
         }
         for proxy in proxies where proxy.takesRequests {
             routed[proxy.location] = routedBackends(of: proxy)
+        }
+        httpEntries = proxies.filter { proxy in
+            guard proxy.takesRequests else { return false }
+            // A tcp frontend that hands a stream to an HTTP backend is upgraded to HTTP, and
+            // HAProxy answers its errors with HTTP pages.
+            return proxy.settings.mode == "http" || (proxy.kind == "frontend" && backends(of: proxy).contains { $0.settings.mode == "http" })
         }
     }
 

@@ -21,6 +21,7 @@ final class HAProxyRuleFixtureTests: XCTestCase {
         "errorfile-status-line": "haproxy.errorfile-status-line",
         "errorfile-oversized": "haproxy.errorfile-oversized",
         "code-not-covered": "haproxy.code-not-covered",
+        "code-not-covered-tcp-frontend": "haproxy.code-not-covered",
         "upstream-errors-pass-through": "haproxy.upstream-errors-pass-through",
         "errorloc-redirect": "haproxy.errorloc-redirect",
         "errorloc-redirect-routed": "haproxy.errorloc-redirect",

@@ -152,6 +152,14 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(visit(try start("code-not-covered-near-miss")).contains("detour-page-503"))
     }
 
+    /// A tcp frontend whose backend is http speaks HTTP to visitors: a dead server gets
+    /// HAProxy's own 503 page.
+    func testATCPFrontendBeforeAnHTTPBackendAnswersWithHAProxysPages() throws {
+        let answer = visit(try start("code-not-covered-tcp-frontend-hit"))
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503"), String(answer.prefix(200)))
+        XCTAssertTrue(answer.contains("No server is available to handle this request."), "HAProxy's own page: \(answer)")
+    }
+
     func testABackendsOwn500PassesThrough() throws {
         let appPort = LoopbackPort.free()
         let upstream = try NginxServer(

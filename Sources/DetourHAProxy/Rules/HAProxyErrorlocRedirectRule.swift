@@ -52,7 +52,7 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
     /// backends answer with it: back to the backend that failed (a loop), or elsewhere.
     private static func destinations(in model: HAProxyModel) -> [SourceLocation: Destinations] {
         var found: [SourceLocation: Destinations] = [:]
-        for entry in model.proxies where entry.isHTTPEntry {
+        for entry in model.httpEntries {
             var router = HAProxyPageRouter(entry, in: model)
             for failing in model.backends(of: entry) {
                 let codes = Set(failing.settings.errorRedirects.keys).union(entry.settings.errorRedirects.keys)

@@ -9,7 +9,7 @@ struct HAProxyRedirectLoopRule: HAProxyRule {
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for entry in model.proxies where entry.isHTTPEntry {
+        for entry in model.httpEntries {
             var router = HAProxyPageRouter(entry, in: model)
             // The frontend's own redirects, and a backend's for the pages routed back to it.
             var candidates = entry.settings.pageRedirects.map { ($0, entry) }
