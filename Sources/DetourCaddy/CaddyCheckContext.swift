@@ -19,6 +19,13 @@ struct CaddyCheckContext: Sendable {
         token.location(in: files)
     }
 
+    /// Where `block` uses `token`: the `import` line that brought it into the block (what an
+    /// operator changes there), else the word itself.
+    func placeOfUse(of token: CaddyToken, in block: CaddyToken) -> SourceLocation {
+        let place = token.placeOfUse(in: files)
+        return place == block.placeOfUse(in: files) ? token.location(in: files) : place
+    }
+
     /// The files `route` sends for `code` (one per value a `map` placeholder can take); empty
     /// when it sends none or the path cannot be known before a request. With `try_files`, the
     /// first name that exists, else the first name.

@@ -29,7 +29,9 @@ public enum CaddyChecker: ProxyDialect {
         let reading = CaddyConfig(files: files, blocks: [], diagnostics: [], version: version)
         // Sites share nothing: each is read for unknown directives, modelled, checked and
         // tabulated in one task, on the other cores while the rest of the Caddyfile is read.
-        let driver = SiteDriver { (block: CaddySiteBlock) -> (directives: [Diagnostic], rules: [Diagnostic], coverage: SiteCoverage) in
+        let driver = SiteDriver { (block: CaddySiteBlock) -> (directives: [Diagnostic], rules: [Diagnostic], coverage: SiteCoverage?) in
+            // A '}' read as an address is a brace out of place, not a site: Caddy refuses the file.
+            guard !block.hasStrayBrace else { return (CaddyDirectiveCheck.check(block, reading), [], nil) }
             var site = CaddySite(block)
             site.resolve(in: context)
             return (CaddyDirectiveCheck.check(block, reading), rules.flatMap { $0.check(site, in: context) }, site.model.coverage)
@@ -40,7 +42,7 @@ public enum CaddyChecker: ProxyDialect {
         // Past a reading error the blocks are a guess, as Caddy stops there.
         guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: files.all) }
         // Caddy's own refusals first, as Caddy would stop at them.
-        diagnostics += checked.flatMap(\.directives) + checked.flatMap(\.rules)
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.map(\.coverage), files: files.all)
+        diagnostics += CaddyGlobalOptions.check(config) + checked.flatMap(\.directives) + checked.flatMap(\.rules)
+        return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.compactMap(\.coverage), files: files.all)
     }
 }

@@ -13,7 +13,7 @@ enum CaddyDirectiveCheck {
     /// One site block's findings.
     static func check(_ block: CaddySiteBlock, _ config: CaddyConfig) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        if let stray = block.keys.first(where: { $0.text == "}" }) {
+        if block.hasStrayBrace, let stray = block.keys.first(where: { $0.text == "}" }) {
             found.append(error("Unexpected '}' because no matching opening brace; Caddy reads it as a site address", at: stray, config))
         }
         for segment in block.segments { check(CaddyLine(segment), config, into: &found) }
@@ -54,6 +54,14 @@ enum CaddyDirectiveCheck {
                 found.append(error("bad status value '\(bad.text)'", at: bad, config))
             }
         }
+        if name.text == "root", segment.count == 2, segment[1].text.hasPrefix("/"), !config.version.version.takesRootWithoutMatcher {
+            // Before 2.8 a first word that starts with '/' (quoted or not) is a path matcher,
+            // leaving no root.
+            found.append(
+                error(
+                    "Wrong argument count or unexpected line ending after 'root'", at: name, config,
+                    notes: [.init("before Caddy 2.8 '\(segment[1].text)' is read as a path matcher: write 'root * \(segment[1].text)'"), config.version.note]))
+        }
         guard CaddyDirectives.routes.contains(name.text) else { return }
         guard depth < maximumDepth else {
             found.append(
@@ -79,7 +87,7 @@ enum CaddyDirectiveCheck {
                 if let lineStart { lines.append(segment[lineStart..<index]) }
                 return (lines, token)
             }
-            if depth == 0, previous?.endsBeforeLine(of: token) ?? true || lineStart == nil {
+            if depth == 0, !(previous?.isFollowedOnItsLine(by: token) ?? false) || lineStart == nil {
                 if let lineStart { lines.append(segment[lineStart..<index]) }
                 lineStart = index
             }

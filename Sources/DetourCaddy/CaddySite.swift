@@ -9,7 +9,8 @@ struct CaddySite: Sendable {
     var root: [CaddyToken]?
     var errorBlocks: [CaddyToken]
     var errorRoutes: [CaddyErrorRoute]
-    /// Each `reverse_proxy`/`php_fastcgi` line and whether it has a `handle_response`.
+    /// Each `reverse_proxy`/`php_fastcgi` line, at the site's top or in its `handle`, `handle_path`
+    /// and `route` blocks, and whether it has a `handle_response`.
     var proxies: [(line: [CaddyToken], handlesResponses: Bool)]
     /// The lines inside each `handle_response` block of those proxies.
     var responseHandlers: [[[CaddyToken]]]
@@ -46,7 +47,8 @@ struct CaddySite: Sendable {
                 errorBlocks.append(segment[0])
                 errorSegments.append(segment)
             case "reverse_proxy", "php_fastcgi":
-                proxies.append((segment, segment.contains { $0.text == "handle_response" && !$0.isQuoted }))
+                proxies.append((segment, Self.handlesResponses(segment)))
+            case "handle", "handle_path", "route": Self.collectProxies(in: CaddyLine(segment), into: &proxies, depth: 1)
             case "map": Self.readMap(segment, into: &maps)
             default: break
             }
@@ -65,6 +67,23 @@ struct CaddySite: Sendable {
             }
         }
         mapValues = maps
+    }
+
+    private static func handlesResponses(_ segment: [CaddyToken]) -> Bool {
+        segment.contains { $0.text == "handle_response" && !$0.isQuoted }
+    }
+
+    /// The proxies inside a `handle`, `handle_path` or `route` block, at any depth: the requests
+    /// its matcher takes reach them as they reach one at the site's top.
+    private static func collectProxies(in segment: CaddyLine, into proxies: inout [([CaddyToken], Bool)], depth: Int) {
+        guard depth < CaddyDirectiveCheck.maximumDepth else { return }
+        for line in CaddyDirectiveCheck.block(inside: segment).lines {
+            switch line.first?.text {
+            case "reverse_proxy", "php_fastcgi": proxies.append((line.tokens, handlesResponses(line.tokens)))
+            case "handle", "handle_path", "route": collectProxies(in: line, into: &proxies, depth: depth + 1)
+            default: break
+            }
+        }
     }
 
     /// `map SOURCE {out} { "~regex" value … default value }`: the literal values; a `${1}`

@@ -9,4 +9,7 @@ struct CaddySiteBlock: Sendable {
 
     /// The global options block: braces and no address, written first.
     var isGlobalOptions: Bool { keys.isEmpty && hasBraces }
+
+    /// A `}` among the addresses: a closing brace that matched nothing, read as an address.
+    var hasStrayBrace: Bool { keys.contains { $0.text == "}" && !$0.isQuoted } }
 }

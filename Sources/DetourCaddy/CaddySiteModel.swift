@@ -27,7 +27,7 @@ extension CaddySite {
                 if let condition = route.condition { neutral.guards.append(.init(at: context.location(of: condition.matcher), selectsRequests: true)) }
             }
             if let proxy = route.proxy, !upstreams.isDisjoint(with: Self.upstreams(of: proxy)) {
-                neutral.upstream = context.location(of: proxy[0])
+                neutral.upstream = context.placeOfUse(of: proxy[0], in: route.block)
             }
             neutral.successStatuses = route.responds.compactMap { Self.successfulRespond($0, in: context) }
             return neutral

@@ -35,6 +35,8 @@ public struct CaddyVersion: Sendable, Comparable, CustomStringConvertible {
     var hasHeredocs: Bool { self >= CaddyVersion(major: 2, minor: 7) }
     var hasBracketArguments: Bool { self >= CaddyVersion(major: 2, minor: 7) }
     var takesErrorStatuses: Bool { self >= CaddyVersion(major: 2, minor: 8) }
+    /// `root <path>` with no matcher: before 2.8 the path is read as a path matcher.
+    var takesRootWithoutMatcher: Bool { self >= CaddyVersion(major: 2, minor: 8) }
 
     /// The directives a site block takes in this version's standard build.
     var directives: Set<String> {

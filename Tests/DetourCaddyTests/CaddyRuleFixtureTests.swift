@@ -17,6 +17,7 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "error-page-missing-file": "caddy.error-page-missing-file",
         "handle-errors-without-response": "caddy.handle-errors-without-response",
         "upstream-errors-pass-through": "caddy.upstream-errors-pass-through",
+        "upstream-errors-pass-through-handle": "caddy.upstream-errors-pass-through",
         "code-not-covered": "caddy.code-not-covered",
         "code-not-covered-matcher": "caddy.code-not-covered",
         "error-page-soft-status": "caddy.error-page-soft-status",
@@ -27,6 +28,7 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "error-page-protected-respond": "caddy.error-page-protected",
         "error-page-missing-file-try-files": "caddy.error-page-missing-file",
         "error-page-proxied": "caddy.error-page-proxied",
+        "error-page-proxied-import": "caddy.error-page-proxied",
     ]
 
     static func check(_ scenario: String) -> ProxyCheck.Report {

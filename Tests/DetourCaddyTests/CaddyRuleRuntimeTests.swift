@@ -80,6 +80,17 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("upstream-errors-pass-through-near-miss", upstream: .answering503), 503, "near miss")
     }
 
+    func testAProxyInAHandleBlockPassesTheApplicationsErrors() throws {
+        let hit = try request("upstream-errors-pass-through-handle-hit", upstream: .answering503)
+        XCTAssertEqual(hit.status, 503)
+        XCTAssertEqual(hit.body, "application maintenance body")
+        assertServesPage(try request("upstream-errors-pass-through-handle-hit", upstream: .down), 502, "Caddy's own 502 is an error handle_errors answers")
+    }
+
+    func testAPageImportedIntoHandleErrorsFromTheUpstreamFailsWithIt() throws {
+        assertEmptyBody(try request("error-page-proxied-import-hit", upstream: .down), 502, "hit")
+    }
+
     func testSiteWithoutHandleErrorsSendsNoBody() throws {
         assertEmptyBody(try request("code-not-covered-hit", upstream: .down), 502, "hit")
         assertEmptyBody(try request("code-not-covered-matcher-hit", upstream: .answering503), 503, "a code the matcher leaves out")

@@ -56,6 +56,21 @@ final class CaddyfileDifferentialTests: XCTestCase {
         ("snippet declared twice", ["Caddyfile": "(a) {\n\trespond a\n}\n(a) {\n\trespond b\n}\n"]),
         ("addresses joined by a comma", ["Caddyfile": "a.com,b.com {\n\trespond hi\n}\n"]),
         ("trailing comma", ["Caddyfile": "a.com, {\n\trespond hi\n}\n"]),
+        ("root path without a matcher, which 2.6 reads as one", ["Caddyfile": "example.com {\n\troot /srv\n\tfile_server\n}\n"]),
+        ("root path without a matcher in handle", ["Caddyfile": "example.com {\n\thandle /app/* {\n\t\troot \"/srv/app\"\n\t\tfile_server\n\t}\n}\n"]),
+        ("root with a matcher", ["Caddyfile": "example.com {\n\troot /assets/* /srv\n\troot * /srv\n\tfile_server\n}\n"]),
+        (
+            "servers option of a later Caddy",
+            ["Caddyfile": "{\n\tservers {\n\t\ttrusted_proxies static private_ranges\n\t}\n}\nexample.com {\n\trespond hi\n}\n"]
+        ),
+        ("global option of a later Caddy", ["Caddyfile": "{\n\tpersist_config off\n}\nexample.com {\n\trespond hi\n}\n"]),
+        (
+            "snippet written above, imported after later lines of a block",
+            [
+                "Caddyfile":
+                    "(p) {\n\treverse_proxy localhost:9 {\n\t\tlb_policy first\n\t}\n}\nexample.com {\n\thandle_errors {\n\t\trewrite * /e.html\n\t\troot * /srv\n\t\timport p\n\t}\n}\n"
+            ]
+        ),
     ]
 
     func testDetourRefusesWhatCaddyAdaptRefusesAtTheSameLine() throws {
@@ -64,7 +79,7 @@ final class CaddyfileDifferentialTests: XCTestCase {
             defer { folder.remove() }
             let result = try CaddyAdapt.run("Caddyfile", in: folder.url)
             let config = CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile")
-            let errors = config.diagnostics + CaddyDirectiveCheck.check(config)
+            let errors = config.diagnostics + CaddyGlobalOptions.check(config) + CaddyDirectiveCheck.check(config)
             XCTAssertEqual(
                 errors.isEmpty, result.status == 0, "\(name): caddy adapt says \(Self.lastLine(result.stderr)); detour says \(errors.map(\.message))")
             guard result.status != 0, let first = errors.first, let (file, line) = Self.place(in: result.stderr) else { continue }
