@@ -9,7 +9,7 @@ BUILD_PACKAGES = libcmark-dev
 # and a real browser for the end-to-end tests; GNU time for the benchmarks.
 TEST_PACKAGES = nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils chromium
 
-.PHONY: site test lint format install test-install bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
+.PHONY: site test lint format install test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
 
 ## site: build content/ and templates/ into public/
 site: deps
@@ -34,6 +34,16 @@ format:
 install: deps
 	$(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static
 	install -D -m 755 .build/static/release/detour "$(DESTDIR)$(PREFIX)/bin/detour"
+
+## check-oracle: generate N configurations per server from SEED (default: the time), run each on the real server with a misbehaving upstream, probe every site and compare with detour check; ends with one line of the counts (disagreements in full in .build/oracle-disagreements-<server>.txt)
+N ?= 100
+SEED ?= $(shell date +%s)
+check-oracle: deps test-deps
+	$(SWIFT) build --build-tests
+	@rm -f .build/oracle-summary.txt && touch .build/oracle-summary.txt
+	@status=0; ORACLE_N=$(N) ORACLE_SEED=$(SEED) ORACLE_SUMMARY=$(CURDIR)/.build/oracle-summary.txt ORACLE_DISAGREEMENTS=$(CURDIR)/.build/oracle-disagreements \
+		CI=true $(SWIFT) test --skip-build --filter OracleTests >.build/oracle.log 2>&1 || status=$$?; \
+		echo "seed $(SEED): $$(paste -sd ';' .build/oracle-summary.txt | sed 's/;/; /g')"; exit $$status
 
 ## bench: build a synthetic knowledge base of $(ARTICLES) articles, print wall time and peak memory
 bench: deps release

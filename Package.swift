@@ -112,7 +112,9 @@ let package = Package(
         .testTarget(
             name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"],
+            exclude: ["Fixtures", "Oracle/nginx-vocabulary.txt"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
     ]

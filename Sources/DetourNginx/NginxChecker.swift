@@ -11,7 +11,7 @@ public enum NginxChecker: ProxyDialect {
 
     static let rules: [any NginxRule] = [
         MissingPageFileRule(), UndefinedNamedLocationRule(), DroppedInheritedPagesRule(), UninterceptedUpstreamRule(),
-        InterceptedWithoutPageRule(), ProxiedPageRule(), NotInternalRule(), SoftErrorStatusRule(), ProtectedPageRule(),
+        InterceptedWithoutPageRule(), ProxiedPageRule(), ReturnedPageRule(), NotInternalRule(), SoftErrorStatusRule(), ProtectedPageRule(),
         HeaderWithoutAlwaysRule(), UncoveredCodeRule(), DynamicTargetRule(), ServerRewriteRule(),
     ]
 
@@ -45,6 +45,13 @@ public enum NginxChecker: ProxyDialect {
         for server in model.serverBlocks { driver.submit(server) }
         let checked = driver.finish()
         directiveCheck.wait()
+        // nginx refuses to start on a configuration error: nothing is served to judge, so only
+        // the refusals are reported. A configuration written for NGINX Plus is the exception:
+        // it is judged as Plus would serve it, its Plus-only lines reported beside the advice.
+        let refusals = (loaded.diagnostics + directiveErrors.withLock { $0 }).filter { $0.severity == .error }
+        if !refusals.isEmpty, !refusals.contains(where: { $0.notes.contains { $0.message == NginxPlusOnly.note } }) {
+            return ProxyCheck.Report(diagnostics: refusals, coverage: [], files: loaded.files)
+        }
         var diagnostics = loaded.diagnostics + directiveErrors.withLock { $0 } + modelDiagnostics
         var seen = Set<Diagnostic>()
         for diagnostic in checked.lazy.flatMap(\.0) where seen.insert(diagnostic).inserted {

@@ -72,6 +72,11 @@ enum NginxRules {
         summary: "an error page's URI falls into a proxied location",
         consequence: "a failing page: its URI falls into the proxied location"
     )
+    static let returned = RuleDescription(
+        "nginx.error-page-returned", .error,
+        summary: "an error page's URI falls into a location whose `return` answers it",
+        consequence: "the `return`'s text (or redirect) in place of the page"
+    )
     static let errorPageNotInternal = RuleDescription(
         "nginx.error-page-not-internal", .note,
         summary: "the pages can be requested directly",
@@ -115,7 +120,7 @@ enum NginxRules {
     static let all: [RuleDescription] = [
         syntax, directive, includeMissing, includeCycle, includeDepth, includeSize, fileTooLarge, missingFile,
         errorPageUndefinedNamedLocation, inheritedErrorPageDropped, upstreamPassThrough,
-        interceptedCodeWithoutPage, proxied, errorPageNotInternal, softStatus, protected,
+        interceptedCodeWithoutPage, proxied, returned, errorPageNotInternal, softStatus, protected,
         addHeaderWithoutAlways, codeNotCovered, errorPageDynamicTarget, errorPageServerRewrite,
     ]
 }

@@ -12,11 +12,26 @@ extension NginxServer {
         return Self.anyServerErrorSource(in: directive)
     }
 
+    /// Whether requests in `location` can meet a 5xx nginx raises there: it (or a block in it)
+    /// hands them on, limits them, asks an auth service or returns one, or the server does
+    /// so for every location.
+    func mayAnswerServerError(in location: NginxLocation) -> Bool {
+        if location.upstreamPass != nil || location.scope.limit != nil || location.scope.authRequest != nil { return true }
+        return mayAnswerServerErrorEverywhere || Self.anyServerErrorSource(in: location.directive)
+    }
+
+    /// Whether something at the server's own level (outside its locations) can answer a 5xx
+    /// to any request: a limit, an auth service, a `return 5xx`, a handler.
+    var mayAnswerServerErrorEverywhere: Bool {
+        scope.limit != nil || scope.authRequest != nil || Self.anyServerErrorSource(in: directive, locations: false)
+    }
+
     private static let passSuffix = Array("_pass".utf8)
 
-    private static func anyServerErrorSource(in block: NginxDirective) -> Bool {
+    /// `locations`: whether the `location` blocks inside count.
+    private static func anyServerErrorSource(in block: NginxDirective, locations: Bool = true) -> Bool {
         let table = NginxDirectiveTable.shared
-        for child in block.children {
+        for child in block.children where locations || child.kind != .location {
             if child.kind == .return, let code = child.firstValue.flatMap({ Int($0) }), code >= 500 { return true }
             if child.kind == nil {
                 let handsOn = child.withNameBytes { name in

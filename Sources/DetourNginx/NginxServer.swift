@@ -41,8 +41,17 @@ final class NginxServer: Sendable {
     /// The page every request that meets `code` gets: the server's own; else the one the
     /// catch-all `location /` gives, when every other location a visitor's request can select
     /// gives a page for `code` too (the pages' own locations aside: they serve files).
+    /// A 5xx needs a page only where nginx can raise one: when nothing at the server's own level
+    /// can, the page every location that can fail gives is enough (a server whose only failing
+    /// location is `location /api/` sets its pages there).
     func pageForEveryRequest(_ code: Int, pageLocations: [NginxLocation]) -> NginxErrorPage? {
         if let page = scope.page(for: code) { return page }
+        if code >= 500, !mayAnswerServerErrorEverywhere {
+            let failing = allLocations.filter { location in !pageLocations.contains { $0 === location } && mayAnswerServerError(in: location) }
+            if let first = failing.first, let page = first.scope.page(for: code), failing.allSatisfy({ $0.scope.page(for: code) != nil }) {
+                return page
+            }
+        }
         guard let catchAll = locations.first(where: { ($0.match == .prefix || $0.match == .preferredPrefix) && $0.pattern == "/" }),
             let page = catchAll.scope.page(for: code)
         else { return nil }

@@ -92,6 +92,14 @@ final class NginxDirectiveCheckTests: XCTestCase {
                 continue
             }
             let ours = try Self.detourSays(text, scratch: scratch)
+            // nginx does not start: only the refusals are reported, no advice about pages (unless
+            // the configuration is written for NGINX Plus, and judged as Plus would serve it).
+            let everything = NginxChecker.check(
+                .init(main: scratch.url.appendingPathComponent("nginx.conf"), mainDisplay: "nginx.conf", pages: nil, maps: [])
+            ).diagnostics
+            if !everything.contains(where: { $0.notes.contains { $0.message == NginxPlusOnly.note } }) {
+                XCTAssertEqual(everything.filter { $0.severity != .error }.map(\.shown), [], "\(fault.name): only configuration errors")
+            }
             let agreeing = ours.filter { $0.message.hasPrefix(message) && (line == nil || $0.location.line == line) }
             XCTAssertFalse(
                 agreeing.isEmpty, "\(fault.name): nginx says line \(line.map(String.init) ?? "-"): \(message); detour: \(ours.map(\.shown))\n\(text)")

@@ -27,6 +27,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "upstream-errors-pass-through": "nginx.upstream-errors-pass-through",
         "intercepted-code-without-page": "nginx.intercepted-code-without-page",
         "error-page-proxied": "nginx.error-page-proxied",
+        "error-page-returned": "nginx.error-page-returned",
         "error-page-not-internal": "nginx.error-page-not-internal",
         "error-page-not-internal-server-root": "nginx.error-page-not-internal",
         "error-page-server-rewrite": "nginx.error-page-server-rewrite",

@@ -140,6 +140,23 @@ final class NginxRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("code-not-covered-other-location-hit", "/shop/", upstream: .down), 502, "other location, under /")
     }
 
+    /// A page whose request lands in a location that answers with `return` is that answer, sent
+    /// with the error's status.
+    func testAPageAnsweredByReturnIsLost() throws {
+        let hit = try request("error-page-returned-hit", "/app/", upstream: .down)
+        XCTAssertEqual(hit.status, 502)
+        XCTAssertEqual(hit.body, "home")
+        assertServesPage(try request("error-page-returned-near-miss", "/app/", upstream: .down), 502, "near miss")
+    }
+
+    /// Pages set only in the one location that can fail cover the server: the others never
+    /// answer a 5xx.
+    func testPagesInTheOnlyFailingLocationCoverTheServer() throws {
+        assertServesPage(try request("code-not-covered-failing-location-near-miss", "/app/", upstream: .down), 502, "the failing location")
+        assertServesPage(try request("code-not-covered-failing-location-near-miss", "/app/", upstream: .answering503), 503, "the application's 503")
+        XCTAssertEqual(try statusLine("code-not-covered-failing-location-near-miss", "/healthz", upstream: .down), "HTTP/1.1 200 OK")
+    }
+
     /// Server-wide `auth_basic`: a visitor with the password gets the page, as the checker
     /// says by staying silent; one location that lifts it leaves its visitors a 401.
     func testServerWidePasswordCarriesOverToThePageUnlessALocationLiftsIt() throws {

@@ -19,6 +19,10 @@ public final class FakeUpstream: @unchecked Sendable {
         case answers
         /// Switches to WebSocket (`101`) and then says nothing.
         case upgrades
+        /// Answers by the request's path, for the runtime oracle: a path ending `/sNNN` gets status
+        /// NNN with the body `app-body-NNN`, `/close` a closed connection, `/hang` silence, any
+        /// other `200 app-ok`.
+        case byPath
         /// Never accepts, and its queue of pending connections is full: a connect to it hangs
         /// (TCP, as behind a firewall that drops packets) or fails at once with EAGAIN (unix).
         case neverAccepts
@@ -28,6 +32,8 @@ public final class FakeUpstream: @unchecked Sendable {
     private let listener: Int32
     private let behaviour: Behaviour
     private var open: [Int32] = []
+    /// The request targets `.byPath` was asked for, in order.
+    private var targets: [String] = []
     private let lock = NSLock()
 
     private static func send(_ text: String, on connection: Int32) {
@@ -92,8 +98,15 @@ public final class FakeUpstream: @unchecked Sendable {
             open.append(connection)
             lock.unlock()
             var buffer = [UInt8](repeating: 0, count: 8192)
-            _ = recv(connection, &buffer, buffer.count, 0)
+            let received = recv(connection, &buffer, buffer.count, 0)
             switch behaviour {
+            case .byPath:
+                let request = String(decoding: buffer.prefix(max(received, 0)), as: UTF8.self)
+                let target = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+                lock.lock()
+                targets.append(target)
+                lock.unlock()
+                Self.answer(path: target, on: connection)
             case .silent: continue
             case .closes: close(connection)
             case .resets:
@@ -115,6 +128,19 @@ public final class FakeUpstream: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    private static func answer(path: String, on connection: Int32) {
+        let last = path.split(separator: "?").first?.split(separator: "/").last.map(String.init) ?? ""
+        if last == "hang" { return }
+        if last == "close" {
+            close(connection)
+            return
+        }
+        let status = last.hasPrefix("s") ? Int(last.dropFirst()) ?? 200 : 200
+        let body = status == 200 ? "app-ok" : "app-body-\(status)"
+        send("HTTP/1.1 \(status) App\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", on: connection)
+        close(connection)
     }
 
     /// Listens on a unix socket at `path` instead, with the file mode `mode` (0o600: only its
@@ -140,6 +166,13 @@ public final class FakeUpstream: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
         }
+    }
+
+    /// Whether a request whose target holds `marker` reached this upstream.
+    public func wasAsked(for marker: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return targets.contains { $0.contains(marker) }
     }
 
     /// Closes the listener and every connection still open.
