@@ -108,7 +108,9 @@ let package = Package(
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
-        .testTarget(name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"],
+            exclude: ["Fixtures", "Oracle/caddy-vocabulary.txt"]),
         .testTarget(
             name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),

@@ -14,6 +14,8 @@ struct CaddySite: Sendable {
     var proxies: [(line: [CaddyToken], handlesResponses: Bool)]
     /// The lines inside each `handle_response` block of those proxies.
     var responseHandlers: [[[CaddyToken]]]
+    /// Whether anything outside `handle_errors` can make Caddy answer a 5xx (`raisesServerErrors`).
+    var mayRaiseServerError: Bool
     /// `map` outputs by placeholder (`{detour_language}` → en, de, …).
     var mapValues: [String: [String]]
     /// The site in neutral terms, with the files each error route sends: worked out once
@@ -61,12 +63,35 @@ struct CaddySite: Sendable {
         self.errorBlocks = errorBlocks
         errorRoutes = errorSegments.flatMap { CaddyErrorRoute.routes(of: $0, siteRoot: root) }
         self.proxies = proxies
+        mayRaiseServerError = !proxies.isEmpty || block.segments.contains { Self.raisesServerErrors(CaddyLine($0), depth: 0) }
         responseHandlers = proxies.flatMap { proxy in
             CaddyDirectiveCheck.block(inside: proxy.0).lines.filter { $0.first?.text == "handle_response" }.map {
                 CaddyDirectiveCheck.block(inside: $0).lines.map(\.tokens)
             }
         }
         mapValues = maps
+    }
+
+    /// Directives that answer from the request alone or only shape it: a site made of them
+    /// (redirects, fixed responses, files) never answers a 5xx, so needs no 5xx page.
+    private static let answersItself: Set<String> = [
+        "abort", "basic_auth", "basicauth", "bind", "encode", "file_server", "handle_errors", "header", "log", "log_append", "log_name", "log_skip", "map",
+        "method", "redir", "request_body", "request_header", "respond", "rewrite", "root", "skip_log", "tls", "try_files", "uri", "vars",
+    ]
+
+    /// Whether a line can make Caddy answer a 5xx: a handler outside `answersItself` (a proxy,
+    /// `php_fastcgi`, `templates`, `error`, a plugin's), a `respond` with a 5xx, or such a line
+    /// inside a `handle`, `handle_path` or `route`.
+    private static func raisesServerErrors(_ line: CaddyLine, depth: Int) -> Bool {
+        guard let name = line.first?.text, !name.hasPrefix("@"), depth < CaddyDirectiveCheck.maximumDepth else { return false }
+        switch name {
+        case "handle", "handle_path", "route":
+            return CaddyDirectiveCheck.block(inside: line).lines.contains { raisesServerErrors($0, depth: depth + 1) }
+        case "respond":
+            return line.dropFirst().contains { !$0.isQuoted && (Int($0.text) ?? 0) >= 500 }
+        default:
+            return !answersItself.contains(name)
+        }
     }
 
     private static func handlesResponses(_ segment: [CaddyToken]) -> Bool {

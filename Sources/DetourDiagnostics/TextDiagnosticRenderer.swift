@@ -21,7 +21,9 @@ enum TextDiagnosticRenderer {
     static func summary(_ diagnostics: [Diagnostic]) -> String {
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count
+        let notes = diagnostics.filter { $0.severity == .note }.count
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-        return "\(plural(errors, "error")), \(plural(warnings, "warning"))"
+        // Notes are counted when there are any: "0 errors, 0 warnings" above three notes reads as silence.
+        return "\(plural(errors, "error")), \(plural(warnings, "warning"))" + (notes > 0 ? ", \(plural(notes, "note"))" : "")
     }
 }

@@ -68,7 +68,10 @@ struct NginxConfigLoader {
         /// followed again: `conf.d/*.conf` included from each of its files would otherwise
         /// be expanded once per ordering of those files.
         var cyclicIncludes = Set<[Int32]>()
-        var reportedCycles = Set<SourceLocation>()
+        /// Each include that closes a cycle, reported once, by where its report is: a glob that
+        /// includes its own folder closes a cycle with every file before it in the chain, and
+        /// its report names the including file's own cycle.
+        var reportedCycles: [SourceLocation: Int] = [:]
 
         init(prefixPath: String, displayPrefix: String) {
             self.prefixPath = prefixPath
@@ -84,9 +87,13 @@ struct NginxConfigLoader {
             identities[path] = identity
             let here = includedFrom ?? SourceLocation(path: displayPath)
             if let known = fileIDs[identity], let id = known, chain.contains(id) {
-                if reportedCycles.insert(here).inserted {
-                    diagnostics.append(
-                        .error(NginxRules.includeCycle.id, "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here))
+                let report = Diagnostic.error(
+                    NginxRules.includeCycle.id, "'\(displayPath)' includes itself through this chain; nginx would never finish reading", at: here)
+                if let index = reportedCycles[here] {
+                    if displayPath == here.path { diagnostics[index] = report }
+                } else {
+                    reportedCycles[here] = diagnostics.count
+                    diagnostics.append(report)
                 }
                 return false
             }

@@ -89,6 +89,12 @@ struct NginxDirective: Hashable, Sendable {
     /// Where nginx reports the directive: where it ends, at its `;` or `{`, which is on its
     /// last word's line as a rule.
     var endLocation: SourceLocation { location(ofArgument: argumentCount - 1) ?? location }
+    /// Where a refusal of the directive is reported: at its name, on the line nginx names (the
+    /// one it ends on); a directive spread over lines is reported at its last word there.
+    var refusalLocation: SourceLocation {
+        let end = endLocation
+        return end.line == location.line && end.path == location.path ? location : end
+    }
 
     /// Where the block's `}` is; the directive's own place when unknown.
     var closingLocation: SourceLocation {

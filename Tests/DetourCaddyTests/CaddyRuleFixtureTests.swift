@@ -18,6 +18,7 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "handle-errors-without-response": "caddy.handle-errors-without-response",
         "upstream-errors-pass-through": "caddy.upstream-errors-pass-through",
         "upstream-errors-pass-through-handle": "caddy.upstream-errors-pass-through",
+        "code-not-covered-static-only": "caddy.code-not-covered",
         "code-not-covered": "caddy.code-not-covered",
         "code-not-covered-matcher": "caddy.code-not-covered",
         "error-page-soft-status": "caddy.error-page-soft-status",

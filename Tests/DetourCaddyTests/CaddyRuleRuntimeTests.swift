@@ -24,7 +24,7 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         case answering503
     }
 
-    private func request(_ scenario: String, upstream: Upstream) throws -> HTTPResponse {
+    private func request(_ scenario: String, _ path: String = "/", upstream: Upstream) throws -> HTTPResponse {
         let port = LoopbackPort.free()
         let upstreamPort = LoopbackPort.free()
         var config = try String(contentsOf: CaddyRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("Caddyfile"), encoding: .utf8)
@@ -43,7 +43,7 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         defer { caddy.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "\(scenario): caddy did not start: \(caddy.log)")
         if upstream == .answering503 { XCTAssertTrue(LoopbackPort.waitUntilOpen(upstreamPort), "\(scenario): the upstream site did not start") }
-        return try HTTPClient.get("http://127.0.0.1:\(port)/")
+        return try HTTPClient.get("http://127.0.0.1:\(port)\(path)")
     }
 
     private func assertServesPage(_ response: HTTPResponse, _ status: Int, _ scenario: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -89,6 +89,15 @@ final class CaddyRuleRuntimeTests: XCTestCase {
 
     func testAPageImportedIntoHandleErrorsFromTheUpstreamFailsWithIt() throws {
         assertEmptyBody(try request("error-page-proxied-import-hit", upstream: .down), 502, "hit")
+    }
+
+    /// A site that only redirects and answers itself never sends a 5xx; one proxied route beside
+    /// them does, with an empty body.
+    func testOnlyASiteThatCanFailNeedsItsPages() throws {
+        let health = try request("code-not-covered-static-only-near-miss", "/healthz", upstream: .down)
+        XCTAssertEqual(health.status, 200)
+        XCTAssertEqual(health.body, "ok")
+        assertEmptyBody(try request("code-not-covered-static-only-hit", "/app/x", upstream: .down), 502, "the proxied route")
     }
 
     func testSiteWithoutHandleErrorsSendsNoBody() throws {

@@ -61,6 +61,9 @@ final class NginxIncludeTests: XCTestCase {
         XCTAssertEqual(result.diagnostics.map(\.rule), Array(repeating: "nginx.include-cycle", count: 9))
         XCTAssertEqual(Set(result.diagnostics.map(\.location)).count, 9, "one report per include line")
         XCTAssertEqual(result.diagnostics.first?.location, SourceLocation(path: "deploy/conf.d/s1.conf", line: 1, column: 1))
+        for diagnostic in result.diagnostics {
+            XCTAssertTrue(diagnostic.message.hasPrefix("'\(diagnostic.location.path)' includes itself"), "each file's own cycle: \(diagnostic.message)")
+        }
         XCTAssertLessThan(result.config.entryCount, 1_000, "the expansion stays linear in the number of files")
     }
 

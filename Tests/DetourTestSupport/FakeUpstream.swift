@@ -32,8 +32,8 @@ public final class FakeUpstream: @unchecked Sendable {
     private let listener: Int32
     private let behaviour: Behaviour
     private var open: [Int32] = []
-    /// The request targets `.byPath` was asked for, in order.
-    private var targets: [String] = []
+    /// The `probe=` values of the requests `.byPath` was asked for.
+    private var markers = Set<String>()
     private let lock = NSLock()
 
     private static func send(_ text: String, on connection: Int32) {
@@ -103,9 +103,11 @@ public final class FakeUpstream: @unchecked Sendable {
             case .byPath:
                 let request = String(decoding: buffer.prefix(max(received, 0)), as: UTF8.self)
                 let target = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-                lock.lock()
-                targets.append(target)
-                lock.unlock()
+                if let start = target.range(of: "probe=") {
+                    lock.lock()
+                    markers.insert(String(target[start.upperBound...].prefix { $0 != "&" }))
+                    lock.unlock()
+                }
                 Self.answer(path: target, on: connection)
             case .silent: continue
             case .closes: close(connection)
@@ -168,11 +170,11 @@ public final class FakeUpstream: @unchecked Sendable {
         }
     }
 
-    /// Whether a request whose target holds `marker` reached this upstream.
+    /// Whether a request with `probe=marker` in its query reached this upstream.
     public func wasAsked(for marker: String) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return targets.contains { $0.contains(marker) }
+        return markers.contains(marker)
     }
 
     /// Closes the listener and every connection still open.

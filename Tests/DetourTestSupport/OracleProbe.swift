@@ -15,14 +15,15 @@ public struct OracleProbe: Sendable, CustomStringConvertible {
         codes.map { "\(prefix)s\($0)" } + ["\(prefix)close", "\(prefix)hang"]
     }
 
-    /// Sends `GET path?probe=marker` with `Host: host` to the server on `port`; `upstream` tells
-    /// whether the request reached it.
-    public static func send(port: Int, host: String, path: String, marker: String, upstream: FakeUpstream) -> OracleProbe {
-        let request = "GET \(path)?probe=\(marker) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
+    /// Sends `GET path?probe=<unique>&` with `Host: host` to the server on `port`; `upstream`
+    /// tells whether the request reached it.
+    public static func send(port: Int, host: String, path: String, upstream: FakeUpstream) -> OracleProbe {
+        let marker = UUID().uuidString
+        let request = "GET \(path)?probe=\(marker)& HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
         let answer = LoopbackPort.exchange(port, request, timeout: 15) ?? ""
         let status = answer.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
         let body = answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
-        return OracleProbe(host: host, path: path, status: status, body: body, reachedUpstream: upstream.wasAsked(for: "probe=\(marker)"))
+        return OracleProbe(host: host, path: path, status: status, body: body, reachedUpstream: upstream.wasAsked(for: marker))
     }
 
     /// What the visitor got is what detour promises: a request that met the upstream's failure

@@ -2,6 +2,19 @@ import DetourDiagnostics
 import Foundation
 import Synchronization
 
+/// A generated site: its host, the lines of the main file it spans, the paths to probe.
+public struct OracleSite: Sendable {
+    public var host: String
+    public var lines: ClosedRange<Int>
+    public var paths: [String]
+
+    public init(host: String, lines: ClosedRange<Int>, paths: [String]) {
+        self.host = host
+        self.lines = lines
+        self.paths = paths
+    }
+}
+
 /// Compares what detour said about a generated configuration with what the real server's
 /// visitors got, site by site: a site detour leaves without an error or warning must answer
 /// every probe well, and a site with one must have a probe that went wrong. A configuration
@@ -23,20 +36,27 @@ public enum OracleVerdict {
     /// The disagreements, each in words; `file` is the main file as detour names it.
     public static func disagreements(sites: [Site], diagnostics: [Diagnostic], file: String, codes: Set<Int>) -> [String] {
         let serious = diagnostics.filter { $0.severity != .note }
-        // Findings outside every site (the http block, an include) concern them all.
+        // Findings outside every site (the http block, a snippet, an include) may concern any
+        // of them: they excuse a site's bad probe, and some site must have one.
         let outside = serious.filter { diagnostic in
             diagnostic.location.path != file || !sites.contains { $0.lines.contains(diagnostic.location.line) }
         }
         var found: [String] = []
+        let anyBad = sites.contains { site in site.probes.contains { !$0.isGood(codes: codes) } }
+        if !outside.isEmpty, !anyBad {
+            found.append(
+                "false alarm: every probe of every site got detour's page, yet detour says "
+                    + outside.map { "\($0.location.line): \($0.rule) \($0.message)" }.joined(separator: "; "))
+        }
         for site in sites {
-            let flagged = outside + serious.filter { $0.location.path == file && site.lines.contains($0.location.line) }
+            let own = serious.filter { $0.location.path == file && site.lines.contains($0.location.line) }
             let bad = site.probes.filter { !$0.isGood(codes: codes) }
-            if !bad.isEmpty, flagged.isEmpty {
+            if !bad.isEmpty, own.isEmpty, outside.isEmpty {
                 found.append("missed: detour reports nothing for \(site.host), yet \(bad.map(\.description).joined(separator: "; "))")
-            } else if bad.isEmpty, !flagged.isEmpty {
+            } else if bad.isEmpty, !own.isEmpty {
                 found.append(
                     "false alarm: every probe of \(site.host) got detour's page, yet detour says "
-                        + flagged.map { "\($0.location.line): \($0.rule) \($0.message)" }.joined(separator: "; ") + "\nprobes: "
+                        + own.map { "\($0.location.line): \($0.rule) \($0.message)" }.joined(separator: "; ") + "\nprobes: "
                         + site.probes.map(\.description).joined(separator: "; "))
             }
         }
@@ -49,7 +69,7 @@ public enum OracleVerdict {
         let results = Mutex<[(Int, Int, OracleProbe)]>([])
         DispatchQueue.concurrentPerform(iterations: requests.count) { number in
             let (site, host, path) = requests[number]
-            let probe = OracleProbe.send(port: port, host: host, path: path, marker: "\(port)-\(number)", upstream: upstream)
+            let probe = OracleProbe.send(port: port, host: host, path: path, upstream: upstream)
             results.withLock { $0.append((site, number, probe)) }
         }
         let sorted = results.withLock { $0 }.sorted { $0.1 < $1.1 }

@@ -89,7 +89,7 @@ struct NginxDirectiveCheck {
                 continue
             }
             guard let form else {
-                error("\"\(name)\" directive is not allowed here", at: directive.endLocation, directive)
+                error("\"\(name)\" directive is not allowed here", at: directive.refusalLocation, directive)
                 continue
             }
             // nginx stops here before counting arguments; the parser has reported it for the
@@ -98,19 +98,19 @@ struct NginxDirectiveCheck {
                 if directive.kind == nil {
                     error(
                         form.isBlock ? "directive \"\(name)\" has no opening \"{\"" : "directive \"\(name)\" is not terminated by \";\"",
-                        at: directive.endLocation, directive)
+                        at: directive.refusalLocation, directive)
                 }
                 continue
             }
             guard form.accepts(directive.argumentCount) else {
-                error("invalid number of arguments in \"\(name)\" directive", at: directive.endLocation, directive)
+                error("invalid number of arguments in \"\(name)\" directive", at: directive.refusalLocation, directive)
                 continue
             }
             if form.isFlag, !Self.isOnOrOff(directive), let value = directive.firstValue, value.lowercased() != "on", value.lowercased() != "off" {
-                error("invalid value \"\(value)\" in \"\(name)\" directive, it must be \"on\" or \"off\"", at: directive.endLocation, directive)
+                error("invalid value \"\(value)\" in \"\(name)\" directive, it must be \"on\" or \"off\"", at: directive.refusalLocation, directive)
             }
             if form.isOnce, !given.insert(form.nameID).inserted {
-                error("\"\(name)\" directive is duplicate", at: directive.endLocation, directive)
+                error("\"\(name)\" directive is duplicate", at: directive.refusalLocation, directive)
             }
             switch (context, directive.kind) {
             case (.server, .listen?): checkListen(directive)
@@ -147,11 +147,11 @@ struct NginxDirectiveCheck {
             diagnostics.append(
                 Diagnostic(
                     .note, NginxRules.directive.id, message + "; it may come from \(module.file), which detour does not know, so it is not checked",
-                    at: directive.endLocation, notes: [.init("the module is loaded here", at: module.at)]))
+                    at: directive.refusalLocation, notes: [.init("the module is loaded here", at: module.at)]))
         } else if NginxPlusOnly.directives.contains(directive.name) {
-            error(message, at: directive.endLocation, directive, notes: [.init(NginxPlusOnly.note)])
+            error(message, at: directive.refusalLocation, directive, notes: [.init(NginxPlusOnly.note)])
         } else {
-            error(message, at: directive.endLocation, directive)
+            error(message, at: directive.refusalLocation, directive)
         }
     }
 
@@ -171,7 +171,7 @@ struct NginxDirectiveCheck {
         guard let port else { return }
         let isDigits = !port.isEmpty && port.count <= 5 && port.allSatisfy { $0.isASCII && $0.isNumber }
         if !isDigits || !(1...65535).contains(Int(port) ?? 0) {
-            error("invalid port in \"\(address)\" of the \"listen\" directive", at: directive.endLocation, directive)
+            error("invalid port in \"\(address)\" of the \"listen\" directive", at: directive.refusalLocation, directive)
         }
     }
 
@@ -181,17 +181,17 @@ struct NginxDirectiveCheck {
         guard let words = NginxCondition(directive)?.words, let variable = words.first else { return }
         guard variable.hasPrefix("$") else {
             if !NginxCondition.fileTests.contains(variable) {
-                error("invalid condition \"\(variable)\"", at: directive.endLocation, directive)
+                error("invalid condition \"\(variable)\"", at: directive.refusalLocation, directive)
             }
             return
         }
         guard words.count > 1 else { return }
         guard words.count == 3 else {
-            error("invalid condition \"\(variable)\"", at: directive.endLocation, directive)
+            error("invalid condition \"\(variable)\"", at: directive.refusalLocation, directive)
             return
         }
         if !NginxCondition.operators.contains(words[1]) {
-            error("unexpected \"\(words[1])\" in condition", at: directive.endLocation, directive)
+            error("unexpected \"\(words[1])\" in condition", at: directive.refusalLocation, directive)
         }
     }
 
@@ -202,7 +202,7 @@ struct NginxDirectiveCheck {
             let hasValue = argument.value.contains("=")
             if hasValue ? ["weight", "max_conns", "max_fails", "fail_timeout"].contains(key) : ["backup", "down"].contains(key) { continue }
             let notes: [Diagnostic.Note] = NginxPlusOnly.serverParameters.contains(key) ? [.init(NginxPlusOnly.note)] : []
-            error("invalid parameter \"\(argument.value)\"", at: directive.endLocation, directive, notes: notes)
+            error("invalid parameter \"\(argument.value)\"", at: directive.refusalLocation, directive, notes: notes)
         }
     }
 

@@ -6,13 +6,6 @@ import Foundation
 /// own location in its forms) and plants faults (a code left out, the pages' location missing,
 /// guarded, pointed elsewhere, a soft status, no `proxy_intercept_errors`), seeded.
 struct NginxConfigGenerator {
-    /// A site as generated: its host, the lines it spans in the file, the paths to probe.
-    struct Site {
-        var host: String
-        var lines: ClosedRange<Int>
-        var paths: [String]
-    }
-
     static let codes = [500, 502, 503, 504]
     /// Every directive the generator can write, in `Oracle/nginx-vocabulary.txt`.
     static let vocabularyFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("nginx-vocabulary.txt")
@@ -21,18 +14,18 @@ struct NginxConfigGenerator {
 
     /// The `http` block's servers for `port`, pages under `pages` (its `errors/` folder),
     /// the upstream at `upstream`; `{{PREFIX}}` is the server's own folder.
-    mutating func configuration(port: Int, upstream: Int, pages: String) -> (text: String, sites: [Site]) {
+    mutating func configuration(port: Int, upstream: Int, pages: String) -> (text: String, sites: [OracleSite]) {
         var lines = [
             "worker_processes 1;", "events { worker_connections 256; }", "http {", "    access_log off;",
             "    client_body_temp_path {{PREFIX}}/body;", "    proxy_temp_path {{PREFIX}}/proxy;", "    types { text/html html; }",
         ]
-        var sites: [Site] = []
+        var sites: [OracleSite] = []
         for index in 0..<Int.random(in: 1...3, using: &random) {
             let host = "s\(index).test"
             let start = lines.count + 1
             lines += site(host: host, port: port, upstream: upstream, pages: pages, isDefault: index == 0)
             sites.append(
-                Site(
+                OracleSite(
                     host: host, lines: start...lines.count,
                     paths: OracleProbe.failingPaths(under: "/app/", codes: Self.codes) + OracleProbe.failingPaths(under: "/", codes: Self.codes)))
         }

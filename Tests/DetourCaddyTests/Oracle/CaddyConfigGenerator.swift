@@ -1,0 +1,85 @@
+import DetourTestSupport
+import Foundation
+
+/// Composes Caddyfiles for the runtime oracle from building blocks (proxied, redirect-only and
+/// static sites; the proxy at the top, in `handle` or brought by a snippet; `handle_errors` with
+/// its `root`, `rewrite`, `file_server`, matchers and imports) and plants faults (no
+/// `handle_errors`, no `file_server`, a wrong `root`, a matcher that leaves codes out, a
+/// `respond` before the files, the page fetched from the upstream, `basicauth`, no
+/// `handle_response`), seeded.
+struct CaddyConfigGenerator {
+    static let codes = [500, 502, 503, 504]
+    /// Every directive the generator can write, in `Oracle/caddy-vocabulary.txt`.
+    static let vocabularyFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("caddy-vocabulary.txt")
+
+    var random: SplitMix64
+
+    private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+
+    /// The Caddyfile for sites on `port`, pages in `pages` (its `errors/` folder), the upstream
+    /// at `upstream`.
+    mutating func configuration(port: Int, upstream: Int, pages: String) -> (text: String, sites: [OracleSite]) {
+        var lines = ["{", "\tadmin off", "\tauto_https off", "}", ""]
+        let snippet = chance(40)
+        let intercepts = chance(80)
+        if snippet {
+            lines += ["(app) {"] + proxy(upstream: upstream, intercepts: intercepts).map { "\t" + $0 } + ["}", ""]
+        }
+        var sites: [OracleSite] = []
+        for index in 0..<Int.random(in: 1...3, using: &random) {
+            let host = "s\(index).test"
+            let start = lines.count + 1
+            lines +=
+                ["http://\(host):\(port) {"] + site(host: host, upstream: upstream, pages: pages, snippet: snippet, intercepts: intercepts).map { "\t" + $0 }
+                + ["}", ""]
+            sites.append(
+                OracleSite(
+                    host: host, lines: start...(lines.count - 1),
+                    paths: OracleProbe.failingPaths(under: "/app/", codes: Self.codes) + OracleProbe.failingPaths(under: "/", codes: Self.codes)))
+        }
+        return (lines.joined(separator: "\n"), sites)
+    }
+
+    private mutating func proxy(upstream: Int, intercepts: Bool) -> [String] {
+        var lines = ["reverse_proxy 127.0.0.1:\(upstream) {", "\ttransport http {", "\t\tdial_timeout 1s", "\t\tresponse_header_timeout 300ms", "\t}"]
+        if intercepts { lines += ["\t@error status 5xx", "\thandle_response @error {", "\t\terror \"upstream error\" {rp.status_code}", "\t}"] }
+        return lines + ["}"]
+    }
+
+    private mutating func site(host: String, upstream: Int, pages: String, snippet: Bool, intercepts: Bool) -> [String] {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0: return ["redir https://\(host){uri} 301"]
+        case 1: return ["respond \"home\" 200"]
+        default: break
+        }
+        let app = snippet ? ["import app"] : proxy(upstream: upstream, intercepts: intercepts)
+        var lines: [String]
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: lines = ["handle /app/* {"] + app.map { "\t" + $0 } + ["}", "handle {", "\trespond \"home\" 200", "}"]
+        case 1: lines = ["route /app/* {"] + app.map { "\t" + $0 } + ["}", "respond \"home\" 200"]
+        default: lines = app
+        }
+        guard !chance(8) else { return lines }
+        var errors = ["handle_errors {"]
+        let matched = chance(15)
+        var body: [String] = []
+        switch Int.random(in: 0..<25, using: &random) {
+        case 0: body.append("root * \(pages)/missing")
+        case 1: body += ["basicauth {", "\tstaff $2a$14$vhB1ZB9Clq6/nxSGpxXXxe7w0vbFSzYgXUT1vqHBtLrE/4fjUtB/u", "}", "root * \(pages)"]
+        default: body.append("root * \(pages)")
+        }
+        body.append("rewrite * /errors/{err.status_code}.html")
+        switch Int.random(in: 0..<25, using: &random) {
+        case 0: break
+        case 1: body += ["respond \"Something went wrong\"", "file_server"]
+        case 2: body.append(snippet ? "import app" : "reverse_proxy 127.0.0.1:\(upstream)")
+        default: body.append("file_server")
+        }
+        if matched {
+            errors += ["\t@some expression `{err.status_code} in [502, 503]`", "\thandle @some {"] + body.map { "\t\t" + $0 } + ["\t}"]
+        } else {
+            errors += body.map { "\t" + $0 }
+        }
+        return lines + errors + ["}"]
+    }
+}
