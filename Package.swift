@@ -112,7 +112,8 @@ let package = Package(
             name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"],
             exclude: ["Fixtures", "Oracle/caddy-vocabulary.txt"]),
         .testTarget(
-            name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport"], exclude: ["Fixtures"]),
+            name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport"],
+            exclude: ["Fixtures", "Oracle/haproxy-vocabulary.txt"]),
         .testTarget(name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"],

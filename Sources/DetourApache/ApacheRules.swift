@@ -28,7 +28,7 @@ enum ApacheRules {
         consequence: "a 302 redirect instead of the error: crawlers and monitors see a move, not a failure"
     )
     static let errorDocumentText = RuleDescription(
-        "apache.error-document-text", .warning,
+        "apache.error-document-text", .error,
         summary: "an ErrorDocument target that is neither a local path (/…) nor a URL",
         consequence: "the target's words as the whole page (a path without its leading / shows as text)"
     )
@@ -44,7 +44,7 @@ enum ApacheRules {
         consequence: "the application's own 500/503 body, not the branded page"
     )
     static let codeNotCovered = RuleDescription(
-        SharedCheck.codeNotCovered.id("apache"), .warning,
+        SharedCheck.codeNotCovered.id("apache"), .error,
         summary:
             "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only those Apache raises for it: 500, 502, 503 where it proxies, 504 for FastCGI or AJP, and the upstream's own under ProxyErrorOverride (one in <Directory> never answers a proxied request)",
         consequence: "Apache's built-in page, unbranded, in English (503 'Service Unavailable' for a dead upstream)"

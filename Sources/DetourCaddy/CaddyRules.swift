@@ -27,7 +27,7 @@ enum CaddyRules {
         consequence: "the status with an empty body: Caddy swallows the failure inside handle_errors"
     )
     static let handleErrorsWithoutResponse = RuleDescription(
-        "caddy.handle-errors-without-response", .warning,
+        "caddy.handle-errors-without-response", .error,
         summary: "a handle_errors route has neither file_server nor respond",
         consequence: "the status with an empty body"
     )
@@ -37,7 +37,7 @@ enum CaddyRules {
         consequence: "the application's own 500/503 body (Caddy's own 502 for a dead upstream is still replaced)"
     )
     static let codeNotCovered = RuleDescription(
-        SharedCheck.codeNotCovered.id("caddy"), .warning,
+        SharedCheck.codeNotCovered.id("caddy"), .error,
         summary: "a code detour made a page for has no handle_errors route in a site",
         consequence: "Caddy's own response for that code: the status with an empty body"
     )
@@ -52,7 +52,7 @@ enum CaddyRules {
         consequence: "a 500 instead of the upstream's status, and the page for 500"
     )
     static let respondShadowsFileServer = RuleDescription(
-        "caddy.respond-shadows-file-server", .warning,
+        "caddy.respond-shadows-file-server", .error,
         summary: "a respond without a matcher stands in the handle_errors route whose file_server sends the page",
         consequence: "respond's text instead of the page: respond comes before file_server in Caddy's order"
     )

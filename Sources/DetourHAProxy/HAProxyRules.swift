@@ -39,7 +39,7 @@ enum HAProxyRules {
         consequence: "HAProxy's own 500 instead of the page once an http-after-response rule adds headers that do not fit; only a real start warns"
     )
     static let codeNotCovered = RuleDescription(
-        SharedCheck.codeNotCovered.id("haproxy"), .warning,
+        SharedCheck.codeNotCovered.id("haproxy"), .error,
         summary:
             "a frontend or listen section, with the backends it routes to, has no page for a code detour made one for (503 when no server is up, 504 on a timeout)",
         consequence: "HAProxy's built-in page, unbranded, in English"
@@ -50,7 +50,7 @@ enum HAProxyRules {
         consequence: "the application's own error page or stack trace, not the branded page"
     )
     static let errorlocRedirect = RuleDescription(
-        "haproxy.errorloc-redirect", .warning,
+        "haproxy.errorloc-redirect", .error,
         summary: "errorloc, errorloc302 or errorloc303 answers an error with a redirect to the page (haproxy -c passes it)",
         consequence: "a 302/303 instead of the error: crawlers and monitors see a move; a page path that reaches the failing backend redirects to itself"
     )

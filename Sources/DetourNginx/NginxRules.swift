@@ -94,12 +94,12 @@ enum NginxRules {
             "a 403/401 from `deny all`, `auth_basic` or `auth_request` on the pages (a password on the whole server that no location lifts is fine: whoever meets an error has given it)"
     )
     static let addHeaderWithoutAlways = RuleDescription(
-        "nginx.add-header-without-always", .warning,
+        "nginx.add-header-without-always", .note,
         summary: "add_header without always, where error pages are served",
         consequence: "headers missing from error responses"
     )
     static let codeNotCovered = RuleDescription(
-        SharedCheck.codeNotCovered.id("nginx"), .warning,
+        SharedCheck.codeNotCovered.id("nginx"), .error,
         summary: "a code detour made a page for has no error_page in a server",
         consequence:
             "nginx's default page for a code detour made a page for (pages in `location /` count when every other location visitors reach has them too; 5xx codes only where something can fail: an upstream, `limit_req`/`limit_conn`, `auth_request`, a `return` of one, a module's handler)"

@@ -12,6 +12,13 @@ extension ProxyRule {
 
     public static func fix(_ text: String) -> Diagnostic.Note { .init("fix: " + text) }
 
+    /// A finding of this rule, at the severity the catalogue gives it: what every visitor of
+    /// the route meets is an error, what depends on the request or the upstream a warning,
+    /// hardening a note.
+    public static func finding(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) -> Diagnostic {
+        Diagnostic(about.severity, id, message, at: location, notes: notes)
+    }
+
     /// The fix for a page file that is not where the server reads it: `text` says where to put
     /// it in the server's terms; `--map` is how detour checks a deployment path here.
     public static func fixMissingFile(_ text: String) -> Diagnostic.Note {

@@ -87,8 +87,7 @@ final class ApacheRuleRuntimeTests: XCTestCase {
 
     func testTheUpstreamsOwn500PassesThrough() throws {
         let appPort = LoopbackPort.free()
-        let app = try NginxServer(
-            config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
+        let app = try NginxServer.application(port: appPort, status: 500, body: "Traceback: app-internal-detail")
         upstreams.append(app)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog)
         let passed = visit(try start("upstream-errors-pass-through-hit", upstream: appPort))
@@ -103,8 +102,7 @@ final class ApacheRuleRuntimeTests: XCTestCase {
     /// a silent upstream gets mod_proxy_http's 502 (never a 504), which the site's page answers.
     func testARewriteRuleThatProxiesPassesTheApplicationsErrors() throws {
         let appPort = LoopbackPort.free()
-        let app = try NginxServer(
-            config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
+        let app = try NginxServer.application(port: appPort, status: 500, body: "Traceback: app-internal-detail")
         upstreams.append(app)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog)
         let passed = visit(try start("upstream-errors-pass-through-rewrite-hit", upstream: appPort))

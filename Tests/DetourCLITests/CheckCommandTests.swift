@@ -79,12 +79,14 @@ final class CheckCommandTests: XCTestCase {
             """
         ])
         let result = try ProcessRunner.detour(["check", "haproxy", "deploy/haproxy", "--map", "/usr/share/detour=public"], in: folder.url)
-        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        let lines = result.stderr.split(separator: "\n").filter { $0.contains(": warning: [") }.map { String($0.prefix { $0 != "]" }) + "]" }
+        XCTAssertEqual(result.status, 1, "a frontend without pages: " + result.stdout + result.stderr)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains(": warning: [") || $0.contains(": error: [") }.map {
+            String($0.prefix { $0 != "]" }) + "]"
+        }
         XCTAssertEqual(
             lines,
             [
-                "deploy/haproxy/20-site.cfg:11:1: warning: [haproxy.code-not-covered]",
+                "deploy/haproxy/20-site.cfg:11:1: error: [haproxy.code-not-covered]",
                 "deploy/haproxy/20-site.cfg:15:1: warning: [haproxy.upstream-errors-pass-through]",
             ], result.stderr)
         XCTAssertTrue(result.stdout.contains("deploy/haproxy/20-site.cfg:1:1  frontend web\n    502  /usr/share/detour/errors/502.http\n"), result.stdout)
@@ -191,9 +193,9 @@ final class CheckCommandTests: XCTestCase {
 
         try folder.write(["deploy/sites.caddy": "shop.test {\n\treverse_proxy 127.0.0.1:9000\n}\n"])
         let bare = try ProcessRunner.detour(["check", "deploy/sites.caddy", "--quiet"], in: folder.url)
-        XCTAssertEqual(bare.status, 0, "warnings only")
+        XCTAssertEqual(bare.status, 1, "every visitor of a failing upstream gets an empty body")
         XCTAssertTrue(
-            bare.stderr.contains("deploy/sites.caddy:1:1: warning: [caddy.code-not-covered] 502 has a generated page but no handle_errors in site 'shop.test'"),
+            bare.stderr.contains("deploy/sites.caddy:1:1: error: [caddy.code-not-covered] 502 has a generated page but no handle_errors in site 'shop.test'"),
             bare.stderr)
         try folder.write(["deploy/site.conf": "shop.test {\n\treverse_proxy 127.0.0.1:9000\n\tfoo\n}\n"])
         let guessed = try ProcessRunner.detour(["check", "deploy/site.conf", "--quiet"], in: folder.url)
@@ -214,14 +216,25 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("    502  @gone (undefined)\n"), result.stdout)
     }
 
+    /// A site whose one location sets an error page of its own, dropping the server's.
+    private var droppingInherited: String {
+        server(
+            """
+                    error_page 502 /errors/502.html;
+                    location /errors/ { internal; root /usr/share/detour; }
+                    location / { proxy_pass http://127.0.0.1:9000; }
+                    location /api/ { proxy_pass http://127.0.0.1:9000; error_page 404 /errors/502.html; }
+            """)
+    }
+
     func testWarningsFailOnlyWithStrict() throws {
-        try folder.write(["deploy/nginx.conf": server("        location / { proxy_pass http://127.0.0.1:9000; }")])
-        let relaxed = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--quiet"], in: folder.url)
-        XCTAssertEqual(relaxed.status, 0)
-        XCTAssertTrue(
-            relaxed.stderr.contains("warning: [nginx.code-not-covered] 502 has a generated page but no error_page in server 'shop.test'"), relaxed.stderr)
+        try folder.write(["deploy/nginx.conf": droppingInherited])
+        let map = ["--map", "/usr/share/detour=public"]
+        let relaxed = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--quiet"] + map, in: folder.url)
+        XCTAssertEqual(relaxed.status, 0, relaxed.stderr)
+        XCTAssertTrue(relaxed.stderr.contains("warning: [nginx.inherited-error-page-dropped]"), relaxed.stderr)
         XCTAssertEqual(relaxed.stdout, "", "--quiet leaves out the table")
-        XCTAssertEqual(try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--strict"], in: folder.url).status, 1)
+        XCTAssertEqual(try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--strict"] + map, in: folder.url).status, 1)
     }
 
     func testSARIFForCodeScanning() throws {
@@ -254,9 +267,10 @@ final class CheckCommandTests: XCTestCase {
     func testJSONCarriesTheCoverageAndTheFilesRead() throws {
         try folder.write(["deploy/nginx.conf": server("        location / { proxy_pass http://127.0.0.1:9000; }")])
         let result = try ProcessRunner.detour(["check", "nginx", "deploy/nginx.conf", "--format", "json"], in: folder.url)
-        XCTAssertEqual(result.status, 0, "a warning only")
+        XCTAssertEqual(result.status, 1, "502 is not covered")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(object["warnings"] as? Int, 1)
+        XCTAssertEqual(object["errors"] as? Int, 1)
+        XCTAssertEqual(object["warnings"] as? Int, 0)
         XCTAssertEqual(object["files"] as? [String], ["deploy/nginx.conf"])
         let site = try XCTUnwrap((object["coverage"] as? [[String: Any]])?.first)
         XCTAssertEqual(site["name"] as? String, "shop.test")

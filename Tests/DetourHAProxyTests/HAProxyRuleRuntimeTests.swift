@@ -49,6 +49,14 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         return answer
     }
 
+    /// A frontend's errorloc for a code its backend answers itself (an errorfile from its
+    /// defaults) is never used: the backend's page goes out with its status.
+    func testAnErrorlocShadowedByTheBackendsOwnPageAnswersNobody() throws {
+        let answer = visit(try start("errorloc-redirect-shadowed-near-miss"))
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503") || answer.hasPrefix("HTTP/1.0 503"), String(answer.prefix(200)))
+        XCTAssertTrue(answer.contains("detour-page-503"), answer)
+    }
+
     func testAnErrorlocRedirectLosesTheStatusAndLeadsBackToTheDeadBackend() throws {
         let port = try start("errorloc-redirect-hit")
         let answer = visit(port)
@@ -162,8 +170,7 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
 
     func testABackendsOwn500PassesThrough() throws {
         let appPort = LoopbackPort.free()
-        let upstream = try NginxServer(
-            config: NginxServer.httpBlock("server { listen 127.0.0.1:\(appPort); location / { return 500 \"Traceback: app-internal-detail\"; } }"))
+        let upstream = try NginxServer.application(port: appPort, status: 500, body: "Traceback: app-internal-detail")
         nginx.append(upstream)
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), upstream.errorLog)
         let passed = visit(try start("upstream-errors-pass-through-hit", server: "127.0.0.1:\(appPort)"))

@@ -70,7 +70,7 @@ public final class FakeUpstream: @unchecked Sendable {
     /// A listener that never accepts gets the smallest queue (the kernel keeps one pending
     /// connection for a backlog of 0).
     private static func backlog(_ behaviour: Behaviour) -> Int32 {
-        if case .neverAccepts = behaviour { 0 } else { 16 }
+        if case .neverAccepts = behaviour { 0 } else { 256 }
     }
 
     /// Serves connections, or for `.neverAccepts` fills the queue with connections of our own
@@ -94,21 +94,18 @@ public final class FakeUpstream: @unchecked Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
+            if case .byPath = behaviour {
+                // Many probes at once: each connection is answered on its own thread, and only
+                // one kept open is closed again at stop (a closed number may be reused).
+                Thread.detachNewThread { [self] in answerByPath(connection) }
+                continue
+            }
             lock.lock()
             open.append(connection)
             lock.unlock()
             var buffer = [UInt8](repeating: 0, count: 8192)
-            let received = recv(connection, &buffer, buffer.count, 0)
+            _ = recv(connection, &buffer, buffer.count, 0)
             switch behaviour {
-            case .byPath:
-                let request = String(decoding: buffer.prefix(max(received, 0)), as: UTF8.self)
-                let target = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-                if let start = target.range(of: "probe=") {
-                    lock.lock()
-                    markers.insert(String(target[start.upperBound...].prefix { $0 != "&" }))
-                    lock.unlock()
-                }
-                Self.answer(path: target, on: connection)
             case .silent: continue
             case .closes: close(connection)
             case .resets:
@@ -126,15 +123,35 @@ public final class FakeUpstream: @unchecked Sendable {
                 close(connection)
             case .upgrades:
                 Self.send("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", on: connection)
-            case .neverAccepts:
+            case .neverAccepts, .byPath:
                 return
             }
         }
     }
 
-    private static func answer(path: String, on connection: Int32) {
-        let last = path.split(separator: "?").first?.split(separator: "/").last.map(String.init) ?? ""
-        if last == "hang" { return }
+    /// Reads the request, records its probe mark, and answers as its path asks.
+    private func answerByPath(_ connection: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let received = recv(connection, &buffer, buffer.count, 0)
+        let request = String(decoding: buffer.prefix(max(received, 0)), as: UTF8.self)
+        let target = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        if let start = target.range(of: "probe=") {
+            lock.lock()
+            markers.insert(String(target[start.upperBound...].prefix { $0 != "&" }))
+            lock.unlock()
+        }
+        let last = target.split(separator: "?").first?.split(separator: "/").last.map(String.init) ?? ""
+        guard last != "hang" else {
+            lock.lock()
+            open.append(connection)
+            lock.unlock()
+            return
+        }
+        Self.answer(last, on: connection)
+    }
+
+    /// `last`: the path's last part, `sNNN`, `close` or anything else.
+    private static func answer(_ last: String, on connection: Int32) {
         if last == "close" {
             close(connection)
             return

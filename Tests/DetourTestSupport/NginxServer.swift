@@ -35,6 +35,11 @@ public final class NginxServer {
         folder.remove()
     }
 
+    /// An application that answers every request with `status` and `body`, on `port`.
+    public static func application(port: Int, status: Int, body: String) throws -> NginxServer {
+        try NginxServer(config: httpBlock("server { listen 127.0.0.1:\(port); location / { return \(status) \"\(body)\"; } }"))
+    }
+
     /// The `http { … }` frame every test config needs: logs and temp paths inside the folder.
     public static func httpBlock(_ servers: String) -> String {
         """

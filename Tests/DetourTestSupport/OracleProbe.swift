@@ -26,6 +26,14 @@ public struct OracleProbe: Sendable, CustomStringConvertible {
         return OracleProbe(host: host, path: path, status: status, body: body, reachedUpstream: upstream.wasAsked(for: marker))
     }
 
+    /// The same answer, for a request that met the upstream's failure (the upstream was dead
+    /// where the live one was reached).
+    public var meetingTheFailure: OracleProbe {
+        var probe = self
+        probe.reachedUpstream = true
+        return probe
+    }
+
     /// What the visitor got is what detour promises: a request that met the upstream's failure
     /// gets an error status detour has a page for (`codes`) with that very page; any status
     /// detour has a page for comes with it; a success never carries one of its pages (a soft

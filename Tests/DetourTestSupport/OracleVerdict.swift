@@ -7,11 +7,14 @@ public struct OracleSite: Sendable {
     public var host: String
     public var lines: ClosedRange<Int>
     public var paths: [String]
+    /// Its own port, where sites are told apart by port rather than by Host.
+    public var port: Int?
 
-    public init(host: String, lines: ClosedRange<Int>, paths: [String]) {
+    public init(host: String, lines: ClosedRange<Int>, paths: [String], port: Int? = nil) {
         self.host = host
         self.lines = lines
         self.paths = paths
+        self.port = port
     }
 }
 
@@ -64,14 +67,22 @@ public enum OracleVerdict {
     }
 
     /// The probes of every site, sent at once (a server's timeout is waited for once).
-    public static func probe(port: Int, upstream: FakeUpstream, sites: [(host: String, paths: [String])]) -> [[OracleProbe]] {
-        let requests = sites.enumerated().flatMap { index, site in site.paths.map { (index, site.host, $0) } }
+    public static func probe(port: Int, upstream: FakeUpstream, sites: [OracleSite]) -> [[OracleProbe]] {
+        let requests = sites.enumerated().flatMap { index, site in site.paths.map { (index, site.host, $0, site.port ?? port) } }
         let results = Mutex<[(Int, Int, OracleProbe)]>([])
-        DispatchQueue.concurrentPerform(iterations: requests.count) { number in
-            let (site, host, path) = requests[number]
-            let probe = OracleProbe.send(port: port, host: host, path: path, upstream: upstream)
-            results.withLock { $0.append((site, number, probe)) }
+        // A thread each: most of a probe is waiting on a timeout or a retry, and
+        // concurrentPerform would run only as many at once as there are cores.
+        let group = DispatchGroup()
+        for (number, request) in requests.enumerated() {
+            group.enter()
+            Thread.detachNewThread {
+                let (site, host, path, port) = request
+                let probe = OracleProbe.send(port: port, host: host, path: path, upstream: upstream)
+                results.withLock { $0.append((site, number, probe)) }
+                group.leave()
+            }
         }
+        group.wait()
         let sorted = results.withLock { $0 }.sorted { $0.1 < $1.1 }
         return sites.indices.map { index in sorted.filter { $0.0 == index }.map(\.2) }
     }

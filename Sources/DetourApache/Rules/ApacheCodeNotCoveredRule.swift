@@ -16,8 +16,7 @@ struct ApacheCodeNotCoveredRule: ApacheRule {
                 at: document.location)
         }
         return [
-            .warning(
-                Self.id,
+            Self.finding(
                 "\(site.name) has no ErrorDocument for \(Self.codes(gaps)) that every request gets: visitors get Apache's built-in page",
                 at: site.scope.location,
                 notes: filesOnly + [

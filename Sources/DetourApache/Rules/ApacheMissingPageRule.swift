@@ -11,8 +11,7 @@ struct ApacheMissingPageRule: ApacheRule {
         ErrorPageChecks.missingFiles(site.model).map { route, _, files in
             let document = route.origin.local.document
             let more = files.count > 1 ? " and \(files.count - 1) more" : ""
-            return .error(
-                Self.id,
+            return Self.finding(
                 "ErrorDocument \(document.code) '\(document.written)' leads to \(files[0].shown)\(more), which does not exist: visitors get Apache's built-in page",
                 at: document.location,
                 notes: [

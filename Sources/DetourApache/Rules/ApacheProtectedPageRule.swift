@@ -10,8 +10,7 @@ struct ApacheProtectedPageRule: ApacheRule {
         ErrorPageChecks.protectedPages(site.model).compactMap { route, _, _ in
             let document = route.origin.local.document
             guard let stand = route.origin.keptOutBy else { return nil }
-            return .error(
-                Self.id,
+            return Self.finding(
                 "ErrorDocument \(document.code) '\(document.written)' is behind '\(stand.what)': visitors who do not meet it get Apache's built-in page",
                 at: document.location,
                 notes: [

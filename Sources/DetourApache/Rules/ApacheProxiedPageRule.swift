@@ -12,8 +12,8 @@ struct ApacheProxiedPageRule: ApacheRule {
             let document = route.origin.local.document
             guard let path = route.origin.proxiedURL else { return nil }
             let folder = path.split(separator: "/").first.map { "/\($0)/" } ?? path
-            return .error(
-                Self.id, "ErrorDocument \(document.code) '\(document.written)' is proxied: '\(path)' goes to the upstream, which fails with the page",
+            return Self.finding(
+                "ErrorDocument \(document.code) '\(document.written)' is proxied: '\(path)' goes to the upstream, which fails with the page",
                 at: document.location,
                 notes: [
                     .init("this ProxyPass takes it", at: pass),

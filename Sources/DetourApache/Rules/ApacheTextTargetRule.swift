@@ -12,8 +12,8 @@ struct ApacheTextTargetRule: ApacheRule {
             guard case .text(let text) = document.target else { continue }
             let looksLikePath = text.contains("/") || text.hasSuffix(".html")
             found.append(
-                .warning(
-                    Self.id, "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page",
+                Self.finding(
+                    "ErrorDocument \(document.code) '\(text)' is neither a local path nor a URL: Apache sends these words as the whole page",
                     at: document.location,
                     notes: [
                         Self.fix(

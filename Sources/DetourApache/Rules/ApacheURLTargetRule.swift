@@ -11,8 +11,8 @@ struct ApacheURLTargetRule: ApacheRule {
         for document in site.documents {
             guard case .url(let url) = document.target, document.code != 401 else { continue }
             found.append(
-                .error(
-                    Self.id, "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost",
+                Self.finding(
+                    "ErrorDocument \(document.code) is the URL '\(url)': Apache answers 302 and redirects there, so the \(document.code) is lost",
                     at: document.location,
                     notes: [
                         Self.fix("serve the page from this server with a local path ('/detour-errors/…', as detour's snippet does)")

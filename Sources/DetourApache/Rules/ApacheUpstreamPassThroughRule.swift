@@ -12,8 +12,8 @@ struct ApacheUpstreamPassThroughRule: ApacheRule {
         guard let proxy = scope.firstProxy else { return [] }
         guard let override = scope.errorOverride else {
             return [
-                .warning(
-                    Self.id, "\(site.name) proxies without 'ProxyErrorOverride On': the upstream's own error pages reach visitors", at: proxy,
+                Self.finding(
+                    "\(site.name) proxies without 'ProxyErrorOverride On': the upstream's own error pages reach visitors", at: proxy,
                     notes: [
                         Self.fix(
                             "add 'ProxyErrorOverride On\(codes.isEmpty ? "" : " " + codes.map(String.init).joined(separator: " "))' (Apache 2.4.47+ takes the status list)"
@@ -24,8 +24,8 @@ struct ApacheUpstreamPassThroughRule: ApacheRule {
         let passed = override.isEmpty ? [] : codes.filter { !override.contains($0) }
         guard !passed.isEmpty else { return [] }
         return [
-            .warning(
-                Self.id, "\(site.name)'s ProxyErrorOverride leaves out \(Self.codes(passed)): the upstream's own pages for them reach visitors",
+            Self.finding(
+                "\(site.name)'s ProxyErrorOverride leaves out \(Self.codes(passed)): the upstream's own pages for them reach visitors",
                 at: scope.errorOverrideLocation ?? proxy,
                 notes: [
                     Self.fix("add \(Self.codes(passed)) to its status list")

@@ -12,8 +12,7 @@ struct CaddyCodeNotCoveredRule: CaddyRule {
             site.errorBlocks.isEmpty
             ? "no handle_errors in site '\(site.name)'" : "no handle_errors route for \(missing.count == 1 ? "it" : "them") in site '\(site.name)'"
         return [
-            .warning(
-                Self.id,
+            Self.finding(
                 "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but \(place): visitors get the status with an empty body",
                 at: context.location(of: start),
                 notes: [

@@ -20,8 +20,8 @@ struct CaddyErrorPageProtectedRule: CaddyRule {
         let matcher = line.count > 1 && CaddyErrorRoute.isMatcher(line[1]) && line[1].text != "*" ? line[1].text : nil
         let who = matcher.map { "visitors whose request matches \($0)" } ?? "every visitor"
         if name == "respond" {
-            return .warning(
-                Self.id, "\(who) get\(matcher == nil ? "s" : "") \(line.last!.text) with an empty body instead of the error page and its status",
+            return Self.finding(
+                "\(who) get\(matcher == nil ? "s" : "") \(line.last!.text) with an empty body instead of the error page and its status",
                 at: context.location(of: line[0]),
                 notes: [
                     Self.fix("answer those requests with the page too, or move the respond out of handle_errors")
@@ -29,8 +29,7 @@ struct CaddyErrorPageProtectedRule: CaddyRule {
         }
         let visitor = name == "forward_auth" ? "a visitor the auth service turns away" : "a visitor without credentials"
         let scope = matcher.map { " for requests that match \($0)" } ?? ""
-        return .warning(
-            Self.id,
+        return Self.finding(
             "the error pages are behind \(name)\(scope): Caddy swallows the refusal inside handle_errors, so \(visitor) gets the status with an empty body",
             at: context.location(of: line[0]), notes: [Self.fix("take \(name) out of handle_errors; error pages are for every visitor")])
     }
@@ -41,8 +40,7 @@ struct CaddyErrorPageProtectedRule: CaddyRule {
         var notes: [Diagnostic.Note] = []
         if let definition = condition.definition { notes.append(.init("the matcher is defined here", at: context.location(of: definition[0]))) }
         notes.append(Self.fix("add a 'handle { … }' with the page after it for every other request"))
-        return .warning(
-            Self.id,
+        return Self.finding(
             "pages for \(Self.codes(codes)) are sent only to requests that match \(condition.matcher.text)\(shown): every other visitor gets the status with an empty body",
             at: context.location(of: condition.matcher), notes: notes)
     }

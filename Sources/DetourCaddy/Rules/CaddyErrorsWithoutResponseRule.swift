@@ -6,8 +6,8 @@ struct CaddyErrorsWithoutResponseRule: CaddyRule {
 
     func check(_ site: CaddySite, in context: CaddyCheckContext) -> [Diagnostic] {
         site.errorRoutes.filter { !$0.writesBody }.map { route in
-            .warning(
-                Self.id, "this handle_errors has no file_server or respond: visitors get the error's status with an empty body",
+            Self.finding(
+                "this handle_errors has no file_server or respond: visitors get the error's status with an empty body",
                 at: context.location(of: route.block),
                 notes: [
                     Self.fix(

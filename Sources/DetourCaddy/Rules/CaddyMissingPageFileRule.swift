@@ -15,8 +15,7 @@ struct CaddyMissingPageFileRule: CaddyRule {
                 target[0].text == "try_files"
                 ? target.dropFirst().prefix { !($0.text == "{" && !$0.isQuoted) }.map(\.text).joined(separator: "' or '") : target[target.count - 1].text
             let shown = files.prefix(4).map(\.shown).joined(separator: ", ") + (files.count > 4 ? " and \(files.count - 4) more" : "")
-            return .error(
-                Self.id,
+            return Self.finding(
                 "error page '\(written)' for \(Self.codes(codes)) resolves to \(shown), which \(files.count == 1 ? "does" : "do") not exist: visitors get the status with an empty body",
                 at: context.location(of: target[0]),
                 notes: [

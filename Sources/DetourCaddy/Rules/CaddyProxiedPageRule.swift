@@ -10,8 +10,7 @@ struct CaddyProxiedPageRule: CaddyRule {
         ErrorPageChecks.proxiedPages(site.model).compactMap { route, upstream in
             guard case .errors(let errors) = route.origin, let proxy = errors.proxy else { return nil }
             let addresses = CaddySite.upstreams(of: proxy).joined(separator: " ")
-            return .error(
-                Self.id,
+            return Self.finding(
                 "handle_errors fetches the page from \(addresses), the site's own upstream: when it is down the page fails too, and visitors get the status with an empty body",
                 at: upstream,
                 notes: [

@@ -11,16 +11,15 @@ struct CaddySoftStatusRule: CaddyRule {
         ErrorPageChecks.softStatuses(site.model).map { route, sent in
             let block = if case .errors = route.origin { "handle_errors" } else { "handle_response" }
             guard sent.construct == "respond" else {
-                return .error(
-                    Self.id,
+                return Self.finding(
                     "file_server in handle_response sends the page with 200, not the upstream's error status: crawlers and monitors see success while the site fails",
                     at: sent.at,
                     notes: [
                         Self.fix("file_server { status {rp.status_code} }, or 'error \"upstream error\" {rp.status_code}' here and the page in handle_errors")
                     ])
             }
-            return .error(
-                Self.id, "respond in \(block) answers the error with \(sent.status): crawlers and monitors see success while the site fails", at: sent.at,
+            return Self.finding(
+                "respond in \(block) answers the error with \(sent.status): crawlers and monitors see success while the site fails", at: sent.at,
                 notes: [
                     Self.fix(
                         block == "handle_errors"

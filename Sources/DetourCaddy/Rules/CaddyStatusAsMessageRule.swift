@@ -9,8 +9,8 @@ struct CaddyStatusAsMessageRule: CaddyRule {
         site.responseHandlers.flatMap { handler in
             handler.compactMap { line -> Diagnostic? in
                 guard line.first?.text == "error", line.count == 2, line[1].text.hasPrefix("{"), line[1].text.hasSuffix("}") else { return nil }
-                return .error(
-                    Self.id, "'error \(line[1].text)' has one argument, which Caddy takes as the message: the status becomes 500, not the upstream's",
+                return Self.finding(
+                    "'error \(line[1].text)' has one argument, which Caddy takes as the message: the status becomes 500, not the upstream's",
                     at: context.location(of: line[1]),
                     notes: [
                         Self.fix("error \"upstream error\" \(line[1].text)")

@@ -18,8 +18,7 @@ struct CaddyUpstreamPassThroughRule: CaddyRule {
         guard let first = passing.first else { return [] }
         let others = passing.dropFirst().map { Diagnostic.Note("this \($0.line[0].text) passes them too", at: context.location(of: $0.line[0])) }
         return [
-            .warning(
-                Self.id,
+            Self.finding(
                 "\(first.line[0].text) passes the upstream's own error responses through: handle_errors answers only errors Caddy raises, so visitors get the application's 500/503 body",
                 at: context.location(of: first.line[0]),
                 notes: others + [

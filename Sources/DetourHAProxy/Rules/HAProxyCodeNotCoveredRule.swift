@@ -14,8 +14,8 @@ struct HAProxyCodeNotCoveredRule: HAProxyRule {
             guard !gaps.isEmpty else { return nil }
             let backends = model.backends(of: proxy).filter { !$0.isSection(proxy) }.map { "'\($0.name)'" }
             let through = backends.isEmpty ? "" : ", and neither \(backends.count == 1 ? "has backend" : "have backends") \(backends.joined(separator: ", "))"
-            return .warning(
-                Self.id, "\(proxy.kind) '\(proxy.name)' has no page for \(Self.codes(gaps))\(through): visitors get HAProxy's built-in page",
+            return Self.finding(
+                "\(proxy.kind) '\(proxy.name)' has no page for \(Self.codes(gaps))\(through): visitors get HAProxy's built-in page",
                 at: proxy.location,
                 notes: [
                     Self.fix(

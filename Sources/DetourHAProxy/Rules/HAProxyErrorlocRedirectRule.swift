@@ -2,7 +2,8 @@ import DetourDiagnostics
 import DetourProxyCore
 
 /// `errorloc` answers an error with a redirect to the page: the status is lost, and the page's
-/// own request comes back through the frontend. On HAProxy 2.6, a 503 page path that reaches
+/// own request comes back through the frontend. One that a backend's own page shadows answers
+/// nobody (`answersInEffect`). On HAProxy 2.6, a 503 page path that reaches
 /// the same dead backend is redirected to itself, again and again.
 struct HAProxyErrorlocRedirectRule: HAProxyRule {
     static let about = HAProxyRules.errorlocRedirect
@@ -23,8 +24,9 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         let destinations = Self.destinations(in: model)
+        let answering = model.answersInEffect()
         return model.redirects.compactMap { redirect in
-            guard let code = redirect.code else { return nil }
+            guard let code = redirect.code, answering.contains(redirect.line) else { return nil }
             var route: [Diagnostic.Note] = []
             if redirect.isLocal {
                 let found = destinations[redirect.line] ?? Destinations()
@@ -36,8 +38,7 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
                         ))
                 }
             }
-            return .warning(
-                Self.id,
+            return Self.finding(
                 "\(redirect.directive) answers \(code) with a \(redirect.status) to '\(redirect.target)': visitors, crawlers and monitors get a redirect, not \(code)",
                 at: redirect.line,
                 notes: route + [

@@ -14,15 +14,14 @@ struct HAProxyInvalidErrorFileRule: HAProxyRule {
                 let subject = "\(page.directive) for \(page.code) sends \(context.shown(page, file))"
                 switch problem {
                 case .empty:
-                    return .error(
-                        Self.id, "\(subject), which is empty: visitors get no response at all, the connection just closes; haproxy -c passes it",
+                    return Self.finding(
+                        "\(subject), which is empty: visitors get no response at all, the connection just closes; haproxy -c passes it",
                         at: page.pathLocation,
                         notes: [
                             Self.fix("point it at detour's errors/\(page.code).http, a whole HTTP response")
                         ])
                 case .notHTTP:
-                    return .error(
-                        Self.id,
+                    return Self.finding(
                         "\(subject), which is not a whole HTTP response (status line, headers, blank line, body): HAProxy refuses to start ('unable to parse headers')",
                         at: page.pathLocation,
                         notes: [
@@ -31,16 +30,14 @@ struct HAProxyInvalidErrorFileRule: HAProxyRule {
                             )
                         ])
                 case .contentLength(let announced, let body):
-                    return .error(
-                        Self.id,
+                    return Self.finding(
                         "\(subject), whose Content-Length says \(announced) bytes for a body of \(body): HAProxy refuses to start ('payload size does not match the announced content-length')",
                         at: page.pathLocation,
                         notes: [
                             Self.fix("rebuild the file with 'detour build', which writes the length of the body it writes")
                         ])
                 case .tooLarge(let size, let limit):
-                    return .error(
-                        Self.id,
+                    return Self.finding(
                         "\(subject), \(size) bytes, larger than a buffer (tune.bufsize \(limit)): HAProxy reads \(limit) bytes of it and refuses to start",
                         at: page.pathLocation,
                         notes: [

@@ -10,8 +10,7 @@ struct HAProxyMissingPageRule: HAProxyRule {
         ErrorPageChecks.missingFiles(context.loaded).map { route, _, files in
             let page = route.origin
             let file = files[0]
-            return .error(
-                Self.id,
+            return Self.finding(
                 "\(page.directive) for \(page.code) names \(context.shown(page, file)), which does not exist: HAProxy refuses to start ('error opening file')",
                 at: page.pathLocation,
                 notes: [

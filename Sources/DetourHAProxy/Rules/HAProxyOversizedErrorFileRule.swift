@@ -18,8 +18,7 @@ struct HAProxyOversizedErrorFileRule: HAProxyRule {
             var notes: [Diagnostic.Note] = []
             if let rewriting { notes.append(.init("this http-after-response rule rewrites error pages too", at: rewriting)) }
             notes.append(Self.fix("keep the page under \(limit) bytes, or raise tune.bufsize in global"))
-            return .warning(
-                Self.id,
+            return Self.finding(
                 "\(page.directive) for \(page.code) sends \(context.shown(page, file)), \(size) bytes, over the \(limit) bytes left for header rewriting (tune.bufsize − tune.maxrewrite): an http-after-response rule whose headers do not fit in the rest of the buffer makes HAProxy answer its own 500 instead; haproxy -c says nothing, a start warns",
                 at: page.pathLocation, notes: notes)
         }

@@ -25,8 +25,7 @@ struct HAProxyProtectedPageRule: HAProxyRule {
                     Self.fix(
                         "leave the pages out of the rule (for example 'unless { path_beg \(redirect.folder) }'), or send them with errorfile, which no rule runs on"
                     ))
-                return .error(
-                    Self.id,
+                return Self.finding(
                     "http-request \(refusal.rule.action) in \(refusal.in.kind) '\(refusal.in.name)' applies to '\(redirect.path)', where \(redirect.directive) sends visitors: they get \(refusal.rule.status), not the page",
                     at: refusal.rule.line, notes: notes)
             }

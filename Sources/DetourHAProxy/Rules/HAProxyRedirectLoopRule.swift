@@ -23,8 +23,7 @@ struct HAProxyRedirectLoopRule: HAProxyRule {
                 guard HAProxyPathCondition.evaluate(redirect.condition, path: redirect.path, acls: owner.settings.acls).outcome != .no else { continue }
                 let condition = redirect.condition.isEmpty ? "every request" : "'\(redirect.condition.joined(separator: " "))'"
                 found.append(
-                    .error(
-                        Self.id,
+                    Self.finding(
                         "http-request redirect in \(owner.kind) '\(owner.name)' sends visitors to '\(redirect.path)', and its condition (\(condition)) holds for that page's own request too: it is redirected to itself again and again",
                         at: redirect.line,
                         notes: [

@@ -14,8 +14,7 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
         return model.proxies.filter { $0.isBackend && $0.settings.mode == "http" && $0.settings.servers > 0 }.compactMap { proxy in
             let passed = codes.filter { !proxy.settings.replacedStatuses.contains($0) }
             guard !passed.isEmpty else { return nil }
-            return .warning(
-                Self.id,
+            return Self.finding(
                 "\(proxy.kind) '\(proxy.name)' passes its servers' own \(Self.codes(passed)) to visitors as they are: errorfile and http-error cover only HAProxy's own errors",
                 at: proxy.location,
                 notes: [

@@ -43,8 +43,8 @@ struct DroppedInheritedPagesRule: NginxRule {
         if let condition { notes.append(.init("only while 'if \(condition.pattern)' holds", at: condition.directive.location)) }
         notes.append(Self.fix("repeat the inherited error_page lines here, or include the same snippet at both levels"))
         found.append(
-            .warning(
-                Self.id, "this error_page drops the \(level)-level pages for \(Self.codes(dropped)): an error_page here replaces all inherited ones",
+            Self.finding(
+                "this error_page drops the \(level)-level pages for \(Self.codes(dropped)): an error_page here replaces all inherited ones",
                 at: first.directive.location, notes: notes))
     }
 }

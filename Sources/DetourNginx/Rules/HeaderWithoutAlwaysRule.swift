@@ -18,8 +18,7 @@ struct HeaderWithoutAlwaysRule: NginxRule {
             }
         }
         return pages.map { header, uris in
-            .warning(
-                Self.id,
+            Self.finding(
                 "add_header \(header.firstValue ?? "") never reaches the error pages served here (\(uris.joined(separator: ", "))): without 'always' nginx adds headers to successful responses only",
                 at: header.location,
                 notes: [

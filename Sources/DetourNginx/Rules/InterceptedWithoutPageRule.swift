@@ -14,8 +14,7 @@ struct InterceptedWithoutPageRule: NginxRule {
             let missing = expected.subtracting(location.scope.coveredCodes)
             guard !missing.isEmpty else { continue }
             found.append(
-                .warning(
-                    Self.id,
+                Self.finding(
                     "in \(location.description) \(pass.module)_intercept_errors is on, but \(Self.codes(missing)) from the upstream \(missing.count == 1 ? "has" : "have") no error_page and \(missing.count == 1 ? "reaches" : "reach") visitors with the application's own body",
                     at: pass.directive.location,
                     notes: [

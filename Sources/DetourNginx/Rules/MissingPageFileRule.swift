@@ -31,8 +31,8 @@ struct MissingPageFileRule: NginxRule {
                 notes.append(.init("try_files decides what happens to a missing file", at: tryFiles.location))
             }
             notes.append(Self.fixMissingFile("put the pages in that folder, or point root/alias at the folder that holds them"))
-            return .error(
-                Self.id, "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(file.shown), which does not exist: \(outcome)",
+            return Self.finding(
+                "error page '\(uri)' for \(Self.codes(page.codes)) resolves to \(file.shown), which does not exist: \(outcome)",
                 at: page.targetLocation, notes: notes)
         }
     }

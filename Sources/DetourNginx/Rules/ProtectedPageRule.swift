@@ -20,8 +20,7 @@ struct ProtectedPageRule: NginxRule {
             }
             let status = guardDirective.kind == .deny ? "403" : "401"
             return [
-                .error(
-                    Self.id,
+                Self.finding(
                     "\(location.description) serves error pages (\(uris.joined(separator: ", "))) behind \(guardDirective.name): visitors get \(status) instead of the page",
                     at: location.directive.location,
                     notes: [

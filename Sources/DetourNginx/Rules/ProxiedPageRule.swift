@@ -13,8 +13,7 @@ struct ProxiedPageRule: NginxRule {
             var notes: [Diagnostic.Note] = [.init("the request for the page goes here", at: upstream)]
             if let hint = MissingPageFileRule.filePathHint(uri, page) { notes.append(hint) }
             notes.append(Self.fix("serve the pages from their own 'location ^~ \(Self.folder(of: uri)) { internal; root …; }'"))
-            return .error(
-                Self.id,
+            return Self.finding(
                 "error page '\(uri)' falls into \(location.description), which hands it to the upstream (\(pass.directive.name)): when the upstream is down the page fails too",
                 at: page.targetLocation, notes: notes)
         }

@@ -19,8 +19,7 @@ struct ReturnedPageRule: NginxRule {
             guard case .uri(let uri, let location?, _) = route.origin.target, location.upstreamPass == nil, let answer = location.returnDirective,
                 route.codes.contains(where: { $0 >= 400 }), !Self.isWrittenForPages(location, uri)
             else { return nil }
-            return .error(
-                Self.id,
+            return Self.finding(
                 "error page '\(uri)' falls into \(location.description), whose 'return' answers it: visitors get that answer instead of the page",
                 at: route.origin.page.targetLocation,
                 notes: [

@@ -24,8 +24,7 @@ struct ServerRewriteRule: NginxRule {
                 // Fires for every request: the redirect to its own page too.
                 if let code = Self.code(directive), let (uri, page) = Self.ownPage(code, server), !diverted.contains(uri) {
                     found.append(
-                        .warning(
-                            Self.id,
+                        Self.finding(
                             "'return \(code)' at server level runs again when nginx redirects to the error page \(uri): visitors get nginx's default \(code) page",
                             at: directive.location,
                             notes: [
@@ -47,8 +46,7 @@ struct ServerRewriteRule: NginxRule {
                         : "nginx looks up '\(target)' (for the first) instead of the page"
                     let pages = caught.map { "\($0.0) (\(Self.codes($0.1)))" }.joined(separator: ", ")
                     found.append(
-                        .warning(
-                            Self.id,
+                        Self.finding(
                             "this server-level rewrite runs again when nginx redirects to an error page and matches \(caught.count == 1 ? "it" : "them"): \(pages): \(outcome)",
                             at: directive.location,
                             notes: [
@@ -67,8 +65,7 @@ struct ServerRewriteRule: NginxRule {
                         diverted.insert(uri)
                         let subject = condition.words.first ?? ""
                         found.append(
-                            .warning(
-                                Self.id,
+                            Self.finding(
                                 "this server-level 'if' returns \(code) and runs again when nginx redirects to the error page \(uri): \(subject) still holds what the visitor sent, so visitors get nginx's default \(code) page",
                                 at: directive.location,
                                 notes: [
@@ -82,8 +79,7 @@ struct ServerRewriteRule: NginxRule {
                         diverted.insert(uri)
                         let answer = code.map { "nginx's default \($0) page" } ?? "its redirect"
                         found.append(
-                            .warning(
-                                Self.id,
+                            Self.finding(
                                 "this server-level 'if' holds for the error page \(uri) (for \(Self.codes(codes))) when nginx redirects to it: visitors get \(answer) instead",
                                 at: directive.location,
                                 notes: [

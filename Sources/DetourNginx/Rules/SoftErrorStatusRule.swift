@@ -11,15 +11,15 @@ struct SoftErrorStatusRule: NginxRule {
         ErrorPageChecks.softStatuses(facts.site).map { route, sent in
             let errors = route.codes.filter { $0 >= 400 }
             guard sent.construct == "=" else {
-                return .error(
-                    Self.id, "'\(sent.construct)' turns \(Self.codes(errors)) into \(sent.status): crawlers and monitors see success while the site fails",
+                return Self.finding(
+                    "'\(sent.construct)' turns \(Self.codes(errors)) into \(sent.status): crawlers and monitors see success while the site fails",
                     at: sent.at,
                     notes: [
                         Self.fix("drop '\(sent.construct)' so visitors get the real status with the page")
                     ])
             }
-            return .error(
-                Self.id, "'=' takes the status of the page's own response, 200 for a static file: \(Self.codes(errors)) would be sent as 200", at: sent.at,
+            return Self.finding(
+                "'=' takes the status of the page's own response, 200 for a static file: \(Self.codes(errors)) would be sent as 200", at: sent.at,
                 notes: [
                     Self.fix("drop '=' so visitors get the real status with the page")
                 ])

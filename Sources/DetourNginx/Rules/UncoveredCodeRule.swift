@@ -12,8 +12,7 @@ struct UncoveredCodeRule: NginxRule {
         let missing = ErrorPageChecks.uncoveredCodes(facts.site, pageCodes: context.pageCodes)
         guard !missing.isEmpty else { return [] }
         return [
-            .warning(
-                Self.id,
+            Self.finding(
                 "\(Self.codes(missing)) \(missing.count == 1 ? "has" : "have") a generated page but no error_page in server '\(server.displayName)': visitors see nginx's default page",
                 at: server.directive.location,
                 notes: [

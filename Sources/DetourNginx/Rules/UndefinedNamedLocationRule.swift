@@ -7,8 +7,8 @@ struct UndefinedNamedLocationRule: NginxRule {
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         eachPage(of: server, facts) { server, page, target in
             guard case .named(let name, nil) = target else { return nil }
-            return .error(
-                Self.id, "named location '\(name)' is not defined in this server: nginx answers 500 when \(Self.codes(page.codes)) occurs",
+            return Self.finding(
+                "named location '\(name)' is not defined in this server: nginx answers 500 when \(Self.codes(page.codes)) occurs",
                 at: page.targetLocation,
                 notes: [
                     .init("server starts here", at: server.directive.location),

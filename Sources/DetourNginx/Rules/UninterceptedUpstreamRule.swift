@@ -13,8 +13,7 @@ struct UninterceptedUpstreamRule: NginxRule {
             let passedThrough = location.scope.coveredCodes.filter { $0 >= 500 && $0 != 502 && $0 != 504 }
             guard !passedThrough.isEmpty else { continue }
             found.append(
-                .warning(
-                    Self.id,
+                Self.finding(
                     "\(pass.module)_intercept_errors is off here: nginx still replaces the 502 and 504 it raises when the upstream is down or slow, but a \(Self.codes(passedThrough)) sent by the application reaches visitors with the application's own body",
                     at: pass.directive.location,
                     notes: [

@@ -18,7 +18,7 @@ struct CaddyConfigGenerator {
 
     /// The Caddyfile for sites on `port`, pages in `pages` (its `errors/` folder), the upstream
     /// at `upstream`.
-    mutating func configuration(port: Int, upstream: Int, pages: String) -> (text: String, sites: [OracleSite]) {
+    mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
         var lines = ["{", "\tadmin off", "\tauto_https off", "}", ""]
         let snippet = chance(40)
         let intercepts = chance(80)

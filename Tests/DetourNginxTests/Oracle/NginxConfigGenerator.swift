@@ -13,8 +13,8 @@ struct NginxConfigGenerator {
     var random: SplitMix64
 
     /// The `http` block's servers for `port`, pages under `pages` (its `errors/` folder),
-    /// the upstream at `upstream`; `{{PREFIX}}` is the server's own folder.
-    mutating func configuration(port: Int, upstream: Int, pages: String) -> (text: String, sites: [OracleSite]) {
+    /// the upstream at `upstream`, temporary files in `folder`.
+    mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
         var lines = [
             "worker_processes 1;", "events { worker_connections 256; }", "http {", "    access_log off;",
             "    client_body_temp_path {{PREFIX}}/body;", "    proxy_temp_path {{PREFIX}}/proxy;", "    types { text/html html; }",
@@ -30,7 +30,7 @@ struct NginxConfigGenerator {
                     paths: OracleProbe.failingPaths(under: "/app/", codes: Self.codes) + OracleProbe.failingPaths(under: "/", codes: Self.codes)))
         }
         lines.append("}")
-        return (lines.joined(separator: "\n") + "\n", sites)
+        return ((lines.joined(separator: "\n") + "\n").replacingOccurrences(of: "{{PREFIX}}", with: folder), sites)
     }
 
     private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }

@@ -1,3 +1,4 @@
+import DetourDiagnostics
 import DetourNginx
 import DetourProxyCore
 import DetourTestSupport
@@ -6,54 +7,33 @@ import XCTest
 
 /// The runtime oracle for `detour check nginx`: generated configurations run on the real nginx
 /// with a misbehaving upstream, every site probed, and what visitors got compared with what
-/// detour says (`OracleVerdict`). `make check-oracle N=… SEED=…` runs N of them.
+/// detour says (`OracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
 final class NginxOracleTests: XCTestCase {
-    func testDetourAgreesWithNginxOnGeneratedConfigurations() throws {
-        _ = try RequiredTool.find("nginx")
-        let upstream = try FakeUpstream(.byPath)
-        defer { upstream.stop() }
-        let pages = try TemporaryFolder()
-        defer { pages.remove() }
-        try OracleProbe.writePages(NginxConfigGenerator.codes, into: pages.url.appendingPathComponent("errors"))
+    private struct Nginx: OracleServer {
         var generator = NginxConfigGenerator(random: SplitMix64(state: OracleTally.seed))
-        var tally = OracleTally(server: "nginx")
-        var written = Set<String>()
-        for _ in 0..<OracleTally.count {
-            let port = LoopbackPort.free()
-            let generated = generator.configuration(port: port, upstream: upstream.port, pages: pages.path)
-            for statement in generated.text.split(whereSeparator: { $0 == "\n" || $0 == ";" || $0 == "{" }) {
-                if let word = statement.split(separator: " ").first { written.insert(String(word)) }
-            }
-            let nginx = try NginxServer(config: generated.text)
-            defer { nginx.stop() }
-            try nginx.folder.write(["htpasswd": "staff:{PLAIN}secret\n"])
-            let config = nginx.folder.url.appendingPathComponent("nginx.conf")
-            let report = NginxChecker.check(.init(main: config, mainDisplay: "nginx.conf", pages: pages.url.appendingPathComponent("errors"), maps: []))
-            guard LoopbackPort.waitUntilOpen(port) else {
-                let refused = report.diagnostics.contains { $0.severity == .error }
-                if ProcessInfo.processInfo.environment["ORACLE_TRACE"] != nil { print(generated.text, nginx.errorLog, report.diagnostics.map(\.message)) }
-                tally.record(
-                    configuration: generated.text,
-                    disagreements: refused ? [] : ["nginx refused the configuration (\(nginx.errorLog)); detour reported no error"])
-                continue
-            }
-            let probes = OracleVerdict.probe(port: port, upstream: upstream, sites: generated.sites.map { ($0.host, $0.paths) })
-            if ProcessInfo.processInfo.environment["ORACLE_TRACE"] != nil {
-                print(generated.text, probes.flatMap { $0 }.map(\.description).joined(separator: "\n"), report.diagnostics.map(\.message))
-            }
-            let sites = zip(generated.sites, probes).map { OracleVerdict.Site(host: $0.host, lines: $0.lines, probes: $1) }
-            tally.record(
-                configuration: generated.text,
-                disagreements: OracleVerdict.disagreements(
-                    sites: sites, diagnostics: report.diagnostics, file: "nginx.conf", codes: Set(NginxConfigGenerator.codes)))
+        let name = "nginx"
+        let mainFile = "nginx.conf"
+        let codes = NginxConfigGenerator.codes
+        let vocabulary = NginxConfigGenerator.vocabularyFile
+
+        mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
+            generator.configuration(port: port, upstream: upstream, pages: pages, folder: folder)
         }
-        tally.report()
-        tally.dump()
-        XCTAssertEqual(tally.disagreements.count, 0, tally.disagreements.prefix(3).joined(separator: "\n\n"))
-        // Every directive of the vocabulary is written somewhere in the sample.
-        let vocabulary = try String(contentsOf: NginxConfigGenerator.vocabularyFile, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        if OracleTally.count >= 50 {
-            for directive in vocabulary { XCTAssertTrue(written.contains(String(directive)), "\(directive) is never generated") }
+
+        func start(_ main: URL, in folder: TemporaryFolder) throws -> ServerProcess {
+            try folder.write(["htpasswd": "staff:{PLAIN}secret\n"])
+            return try ServerProcess(
+                "nginx", ["-p", folder.path + "/", "-c", main.path, "-e", folder.path + "/error.log", "-g", "daemon off; pid \(folder.path)/nginx.pid;"],
+                log: folder.url.appendingPathComponent("nginx.log"))
         }
+
+        func check(_ main: URL, pages: URL) -> [Diagnostic] {
+            NginxChecker.check(.init(main: main, mainDisplay: mainFile, pages: pages, maps: [])).diagnostics
+        }
+    }
+
+    func testDetourAgreesWithNginxOnGeneratedConfigurations() throws {
+        var nginx = Nginx()
+        try OracleRunner.run(&nginx)
     }
 }

@@ -1,0 +1,30 @@
+import DetourDiagnostics
+
+extension HAProxyModel {
+    /// The `errorfile`, `http-error` and `errorloc` lines that answer some visitor: for each
+    /// frontend and each backend it routes to, HAProxy looks for the code's answer in the
+    /// backend first (its own line or its defaults'), then in the frontend; a frontend that
+    /// routes nowhere answers with its own. A line shadowed everywhere answers nobody.
+    func answersInEffect() -> Set<SourceLocation> {
+        var found = Set<SourceLocation>()
+        func add(_ settings: HAProxySettings, _ code: Int) {
+            if let page = settings.page(for: code) {
+                found.insert(page.line)
+            } else if let redirect = settings.errorRedirects[code] {
+                found.insert(redirect.line)
+            }
+        }
+        for entry in httpEntries {
+            let backends = backends(of: entry)
+            let codes = Set(entry.settings.errorFiles.keys).union(entry.settings.httpErrors.keys).union(entry.settings.errorRedirects.keys)
+            for code in codes where backends.isEmpty || backends.contains(where: { $0.settings.answer(for: code) == nil }) {
+                add(entry.settings, code)
+            }
+            for backend in backends {
+                let own = Set(backend.settings.errorFiles.keys).union(backend.settings.httpErrors.keys).union(backend.settings.errorRedirects.keys)
+                for code in own { add(backend.settings, code) }
+            }
+        }
+        return found
+    }
+}
