@@ -60,6 +60,8 @@ struct ApacheModel: Sendable {
         if !server.proxyPassMatches.isEmpty { scope.proxyPassMatches = server.proxyPassMatches + scope.proxyPassMatches }
         if !server.proxyPasses.isEmpty { scope.proxyPasses = server.proxyPasses + scope.proxyPasses }
         scope.handlerProxies = server.handlerProxies + scope.handlerProxies
+        // The main server's FastCGI or AJP upstream comes with the proxies it passes on (its
+        // rewrites stay its own).
         if server.upstreamTimesOutAs504 && !(server.proxyPasses.isEmpty && server.proxyPassMatches.isEmpty && server.handlerProxies.isEmpty) {
             scope.upstreamTimesOutAs504 = true
         }

@@ -29,9 +29,6 @@ struct CaddyToken: Sendable, Equatable {
         set { storedSnippet = newValue ?? -1 }
     }
 
-    /// Whether an `import` brought the word.
-    var isImported: Bool { importFile >= 0 }
-
     /// Records the `import` that brought the word, unless an outer one already brought the
     /// import itself (`site` is then that one's word).
     mutating func imported(by site: CaddyToken) {
