@@ -20,7 +20,7 @@ enum CaddyGlobalOptions {
     /// What Caddy 2.6 refuses in the global options block: an option it does not know, or one
     /// in a `servers` block. Later versions are not judged: their lists are not detour's.
     static func check(_ config: CaddyConfig) -> [Diagnostic] {
-        guard config.version.version == .debian, let block = config.blocks.first, block.isGlobalOptions else { return [] }
+        guard let block = config.blocks.first, block.isGlobalOptions else { return [] }
         var found: [Diagnostic] = []
         for segment in block.segments {
             guard let name = segment.first else { continue }
@@ -35,7 +35,8 @@ enum CaddyGlobalOptions {
                     error("parsing caddyfile tokens for 'servers': Error during parsing: unrecognized servers option '\(option.text)'", at: option, config))
             }
         }
-        return found
+        // The version (`caddy version`, a process) is asked only once an option is not 2.6's.
+        return found.isEmpty || config.version.version != .debian ? [] : found
     }
 
     private static func error(_ message: String, at token: CaddyToken, _ config: CaddyConfig) -> Diagnostic {

@@ -306,10 +306,15 @@ struct CaddyParser {
         if imported.contains(where: { Self.argumentsPlaceholder(in: $0.text) != nil }) {
             imported = imported.flatMap { token in fillArguments(token, arguments) }
         }
-        for index in imported.indices { imported[index].imported(by: importToken) }
-        // The import and its words give way to what it brings; the first of those is current.
+        // The import and its words give way to what it brings, each marked with where it was
+        // imported (in the one copy the splice makes); the first of those is current.
         read.removeLast(2 + arguments.count)
-        unread.append(contentsOf: imported.reversed())
+        unread.append(
+            contentsOf: imported.reversed().lazy.map { token in
+                var marked = token
+                marked.imported(by: importToken)
+                return marked
+            })
         if !next() { pastEnd = true }
     }
 
