@@ -35,7 +35,7 @@ install: deps
 	$(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static
 	install -D -m 755 .build/static/release/detour "$(DESTDIR)$(PREFIX)/bin/detour"
 
-## check-oracle: generate N configurations per server from SEED (default: the time), run each on the real server with a misbehaving upstream, probe every site and compare with detour check; ends with one line of the counts (disagreements in full in .build/oracle-disagreements-<server>.txt)
+## check-oracle: generate N configurations for each of nginx, Caddy, HAProxy and Apache from SEED (default: the time), run each on the real server with a misbehaving upstream, probe every site and compare with detour check; ends with one line of the counts (disagreements in full in .build/oracle-disagreements-<server>.txt)
 N ?= 100
 SEED ?= $(shell date +%s)
 check-oracle: deps test-deps

@@ -114,7 +114,9 @@ let package = Package(
         .testTarget(
             name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport"],
             exclude: ["Fixtures", "Oracle/haproxy-vocabulary.txt"]),
-        .testTarget(name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"],
+            exclude: ["Fixtures", "Oracle/apache-vocabulary.txt"]),
         .testTarget(
             name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"],
             exclude: ["Fixtures", "Oracle/nginx-vocabulary.txt"]),

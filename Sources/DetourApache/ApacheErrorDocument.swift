@@ -37,9 +37,9 @@ final class ApacheErrorDocument: Sendable {
 }
 
 extension ApacheErrorDocument {
-    /// Written in `<Location />`: every request of the site passes through it, proxied ones
-    /// too, and it overrides the site's own (real Apache 2.4.71).
-    var coversEveryRequest: Bool { section?.name == .location && section?.argument == "/" }
+    /// Written in `<If>`, `<ElseIf>` or `<Else>`: Apache merges it over every `<Location>`
+    /// when its condition holds, which detour takes on trust.
+    var isConditional: Bool { section?.name == .if || section?.name == .elseif || section?.name == .else }
 
     /// Written in a `<Directory>`: it answers requests for files there, never a proxied one
     /// (a dead upstream gets Apache's built-in 503; real Apache 2.4.71).

@@ -9,8 +9,8 @@ struct ApacheLocalDocument: Sendable {
 
     struct Path: Sendable {
         var url: String
-        /// The ProxyPass that sends it to the upstream; nil when served here.
-        var proxy: SourceLocation?
+        /// The line that sends it to the upstream; nil when served here.
+        var proxy: ApacheProxyLine?
         /// The file it is served from (Alias, else DocumentRoot); nil when proxied or none.
         var file: String?
     }

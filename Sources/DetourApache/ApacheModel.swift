@@ -60,9 +60,13 @@ struct ApacheModel: Sendable {
         if !server.proxyPassMatches.isEmpty { scope.proxyPassMatches = server.proxyPassMatches + scope.proxyPassMatches }
         if !server.proxyPasses.isEmpty { scope.proxyPasses = server.proxyPasses + scope.proxyPasses }
         scope.handlerProxies = server.handlerProxies + scope.handlerProxies
+        // Its <Location> sections come before the virtual host's, and the last that takes a path wins.
+        if !server.sectionProxies.isEmpty { scope.sectionProxies = server.sectionProxies + scope.sectionProxies }
         // The main server's FastCGI or AJP upstream comes with the proxies it passes on (its
         // rewrites stay its own).
-        if server.upstreamTimesOutAs504 && !(server.proxyPasses.isEmpty && server.proxyPassMatches.isEmpty && server.handlerProxies.isEmpty) {
+        if server.upstreamTimesOutAs504
+            && !(server.proxyPasses.isEmpty && server.proxyPassMatches.isEmpty && server.sectionProxies.isEmpty && server.handlerProxies.isEmpty)
+        {
             scope.upstreamTimesOutAs504 = true
         }
         if scope.errorOverrideLocation == nil { (scope.errorOverride, scope.errorOverrideLocation) = (server.errorOverride, server.errorOverrideLocation) }

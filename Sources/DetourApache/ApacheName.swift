@@ -6,10 +6,11 @@ enum ApacheName: UInt8, Sendable, CaseIterable {
     case ifmodule, ifdefine, ifversion, ifdirective, iffile, ifsection
     // Read by the model.
     case errordocument, documentroot, servername, alias, aliasmatch
+    case redirect, redirectmatch, redirectpermanent, redirecttemp
     case proxypass, proxypassmatch, proxyerroroverride
-    case sethandler, addhandler, rewriteengine, rewriterule
+    case sethandler, addhandler, rewriteengine, rewriterule, rewritecond
     case setenv, setenvif, setenvifnocase, require, authtype
-    case virtualhost, location, locationmatch, directory
+    case virtualhost, location, locationmatch, directory, `if`, elseif, `else`
     case requireall, requireany, requirenone
 
     /// Sections decided while reading (`<IfModule>` …): what they hold is kept or dropped, the
@@ -24,8 +25,10 @@ enum ApacheName: UInt8, Sendable, CaseIterable {
     /// The directives the model reads; the others' words are never made into strings.
     var isFollowedByModel: Bool {
         switch self {
-        case .errordocument, .documentroot, .servername, .alias, .aliasmatch, .proxypass, .proxypassmatch,
-            .proxyerroroverride, .setenv, .setenvif, .setenvifnocase, .require, .authtype, .sethandler, .addhandler, .rewriteengine, .rewriterule:
+        case .errordocument, .documentroot, .servername, .alias, .aliasmatch, .redirect, .redirectmatch, .redirectpermanent, .redirecttemp,
+            .proxypass, .proxypassmatch,
+            .proxyerroroverride, .setenv, .setenvif, .setenvifnocase, .require, .authtype, .sethandler, .addhandler, .rewriteengine, .rewriterule,
+            .rewritecond:
             true
         default: false
         }

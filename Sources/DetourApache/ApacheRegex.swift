@@ -4,10 +4,25 @@ import Foundation
 /// expressions read it (close enough for the paths these name), with `$1`…`$9` substitution.
 struct ApacheRegex: Sendable {
     private let expression: NSRegularExpression
+    /// The literal path an anchored pattern starts with (`^/app/(.*)` → `/app/`), else `/`.
+    let literalStart: String
 
     init?(_ pattern: String) {
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
         self.expression = expression
+        literalStart = Self.literalStart(of: pattern)
+    }
+
+    private static func literalStart(of pattern: String) -> String {
+        guard pattern.hasPrefix("^/") else { return "/" }
+        var start = ""
+        for character in pattern.dropFirst() {
+            guard !"\\.[](){}*+?|^$".contains(character) else { break }
+            start.append(character)
+        }
+        // A quantifier binds to the character before it: that one is not certain.
+        if let next = pattern.dropFirst(1 + start.count).first, "*?{".contains(next) { start.removeLast() }
+        return start.isEmpty ? "/" : start
     }
 
     func matches(_ path: String) -> Bool {

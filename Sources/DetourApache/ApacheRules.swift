@@ -34,7 +34,8 @@ enum ApacheRules {
     )
     static let proxied = RuleDescription(
         SharedCheck.proxied.id("apache"), .error,
-        summary: "an ErrorDocument path that a ProxyPass sends to the upstream (no 'ProxyPass <path> !' before it)",
+        summary:
+            "an ErrorDocument path that goes to the upstream: a ProxyPass with no 'ProxyPass <path> !' before it, a ProxyPass in <Location> (tried before every line outside one), or a [P] RewriteRule (which no 'ProxyPass … !' stops)",
         consequence: "Apache's built-in page when the upstream is down: the page is fetched from the failing upstream"
     )
     static let upstreamPassThrough = RuleDescription(
@@ -46,7 +47,7 @@ enum ApacheRules {
     static let codeNotCovered = RuleDescription(
         SharedCheck.codeNotCovered.id("apache"), .error,
         summary:
-            "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top or in <Location />; 5xx only those Apache raises for it: 500, 502, 503 where it proxies, 504 for FastCGI or AJP, and the upstream's own under ProxyErrorOverride (one in <Directory> never answers a proxied request)",
+            "a site (virtual host, or the main server without any) with no ErrorDocument for a code detour made a page for, at its top, in <If>, or in a <Location> over every path that can fail; 5xx only where it proxies, those Apache raises there: 500, 502, 503, 504 for FastCGI or AJP, and the upstream's own under ProxyErrorOverride (one in <Directory> never answers a proxied request)",
         consequence: "Apache's built-in page, unbranded, in English (503 'Service Unavailable' for a dead upstream)"
     )
     static let protected = RuleDescription(

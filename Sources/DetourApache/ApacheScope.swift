@@ -17,9 +17,9 @@ final class ApacheScope: Sendable {
 
     subscript<Value>(dynamicMember path: KeyPath<Fields, Value>) -> Value { fields[keyPath: path] }
 
-    func errorDocument(for code: Int) -> ApacheErrorDocument? { fields.errorDocument(for: code) }
+    func errorDocument(for code: Int, at start: String) -> ApacheErrorDocument? { fields.errorDocument(for: code, at: start) }
     func raisesItself(_ code: Int) -> Bool { fields.raisesItself(code) }
-    func proxy(of path: String) -> SourceLocation? { fields.proxy(of: path) }
+    func proxy(of path: String) -> ApacheProxyLine? { fields.proxy(of: path) }
     func file(of path: String) -> String? { fields.file(of: path) }
     func guardOf(url: String, file: String?) -> ApacheGuard? { fields.guardOf(url: url, file: file) }
 
@@ -37,20 +37,31 @@ final class ApacheScope: Sendable {
         var aliases: [(url: String, path: String)] = []
         /// `AliasMatch regex file-path`, tried after the Aliases.
         var aliasMatches: [(pattern: ApacheRegex, path: String)] = []
-        /// `ProxyPass path target|!`, in the order Apache tries them (the main server's first),
-        /// `<Location p> ProxyPass target` as `p`; `ProxyPassMatch` with its regex.
+        /// `ProxyPass path target|!` and `ProxyPassMatch`, in the order Apache tries them (the
+        /// main server's first), with their regex.
         var proxyPasses: [(path: String, excluded: Bool, location: SourceLocation)] = []
         var proxyPassMatches: [(pattern: ApacheRegex, excluded: Bool, location: SourceLocation)] = []
-        /// The other lines that hand some requests to an upstream: `SetHandler`/`AddHandler
-        /// "proxy:…"` (per-directory, so a virtual host takes the main server's) and a
-        /// `RewriteRule … [P]` under `RewriteEngine On` (its own only, as Apache merges them).
-        var handlerProxies: [SourceLocation] = []
-        var rewriteProxies: [SourceLocation] = []
+        /// `<Location p> ProxyPass target|!` (and `<LocationMatch>`): Apache tries the last
+        /// section's that takes a path before every ProxyPass line, and its `!` ends the search.
+        var sectionProxies: [(match: ApacheURLMatch, excluded: Bool, location: SourceLocation)] = []
+        /// The other lines that hand some requests to an upstream, with a path each request
+        /// starts with: `SetHandler`/`AddHandler "proxy:…"` (per-directory, so a virtual host
+        /// takes the main server's) and a `RewriteRule … [P]` under `RewriteEngine On` (its own
+        /// only, as Apache merges them).
+        var handlerProxies: [(start: String, location: SourceLocation)] = []
+        var rewriteProxies: [(start: String, location: SourceLocation)] = []
+        /// The RewriteRules at the site's top, in order, for the paths they proxy.
+        var rewriteRules: [ApacheRewriteRule] = []
+        /// Whether a `RewriteCond` was read since the last RewriteRule: it conditions the next one.
+        var rewriteConditionPending = false
         /// Whether one of its upstreams speaks a protocol whose module answers 504 itself when
         /// the upstream is slow (FastCGI, AJP); mod_proxy_http answers 502 for that.
         var upstreamTimesOutAs504 = false
         /// Whether `RewriteEngine On` is written in this scope or one of its sections.
         var rewriteEngineOn = false
+        /// A `Redirect` of `/` or a `RedirectMatch` that takes every path, at the site's top:
+        /// every request is answered with the redirect, and nothing can fail.
+        var redirectsEverything = false
         /// `ProxyErrorOverride On [codes]`: nil when off; empty when every error status.
         var errorOverride: Set<Int>?
         /// Where ProxyErrorOverride is written here (On or Off), nil when it is taken from the main server.
@@ -79,10 +90,23 @@ final class ApacheScope: Sendable {
             }
         }
 
-        /// The page every request gets for `code`: the last `<Location />` that sets one, else the
-        /// site's own.
-        func errorDocument(for code: Int) -> ApacheErrorDocument? {
-            sectionErrorDocuments.last { $0.code == code && $0.coversEveryRequest } ?? errorDocuments.first { $0.code == code }
+        /// The page requests under `start` get for `code`, as Apache merges them: an `<If>`'s
+        /// over the last `<Location>` that takes them all, over the site's own.
+        func errorDocument(for code: Int, at start: String) -> ApacheErrorDocument? {
+            if let conditional = sectionErrorDocuments.last(where: { $0.code == code && $0.isConditional }) { return conditional }
+            let located = sectionErrorDocuments.last { document in
+                document.code == code && ApacheURLMatch(document.section).map { $0.takes(start) } == true
+            }
+            return located ?? errorDocuments.first { $0.code == code }
+        }
+
+        /// Where requests meet the upstream: a path each request of each proxying line starts
+        /// with. Empty for a site that serves everything itself.
+        var proxiedStarts: [String] {
+            var starts = proxyPasses.filter { !$0.excluded }.map(\.path) + proxyPassMatches.filter { !$0.excluded }.map(\.pattern.literalStart)
+            starts += sectionProxies.filter { !$0.excluded }.map(\.match.start) + handlerProxies.map(\.start)
+            if rewriteEngineOn { starts += rewriteProxies.map(\.start) }
+            return starts
         }
 
         /// Records what a proxy target (`fcgi://…`, `unix:…|fcgi://…`, `http://…`) tells of
@@ -106,20 +130,24 @@ final class ApacheScope: Sendable {
         /// The first line that sends requests to an upstream: a ProxyPass, a ProxyPassMatch, a
         /// proxy handler or a `[P]` rewrite; nil when the site serves everything itself.
         var firstProxy: SourceLocation? {
-            proxyPasses.first { !$0.excluded }?.location ?? proxyPassMatches.first { !$0.excluded }?.location ?? handlerProxies.first
-                ?? (rewriteEngineOn ? rewriteProxies.first : nil)
+            proxyPasses.first { !$0.excluded }?.location ?? proxyPassMatches.first { !$0.excluded }?.location
+                ?? sectionProxies.first { !$0.excluded }?.location ?? handlerProxies.first?.location
+                ?? (rewriteEngineOn ? rewriteProxies.first?.location : nil)
         }
 
-        /// The first ProxyPass that takes `path`, nil when none or an exclusion does; then the
-        /// first ProxyPassMatch.
-        func proxy(of path: String) -> SourceLocation? {
-            for pass in proxyPasses where ApacheScope.prefix(pass.path, covers: path) {
-                return pass.excluded ? nil : pass.location
+        /// The line that sends `path` to the upstream, as Apache tries them: the last
+        /// `<Location>`'s ProxyPass that takes it, else the first ProxyPass, then ProxyPassMatch;
+        /// a `!` there keeps it from mod_proxy, not from a `[P]` RewriteRule, which runs next.
+        func proxy(of path: String) -> ApacheProxyLine? {
+            if let section = sectionProxies.last(where: { $0.match.takes(path) }) {
+                if !section.excluded { return ApacheProxyLine(kind: .section, location: section.location) }
+            } else if let pass = proxyPasses.first(where: { ApacheScope.prefix($0.path, covers: path) }) {
+                if !pass.excluded { return ApacheProxyLine(kind: .proxyPass, location: pass.location) }
+            } else if let pass = proxyPassMatches.first(where: { $0.pattern.matches(path) }) {
+                if !pass.excluded { return ApacheProxyLine(kind: .proxyPass, location: pass.location) }
             }
-            for pass in proxyPassMatches where pass.pattern.matches(path) {
-                return pass.excluded ? nil : pass.location
-            }
-            return nil
+            guard rewriteEngineOn, let rule = ApacheRewriteRule.proxy(of: path, by: rewriteRules) else { return nil }
+            return ApacheProxyLine(kind: .rewrite, location: rule)
         }
 
         /// The file a local URL path is served from: an Alias, else the DocumentRoot.

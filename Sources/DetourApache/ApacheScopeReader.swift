@@ -22,6 +22,14 @@ struct ApacheScopeReader {
         var location: SourceLocation
     }
 
+    /// A `Redirect` status word or number.
+    static func isRedirectStatus(_ word: String) -> Bool {
+        ["permanent", "temp", "seeother", "gone"].contains(word.lowercased()) || Int(word) != nil
+    }
+
+    /// Paths that together stand for every path: a pattern that takes them all takes any.
+    static let everyPath = ["/", "/a", "/a/b.html"]
+
     init(config: ApacheConfig) {
         self.config = config
     }
@@ -93,34 +101,17 @@ struct ApacheScopeReader {
         }
     }
 
-    /// Whether a RewriteRule's `[flags]` hold `P` (`proxy`): the substitution goes to mod_proxy.
-    static func proxies(flags: String) -> Bool {
-        guard flags.hasPrefix("["), flags.hasSuffix("]") else { return false }
-        return flags.dropFirst().dropLast().split(separator: ",").contains { flag in
-            let name = flag.split(separator: "=", maxSplits: 1).first?.lowercased() ?? ""
-            return name == "p" || name == "proxy"
-        }
-    }
-
     /// The directives read less often, with their words as a list.
     private mutating func apply(_ line: Line, to scope: inout ApacheScope.Fields, section: Section?) {
         let arguments = line.arguments
         switch line.name {
-        case .proxypassmatch:
-            if let section, section.name == .locationmatch, let regex = section.argument, let target = arguments.first, let pattern = ApacheRegex(regex) {
-                scope.noteTarget(target)
-                scope.proxyPassMatches.append((pattern, target == "!", line.location))
-            } else if section == nil, arguments.count >= 2, let pattern = ApacheRegex(arguments[0]) {
-                scope.noteTarget(arguments[1])
+        case .proxypassmatch, .proxypass:
+            if let match = ApacheURLMatch(section), let target = arguments.first {
+                if target != "!" { scope.noteTarget(target) }
+                scope.sectionProxies.append((match, target == "!", line.location))
+            } else if line.name == .proxypassmatch, section == nil, arguments.count >= 2, let pattern = ApacheRegex(arguments[0]) {
+                if arguments[1] != "!" { scope.noteTarget(arguments[1]) }
                 scope.proxyPassMatches.append((pattern, arguments[1] == "!", line.location))
-            }
-        case .proxypass:
-            if let section, section.name == .locationmatch, let regex = section.argument, let target = arguments.first, let pattern = ApacheRegex(regex) {
-                scope.noteTarget(target)
-                scope.proxyPassMatches.append((pattern, target == "!", line.location))
-            } else if let section, section.name == .location, let path = section.argument, let target = arguments.first {
-                scope.noteTarget(target)
-                scope.proxyPasses.append((path, target == "!", line.location))
             }
         case .proxyerroroverride where !arguments.isEmpty:
             scope.errorOverride = arguments[0].lowercased() == "on" ? Set(arguments.dropFirst().compactMap { Int($0) }) : nil
@@ -135,14 +126,30 @@ struct ApacheScopeReader {
         case .sethandler, .addhandler:
             if let handler = arguments.first, handler.lowercased().hasPrefix("proxy:") {
                 scope.noteTarget(String(handler.dropFirst("proxy:".count)))
-                scope.handlerProxies.append(line.location)
+                scope.handlerProxies.append((ApacheURLMatch(section)?.start ?? "/", line.location))
             }
         case .rewriteengine:
             if arguments.first?.lowercased() == "on" { scope.rewriteEngineOn = true }
-        case .rewriterule where arguments.count >= 3:
-            if Self.proxies(flags: arguments[2]) {
+        case .redirect, .redirectpermanent, .redirecttemp, .redirectmatch:
+            // `Redirect[Match] [status] path|regex URL`.
+            let hasStatus = line.name != .redirectpermanent && line.name != .redirecttemp && arguments.count >= 2 && Self.isRedirectStatus(arguments[0])
+            guard section == nil, let path = arguments.dropFirst(hasStatus ? 1 : 0).first else { return }
+            if line.name == .redirectmatch {
+                if let regex = ApacheRegex(path), Self.everyPath.allSatisfy(regex.matches) { scope.redirectsEverything = true }
+            } else if path == "/" {
+                scope.redirectsEverything = true
+            }
+        case .rewritecond:
+            if section == nil { scope.rewriteConditionPending = true }
+        case .rewriterule where arguments.count >= 2:
+            let rule = ApacheRewriteRule(arguments: arguments, conditioned: section == nil && scope.rewriteConditionPending, location: line.location)
+            if section == nil {
+                scope.rewriteRules.append(rule)
+                scope.rewriteConditionPending = false
+            }
+            if rule.proxies {
                 scope.noteTarget(arguments[1])
-                scope.rewriteProxies.append(line.location)
+                scope.rewriteProxies.append((section == nil ? rule.start : ApacheURLMatch(section)?.start ?? "/", line.location))
             }
         case .require, .authtype:
             guard let section, let guardFound = ApacheGuardRules.guarding(line, in: section) else { return }

@@ -8,8 +8,9 @@ struct ApacheSite: Sendable {
     /// An ErrorDocument's route as Apache follows it, for the words of findings.
     struct Route: Sendable {
         var local: ApacheLocalDocument
-        /// The first of its paths a ProxyPass sends to the upstream.
+        /// The first of its paths sent to the upstream, and the line that sends it.
         var proxiedURL: String?
+        var proxiedBy: ApacheProxyLine?
         /// What keeps visitors from the page, where it is served here.
         var keptOutBy: ApacheGuard?
     }
@@ -19,7 +20,9 @@ struct ApacheSite: Sendable {
 
     init(_ scope: ApacheScope, in context: ApacheCheckContext) {
         self.scope = scope
-        let routes = scope.localDocuments.map { local in Self.route(local, in: scope, pageFiles: context.pageFiles) }
+        let routes = scope.localDocuments.filter { Self.visitorsCanGet($0.document.code, from: scope) }.map { local in
+            Self.route(local, in: scope, pageFiles: context.pageFiles)
+        }
         let coverage = SiteCoverage(
             name: scope.isVirtualHost ? scope.name : "(main server)", location: scope.location, answers: Self.answers(scope, codes: context.pageCodes))
         model = ErrorPageSite(coverage: coverage, routes: routes)
@@ -39,19 +42,37 @@ struct ApacheSite: Sendable {
         let guarded = !scope.guards.isEmpty
         let stand = guarded ? local.paths.lazy.filter { $0.proxy == nil }.compactMap { scope.guardOf(url: $0.url, file: $0.file) }.first : nil
         return ErrorPageRoute(
-            origin: Route(local: local, proxiedURL: proxied?.url, keptOutBy: stand), codes: codes, files: files, upstream: proxied?.proxy,
+            origin: Route(local: local, proxiedURL: proxied?.url, proxiedBy: proxied?.proxy, keptOutBy: stand), codes: codes, files: files,
+            upstream: proxied?.proxy?.location,
             guards: stand.map { [.init(at: $0.location)] } ?? [])
     }
 
     /// Which page answers each code: the ErrorDocument's target as written, nil when none
-    /// does. A 5xx counts only where Apache can raise it for the site (`raisesItself`).
+    /// does. A 5xx counts only where Apache can raise it for the site (`raisesItself`), and
+    /// must answer wherever requests meet the upstream; a 4xx, on every path.
     private static func answers(_ scope: ApacheScope, codes: [Int]) -> [(code: Int, answer: String?)] {
-        codes.filter { $0 < 500 || scope.raisesItself($0) }.map { code in
-            guard let document = scope.errorDocument(for: code), document.target != .builtIn else { return (code, nil) }
-            return (code, document.written)
+        let proxied = scope.proxiedStarts
+        return codes.filter { $0 < 500 || scope.raisesItself($0) }.map { code in
+            var answer: String?
+            for start in code < 500 || proxied.isEmpty ? ["/"] : proxied {
+                guard let document = scope.errorDocument(for: code, at: start), document.target != .builtIn else { return (code, nil) }
+                answer = answer ?? document.written
+            }
+            return (code, answer)
         }
     }
 
-    /// Every ErrorDocument of the site, in code order, then those of its sections.
-    var documents: [ApacheErrorDocument] { scope.errorDocuments + scope.sectionErrorDocuments }
+    /// Whether visitors of the site can get `code` from Apache: any 4xx; 500 (an internal
+    /// error) and 501 (an unknown method) from any site but one that redirects everything;
+    /// the other 5xx where it proxies. A page for a code they cannot get is never sent, so its
+    /// flaws are not theirs (a main server's page that a redirect-only host inherits).
+    private static func visitorsCanGet(_ code: Int, from scope: ApacheScope) -> Bool {
+        guard code >= 500 else { return true }
+        return !scope.redirectsEverything && (code <= 501 || scope.firstProxy != nil)
+    }
+
+    /// Every ErrorDocument of the site that visitors can get, in code order, then those of its sections.
+    var documents: [ApacheErrorDocument] {
+        (scope.errorDocuments + scope.sectionErrorDocuments).filter { Self.visitorsCanGet($0.code, from: scope) }
+    }
 }

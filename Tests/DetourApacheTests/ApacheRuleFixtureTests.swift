@@ -17,11 +17,14 @@ final class ApacheRuleFixtureTests: XCTestCase {
         "error-document-url": "apache.error-document-url",
         "error-document-text": "apache.error-document-text",
         "error-page-proxied": "apache.error-page-proxied",
+        "error-page-proxied-section": "apache.error-page-proxied",
+        "error-page-proxied-rewrite": "apache.error-page-proxied",
         "upstream-errors-pass-through": "apache.upstream-errors-pass-through",
         "upstream-errors-pass-through-rewrite": "apache.upstream-errors-pass-through",
         "code-not-covered": "apache.code-not-covered",
         "code-not-covered-directory": "apache.code-not-covered",
         "code-not-covered-handler": "apache.code-not-covered",
+        "code-not-covered-section": "apache.code-not-covered",
         "error-page-protected": "apache.error-page-protected",
     ]
     static let fixtures = RuleFixtures(root: root, prefix: "apache.", rules: rules)

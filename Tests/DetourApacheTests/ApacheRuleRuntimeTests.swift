@@ -63,6 +63,20 @@ final class ApacheRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(visit(try start("error-page-proxied-near-miss")).contains("detour-page-503"))
     }
 
+    /// A ProxyPass in `<Location />` is tried before the `ProxyPass /errors/ !` line; only a
+    /// later `<Location /errors/>` with `ProxyPass "!"` keeps the pages here.
+    func testALocationProxyPassTakesThePagesPastAnExclusionLine() throws {
+        assertBuiltInAfterFailedPage(visit(try start("error-page-proxied-section-hit")))
+        XCTAssertTrue(visit(try start("error-page-proxied-section-near-miss")).contains("detour-page-503"))
+    }
+
+    /// mod_rewrite runs after mod_proxy's ProxyPass lines: `ProxyPass /errors/ !` does not stop
+    /// a `[P]` rule, a `RewriteRule ^/errors/ - [L]` before it does.
+    func testARewriteRuleProxiesThePagesPastAnExclusionLine() throws {
+        assertBuiltInAfterFailedPage(visit(try start("error-page-proxied-rewrite-hit")))
+        XCTAssertTrue(visit(try start("error-page-proxied-rewrite-near-miss")).contains("detour-page-503"))
+    }
+
     func testAnUncoveredCodeGetsApachesOwnPage() throws {
         let answer = visit(try start("code-not-covered-hit"))
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503"), String(answer.prefix(200)))
@@ -78,6 +92,29 @@ final class ApacheRuleRuntimeTests: XCTestCase {
         let inLocation = visit(try start("code-not-covered-location-near-miss"))
         XCTAssertTrue(inLocation.hasPrefix("HTTP/1.1 503"), String(inLocation.prefix(200)))
         XCTAssertTrue(inLocation.contains("detour-page-503"), inLocation)
+    }
+
+    /// An ErrorDocument in a `<Location>` answers the proxied requests under it, and only those;
+    /// one in `<If>` answers every request its condition takes.
+    func testASectionsPageAnswersTheRequestsItTakes() throws {
+        let elsewhere = visit(try start("code-not-covered-section-hit"), "/app/cart")
+        XCTAssertTrue(elsewhere.contains("<h1>Service Unavailable</h1>"), "<Location /admin/> does not take /app/: \(elsewhere)")
+        let over = visit(try start("code-not-covered-section-near-miss"), "/app/cart")
+        XCTAssertTrue(over.hasPrefix("HTTP/1.1 503"), String(over.prefix(200)))
+        XCTAssertTrue(over.contains("detour-page-503"), over)
+        let conditional = visit(try start("code-not-covered-if-near-miss"))
+        XCTAssertTrue(conditional.hasPrefix("HTTP/1.1 503"), String(conditional.prefix(200)))
+        XCTAssertTrue(conditional.contains("detour-page-503"), conditional)
+    }
+
+    /// A site that redirects every path answers nothing else, its error pages' paths included.
+    func testARedirectOnlySiteAnswersEveryPathWithTheRedirect() throws {
+        let port = try start("error-document-url-redirect-only-near-miss")
+        for path in ["/cart", "/errors/500.html", "/index.php?page=1"] {
+            let answer = visit(port, path)
+            XCTAssertTrue(answer.hasPrefix("HTTP/1.1 301"), "\(path): \(answer.prefix(200))")
+            XCTAssertFalse(answer.contains("status.example.com"), answer)
+        }
     }
 
     func testAProtectedPageIsRefusedToVisitors() throws {

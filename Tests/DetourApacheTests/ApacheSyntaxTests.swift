@@ -43,12 +43,15 @@ final class ApacheSyntaxTests: XCTestCase {
                 ErrorDocument 503 "/errors/503.html"
                 ErrorDocument 504 /errors/${SLOW}.html
                 ErrorDocument 502 /errors/${UNDEFINED}.html
+                # Proxied, so the 5xx pages are used.
+                ProxyPass /app/ http://127.0.0.1:9/
+                ProxyErrorOverride On
 
                 """
             ], environment: ["SLOW": "504"])
         // Only the undefined variable stays as written, and names no file.
         XCTAssertEqual(lines(report), ["apache.conf:8:1: apache.error-page-missing-file"])
-        XCTAssertTrue(report.diagnostics[0].message.contains("/errors/${UNDEFINED}.html"), report.diagnostics[0].message)
+        XCTAssertTrue(report.diagnostics.first?.message.contains("/errors/${UNDEFINED}.html") == true, "\(report.diagnostics)")
     }
 
     func testConditionalSectionsAndIncludes() throws {
@@ -66,6 +69,8 @@ final class ApacheSyntaxTests: XCTestCase {
                 ErrorDocument 504 /errors/missing-504.html
             </IfDefine>
             IncludeOptional optional.d/*.conf
+            ProxyPass /app/ http://127.0.0.1:9/
+            ProxyErrorOverride On
 
             """,
             "conf.d/10-pages.conf": "ErrorDocument 503 /errors/503.html\n",
@@ -79,7 +84,9 @@ final class ApacheSyntaxTests: XCTestCase {
 
         // Relative includes start at ServerRoot: the directive, else --server-root.
         try folder.write(["elsewhere/conf.d/x.conf": "ErrorDocument 503 /errors/from-elsewhere.html\n", "elsewhere/pages.conf": ""])
-        let rooted = try check(["apache.conf": "Alias /errors/ \(folder.path)/pages/\nInclude conf.d/x.conf\n"], serverRoot: folder.path + "/elsewhere")
+        let rooted = try check(
+            ["apache.conf": "Alias /errors/ \(folder.path)/pages/\nInclude conf.d/x.conf\nProxyPass /app/ http://127.0.0.1:9/\nProxyErrorOverride On\n"],
+            serverRoot: folder.path + "/elsewhere")
         XCTAssertEqual(
             lines(rooted),
             ["elsewhere/conf.d/x.conf:1:1: apache.error-page-missing-file"].map { _ in

@@ -69,10 +69,12 @@ public enum LoopbackPort {
         return String(decoding: received, as: UTF8.self)
     }
 
-    public static func waitUntilOpen(_ port: Int, timeout: TimeInterval = 10) -> Bool {
+    /// `while`: false once waiting is pointless (the server that would open it has exited).
+    public static func waitUntilOpen(_ port: Int, timeout: TimeInterval = 10, while alive: () -> Bool = { true }) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if isOpen(port) { return true }
+            guard alive() else { return isOpen(port) }
             usleep(20_000)
         }
         return false

@@ -60,7 +60,7 @@ public enum OracleRunner {
             defer { process.stop() }
             let diagnostics = server.check(main, pages: errors)
             let ports = Set(generated.sites.map { $0.port ?? port })
-            guard ports.allSatisfy({ LoopbackPort.waitUntilOpen($0) }) else {
+            guard ports.allSatisfy({ LoopbackPort.waitUntilOpen($0, while: { process.isRunning }) }) else {
                 let refused = diagnostics.contains { $0.severity == .error }
                 let others = diagnostics.filter { $0.severity != .error }
                 var found: [String] = []
@@ -78,7 +78,7 @@ public enum OracleRunner {
             let dead = try restarted(
                 server, generated.text.replacingOccurrences(of: "127.0.0.1:\(upstream.port)", with: "127.0.0.1:\(LoopbackPort.free())"), main, state)
             defer { dead.stop() }
-            guard ports.allSatisfy({ LoopbackPort.waitUntilOpen($0) }) else {
+            guard ports.allSatisfy({ LoopbackPort.waitUntilOpen($0, while: { dead.isRunning }) }) else {
                 tally.record(
                     configuration: generated.text, disagreements: ["\(server.name) did not start again with the upstream dead: \(dead.log.suffix(400))"])
                 continue

@@ -15,13 +15,22 @@ struct ApacheCodeNotCoveredRule: ApacheRule {
                 "this ErrorDocument \(document.code) is inside <Directory \(document.section?.argument ?? "")>: it answers requests for files there, never a proxied one",
                 at: document.location)
         }
+        // A page in a <Location> answers only the requests under it.
+        let elsewhere = site.scope.sectionErrorDocuments.filter { gaps.contains($0.code) }.compactMap { document -> Diagnostic.Note? in
+            guard let match = ApacheURLMatch(document.section) else { return nil }
+            let starts = document.code < 500 || site.scope.proxiedStarts.isEmpty ? ["/"] : site.scope.proxiedStarts
+            guard let missed = starts.first(where: { !match.takes($0) }) else { return nil }
+            return Diagnostic.Note(
+                "this ErrorDocument \(document.code) is inside <\(document.section?.name == .locationmatch ? "LocationMatch" : "Location") \(document.section?.argument ?? "")>: requests under '\(missed)' do not pass through it",
+                at: document.location)
+        }
         return [
             Self.finding(
                 "\(site.name) has no ErrorDocument for \(Self.codes(gaps)) that every request gets: visitors get Apache's built-in page",
                 at: site.scope.location,
-                notes: filesOnly + [
+                notes: filesOnly + elsewhere + [
                     Self.fix(
-                        "include detour's snippets/apache.conf at server level, or add 'ErrorDocument <code> /detour-errors/<code>.html' with an Alias to the pages, at the site's top or in <Location />"
+                        "include detour's snippets/apache.conf at server level, or add 'ErrorDocument <code> /detour-errors/<code>.html' with an Alias to the pages, at the site's top, in <Location /> or in a <Location> over each proxied path"
                     )
                 ])
         ]
