@@ -61,15 +61,22 @@ final class NginxServer: Sendable {
         return selectable.allSatisfy { $0.scope.page(for: code) != nil } ? page : nil
     }
 
-    /// Whether `page` is for only the statuses authentication raises (401, 403), written where
-    /// `auth_request` or `auth_basic` is in effect: a sign-in flow (nginx-ldap-auth, Authelia)
-    /// that answers a visitor who has not signed in with the sign-in form, often from the
-    /// auth service itself. Not an error page, so the error-page rules leave it alone.
+    /// Whether `page` is for only the statuses authentication raises (401, 403), in effect
+    /// somewhere `auth_request` or `auth_basic` is (where it is written, or a location that
+    /// inherits it): a sign-in flow (nginx-ldap-auth, Authelia) that answers a visitor who has
+    /// not signed in with the sign-in form, often from the auth service itself. Not an error
+    /// page, so the error-page rules leave it alone.
     func isSignIn(_ page: NginxErrorPage) -> Bool {
         guard page.codes.allSatisfy({ $0 == 401 || $0 == 403 }) else { return false }
-        // The scope of the block the directive is written in.
-        let scope = allLocations.first { $0.directive.children.contains(page.directive) }?.scope ?? scope
-        return scope.authRequest != nil || scope.authBasic != nil
+        return ([scope] + allLocations.map(\.scope)).contains { level in
+            (level.authRequest != nil || level.authBasic != nil) && level.errorPagesLevel?.children.contains(page.directive) == true
+        }
+    }
+
+    /// The locations `auth_request` subrequests go to: their answers never reach visitors.
+    var authServiceLocations: [NginxLocation] {
+        let uris = Set(([scope] + allLocations.map(\.scope)).compactMap { $0.authRequest?.firstValue })
+        return uris.compactMap { location(for: $0) }
     }
 
     /// Whether `guardDirective` (`deny`, `auth_basic`, `auth_request`) stands before every

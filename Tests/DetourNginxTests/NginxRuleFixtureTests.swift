@@ -34,6 +34,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "error-page-server-rewrite-return": "nginx.error-page-server-rewrite",
         "error-page-server-rewrite-rewrite": "nginx.error-page-server-rewrite",
         "error-page-soft-status": "nginx.error-page-soft-status",
+        "error-page-soft-status-sign-in": "nginx.error-page-soft-status",
         "error-page-protected": "nginx.error-page-protected",
         "error-page-protected-lifted": "nginx.error-page-protected",
         "add-header-without-always": "nginx.add-header-without-always",

@@ -22,6 +22,9 @@ final class NginxRuleRuntimeTests: XCTestCase {
         case down
         /// The application answers every request with its own 503.
         case answering503
+        /// An auth service (`/auth`: 204 with a session cookie, else 401), its sign-in form
+        /// (`/signin`) and an application that fails with 502.
+        case signInService
     }
 
     /// Starts nginx on the scenario's config and requests `path`.
@@ -53,6 +56,19 @@ final class NginxRuleRuntimeTests: XCTestCase {
         if upstream == .answering503 {
             config = config.replacingOccurrences(
                 of: "http {", with: "http {\n    server { listen 127.0.0.1:\(upstreamPort); location / { return 503 \"application maintenance body\"; } }")
+        }
+        if upstream == .signInService {
+            config = config.replacingOccurrences(
+                of: "http {",
+                with: """
+                    http {
+                        server {
+                            listen 127.0.0.1:\(upstreamPort);
+                            location = /auth { if ($http_cookie ~ "session=") { return 204; } return 401; }
+                            location = /signin { return 200 "sign-in form"; }
+                            location / { return 502 "application down"; }
+                        }
+                    """)
         }
         let nginx = try NginxServer(config: config)
         defer { nginx.stop() }
@@ -123,6 +139,21 @@ final class NginxRuleRuntimeTests: XCTestCase {
         let nearMiss = try request("error-page-soft-status-near-miss", upstream: .down)
         XCTAssertEqual(nearMiss.status, 503)
         XCTAssertTrue(nearMiss.body.contains("detour-page-502"))
+    }
+
+    /// `error_page 401 =200 /signin` under `auth_request` is the sign-in flow: a visitor who has
+    /// not signed in gets the form with 200 on purpose. Taking a 5xx into it hides the failure.
+    func testASignInFlowAnswers401WithTheFormAndA5xxWithItsPage() throws {
+        let session = ["Cookie": "session=1"]
+        for scenario in ["error-page-soft-status-sign-in-near-miss", "error-page-soft-status-sign-in-server-near-miss"] {
+            let signedOut = try request(scenario, upstream: .signInService)
+            XCTAssertEqual(signedOut.status, 200, scenario)
+            XCTAssertEqual(signedOut.body, "sign-in form", scenario)
+            assertServesPage(try request(scenario, headers: session, upstream: .signInService), 502, scenario)
+        }
+        let hit = try request("error-page-soft-status-sign-in-hit", headers: session, upstream: .signInService)
+        XCTAssertEqual(hit.status, 200, "the application's 502 is sent as a sign-in form with 200")
+        XCTAssertEqual(hit.body, "sign-in form")
     }
 
     func testProtectedPageLocationAnswers403() throws {
