@@ -125,6 +125,8 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         assertEmptyBody(try request("error-page-protected-matcher-hit", upstream: .down), 502, "a matcher 127.0.0.1 does not meet")
         assertServesPage(try request("error-page-protected-matcher-near-miss", upstream: .down), 502, "a fallback route")
         assertEmptyBody(try request("error-page-protected-respond-hit", upstream: .down), 403, "respond 403 replaces the page and its status")
+        assertEmptyBody(try request("error-page-protected-import-hit", upstream: .down), 502, "basicauth in the snippet handle_errors imports")
+        assertServesPage(try request("error-page-protected-import-near-miss", upstream: .down), 502, "basicauth in the site's own routes")
     }
 
     func testRespondWithoutAMatcherShadowsFileServer() throws {
