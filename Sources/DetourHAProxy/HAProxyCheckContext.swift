@@ -9,6 +9,8 @@ import Synchronization
 /// loads at start, and each errorfile read and judged once.
 final class HAProxyCheckContext: Sendable {
     let pageCodes: [Int]
+    /// detour's pages folder, as given: a page file in it is detour's.
+    let pagesFolder: String?
     let pageFiles: PageFileLookup
     /// HAProxy reads relative paths from the folder it runs in; detour from the main file's.
     let base: String
@@ -19,8 +21,9 @@ final class HAProxyCheckContext: Sendable {
     /// By local path and code: what is wrong with the file, nil when it cannot be read.
     private let judged = Mutex<[String: [HAProxyErrorFile.Problem]?]>([:])
 
-    init(pageCodes: [Int], maps: [PagePathMap], base: String, model: HAProxyModel, sites: [HAProxySite]) {
+    init(pageCodes: [Int], pagesFolder: String?, maps: [PagePathMap], base: String, model: HAProxyModel, sites: [HAProxySite]) {
         self.pageCodes = pageCodes
+        self.pagesFolder = pagesFolder
         let pageFiles = PageFileLookup(maps: maps)
         self.pageFiles = pageFiles
         self.base = base

@@ -12,7 +12,7 @@ public enum HAProxyChecker: ProxyDialect {
 
     static let rules: [any HAProxyRule] = [
         HAProxyMissingPageRule(), HAProxyInvalidErrorFileRule(), HAProxyStatusLineRule(), HAProxyOversizedErrorFileRule(),
-        HAProxyCodeNotCoveredRule(), HAProxyUpstreamPassThroughRule(), HAProxyErrorlocRedirectRule(), HAProxyProtectedPageRule(),
+        HAProxyCodeNotCoveredRule(), HAProxyReplacedPageRule(), HAProxyUpstreamPassThroughRule(), HAProxyErrorlocRedirectRule(), HAProxyProtectedPageRule(),
         HAProxyRedirectLoopRule(),
     ]
 
@@ -28,13 +28,16 @@ public enum HAProxyChecker: ProxyDialect {
         // Past a reading error HAProxy stops; what follows would be a guess.
         guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
         let model = HAProxyModel(config)
+        // A configuration HAProxy refuses serves nobody: its refusals are all there is to say.
+        guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }
         let pageCodes = PageFolder.codes(in: options.pages)
         // Each HTTP frontend's neutral model, on every core: its routes follow its backends,
         // which may be defined anywhere in the files, so there is no reading to overlap.
         let sites = SiteDriver { HAProxySite($0, in: model, codes: pageCodes) }.run(model.httpEntries)
         let context = HAProxyCheckContext(
-            pageCodes: pageCodes, maps: options.maps, base: options.main.deletingLastPathComponent().path, model: model, sites: sites)
-        let diagnostics = model.diagnostics + rules.flatMap { $0.check(model, in: context) }
+            pageCodes: pageCodes, pagesFolder: options.pages?.standardizedFileURL.path, maps: options.maps, base: options.main.deletingLastPathComponent().path,
+            model: model, sites: sites)
+        let diagnostics = rules.flatMap { $0.check(model, in: context) }
         let coverage = context.sites.map(\.model.coverage)
         return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files)
     }

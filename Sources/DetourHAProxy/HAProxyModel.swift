@@ -10,12 +10,15 @@ final class HAProxyProxy: Sendable {
     let name: String
     let location: SourceLocation
     let settings: HAProxySettings
+    /// The pages for HAProxy's own errors its defaults gave it, by code, before its own lines.
+    let inheritedPages: [Int: HAProxyPage]
 
-    init(kind: String, name: String, location: SourceLocation, settings: HAProxySettings) {
+    init(kind: String, name: String, location: SourceLocation, settings: HAProxySettings, inheritedPages: [Int: HAProxyPage] = [:]) {
         self.kind = kind
         self.name = name
         self.location = location
         self.settings = settings
+        self.inheritedPages = inheritedPages
     }
 
     /// Where visitors arrive.
@@ -94,6 +97,17 @@ struct HAProxyModel: Sendable {
                     if let refusal = use.record(section) { diagnostics.append(refusal) }
                     uses[source] = use
                 }
+                if isDefaults && section.name == nil {
+                    // Rules and ACLs need a name to be shared (cfgparse-listen.c, tcp_rules.c).
+                    for line in section.lines where line.keyword == "acl" || HAProxyDefaultsUse.ruleKeywords.contains(line.keyword) {
+                        diagnostics.append(
+                            .error(
+                                HAProxyRules.syntax.id, "'\(line.keyword)' not allowed in anonymous 'defaults' section: HAProxy refuses the file",
+                                at: line.location,
+                                notes: [.init("fix: name the section ('defaults NAME'); proxies after it still take it")]))
+                    }
+                }
+                let inherited = settings.errorFiles.merging(settings.httpErrors) { _, httpError in httpError }
                 for line in section.lines { apply(line, to: &settings, errorSections: errorSections) }
                 if section.kind == "defaults" {
                     last = settings
@@ -104,7 +118,8 @@ struct HAProxyModel: Sendable {
                             name: name, location: section.location, hasRules: section.lines.contains { HAProxyDefaultsUse.ruleKeywords.contains($0.keyword) })
                     }
                 } else {
-                    let proxy = HAProxyProxy(kind: section.kind, name: section.name ?? "", location: section.location, settings: settings)
+                    let proxy = HAProxyProxy(
+                        kind: section.kind, name: section.name ?? "", location: section.location, settings: settings, inheritedPages: inherited)
                     if proxy.isBackend, backendsByName[proxy.name] == nil { backendsByName[proxy.name] = proxies.count }
                     proxies.append(proxy)
                 }

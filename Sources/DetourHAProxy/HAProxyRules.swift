@@ -44,6 +44,12 @@ enum HAProxyRules {
             "a frontend or listen section, with the backends it routes to, has no page for a code detour made one for (503 when no server is up, 504 on a timeout)",
         consequence: "HAProxy's built-in page, unbranded, in English"
     )
+    static let replacedPage = RuleDescription(
+        "haproxy.error-page-replaced", .error,
+        summary:
+            "an errorfile, errorfiles or http-error line in a frontend or backend replaces detour's page from its defaults with another file, where it answers (a frontend's wherever its backend has no page of its own)",
+        consequence: "the other page (HAProxy's stock file, an older page) with the status, not the branded one"
+    )
     static let upstreamPassThrough = RuleDescription(
         SharedCheck.upstreamPassThrough.id("haproxy"), .warning,
         summary: "a backend with servers has no 'http-response return … if { status N }' for the 5xx its application sends",
@@ -69,6 +75,6 @@ enum HAProxyRules {
     /// Reading the configuration as the server does first, then the rules, in the order they run.
     static let all: [RuleDescription] = [
         syntax, errorfileCode, missingFile, errorfileInvalid, errorfileStatusLine, errorfileOversized,
-        codeNotCovered, upstreamPassThrough, errorlocRedirect, protected, redirectLoop,
+        codeNotCovered, replacedPage, upstreamPassThrough, errorlocRedirect, protected, redirectLoop,
     ]
 }

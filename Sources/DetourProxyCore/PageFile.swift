@@ -29,6 +29,11 @@ public final class PageFile: Sendable, Hashable {
         hasher.combine(uri)
     }
 
+    /// Whether the file checked here lies directly in `folder` (a standardized path).
+    public func isIn(folder: String) -> Bool {
+        URL(fileURLWithPath: localPath).standardizedFileURL.deletingLastPathComponent().path == folder
+    }
+
     /// `'/srv/errors/502.html'`, with `(here 'pages/502.html')` when `--map` moved it.
     public var shown: String {
         localPath == installPath ? "'\(installPath)'" : "'\(installPath)' (here '\(localPath)')"

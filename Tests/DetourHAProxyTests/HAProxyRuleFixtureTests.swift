@@ -23,6 +23,7 @@ final class HAProxyRuleFixtureTests: XCTestCase {
         "code-not-covered": "haproxy.code-not-covered",
         "code-not-covered-tcp-frontend": "haproxy.code-not-covered",
         "upstream-errors-pass-through": "haproxy.upstream-errors-pass-through",
+        "error-page-replaced": "haproxy.error-page-replaced",
         "errorloc-redirect": "haproxy.errorloc-redirect",
         "errorloc-redirect-routed": "haproxy.errorloc-redirect",
         "errorloc-redirect-host": "haproxy.errorloc-redirect",

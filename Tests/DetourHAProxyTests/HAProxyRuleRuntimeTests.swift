@@ -176,8 +176,22 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         let passed = visit(try start("upstream-errors-pass-through-hit", server: "127.0.0.1:\(appPort)"))
         XCTAssertTrue(passed.hasPrefix("HTTP/1.1 500"), String(passed.prefix(200)))
         XCTAssertTrue(passed.contains("Traceback: app-internal-detail"), "the application's own body reaches visitors: \(passed)")
-        let replaced = visit(try start("upstream-errors-pass-through-near-miss", server: "127.0.0.1:\(appPort)"))
-        XCTAssertTrue(replaced.contains("detour-page-500"), replaced)
-        XCTAssertFalse(replaced.contains("app-internal-detail"))
+        for scenario in ["upstream-errors-pass-through-near-miss", "upstream-errors-pass-through-frontend-near-miss"] {
+            let replaced = visit(try start(scenario, server: "127.0.0.1:\(appPort)"))
+            XCTAssertTrue(replaced.hasPrefix("HTTP/1.1 500") || replaced.hasPrefix("HTTP/1.0 500"), "\(scenario): \(replaced.prefix(200))")
+            XCTAssertTrue(replaced.contains("detour-page-500"), "\(scenario): \(replaced)")
+            XCTAssertFalse(replaced.contains("app-internal-detail"))
+        }
+    }
+
+    /// HAProxy looks for its own error's page in the backend, then the frontend: a frontend's
+    /// errorfile answers where the backend has none, and is shadowed where it has one.
+    func testAFrontendsOwnErrorfileAnswersWhereTheBackendHasNoPage() throws {
+        let replaced = visit(try start("error-page-replaced-hit"))
+        XCTAssertTrue(replaced.contains(" 503 "), String(replaced.prefix(200)))
+        XCTAssertTrue(replaced.contains("No server is available to handle this request."), "the stock page: \(replaced)")
+        XCTAssertFalse(replaced.contains("detour-page-503"))
+        let shadowed = visit(try start("error-page-replaced-near-miss"))
+        XCTAssertTrue(shadowed.contains("detour-page-503"), shadowed)
     }
 }

@@ -3,7 +3,8 @@ import DetourProxyCore
 
 /// A backend whose servers' own 5xx reach visitors as the application wrote them: errorfile
 /// and http-error cover only HAProxy's own errors; a backend's are replaced only by
-/// `http-response return … if { status N }`.
+/// `http-response return … if { status N }`, in the backend or in every frontend that routes
+/// to it (with a file, or `default-errorfiles`: the errorfile in effect).
 struct HAProxyUpstreamPassThroughRule: HAProxyRule {
     static let about = HAProxyRules.upstreamPassThrough
     static let replaced = [500, 502, 503, 504]
@@ -11,8 +12,15 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         let codes = Self.replaced.filter(context.pageCodes.contains)
         guard !codes.isEmpty else { return [] }
+        let entries = model.proxies.filter { $0.takesRequests && $0.kind != "listen" }
         return model.proxies.filter { $0.isBackend && $0.settings.mode == "http" && $0.settings.servers > 0 }.compactMap { proxy in
-            let passed = codes.filter { !proxy.settings.replacedStatuses.contains($0) }
+            // A frontend's own rules run on its backends' responses too: a status passes where
+            // a frontend that routes here leaves it, as the backend does.
+            let reaching = entries.filter { model.backends(of: $0).contains { $0.isSection(proxy) } }
+            let passed = codes.filter { code in
+                !proxy.settings.replacedStatuses.contains(code)
+                    && (reaching.isEmpty || reaching.contains { !$0.settings.replacedStatuses.contains(code) })
+            }
             guard !passed.isEmpty else { return nil }
             return Self.finding(
                 "\(proxy.kind) '\(proxy.name)' passes its servers' own \(Self.codes(passed)) to visitors as they are: errorfile and http-error cover only HAProxy's own errors",

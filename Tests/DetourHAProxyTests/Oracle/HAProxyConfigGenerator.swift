@@ -4,8 +4,10 @@ import Foundation
 /// Composes HAProxy configurations for the runtime oracle from building blocks (a frontend and
 /// its backend per site on ports of their own; pages as `errorfile` in `defaults`, the frontend
 /// or the backend, through `errorfiles` and `http-errors`, or `http-response return` for the
-/// application's own statuses) and plants faults (a code left out, `errorloc302` instead of a
-/// file, a file whose status line says 200, no `http-response return`), seeded.
+/// application's own statuses, in the backend or the frontend; named defaults with `from`,
+/// `use_backend`, `http-after-response`) and plants faults (a code left out, `errorloc302` or
+/// `errorloc303` instead of a file, a file whose status line says 200, no `http-response
+/// return`, a stock page over the defaults' one, rules in an anonymous defaults), seeded.
 struct HAProxyConfigGenerator {
     static let codes = [500, 502, 503, 504]
     /// Every keyword the generator can write, in `Oracle/haproxy-vocabulary.txt`.
@@ -16,31 +18,53 @@ struct HAProxyConfigGenerator {
     private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
 
     /// The configuration with `ports.count` sites, pages in `pages` (`errors/NNN.http` and
-    /// `.html`, `errors/200-NNN.http` with a 200 status line), the upstream at `upstream`.
+    /// `.html`, `errors/200-NNN.http` with a 200 status line, `stock/NNN.http` not detour's),
+    /// the upstream at `upstream`.
     mutating func configuration(ports: [Int], upstream: Int, pages: String) -> (text: String, sites: [OracleSite]) {
         var lines = ["global", "    log stdout format raw local0", ""]
         let inDefaults = chance(40)
         let viaSection = chance(30)
+        // Named defaults: the frontends take 'pages', the backends 'pages' or 'plain' (none).
+        let named = chance(30)
         if viaSection {
             lines += ["http-errors detour"] + Self.codes.map { "    errorfile \($0) \(pages)/errors/\($0).http" } + [""]
         }
-        lines += ["defaults", "    mode http", "    timeout connect 1s", "    timeout client 5s", "    timeout server 300ms"]
-        // Each retry of a refused connection waits a second: most samples retry at once or not at all.
-        lines.append(chance(80) ? "    retries 0" : "    retries 1")
-        if inDefaults { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
+        lines += [named ? "defaults pages" : "defaults"] + Self.timeouts + [retries()]
+        let defaultsPages = inDefaults ? pageLines(pages: pages, viaSection: viaSection) : []
+        lines += defaultsPages.map { "    " + $0 }
+        // Whether the defaults give detour's 503 page, for a stock line to replace (a stock page
+        // where detour's is not set anywhere is the operator's own choice, not a fault).
+        let defaultsGive503 = defaultsPages.contains { $0 == "errorfiles detour" || $0.hasPrefix("errorfile 503 \(pages)/errors/503") }
+        // Rules in an anonymous defaults section: HAProxy refuses the file.
+        if !named, chance(3) { lines.append("    http-response return status 503 default-errorfiles if { status 503 }") }
         lines.append("")
+        let plainBackends = named && chance(50)
+        if plainBackends { lines += ["defaults plain"] + Self.timeouts + [retries(), ""] }
         var sites: [OracleSite] = []
         for (index, port) in ports.enumerated() {
             let start = lines.count + 1
-            lines += ["frontend web\(index)", "    bind 127.0.0.1:\(port)", "    default_backend app\(index)"]
+            lines += [named ? "frontend web\(index) from pages" : "frontend web\(index)", "    bind 127.0.0.1:\(port)"]
+            lines.append(chance(20) ? "    use_backend app\(index) if { path_beg / }" : "    default_backend app\(index)")
             let pagesHere = !inDefaults || chance(20)
             let inFrontend = chance(50)
             if pagesHere, inFrontend { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
-            lines += ["", "backend app\(index)", "    server app 127.0.0.1:\(upstream)"]
+            // A page left from the stock configuration, over the defaults' one.
+            if defaultsGive503, !pagesHere, chance(20) { lines.append("    errorfile 503 \(pages)/stock/503.http") }
+            if chance(10) { lines.append("    http-after-response set-header X-Frame-Options DENY") }
+            // The application's own statuses: the backend's rules, or the frontend's.
+            let replaceInFrontend = chance(25)
+            let replaces = chance(80)
+            if replaces, replaceInFrontend {
+                lines += Self.codes.map { "    http-response return status \($0) default-errorfiles if { status \($0) }" }
+            }
+            lines += ["", plainBackends ? "backend app\(index) from plain" : named ? "backend app\(index) from pages" : "backend app\(index)"]
+            lines.append("    server app 127.0.0.1:\(upstream)")
             if pagesHere, !inFrontend { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
-            if chance(80) {
+            if replaces, !replaceInFrontend {
+                let file = chance(20) ? "lf-file" : "file"
                 for code in Self.codes {
-                    lines.append("    http-response return status \(code) content-type \"text/html\" file \(pages)/errors/\(code).html if { status \(code) }")
+                    lines.append(
+                        "    http-response return status \(code) content-type \"text/html\" \(file) \(pages)/errors/\(code).html if { status \(code) }")
                 }
             }
             lines.append("")
@@ -51,6 +75,11 @@ struct HAProxyConfigGenerator {
         return (lines.joined(separator: "\n"), sites)
     }
 
+    private static let timeouts = ["    mode http", "    timeout connect 1s", "    timeout client 5s", "    timeout server 300ms"]
+
+    /// Each retry of a refused connection waits a second: most samples retry at once or not at all.
+    private mutating func retries() -> String { chance(80) ? "    retries 0" : "    retries 1" }
+
     /// The lines that give the pages, with a fault now and then.
     private mutating func pageLines(pages: String, viaSection: Bool) -> [String] {
         if viaSection, !chance(10) { return ["errorfiles detour"] }
@@ -59,7 +88,7 @@ struct HAProxyConfigGenerator {
         // its page is never faulty, so what the oracle judges is what it can see.
         for code in Self.codes where code == 500 || !chance(5) {
             switch code == 500 ? 2 : Int.random(in: 0..<30, using: &random) {
-            case 0: lines.append("errorloc302 \(code) http://status.example/\(code).html")
+            case 0: lines.append("\(chance(50) ? "errorloc302" : "errorloc303") \(code) http://status.example/\(code).html")
             case 1: lines.append("errorfile \(code) \(pages)/errors/200-\(code).http")
             default: lines.append("errorfile \(code) \(pages)/errors/\(code).http")
             }
@@ -67,8 +96,16 @@ struct HAProxyConfigGenerator {
         return lines
     }
 
-    /// The raw pages `errorfile` sends: the status line and headers, then detour's page.
+    /// The raw pages `errorfile` sends: the status line and headers, then detour's page; and
+    /// HAProxy's stock ones beside the folder.
     static func writeRawPages(into folder: URL) throws {
+        let stock = folder.deletingLastPathComponent().appendingPathComponent("stock")
+        try FileManager.default.createDirectory(at: stock, withIntermediateDirectories: true)
+        for code in codes {
+            let raw =
+                "HTTP/1.0 \(code) Error\r\nCache-Control: no-cache\r\nConnection: close\r\nContent-Type: text/html\r\n\r\n<html><body><h1>\(code)</h1>stock page</body></html>\n"
+            try raw.write(to: stock.appendingPathComponent("\(code).http"), atomically: true, encoding: .utf8)
+        }
         for code in codes {
             let page = try String(contentsOf: folder.appendingPathComponent("\(code).html"), encoding: .utf8)
             for (name, status) in [("\(code).http", "\(code) Error"), ("200-\(code).http", "200 OK")] {
