@@ -43,11 +43,16 @@ final class NginxServer: Sendable {
     /// gives a page for `code` too (the pages' own locations aside: they serve files).
     /// A 5xx needs a page only where nginx can raise one: when nothing at the server's own level
     /// can, the page every location that can fail gives is enough (a server whose only failing
-    /// location is `location /api/` sets its pages there).
+    /// location is `location /api/` sets its pages there; an `auth_request` service's location
+    /// is not one of them).
     func pageForEveryRequest(_ code: Int, pageLocations: [NginxLocation]) -> NginxErrorPage? {
         if let page = scope.page(for: code) { return page }
         if code >= 500, !mayAnswerServerErrorEverywhere {
-            let failing = allLocations.filter { location in !pageLocations.contains { $0 === location } && mayAnswerServerError(in: location) }
+            // An auth service's failure reaches visitors as the 500 of the location that asked it.
+            let authServices = authServiceLocations
+            let failing = allLocations.filter { location in
+                !pageLocations.contains { $0 === location } && !authServices.contains { $0 === location } && mayAnswerServerError(in: location)
+            }
             if let first = failing.first, let page = first.scope.page(for: code), failing.allSatisfy({ $0.scope.page(for: code) != nil }) {
                 return page
             }

@@ -156,6 +156,13 @@ final class NginxRuleRuntimeTests: XCTestCase {
         XCTAssertEqual(hit.body, "sign-in form")
     }
 
+    /// A dead auth service fails the request that asked it with 500, under that location's
+    /// pages: its own location needs none.
+    func testAFailingAuthServiceAnswersWithTheAskingLocationsPage() throws {
+        assertServesPage(try request("code-not-covered-auth-service-near-miss", upstream: .down), 500, "auth service down")
+        assertServesPage(try request("code-not-covered-auth-service-near-miss", headers: ["Cookie": "session=1"], upstream: .signInService), 502, "signed in")
+    }
+
     func testProtectedPageLocationAnswers403() throws {
         XCTAssertEqual(try request("error-page-protected-hit", upstream: .down).status, 403)
         assertServesPage(try request("error-page-protected-near-miss", upstream: .down), 502, "near miss")

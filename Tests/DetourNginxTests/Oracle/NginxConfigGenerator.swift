@@ -4,13 +4,16 @@ import Foundation
 /// Composes nginx configurations for the runtime oracle from building blocks (proxied,
 /// redirect-only and static sites; error pages at the server or in one location; the pages'
 /// own location in its forms) and plants faults (a code left out, the pages' location missing,
-/// guarded, pointed elsewhere, a soft status, no `proxy_intercept_errors`), seeded.
+/// guarded, pointed elsewhere, a soft status, no `proxy_intercept_errors`; a sign-in flow
+/// under `auth_request`, `try_files` before the application, a `rewrite`), seeded.
 struct NginxConfigGenerator {
     static let codes = [500, 502, 503, 504]
     /// Every directive the generator can write, in `Oracle/nginx-vocabulary.txt`.
     static let vocabularyFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("nginx-vocabulary.txt")
 
     var random: SplitMix64
+    /// Whether the site just written asks an auth service first.
+    var signsIn = false
 
     /// The `http` block's servers for `port`, pages under `pages` (its `errors/` folder),
     /// the upstream at `upstream`, temporary files in `folder`.
@@ -18,6 +21,9 @@ struct NginxConfigGenerator {
         var lines = [
             "worker_processes 1;", "events { worker_connections 256; }", "http {", "    access_log off;",
             "    client_body_temp_path {{PREFIX}}/body;", "    proxy_temp_path {{PREFIX}}/proxy;", "    types { text/html html; }",
+            // The auth service lets every request in but one: that visitor has not signed in.
+            // ($request_uri: the auth subrequest's own $uri is /auth.)
+            "    map $request_uri $signed_in { default ok; ~/s401(\\?|$) s401; }",
         ]
         var sites: [OracleSite] = []
         for index in 0..<Int.random(in: 1...3, using: &random) {
@@ -27,7 +33,8 @@ struct NginxConfigGenerator {
             sites.append(
                 OracleSite(
                     host: host, lines: start...lines.count,
-                    paths: OracleProbe.failingPaths(under: "/app/", codes: Self.codes) + OracleProbe.failingPaths(under: "/", codes: Self.codes)))
+                    paths: OracleProbe.failingPaths(under: "/app/", codes: Self.codes) + OracleProbe.failingPaths(under: "/", codes: Self.codes)
+                        + (signsIn ? ["/app/s401"] : [])))
         }
         lines.append("}")
         return ((lines.joined(separator: "\n") + "\n").replacingOccurrences(of: "{{PREFIX}}", with: folder), sites)
@@ -42,6 +49,7 @@ struct NginxConfigGenerator {
 
     private mutating func body(host: String, upstream: Int, pages: String) -> [String] {
         var lines: [String] = []
+        signsIn = false
         switch Int.random(in: 0..<10, using: &random) {
         case 0:
             lines.append("        return 301 https://\(host)$request_uri;")
@@ -54,11 +62,29 @@ struct NginxConfigGenerator {
         // error_page lines: all codes, or some left out; soft status now and then.
         var codes = Self.codes
         if chance(15) { codes.removeAll { _ in chance(40) } }
-        let errorPages = codes.map { code in
+        // A sign-in flow before the application: an auth service that lets visitors in or
+        // sends them to the sign-in form with 200 (the flow, not a soft status), now and then
+        // taking the application's 502 into the form too (a soft status).
+        let signIn = chance(15)
+        signsIn = signIn
+        var signInCodes = "401"
+        if signIn, chance(25), codes.contains(502) {
+            codes.removeAll { $0 == 502 }
+            signInCodes = "401 502"
+        }
+        var errorPages = codes.map { code in
             chance(5) ? "error_page \(code) =200 /errors/\(code).html;" : "error_page \(code) /errors/\(code).html;"
         }
+        if signIn { errorPages.insert("error_page \(signInCodes) =200 /signin;", at: 0) }
         let inLocation = chance(20)
         if !inLocation { lines += errorPages.map { "        " + $0 } }
+        if chance(15) { lines.append("        rewrite ^/shop/(.*)$ /app/$1 last;") }
+        if signIn {
+            lines += [
+                "        location = /auth { internal; proxy_pass http://127.0.0.1:\(upstream)/$signed_in; }",
+                "        location = /signin { return 200 \"sign-in form\"; }",
+            ]
+        }
         // The pages' own location, in one of its forms, or a fault in it.
         let prefix = chance(50) ? "location ^~ /errors/" : "location /errors/"
         switch Int.random(in: 0..<20, using: &random) {
@@ -71,18 +97,25 @@ struct NginxConfigGenerator {
             ]
         case 3: lines.append("        \(prefix) { root \(pages); deny all; }")
         case 4: lines.append("        \(prefix) { alias \(pages)/errors/; internal; }")
+        case 5: lines.append("        \(prefix) { root \(pages); try_files $uri =404; internal; }")
         default: lines.append("        \(prefix) { root \(pages); internal; }")
         }
         lines.append("        location /app/ {")
+        if signIn { lines.append("            auth_request /auth;") }
         lines.append("            proxy_pass http://127.0.0.1:\(upstream);")
         lines.append("            proxy_connect_timeout 1s;")
         lines.append("            proxy_read_timeout 300ms;")
         if chance(85) { lines.append("            proxy_intercept_errors on;") }
         if inLocation { lines += errorPages.map { "            " + $0 } }
         lines.append("        }")
-        lines.append(
-            chance(30)
-                ? "        location / { proxy_pass http://127.0.0.1:\(upstream); proxy_read_timeout 300ms; }" : "        location / { return 200 \"home\"; }")
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0, 1: lines.append("        location / { proxy_pass http://127.0.0.1:\(upstream); proxy_read_timeout 300ms; }")
+        case 2:
+            // Files first, then the application.
+            lines.append("        location / { root \(pages); try_files $uri @app; }")
+            lines.append("        location @app { proxy_pass http://127.0.0.1:\(upstream); proxy_read_timeout 300ms; }")
+        default: lines.append("        location / { return 200 \"home\"; }")
+        }
         return lines
     }
 }
