@@ -2,7 +2,7 @@ import DetourDiagnostics
 
 /// How sections use one named `defaults` section, for the two ways HAProxy 2.6 refuses to
 /// share one: named with `from` by some and taken implicitly (as the last one) by others; and,
-/// when it holds rules, taken by frontends and by backends.
+/// when it holds rules, taken by frontends and by backends, or by a listen or defaults section.
 struct HAProxyDefaultsUse: Sendable {
     static let ruleKeywords: Set<String> = ["http-request", "http-response", "http-after-response", "tcp-request", "tcp-response"]
 
@@ -27,6 +27,18 @@ struct HAProxyDefaultsUse: Sendable {
             if byName { explicit = true } else { implicit = true }
             if section.kind == "frontend" { frontends = true }
             if section.kind == "backend" { backends = true }
+        }
+        // A section that is frontend and backend at once, or another defaults, cannot keep a
+        // reference to its rules (cfgparse-listen.c).
+        if hasRules, section.kind == "listen" || section.kind == "defaults" {
+            return .error(
+                HAProxyRules.syntax.id,
+                "a \(section.kind) section cannot take defaults section '\(name)', which holds http-request, http-response or tcp rules: HAProxy refuses the file",
+                at: section.location,
+                notes: [
+                    .init("the defaults section", at: location),
+                    .init("fix: give it a defaults section without rules, or move the rules into the proxies"),
+                ])
         }
         if byName ? implicit : explicit {
             return .error(

@@ -113,6 +113,35 @@ final class HAProxySyntaxTests: XCTestCase {
         XCTAssertEqual(lines(try check(ruled + "backend b from named\ndefaults\n    mode http\nfrontend f\n")), [])
     }
 
+    /// Rules and ACLs need a named defaults section to be shared: HAProxy refuses them in an
+    /// anonymous one, and takes them in a named one that only frontends take (a listen
+    /// section, both at once, cannot take one with rules).
+    func testRulesInAnAnonymousDefaultsSectionAreRefused() throws {
+        let haproxy = try RequiredTool.find("haproxy")
+        let timeouts = "    timeout connect 1s\n    timeout client 1s\n    timeout server 1s\n"
+        let rules = [
+            "acl local src 127.0.0.1", "http-request deny", "http-response set-header X-A b", "http-after-response set-header X-A b",
+            "tcp-request content accept",
+        ]
+        for rule in rules {
+            let cases = [
+                ("defaults", "frontend web\n    bind 127.0.0.1:1\n    default_backend b\n", "haproxy.cfg:3:5: haproxy.syntax"),
+                ("defaults named", "frontend web\n    bind 127.0.0.1:1\n    default_backend b\n", nil),
+                (
+                    "defaults named", "listen web\n    bind 127.0.0.1:1\n    server s 127.0.0.1:9\n",
+                    rule.hasPrefix("acl") ? nil : "haproxy.cfg:7:1: haproxy.syntax"
+                ),
+            ]
+            for (header, proxy, refusal) in cases {
+                let report = try check(
+                    "\(header)\n    mode http\n    \(rule)\n\(timeouts)\(proxy)defaults plain\n    mode http\n\(timeouts)backend b\n    server s 127.0.0.1:9\n")
+                XCTAssertEqual(lines(report), refusal.map { [$0] } ?? [], "\(header), \(proxy): \(rule)")
+                let verdict = try ProcessRunner.run(haproxy, ["-c", "-f", folder.path + "/haproxy.cfg"])
+                XCTAssertEqual(verdict.status != 0, refusal != nil, "\(header), \(proxy): \(rule): \(verdict.stdout + verdict.stderr)")
+            }
+        }
+    }
+
     func testBadInputIsLocatedNeverACrash() throws {
         try folder.writeData("haproxy.cfg", Data([0x66, 0x72, 0x0A, 0x00, 0xFF, 0x0A]))
         let binary = HAProxyChecker.check(
