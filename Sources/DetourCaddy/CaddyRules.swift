@@ -33,12 +33,13 @@ enum CaddyRules {
     )
     static let upstreamPassThrough = RuleDescription(
         SharedCheck.upstreamPassThrough.id("caddy"), .warning,
-        summary: "reverse_proxy without handle_response in a site with error pages",
+        summary: "reverse_proxy without a handle_response that answers (none, or one that only copy_response's) in a site with error pages",
         consequence: "the application's own 500/503 body (Caddy's own 502 for a dead upstream is still replaced)"
     )
     static let codeNotCovered = RuleDescription(
         SharedCheck.codeNotCovered.id("caddy"), .error,
-        summary: "a code detour made a page for has no handle_errors route in a site",
+        summary:
+            "a code detour made a page for has no handle_errors route in a site; a 5xx only where the site can raise it (a proxy or handler: any; 'error': the statuses it names)",
         consequence: "Caddy's own response for that code: the status with an empty body"
     )
     static let softStatus = RuleDescription(

@@ -14,8 +14,9 @@ struct CaddySite: Sendable {
     var proxies: [(line: [CaddyToken], handlesResponses: Bool)]
     /// The lines inside each `handle_response` block of those proxies.
     var responseHandlers: [[[CaddyToken]]]
-    /// Whether anything outside `handle_errors` can make Caddy answer a 5xx (`raisesServerErrors`).
-    var mayRaiseServerError: Bool
+    /// The 5xx anything outside `handle_errors` can make Caddy answer (`serverErrors`): nil
+    /// for any, empty for none.
+    var raisedServerErrors: Set<Int>?
     /// `map` outputs by placeholder (`{detour_language}` → en, de, …).
     var mapValues: [String: [String]]
     /// The site in neutral terms, with the files each error route sends: worked out once
@@ -63,7 +64,7 @@ struct CaddySite: Sendable {
         self.errorBlocks = errorBlocks
         errorRoutes = errorSegments.flatMap { CaddyErrorRoute.routes(of: $0, siteRoot: root) }
         self.proxies = proxies
-        mayRaiseServerError = !proxies.isEmpty || block.segments.contains { Self.raisesServerErrors(CaddyLine($0), depth: 0) }
+        raisedServerErrors = proxies.isEmpty ? Self.union(block.segments.map { Self.serverErrors(CaddyLine($0), depth: 0) }) : nil
         responseHandlers = proxies.flatMap { proxy in
             CaddyDirectiveCheck.block(inside: proxy.0).lines.filter { $0.first?.text == "handle_response" }.map {
                 CaddyDirectiveCheck.block(inside: $0).lines.map(\.tokens)
@@ -79,23 +80,44 @@ struct CaddySite: Sendable {
         "method", "redir", "request_body", "request_header", "respond", "rewrite", "root", "skip_log", "tls", "try_files", "uri", "vars",
     ]
 
-    /// Whether a line can make Caddy answer a 5xx: a handler outside `answersItself` (a proxy,
-    /// `php_fastcgi`, `templates`, `error`, a plugin's), a `respond` with a 5xx, or such a line
-    /// inside a `handle`, `handle_path` or `route`.
-    private static func raisesServerErrors(_ line: CaddyLine, depth: Int) -> Bool {
-        guard let name = line.first?.text, !name.hasPrefix("@"), depth < CaddyDirectiveCheck.maximumDepth else { return false }
+    /// Whether the site can make Caddy answer `code` (a 5xx) outside `handle_errors`.
+    func mayRaise(_ code: Int) -> Bool { raisedServerErrors?.contains(code) ?? true }
+
+    /// The 5xx a line can make Caddy answer: any (nil) for a handler outside `answersItself`
+    /// (a proxy, `php_fastcgi`, `templates`, a plugin's); those an `error` names (500 when it
+    /// names none) or a `respond` sends; those of the lines inside a `handle`, `handle_path`
+    /// or `route`.
+    private static func serverErrors(_ line: CaddyLine, depth: Int) -> Set<Int>? {
+        guard let name = line.first?.text, !name.hasPrefix("@"), depth < CaddyDirectiveCheck.maximumDepth else { return [] }
         switch name {
         case "handle", "handle_path", "route":
-            return CaddyDirectiveCheck.block(inside: line).lines.contains { raisesServerErrors($0, depth: depth + 1) }
+            return union(CaddyDirectiveCheck.block(inside: line).lines.map { serverErrors($0, depth: depth + 1) })
         case "respond":
-            return line.dropFirst().contains { !$0.isQuoted && (Int($0.text) ?? 0) >= 500 }
+            return Set(line.dropFirst().compactMap { $0.isQuoted ? nil : Int($0.text) }.filter { $0 >= 500 })
+        case "error":
+            let statuses = line.dropFirst().compactMap { Int($0.text) }.filter { (100...999).contains($0) }
+            return statuses.isEmpty ? [500] : Set(statuses.filter { $0 >= 500 })
         default:
-            return !answersItself.contains(name)
+            return answersItself.contains(name) ? [] : nil
         }
     }
 
+    /// Several lines' 5xx: nil when one of them can raise any.
+    private static func union(_ sets: [Set<Int>?]) -> Set<Int>? {
+        var all = Set<Int>()
+        for set in sets {
+            guard let set else { return nil }
+            all.formUnion(set)
+        }
+        return all
+    }
+
+    /// Whether a proxy's `handle_response` answers the responses it takes itself; one that
+    /// only `copy_response`s sends the application's answer on as it came.
     private static func handlesResponses(_ segment: [CaddyToken]) -> Bool {
-        segment.contains { $0.text == "handle_response" && !$0.isQuoted }
+        CaddyDirectiveCheck.block(inside: CaddyLine(segment)).lines.contains { line in
+            line.first?.text == "handle_response" && !CaddyDirectiveCheck.block(inside: line).lines.contains { $0.first?.text == "copy_response" }
+        }
     }
 
     /// The proxies inside a `handle`, `handle_path` or `route` block, at any depth: the requests

@@ -89,7 +89,7 @@ extension CaddySite {
                 let shown = files.count > 1 ? "\(file.localPath) and \(files.count - 1) more" : file.localPath
                 return (code, files.allSatisfy(\.exists) ? shown : shown + " (missing)")
             }
-            return (code, code < 500 || mayRaiseServerError ? nil : "not needed: nothing here answers 5xx")
+            return (code, code < 500 || mayRaise(code) ? nil : "not needed: nothing here answers \(code)")
         }
         let start = block.start.map { context.location(of: $0) } ?? SourceLocation(path: context.files[0], line: 1, column: 1)
         return SiteCoverage(name: name.isEmpty ? "site" : name, location: start, answers: answers)

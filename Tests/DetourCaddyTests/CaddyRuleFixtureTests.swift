@@ -18,6 +18,8 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "handle-errors-without-response": "caddy.handle-errors-without-response",
         "upstream-errors-pass-through": "caddy.upstream-errors-pass-through",
         "upstream-errors-pass-through-handle": "caddy.upstream-errors-pass-through",
+        "upstream-errors-pass-through-copy-response": "caddy.upstream-errors-pass-through",
+        "code-not-covered-maintenance": "caddy.code-not-covered",
         "code-not-covered-static-only": "caddy.code-not-covered",
         "code-not-covered": "caddy.code-not-covered",
         "code-not-covered-matcher": "caddy.code-not-covered",

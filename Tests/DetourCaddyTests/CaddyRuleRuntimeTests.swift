@@ -80,6 +80,19 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("upstream-errors-pass-through-near-miss", upstream: .answering503), 503, "near miss")
     }
 
+    func testCopyResponsePassesTheApplicationsErrors() throws {
+        let hit = try request("upstream-errors-pass-through-copy-response-hit", upstream: .answering503)
+        XCTAssertEqual(hit.status, 503)
+        XCTAssertEqual(hit.body, "application maintenance body")
+    }
+
+    /// `error … 503` is the only 5xx a maintenance site raises: its page answers every request,
+    /// and a handle_errors that leaves 503 out answers none.
+    func testAMaintenanceSwitchNeedsOnlyItsOwnStatusesPage() throws {
+        assertEmptyBody(try request("code-not-covered-maintenance-hit", upstream: .down), 503, "503 left out")
+        assertServesPage(try request("code-not-covered-maintenance-near-miss", "/cart", upstream: .down), 503, "near miss")
+    }
+
     func testAProxyInAHandleBlockPassesTheApplicationsErrors() throws {
         let hit = try request("upstream-errors-pass-through-handle-hit", upstream: .answering503)
         XCTAssertEqual(hit.status, 503)

@@ -1,12 +1,13 @@
 import DetourTestSupport
 import Foundation
 
-/// Composes Caddyfiles for the runtime oracle from building blocks (proxied, redirect-only and
-/// static sites; the proxy at the top, in `handle` or brought by a snippet; `handle_errors` with
-/// its `root`, `rewrite`, `file_server`, matchers and imports) and plants faults (no
-/// `handle_errors`, no `file_server`, a wrong `root`, a matcher that leaves codes out, a
-/// `respond` before the files, the page fetched from the upstream, `basicauth`, no
-/// `handle_response`), seeded.
+/// Composes Caddyfiles for the runtime oracle from building blocks (proxied, redirect-only,
+/// static and maintenance sites; the proxy at the top, in `handle`, `handle_path`, `route`
+/// with `uri`, or brought by a snippet; `forward_auth`; `handle_errors` with its `root`,
+/// `rewrite` or `try_files`, `file_server`, matchers and imports, or from a snippet) and
+/// plants faults (no `handle_errors`, no `file_server`, a wrong `root`, a matcher that leaves
+/// codes out, a `respond` before the files, the page fetched from the upstream, `basicauth`,
+/// no `handle_response` or a `copy_response` in it), seeded.
 struct CaddyConfigGenerator {
     static let codes = [500, 502, 503, 504]
     /// Every directive the generator can write, in `Oracle/caddy-vocabulary.txt`.
@@ -28,10 +29,16 @@ struct CaddyConfigGenerator {
         var sites: [OracleSite] = []
         for index in 0..<Int.random(in: 1...3, using: &random) {
             let host = "s\(index).test"
+            var body = site(host: host, upstream: upstream, pages: pages, snippet: snippet, intercepts: intercepts)
+            // The error route from a snippet of its own, now and then.
+            if let errors = body.firstIndex(of: "handle_errors {"), chance(25) {
+                let end = body.lastIndex(of: "}")!
+                let name = "pages-\(index)"
+                lines += ["(\(name)) {"] + body[(errors + 1)..<end].map { "\t" + $0.dropFirst() } + ["}", ""]
+                body.replaceSubrange((errors + 1)..<end, with: ["\timport \(name)"])
+            }
             let start = lines.count + 1
-            lines +=
-                ["http://\(host):\(port) {"] + site(host: host, upstream: upstream, pages: pages, snippet: snippet, intercepts: intercepts).map { "\t" + $0 }
-                + ["}", ""]
+            lines += ["http://\(host):\(port) {"] + body.map { "\t" + $0 } + ["}", ""]
             sites.append(
                 OracleSite(
                     host: host, lines: start...(lines.count - 1),
@@ -42,22 +49,34 @@ struct CaddyConfigGenerator {
 
     private mutating func proxy(upstream: Int, intercepts: Bool) -> [String] {
         var lines = ["reverse_proxy 127.0.0.1:\(upstream) {", "\ttransport http {", "\t\tdial_timeout 1s", "\t\tresponse_header_timeout 300ms", "\t}"]
-        if intercepts { lines += ["\t@error status 5xx", "\thandle_response @error {", "\t\terror \"upstream error\" {rp.status_code}", "\t}"] }
+        // copy_response sends the application's own answer on: its errors pass through.
+        let answer = intercepts && chance(90) ? "\t\terror \"upstream error\" {rp.status_code}" : "\t\tcopy_response"
+        if intercepts || chance(10) { lines += ["\t@error status 5xx", "\thandle_response @error {", answer, "\t}"] }
         return lines + ["}"]
     }
 
     private mutating func site(host: String, upstream: Int, pages: String, snippet: Bool, intercepts: Bool) -> [String] {
-        switch Int.random(in: 0..<10, using: &random) {
+        var lines: [String]
+        switch Int.random(in: 0..<12, using: &random) {
         case 0: return ["redir https://\(host){uri} 301"]
         case 1: return ["respond \"home\" 200"]
-        default: break
+        // A maintenance switch: every request is an error of the site's own.
+        case 2: lines = ["error \"down for maintenance\" 503"]
+        default:
+            let app = snippet ? ["import app"] : proxy(upstream: upstream, intercepts: intercepts)
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: lines = ["handle /app/* {"] + app.map { "\t" + $0 } + ["}", "handle {", "\trespond \"home\" 200", "}"]
+            case 1: lines = ["route /app/* {"] + app.map { "\t" + $0 } + ["}", "respond \"home\" 200"]
+            case 2: lines = ["handle_path /app/* {"] + app.map { "\t" + $0 } + ["}", "respond \"home\" 200"]
+            case 3: lines = ["route /app/* {", "\turi strip_prefix /app"] + app.map { "\t" + $0 } + ["}", "respond \"home\" 200"]
+            default: lines = app
+            }
         }
-        let app = snippet ? ["import app"] : proxy(upstream: upstream, intercepts: intercepts)
-        var lines: [String]
-        switch Int.random(in: 0..<3, using: &random) {
-        case 0: lines = ["handle /app/* {"] + app.map { "\t" + $0 } + ["}", "handle {", "\trespond \"home\" 200", "}"]
-        case 1: lines = ["route /app/* {"] + app.map { "\t" + $0 } + ["}", "respond \"home\" 200"]
-        default: lines = app
+        // An auth service every request asks first.
+        if chance(10) { lines.insert(contentsOf: ["forward_auth 127.0.0.1:\(upstream) {", "\turi /ok?signed-in", "}"], at: 0) }
+        // A password on the pages' folder in the site's own routes, which handle_errors never meets.
+        if chance(10) {
+            lines += ["basicauth /errors/* {", "\tstaff $2a$14$vhB1ZB9Clq6/nxSGpxXXxe7w0vbFSzYgXUT1vqHBtLrE/4fjUtB/u", "}"]
         }
         guard !chance(8) else { return lines }
         var errors = ["handle_errors {"]
@@ -68,7 +87,7 @@ struct CaddyConfigGenerator {
         case 1: body += ["basicauth {", "\tstaff $2a$14$vhB1ZB9Clq6/nxSGpxXXxe7w0vbFSzYgXUT1vqHBtLrE/4fjUtB/u", "}", "root * \(pages)"]
         default: body.append("root * \(pages)")
         }
-        body.append("rewrite * /errors/{err.status_code}.html")
+        body.append(chance(80) ? "rewrite * /errors/{err.status_code}.html" : "try_files /errors/{err.status_code}.html")
         switch Int.random(in: 0..<25, using: &random) {
         case 0: break
         case 1: body += ["respond \"Something went wrong\"", "file_server"]
