@@ -34,17 +34,17 @@ struct CaddyCheckContext: Sendable {
             !root.utf8.contains(UInt8(ascii: "{"))
         else { return [] }
         guard target[0].text == "try_files" else {
-            return target.count >= 2 ? files(target[target.count - 1].text, under: root, code: code, in: site) : []
+            return target.count >= 2 ? files(target[target.count - 1].text, under: root, code: code, in: site, stripping: route.strippedPrefix) : []
         }
         let names = target.dropFirst().prefix { !($0.text == "{" && !$0.isQuoted) }
-        let candidates = names.map { files($0.text, under: root, code: code, in: site) }
+        let candidates = names.map { files($0.text, under: root, code: code, in: site, stripping: route.strippedPrefix) }
         guard let first = candidates.first, !first.isEmpty, candidates.allSatisfy({ $0.count == first.count }) else { return [] }
         return first.indices.map { index in candidates.first { $0[index].exists }?[index] ?? first[index] }
     }
 
-    /// The files a URI with placeholders names under `root`; empty when a placeholder is known
-    /// only at request time.
-    private func files(_ target: String, under root: String, code: Int, in site: CaddySite) -> [PageFile] {
+    /// The files a URI with placeholders names under `root`, less the prefix a `handle_path`
+    /// stripped (`stripping`); empty when a placeholder is known only at request time.
+    private func files(_ target: String, under root: String, code: Int, in site: CaddySite, stripping: String) -> [PageFile] {
         var uris = [""]
         // The target's literal parts and placeholders, read once: the code, or each value a
         // `map` gives; anything else is known only when a request comes.
@@ -70,7 +70,8 @@ struct CaddyCheckContext: Sendable {
         var folder = root
         while folder.utf8.count > 1, folder.utf8.last == UInt8(ascii: "/") { folder.removeLast() }
         return uris.map { uri in
-            let path = uri.utf8.contains(UInt8(ascii: "?")) ? String(uri[..<uri.firstIndex(of: "?")!]) : uri
+            var path = uri.utf8.contains(UInt8(ascii: "?")) ? String(uri[..<uri.firstIndex(of: "?")!]) : uri
+            if !stripping.isEmpty { path = CaddyPagePath.strip(stripping, from: path) }
             return pageFiles.file(folder + (path.utf8.first == UInt8(ascii: "/") ? path : "/" + path), uri: path)
         }
     }

@@ -24,6 +24,14 @@ struct CaddyErrorRoute: Sendable {
     var condition: (matcher: CaddyToken, definition: [CaddyToken]?)?
     /// Codes a `{err.status_code}` matcher (or 2.8's `handle_errors 5xx`) admits; nil: every code.
     var codes: Set<Int>?
+    /// The page's own path as the route sees it, for one code (`/errors/500.html`): nil when
+    /// no `rewrite` set it or a placeholder other than the code decides it.
+    var pagePath: String?
+    /// What enclosing `handle_path` blocks stripped from the page's path since its target was set.
+    var strippedPrefix = ""
+    /// A `file_server` in a block beside this one that the page's own request never reaches,
+    /// as this one takes it.
+    var passedFileServer: CaddyToken?
 
     /// Whether something here writes a body: a `file_server`, a `respond` or a proxy.
     var writesBody: Bool { fileServer != nil || !responds.isEmpty || proxy != nil }
@@ -55,8 +63,13 @@ struct CaddyErrorRoute: Sendable {
             let matched = line.count > 1 && isMatcher(line[1])
             switch name {
             case "root": route.root = line.tokens
-            case "rewrite": route.rewrite = line.tokens
-            case "try_files": route.tryFiles = line.tokens
+            case "rewrite":
+                route.rewrite = line.tokens
+                route.pagePath = line.count >= 2 ? CaddyPagePath.written(line[line.count - 1].text) : nil
+                route.strippedPrefix = ""
+            case "try_files":
+                route.tryFiles = line.tokens
+                route.strippedPrefix = ""
             case "file_server": route.fileServer = line[0]
             case "respond":
                 route.responds.append(line.tokens)
@@ -72,13 +85,26 @@ struct CaddyErrorRoute: Sendable {
             }
         }
         if route.writesBody || nested.isEmpty { found.append(route) }
-        for line in nested {
+        let taken = CaddyPagePath.taking(route.pagePath, nested)
+        let passed = nested.filter { line in !taken.contains { $0.words.startIndex == line.words.startIndex } }.lazy.compactMap { line in
+            CaddyDirectiveCheck.block(inside: line).lines.first { $0.first?.text == "file_server" }?[0]
+        }.first
+        for line in taken {
             var inner = route
+            inner.passedFileServer = passed
             inner.fileServer = nil
             inner.respond = nil
             inner.responds = []
             inner.proxy = nil
-            if line.count > 1, isMatcher(line[1]), line[1].text != "*" {
+            if line.count > 1, line[1].text.hasPrefix("/"), let path = route.pagePath {
+                // The page's own request: the matcher lets it in (`taking`), and handle_path
+                // strips its prefix.
+                if line[0].text == "handle_path" {
+                    let prefix = CaddyPagePath.strippedPrefix(of: line[1].text)
+                    inner.pagePath = CaddyPagePath.strip(prefix, from: path)
+                    inner.strippedPrefix += prefix
+                }
+            } else if line.count > 1, isMatcher(line[1]), line[1].text != "*" {
                 if let definition = matchers[line[1].text], let codes = statusCodes(definition) {
                     inner.codes = inner.codes.map { $0.intersection(codes) } ?? codes
                 } else {

@@ -54,7 +54,8 @@ enum CaddyRules {
     )
     static let respondShadowsFileServer = RuleDescription(
         "caddy.respond-shadows-file-server", .error,
-        summary: "a respond without a matcher stands in the handle_errors route whose file_server sends the page",
+        summary:
+            "a respond without a matcher stands in the handle_errors route whose file_server sends the page, or in the block the page's own request lands in while the file_server is in one it never reaches",
         consequence: "respond's text instead of the page: respond comes before file_server in Caddy's order"
     )
     static let protected = RuleDescription(

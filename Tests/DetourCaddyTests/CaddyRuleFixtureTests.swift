@@ -26,6 +26,7 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "error-page-soft-status": "caddy.error-page-soft-status",
         "error-status-as-message": "caddy.error-status-as-message",
         "respond-shadows-file-server": "caddy.respond-shadows-file-server",
+        "respond-shadows-file-server-route": "caddy.respond-shadows-file-server",
         "error-page-protected": "caddy.error-page-protected",
         "error-page-protected-matcher": "caddy.error-page-protected",
         "error-page-protected-respond": "caddy.error-page-protected",
@@ -33,6 +34,8 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "error-page-missing-file-try-files": "caddy.error-page-missing-file",
         "error-page-proxied": "caddy.error-page-proxied",
         "error-page-proxied-import": "caddy.error-page-proxied",
+        "error-page-proxied-route": "caddy.error-page-proxied",
+        "error-page-missing-file-handle-path": "caddy.error-page-missing-file",
     ]
 
     static func check(_ scenario: String) -> ProxyCheck.Report {

@@ -80,6 +80,18 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("upstream-errors-pass-through-near-miss", upstream: .answering503), 503, "near miss")
     }
 
+    /// The page's own request inside handle_errors: a route runs its lines in order, only the
+    /// first handle block that takes it runs, and handle_path strips its prefix.
+    func testThePagesOwnRequestTakesTheRouteItsPathMatches() throws {
+        assertEmptyBody(try request("error-page-proxied-route-hit", upstream: .down), 502, "the route's proxy takes the page")
+        assertServesPage(try request("error-page-proxied-route-near-miss", upstream: .down), 502, "handle /app/* never sees it")
+        assertEmptyBody(try request("error-page-missing-file-handle-path-hit", upstream: .down), 502, "stripped: no such file")
+        assertServesPage(try request("error-page-missing-file-handle-path-near-miss", upstream: .down), 502, "stripped, in the right folder")
+        let shadowed = try request("respond-shadows-file-server-route-hit", upstream: .down)
+        XCTAssertEqual(shadowed.status, 500, "handle comes before route: the catch-all's respond")
+        XCTAssertEqual(shadowed.body, "Something went wrong")
+    }
+
     func testCopyResponsePassesTheApplicationsErrors() throws {
         let hit = try request("upstream-errors-pass-through-copy-response-hit", upstream: .answering503)
         XCTAssertEqual(hit.status, 503)

@@ -18,10 +18,10 @@ struct CaddyMissingPageFileRule: CaddyRule {
             return Self.finding(
                 "error page '\(written)' for \(Self.codes(codes)) resolves to \(shown), which \(files.count == 1 ? "does" : "do") not exist: visitors get the status with an empty body",
                 at: context.location(of: target[0]),
-                notes: [
-                    .init("the folder comes from here", at: context.location(of: root[0])),
-                    Self.fixMissingFile("put the pages in that folder, or point root at the folder that holds them"),
-                ])
+                notes: [.init("the folder comes from here", at: context.location(of: root[0]))]
+                    + (errors.strippedPrefix.isEmpty
+                        ? [] : [Diagnostic.Note("handle_path strips '\(errors.strippedPrefix)' from the page's path before root is added", at: nil)])
+                    + [Self.fixMissingFile("put the pages in that folder, or point root at the folder that holds them")])
         }
     }
 }

@@ -96,9 +96,30 @@ struct CaddyConfigGenerator {
         }
         if matched {
             errors += ["\t@some expression `{err.status_code} in [502, 503]`", "\thandle @some {"] + body.map { "\t\t" + $0 } + ["\t}"]
+        } else if chance(25) {
+            errors += routedPages(pages: pages, upstream: upstream, proxies: !lines.contains { $0.hasPrefix("error ") }).map { "\t" + $0 }
         } else {
             errors += body.map { "\t" + $0 }
         }
         return lines + errors + ["}"]
+    }
+
+    /// The pages behind blocks the page's own request goes through: a proxy for other paths
+    /// before them now and then, `handle` or `handle_path` (which strips `/errors`, so its root
+    /// is the pages' own folder, or wrongly their parent), a `route` (which a catch-all `handle`
+    /// comes before), or, where the site `proxies` (its upstream is the one that fails), a
+    /// `route` whose proxy takes the page first.
+    private mutating func routedPages(pages: String, upstream: Int, proxies: Bool) -> [String] {
+        var lines = ["rewrite * /errors/{err.status_code}.html"]
+        if chance(50) { lines += ["handle /app/* {", "\treverse_proxy 127.0.0.1:\(upstream)", "}"] }
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0 where proxies: lines += ["route {", "\treverse_proxy /errors/* 127.0.0.1:\(upstream)", "\troot * \(pages)", "\tfile_server", "}"]
+        case 1: lines += ["handle_path /errors/* {", "\troot * \(pages)", "\tfile_server", "}"]
+        case 2, 3, 4: lines += ["handle_path /errors/* {", "\troot * \(pages)/errors", "\tfile_server", "}"]
+        case 5: lines += ["route {", "\troot * \(pages)", "\tfile_server", "}"]
+        default: lines += ["handle /errors/* {", "\troot * \(pages)", "\tfile_server", "}"]
+        }
+        if chance(30) { lines += ["handle {", "\trespond \"Something went wrong\" 500", "}"] }
+        return lines
     }
 }
