@@ -10,7 +10,7 @@ public enum NginxChecker: ProxyDialect {
     public static let siteNoun = "server"
 
     static let rules: [any NginxRule] = [
-        MissingPageFileRule(), UndefinedNamedLocationRule(), DroppedInheritedPagesRule(), UninterceptedUpstreamRule(),
+        MissingPageFileRule(), UndefinedNamedLocationRule(), DroppedInheritedPagesRule(), UninterceptedUpstreamRule(), AuthServicePageRule(),
         InterceptedWithoutPageRule(), ProxiedPageRule(), ReturnedPageRule(), NotInternalRule(), SoftErrorStatusRule(), ProtectedPageRule(),
         HeaderWithoutAlwaysRule(), UncoveredCodeRule(), DynamicTargetRule(), ServerRewriteRule(),
     ]

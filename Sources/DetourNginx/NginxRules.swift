@@ -62,6 +62,12 @@ enum NginxRules {
         summary: "a proxied location has pages for codes the application sends, without *_intercept_errors on",
         consequence: "the application's own 500/503 body, without `proxy_intercept_errors on`"
     )
+    static let authServicePage = RuleDescription(
+        "nginx.auth-service-page", .error,
+        summary:
+            "an auth_request service's location intercepts its upstream's errors (*_intercept_errors on, often inherited) under an error_page 401 or 403 that answers with a success (=200, or =)",
+        consequence: "every visitor is let in: the service's refusal becomes the sign-in page's 200 inside the subrequest"
+    )
     static let interceptedCodeWithoutPage = RuleDescription(
         "nginx.intercepted-code-without-page", .warning,
         summary: "intercepting lets codes through that have no page",
@@ -119,7 +125,7 @@ enum NginxRules {
     /// Reading the configuration as the server does first, then the rules, in the order they run.
     static let all: [RuleDescription] = [
         syntax, directive, includeMissing, includeCycle, includeDepth, includeSize, fileTooLarge, missingFile,
-        errorPageUndefinedNamedLocation, inheritedErrorPageDropped, upstreamPassThrough,
+        errorPageUndefinedNamedLocation, inheritedErrorPageDropped, upstreamPassThrough, authServicePage,
         interceptedCodeWithoutPage, proxied, returned, errorPageNotInternal, softStatus, protected,
         addHeaderWithoutAlways, codeNotCovered, errorPageDynamicTarget, errorPageServerRewrite,
     ]

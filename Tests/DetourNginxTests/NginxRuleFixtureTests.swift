@@ -25,6 +25,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "inherited-error-page-dropped-in-if": "nginx.inherited-error-page-dropped",
         "inherited-error-page-dropped-proxied-auth": "nginx.inherited-error-page-dropped",
         "upstream-errors-pass-through": "nginx.upstream-errors-pass-through",
+        "auth-service-page": "nginx.auth-service-page",
         "intercepted-code-without-page": "nginx.intercepted-code-without-page",
         "error-page-proxied": "nginx.error-page-proxied",
         "error-page-returned": "nginx.error-page-returned",

@@ -156,6 +156,17 @@ final class NginxRuleRuntimeTests: XCTestCase {
         XCTAssertEqual(hit.body, "sign-in form")
     }
 
+    /// Intercepting in the auth service's location hands its 401 to `error_page 401 =200`:
+    /// the subrequest succeeds, and a visitor who never signed in reaches the application.
+    func testAnInterceptedAuthServiceLetsEveryVisitorIn() throws {
+        let hit = try request("auth-service-page-hit", upstream: .signInService)
+        XCTAssertEqual(hit.status, 502, "past the auth service, to the failing application: \(hit.body)")
+        assertServesPage(hit, 502, "hit")
+        let nearMiss = try request("auth-service-page-near-miss", upstream: .signInService)
+        XCTAssertEqual(nearMiss.status, 200)
+        XCTAssertEqual(nearMiss.body, "sign-in form", "the visitor is sent to sign in")
+    }
+
     /// A dead auth service fails the request that asked it with 500, under that location's
     /// pages: its own location needs none.
     func testAFailingAuthServiceAnswersWithTheAskingLocationsPage() throws {

@@ -1,6 +1,7 @@
 import DetourDiagnostics
 
-/// 5. Intercepting is on, but some codes the upstream can send have no page here.
+/// 5. Intercepting is on, but some codes the upstream can send have no page here. An
+/// `auth_request` service's location is left alone: nginx reads only its status.
 struct InterceptedWithoutPageRule: NginxRule {
     static let about = NginxRules.interceptedCodeWithoutPage
     /// Statuses an application commonly sends for its own failures.
@@ -9,7 +10,8 @@ struct InterceptedWithoutPageRule: NginxRule {
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let expected = context.pageCodes.isEmpty ? Self.upstreamCodes : Set(context.pageCodes.filter { $0 >= 500 })
-        for location in server.allLocations {
+        let authServices = server.authServiceLocations
+        for location in server.allLocations where !authServices.contains(where: { $0 === location }) {
             guard let pass = location.upstreamPass, let intercept = location.scope.intercepts[pass.module] else { continue }
             let missing = expected.subtracting(location.scope.coveredCodes)
             guard !missing.isEmpty else { continue }

@@ -79,6 +79,8 @@ struct NginxConfigGenerator {
         let inLocation = chance(20)
         if !inLocation { lines += errorPages.map { "        " + $0 } }
         if chance(15) { lines.append("        rewrite ^/shop/(.*)$ /app/$1 last;") }
+        // Intercepting for the whole server reaches the auth service's location too.
+        if signIn, chance(25) { lines.append("        proxy_intercept_errors on;") }
         if signIn {
             lines += [
                 "        location = /auth { internal; proxy_pass http://127.0.0.1:\(upstream)/$signed_in; }",
