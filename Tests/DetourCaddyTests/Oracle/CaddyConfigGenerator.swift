@@ -79,6 +79,7 @@ struct CaddyConfigGenerator {
             lines += ["basicauth /errors/* {", "\tstaff $2a$14$vhB1ZB9Clq6/nxSGpxXXxe7w0vbFSzYgXUT1vqHBtLrE/4fjUtB/u", "}"]
         }
         guard !chance(8) else { return lines }
+        let proxies = !lines.contains { $0.hasPrefix("error ") }
         var errors = ["handle_errors {"]
         let matched = chance(15)
         var body: [String] = []
@@ -91,13 +92,15 @@ struct CaddyConfigGenerator {
         switch Int.random(in: 0..<25, using: &random) {
         case 0: break
         case 1: body += ["respond \"Something went wrong\"", "file_server"]
-        case 2: body.append(snippet ? "import app" : "reverse_proxy 127.0.0.1:\(upstream)")
+        // The page from the site's own upstream, which fails with it (a site that does not
+        // proxy would be using it as a page service, which detour leaves to its operator).
+        case 2 where proxies: body.append(snippet ? "import app" : "reverse_proxy 127.0.0.1:\(upstream)")
         default: body.append("file_server")
         }
         if matched {
             errors += ["\t@some expression `{err.status_code} in [502, 503]`", "\thandle @some {"] + body.map { "\t\t" + $0 } + ["\t}"]
         } else if chance(25) {
-            errors += routedPages(pages: pages, upstream: upstream, proxies: !lines.contains { $0.hasPrefix("error ") }).map { "\t" + $0 }
+            errors += routedPages(pages: pages, upstream: upstream, proxies: proxies).map { "\t" + $0 }
         } else {
             errors += body.map { "\t" + $0 }
         }
