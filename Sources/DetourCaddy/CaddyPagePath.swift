@@ -5,9 +5,20 @@
 enum CaddyPagePath {
     /// A rewrite target as a path for one code (500); nil when another placeholder decides it.
     static func written(_ target: String) -> String? {
-        var path = target.replacingOccurrences(of: "{err.status_code}", with: "500").replacingOccurrences(of: "{http.error.status_code}", with: "500")
+        guard target.hasPrefix("/") else { return nil }
+        var path = ""
+        var rest = Substring(target)
+        while let open = rest.firstIndex(of: "{") {
+            path += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { return nil }
+            let name = rest[open...close]
+            guard name == "{err.status_code}" || name == "{http.error.status_code}" else { return nil }
+            path += "500"
+            rest = rest[rest.index(after: close)...]
+        }
+        path += rest
         if let query = path.firstIndex(of: "?") { path = String(path[..<query]) }
-        return path.hasPrefix("/") && !path.contains("{") ? path : nil
+        return path
     }
 
     /// Whether a Caddy path matcher takes `path`: exact, a prefix before a final `*`, or

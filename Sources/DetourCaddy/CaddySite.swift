@@ -115,7 +115,9 @@ struct CaddySite: Sendable {
     /// Whether a proxy's `handle_response` answers the responses it takes itself; one that
     /// only `copy_response`s sends the application's answer on as it came.
     private static func handlesResponses(_ segment: [CaddyToken]) -> Bool {
-        CaddyDirectiveCheck.block(inside: CaddyLine(segment)).lines.contains { line in
+        guard segment.contains(where: { $0.text == "handle_response" && !$0.isQuoted }) else { return false }
+        guard segment.contains(where: { $0.text == "copy_response" && !$0.isQuoted }) else { return true }
+        return CaddyDirectiveCheck.block(inside: CaddyLine(segment)).lines.contains { line in
             line.first?.text == "handle_response" && !CaddyDirectiveCheck.block(inside: line).lines.contains { $0.first?.text == "copy_response" }
         }
     }

@@ -73,14 +73,23 @@ final class NginxServer: Sendable {
     /// page, so the error-page rules leave it alone.
     func isSignIn(_ page: NginxErrorPage) -> Bool {
         guard page.codes.allSatisfy({ $0 == 401 || $0 == 403 }) else { return false }
-        return ([scope] + allLocations.map(\.scope)).contains { level in
+        let usesIt = { (level: NginxScope) in
             (level.authRequest != nil || level.authBasic != nil) && level.errorPagesLevel?.children.contains(page.directive) == true
         }
+        return usesIt(scope) || allLocations.contains { usesIt($0.scope) }
     }
 
     /// The locations `auth_request` subrequests go to: their answers never reach visitors.
-    var authServiceLocations: [NginxLocation] {
-        let uris = Set(([scope] + allLocations.map(\.scope)).compactMap { $0.authRequest?.firstValue })
+    /// Asked by several rules for every server, so worked out once.
+    var authServiceLocations: [NginxLocation] { authServices.value { findAuthServiceLocations() } }
+    private let authServices = Memo<[NginxLocation]>()
+
+    private func findAuthServiceLocations() -> [NginxLocation] {
+        var uris: [String] = []
+        if let uri = scope.authRequest?.firstValue { uris.append(uri) }
+        for location in allLocations {
+            if let uri = location.scope.authRequest?.firstValue, !uris.contains(uri) { uris.append(uri) }
+        }
         return uris.compactMap { location(for: $0) }
     }
 

@@ -10,7 +10,14 @@ struct HAProxyReplacedPageRule: HAProxyRule {
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         guard let folder = context.pagesFolder else { return [] }
-        let isDetours = { (page: HAProxyPage) in context.file(of: page).isIn(folder: folder) }
+        // Each file once: thousands of sections name the same few.
+        var known: [String: Bool] = [:]
+        func isDetours(_ page: HAProxyPage) -> Bool {
+            if let answer = known[page.path] { return answer }
+            let answer = context.file(of: page).isIn(folder: folder)
+            known[page.path] = answer
+            return answer
+        }
         var reported = Set<SourceLocation>()
         var found: [Diagnostic] = []
         for entry in model.httpEntries {
@@ -19,8 +26,9 @@ struct HAProxyReplacedPageRule: HAProxyRule {
                 // The section whose page answers: the backend's own, else the frontend's.
                 let answering = backends.isEmpty ? [entry] : backends.map { $0.settings.page(for: code) != nil ? $0 : entry }
                 for proxy in answering {
-                    guard let page = proxy.settings.page(for: code), !isDetours(page), let replaced = proxy.inheritedPages[code], isDetours(replaced),
-                        reported.insert(page.line).inserted
+                    // Cheap tests first: most sections keep their defaults' page.
+                    guard let page = proxy.settings.page(for: code), let replaced = proxy.inheritedPages[code], replaced.line != page.line,
+                        !isDetours(page), isDetours(replaced), reported.insert(page.line).inserted
                     else { continue }
                     found.append(
                         Self.finding(

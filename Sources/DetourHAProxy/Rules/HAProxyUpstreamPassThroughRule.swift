@@ -12,11 +12,15 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         let codes = Self.replaced.filter(context.pageCodes.contains)
         guard !codes.isEmpty else { return [] }
-        let entries = model.proxies.filter { $0.takesRequests && $0.kind != "listen" }
+        // The frontends that route to each backend, by the backend's place: a frontend's own
+        // rules run on its backends' responses too.
+        var reachingBy: [SourceLocation: [HAProxyProxy]] = [:]
+        for entry in model.proxies where entry.takesRequests && entry.kind != "listen" {
+            for backend in model.backends(of: entry) { reachingBy[backend.location, default: []].append(entry) }
+        }
         return model.proxies.filter { $0.isBackend && $0.settings.mode == "http" && $0.settings.servers > 0 }.compactMap { proxy in
-            // A frontend's own rules run on its backends' responses too: a status passes where
-            // a frontend that routes here leaves it, as the backend does.
-            let reaching = entries.filter { model.backends(of: $0).contains { $0.isSection(proxy) } }
+            // A status passes where a frontend that routes here leaves it, as the backend does.
+            let reaching = reachingBy[proxy.location] ?? []
             let passed = codes.filter { code in
                 !proxy.settings.replacedStatuses.contains(code)
                     && (reaching.isEmpty || reaching.contains { !$0.settings.replacedStatuses.contains(code) })
