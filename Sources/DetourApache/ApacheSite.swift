@@ -20,7 +20,7 @@ struct ApacheSite: Sendable {
 
     init(_ scope: ApacheScope, in context: ApacheCheckContext) {
         self.scope = scope
-        let routes = scope.localDocuments.filter { Self.visitorsCanGet($0.document.code, from: scope) }.map { local in
+        let routes = scope.localDocuments.filter { Self.isSent($0.document, by: scope) }.map { local in
             Self.route(local, in: scope, pageFiles: context.pageFiles)
         }
         let coverage = SiteCoverage(
@@ -71,8 +71,17 @@ struct ApacheSite: Sendable {
         return !scope.redirectsEverything && (code <= 501 || scope.firstProxy != nil)
     }
 
+    /// Whether visitors can get `document`: its code is one they can get, and a 502 or above
+    /// (raised only where requests meet the upstream) is the page one of those requests gets,
+    /// not one a `<Location>` or `<If>` over all of them replaces.
+    private static func isSent(_ document: ApacheErrorDocument, by scope: ApacheScope) -> Bool {
+        guard visitorsCanGet(document.code, from: scope) else { return false }
+        guard document.code > 501 else { return true }
+        return scope.proxiedStarts.contains { scope.errorDocument(for: document.code, at: $0) === document }
+    }
+
     /// Every ErrorDocument of the site that visitors can get, in code order, then those of its sections.
     var documents: [ApacheErrorDocument] {
-        (scope.errorDocuments + scope.sectionErrorDocuments).filter { Self.visitorsCanGet($0.code, from: scope) }
+        (scope.errorDocuments + scope.sectionErrorDocuments).filter { Self.isSent($0, by: scope) }
     }
 }

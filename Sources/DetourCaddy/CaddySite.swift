@@ -85,8 +85,8 @@ struct CaddySite: Sendable {
 
     /// The 5xx a line can make Caddy answer: any (nil) for a handler outside `answersItself`
     /// (a proxy, `php_fastcgi`, `templates`, a plugin's); those an `error` names (500 when it
-    /// names none) or a `respond` sends; those of the lines inside a `handle`, `handle_path`
-    /// or `route`.
+    /// names none) or a `respond` sends; `forward_auth`'s 502, and 504 under a timeout it
+    /// sets; those of the lines inside a `handle`, `handle_path` or `route`.
     private static func serverErrors(_ line: CaddyLine, depth: Int) -> Set<Int>? {
         guard let name = line.first?.text, !name.hasPrefix("@"), depth < CaddyDirectiveCheck.maximumDepth else { return [] }
         switch name {
@@ -97,6 +97,12 @@ struct CaddySite: Sendable {
         case "error":
             let statuses = line.dropFirst().compactMap { Int($0.text) }.filter { (100...999).contains($0) }
             return statuses.isEmpty ? [500] : Set(statuses.filter { $0 >= 500 })
+        case "forward_auth":
+            // The auth service's own answers go to the visitor as they are; Caddy raises 502
+            // when it cannot reach it, and 504 when a response timeout set here runs out (or
+            // a connection attempt times out, which a refused or local one never does: not counted).
+            let times = line.contains { $0.text == "response_header_timeout" || $0.text == "read_timeout" }
+            return times ? [502, 504] : [502]
         default:
             return answersItself.contains(name) ? [] : nil
         }

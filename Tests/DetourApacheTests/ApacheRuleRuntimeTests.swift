@@ -58,6 +58,16 @@ final class ApacheRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(visit(try start("error-document-text-near-miss")).contains("detour-page-503"), "a quoted path is a path")
     }
 
+    /// A `<Location>` page over the only proxied path replaces the server-wide one for every
+    /// request that can meet the error: the server's text is never sent.
+    func testAPageOverTheProxiedPathShadowsTheServersText() throws {
+        let closes = try FakeUpstream(.closes)
+        defer { closes.stop() }
+        let answer = visit(try start("error-document-text-shadowed-near-miss", upstream: closes.port), "/app/cart")
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 502"), String(answer.prefix(200)))
+        XCTAssertTrue(answer.contains("detour-page-502"), answer)
+    }
+
     func testAProxiedPageFailsWithTheUpstream() throws {
         assertBuiltInAfterFailedPage(visit(try start("error-page-proxied-hit")))
         XCTAssertTrue(visit(try start("error-page-proxied-near-miss")).contains("detour-page-503"))

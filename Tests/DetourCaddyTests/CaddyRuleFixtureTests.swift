@@ -20,6 +20,7 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "upstream-errors-pass-through-handle": "caddy.upstream-errors-pass-through",
         "upstream-errors-pass-through-copy-response": "caddy.upstream-errors-pass-through",
         "code-not-covered-maintenance": "caddy.code-not-covered",
+        "code-not-covered-forward-auth": "caddy.code-not-covered",
         "code-not-covered-static-only": "caddy.code-not-covered",
         "code-not-covered": "caddy.code-not-covered",
         "code-not-covered-matcher": "caddy.code-not-covered",

@@ -22,11 +22,15 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         case down
         /// The application answers every request with its own 503.
         case answering503
+        /// It takes the connection and never answers.
+        case silent
     }
 
     private func request(_ scenario: String, _ path: String = "/", upstream: Upstream) throws -> HTTPResponse {
         let port = LoopbackPort.free()
-        let upstreamPort = LoopbackPort.free()
+        let silent = upstream == .silent ? try FakeUpstream(.silent) : nil
+        defer { silent?.stop() }
+        let upstreamPort = silent?.port ?? LoopbackPort.free()
         var config = try String(contentsOf: CaddyRuleFixtureTests.root.appendingPathComponent(scenario).appendingPathComponent("Caddyfile"), encoding: .utf8)
         config = config.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
             .replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(upstreamPort)")
@@ -90,6 +94,13 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         let shadowed = try request("respond-shadows-file-server-route-hit", upstream: .down)
         XCTAssertEqual(shadowed.status, 500, "handle comes before route: the catch-all's respond")
         XCTAssertEqual(shadowed.body, "Something went wrong")
+    }
+
+    /// forward_auth: Caddy raises 502 when the auth service is down, and 504 only under a
+    /// timeout set in its block.
+    func testAnAuthServiceRaises502AndUnderATimeout504() throws {
+        assertServesPage(try request("code-not-covered-forward-auth-near-miss", upstream: .down), 502, "auth service down")
+        assertEmptyBody(try request("code-not-covered-forward-auth-hit", upstream: .silent), 504, "auth service silent past the timeout")
     }
 
     func testCopyResponsePassesTheApplicationsErrors() throws {
