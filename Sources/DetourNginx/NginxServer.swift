@@ -49,9 +49,8 @@ final class NginxServer: Sendable {
         if let page = scope.page(for: code) { return page }
         if code >= 500, !mayAnswerServerErrorEverywhere {
             // An auth service's failure reaches visitors as the 500 of the location that asked it.
-            let authServices = authServiceLocations
             let failing = allLocations.filter { location in
-                !pageLocations.contains { $0 === location } && !authServices.contains { $0 === location } && mayAnswerServerError(in: location)
+                !pageLocations.contains { $0 === location } && !isAuthService(location) && mayAnswerServerError(in: location)
             }
             if let first = failing.first, let page = first.scope.page(for: code), failing.allSatisfy({ $0.scope.page(for: code) != nil }) {
                 return page
@@ -83,6 +82,9 @@ final class NginxServer: Sendable {
     /// Asked by several rules for every server, so worked out once.
     var authServiceLocations: [NginxLocation] { authServices.value { findAuthServiceLocations() } }
     private let authServices = Memo<[NginxLocation]>()
+
+    /// Whether `location` is one `auth_request` subrequests go to.
+    func isAuthService(_ location: NginxLocation) -> Bool { authServiceLocations.contains { $0 === location } }
 
     private func findAuthServiceLocations() -> [NginxLocation] {
         var uris: [String] = []

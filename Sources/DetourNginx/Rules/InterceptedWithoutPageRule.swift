@@ -10,8 +10,7 @@ struct InterceptedWithoutPageRule: NginxRule {
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let expected = context.pageCodes.isEmpty ? Self.upstreamCodes : Set(context.pageCodes.filter { $0 >= 500 })
-        let authServices = server.authServiceLocations
-        for location in server.allLocations where !authServices.contains(where: { $0 === location }) {
+        for location in server.allLocations where !server.isAuthService(location) {
             guard let pass = location.upstreamPass, let intercept = location.scope.intercepts[pass.module] else { continue }
             let missing = expected.subtracting(location.scope.coveredCodes)
             guard !missing.isEmpty else { continue }

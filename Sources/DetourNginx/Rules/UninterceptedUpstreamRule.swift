@@ -9,8 +9,7 @@ struct UninterceptedUpstreamRule: NginxRule {
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        let authServices = server.authServiceLocations
-        for location in server.allLocations where !authServices.contains(where: { $0 === location }) {
+        for location in server.allLocations where !server.isAuthService(location) {
             guard let pass = location.upstreamPass, location.scope.intercepts[pass.module] == nil else { continue }
             // nginx's own 502 and 504 (upstream down or slow) are replaced either way.
             let passedThrough = location.scope.coveredCodes.filter { $0 >= 500 && $0 != 502 && $0 != 504 }
