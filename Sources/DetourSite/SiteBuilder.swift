@@ -147,8 +147,9 @@ public enum SiteBuilder {
                 let text = content.text(of: code, in: language)
                 guard let markdown = text.advice else { continue }
                 // Links were checked when the content loaded; only the rewrite differs here.
-                let html = renderer.render(markdown.value, fromPath: text.adviceFile, start: markdown.location, root: root).html
-                let plain = renderer.plainText(markdown.value, fromPath: text.adviceFile, root: root)
+                let document = MarkdownDocument(markdown.value, allowRawHTML: content.site.allowRawHTML)
+                let html = renderer.render(document, source: markdown.value, fromPath: text.adviceFile, start: markdown.location, root: root).html
+                let plain = renderer.plainText(document, fromPath: text.adviceFile, root: root)
                 advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain)
             }
         }

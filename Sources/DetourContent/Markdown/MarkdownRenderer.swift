@@ -34,32 +34,44 @@ public struct MarkdownRenderer: Sendable {
     ///     indentation every line carries there (YAML block scalars are indented).
     ///   - root: prefix for help-site links (see `LinkResolver`).
     public func render(_ markdown: String, fromPath: String, start: SourceLocation, root: String) -> Result {
+        render(MarkdownDocument(markdown, allowRawHTML: allowRawHTML), source: markdown, fromPath: fromPath, start: start, root: root)
+    }
+
+    /// Checks the links of a parsed document (`source` is its text, for exact columns) and
+    /// renders it with help-site links under `root`.
+    public func render(_ document: MarkdownDocument, source: String, fromPath: String, start: SourceLocation, root: String) -> Result {
         var diagnostics: [Diagnostic] = []
         var fragmentLinks: [FragmentLink] = []
-        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
-        let rendered = MarkdownDocument(markdown, allowRawHTML: allowRawHTML).render { link in
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        for link in document.links {
             let resolution = resolver.resolve(link.destination, fromPath: fromPath, root: root)
             if case .broken(let message) = resolution {
                 diagnostics.append(.error("markdown.broken-link", message, at: Self.locate(link, in: lines, start: start)))
-                return link.destination
+                continue
             }
             if let (slug, fragment) = resolver.fragmentTarget(link.destination, fromPath: fromPath) {
                 fragmentLinks.append(
                     FragmentLink(slug: slug, fragment: fragment, destination: link.destination, location: Self.locate(link, in: lines, start: start)))
             }
-            if case .rewrite(let destination) = resolution { return destination }
-            return link.destination
         }
-        return Result(html: rendered.html, headings: rendered.headings, sections: rendered.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks)
+        let html = document.html(resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true)
+        return Result(html: html, headings: document.headings, sections: document.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks)
     }
 
     /// Plain text for terminals and JSON, links rewritten under `root` as `render` does; links
     /// are checked by `render`, so broken ones are kept as written here.
     public func plainText(_ markdown: String, fromPath: String, root: String) -> String {
-        MarkdownDocument(markdown, allowRawHTML: false).plainText { link in
-            if case .rewrite(let destination) = resolver.resolve(link.destination, fromPath: fromPath, root: root) { return destination }
-            return link.destination
-        }
+        plainText(MarkdownDocument(markdown, allowRawHTML: false), fromPath: fromPath, root: root)
+    }
+
+    public func plainText(_ document: MarkdownDocument, fromPath: String, root: String) -> String {
+        document.plainText { rewrite($0, fromPath: fromPath, root: root) }
+    }
+
+    /// A help-site link's destination under `root`; anything else, broken links too, as written.
+    private func rewrite(_ link: MarkdownDocument.Link, fromPath: String, root: String) -> String {
+        if case .rewrite(let destination) = resolver.resolve(link.destination, fromPath: fromPath, root: root) { return destination }
+        return link.destination
     }
 
     /// The link's block line is known; find the destination text from there for an exact column.
