@@ -30,8 +30,13 @@ public struct Article: Sendable {
     public var headings: [MarkdownDocument.Heading] = []
     /// The body's plain text, split at its headings, for search.
     public var sections: [MarkdownDocument.Section] = []
+    /// By language: the article as written in `<name>.<language>.md`, rendered too.
+    public var translations: [String: Article] = [:]
 
     public var sitePath: String { SiteLayout.article(slug) }
+
+    /// The article as a page in `language` shows it: its translation, else itself.
+    public func translated(_ language: String) -> Article { translations[language] ?? self }
 
     /// Renders the Markdown body as the article's page shows it (HTML, headings, sections for
     /// search) and drops the Markdown, which no page needs after this. What rendering found.
@@ -40,6 +45,13 @@ public struct Article: Sendable {
         let output = renderer.render(body, fromPath: relativePath, start: start, root: SiteLayout.nestedRoot)
         (html, headings, sections, body) = (output.html, output.headings, output.sections, "")
         return output
+    }
+
+    /// A translation rendered as `renderBody` renders, and what its links' check found.
+    func renderedBody(with renderer: MarkdownRenderer) -> (article: Article, diagnostics: [Diagnostic]) {
+        var article = self
+        let output = article.renderBody(with: renderer)
+        return (article, output.diagnostics)
     }
 
     /// The order of every list of articles: by title, then slug.

@@ -35,7 +35,7 @@ public struct ContentLoader: Sendable {
         if let baseURL { site?.baseURL = baseURL }
         let (loadedCodes, failedStatuses) = loadCodes(&diagnostics)
         var codes = loadedCodes
-        var articles = loadArticles(&diagnostics)
+        var articles = ArticleTranslations.attach(loadArticles(&diagnostics), languages: site?.languages ?? [], diagnostics: &diagnostics)
         if includeDrafts {
             articles = articles.map {
                 var article = $0
@@ -64,7 +64,14 @@ public struct ContentLoader: Sendable {
         )
         let rendered = articles.concurrentMap { article -> (Article, MarkdownRenderer.Result) in
             var article = article
-            let output = article.renderBody(with: renderer)
+            var output = article.renderBody(with: renderer)
+            // A translation's links are checked as the original's; its headings are its own,
+            // so links into them are not held against the original's.
+            for language in article.translations.keys.sorted() {
+                let translated = article.translations[language]!.renderedBody(with: renderer)
+                article.translations[language] = translated.article
+                output.diagnostics += translated.diagnostics
+            }
             return (article, output)
         }
         articles = rendered.map(\.0).sorted(by: Article.listOrder)

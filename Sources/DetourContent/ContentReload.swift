@@ -45,6 +45,7 @@ extension ContentLoader {
             }
             if includeDrafts { article.draft = false }
             let previous = content.articles[index]
+            article.translations = previous.translations
             guard article.slug == previous.slug, article.draft == previous.draft,
                 article.logPatterns.map(\.value) == previous.logPatterns.map(\.value),
                 article.codes.allSatisfy({ statuses.contains($0.value) })

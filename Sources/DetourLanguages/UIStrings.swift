@@ -1,9 +1,9 @@
 import Foundation
 
-/// The words error pages are made of besides each code's own texts, in English: the theme's
+/// The words error pages and help pages are made of besides each code's own texts, in English: the theme's
 /// catalogue of keys. A translation file names the same keys; a key missing there falls back
 /// to the default language, a key not listed here is reported as unknown.
-/// `{status}`, `{title}`, `{seconds}` are filled in per page.
+/// `{status}`, `{title}`, `{seconds}`, `{site}` are filled in per page.
 public enum UIStrings {
     public static let english: [String: String] = [
         "error": "Error {status}",
@@ -18,6 +18,27 @@ public enum UIStrings {
         "call": "Call",
         "reference": "Reference",
         "advice_heading": "What you can do",
+        // The help site's own words; `{site}` is the site's name.
+        "home_title": "{site} help",
+        "home_lead": "Seeing an error page? Pick the status you saw, or browse the troubleshooting articles.",
+        "home_description": "Help with errors on {site}: what each status means and how to fix it.",
+        "error_codes": "Error codes",
+        "articles": "Troubleshooting articles",
+        "topics": "Topics",
+        "http_status": "HTTP status {status}",
+        "for_operators": "For site operators",
+        "related_articles": "Related articles",
+        "sent_by": "Sent by:",
+        "preview_error_page": "Preview the {status} error page",
+        "on_this_page": "On this page",
+        "log_lines": "Log lines you may see",
+        "last_reviewed": "Last reviewed",
+        "search_label": "Search the help",
+        "search_placeholder": "Search: 502, php-fpm, a log line…",
+        "need_a_hand": "Need a hand?",
+        "not_translated": "This page has not been translated yet, so you are reading the original.",
+        "language": "Language",
+        "language_name": "English",
     ]
 
     public static var keys: [String] { english.keys.sorted() }

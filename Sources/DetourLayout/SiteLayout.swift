@@ -27,6 +27,12 @@ public enum SiteLayout {
     /// The help site's own "page not found", for a static host to serve at any depth.
     public static let notFound = "404.html"
 
+    /// The folder a language's help pages live in, as Hugo lays out a multilingual site: the
+    /// default language at the root, every other one in `<language>/` (`de/codes/502/`).
+    public static func languageFolder(_ language: String, defaultLanguage: String) -> String {
+        language == defaultLanguage ? "" : language + "/"
+    }
+
     public static func code(_ status: Int) -> String { "codes/\(status)/" }
     public static func article(_ slug: String) -> String { "articles/\(slug)/" }
     public static func tag(_ name: String) -> String { "tags/\(Slug.make(name))/" }

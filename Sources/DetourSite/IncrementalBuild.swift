@@ -105,7 +105,7 @@ public final class IncrementalBuild: Sendable {
             var lists: [PageSet.Job] = []
             for job in pages.jobs {
                 switch job {
-                case .article(let index) where changedFiles.contains(updated.articles[index].relativePath): own.append(job)
+                case .article(let index, _) where changedFiles.contains(updated.articles[index].relativePath): own.append(job)
                 case .index, .search, .code, .tag, .sitemap: if relisted { lists.append(job) }
                 default: break
                 }

@@ -12,6 +12,8 @@ struct PageModel: Sendable {
     struct Advice: Sendable {
         var html: String
         var text: String
+        /// The same advice as the help site's code page in that language shows it.
+        var helpHTML: String
     }
     /// By language, then status. Articles do not change it: their links resolve by slug.
     typealias ErrorPageAdvice = [String: [Int: Advice]]
@@ -31,26 +33,61 @@ struct PageModel: Sendable {
         return path.hasSuffix("/") ? path : path + "/"
     }
 
-    /// What every help-site page sees besides its own data; `path` is the page's own, from the
-    /// site root, for its canonical URL.
-    private func common(root: String, title: String, path: String?) -> [String: Any] {
-        var page: [String: Any] = ["title": title]
-        page["url"] = path.map { content.site.baseURL + $0 }
-        var common: [String: Any] = ["site": site(root: root), "page": page]
-        common["cached"] = cachedPartials[root]
+    /// What every help-site page sees besides its own data. `path` is the page's own within its
+    /// language's folder (`codes/502/`), nil for a page with no address of its own (404);
+    /// `values` fill the UI strings' placeholders besides `{site}`.
+    private func common(language: String, path: String?, title: String, root fixedRoot: String? = nil, values: [String: String] = [:]) -> [String: Any] {
+        let folder = languageFolder(language)
+        let root = fixedRoot ?? SiteLayout.root(of: folder + (path ?? ""))
+        var page: [String: Any] = ["title": title, "language": language]
+        if let path {
+            page["url"] = content.site.baseURL + folder + path
+            let languages = content.site.languages
+            if languages.count > 1 {
+                page["alternates"] =
+                    languages.map { other in ["language": other, "url": content.site.baseURL + languageFolder(other) + path] as [String: Any] }
+                    + [["language": "x-default", "url": content.site.baseURL + path]]
+                page["switchLanguages"] = true
+                page["languages"] = languages.map { other -> [String: Any] in
+                    var entry: [String: Any] = ["language": other, "name": content.strings(in: other)["language_name"] ?? other]
+                    entry["url"] = root + languageFolder(other) + path
+                    entry["current"] = other == language
+                    return entry
+                }
+            }
+        }
+        var common: [String: Any] = ["site": site(root: root, language: language), "page": page, "t": strings(in: language, values)]
+        common["cached"] = cachedPartials[Self.key(language, root)]
         return common
     }
 
-    func site(root: String) -> [String: Any] {
+    /// The key of what is cached per language and root.
+    static func key(_ language: String, _ root: String) -> String { language + "|" + root }
+
+    func languageFolder(_ language: String) -> String { SiteLayout.languageFolder(language, defaultLanguage: content.site.language) }
+
+    /// The UI strings of `language` with `{site}` and `values` filled in.
+    func strings(in language: String, _ values: [String: String] = [:]) -> [String: String] {
+        let filled = values.merging(["site": content.site.name]) { first, _ in first }
+        return content.strings(in: language).mapValues { UIStrings.fill($0, filled) }
+    }
+
+    /// The site as a page in `language` sees it: `root` leads to the site's root (style sheet,
+    /// script), `home` to the language's home page.
+    func site(root: String, language: String? = nil) -> [String: Any] {
         let site = content.site
+        let language = language ?? site.language
         var model: [String: Any] = [
             "name": site.name,
             "baseURL": site.baseURL,
-            "language": site.language,
+            "language": language,
             "colors": ["light": palette(site.light), "dark": palette(site.dark)],
             "root": root,
-            "paths": SiteLayout.templatePaths(language: site.language),
+            "home": root + languageFolder(language),
+            "paths": SiteLayout.templatePaths(language: language),
         ]
+        // The search page is the default language's; it searches this language's index.
+        if language != site.language { model["searchLanguage"] = language }
         model["logo"] = site.logoSVG
         model["statusPage"] = site.statusPage
         model["footer"] = site.footer
@@ -70,24 +107,33 @@ struct PageModel: Sendable {
         ["background": palette.background, "text": palette.text, "accent": palette.accent, "muted": palette.muted]
     }
 
-    func codeSummary(_ code: ErrorCode, root: String) -> [String: Any] {
-        ["status": code.status, "title": code.title, "summary": code.summary, "url": root + code.sitePath]
+    /// `root` leads to the page's language's home (`../../`, within `de/` too).
+    func codeSummary(_ code: ErrorCode, language: String, root: String) -> [String: Any] {
+        let text = content.text(of: code, in: language)
+        return ["status": code.status, "title": text.title, "summary": text.summary, "url": root + code.sitePath]
     }
 
-    /// An article as lists show it; `card` is its `partials/article-card`, rendered once.
-    func articleSummary(at index: Int, root: String) -> [String: Any] {
-        let article = content.articles[index]
+    /// An article as lists in `language` show it; `card` is its `partials/article-card`,
+    /// rendered once per language and root.
+    func articleSummary(at index: Int, language: String, root: String) -> [String: Any] {
+        let article = content.articles[index].translated(language)
         var model: [String: Any] = [
             "title": article.title,
             "summary": article.summary,
             "url": root + article.sitePath,
             "audience": article.audience.rawValue,
             "codes": article.codes.map { ["status": $0.value, "url": root + SiteLayout.code($0.value)] as [String: Any] },
-            "tags": article.tags.map { tag(name: $0, root: root) },
+            "tags": article.tags.map { tag(name: $0, root: tagRoot(root, language: language)) },
         ]
         model["updated"] = article.updated
-        model["card"] = cards[root]?[index]
+        model["card"] = cards[Self.key(language, root)]?[index]
+        model["t"] = strings(in: language)
         return model
+    }
+
+    /// Tag pages are the default language's: the way to them from a language's `root`.
+    private func tagRoot(_ root: String, language: String) -> String {
+        language == content.site.language ? root : root + "../"
     }
 
     func tag(name: String, root: String) -> [String: Any] {
@@ -102,8 +148,10 @@ struct PageModel: Sendable {
     func errorPage(_ code: ErrorCode, language: String, requestReference: String = SnippetTarget.requestReferenceMarkup) -> [String: Any] {
         let text = content.text(of: code, in: language)
         let baseURL = content.site.baseURL
+        // `url` names the problem (JSON's `type`) in every language; the link a visitor
+        // follows goes to the help page in theirs.
         var model: [String: Any] = ["status": code.status, "title": text.title, "summary": text.summary, "url": baseURL + code.sitePath]
-        model["helpURL"] = baseURL + code.sitePath
+        model["helpURL"] = baseURL + languageFolder(language) + code.sitePath
         let advice = errorPageAdvice[language]?[code.status]
         model["advice"] = advice?.html
         model["adviceText"] = advice?.text
@@ -124,23 +172,29 @@ struct PageModel: Sendable {
         return "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='\(accent)'/%3E%3C/svg%3E"
     }
 
-    func indexPage(tags: [(name: String, count: Int)]) -> [String: Any] {
-        common(root: "", title: content.site.name, path: "").merging([
-            "codes": content.codes.map { codeSummary($0, root: "") },
-            "articles": content.articles.indices.map { articleSummary(at: $0, root: "") },
-            "tags": tags.map { tag(name: $0.name, root: "").merging(["count": $0.count]) { first, _ in first } },
+    func indexPage(language: String, tags: [(name: String, count: Int)]) -> [String: Any] {
+        let root = ""
+        return common(language: language, path: SiteLayout.home, title: content.site.name).merging([
+            "codes": content.codes.map { codeSummary($0, language: language, root: root) },
+            "articles": content.articles.indices.map { articleSummary(at: $0, language: language, root: root) },
+            "tags": tags.map { tag(name: $0.name, root: tagRoot(root, language: language)).merging(["count": $0.count]) { first, _ in first } },
         ]) { first, _ in first }
     }
 
-    func codePage(_ code: ErrorCode) -> [String: Any] {
+    /// A code's help page in `language`: its texts and advice translated where they are,
+    /// the operators' notes as written.
+    func codePage(_ code: ErrorCode, language: String) -> [String: Any] {
         let root = SiteLayout.nestedRoot
-        var model = codeSummary(code, root: root)
-        model["advice"] = code.adviceHTML
+        var model = codeSummary(code, language: language, root: root)
+        model["advice"] = language == content.site.language ? code.adviceHTML : errorPageAdvice[language]?[code.status]?.helpHTML ?? code.adviceHTML
         model["operatorNotes"] = code.operatorNotesHTML
+        model["notesLanguage"] = content.site.language
         model["retryAfter"] = code.retryAfter
         model["emittedBy"] = code.emittedBy
         if code.generatesPage {
-            model["errorPageURL"] = root + SiteLayout.errorPage(code.status, language: nil, fileExtension: OutputFormat.html.fileExtension)
+            let page = SiteLayout.errorPage(
+                code.status, language: language == content.site.language ? nil : language, fileExtension: OutputFormat.html.fileExtension)
+            model["errorPageURL"] = SiteLayout.root(of: languageFolder(language) + code.sitePath) + page
         }
         let articles = content.articles
         let bySlug = Dictionary(articles.indices.map { (articles[$0].slug, $0) }, uniquingKeysWith: { first, _ in first })
@@ -150,47 +204,62 @@ struct PageModel: Sendable {
         let listing = articles.indices.filter { index in
             articles[index].codes.contains { $0.value == code.status } && !curatedSlugs.contains(articles[index].slug)
         }
-        model["related"] = (curated + listing).map { articleSummary(at: $0, root: root) }
-        return common(root: root, title: "\(code.status) \(code.title) · \(content.site.name)", path: code.sitePath).merging(["code": model]) { first, _ in
-            first
+        model["related"] = (curated + listing).map { articleSummary(at: $0, language: language, root: root) }
+        let title = "\(code.status) \(content.text(of: code, in: language).title) · \(content.site.name)"
+        return common(language: language, path: code.sitePath, title: title, values: ["status": String(code.status)]).merging(["code": model]) {
+            first, _ in first
         }
     }
 
-    func articlePage(at index: Int) -> [String: Any] {
+    /// An article's page in `language`: its translation, or the original with a notice.
+    func articlePage(at index: Int, language: String) -> [String: Any] {
         let root = SiteLayout.nestedRoot
-        let article = content.articles[index]
-        var model = articleSummary(at: index, root: root)
+        let original = content.articles[index]
+        let article = original.translated(language)
+        var model = articleSummary(at: index, language: language, root: root)
         model["html"] = article.html
+        model["language"] = original.translations[language] == nil ? content.site.language : language
         model["headings"] = article.headings.filter { $0.level <= 3 }.map { ["level": $0.level, "text": $0.text, "id": $0.id] as [String: Any] }
         model["logPatterns"] = article.logPatterns.map(\.value)
         model["codes"] = article.codes.map { located -> [String: Any] in
             var code: [String: Any] = ["status": located.value, "url": root + SiteLayout.code(located.value)]
-            code["title"] = content.code(located.value)?.title
+            code["title"] = content.code(located.value).map { content.text(of: $0, in: language).title }
             return code
         }
-        return common(root: root, title: "\(article.title) · \(content.site.name)", path: article.sitePath).merging(["article": model]) { first, _ in first }
+        var page = common(language: language, path: article.sitePath, title: "\(article.title) · \(content.site.name)")
+        if language != content.site.language, original.translations[language] == nil {
+            var pageModel = page["page"] as? [String: Any] ?? [:]
+            pageModel["notTranslated"] = strings(in: language)["not_translated"]
+            page["page"] = pageModel
+        }
+        return page.merging(["article": model]) { first, _ in first }
     }
 
     /// The search page: what it lists for a visitor with no query or no JavaScript.
     func searchPage(tags: [(name: String, count: Int)]) -> [String: Any] {
         let root = SiteLayout.root(of: SiteLayout.search)
-        return common(root: root, title: "Search · \(content.site.name)", path: SiteLayout.search).merging([
-            "codes": content.codes.map { codeSummary($0, root: root) },
+        let language = content.site.language
+        return common(language: language, path: SiteLayout.search, title: "Search · \(content.site.name)").merging([
+            "codes": content.codes.map { codeSummary($0, language: language, root: root) },
             "tags": tags.map { tag(name: $0.name, root: root).merging(["count": $0.count]) { first, _ in first } },
         ]) { first, _ in first }
     }
 
     func tagPage(name: String, articles: [Int]) -> [String: Any] {
         let root = SiteLayout.nestedRoot
-        let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, root: root) }]
-        return common(root: root, title: "\(name) · \(content.site.name)", path: SiteLayout.tag(name)).merging(["tag": tag]) { first, _ in first }
+        let language = content.site.language
+        let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, language: language, root: root) }]
+        return common(language: language, path: SiteLayout.tag(name), title: "\(name) · \(content.site.name)").merging(["tag": tag]) { first, _ in
+            first
+        }
     }
 
     /// The help site's own 404 page: no canonical URL, links from the site's path.
     func notFoundPage() -> [String: Any] {
         let root = absoluteRoot
-        return common(root: root, title: "Page not found · \(content.site.name)", path: nil).merging([
-            "codes": content.codes.map { codeSummary($0, root: root) }
+        let language = content.site.language
+        return common(language: language, path: nil, title: "Page not found · \(content.site.name)", root: root).merging([
+            "codes": content.codes.map { codeSummary($0, language: language, root: root) }
         ]) { first, _ in first }
     }
 }

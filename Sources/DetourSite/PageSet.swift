@@ -7,9 +7,10 @@ struct PageSet: Sendable {
     enum Job: Sendable {
         /// One code's error page in one language and format.
         case errorPage(ErrorCode, language: String, format: OutputFormat)
-        case index
-        case code(ErrorCode)
-        case article(Int)
+        /// The home page, a code's page and an article's, in each of the site's languages.
+        case index(language: String)
+        case code(ErrorCode, language: String)
+        case article(Int, language: String)
         case tag(Int)
         /// The search results page, when the theme has a `search` template.
         case search
@@ -39,19 +40,18 @@ struct PageSet: Sendable {
         self.content = content
         var model = model
         let plain = model
-        // The 404 page is served at any depth, so its links start at the site's own path.
-        let roots = SiteLayout.roots + [model.absoluteRoot]
-        for root in roots {
+        for (language, root) in Self.roots(of: content, model: model) {
             var tree = TemplateTree()
             for name in templates.names {
-                tree.insert(LazyText { templates.render(name, ["site": plain.site(root: root)]) }, at: name)
+                tree.insert(
+                    LazyText { templates.render(name, ["site": plain.site(root: root, language: language), "t": plain.strings(in: language)]) }, at: name)
             }
-            model.cachedPartials[root] = tree.root
-        }
-        if templates.has(Self.cardTemplate) {
-            for root in roots {
-                model.cards[root] = content.articles.indices.map { index in
-                    LazyText { templates.render(Self.cardTemplate, plain.articleSummary(at: index, root: root)) }
+            model.cachedPartials[PageModel.key(language, root)] = tree.root
+            if templates.has(Self.cardTemplate) {
+                // Cards link from their list's page: within the language's folder.
+                let listRoot = Self.languageRoot(root, language: language, content: content)
+                model.cards[PageModel.key(language, listRoot)] = content.articles.indices.map { index in
+                    LazyText { templates.render(Self.cardTemplate, plain.articleSummary(at: index, language: language, root: listRoot)) }
                 }
             }
         }
@@ -70,15 +70,34 @@ struct PageSet: Sendable {
                 OutputFormat.all.filter { $0.applies(to: code.status) }.map { Job.errorPage(code, language: language, format: $0) }
             }
         }
+        let languages = content.site.languages
         jobs =
             errorPages
-            + [.index, .styles, .sitemap, .robots]
+            + languages.map { Job.index(language: $0) } + [.styles, .sitemap, .robots]
             + (templates.has(Self.searchTemplate) ? [.search] : [])
             + (templates.has(Self.notFoundTemplate) ? [.notFound] : [])
-            + content.codes.map(Job.code)
-            + content.articles.indices.map(Job.article)
+            + languages.flatMap { language in content.codes.map { Job.code($0, language: language) } }
+            + languages.flatMap { language in content.articles.indices.map { Job.article($0, language: language) } }
             + tags.indices.map(Job.tag)
             + templates.names.filter { $0.hasPrefix("snippets/") }.map(Job.snippet)
+    }
+
+    /// Every language and root a page is rendered from: the default language's pages at the
+    /// root, in `search/`, two folders deep and (404) at the site's own path; another
+    /// language's one folder deeper.
+    private static func roots(of content: Content, model: PageModel) -> [(String, String)] {
+        content.site.languages.flatMap { language -> [(String, String)] in
+            let folder = model.languageFolder(language)
+            guard !folder.isEmpty else { return (SiteLayout.roots + [model.absoluteRoot]).map { (language, $0) } }
+            return [(language, SiteLayout.root(of: folder)), (language, SiteLayout.root(of: folder + SiteLayout.code(0)))]
+        }
+    }
+
+    /// The way from a page with `root` to its language's home.
+    private static func languageRoot(_ root: String, language: String, content: Content) -> String {
+        let folder = SiteLayout.languageFolder(language, defaultLanguage: content.site.language)
+        guard !folder.isEmpty else { return root }
+        return String(root.dropFirst(3 * folder.split(separator: "/").count))
     }
 
     /// Where the job's output goes: one file, or for the default language's error pages also
@@ -89,9 +108,9 @@ struct PageSet: Sendable {
             let page = SiteLayout.errorPage(code.status, language: language, fileExtension: format.fileExtension)
             guard language == content.site.language else { return [page] }
             return [page, SiteLayout.errorPage(code.status, language: nil, fileExtension: format.fileExtension)]
-        case .index: return [SiteLayout.file(of: SiteLayout.home)]
-        case .code(let code): return [SiteLayout.file(of: code.sitePath)]
-        case .article(let index): return [SiteLayout.file(of: content.articles[index].sitePath)]
+        case .index(let language): return [SiteLayout.file(of: model.languageFolder(language) + SiteLayout.home)]
+        case .code(let code, let language): return [SiteLayout.file(of: model.languageFolder(language) + code.sitePath)]
+        case .article(let index, let language): return [SiteLayout.file(of: model.languageFolder(language) + content.articles[index].sitePath)]
         case .tag(let index): return [SiteLayout.file(of: SiteLayout.tag(tags[index].name))]
         case .search: return [SiteLayout.file(of: SiteLayout.search)]
         case .styles: return [SiteLayout.styles]
@@ -125,12 +144,12 @@ struct PageSet: Sendable {
         switch job {
         case .errorPage(let code, let language, let format):
             renderErrorPage(code, language: language, format: format, with: templates)
-        case .index:
-            templates.render("index", model.indexPage(tags: tags.map { ($0.name, $0.articles.count) }))
-        case .code(let code):
-            templates.render("code", model.codePage(code))
-        case .article(let index):
-            templates.render("article", model.articlePage(at: index))
+        case .index(let language):
+            templates.render("index", model.indexPage(language: language, tags: tags.map { ($0.name, $0.articles.count) }))
+        case .code(let code, let language):
+            templates.render("code", model.codePage(code, language: language))
+        case .article(let index, let language):
+            templates.render("article", model.articlePage(at: index, language: language))
         case .tag(let index):
             templates.render("tag", model.tagPage(name: tags[index].name, articles: tags[index].articles))
         case .search:
@@ -140,7 +159,10 @@ struct PageSet: Sendable {
         case .snippet(let name):
             templates.render(name, SnippetModel(content: content, installPath: content.site.installPath).dictionary())
         case .sitemap:
-            Sitemap(baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath)).xml
+            Sitemap(
+                baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath),
+                languages: content.site.languages
+            ).xml
         case .robots:
             // Error pages carry noindex themselves; crawlers must be let in to read it.
             "User-agent: *\nAllow: /\nSitemap: \(content.site.baseURL)\(SiteLayout.sitemap)\n"

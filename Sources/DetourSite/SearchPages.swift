@@ -1,9 +1,10 @@
 import DetourContent
+import DetourLayout
 import DetourSearch
 
-/// The help site's pages as search indexes them. The default language's index holds every
-/// code page and article, each section a result of its own; another language's holds the
-/// code pages as translated (the help site's articles are written in the default language).
+/// The help site's pages as search indexes them: each language's index holds every code page
+/// and article of that language's folder, translated where they are and as written where not,
+/// each section a result of its own.
 enum SearchPages {
     /// The ids `templates/code.mustache` gives its two sections; a test checks that every
     /// anchor in the index exists on its page.
@@ -11,28 +12,26 @@ enum SearchPages {
     static let operatorNotesAnchor = ("for-site-operators", "For site operators")
 
     static func pages(of content: Content, language: String) -> [SearchPage] {
-        guard language == content.site.language else {
-            let translated = content.translations[language]?.codes ?? [:]
-            return content.codes.filter { translated[$0.status] != nil }.map { code in
-                let text = content.text(of: code, in: language)
-                let advice = text.advice.map { MarkdownDocument($0.value).render().sections.map(\.text).joined(separator: " ") }
-                return SearchPage(
-                    url: code.sitePath, title: "\(code.status) \(text.title)", codes: [code.status], definesStatus: code.status,
-                    text: [text.summary, advice].compactMap { $0 }.joined(separator: " "))
-            }
-        }
+        let folder = SiteLayout.languageFolder(language, defaultLanguage: content.site.language)
+        let strings = content.strings(in: language)
+        let adviceSection = (adviceAnchor.0, strings["advice_heading"] ?? adviceAnchor.1)
+        let notesSection = (operatorNotesAnchor.0, strings["for_operators"] ?? operatorNotesAnchor.1)
         let codes = content.codes.map { code in
+            let text = content.text(of: code, in: language)
             var notes = code.operatorNotesSections
             if !code.emittedBy.isEmpty { notes.append(MarkdownDocument.Section(heading: nil, text: "Sent by: " + code.emittedBy.joined(separator: ", "))) }
+            let advice = folder.isEmpty ? code.adviceSections : text.advice.map { MarkdownDocument($0.value).sections } ?? []
             return SearchPage(
-                url: code.sitePath, title: "\(code.status) \(code.title)", codes: [code.status], definesStatus: code.status, tags: code.emittedBy,
-                text: code.summary, sections: sections(code.adviceSections, under: adviceAnchor) + sections(notes, under: operatorNotesAnchor)
+                url: folder + code.sitePath, title: "\(code.status) \(text.title)", codes: [code.status], definesStatus: code.status, tags: code.emittedBy,
+                text: text.summary, sections: sections(advice, under: adviceSection) + sections(notes, under: notesSection)
             )
         }
-        let articles = content.articles.map { article in
+        // Every article in every language: translated where it is, else as written.
+        let articles = content.articles.map { original in
+            let article = original.translated(language)
             let intro = article.sections.first { $0.heading == nil }?.text
             return SearchPage(
-                url: article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags,
+                url: folder + article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags,
                 logPatterns: article.logPatterns.map(\.value),
                 text: [article.summary, intro].compactMap { $0 }.joined(separator: " "),
                 sections: article.sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) }

@@ -134,7 +134,8 @@ public enum SiteBuilder {
     }
 
     /// Error pages are served by the proxy, far from the help site, so their links are absolute.
-    /// By language, then status: the advice as HTML and as plain text.
+    /// By language, then status: the advice as HTML and as plain text, and as the help site's
+    /// code page in that language shows it.
     private static func errorPageAdvice(_ content: Content) -> PageModel.ErrorPageAdvice {
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
@@ -150,7 +151,8 @@ public enum SiteBuilder {
                 let document = MarkdownDocument(markdown.value, allowRawHTML: content.site.allowRawHTML)
                 let html = renderer.render(document, source: markdown.value, fromPath: text.adviceFile, start: markdown.location, root: root).html
                 let plain = renderer.plainText(document, fromPath: text.adviceFile, root: root)
-                advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain)
+                let help = renderer.render(document, source: markdown.value, fromPath: text.adviceFile, start: markdown.location, root: SiteLayout.nestedRoot)
+                advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain, helpHTML: help.html)
             }
         }
         return advice

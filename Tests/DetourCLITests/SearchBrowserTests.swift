@@ -23,9 +23,10 @@ final class SearchBrowserTests: XCTestCase {
         // Typos.
         ("upstrem timout", "articles/upstream-timed-out/"), ("helth checks", "articles/health-checks-mark-all-backends-down/"),
         ("conection refused", "articles/upstream-connection-refused/"), ("gatway timeout", "codes/504/"),
-        // Other languages of the site.
-        ("Zeitüberschreitung Gateway", "codes/504/"), ("passerelle incorrecte", "codes/502/"), ("servicio no disponible", "codes/503/"),
-        ("ゲートウェイタイムアウト", "codes/504/"), ("Dienst nicht verfügbar", "codes/503/"),
+        // Other languages of the site: words only they have lead into their own folder; words the
+        // default language shares ("Gateway", "no") find its page first.
+        ("Zeitüberschreitung Gateway", "codes/504/"), ("passerelle incorrecte", "fr/codes/502/"), ("servicio no disponible", "codes/503/"),
+        ("ゲートウェイタイムアウト", "ja/codes/504/"), ("Dienst nicht verfügbar", "de/codes/503/"),
         // Error-log lines: nginx, Apache, HAProxy, Caddy, PHP-FPM behind nginx, gunicorn, CDNs.
         ("upstream prematurely closed connection while reading response header", "articles/upstream-timed-out/"),
         ("connect() failed (111: Connection refused) while connecting to upstream", "articles/upstream-connection-refused/"),

@@ -46,7 +46,8 @@ final class LanguageAndFormatTests: SiteTestCase {
         // The warnings that say where German falls back to English.
         let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test")
         XCTAssertTrue(
-            text.contains("content/translations/de.yml:1:1: warning: [translation.missing] translation 'de' lacks strings 'advice_heading', 'call'"), text)
+            text.contains(
+                "content/translations/de.yml:1:1: warning: [translation.missing] translation 'de' lacks strings 'advice_heading', 'articles', 'call'"), text)
     }
 
     func testTranslationProblemsAreLocated() throws {
