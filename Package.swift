@@ -56,6 +56,7 @@ let package = Package(
             name: "DetourSite",
             dependencies: [
                 "DetourSupport", "DetourYAML", "DetourLayout", "DetourLanguages", "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
+                "DetourCodeBlockCheck",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             plugins: ["EmbedTheme"]
@@ -79,6 +80,13 @@ let package = Package(
         .target(name: "DetourCaddy", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourHAProxy", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourApache", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
+        // Configuration quoted in articles, read by each server's own checker.
+        .target(
+            name: "DetourCodeBlockCheck",
+            dependencies: [
+                "DetourSupport", "DetourDiagnostics", "DetourContent", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache",
+            ]
+        ),
         // `detour serve`: the preview server, the only target that knows Hummingbird.
         .target(
             name: "DetourServe",

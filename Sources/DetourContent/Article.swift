@@ -30,6 +30,8 @@ public struct Article: Sendable {
     public var headings: [MarkdownDocument.Heading] = []
     /// The body's plain text, split at its headings, for search.
     public var sections: [MarkdownDocument.Section] = []
+    /// Its fenced code blocks, for the checks that read the configuration they quote.
+    public var codeBlocks: [CodeBlock] = []
     /// By language: the article as written in `<name>.<language>.md`, rendered too.
     public var translations: [String: Article] = [:]
 
@@ -43,7 +45,7 @@ public struct Article: Sendable {
     mutating func renderBody(with renderer: MarkdownRenderer) -> MarkdownRenderer.Result {
         let start = SourceLocation(path: source.path, line: bodyStartLine)
         let output = renderer.render(body, fromPath: relativePath, start: start, root: SiteLayout.nestedRoot)
-        (html, headings, sections, body) = (output.html, output.headings, output.sections, "")
+        (html, headings, sections, codeBlocks, body) = (output.html, output.headings, output.sections, output.codeBlocks, "")
         return output
     }
 

@@ -1,3 +1,4 @@
+import DetourCodeBlockCheck
 import DetourContent
 import DetourDiagnostics
 import DetourLayout
@@ -26,8 +27,12 @@ public enum SiteBuilder {
         TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired)
     }
 
+    /// The content and what reading it found, the configuration its articles quote included.
     private static func loadContent(_ options: BuildOptions) -> (Content?, [Diagnostic]) {
-        ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL).load()
+        let (content, diagnostics) = ContentLoader(
+            root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL
+        ).load()
+        return (content, diagnostics + (content.map(CodeBlockCheck.check) ?? []))
     }
 
     /// `keeping` is handed what the build loaded and the error pages' rendered advice once its

@@ -70,11 +70,13 @@ public struct MarkdownDocument: Sendable {
         return links
     }
 
-    /// The fenced and indented code blocks: info string, text, and the line the block starts on.
-    public var codeBlocks: [(info: String, code: String, line: Int)] {
-        var blocks: [(info: String, code: String, line: Int)] = []
+    /// The code blocks with an info string: their first word, text, and the line of the fence.
+    public var fencedCodeBlocks: [(language: String, code: String, fenceLine: Int)] {
+        var blocks: [(language: String, code: String, fenceLine: Int)] = []
         root.forEach { node in
-            if case .codeBlock(let info, let literal) = node.kind { blocks.append((info, literal, node.line)) }
+            guard case .codeBlock(let info, let literal) = node.kind else { return }
+            let language = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() } ?? ""
+            if !language.isEmpty { blocks.append((language, literal, node.line)) }
         }
         return blocks
     }

@@ -18,6 +18,7 @@ public struct MarkdownRenderer: Sendable {
         public var sections: [MarkdownDocument.Section]
         public var diagnostics: [Diagnostic]
         public var fragmentLinks: [FragmentLink]
+        public var codeBlocks: [CodeBlock]
     }
 
     public let resolver: LinkResolver
@@ -54,8 +55,18 @@ public struct MarkdownRenderer: Sendable {
                     FragmentLink(slug: slug, fragment: fragment, destination: link.destination, location: Self.locate(link, in: lines, start: start)))
             }
         }
-        let html = document.html(resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true)
-        return Result(html: html, headings: document.headings, sections: document.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks)
+        let html = document.html(
+            resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true, highlight: CodeHighlighter.highlight)
+        let codeBlocks = document.fencedCodeBlocks.map { block in
+            let fence = block.fenceLine - 1 < lines.count ? lines[block.fenceLine - 1] : ""
+            let indent = fence.prefix { $0 == " " }.count
+            return CodeBlock(
+                language: block.language, code: block.code,
+                start: SourceLocation(path: start.path, line: start.line + block.fenceLine, column: start.column + indent))
+        }
+        return Result(
+            html: html, headings: document.headings, sections: document.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks,
+            codeBlocks: codeBlocks)
     }
 
     /// Plain text for terminals and JSON, links rewritten under `root` as `render` does; links

@@ -1,0 +1,73 @@
+import DetourDiagnostics
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// Configuration quoted in articles is read by its server's checker, and highlighted.
+final class CodeBlockTests: SiteTestCase {
+    private static let article = """
+        ---
+        title: Connection refused
+        summary: Nothing listens on the upstream port.
+        codes: [502]
+        ---
+
+        ## Raise the timeout
+
+        ```nginx
+        location /api/ {
+            proxy_read_timout 60s;
+            proxy_pass http://app;
+        }
+        ```
+
+        - In a list, Caddy:
+
+          ```caddyfile
+          reverse_prox localhost:8080
+          ```
+
+        ```apache
+        <Location /x>
+        ErrorDocument 502 /502.html
+        ```
+
+        ```nginx
+        # A fragment of http, server and location lines is read where it belongs.
+        proxy_cache_path /var/cache/nginx keys_zone=pages:10m;
+        server {
+            location / { proxy_cache pages; proxy_pass http://app; }
+        }
+        ```
+
+        ```sh
+        proxy_read_timout is not checked in a shell block
+        ```
+        """
+
+    func testAPlantedTypoIsAWarningAtItsLineInTheMarkdownFile() throws {
+        let folder = try site(["content/articles/refused.md": Self.article])
+        let report = build(folder)
+        XCTAssertTrue(report.wroteOutput, "a warning does not stop the build")
+        let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test")
+        let expected = [
+            "content/articles/refused.md:11:5: warning: [markdown.config-block] nginx would refuse this block: unknown directive \"proxy_read_timout\"",
+            "content/articles/refused.md:19:3: warning: [markdown.config-block] Caddy would refuse this block: unrecognized directive: reverse_prox",
+            "content/articles/refused.md:23:1: warning: [markdown.config-block] Apache would refuse this block: <location> is not closed in this file: Apache refuses it ('<location> was not closed')",
+        ]
+        XCTAssertEqual(text.split(separator: "\n").filter { $0.contains("markdown.config-block") }.map(String.init), expected, text)
+        XCTAssertFalse(build(folder, strict: true).wroteOutput, "--strict fails on them")
+    }
+
+    func testConfigurationIsHighlightedWithoutScript() throws {
+        let folder = try site(["content/articles/refused.md": Self.article])
+        XCTAssertTrue(build(folder).wroteOutput)
+        let page = try folder.read("public/articles/refused/index.html")
+        XCTAssertTrue(
+            page.contains("<pre><code class=\"language-nginx\"><span class=\"t\">location</span>") || page.contains("<span class=\"k\">location</span>"), page)
+        XCTAssertTrue(page.contains("<span class=\"k\">proxy_pass</span> http://app;"), page)
+        XCTAssertTrue(page.contains("<span class=\"c\"># A fragment of http, server and location lines is read where it belongs.</span>"), page)
+        XCTAssertTrue(page.contains("<span class=\"k\">reverse_prox</span> localhost:8080"), page)
+        XCTAssertTrue(page.contains("<span class=\"t\">&lt;Location</span>"), page)
+    }
+}
