@@ -37,6 +37,12 @@ public struct Article: Sendable {
 
     public var sitePath: String { SiteLayout.article(slug) }
 
+    /// The folder it is filed in below `articles/` (`upstream`), its section; "" at the top.
+    public var section: String {
+        let parts = relativePath.split(separator: "/")
+        return parts.count > 2 ? String(parts[1]) : ""
+    }
+
     /// The article as a page in `language` shows it: its translation, else itself.
     public func translated(_ language: String) -> Article { translations[language] ?? self }
 

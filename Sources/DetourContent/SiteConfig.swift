@@ -29,6 +29,9 @@ public struct SiteConfig: Sendable {
     public var dark: Palette
     public var support: Support
     public var statusPage: String?
+    /// Where a page's source can be edited: the content folder's URL in a repository browser
+    /// (`https://github.com/org/help/edit/main/content/`); each article adds its own path.
+    public var editURL: String?
     /// Footer of the help site's pages.
     public var footer: String?
     /// Footer of the error pages, which are served by the proxy rather than the help site.

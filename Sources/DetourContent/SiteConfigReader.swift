@@ -7,7 +7,8 @@ import Foundation
 /// checked against strict shapes rather than escaped after the fact.
 struct SiteConfigReader {
     static let fields = [
-        "name", "base_url", "logo", "colors", "support", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path", "error_path",
+        "name", "base_url", "logo", "colors", "support", "status_page", "edit_url", "footer", "error_footer", "languages", "raw_html", "install_path",
+        "error_path",
         "auto_retry",
     ]
     static let defaultInstallPath = "/usr/share/detour"
@@ -46,6 +47,7 @@ struct SiteConfigReader {
             support.phone = fields.string("phone")?.value
         }
         let statusPage = reader.string("status_page").flatMap { Self.checkedURL($0, field: "status_page", diagnostics: &diagnostics) }
+        let editURL = reader.string("edit_url").flatMap { Self.checkedURL($0, field: "edit_url", diagnostics: &diagnostics) }
         let footer = reader.string("footer")?.value
         let errorFooter = reader.string("error_footer")?.value
         let languages = reader.stringList("languages")
@@ -100,6 +102,7 @@ struct SiteConfigReader {
             location: reader.location
         )
         config.autoRetry = autoRetry
+        config.editURL = editURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         config.languageLocations = Dictionary(languages.map { ($0.value, $0.location) }, uniquingKeysWith: { first, _ in first })
         return config
     }

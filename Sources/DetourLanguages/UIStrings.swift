@@ -39,6 +39,18 @@ public enum UIStrings {
         "not_translated": "This page has not been translated yet, so you are reading the original.",
         "language": "Language",
         "language_name": "English",
+        "for_visitors": "For visitors",
+        "for_visitors_lead": "Saw an error on a website? Start here: what it means and what you can try.",
+        "operators_lead": "Running the site? Find the cause behind the status, from the log line to the setting.",
+        "codes_5xx": "Server errors (5xx)",
+        "codes_4xx": "Client errors (4xx)",
+        "codes_cdn": "CDN errors (Cloudflare)",
+        "codes_nginx": "nginx-only codes",
+        "breadcrumb": "Breadcrumb",
+        "edit_page": "Edit this page",
+        "previous": "Previous",
+        "next": "Next",
+        "in_this_section": "In this section",
     ]
 
     public static var keys: [String] { english.keys.sorted() }

@@ -20,6 +20,20 @@ struct PageModel: Sendable {
 
     let content: Content
     let errorPageAdvice: ErrorPageAdvice
+    /// The articles by section, and each article's section, worked out once for every page.
+    let sections: [HomeGroups.Section]
+    private let sectionOfArticle: [Int: Int]
+
+    init(content: Content, errorPageAdvice: ErrorPageAdvice) {
+        self.content = content
+        self.errorPageAdvice = errorPageAdvice
+        sections = HomeGroups.sections(content.articles)
+        var sectionOfArticle: [Int: Int] = [:]
+        for (number, section) in sections.enumerated() {
+            for article in section.articles { sectionOfArticle[article] = number }
+        }
+        self.sectionOfArticle = sectionOfArticle
+    }
     /// Each article's `partials/article-card`, rendered on first use, by root then article index.
     var cards: [String: [LazyText]] = [:]
     /// Every template rendered with only `site` in scope, on first use, by root, as a tree
@@ -131,6 +145,10 @@ struct PageModel: Sendable {
         return model
     }
 
+    private func articleLink(_ index: Int, language: String, root: String) -> [String: Any] {
+        ["title": content.articles[index].translated(language).title, "url": root + content.articles[index].sitePath]
+    }
+
     /// Tag pages are the default language's: the way to them from a language's `root`.
     private func tagRoot(_ root: String, language: String) -> String {
         language == content.site.language ? root : root + "../"
@@ -174,8 +192,26 @@ struct PageModel: Sendable {
 
     func indexPage(language: String, tags: [(name: String, count: Int)]) -> [String: Any] {
         let root = ""
+        let strings = strings(in: language)
+        let codeGroups = HomeGroups.codes(content.codes).map { group -> [String: Any] in
+            [
+                "title": strings[group.titleKey] ?? group.titleKey, "id": group.titleKey,
+                "codes": group.codes.map { codeSummary($0, language: language, root: root) },
+            ]
+        }
+        let visitorArticles = content.articles.indices.filter { content.articles[$0].audience == .visitor }
+        let sections = sections.map { section -> [String: Any] in
+            [
+                "title": section.title, "id": "section-" + (section.folder.isEmpty ? "articles" : section.folder), "count": section.articles.count,
+                "articles": section.articles.map { articleSummary(at: $0, language: language, root: root) },
+            ]
+        }
         return common(language: language, path: SiteLayout.home, title: content.site.name).merging([
             "codes": content.codes.map { codeSummary($0, language: language, root: root) },
+            "codeGroups": codeGroups,
+            "visitorArticles": visitorArticles.map { articleSummary(at: $0, language: language, root: root) },
+            "visitorCodes": content.codes.filter { [500, 502, 503, 504].contains($0.status) }.map { codeSummary($0, language: language, root: root) },
+            "sections": sections,
             "articles": content.articles.indices.map { articleSummary(at: $0, language: language, root: root) },
             "tags": tags.map { tag(name: $0.name, root: tagRoot(root, language: language)).merging(["count": $0.count]) { first, _ in first } },
         ]) { first, _ in first }
@@ -225,6 +261,21 @@ struct PageModel: Sendable {
             var code: [String: Any] = ["status": located.value, "url": root + SiteLayout.code(located.value)]
             code["title"] = content.code(located.value).map { content.text(of: $0, in: language).title }
             return code
+        }
+        // Where it is filed: the section's other articles, and the ones before and after it.
+        if let section = sectionOfArticle[index].map({ sections[$0] }) {
+            model["section"] = section.title
+            model["sectionArticles"] = section.articles.map { other -> [String: Any] in
+                ["title": content.articles[other].translated(language).title, "url": root + content.articles[other].sitePath, "current": other == index]
+            }
+            let position = section.articles.firstIndex(of: index) ?? 0
+            if position > 0 { model["previous"] = articleLink(section.articles[position - 1], language: language, root: root) }
+            if position + 1 < section.articles.count { model["next"] = articleLink(section.articles[position + 1], language: language, root: root) }
+            if section.articles.count > 1 { model["pager"] = true }
+        }
+        if let editURL = content.site.editURL {
+            let path = original.translations[language]?.relativePath ?? original.relativePath
+            model["editURL"] = editURL + path
         }
         var page = common(language: language, path: article.sitePath, title: "\(article.title) · \(content.site.name)")
         if language != content.site.language, original.translations[language] == nil {

@@ -121,6 +121,21 @@ struct PageSet: Sendable {
         }
     }
 
+    /// The template a page job renders, for what a page must never be (empty); nil for files
+    /// that may be empty (style sheet, snippets) or are not templates (sitemap, robots.txt).
+    func pageTemplate(of job: Job) -> String? {
+        switch job {
+        case .errorPage(_, _, let format): format.template
+        case .index: "index"
+        case .code: "code"
+        case .article: "article"
+        case .tag: "tag"
+        case .search: Self.searchTemplate
+        case .notFound: Self.notFoundTemplate
+        case .styles, .sitemap, .robots, .snippet: nil
+        }
+    }
+
     /// An error page in `format`: its template's rendering, or the envelope around another format's.
     func renderErrorPage(
         _ code: ErrorCode, language: String, format: OutputFormat, with templates: TemplateSet, requestReference: String = SnippetTarget.requestReferenceMarkup

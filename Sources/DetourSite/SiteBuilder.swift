@@ -100,11 +100,17 @@ public enum SiteBuilder {
             }
             let text = pages.render(job, with: templates)
             let paths = pages.paths(of: job)
+            // A page a template left blank would be served as an empty page; say where.
+            if let template = pages.pageTemplate(of: job), text.allSatisfy(\.isWhitespace) {
+                return .error(
+                    "template.empty-page", "template '\(template)' renders nothing: its pages (\(paths[0]), …) would be blank",
+                    at: templates.location(of: template))
+            }
             if case .errorPage(let code, let language, let format) = job, let budget = format.budget, text.utf8.count > budget {
                 return overBudget(paths[0], bytes: text.utf8.count, budget: budget, code: code, language: language, content: content)
             }
             return paths.lazy.compactMap { write(text, to: $0, in: output, options) }.first
-        }.compactMap { $0 }
+        }.compactMap { $0 }.uniqued(by: { $0.rule == "template.empty-page" ? $0.location.path : nil })
     }
 
     private static func write(_ text: String, to path: String, in output: OutputDirectory, _ options: BuildOptions) -> Diagnostic? {
@@ -182,5 +188,13 @@ public enum SiteBuilder {
     private static func writeFailure(_ options: BuildOptions, _ error: Error) -> Diagnostic {
         let reason = (error as NSError).localizedDescription
         return .error("build.write-failed", "cannot write the output: \(reason)", at: SourceLocation(path: options.outputDisplay))
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// Each diagnostic once per key; those without a key all kept.
+    fileprivate func uniqued(by key: (Diagnostic) -> String?) -> [Diagnostic] {
+        var seen = Set<String>()
+        return filter { diagnostic in key(diagnostic).map { seen.insert($0).inserted } ?? true }
     }
 }

@@ -13,9 +13,13 @@ import Mustache
 public struct TemplateSet: Sendable {
     private let library: MustacheLibrary
 
-    private init(library: MustacheLibrary, names: [String], assets: [String: [UInt8]]) {
+    /// Where each template is written, for problems found when it renders.
+    private let files: [String: String]
+
+    private init(library: MustacheLibrary, files: [String: String], assets: [String: [UInt8]]) {
         self.library = library
-        self.names = names
+        self.files = files
+        self.names = files.keys.sorted()
         self.assetBytes = assets
     }
 
@@ -64,7 +68,7 @@ public struct TemplateSet: Sendable {
                     .error("template.missing-partial", message, at: SourceLocation(path: file.displayPath, line: reference.line, column: reference.column)))
             }
         }
-        let set = TemplateSet(library: library, names: sources.keys.sorted(), assets: assets)
+        let set = TemplateSet(library: library, files: sources.mapValues(\.displayPath), assets: assets)
         return (diagnostics.hasErrors ? nil : set, diagnostics)
     }
 
@@ -83,8 +87,15 @@ public struct TemplateSet: Sendable {
         library.getTemplate(named: name) != nil
     }
 
+    /// The template's text for `context`; empty for a name the theme lacks, which the build
+    /// never asks for (every template it renders is in the built-in theme).
     public func render(_ name: String, _ context: [String: Any]) -> String {
         library.render(context, withTemplate: name) ?? ""
+    }
+
+    /// The file template `name` is read from.
+    public func location(of name: String) -> SourceLocation {
+        SourceLocation(path: files[name] ?? name + ".mustache")
     }
 
     private static func describe(_ error: Error) -> String {

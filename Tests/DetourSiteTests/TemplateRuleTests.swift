@@ -24,6 +24,16 @@ final class TemplateRuleTests: SiteTestCase {
         )
     }
 
+    func testATemplateThatRendersNothingIsAnErrorNotABlankPage() throws {
+        // Everything inside a section the page has no data for: every article page is empty.
+        let folder = try site(["templates/article.mustache": "{{#articel}}\n<h1>{{title}}</h1>\n{{/articel}}\n"])
+        assertFails(
+            folder,
+            with:
+                "templates/article.mustache:1:1: error: [template.empty-page] template 'article' renders nothing: its pages (articles/refused/index.html, …) would be blank"
+        )
+    }
+
     func testAProjectTemplateOverridesTheBuiltInThemeFileByFile() throws {
         // The project keeps only its own tag page: every other template is the built-in one.
         let folder = try site(["templates/tag.mustache": "<p>Our own tag page: {{tag.name}}</p>\n"])
