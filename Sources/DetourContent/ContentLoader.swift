@@ -58,17 +58,19 @@ public struct ContentLoader: Sendable {
         // Markdown is rendered even when site.yml failed, so broken links show in the same run.
         articles = articles.filter { !$0.draft }
         // A code whose file failed to load is reported there; links to it are not broken as well.
-        let renderer = MarkdownRenderer(
+        let plainRenderer = MarkdownRenderer(
             resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status)).union(failedStatuses)),
             allowRawHTML: site?.allowRawHTML ?? false
         )
+        let strings = Translations(defaultLanguage: site?.language ?? "en", byLanguage: translations)
+        let renderer = plainRenderer.speaking(strings.strings(in: strings.defaultLanguage))
         let rendered = articles.concurrentMap { article -> (Article, MarkdownRenderer.Result) in
             var article = article
             var output = article.renderBody(with: renderer)
             // A translation's links are checked as the original's; its headings are its own,
             // so links into them are not held against the original's.
             for language in article.translations.keys.sorted() {
-                let translated = article.translations[language]!.renderedBody(with: renderer)
+                let translated = article.translations[language]!.renderedBody(with: plainRenderer.speaking(strings.strings(in: language)))
                 article.translations[language] = translated.article
                 output.diagnostics += translated.diagnostics
             }

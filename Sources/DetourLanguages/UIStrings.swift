@@ -39,6 +39,12 @@ public enum UIStrings {
         "not_translated": "This page has not been translated yet, so you are reading the original.",
         "language": "Language",
         "language_name": "English",
+        // Titles of GitHub's alerts (`> [!NOTE]`) in articles.
+        "alert_note": "Note",
+        "alert_tip": "Tip",
+        "alert_important": "Important",
+        "alert_warning": "Warning",
+        "alert_caution": "Caution",
         "for_visitors": "For visitors",
         "for_visitors_lead": "Saw an error on a website? Start here: what it means and what you can try.",
         "operators_lead": "Running the site? Find the cause behind the status, from the log line to the setting.",

@@ -8,12 +8,14 @@ import XCTest
 final class MaintenanceArticleTests: XCTestCase {
     private let page = "<p>Back soon</p>\n"
 
-    /// The first fenced block under the heading `## <heading>` of the shipped article, with
+    /// The text of the first fenced block under the heading `## <heading>` of the shipped article, with
     /// its `/var/www` in `folder` and its application at `upstream`.
     private func snippet(under heading: String, folder: String, upstream: String) throws -> String {
         let article = try String(contentsOf: Repository.content.appendingPathComponent("articles/proxy/maintenance-mode.md"), encoding: .utf8)
         let section = try XCTUnwrap(article.components(separatedBy: "\n## \(heading)\n").dropFirst().first, "no '## \(heading)' section")
-        let block = try XCTUnwrap(section.components(separatedBy: "```").dropFirst().first, "no code block under '## \(heading)'")
+        let fenced = try XCTUnwrap(section.components(separatedBy: "```").dropFirst().first, "no code block under '## \(heading)'")
+        // The fence's info string (`nginx`, `caddyfile`) is the rest of its line.
+        let block = fenced.drop { $0 != "\n" }
         return block.replacingOccurrences(of: "/var/www", with: folder).replacingOccurrences(of: "app:8080", with: upstream)
     }
 

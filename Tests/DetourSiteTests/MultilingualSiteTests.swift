@@ -16,6 +16,7 @@ final class MultilingualSiteTests: SiteTestCase {
                   for_operators: Für Betreiber der Website
                   not_translated: Diese Seite ist noch nicht übersetzt.
                   language_name: Deutsch
+                  alert_tip: Tipp
                 codes:
                   502:
                     title: Fehlerhaftes Gateway
@@ -32,6 +33,9 @@ final class MultilingualSiteTests: SiteTestCase {
                 ## Den Port prüfen
 
                 Siehe [den Code](/codes/502/) und [den Artikel](refused.md).
+
+                > [!TIP]
+                > Erst den Port prüfen.
                 """,
             ].merging(overrides) { _, new in new })
     }
@@ -70,6 +74,7 @@ final class MultilingualSiteTests: SiteTestCase {
         XCTAssertTrue(german.contains("<div class=\"body\" lang=\"de\">"))
         XCTAssertTrue(german.contains("<a href=\"../../articles/refused/\">den Artikel</a>"), german)
         XCTAssertFalse(german.contains("class=\"notice\""))
+        XCTAssertTrue(german.contains("<p class=\"markdown-alert-title\">Tipp</p>"), "an alert's title is in the article's language")
 
         let french = try folder.read("public/fr/articles/refused/index.html")
         XCTAssertTrue(french.contains("<html lang=\"fr\">"))

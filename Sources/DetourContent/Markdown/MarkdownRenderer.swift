@@ -23,10 +23,21 @@ public struct MarkdownRenderer: Sendable {
 
     public let resolver: LinkResolver
     public let allowRawHTML: Bool
+    /// The alerts' titles in the language of the text rendered (`> [!TIP]` → "Tipp").
+    public var alertTitles: [MarkdownNode.AlertKind: String] = [:]
 
     public init(resolver: LinkResolver, allowRawHTML: Bool) {
         self.resolver = resolver
         self.allowRawHTML = allowRawHTML
+    }
+
+    /// The same renderer for text in a language with these UI strings (`alert_note`, …).
+    public func speaking(_ strings: [String: String]) -> MarkdownRenderer {
+        var renderer = self
+        for kind in MarkdownNode.AlertKind.allCases {
+            if let title = strings["alert_" + kind.rawValue] { renderer.alertTitles[kind] = title }
+        }
+        return renderer
     }
 
     /// - Parameters:
@@ -56,7 +67,8 @@ public struct MarkdownRenderer: Sendable {
             }
         }
         let html = document.html(
-            resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true, highlight: CodeHighlighter.highlight)
+            resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true, highlight: CodeHighlighter.highlight,
+            alertTitle: alertTitles.isEmpty ? nil : { [alertTitles] kind in alertTitles[kind] ?? kind.rawValue })
         let codeBlocks = document.fencedCodeBlocks.map { block in
             let fence = block.fenceLine - 1 < lines.count ? lines[block.fenceLine - 1] : ""
             let indent = fence.prefix { $0 == " " }.count
