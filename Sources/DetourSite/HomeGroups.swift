@@ -43,10 +43,13 @@ enum HomeGroups {
         }
     }
 
-    /// `upstream` → "Upstream", `php` → "PHP": a short folder name is an acronym.
+    /// `upstream` → "Upstream", `php` and `cdn` → "PHP" and "CDN": a word without a vowel is an
+    /// acronym.
     static func title(of folder: String) -> String {
         guard !folder.isEmpty else { return "Articles" }
         let words = folder.split(whereSeparator: { $0 == "-" || $0 == "_" })
-        return words.map { $0.count <= 3 ? $0.uppercased() : $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+        return words.map { word in
+            word.contains(where: { "aeiouy".contains($0.lowercased()) }) ? word.prefix(1).uppercased() + word.dropFirst() : word.uppercased()
+        }.joined(separator: " ")
     }
 }

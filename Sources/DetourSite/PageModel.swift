@@ -33,7 +33,14 @@ struct PageModel: Sendable {
             for article in section.articles { sectionOfArticle[article] = number }
         }
         self.sectionOfArticle = sectionOfArticle
+        uiStrings = Dictionary(
+            uniqueKeysWithValues: content.site.languages.map { language in
+                (language, content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) })
+            })
     }
+
+    /// Each language's UI strings with `{site}` filled in, worked out once for every page.
+    private let uiStrings: [String: [String: String]]
     /// Each article's `partials/article-card`, rendered on first use, by root then article index.
     var cards: [String: [LazyText]] = [:]
     /// Every template rendered with only `site` in scope, on first use, by root, as a tree
@@ -63,7 +70,7 @@ struct PageModel: Sendable {
                     + [["language": "x-default", "url": content.site.baseURL + path]]
                 page["switchLanguages"] = true
                 page["languages"] = languages.map { other -> [String: Any] in
-                    var entry: [String: Any] = ["language": other, "name": content.strings(in: other)["language_name"] ?? other]
+                    var entry: [String: Any] = ["language": other, "name": strings(in: other)["language_name"] ?? other]
                     entry["url"] = root + languageFolder(other) + path
                     entry["current"] = other == language
                     return entry
@@ -82,8 +89,8 @@ struct PageModel: Sendable {
 
     /// The UI strings of `language` with `{site}` and `values` filled in.
     func strings(in language: String, _ values: [String: String] = [:]) -> [String: String] {
-        let filled = values.merging(["site": content.site.name]) { first, _ in first }
-        return content.strings(in: language).mapValues { UIStrings.fill($0, filled) }
+        let strings = uiStrings[language] ?? content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) }
+        return values.isEmpty ? strings : strings.mapValues { UIStrings.fill($0, values) }
     }
 
     /// The site as a page in `language` sees it: `root` leads to the site's root (style sheet,
@@ -143,6 +150,15 @@ struct PageModel: Sendable {
         model["card"] = cards[Self.key(language, root)]?[index]
         model["t"] = strings(in: language)
         return model
+    }
+
+    /// How many of its section's articles an article's sidebar shows.
+    static let sidebarSize = 25
+
+    /// The positions a sidebar shows: `sidebarSize` around `position`, fewer only at the ends.
+    static func sidebarWindow(around position: Int, count: Int) -> Range<Int> {
+        let start = min(max(0, position - sidebarSize / 2), max(0, count - sidebarSize))
+        return start..<min(count, start + sidebarSize)
     }
 
     private func articleLink(_ index: Int, language: String, root: String) -> [String: Any] {
@@ -265,10 +281,17 @@ struct PageModel: Sendable {
         // Where it is filed: the section's other articles, and the ones before and after it.
         if let section = sectionOfArticle[index].map({ sections[$0] }) {
             model["section"] = section.title
-            model["sectionArticles"] = section.articles.map { other -> [String: Any] in
+            let position = section.articles.firstIndex(of: index) ?? 0
+            // A section of thousands would repeat thousands of links on each of its pages: the
+            // sidebar shows the articles around this one, the home page lists them all.
+            let window = Self.sidebarWindow(around: position, count: section.articles.count)
+            model["sectionArticles"] = section.articles[window].map { other -> [String: Any] in
                 ["title": content.articles[other].translated(language).title, "url": root + content.articles[other].sitePath, "current": other == index]
             }
-            let position = section.articles.firstIndex(of: index) ?? 0
+            if window.count < section.articles.count {
+                model["sectionURL"] = root + SiteLayout.home + "#section-" + (section.folder.isEmpty ? "articles" : section.folder)
+                model["sectionCount"] = section.articles.count
+            }
             if position > 0 { model["previous"] = articleLink(section.articles[position - 1], language: language, root: root) }
             if position + 1 < section.articles.count { model["next"] = articleLink(section.articles[position + 1], language: language, root: root) }
             if section.articles.count > 1 { model["pager"] = true }

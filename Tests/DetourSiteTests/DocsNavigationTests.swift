@@ -41,6 +41,18 @@ final class DocsNavigationTests: SiteTestCase {
         XCTAssertFalse(alpha.contains("rel=\"prev\""), "the first of its section has no previous page")
     }
 
+    func testALongSectionShowsTheArticlesAroundThisOneAndLinksToTheRest() throws {
+        var files: [String: String] = [:]
+        for number in 10..<50 { files["content/articles/big/a\(number).md"] = article("Article \(number)") }
+        let folder = try site(files)
+        XCTAssertTrue(build(folder).wroteOutput)
+        let page = try folder.read("public/articles/a30/index.html")
+        let sidebar = try XCTUnwrap(page.range(of: #"(?s)<nav class="sidebar".*?</nav>"#, options: .regularExpression).map { String(page[$0]) })
+        XCTAssertEqual(sidebar.components(separatedBy: "<li>").count - 1, 25, "25 of the section's 40 articles")
+        XCTAssertTrue(sidebar.contains("aria-current=\"page\">Article 30</a>") && sidebar.contains("Article 18") && sidebar.contains("Article 42"), sidebar)
+        XCTAssertTrue(sidebar.contains("<a href=\"../../#section-big\">Big (40)</a>"), sidebar)
+    }
+
     func testTheHomePageLeadsWithSearchThenPathsThenGroupedCodes() throws {
         let folder = try docsSite()
         XCTAssertTrue(build(folder).wroteOutput)
