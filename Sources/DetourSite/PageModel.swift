@@ -57,14 +57,18 @@ struct PageModel: Sendable {
     /// What every help-site page sees besides its own data. `path` is the page's own within its
     /// language's folder (`codes/502/`), nil for a page with no address of its own (404);
     /// `values` fill the UI strings' placeholders besides `{site}`.
-    private func common(language: String, path: String?, title: String, root fixedRoot: String? = nil, values: [String: String] = [:]) -> [String: Any] {
+    /// `inEveryLanguage`: the page is built in each language (home, codes, articles), so it names
+    /// its alternates and offers the switcher; topics and search are the default language's.
+    private func common(
+        language: String, path: String?, title: String, root fixedRoot: String? = nil, values: [String: String] = [:], inEveryLanguage: Bool = true
+    ) -> [String: Any] {
         let folder = languageFolder(language)
         let root = fixedRoot ?? SiteLayout.root(of: folder + (path ?? ""))
         var page: [String: Any] = ["title": title, "language": language]
         if let path {
             page["url"] = content.site.baseURL + folder + path
             let languages = content.site.languages
-            if languages.count > 1 {
+            if languages.count > 1, inEveryLanguage {
                 page["alternates"] =
                     languages.map { other in ["language": other, "url": content.site.baseURL + languageFolder(other) + path] as [String: Any] }
                     + [["language": "x-default", "url": content.site.baseURL + path]]
@@ -313,7 +317,7 @@ struct PageModel: Sendable {
     func searchPage(tags: [(name: String, count: Int)]) -> [String: Any] {
         let root = SiteLayout.root(of: SiteLayout.search)
         let language = content.site.language
-        return common(language: language, path: SiteLayout.search, title: "Search · \(content.site.name)").merging([
+        return common(language: language, path: SiteLayout.search, title: "Search · \(content.site.name)", inEveryLanguage: false).merging([
             "codes": content.codes.map { codeSummary($0, language: language, root: root) },
             "tags": tags.map { tag(name: $0.name, root: root).merging(["count": $0.count]) { first, _ in first } },
         ]) { first, _ in first }
@@ -323,7 +327,8 @@ struct PageModel: Sendable {
         let root = SiteLayout.nestedRoot
         let language = content.site.language
         let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, language: language, root: root) }]
-        return common(language: language, path: SiteLayout.tag(name), title: "\(name) · \(content.site.name)").merging(["tag": tag]) { first, _ in
+        return common(language: language, path: SiteLayout.tag(name), title: "\(name) · \(content.site.name)", inEveryLanguage: false).merging(["tag": tag]) {
+            first, _ in
             first
         }
     }

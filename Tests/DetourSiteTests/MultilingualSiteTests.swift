@@ -82,6 +82,8 @@ final class MultilingualSiteTests: SiteTestCase {
         XCTAssertTrue(french.contains("<h1>Connection refused</h1>") && french.contains("<div class=\"body\" lang=\"en\">"))
 
         XCTAssertTrue(try folder.read("public/de/index.html").contains("Verbindung abgelehnt"), "the German home lists the German title")
+        let topic = try folder.read("public/tags/nginx/index.html")
+        XCTAssertFalse(topic.contains("hreflang"), "a topic is the default language's only: no alternates that do not exist")
         XCTAssertFalse(folder.exists("public/articles/refused-de/index.html"), "a translation is no article of its own")
     }
 
