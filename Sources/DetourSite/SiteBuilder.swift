@@ -160,10 +160,10 @@ public enum SiteBuilder {
                 guard let markdown = text.advice else { continue }
                 // Links were checked when the content loaded; only the rewrite differs here.
                 let document = MarkdownDocument(markdown.value, allowRawHTML: content.site.allowRawHTML)
-                let html = renderer.render(document, source: markdown.value, fromPath: text.adviceFile, start: markdown.location, root: root).html
+                let html = renderer.html(document, fromPath: text.adviceFile, root: root)
                 let plain = renderer.plainText(document, fromPath: text.adviceFile, root: root)
-                let help = renderer.render(document, source: markdown.value, fromPath: text.adviceFile, start: markdown.location, root: SiteLayout.nestedRoot)
-                advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain, helpHTML: help.html)
+                let help = renderer.html(document, fromPath: text.adviceFile, root: SiteLayout.nestedRoot)
+                advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain, helpHTML: help)
             }
         }
         return advice

@@ -66,9 +66,7 @@ public struct MarkdownRenderer: Sendable {
                     FragmentLink(slug: slug, fragment: fragment, destination: link.destination, location: Self.locate(link, in: lines, start: start)))
             }
         }
-        let html = document.html(
-            resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true, highlight: CodeHighlighter.highlight,
-            alertTitle: alertTitles.isEmpty ? nil : { [alertTitles] kind in alertTitles[kind] ?? kind.rawValue })
+        let html = html(document, fromPath: fromPath, root: root)
         let codeBlocks = document.fencedCodeBlocks.map { block in
             let fence = block.fenceLine - 1 < lines.count ? lines[block.fenceLine - 1] : ""
             let indent = fence.prefix { $0 == " " }.count
@@ -79,6 +77,14 @@ public struct MarkdownRenderer: Sendable {
         return Result(
             html: html, headings: document.headings, sections: document.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks,
             codeBlocks: codeBlocks)
+    }
+
+    /// A parsed document's HTML with help-site links under `root`; its links were checked when
+    /// it was first rendered, so broken ones are written as they are.
+    public func html(_ document: MarkdownDocument, fromPath: String, root: String) -> String {
+        document.html(
+            resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true, highlight: CodeHighlighter.highlight,
+            alertTitle: alertTitles.isEmpty ? nil : { [alertTitles] kind in alertTitles[kind] ?? kind.rawValue })
     }
 
     /// Plain text for terminals and JSON, links rewritten under `root` as `render` does; links
