@@ -1,26 +1,52 @@
 import DetourApache
 import DetourCaddy
+import DetourDiagnostics
 import DetourHAProxy
+import DetourNginx
+import DetourProxyCore
 
-/// How each server's quoted configuration is read.
-enum FragmentChecks {
+/// How each server reads the configuration an article quotes, by the code block's language.
+struct FragmentReader: Sendable {
+    /// How findings name the server.
+    var server: String
+    var check: @Sendable (_ code: String, _ path: String, _ firstLine: Int, _ indent: Int) -> [Diagnostic]
+
+    static let byLanguage: [String: FragmentReader] = [
+        "nginx": nginx, "caddyfile": caddy, "caddy": caddy, "haproxy": haproxy, "apache": apache, "apacheconf": apache,
+    ]
+
+    static let nginx = FragmentReader(server: "nginx", check: NginxFragmentCheck.check)
+
     /// A Caddyfile fragment that starts with a directive or a matcher is a site's inside.
-    static let caddy = ServerFragment(dialect: CaddyChecker.self, refusalRules: ["caddy.syntax", "caddy.directive"]) { text in
+    static let caddy = wholeChecker("Caddy", CaddyChecker.self, refusals: ["caddy.syntax", "caddy.directive"]) { text in
         let first = firstWord(text)
         let isSite = first.hasPrefix("{") || first.contains(".") || first.contains(":") || first.hasPrefix("localhost") || first.hasPrefix("http")
-        return isSite ? nil : ("localhost:8080 {\n", "\n}\n")
+        return isSite ? ConfigFragment(text) : ConfigFragment(text, before: "localhost:8080 {\n", after: "\n}\n")
     }
 
     /// An HAProxy fragment that does not open a section is a `listen` section's inside.
-    static let haproxy = ServerFragment(dialect: HAProxyChecker.self, refusalRules: ["haproxy.syntax"]) { text in
+    static let haproxy = wholeChecker("HAProxy", HAProxyChecker.self, refusals: ["haproxy.syntax"]) { text in
         let sections: Set = [
             "global", "defaults", "frontend", "backend", "listen", "resolvers", "peers", "userlist", "mailers", "program", "http-errors", "cache",
             "ring", "log-forward",
         ]
-        return sections.contains(firstWord(text)) ? nil : ("listen fragment\n", "\n")
+        return sections.contains(firstWord(text)) ? ConfigFragment(text) : ConfigFragment(text, before: "listen fragment\n", after: "\n")
     }
 
-    static let apache = ServerFragment(dialect: ApacheChecker.self, refusalRules: ["apache.syntax", "apache.section-depth"]) { _ in nil }
+    static let apache = wholeChecker("Apache", ApacheChecker.self, refusals: ["apache.syntax", "apache.section-depth"]) { ConfigFragment($0) }
+
+    /// A server whose checker reads whole files: the fragment as `wrap` makes it a file, and of
+    /// the findings only its refusals; every other finding needs a whole configuration.
+    private static func wholeChecker(
+        _ server: String, _ dialect: any ProxyDialect.Type, refusals: Set<String>, wrap: @escaping @Sendable (String) -> ConfigFragment
+    ) -> FragmentReader {
+        FragmentReader(server: server) { code, path, firstLine, indent in
+            wrap(code).findings(path: path, firstLine: firstLine, indent: indent) { file in
+                let options = ProxyCheck.Options(main: file, mainDisplay: ConfigFragment.displayPath, pages: nil, maps: [])
+                return dialect.check(options).diagnostics.filter { refusals.contains($0.rule) }
+            }
+        }
+    }
 
     /// The first word that is not a comment.
     private static func firstWord(_ text: String) -> String {

@@ -18,7 +18,11 @@ struct NginxDirectiveCheck {
 
     /// `syntaxErrors`: what the parser reported. nginx stops at the first; past it in a file,
     /// what the parser made of the rest is a guess, so it is not checked.
-    static func check(_ config: NginxConfig, syntaxErrors: [Diagnostic] = [], table: NginxDirectiveTable = .shared) -> [Diagnostic] {
+    /// `wholeConfiguration`: false for a quoted piece, which need not have an `events` section
+    /// and may use variables set outside it.
+    static func check(_ config: NginxConfig, syntaxErrors: [Diagnostic] = [], table: NginxDirectiveTable = .shared, wholeConfiguration: Bool = true)
+        -> [Diagnostic]
+    {
         var check = NginxDirectiveCheck(table: table)
         for error in syntaxErrors where error.severity == .error && error.rule == NginxRules.syntax.id {
             let at = (error.location.line, error.location.column)
@@ -39,11 +43,13 @@ struct NginxDirectiveCheck {
             return one.diagnostics
         }
         check.diagnostics += inServers.joined()
-        if root == .main, check.firstSyntaxError.isEmpty, !top.isEmpty, !top.contains(where: { $0.name == "events" }), let file = config.displayPaths.first {
+        if wholeConfiguration, root == .main, check.firstSyntaxError.isEmpty, !top.isEmpty, !top.contains(where: { $0.name == "events" }),
+            let file = config.displayPaths.first
+        {
             check.error("no \"events\" section in configuration", at: SourceLocation(path: file, line: 1, column: 1))
         }
         // A module detour does not know may provide variables; past a syntax error nginx stops.
-        if check.unknownModule == nil, check.firstSyntaxError.isEmpty {
+        if wholeConfiguration, check.unknownModule == nil, check.firstSyntaxError.isEmpty {
             check.diagnostics += NginxVariableCheck.check(config, table: table)
         }
         // A file included in several blocks is checked in each; its problems are said once.
