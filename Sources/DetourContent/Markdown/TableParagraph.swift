@@ -22,7 +22,9 @@ struct TableParagraph {
 
     init?(parser: MarkdownParser, node: OpaquePointer) {
         let span = parser.span(of: node)
-        guard span.startLine >= 1, span.endLine <= parser.lines.count, span.endLine >= span.startLine else { return nil }
+        guard span.startLine >= 1, span.endLine <= parser.lines.count, span.endLine > span.startLine else { return nil }
+        // Every paragraph comes here: one without a `-` after its first line has no delimiter row.
+        guard (span.startLine + 1...span.endLine).contains(where: { parser.lines[$0 - 1].contains(UInt8(ascii: "-")) }) else { return nil }
         self.parser = parser
         underlined = parser.isSetextHeading(node)
         var lines: [Line] = []
