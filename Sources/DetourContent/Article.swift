@@ -25,8 +25,8 @@ public struct Article: Sendable {
     public var slugLocation: SourceLocation
     /// Path relative to the content folder (`articles/php/fpm.md`), for resolving `other.md` links.
     public var relativePath: String
-    /// Set by the renderer.
-    public var html: String = ""
+    /// Set when the body is read: its tree, which each page renders with its own root.
+    public var document = MarkdownDocument("")
     public var headings: [MarkdownDocument.Heading] = []
     /// The body's plain text, split at its headings, for search.
     public var sections: [MarkdownDocument.Section] = []
@@ -46,19 +46,19 @@ public struct Article: Sendable {
     /// The article as a page in `language` shows it: its translation, else itself.
     public func translated(_ language: String) -> Article { translations[language] ?? self }
 
-    /// Renders the Markdown body as the article's page shows it (HTML, headings, sections for
-    /// search) and drops the Markdown, which no page needs after this. What rendering found.
-    mutating func renderBody(with renderer: MarkdownRenderer) -> MarkdownRenderer.Result {
+    /// Parses the Markdown body once (its tree, headings, sections for search, code blocks)
+    /// and drops the text, which no page needs after this. What reading it found.
+    mutating func readBody(with reader: MarkdownRenderer) -> MarkdownRenderer.Result {
         let start = SourceLocation(path: source.path, line: bodyStartLine)
-        let output = renderer.render(body, fromPath: relativePath, start: start, root: SiteLayout.nestedRoot)
-        (html, headings, sections, codeBlocks, body) = (output.html, output.headings, output.sections, output.codeBlocks, "")
+        let output = reader.read(body, fromPath: relativePath, start: start)
+        (document, headings, sections, codeBlocks, body) = (output.document, output.headings, output.sections, output.codeBlocks, "")
         return output
     }
 
-    /// A translation rendered as `renderBody` renders, and what its links' check found.
-    func renderedBody(with renderer: MarkdownRenderer) -> (article: Article, diagnostics: [Diagnostic]) {
+    /// A translation read as `readBody` reads, and what its links' check found.
+    func readingBody(with reader: MarkdownRenderer) -> (article: Article, diagnostics: [Diagnostic]) {
         var article = self
-        let output = article.renderBody(with: renderer)
+        let output = article.readBody(with: reader)
         return (article, output.diagnostics)
     }
 

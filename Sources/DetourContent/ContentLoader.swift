@@ -6,7 +6,7 @@ import DetourYAML
 import Foundation
 
 /// Loads `content/`: site configuration, code definitions and articles; checks how they refer to
-/// each other and renders article Markdown. Every problem found is returned, none is thrown.
+/// each other and parses their Markdown once. Every problem found is returned, none is thrown.
 public struct ContentLoader: Sendable {
     public let root: URL
     /// How the content folder is named in diagnostics (`content`).
@@ -55,71 +55,68 @@ public struct ContentLoader: Sendable {
                 ).load(&diagnostics)
             } ?? [:]
 
-        // Markdown is rendered even when site.yml failed, so broken links show in the same run.
+        // Markdown is read even when site.yml failed, so broken links show in the same run.
         articles = articles.filter { !$0.draft }
         // A code whose file failed to load is reported there; links to it are not broken as well.
-        let plainRenderer = MarkdownRenderer(
+        let reader = MarkdownRenderer(
             resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status)).union(failedStatuses)),
             allowRawHTML: site?.allowRawHTML ?? false
         )
-        let strings = Translations(defaultLanguage: site?.language ?? "en", byLanguage: translations)
-        let renderer = plainRenderer.speaking(strings.strings(in: strings.defaultLanguage))
-        let rendered = articles.concurrentMap { article -> (Article, MarkdownRenderer.Result) in
+        let read = articles.concurrentMap { article -> (Article, MarkdownRenderer.Result) in
             var article = article
-            var output = article.renderBody(with: renderer)
+            var output = article.readBody(with: reader)
             // A translation's links are checked as the original's; its headings are its own,
             // so links into them are not held against the original's.
             for language in article.translations.keys.sorted() {
-                let translated = article.translations[language]!.renderedBody(with: plainRenderer.speaking(strings.strings(in: language)))
+                let translated = article.translations[language]!.readingBody(with: reader)
                 article.translations[language] = translated.article
                 output.diagnostics += translated.diagnostics
             }
             return (article, output)
         }
-        articles = rendered.map(\.0).sorted(by: Article.listOrder)
+        articles = read.map(\.0).sorted(by: Article.listOrder)
         var headingLinks = HeadingLinkCheck(articles: articles)
-        for (article, output) in rendered {
+        for (article, output) in read {
             diagnostics += output.diagnostics
             headingLinks.add(output.fragmentLinks, onArticle: article.slug)
         }
-        codes = codes.map { renderCodeMarkdown($0, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics) }.sorted {
+        codes = codes.map { readCodeMarkdown($0, reader: reader, headingLinks: &headingLinks, diagnostics: &diagnostics) }.sorted {
             $0.status < $1.status
         }
-        // Translated advice is rendered where it is used; here only its links are checked.
+        var translatedAdvice: [String: [Int: MarkdownDocument]] = [:]
         for translation in translations.values.sorted(by: { $0.language < $1.language }) {
-            for (_, text) in translation.codes.sorted(by: { $0.key < $1.key }) {
+            for (status, text) in translation.codes.sorted(by: { $0.key < $1.key }) {
                 guard let advice = text.advice else { continue }
-                renderCodeText(advice, in: translation.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
+                translatedAdvice[translation.relativePath, default: [:]][status] =
+                    readCodeText(advice, in: translation.relativePath, reader: reader, headingLinks: &headingLinks, diagnostics: &diagnostics).document
             }
         }
         diagnostics += headingLinks.brokenLinks()
         guard let site else { return (nil, diagnostics) }
-        return (Content(site: site, codes: codes, articles: articles, translations: translations), diagnostics)
+        return (Content(site: site, codes: codes, articles: articles, translations: translations, translatedAdvice: translatedAdvice), diagnostics)
     }
 
-    /// Advice and operator notes as they appear on the help site (links relative to the page).
-    private func renderCodeMarkdown(_ code: ErrorCode, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic])
+    /// Advice and operator notes, parsed once for the pages and search that show them.
+    private func readCodeMarkdown(_ code: ErrorCode, reader: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic])
         -> ErrorCode
     {
         var code = code
         if let advice = code.advice {
-            let output = renderCodeText(advice, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
-            (code.adviceHTML, code.adviceSections) = (output.html, output.sections)
+            code.adviceDocument = readCodeText(advice, in: code.relativePath, reader: reader, headingLinks: &headingLinks, diagnostics: &diagnostics).document
         }
         if let notes = code.operatorNotes {
-            let output = renderCodeText(notes, in: code.relativePath, renderer: renderer, headingLinks: &headingLinks, diagnostics: &diagnostics)
-            (code.operatorNotesHTML, code.operatorNotesSections) = (output.html, output.sections)
+            code.operatorNotesDocument =
+                readCodeText(notes, in: code.relativePath, reader: reader, headingLinks: &headingLinks, diagnostics: &diagnostics).document
         }
         return code
     }
 
-    /// Markdown from a code or translation file, as HTML for a code page: its problems are
-    /// collected, and its links to headings kept until every article's headings are known.
-    @discardableResult
-    private func renderCodeText(
-        _ markdown: Located<String>, in relativePath: String, renderer: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]
+    /// Markdown from a code or translation file, parsed: its problems are collected, and its
+    /// links to headings kept until every article's headings are known.
+    private func readCodeText(
+        _ markdown: Located<String>, in relativePath: String, reader: MarkdownRenderer, headingLinks: inout HeadingLinkCheck, diagnostics: inout [Diagnostic]
     ) -> MarkdownRenderer.Result {
-        let output = renderer.render(markdown.value, fromPath: relativePath, start: markdown.location, root: SiteLayout.nestedRoot)
+        let output = reader.read(markdown.value, fromPath: relativePath, start: markdown.location)
         diagnostics += output.diagnostics
         headingLinks.add(output.fragmentLinks, onArticle: nil)
         return output

@@ -51,7 +51,7 @@ extension ContentLoader {
                 article.codes.allSatisfy({ statuses.contains($0.value) })
             else { return .needsFullLoad }
             if !article.isListed(as: previous) { relisted = true }
-            let output = article.renderBody(with: renderer)
+            let output = article.readBody(with: renderer)
             guard output.headings.map(\.id) == previous.headings.map(\.id) else { return .needsFullLoad }
             headingLinks.add(output.fragmentLinks, onArticle: article.slug)
             diagnostics += found + output.diagnostics

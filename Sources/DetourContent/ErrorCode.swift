@@ -22,12 +22,9 @@ public struct ErrorCode: Sendable {
     /// Path relative to the content folder (`codes/502.yml`), for relative `.md` links.
     public var relativePath: String
     public var statusLocation: SourceLocation
-    /// Set by the loader: advice and notes rendered for the help site.
-    public var adviceHTML: String?
-    public var operatorNotesHTML: String?
-    /// Their plain text, split at headings, for search.
-    public var adviceSections: [MarkdownDocument.Section] = []
-    public var operatorNotesSections: [MarkdownDocument.Section] = []
+    /// Set by the loader: advice and notes parsed once, for pages and search.
+    public var adviceDocument: MarkdownDocument?
+    public var operatorNotesDocument: MarkdownDocument?
 
     /// Directory of the code's help page, relative to the site root.
     public var sitePath: String { SiteLayout.code(status) }

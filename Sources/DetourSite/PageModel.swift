@@ -12,14 +12,14 @@ struct PageModel: Sendable {
     struct Advice: Sendable {
         var html: String
         var text: String
-        /// The same advice as the help site's code page in that language shows it.
-        var helpHTML: String
     }
     /// By language, then status. Articles do not change it: their links resolve by slug.
     typealias ErrorPageAdvice = [String: [Int: Advice]]
 
     let content: Content
     let errorPageAdvice: ErrorPageAdvice
+    /// Articles', advice's and notes' Markdown, rendered for the page that shows it.
+    let bodies: MarkdownBodies
     /// The articles by section, and each article's section, worked out once for every page.
     let sections: [HomeGroups.Section]
     private let sectionOfArticle: [Int: Int]
@@ -27,6 +27,7 @@ struct PageModel: Sendable {
     init(content: Content, errorPageAdvice: ErrorPageAdvice) {
         self.content = content
         self.errorPageAdvice = errorPageAdvice
+        bodies = MarkdownBodies(content: content)
         sections = HomeGroups.sections(content.articles)
         var sectionOfArticle: [Int: Int] = [:]
         for (number, section) in sections.enumerated() {
@@ -242,8 +243,11 @@ struct PageModel: Sendable {
     func codePage(_ code: ErrorCode, language: String) -> [String: Any] {
         let root = SiteLayout.nestedRoot
         var model = codeSummary(code, language: language, root: root)
-        model["advice"] = language == content.site.language ? code.adviceHTML : errorPageAdvice[language]?[code.status]?.helpHTML ?? code.adviceHTML
-        model["operatorNotes"] = code.operatorNotesHTML
+        let text = content.text(of: code, in: language)
+        model["advice"] = text.adviceDocument.map { bodies.html($0, fromPath: text.adviceFile, language: text.adviceLanguage, root: root) }
+        model["operatorNotes"] = code.operatorNotesDocument.map {
+            bodies.html($0, fromPath: code.relativePath, language: content.site.language, root: root)
+        }
         model["notesLanguage"] = content.site.language
         model["retryAfter"] = code.retryAfter
         model["emittedBy"] = code.emittedBy
@@ -273,7 +277,7 @@ struct PageModel: Sendable {
         let original = content.articles[index]
         let article = original.translated(language)
         var model = articleSummary(at: index, language: language, root: root)
-        model["html"] = article.html
+        model["html"] = bodies.article(original, at: index, language: language)
         model["language"] = original.translations[language] == nil ? content.site.language : language
         model["headings"] = article.headings.filter { $0.level <= 3 }.map { ["level": $0.level, "text": $0.text, "id": $0.id] as [String: Any] }
         model["logPatterns"] = article.logPatterns.map(\.value)

@@ -18,9 +18,9 @@ enum SearchPages {
         let notesSection = (operatorNotesAnchor.0, strings["for_operators"] ?? operatorNotesAnchor.1)
         let codes = content.codes.map { code in
             let text = content.text(of: code, in: language)
-            var notes = code.operatorNotesSections
+            var notes = code.operatorNotesDocument?.sections ?? []
             if !code.emittedBy.isEmpty { notes.append(MarkdownDocument.Section(heading: nil, text: "Sent by: " + code.emittedBy.joined(separator: ", "))) }
-            let advice = folder.isEmpty ? code.adviceSections : text.advice.map { MarkdownDocument($0.value).sections } ?? []
+            let advice = text.adviceDocument?.sections ?? []
             return SearchPage(
                 url: folder + code.sitePath, title: "\(code.status) \(text.title)", codes: [code.status], definesStatus: code.status, tags: code.emittedBy,
                 text: text.summary, sections: sections(advice, under: adviceSection) + sections(notes, under: notesSection)

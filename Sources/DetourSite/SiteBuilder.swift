@@ -145,25 +145,18 @@ public enum SiteBuilder {
     }
 
     /// Error pages are served by the proxy, far from the help site, so their links are absolute.
-    /// By language, then status: the advice as HTML and as plain text, and as the help site's
-    /// code page in that language shows it.
+    /// By language, then status: the advice as HTML and as plain text.
     private static func errorPageAdvice(_ content: Content) -> PageModel.ErrorPageAdvice {
-        let renderer = MarkdownRenderer(
-            resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
-            allowRawHTML: content.site.allowRawHTML
-        )
+        let renderers = MarkdownBodies.renderers(of: content)
         let root = content.site.baseURL
         var advice: PageModel.ErrorPageAdvice = [:]
         for language in content.site.languages {
             for code in content.codes where code.generatesPage {
                 let text = content.text(of: code, in: language)
-                guard let markdown = text.advice else { continue }
-                // Links were checked when the content loaded; only the rewrite differs here.
-                let document = MarkdownDocument(markdown.value, allowRawHTML: content.site.allowRawHTML)
+                guard let document = text.adviceDocument, let renderer = renderers[text.adviceLanguage] else { continue }
                 let html = renderer.html(document, fromPath: text.adviceFile, root: root)
                 let plain = renderer.plainText(document, fromPath: text.adviceFile, root: root)
-                let help = renderer.html(document, fromPath: text.adviceFile, root: SiteLayout.nestedRoot)
-                advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain, helpHTML: help)
+                advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain)
             }
         }
         return advice

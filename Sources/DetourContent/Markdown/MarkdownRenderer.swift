@@ -1,7 +1,8 @@
 import DetourDiagnostics
 
-/// Renders Markdown found in content files, checking each link against the site and reporting
-/// broken ones at their place in the file.
+/// Reads Markdown found in content files, checking each link against the site and reporting
+/// broken ones at their place in the file, and renders the parsed trees for pages, each with
+/// its own root.
 public struct MarkdownRenderer: Sendable {
     /// A link to a heading, kept until every article's headings are known.
     public struct FragmentLink: Sendable {
@@ -13,7 +14,8 @@ public struct MarkdownRenderer: Sendable {
     }
 
     public struct Result: Sendable {
-        public var html: String
+        /// The text parsed once, for pages to render with their own root.
+        public var document: MarkdownDocument
         public var headings: [MarkdownDocument.Heading]
         public var sections: [MarkdownDocument.Section]
         public var diagnostics: [Diagnostic]
@@ -40,23 +42,18 @@ public struct MarkdownRenderer: Sendable {
         return renderer
     }
 
+    /// Parses `markdown` once and checks its links; pages render the tree with `html`.
     /// - Parameters:
     ///   - fromPath: content-relative path of the file, for relative `.md` links.
     ///   - start: where the Markdown text's first line sits in that file; its column is the
     ///     indentation every line carries there (YAML block scalars are indented).
-    ///   - root: prefix for help-site links (see `LinkResolver`).
-    public func render(_ markdown: String, fromPath: String, start: SourceLocation, root: String) -> Result {
-        render(MarkdownDocument(markdown, allowRawHTML: allowRawHTML), source: markdown, fromPath: fromPath, start: start, root: root)
-    }
-
-    /// Checks the links of a parsed document (`source` is its text, for exact columns) and
-    /// renders it with help-site links under `root`.
-    public func render(_ document: MarkdownDocument, source: String, fromPath: String, start: SourceLocation, root: String) -> Result {
+    public func read(_ markdown: String, fromPath: String, start: SourceLocation) -> Result {
+        let document = MarkdownDocument(markdown, allowRawHTML: allowRawHTML)
         var diagnostics: [Diagnostic] = []
         var fragmentLinks: [FragmentLink] = []
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
         for link in document.links {
-            let resolution = resolver.resolve(link.destination, fromPath: fromPath, root: root)
+            let resolution = resolver.resolve(link.destination, fromPath: fromPath, root: "")
             if case .broken(let message) = resolution {
                 diagnostics.append(.error("markdown.broken-link", message, at: Self.locate(link, in: lines, start: start)))
                 continue
@@ -66,7 +63,6 @@ public struct MarkdownRenderer: Sendable {
                     FragmentLink(slug: slug, fragment: fragment, destination: link.destination, location: Self.locate(link, in: lines, start: start)))
             }
         }
-        let html = html(document, fromPath: fromPath, root: root)
         let codeBlocks = document.fencedCodeBlocks.map { block in
             let fence = block.fenceLine - 1 < lines.count ? lines[block.fenceLine - 1] : ""
             let indent = fence.prefix { $0 == " " }.count
@@ -75,24 +71,20 @@ public struct MarkdownRenderer: Sendable {
                 start: SourceLocation(path: start.path, line: start.line + block.fenceLine, column: start.column + indent))
         }
         return Result(
-            html: html, headings: document.headings, sections: document.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks,
+            document: document, headings: document.headings, sections: document.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks,
             codeBlocks: codeBlocks)
     }
 
     /// A parsed document's HTML with help-site links under `root`; its links were checked when
-    /// it was first rendered, so broken ones are written as they are.
+    /// it was read, so broken ones are written as they are.
     public func html(_ document: MarkdownDocument, fromPath: String, root: String) -> String {
         document.html(
             resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true, highlight: CodeHighlighter.highlight,
             alertTitle: alertTitles.isEmpty ? nil : { [alertTitles] kind in alertTitles[kind] ?? kind.rawValue })
     }
 
-    /// Plain text for terminals and JSON, links rewritten under `root` as `render` does; links
-    /// are checked by `render`, so broken ones are kept as written here.
-    public func plainText(_ markdown: String, fromPath: String, root: String) -> String {
-        plainText(MarkdownDocument(markdown, allowRawHTML: false), fromPath: fromPath, root: root)
-    }
-
+    /// Plain text for terminals and JSON, links rewritten under `root` as `html` does; links
+    /// are checked by `read`, so broken ones are kept as written here.
     public func plainText(_ document: MarkdownDocument, fromPath: String, root: String) -> String {
         document.plainText { rewrite($0, fromPath: fromPath, root: root) }
     }

@@ -42,10 +42,11 @@ final class GitHubMarkdownTests: XCTestCase {
     func testABrokenLinkInATableCellIsReportedAtItsLine() {
         let markdown = "Intro\n\n| Code | See |\n| --- | --- |\n| 502 | [gone](missing.md) |\n"
         let renderer = MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), allowRawHTML: false)
-        let result = renderer.render(markdown, fromPath: "articles/a.md", start: SourceLocation(path: "content/articles/a.md", line: 4), root: "../../")
+        let result = renderer.read(markdown, fromPath: "articles/a.md", start: SourceLocation(path: "content/articles/a.md", line: 4))
         XCTAssertEqual(result.diagnostics.map(\.location.line), [8])
         XCTAssertEqual(result.diagnostics.map(\.location.column), [16])
-        XCTAssertTrue(result.html.contains("<td><a href=\"missing.md\">gone</a></td>"), result.html)
+        let html = renderer.html(result.document, fromPath: "articles/a.md", root: "../../")
+        XCTAssertTrue(html.contains("<td><a href=\"missing.md\">gone</a></td>"), html)
     }
 
     func testTableCellsLinkUnderTheRootAndAreSearchable() {
