@@ -3,9 +3,8 @@ import DetourLanguages
 import DetourLayout
 import Foundation
 
-/// The data templates see, as plain dictionaries (swift-mustache reads those without reflection).
-/// Keys are camelCase; optional values are left out so `{{#key}}` sections test for presence,
-/// while lists are always present (possibly empty) so `{{^empty(list)}}` works.
+/// The data templates see, as typed views (`Views/`) that `TemplateValue` turns into the plain
+/// dictionaries swift-mustache reads. Keys are camelCase.
 /// `root` is the way back to the site root from the page (`../../`), so the site works under any path.
 struct PageModel: Sendable {
     /// A code's advice on an error page, links absolute: served from the proxy, not the help site.
@@ -46,7 +45,7 @@ struct PageModel: Sendable {
     var cards: [String: [LazyText]] = [:]
     /// Every template rendered with only `site` in scope, on first use, by root, as a tree
     /// of its name's parts: `{{{cached.partials.header}}}`, like Hugo's partialCached.
-    var cachedPartials: [String: [String: any Sendable]] = [:]
+    var cachedPartials: [String: TemplateTree] = [:]
 
     /// The site's own path from its base URL (`/` or `/help/`): the root of pages served at
     /// any depth, such as the 404 page.
@@ -55,36 +54,35 @@ struct PageModel: Sendable {
         return path.hasSuffix("/") ? path : path + "/"
     }
 
-    /// What every help-site page sees besides its own data. `path` is the page's own within its
-    /// language's folder (`codes/502/`), nil for a page with no address of its own (404);
+    /// What every help-site page sees besides its own `fields`. `path` is the page's own within
+    /// its language's folder (`codes/502/`), nil for a page with no address of its own (404);
     /// `values` fill the UI strings' placeholders besides `{site}`.
     /// `inEveryLanguage`: the page is built in each language (home, codes, articles), so it names
     /// its alternates and offers the switcher; topics and search are the default language's.
-    private func common(
-        language: String, path: String?, title: String, root fixedRoot: String? = nil, values: [String: String] = [:], inEveryLanguage: Bool = true
-    ) -> [String: Any] {
+    private func helpPage(
+        language: String, path: String?, title: String, root fixedRoot: String? = nil, values: [String: String] = [:], inEveryLanguage: Bool = true,
+        notTranslated: String? = nil, fields: TemplateFields
+    ) -> HelpPage {
         let folder = languageFolder(language)
         let root = fixedRoot ?? SiteLayout.root(of: folder + (path ?? ""))
-        var page: [String: Any] = ["title": title, "language": language]
+        var header = PageHeader(title: title, language: language, notTranslated: notTranslated)
         if let path {
-            page["url"] = content.site.baseURL + folder + path
+            header.url = content.site.baseURL + folder + path
             let languages = content.site.languages
             if languages.count > 1, inEveryLanguage {
-                page["alternates"] =
-                    languages.map { other in ["language": other, "url": content.site.baseURL + languageFolder(other) + path] as [String: Any] }
-                    + [["language": "x-default", "url": content.site.baseURL + path]]
-                page["switchLanguages"] = true
-                page["languages"] = languages.map { other -> [String: Any] in
-                    var entry: [String: Any] = ["language": other, "name": strings(in: other)["language_name"] ?? other]
-                    entry["url"] = root + languageFolder(other) + path
-                    entry["current"] = other == language
-                    return entry
+                header.alternates =
+                    languages.map { PageHeader.Alternate(language: $0, url: content.site.baseURL + languageFolder($0) + path) }
+                    + [PageHeader.Alternate(language: "x-default", url: content.site.baseURL + path)]
+                header.languages = languages.map { other in
+                    PageHeader.LanguageChoice(
+                        language: other, name: strings(in: other)["language_name"] ?? other, url: root + languageFolder(other) + path,
+                        current: other == language)
                 }
             }
         }
-        var common: [String: Any] = ["site": site(root: root, language: language), "page": page, "t": strings(in: language, values)]
-        common["cached"] = cachedPartials[Self.key(language, root)]
-        return common
+        return HelpPage(
+            site: site(root: root, language: language), header: header, t: strings(in: language, values), cached: cachedPartials[Self.key(language, root)],
+            fields: fields)
     }
 
     /// The key of what is cached per language and root.
@@ -100,61 +98,33 @@ struct PageModel: Sendable {
 
     /// The site as a page in `language` sees it: `root` leads to the site's root (style sheet,
     /// script), `home` to the language's home page.
-    func site(root: String, language: String? = nil) -> [String: Any] {
+    func site(root: String, language: String? = nil) -> SiteView {
         let site = content.site
         let language = language ?? site.language
-        var model: [String: Any] = [
-            "name": site.name,
-            "baseURL": site.baseURL,
-            "language": language,
-            "colors": ["light": palette(site.light), "dark": palette(site.dark)],
-            "root": root,
-            "home": root + languageFolder(language),
-            "paths": SiteLayout.templatePaths(language: language),
-        ]
-        // The search page is the default language's; it searches this language's index.
-        if language != site.language { model["searchLanguage"] = language }
-        model["logo"] = site.logoSVG
-        model["statusPage"] = site.statusPage
-        model["footer"] = site.footer
-        model["errorFooter"] = site.errorFooter
-        model["autoRetry"] = site.autoRetry
-        if !site.support.isEmpty {
-            var support: [String: Any] = [:]
-            support["email"] = site.support.email
-            support["url"] = site.support.url
-            support["phone"] = site.support.phone
-            model["support"] = support
-        }
-        return model
-    }
-
-    private func palette(_ palette: SiteConfig.Palette) -> [String: Any] {
-        ["background": palette.background, "text": palette.text, "accent": palette.accent, "muted": palette.muted]
+        return SiteView(
+            name: site.name, baseURL: site.baseURL, language: language, light: .init(site.light), dark: .init(site.dark), root: root,
+            home: root + languageFolder(language), paths: SiteLayout.templatePaths(language: language),
+            // The search page is the default language's; it searches this language's index.
+            searchLanguage: language == site.language ? nil : language,
+            logo: site.logoSVG, statusPage: site.statusPage, footer: site.footer, errorFooter: site.errorFooter, autoRetry: site.autoRetry,
+            support: site.support.isEmpty ? nil : SiteView.Support(email: site.support.email, url: site.support.url, phone: site.support.phone))
     }
 
     /// `root` leads to the page's language's home (`../../`, within `de/` too).
-    func codeSummary(_ code: ErrorCode, language: String, root: String) -> [String: Any] {
+    func codeSummary(_ code: ErrorCode, language: String, root: String) -> CodeSummary {
         let text = content.text(of: code, in: language)
-        return ["status": code.status, "title": text.title, "summary": text.summary, "url": root + code.sitePath]
+        return CodeSummary(status: code.status, title: text.title, summary: text.summary, url: root + code.sitePath)
     }
 
     /// An article as lists in `language` show it; `card` is its `partials/article-card`,
     /// rendered once per language and root.
-    func articleSummary(at index: Int, language: String, root: String) -> [String: Any] {
+    func articleSummary(at index: Int, language: String, root: String) -> ArticleSummary {
         let article = content.articles[index].translated(language)
-        var model: [String: Any] = [
-            "title": article.title,
-            "summary": article.summary,
-            "url": root + article.sitePath,
-            "audience": article.audience.rawValue,
-            "codes": article.codes.map { ["status": $0.value, "url": root + SiteLayout.code($0.value)] as [String: Any] },
-            "tags": article.tags.map { tag(name: $0, root: tagRoot(root, language: language)) },
-        ]
-        model["updated"] = article.updated
-        model["card"] = cards[Self.key(language, root)]?[index]
-        model["t"] = strings(in: language)
-        return model
+        return ArticleSummary(
+            title: article.title, summary: article.summary, url: root + article.sitePath, audience: article.audience.rawValue,
+            codes: article.codes.map { ArticleSummary.CodeLink(status: $0.value, url: root + SiteLayout.code($0.value)) },
+            tags: article.tags.map { tag(name: $0, root: tagRoot(root, language: language)) }, updated: article.updated,
+            card: cards[Self.key(language, root)]?[index], t: strings(in: language))
     }
 
     /// How many of its section's articles an article's sidebar shows.
@@ -166,8 +136,8 @@ struct PageModel: Sendable {
         return start..<min(count, start + sidebarSize)
     }
 
-    private func articleLink(_ index: Int, language: String, root: String) -> [String: Any] {
-        ["title": content.articles[index].translated(language).title, "url": root + content.articles[index].sitePath]
+    private func articleLink(_ index: Int, language: String, root: String, current: Bool? = nil) -> ArticleLink {
+        ArticleLink(title: content.articles[index].translated(language).title, url: root + content.articles[index].sitePath, current: current)
     }
 
     /// Tag pages are the default language's: the way to them from a language's `root`.
@@ -175,8 +145,8 @@ struct PageModel: Sendable {
         language == content.site.language ? root : root + "../"
     }
 
-    func tag(name: String, root: String) -> [String: Any] {
-        ["name": name, "url": root + SiteLayout.tag(name)]
+    func tag(name: String, root: String, count: Int? = nil) -> TagLink {
+        TagLink(name: name, url: root + SiteLayout.tag(name), count: count)
     }
 
     // MARK: Pages
@@ -184,24 +154,22 @@ struct PageModel: Sendable {
     /// One code's error page in one language: its texts, the UI strings (`t`) with this page's
     /// values filled in, and the site with `language` set to the page's.
     /// `requestReference`: raw markup where the request's ID goes (see `SnippetTarget`).
-    func errorPage(_ code: ErrorCode, language: String, requestReference: String = SnippetTarget.requestReferenceMarkup) -> [String: Any] {
+    func errorPage(_ code: ErrorCode, language: String, requestReference: String = SnippetTarget.requestReferenceMarkup) -> ErrorPageView {
         let text = content.text(of: code, in: language)
         let baseURL = content.site.baseURL
+        let advice = errorPageAdvice[language]?[code.status]
         // `url` names the problem (JSON's `type`) in every language; the link a visitor
         // follows goes to the help page in theirs.
-        var model: [String: Any] = ["status": code.status, "title": text.title, "summary": text.summary, "url": baseURL + code.sitePath]
-        model["helpURL"] = baseURL + languageFolder(language) + code.sitePath
-        let advice = errorPageAdvice[language]?[code.status]
-        model["advice"] = advice?.html
-        model["adviceText"] = advice?.text
-        model["retryAfter"] = code.retryAfter
+        let model = ErrorPageView.Code(
+            summary: CodeSummary(status: code.status, title: text.title, summary: text.summary, url: baseURL + code.sitePath),
+            helpURL: baseURL + languageFolder(language) + code.sitePath, advice: advice?.html, adviceText: advice?.text, retryAfter: code.retryAfter)
         var values = ["status": String(code.status), "title": text.title]
         values["seconds"] = code.retryAfter.map(String.init)
         let strings = content.strings(in: language).mapValues { UIStrings.fill($0, values) }
         var site = site(root: baseURL)
-        site["language"] = language
-        site["icon"] = iconDataURI
-        return ["site": site, "code": model, "t": strings, "page": ["title": "\(code.status) \(text.title)"], "requestReference": requestReference]
+        site.language = language
+        site.icon = iconDataURI
+        return ErrorPageView(site: site, code: model, t: strings, title: "\(code.status) \(text.title)", requestReference: requestReference)
     }
 
     /// A dot in the accent colour as the page's icon, so a browser asks the dead site for no
@@ -211,50 +179,53 @@ struct PageModel: Sendable {
         return "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='\(accent)'/%3E%3C/svg%3E"
     }
 
-    func indexPage(language: String, tags: [(name: String, count: Int)]) -> [String: Any] {
+    /// A group of codes or a section of articles on the home page.
+    private struct HomeGroup: TemplateValue {
+        var title: String
+        var id: String
+        var count: Int?
+        var codes: [CodeSummary]?
+        var articles: [ArticleSummary]?
+
+        var templateValue: Any { TemplateFields(["title": title, "id": id, "count": count, "codes": codes, "articles": articles]).dictionary }
+    }
+
+    func indexPage(language: String, tags: [(name: String, count: Int)]) -> HelpPage {
         let root = ""
         let strings = strings(in: language)
-        let codeGroups = HomeGroups.codes(content.codes).map { group -> [String: Any] in
-            [
-                "title": strings[group.titleKey] ?? group.titleKey, "id": group.titleKey,
-                "codes": group.codes.map { codeSummary($0, language: language, root: root) },
-            ]
+        let codeGroups = HomeGroups.codes(content.codes).map { group in
+            HomeGroup(
+                title: strings[group.titleKey] ?? group.titleKey, id: group.titleKey, codes: group.codes.map { codeSummary($0, language: language, root: root) }
+            )
         }
         let visitorArticles = content.articles.indices.filter { content.articles[$0].audience == .visitor }
-        let sections = sections.map { section -> [String: Any] in
-            [
-                "title": section.title, "id": "section-" + (section.folder.isEmpty ? "articles" : section.folder), "count": section.articles.count,
-                "articles": section.articles.map { articleSummary(at: $0, language: language, root: root) },
-            ]
+        let sections = sections.map { section in
+            HomeGroup(
+                title: section.title, id: "section-" + (section.folder.isEmpty ? "articles" : section.folder), count: section.articles.count,
+                articles: section.articles.map { articleSummary(at: $0, language: language, root: root) })
         }
-        return common(language: language, path: SiteLayout.home, title: content.site.name).merging([
+        let fields = TemplateFields([
             "codes": content.codes.map { codeSummary($0, language: language, root: root) },
             "codeGroups": codeGroups,
             "visitorArticles": visitorArticles.map { articleSummary(at: $0, language: language, root: root) },
             "visitorCodes": content.codes.filter { [500, 502, 503, 504].contains($0.status) }.map { codeSummary($0, language: language, root: root) },
             "sections": sections,
             "articles": content.articles.indices.map { articleSummary(at: $0, language: language, root: root) },
-            "tags": tags.map { tag(name: $0.name, root: tagRoot(root, language: language)).merging(["count": $0.count]) { first, _ in first } },
-        ]) { first, _ in first }
+            "tags": tags.map { tag(name: $0.name, root: tagRoot(root, language: language), count: $0.count) },
+        ])
+        return helpPage(language: language, path: SiteLayout.home, title: content.site.name, fields: fields)
     }
 
     /// A code's help page in `language`: its texts and advice translated where they are,
     /// the operators' notes as written.
-    func codePage(_ code: ErrorCode, language: String) -> [String: Any] {
+    func codePage(_ code: ErrorCode, language: String) -> HelpPage {
         let root = SiteLayout.nestedRoot
-        var model = codeSummary(code, language: language, root: root)
         let text = content.text(of: code, in: language)
-        model["advice"] = text.adviceDocument.map { bodies.html($0, fromPath: text.adviceFile, language: text.adviceLanguage, root: root) }
-        model["operatorNotes"] = code.operatorNotesDocument.map {
-            bodies.html($0, fromPath: code.relativePath, language: content.site.language, root: root)
-        }
-        model["notesLanguage"] = content.site.language
-        model["retryAfter"] = code.retryAfter
-        model["emittedBy"] = code.emittedBy
+        var errorPageURL: String?
         if code.generatesPage {
             let page = SiteLayout.errorPage(
                 code.status, language: language == content.site.language ? nil : language, fileExtension: OutputFormat.html.fileExtension)
-            model["errorPageURL"] = SiteLayout.root(of: languageFolder(language) + code.sitePath) + page
+            errorPageURL = SiteLayout.root(of: languageFolder(language) + code.sitePath) + page
         }
         let articles = content.articles
         let bySlug = Dictionary(articles.indices.map { (articles[$0].slug, $0) }, uniquingKeysWith: { first, _ in first })
@@ -264,85 +235,92 @@ struct PageModel: Sendable {
         let listing = articles.indices.filter { index in
             articles[index].codes.contains { $0.value == code.status } && !curatedSlugs.contains(articles[index].slug)
         }
-        model["related"] = (curated + listing).map { articleSummary(at: $0, language: language, root: root) }
-        let title = "\(code.status) \(content.text(of: code, in: language).title) · \(content.site.name)"
-        return common(language: language, path: code.sitePath, title: title, values: ["status": String(code.status)]).merging(["code": model]) {
-            first, _ in first
-        }
+        let model = CodePageView(
+            summary: codeSummary(code, language: language, root: root),
+            advice: text.adviceDocument.map { bodies.html($0, fromPath: text.adviceFile, language: text.adviceLanguage, root: root) },
+            operatorNotes: code.operatorNotesDocument.map { bodies.html($0, fromPath: code.relativePath, language: content.site.language, root: root) },
+            notesLanguage: content.site.language, retryAfter: code.retryAfter, emittedBy: code.emittedBy, errorPageURL: errorPageURL,
+            related: (curated + listing).map { articleSummary(at: $0, language: language, root: root) })
+        let title = "\(code.status) \(text.title) · \(content.site.name)"
+        return helpPage(
+            language: language, path: code.sitePath, title: title, values: ["status": String(code.status)], fields: TemplateFields(["code": model]))
     }
 
     /// An article's page in `language`: its translation, or the original with a notice.
-    func articlePage(at index: Int, language: String) -> [String: Any] {
+    func articlePage(at index: Int, language: String) -> HelpPage {
         let root = SiteLayout.nestedRoot
         let original = content.articles[index]
         let article = original.translated(language)
-        var model = articleSummary(at: index, language: language, root: root)
-        model["html"] = bodies.article(original, at: index, language: language)
-        model["language"] = original.translations[language] == nil ? content.site.language : language
-        model["headings"] = article.headings.filter { $0.level <= 3 }.map { ["level": $0.level, "text": $0.text, "id": $0.id] as [String: Any] }
-        model["logPatterns"] = article.logPatterns.map(\.value)
-        model["codes"] = article.codes.map { located -> [String: Any] in
-            var code: [String: Any] = ["status": located.value, "url": root + SiteLayout.code(located.value)]
-            code["title"] = content.code(located.value).map { content.text(of: $0, in: language).title }
-            return code
+        var summary = articleSummary(at: index, language: language, root: root)
+        summary.codes = article.codes.map { located in
+            ArticleSummary.CodeLink(
+                status: located.value, url: root + SiteLayout.code(located.value),
+                title: content.code(located.value).map { content.text(of: $0, in: language).title })
         }
+        let translated = language == content.site.language || original.translations[language] != nil
+        var model = ArticlePageView(
+            summary: summary, html: bodies.article(original, at: index, language: language),
+            language: translated ? language : content.site.language,
+            headings: article.headings.filter { $0.level <= 3 }.map { ArticlePageView.Heading(level: $0.level, text: $0.text, id: $0.id) },
+            logPatterns: article.logPatterns.map(\.value))
         // Where it is filed: the section's other articles, and the ones before and after it.
         if let section = sectionOfArticle[index].map({ sections[$0] }) {
-            model["section"] = section.title
+            model.section = section.title
             let position = section.articles.firstIndex(of: index) ?? 0
             // A section of thousands would repeat thousands of links on each of its pages: the
             // sidebar shows the articles around this one, the home page lists them all.
             let window = Self.sidebarWindow(around: position, count: section.articles.count)
-            model["sectionArticles"] = section.articles[window].map { other -> [String: Any] in
-                ["title": content.articles[other].translated(language).title, "url": root + content.articles[other].sitePath, "current": other == index]
-            }
+            model.sectionArticles = section.articles[window].map { articleLink($0, language: language, root: root, current: $0 == index) }
             if window.count < section.articles.count {
-                model["sectionURL"] = root + SiteLayout.home + "#section-" + (section.folder.isEmpty ? "articles" : section.folder)
-                model["sectionCount"] = section.articles.count
+                model.sectionURL = root + SiteLayout.home + "#section-" + (section.folder.isEmpty ? "articles" : section.folder)
+                model.sectionCount = section.articles.count
             }
-            if position > 0 { model["previous"] = articleLink(section.articles[position - 1], language: language, root: root) }
-            if position + 1 < section.articles.count { model["next"] = articleLink(section.articles[position + 1], language: language, root: root) }
-            if section.articles.count > 1 { model["pager"] = true }
+            if position > 0 { model.previous = articleLink(section.articles[position - 1], language: language, root: root) }
+            if position + 1 < section.articles.count { model.next = articleLink(section.articles[position + 1], language: language, root: root) }
+            if section.articles.count > 1 { model.pager = true }
         }
         if let editURL = content.site.editURL {
-            let path = original.translations[language]?.relativePath ?? original.relativePath
-            model["editURL"] = editURL + path
+            model.editURL = editURL + (original.translations[language]?.relativePath ?? original.relativePath)
         }
-        var page = common(language: language, path: article.sitePath, title: "\(article.title) · \(content.site.name)")
-        if language != content.site.language, original.translations[language] == nil {
-            var pageModel = page["page"] as? [String: Any] ?? [:]
-            pageModel["notTranslated"] = strings(in: language)["not_translated"]
-            page["page"] = pageModel
-        }
-        return page.merging(["article": model]) { first, _ in first }
+        return helpPage(
+            language: language, path: article.sitePath, title: "\(article.title) · \(content.site.name)",
+            notTranslated: translated ? nil : strings(in: language)["not_translated"], fields: TemplateFields(["article": model]))
     }
 
     /// The search page: what it lists for a visitor with no query or no JavaScript.
-    func searchPage(tags: [(name: String, count: Int)]) -> [String: Any] {
+    func searchPage(tags: [(name: String, count: Int)]) -> HelpPage {
         let root = SiteLayout.root(of: SiteLayout.search)
         let language = content.site.language
-        return common(language: language, path: SiteLayout.search, title: "Search · \(content.site.name)", inEveryLanguage: false).merging([
+        let fields = TemplateFields([
             "codes": content.codes.map { codeSummary($0, language: language, root: root) },
-            "tags": tags.map { tag(name: $0.name, root: root).merging(["count": $0.count]) { first, _ in first } },
-        ]) { first, _ in first }
+            "tags": tags.map { tag(name: $0.name, root: root, count: $0.count) },
+        ])
+        return helpPage(language: language, path: SiteLayout.search, title: "Search · \(content.site.name)", inEveryLanguage: false, fields: fields)
     }
 
-    func tagPage(name: String, articles: [Int]) -> [String: Any] {
+    /// A tag's page: its name and the articles that carry it.
+    private struct TagPageView: TemplateValue {
+        var name: String
+        var articles: [ArticleSummary]
+
+        var templateValue: Any { ["name": name, "articles": articles.templateValue] as [String: Any] }
+    }
+
+    func tagPage(name: String, articles: [Int]) -> HelpPage {
         let root = SiteLayout.nestedRoot
         let language = content.site.language
-        let tag: [String: Any] = ["name": name, "articles": articles.map { articleSummary(at: $0, language: language, root: root) }]
-        return common(language: language, path: SiteLayout.tag(name), title: "\(name) · \(content.site.name)", inEveryLanguage: false).merging(["tag": tag]) {
-            first, _ in
-            first
-        }
+        let tag = TagPageView(name: name, articles: articles.map { articleSummary(at: $0, language: language, root: root) })
+        return helpPage(
+            language: language, path: SiteLayout.tag(name), title: "\(name) · \(content.site.name)", inEveryLanguage: false,
+            fields: TemplateFields(["tag": tag]))
     }
 
     /// The help site's own 404 page: no canonical URL, links from the site's path.
-    func notFoundPage() -> [String: Any] {
+    func notFoundPage() -> HelpPage {
         let root = absoluteRoot
         let language = content.site.language
-        return common(language: language, path: nil, title: "Page not found · \(content.site.name)", root: root).merging([
-            "codes": content.codes.map { codeSummary($0, language: language, root: root) }
-        ]) { first, _ in first }
+        return helpPage(
+            language: language, path: nil, title: "Page not found · \(content.site.name)", root: root,
+            fields: TemplateFields(["codes": content.codes.map { codeSummary($0, language: language, root: root) }]))
     }
 }

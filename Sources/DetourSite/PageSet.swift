@@ -44,9 +44,11 @@ struct PageSet: Sendable {
             var tree = TemplateTree()
             for name in templates.names {
                 tree.insert(
-                    LazyText { templates.render(name, ["site": plain.site(root: root, language: language), "t": plain.strings(in: language)]) }, at: name)
+                    LazyText {
+                        templates.render(name, TemplateFields(["site": plain.site(root: root, language: language), "t": plain.strings(in: language)]))
+                    }, at: name)
             }
-            model.cachedPartials[PageModel.key(language, root)] = tree.root
+            model.cachedPartials[PageModel.key(language, root)] = tree
             if templates.has(Self.cardTemplate) {
                 // Cards link from their list's page: within the language's folder.
                 let listRoot = Self.languageRoot(root, language: language, content: content)
@@ -170,7 +172,7 @@ struct PageSet: Sendable {
         case .search:
             templates.render(Self.searchTemplate, model.searchPage(tags: tags.map { ($0.name, $0.articles.count) }))
         case .styles:
-            templates.render("style.css", ["site": model.site(root: "")])
+            templates.render("style.css", TemplateFields(["site": model.site(root: "")]))
         case .snippet(let name):
             templates.render(name, SnippetModel(content: content, installPath: content.site.installPath).dictionary())
         case .sitemap:

@@ -87,10 +87,10 @@ public struct TemplateSet: Sendable {
         library.getTemplate(named: name) != nil
     }
 
-    /// The template's text for `context`; empty for a name the theme lacks, which the build
+    /// The template's text for `model`; empty for a name the theme lacks, which the build
     /// never asks for (every template it renders is in the built-in theme).
-    public func render(_ name: String, _ context: [String: Any]) -> String {
-        library.render(context, withTemplate: name) ?? ""
+    func render(_ name: String, _ model: some TemplateValue) -> String {
+        library.render(model.templateValue, withTemplate: name) ?? ""
     }
 
     /// The file template `name` is read from.

@@ -21,3 +21,7 @@ struct TemplateTree {
         node[first] = child
     }
 }
+
+extension TemplateTree: TemplateValue {
+    var templateValue: Any { root }
+}

@@ -1,0 +1,50 @@
+/// An article as lists show it (home, sections, tags, a code's related articles), and the
+/// card the theme renders from that.
+struct ArticleSummary: TemplateValue {
+    /// A status an article is about, with the code's title where a page shows it.
+    struct CodeLink: TemplateValue {
+        var status: Int
+        var url: String
+        var title: String?
+
+        var templateValue: Any { TemplateFields(["status": status, "url": url, "title": title]).dictionary }
+    }
+
+    var title: String
+    var summary: String
+    var url: String
+    var audience: String
+    var codes: [CodeLink]
+    var tags: [TagLink]
+    var updated: String?
+    /// The article's `partials/article-card`, rendered once per language and root.
+    var card: LazyText?
+    var t: [String: String]
+
+    var fields: TemplateFields {
+        TemplateFields([
+            "title": title, "summary": summary, "url": url, "audience": audience, "codes": codes, "tags": tags, "updated": updated,
+            "card": card, "t": t,
+        ])
+    }
+
+    var templateValue: Any { fields.dictionary }
+}
+
+/// A tag as a link, with how many articles carry it where a list counts them.
+struct TagLink: TemplateValue {
+    var name: String
+    var url: String
+    var count: Int?
+
+    var templateValue: Any { TemplateFields(["name": name, "url": url, "count": count]).dictionary }
+}
+
+/// A link to another article: the sidebar's (marking the current one), previous and next.
+struct ArticleLink: TemplateValue {
+    var title: String
+    var url: String
+    var current: Bool?
+
+    var templateValue: Any { TemplateFields(["title": title, "url": url, "current": current]).dictionary }
+}

@@ -1,0 +1,20 @@
+/// A code's help page: its texts, advice and operators' notes as HTML, who sends it, its error
+/// page and the articles about it.
+struct CodePageView: TemplateValue {
+    var summary: CodeSummary
+    var advice: String?
+    var operatorNotes: String?
+    /// The notes are written in the default language only.
+    var notesLanguage: String
+    var retryAfter: Int?
+    var emittedBy: [String]
+    var errorPageURL: String?
+    var related: [ArticleSummary]
+
+    var templateValue: Any {
+        TemplateFields([
+            "advice": advice, "operatorNotes": operatorNotes, "notesLanguage": notesLanguage, "retryAfter": retryAfter, "emittedBy": emittedBy,
+            "errorPageURL": errorPageURL, "related": related,
+        ]).adding(summary.fields).dictionary
+    }
+}

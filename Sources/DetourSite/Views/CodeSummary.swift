@@ -1,0 +1,11 @@
+/// A code as lists show it, and the start of its help page.
+struct CodeSummary: TemplateValue {
+    var status: Int
+    var title: String
+    var summary: String
+    var url: String
+
+    var fields: TemplateFields { TemplateFields(["status": status, "title": title, "summary": summary, "url": url]) }
+
+    var templateValue: Any { fields.dictionary }
+}

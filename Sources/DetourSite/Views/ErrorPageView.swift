@@ -1,0 +1,27 @@
+/// One error page: a code's texts and advice in one language, the UI strings with the page's
+/// values filled in, and the raw markup the request's ID goes into.
+struct ErrorPageView: TemplateValue {
+    struct Code: TemplateValue {
+        var summary: CodeSummary
+        /// The help page in the page's language; `summary.url` names the problem in every one.
+        var helpURL: String
+        var advice: String?
+        var adviceText: String?
+        var retryAfter: Int?
+
+        var templateValue: Any {
+            TemplateFields(["helpURL": helpURL, "advice": advice, "adviceText": adviceText, "retryAfter": retryAfter]).adding(summary.fields)
+                .dictionary
+        }
+    }
+
+    var site: SiteView
+    var code: Code
+    var t: [String: String]
+    var title: String
+    var requestReference: String
+
+    var templateValue: Any {
+        TemplateFields(["site": site, "code": code, "t": t, "page": PageHeader(title: title), "requestReference": requestReference]).dictionary
+    }
+}

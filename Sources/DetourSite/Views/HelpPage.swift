@@ -1,0 +1,13 @@
+/// A page of the help site: what every page sees (the site, the page's header, the UI strings
+/// in its language, the cached partials) and the fields of its own kind.
+struct HelpPage: TemplateValue {
+    var site: SiteView
+    var header: PageHeader
+    var t: [String: String]
+    var cached: TemplateTree?
+    var fields: TemplateFields
+
+    var templateValue: Any {
+        TemplateFields(["site": site, "page": header, "t": t, "cached": cached]).adding(fields).dictionary
+    }
+}
