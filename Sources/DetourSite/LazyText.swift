@@ -2,21 +2,30 @@ import Mustache
 import Synchronization
 
 /// Text rendered the first time a template asks for it and then shared, like Hugo's cached
-/// content views. Lists that show thousands of article cards render each card once.
+/// content views. Lists that show thousands of article cards render each card once. What it
+/// was made from (a Markdown tree) is let go once the text exists.
 final class LazyText: MustacheCustomRenderable, Sendable {
-    private let make: @Sendable () -> String
-    private let cache = Mutex<String?>(nil)
+    private enum State {
+        case pending(@Sendable () -> String)
+        case rendered(String)
+    }
+
+    private let state: Mutex<State>
 
     init(_ make: @escaping @Sendable () -> String) {
-        self.make = make
+        state = Mutex(.pending(make))
     }
 
     var renderText: String {
-        cache.withLock { cached in
-            if let cached { return cached }
-            let text = make()
-            cached = text
-            return text
+        state.withLock { state in
+            switch state {
+            case .rendered(let text):
+                return text
+            case .pending(let make):
+                let text = make()
+                state = .rendered(text)
+                return text
+            }
         }
     }
 

@@ -2,21 +2,36 @@ import DetourContent
 import DetourLayout
 
 /// Markdown as pages show it, rendered from the trees the content layer parsed, each time with
-/// the page's own root and in the alert titles of the text's language. An article's own text is
-/// rendered once and shared by every language that falls back to it.
+/// the page's own root and in the alert titles of the text's language. Each article's text (and
+/// each translation) is rendered once, on first use, and shared by every language that shows
+/// it; its tree is let go then.
 struct MarkdownBodies: Sendable {
     private let renderers: [String: MarkdownRenderer]
     private let defaultLanguage: String
-    /// Each article as written, under the article pages' root, rendered on first use.
-    private let originals: [LazyText]
+    /// By article: its text as written, and its translations by language, under the article
+    /// pages' root.
+    private let articles: [(original: LazyText, translations: [String: LazyText])]
 
     init(content: Content) {
         let renderers = Self.renderers(of: content)
-        let renderer = renderers[content.site.language]!
+        let fallback = renderers[content.site.language]!
+        let speaking = { (language: String) in renderers[language] ?? fallback }
         self.renderers = renderers
         defaultLanguage = content.site.language
-        originals = content.articles.map { article in
-            LazyText { renderer.html(article.document, fromPath: article.relativePath, root: SiteLayout.nestedRoot) }
+        articles = content.articles.map { article in
+            let original = LazyText { [renderer = speaking(content.site.language), document = article.document, path = article.relativePath] in
+                renderer.html(document, fromPath: path, root: SiteLayout.nestedRoot)
+            }
+            let translations = Dictionary(
+                uniqueKeysWithValues: article.translations.map { language, translation in
+                    (
+                        language,
+                        LazyText { [renderer = speaking(language), document = translation.document, path = translation.relativePath] in
+                            renderer.html(document, fromPath: path, root: SiteLayout.nestedRoot)
+                        }
+                    )
+                })
+            return (original, translations)
         }
     }
 
@@ -26,15 +41,12 @@ struct MarkdownBodies: Sendable {
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
             allowRawHTML: content.site.allowRawHTML
         )
-        var renderers = Dictionary(uniqueKeysWithValues: content.site.languages.map { ($0, renderer.speaking(content.strings(in: $0))) })
-        renderers[content.site.language] = renderer.speaking(content.strings(in: content.site.language))
-        return renderers
+        return Dictionary(uniqueKeysWithValues: content.site.languages.map { ($0, renderer.speaking(content.strings(in: $0))) })
     }
 
     /// The article's page body in `language`: its translation, else the text as written.
-    func article(_ original: Article, at index: Int, language: String) -> String {
-        guard let translation = original.translations[language] else { return originals[index].renderText }
-        return html(translation.document, fromPath: translation.relativePath, language: language, root: SiteLayout.nestedRoot)
+    func article(at index: Int, language: String) -> String {
+        (articles[index].translations[language] ?? articles[index].original).renderText
     }
 
     /// Markdown written in `language` (a code's advice or notes) as a page under `root` shows it.

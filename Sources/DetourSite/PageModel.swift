@@ -23,10 +23,11 @@ struct PageModel: Sendable {
     let sections: [HomeGroups.Section]
     private let sectionOfArticle: [Int: Int]
 
-    init(content: Content, errorPageAdvice: ErrorPageAdvice) {
+    /// `bodies`: made from `content` unless the build made them before letting its trees go.
+    init(content: Content, errorPageAdvice: ErrorPageAdvice, bodies: MarkdownBodies? = nil) {
         self.content = content
         self.errorPageAdvice = errorPageAdvice
-        bodies = MarkdownBodies(content: content)
+        self.bodies = bodies ?? MarkdownBodies(content: content)
         sections = HomeGroups.sections(content.articles)
         var sectionOfArticle: [Int: Int] = [:]
         for (number, section) in sections.enumerated() {
@@ -259,7 +260,7 @@ struct PageModel: Sendable {
         }
         let translated = language == content.site.language || original.translations[language] != nil
         var model = ArticlePageView(
-            summary: summary, html: bodies.article(original, at: index, language: language),
+            summary: summary, html: bodies.article(at: index, language: language),
             language: translated ? language : content.site.language,
             headings: article.headings.filter { $0.level <= 3 }.map { ArticlePageView.Heading(level: $0.level, text: $0.text, id: $0.id) },
             logPatterns: article.logPatterns.map(\.value))

@@ -47,7 +47,7 @@ public enum SiteBuilder {
         let (templates, templateDiagnostics) = report.time("templates") { loadTemplates(options) }
         let (content, contentDiagnostics) = report.time("content") { loadContent(options) }
         report.diagnostics = templateDiagnostics + contentDiagnostics
-        guard let templates, let content, !failed(report.diagnostics, options) else { return report }
+        guard let templates, var content, !failed(report.diagnostics, options) else { return report }
 
         // Files 0644 and folders 0755 (nginx workers run as `nobody`) without a chmod per file.
         let previousMask = umask(0o022)
@@ -60,7 +60,11 @@ public enum SiteBuilder {
             return report
         }
         let advice = errorPageAdvice(content)
-        let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice), templates: templates)
+        // The articles' trees live on in the bodies alone, each let go once its page has
+        // rendered it; a preview server keeps them for its quick rebuilds.
+        let bodies = MarkdownBodies(content: content)
+        if keeping == nil { content = content.withoutArticleTrees() }
+        let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice, bodies: bodies), templates: templates)
         report.diagnostics += report.time("pages") { writePages(pages, templates: templates, content: content, to: output, options) }
         let index = report.time("search index") { searchIndex(content) }
         report.diagnostics += report.time("search index written") {
@@ -144,13 +148,14 @@ public enum SiteBuilder {
         }
     }
 
-    /// Error pages are served by the proxy, far from the help site, so their links are absolute.
+    /// Error pages are served by the proxy, far from the help site, so their links are absolute,
+    /// into the help site's folder of the page's language.
     /// By language, then status: the advice as HTML and as plain text.
     private static func errorPageAdvice(_ content: Content) -> PageModel.ErrorPageAdvice {
         let renderers = MarkdownBodies.renderers(of: content)
-        let root = content.site.baseURL
         var advice: PageModel.ErrorPageAdvice = [:]
         for language in content.site.languages {
+            let root = content.site.baseURL + SiteLayout.languageFolder(language, defaultLanguage: content.site.language)
             for code in content.codes where code.generatesPage {
                 let text = content.text(of: code, in: language)
                 guard let document = text.adviceDocument, let renderer = renderers[text.adviceLanguage] else { continue }

@@ -27,14 +27,14 @@ final class LanguageAndFormatTests: SiteTestCase {
         }
         let german = try folder.read("public/errors/de/502.html")
         XCTAssertTrue(german.contains("<html lang=\"de\">") && german.contains("<h1>Fehlerhaftes Gateway</h1>") && german.contains(">Erneut versuchen<"))
-        XCTAssertTrue(german.contains("href=\"https://h.test/codes/502/\""), "advice links are absolute on error pages")
+        XCTAssertTrue(german.contains("href=\"https://h.test/de/codes/502/\""), "advice links are absolute, into the page's language")
         XCTAssertTrue(german.contains("Error 502"), "a string the translation lacks falls back to English")
 
         let problem = try JSONSerialization.jsonObject(with: Data(try folder.read("public/errors/de/502.json").utf8)) as? [String: Any]
         XCTAssertEqual(problem?["type"] as? String, "https://h.test/codes/502/")
         XCTAssertEqual(problem?["status"] as? Int, 502)
         XCTAssertEqual(problem?["title"] as? String, "Fehlerhaftes Gateway")
-        XCTAssertEqual(problem?["advice"] as? String, "Bitte später (https://h.test/codes/502/) erneut versuchen.")
+        XCTAssertEqual(problem?["advice"] as? String, "Bitte später (https://h.test/de/codes/502/) erneut versuchen.")
 
         let response = try folder.read("public/errors/de/502.http")
         let parts = response.components(separatedBy: "\r\n\r\n")

@@ -66,6 +66,35 @@ final class MultilingualSiteTests: SiteTestCase {
         XCTAssertEqual(problem?["help"] as? String, "https://help.sample.test/de/codes/502/")
     }
 
+    func testTranslatedAdviceSpeaksItsLanguageOnTheErrorPageAndTheHelpPage() throws {
+        let folder = try germanSite([
+            "content/translations/de.yml": """
+            strings:
+              alert_tip: Tipp
+            codes:
+              502:
+                title: Fehlerhaftes Gateway
+                summary: Keine gültige Antwort.
+                advice: |
+                  > [!TIP]
+                  > Bitte [später](/codes/502/) erneut versuchen.
+            """
+        ])
+        let report = build(folder)
+        XCTAssertTrue(report.wroteOutput, DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test"))
+        let title = "<p class=\"markdown-alert-title\">Tipp</p>"
+        let errorPage = try folder.read("public/errors/de/502.html")
+        XCTAssertTrue(errorPage.contains(title), errorPage)
+        XCTAssertTrue(
+            errorPage.contains("<a href=\"https://help.sample.test/de/codes/502/\">später</a>"), "the proxy's page links absolutely, to German help")
+        let text = try folder.read("public/errors/de/502.txt")
+        XCTAssertTrue(text.contains("https://help.sample.test/de/codes/502/"), text)
+        let help = try folder.read("public/de/codes/502/index.html")
+        XCTAssertTrue(help.contains(title), help)
+        XCTAssertTrue(help.contains("<a href=\"../../codes/502/\">später</a>"), "the help page links within its language's folder")
+        XCTAssertFalse(try folder.read("public/codes/502/index.html").contains("Tipp"), "the English page keeps its own advice")
+    }
+
     func testATranslatedArticleReplacesTheOriginalAndAMissingOneFallsBackWithANotice() throws {
         let folder = try germanSite()
         XCTAssertTrue(build(folder).wroteOutput)
