@@ -129,6 +129,8 @@ let package = Package(
             name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"],
             exclude: ["Fixtures", "Oracle/nginx-vocabulary.txt"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
-        .testTarget(name: "DetourCLITests", dependencies: ["DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"], exclude: ["SearchProbe"]),
+        .testTarget(
+            name: "DetourCLITests", dependencies: ["DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"],
+            exclude: ["SearchProbe", "SearchRelevance"]),
     ]
 )

@@ -74,6 +74,7 @@ public enum SearchIndexBuilder {
         }
 
         var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
+        entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
         if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardTexts[0])" }

@@ -7,37 +7,28 @@ import XCTest
 /// `Content-Security-Policy: default-src 'self'` and opened from disk: what a visitor's
 /// browser shows for each query, in rank order.
 final class SearchBrowserTests: XCTestCase {
-    /// Query → the page expected among the first three results (`#anchor` allowed after it).
-    static let relevance: [(String, String)] = [
-        // Exact codes.
-        ("502", "codes/502/"), ("error 504", "codes/504/"), ("HTTP 503", "codes/503/"), ("404", "codes/404/"),
-        ("429", "codes/429/"), ("status 500", "codes/500/"), ("520", "codes/520/"), ("444", "codes/444/"),
-        // A visitor's words.
-        ("site says bad gateway", "codes/502/"), ("gateway timeout", "codes/504/"), ("too many requests", "codes/429/"),
-        ("page not found", "codes/404/"), ("service unavailable", "codes/503/"), ("uri too long", "codes/414/"),
-        ("web server is down", "codes/521/"), ("forbidden", "codes/403/"),
-        // An operator's terms.
-        ("proxy_read_timeout", "articles/upstream-timed-out/"), ("php-fpm socket", "articles/php-fpm-socket-unavailable/"),
-        ("health checks backends down", "articles/health-checks-mark-all-backends-down/"), ("connection refused", "articles/upstream-connection-refused/"),
-        ("too big header", "articles/upstream-header-too-big/"), ("cdn origin", "articles/cdn-cannot-reach-origin/"),
-        // Typos.
-        ("upstrem timout", "articles/upstream-timed-out/"), ("helth checks", "articles/health-checks-mark-all-backends-down/"),
-        ("conection refused", "articles/upstream-connection-refused/"), ("gatway timeout", "codes/504/"),
-        // Other languages of the site: words only they have lead into their own folder; words the
-        // default language shares ("Gateway", "no") find its page first.
-        ("Zeitüberschreitung Gateway", "codes/504/"), ("passerelle incorrecte", "fr/codes/502/"), ("servicio no disponible", "codes/503/"),
-        ("ゲートウェイタイムアウト", "ja/codes/504/"), ("Dienst nicht verfügbar", "de/codes/503/"),
-        // Error-log lines: nginx, Apache, HAProxy, Caddy, PHP-FPM behind nginx, gunicorn, CDNs.
-        ("upstream prematurely closed connection while reading response header", "articles/upstream-timed-out/"),
-        ("connect() failed (111: Connection refused) while connecting to upstream", "articles/upstream-connection-refused/"),
-        ("AH00957: http: attempt to connect to 127.0.0.1:8080 (127.0.0.1) failed", "articles/upstream-connection-refused/"),
-        ("backend app has no server available!", "articles/health-checks-mark-all-backends-down/"),
-        ("dial tcp 127.0.0.1:8080: connect: connection refused", "articles/upstream-connection-refused/"),
-        ("connect() to unix:/run/php/php8.2-fpm.sock failed (13: Permission denied)", "articles/php-fpm-socket-unavailable/"),
-        ("upstream sent too big header while reading response header from upstream", "articles/upstream-header-too-big/"),
-        ("[CRITICAL] WORKER TIMEOUT (pid:1234)", "articles/workers-killed/"),
-        ("CloudFront wasn't able to connect to the origin", "articles/cdn-cannot-reach-origin/"),
-    ]
+    /// One query of the relevance suite (`SearchRelevance/queries.tsv`).
+    struct RelevanceQuery {
+        var kind: String
+        /// The language of the page the search is made from; nil for the default one's.
+        var language: String?
+        /// Typed into the box rather than submitted with the form.
+        var typed: Bool
+        var query: String
+        /// The page expected among the first three results (`#anchor` allowed after it).
+        var expected: String
+    }
+
+    static let relevance: [RelevanceQuery] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SearchRelevance/queries.tsv")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5 else { return nil }
+            return RelevanceQuery(
+                kind: fields[0], language: fields[1] == "-" ? nil : fields[1], typed: fields[2] == "type", query: fields[3], expected: fields[4])
+        }
+    }()
 
     static let hostile = [
         "<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "'\"`", "🔥 502 🔥", "مرحبا بالعالم",
@@ -77,8 +68,14 @@ final class SearchBrowserTests: XCTestCase {
     }
 
     func testQueriesInTheServedSiteUnderAStrictPolicy() throws {
-        let queries = Self.relevance.map(\.0) + Self.hostile + ["zanzibarquux"]
-        let data = try JSONSerialization.data(withJSONObject: ["queries": queries, "tokens": Self.tokenTexts])
+        XCTAssertGreaterThanOrEqual(Self.relevance.count, 120, "the relevance suite reads SearchRelevance/queries.tsv")
+        let entries: [Any] =
+            Self.relevance.map { query -> [String: Any] in
+                var entry: [String: Any] = ["q": query.query, "typed": query.typed]
+                entry["lang"] = query.language
+                return entry
+            } + Self.hostile + ["zanzibarquux"]
+        let data = try JSONSerialization.data(withJSONObject: ["queries": entries, "tokens": Self.tokenTexts])
         try site.write([
             "probe/probe.html":
                 #"<!doctype html><html><head><meta charset="utf-8"></head><body><pre id="out">waiting</pre><iframe id="page"></iframe><script src="queries.js"></script><script src="probe.js"></script></body></html>"#,
@@ -99,19 +96,30 @@ final class SearchBrowserTests: XCTestCase {
                 """))
         server = nginx
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), nginx.errorLog)
-        let dom = try Chromium.dumpDOM("http://127.0.0.1:\(port)/probe/probe.html", arguments: ["--virtual-time-budget=120000"])
+        let dom = try Chromium.dumpDOM("http://127.0.0.1:\(port)/probe/probe.html", arguments: ["--virtual-time-budget=300000"])
         let report = try XCTUnwrap(Self.probeReport(dom), dom.suffix(2000).description)
 
         let results = try XCTUnwrap(report["queries"] as? [[String: Any]])
-        XCTAssertEqual(results.count, queries.count)
-        var misses: [String] = []
-        for (index, (query, expected)) in Self.relevance.enumerated() {
+        XCTAssertEqual(results.count, entries.count)
+        // The expected page in the first three for 95 % of the queries, and 90 % of each class.
+        var misses: [String: [String]] = [:]
+        var counts: [String: Int] = [:]
+        for (index, query) in Self.relevance.enumerated() {
+            counts[query.kind, default: 0] += 1
             let links = results[index]["links"] as? [String] ?? []
-            if !links.prefix(3).contains(where: { $0 == expected || $0.hasPrefix(expected + "#") }) { misses.append("\(query) → \(links.prefix(3))") }
+            if !links.prefix(3).contains(where: { $0 == query.expected || $0.hasPrefix(query.expected + "#") }) {
+                misses[query.kind, default: []].append("\(query.query) → \(links.prefix(3))")
+            }
         }
-        XCTAssertEqual(misses, [], "queries whose page is not in the first three results")
-        for (index, (query, expected)) in Self.relevance.prefix(8).enumerated() {
-            XCTAssertEqual((results[index]["links"] as? [String])?.first, expected, "an exact status puts its page first: \(query)")
+        let missed = misses.values.reduce(0) { $0 + $1.count }
+        let summary = counts.keys.sorted().map { "\($0) \(counts[$0]! - (misses[$0]?.count ?? 0))/\(counts[$0]!)" }.joined(separator: ", ")
+        XCTAssertLessThanOrEqual(missed * 20, Self.relevance.count, "\(summary); missed: \(misses)")
+        for (kind, count) in counts {
+            XCTAssertLessThanOrEqual((misses[kind]?.count ?? 0) * 10, count, "\(kind): \(misses[kind] ?? [])")
+        }
+        print("search relevance: \(Self.relevance.count - missed)/\(Self.relevance.count) in the first three (\(summary)); missed: \(misses)")
+        for (index, query) in Self.relevance.enumerated() where query.kind == "code" {
+            XCTAssertEqual((results[index]["links"] as? [String])?.first, query.expected, "an exact status puts its page first: \(query.query)")
         }
         for result in results[Self.relevance.count...] {
             let query = result["q"] as? String ?? ""
@@ -128,6 +136,13 @@ final class SearchBrowserTests: XCTestCase {
         let tokens = try XCTUnwrap(report["tokens"] as? [[String]])
         XCTAssertEqual(tokens, Self.tokenTexts.map { SearchTokenizer(language: "de").terms($0) }, "search.js cuts text as the index did")
 
+        let paging = try XCTUnwrap(report["paging"] as? [String: Any])
+        XCTAssertEqual(paging["first"] as? Int, 10, "a frequent word shows ten results first: \(paging)")
+        XCTAssertEqual(paging["moreShown"] as? Bool, true, "and offers more")
+        let total = Int((paging["status"] as? String ?? "").prefix { $0.isNumber }) ?? 0
+        XCTAssertGreaterThan(total, 10, "the count is of every match, not of those shown: \(paging)")
+        XCTAssertEqual(paging["afterMore"] as? Int, min(20, total), "“More results” shows ten more")
+
         let keyboard = try XCTUnwrap(report["keyboard"] as? [String: Any])
         XCTAssertEqual(keyboard["focused"] as? Bool, true, "/ focuses the search box")
         XCTAssertEqual(keyboard["expanded"] as? String, "true")
@@ -142,7 +157,7 @@ final class SearchBrowserTests: XCTestCase {
     /// The client every help page loads: small, and nothing that a strict CSP would block.
     func testTheSearchClientStaysSmallAndEvalFree() throws {
         let script = try String(contentsOf: site.url.appendingPathComponent("public/search.js"), encoding: .utf8)
-        XCTAssertLessThan(script.utf8.count, 10_000, "search.js is under 10 KB before compression")
+        XCTAssertLessThan(script.utf8.count, 12_000, "search.js is under 12 KB before compression")
         for forbidden in ["eval(", "new Function", "WebAssembly", "fetch(", "innerHTML"] {
             XCTAssertFalse(script.contains(forbidden), "search.js uses \(forbidden)")
         }

@@ -3,7 +3,7 @@
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
  Q = new URLSearchParams(location.search), lang = Q.get("lang") || D.documentElement.lang || "en", idx = {}, wait = {},
- all = a => Promise.all(a), FILLER = /^(error|https?|status|code)$/, WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
+ all = a => Promise.all(a), WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
 // file://: folder links go to their index.html.
 if (onDisk) D.querySelectorAll("a[href]").forEach(a => a.href = a.getAttribute("href").replace(/^([^:?#/][^:?#]*\/)?(?=[?#]|$)/, "$&index.html"));
 function load(l, f) {
@@ -61,27 +61,29 @@ function dist(a, b, x) {
  }
  return p[b.length];
 }
-/* An identifier indexed whole (php-fpm) is looked up whole. */
-function find(q, l, typing) {
+/* Question words go unless alone; an identifier indexed whole, or a typo away, is looked up whole. */
+function find(q, l) {
  return load(l, "index").then(() => {
-  var e = idx[l], G = tokenize(q.slice(0, 500)).slice(0, 12), n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
-   F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t;
+  var e = idx[l], G = tokenize(q.slice(0, 500)), n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
+   F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !e.filler.includes(g[0])),
+   codes = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && g[0].slice(0, 3)).filter(t => e.codes[t] != null);
+  G = (x[0] ? x : G).slice(0, 12);
   return all(G.map(g => need(g[0]))).then(() => {
-   G = G.map(g => g[1] && F(g[0]).some(m => m[g[0]]) ? [g[0]] : g);
+   G = G.map(g => g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g);
    return all(G.flat().map(need));
-  }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, typing, stemOf, F));
+  }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes));
  });
 }
-function rank(e, l, G, typing, stemOf, F) {
+/* Terms a typo away: one edit in 5 to 8 letters, two beyond. */
+function near(a, T, x) { x = a.length > 8 ? 2 : +(a.length > 4); return Object.keys(T).filter(k => x && dist(a, k, x) <= x); }
+/* Exact words; the last also as a prefix; a word not found falls back to prefixes, then typos. */
+function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, hits = [], pages = {}, L = G.length, list = [], x, p, P, s, c;
  G.forEach((g, gi) => {
-  var a = g[0], T = F(a), cand = {}, x = a.length > 8 ? 2 : a.length > 4 ? 1 : 0, k, w, i, r;
+  var a = g[0], T = F(a), cand = {}, k, w, i, r, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   g.forEach(t => { t = stemOf(t); if (F(t)[0][t]) cand[t] = 1; });
-  for (k of Object.keys(T[0]).concat(Object.keys(T[1]))) {
-   w = typing && gi == L - 1 && k.startsWith(a) || a.startsWith(k) && k.length > 3 && a.length - k.length < 4 ? .7 : x && dist(a, k, x) <= x ? .5 : 0;
-   k = T[1][k] || k;
-   if (w > (cand[k] || 0) && T[0][k]) cand[k] = w;
-  }
+  if (gi == L - 1 || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
+  if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
   for (k in cand) {
    P = F(k)[0][k]; w = cand[k] * Math.log(1 + (e.records - P[0] + .5) / (P[0] + .5));
    hits.push(k);
@@ -95,26 +97,27 @@ function rank(e, l, G, typing, stemOf, F) {
   if (s > P.best) { P.best = s; P.rec = x & 63; }
  }
  for (p in pages) { P = pages[p]; P.score = P.best + .3 * (P.sum - P.best); list.push(P); }
- c = G.filter(g => e.codes[g[0]] != null);
- if (c.length == 1 && G.every(g => g == c[0] || FILLER.test(g[0]))) {
-  p = e.codes[c[0][0]];
+ // A status anywhere in the query (504s, what does 504 mean) goes first.
+ c = [...new Set(codes)];
+ if (c.length == 1) {
+  p = e.codes[c[0]];
   (pages[p] || (list.push(pages[p] = {p, rec: 0, l}), pages[p])).score = 1e9;
  }
  list.sort((a, b) => b.score - a.score || a.p - b.p);
  return {list, hits};
 }
-function run(q, typing) {
+function run(q) {
  var none = {list: [], hits: []};
- return find(q, lang, typing).then(res => res.list.length || Q.get("lang") ? res :
-  all(idx[lang].languages.filter(l => l != lang).map(l => find(q, l, typing).catch(() => none))).then(all => {
+ return find(q, lang).then(res => res.list.length || Q.get("lang") ? res :
+  all(idx[lang].languages.filter(l => l != lang).map(l => find(q, l).catch(() => none))).then(all => {
    all.forEach(o => { res.list.push(...o.list); res.hits.push(...o.hits); });
    res.list.sort((a, b) => b.score - a.score);
    return res;
   }), () => none);
 }
-/* Top n pages: the first now, the rest a task later. */
-function pagesOf(list, n, first) {
- var top = list.slice(0, n);
+/* n pages from `from`: the first now, the rest a task later. */
+function pagesOf(list, from, n, first) {
+ var top = list.slice(from, from + n);
  function get(P) {
   var e = idx[P.l], k = P.p >> 10;
   return Promise.resolve(e.d[k] || load(P.l, "d" + k)).then(() => {
@@ -151,28 +154,37 @@ function link(P, res) {
 }
 
 var $ = id => D.getElementById(id), box = $("site-search"), pop = $("site-search-list"), out = $("search-results"),
- note = $("search-status"), browse = $("search-browse"), seq = 0, on = -1, hear = (t, f) => box.addEventListener(t, f);
+ note = $("search-status"), browse = $("search-browse"), more = $("search-more"), seq = 0, on = -1, shown = [], found,
+ hear = (t, f) => box.addEventListener(t, f), PAGE = 10;
 if (!box) return;
 function open(x) { pop.hidden = !x; box.setAttribute("aria-expanded", x); }
-function render(top, res, q) {
+/* Ten results at a time, with excerpts; the count is every match's. */
+function render(top, res, q, done) {
  on = -1; box.removeAttribute("aria-activedescendant");
  var items = top.map((P, i) => { var li = el("li"); li.append(link(P, res)); if (!out) { li.id = "site-search-option-" + i; li.setAttribute("role", "option"); } return li; });
  if (!out) return pop.replaceChildren(...items), open(!!items.length);
- var ol = el("ol"); ol.append(...items); out.replaceChildren(ol);
- note.textContent = q ? note.dataset[top.length ? "some" : "none"].replace("{query}", q).replace("{count}", top.length) : "";
+ var ol = el("ol"); ol.append(...items); out.replaceChildren(ol); shown = top; out.ariaBusy = !done;
+ note.textContent = q ? note.dataset[top.length ? "some" : "none"].replace("{query}", q).replace("{count}", res.list.length) : "";
  browse.hidden = !!top.length;
+ // A theme's own search page may have no "more" button.
+ if (more) more.hidden = top.length >= res.list.length;
 }
-function show(q, typing) {
+function show(q) {
  var n = ++seq;
- if (!q.trim()) return render([], {}, "");
- run(q, typing).then(res => pagesOf(res.list, out ? 50 : 8, part => n == seq && render(part, res, q)).then(top => n == seq && render(top, res, q)));
+ if (!q.trim()) return render([], {list: []}, "", 1);
+ if (out) out.ariaBusy = true;
+ run(q).then(res => { found = res; return pagesOf(res.list, 0, out ? PAGE : 8, part => n == seq && render(part, res, q)).then(top => n == seq && render(top, res, q, 1)); });
 }
+if (more) more.onclick = () => {
+ var n = seq, before = shown;
+ pagesOf(found.list, before.length, PAGE, () => 0).then(top => n == seq && render(before.concat(top), found, box.value, 1));
+};
 D.addEventListener("keydown", ev => {
  if (ev.key == "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(D.activeElement.tagName) || ev.key == "k" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); box.focus(); box.select(); }
 });
 hear("focus", () => load(lang, "index").catch(() => 0));
 hear("input", () => {
- show(box.value, true);
+ show(box.value);
  if (out) { Q.set("q", box.value); history.replaceState(null, "", "?" + Q); }
 });
 hear("keydown", ev => {
@@ -188,5 +200,5 @@ hear("keydown", ev => {
  if (k == "Enter" && on >= 0) { ev.preventDefault(); location.href = o[on].firstChild.href; }
 });
 hear("blur", () => setTimeout(open, 200, false));
-if (out) { box.value = Q.get("q") || ""; show(box.value, false); }
+if (out) { box.value = Q.get("q") || ""; show(box.value); }
 })();

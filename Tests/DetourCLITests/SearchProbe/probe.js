@@ -1,7 +1,7 @@
 // Loads the real search page for each query in a same-origin frame and reports what a
 // visitor would see: the result links in order, and anything that should not be there.
 (function () {
-  var out = document.getElementById("out"), frame = document.getElementById("page"), report = {queries: [], tokens: null, keyboard: null};
+  var out = document.getElementById("out"), frame = document.getElementById("page"), report = {queries: [], tokens: null, paging: null, keyboard: null};
   function wait(test, done, tries) {
     if (test() || tries > 100) return done();
     setTimeout(function () { wait(test, done, (tries || 0) + 1); }, 50);
@@ -12,12 +12,14 @@
   }
   function next(i) {
     if (i == QUERIES.length) return tokens();
-    var q = QUERIES[i], typed = q.length > 2000, started = false;
-    // A query too long for a URL (nginx answers 414 past 8 KB) is typed into the box instead.
-    visit(typed ? "/search/" : "/search/?q=" + encodeURIComponent(q), function (d) {
+    var entry = QUERIES[i], q = typeof entry == "string" ? entry : entry.q, lang = entry.lang ? "lang=" + entry.lang : "", started = false,
+      // A query too long for a URL (nginx answers 414 past 8 KB) is typed into the box instead.
+      typed = entry.typed || q.length > 2000;
+    visit(typed ? "/search/" + (lang ? "?" + lang : "") : "/search/?q=" + encodeURIComponent(q) + (lang ? "&" + lang : ""), function (d) {
       var box = d.getElementById("site-search"), status = d.getElementById("search-status");
       if (typed && box && !started) { started = true; box.value = q; box.dispatchEvent(new frame.contentWindow.Event("input")); }
-      return status && status.textContent || !q.trim();
+      var results = d.getElementById("search-results");
+      return (status && status.textContent || !q.trim()) && results && results.getAttribute("aria-busy") == "false";
     }, function (d) {
       var links = Array.prototype.map.call(d.querySelectorAll("#search-results a"), function (a) { return a.getAttribute("href").replace(/^https?:\/\/[^\/]+\//, ""); });
       report.queries.push({q: q, links: links.slice(0, 5), injected: d.querySelectorAll("main img, main script, main iframe").length,
@@ -30,7 +32,20 @@
   function tokens() {
     var w = frame.contentWindow;
     report.tokens = TOKEN_TEXTS.map(function (t) { return [].concat.apply([], w.detourSearch.tokenize(t)); });
-    keyboard();
+    paging();
+  }
+  // A frequent word: ten results, the count of all, and ten more on demand.
+  function paging() {
+    function busy(d) { var r = d.getElementById("search-results"); return r.getAttribute("aria-busy") != "false"; }
+    visit("/search/?q=upstream", function (d) { return !busy(d); }, function (d, w) {
+      var more = d.getElementById("search-more"), results = d.getElementById("search-results");
+      report.paging = {first: results.querySelectorAll("li").length, moreShown: !more.hidden, status: d.getElementById("search-status").textContent};
+      more.click();
+      wait(function () { return !busy(d) && results.querySelectorAll("li").length > report.paging.first; }, function () {
+        report.paging.afterMore = results.querySelectorAll("li").length;
+        keyboard();
+      });
+    });
   }
   function keyboard() {
     visit("/codes/502/", function (d) { return d.getElementById("site-search"); }, function (d, w) {

@@ -1,4 +1,4 @@
-detourSearch.entry("en-GB",{"records":9,"termShards":1,"languages":["en-GB"],"codes":{"404":2,"503":3},"terms":[{"404":[1,128,72],
+detourSearch.entry("en-GB",{"records":9,"termShards":1,"languages":["en-GB"],"filler":["what","whats","does","do","did","mean","means","meaning","why","how","my","me","im","is","are","was","the","an","can","could","get","gets","got","getting","when","where","which","who","should","please","fix","help","http","https","status","code"],"codes":{"404":2,"503":3},"terms":[{"404":[1,128,72],
 "4xx":[1,128,32],
 "503":[2,192,72,0,39],
 "5xx":[2,0,32,192,32],
