@@ -24,7 +24,7 @@ public enum SearchIndexBuilder {
     /// `languages`: every language of the site, for a query that finds nothing in this one.
     public static func build(_ pages: [SearchPage], language: String, languages: [String]) -> [(path: String, contents: String)] {
         let records = pages.reduce(0) { $0 + 1 + min($1.sections.count, SearchIndexLayout.recordsPerPage - 1) }
-        let layout = SearchIndexLayout(pages: pages.count, records: records)
+        var layout = SearchIndexLayout(pages: pages.count, records: records)
         let tokenizer = SearchTokenizer(language: language)
 
         // Each doc shard's pages, by URL, so a page keeps its place while others come and go.
@@ -43,31 +43,25 @@ public enum SearchIndexBuilder {
         let chunkCount = min(pages.count, ProcessInfo.processInfo.activeProcessorCount * 8)
         let ranges = (0..<chunkCount).map { chunk in (chunk * pages.count / chunkCount)..<((chunk + 1) * pages.count / chunkCount) }
         let chunks: [SearchIndexChunk] = ranges.concurrentMap { range in
-            var chunk = SearchIndexChunk(tokenizer: tokenizer, layout: layout)
+            var chunk = SearchIndexChunk(tokenizer: tokenizer)
             for index in range where pageReference[index] >= 0 { chunk.add(pages[index], reference: pageReference[index]) }
             return chunk
         }
         // Words as written whose term is their stem, so the browser needs no stemmer: it looks
         // the typed word up here. Stop words have none and are found nowhere.
-        var formsByShard = [[String: String]](repeating: [:], count: layout.termShards)
+        var formsByBucket = [[String: String]](repeating: [:], count: SearchIndexLayout.termBuckets)
         for chunk in chunks {
-            for (word, stem) in chunk.vocabulary.forms { formsByShard[layout.termShard(of: word)][word] = stem }
+            for (word, stem) in chunk.vocabulary.forms { formsByBucket[SearchIndexLayout.termBucket(of: word)][word] = stem }
         }
-        let forms = formsByShard
-
-        let termShards: [String] = Array(0..<layout.termShards).concurrentMap { shard in
-            var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
-            for chunk in chunks {
-                let bucket = chunk.buckets[shard].sorted { $0.term < $1.term }
-                var start = 0
-                while start < bucket.count {
-                    var end = start
-                    while end < bucket.count, bucket[end].term == bucket[start].term { end += 1 }
-                    byTerm[chunk.vocabulary.terms[Int(bucket[start].term)], default: []] += bucket[start..<end].map { ($0.reference, $0.impact) }
-                    start = end
-                }
-            }
-            return Self.termObject(byTerm) + "," + Self.formObject(forms[shard])
+        // More shards while one is over budget and splitting still shrinks the largest: a
+        // two-letter start (`pr`: proxy_…) over budget alone cannot be split.
+        var termShards = Self.termShardTexts(chunks: chunks, forms: formsByBucket, count: layout.termShards)
+        var largest = termShards.map(\.utf8.count).max() ?? 0
+        while layout.termShards < SearchIndexLayout.termBuckets, largest > SearchIndexLayout.termShardBudget {
+            let split = Self.termShardTexts(chunks: chunks, forms: formsByBucket, count: layout.termShards * 2)
+            let splitLargest = split.map(\.utf8.count).max() ?? 0
+            guard splitLargest * 10 < largest * 9 else { break }
+            (layout.termShards, termShards, largest) = (layout.termShards * 2, split, splitLargest)
         }
         let docShardTexts: [String] = docShardMembers.concurrentMap { members in
             "[" + members.map { Self.pageArray(pages[$0]) }.joined(separator: ",\n") + "]"
@@ -88,6 +82,29 @@ public enum SearchIndexBuilder {
             files.append(("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(text));\n"))
         }
         return files
+    }
+
+    /// Each of `count` term shards as `{terms},{forms}`: the buckets whose number divided by
+    /// `count` leaves the shard's.
+    private static func termShardTexts(chunks: [SearchIndexChunk], forms: [[String: String]], count: Int) -> [String] {
+        Array(0..<count).concurrentMap { shard in
+            var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
+            var shardForms: [String: String] = [:]
+            for bucketNumber in stride(from: shard, to: SearchIndexLayout.termBuckets, by: count) {
+                shardForms.merge(forms[bucketNumber]) { first, _ in first }
+                for chunk in chunks {
+                    let bucket = chunk.buckets[bucketNumber].sorted { $0.term < $1.term }
+                    var start = 0
+                    while start < bucket.count {
+                        var end = start
+                        while end < bucket.count, bucket[end].term == bucket[start].term { end += 1 }
+                        byTerm[chunk.vocabulary.terms[Int(bucket[start].term)], default: []] += bucket[start..<end].map { ($0.reference, $0.impact) }
+                        start = end
+                    }
+                }
+            }
+            return termObject(byTerm) + "," + formObject(shardForms)
+        }
     }
 
     /// `{"term":[documentFrequency,reference,impact,…]}`, terms sorted, best postings first.

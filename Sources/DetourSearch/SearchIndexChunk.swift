@@ -1,11 +1,11 @@
-/// Some pages of one language, scored: every (term, record) with its impact, bucketed by the
-/// term shard it goes to. Terms are numbered within the chunk, so scoring counts in arrays
+/// Some pages of one language, scored: every (term, record) with its impact, in the term
+/// bucket it goes to (`SearchIndexLayout.termBucket`). Terms are numbered within the chunk, so scoring counts in arrays
 /// and each word is hashed once, however often it occurs.
 struct SearchIndexChunk: Sendable {
     struct Vocabulary: Sendable {
         /// Term by number.
         var terms: [String] = []
-        var shardOfTerm: [Int] = []
+        var bucketOfTerm: [Int] = []
         /// Words as written whose term differs (`connections` → `connect`).
         var forms: [String: String] = [:]
         fileprivate var numberOfWord: [String: Int32] = [:]
@@ -13,7 +13,6 @@ struct SearchIndexChunk: Sendable {
     }
 
     let tokenizer: SearchTokenizer
-    let layout: SearchIndexLayout
     private(set) var vocabulary = Vocabulary()
     private(set) var buckets: [[SearchIndexBuilder.Posting]]
     // Scratch space, by term number, reset after each field and record.
@@ -23,10 +22,9 @@ struct SearchIndexChunk: Sendable {
     private var recordTerms: [Int32] = []
     private var tokens: [Int32] = []
 
-    init(tokenizer: SearchTokenizer, layout: SearchIndexLayout) {
+    init(tokenizer: SearchTokenizer) {
         self.tokenizer = tokenizer
-        self.layout = layout
-        buckets = Array(repeating: [], count: layout.termShards)
+        buckets = Array(repeating: [], count: SearchIndexLayout.termBuckets)
     }
 
     /// The page's record (title, codes, headings, log lines, tags, text) and one per section
@@ -82,7 +80,7 @@ struct SearchIndexChunk: Sendable {
     private mutating func finishRecord(_ reference: Int) {
         for number in recordTerms {
             let impact = UInt8(max(1, min(255, Int((recordScore[Int(number)] * 4).rounded()))))
-            buckets[vocabulary.shardOfTerm[Int(number)]].append(.init(term: number, reference: Int32(reference), impact: impact))
+            buckets[vocabulary.bucketOfTerm[Int(number)]].append(.init(term: number, reference: Int32(reference), impact: impact))
             recordScore[Int(number)] = 0
         }
         recordTerms.removeAll(keepingCapacity: true)
@@ -99,7 +97,7 @@ struct SearchIndexChunk: Sendable {
                 number = Int32(vocabulary.terms.count)
                 vocabulary.numberOfTerm[term] = number
                 vocabulary.terms.append(term)
-                vocabulary.shardOfTerm.append(layout.termShard(of: term))
+                vocabulary.bucketOfTerm.append(SearchIndexLayout.termBucket(of: term))
             }
             if term != word { vocabulary.forms[word] = term }
         }

@@ -3,8 +3,8 @@
 ///   query drops (`QuestionWords`), and for a small
 ///   site everything else (`terms`: [[terms, forms]], `docs`: one doc shard);
 /// - `t<n>.js`: terms, and words as written with their stem, whose first two characters hash to
-///   `n` (FNV-1a over UTF-16 mod `termShards`),
-///   so one word, its prefixes and its typos are all in one file;
+///   `n` (FNV-1a over UTF-16 mod `termShards`), so one word, its prefixes and its typos are all
+///   in one file; there are as many as keep each under `termShardBudget`;
 /// - `d<n>.js`: pages whose URL hashes to `n`, with their sections' text for the excerpts.
 /// A reference to a record is `((docShard × 1024) + page slot) × 64 + record`; record 0 is the page.
 /// At most 16,384 doc shards keep references under 2³⁰, so the browser may use bit operations.
@@ -12,21 +12,33 @@ public struct SearchIndexLayout: Sendable, Equatable {
     public static let pagesPerDocShard = 1024
     public static let recordsPerPage = 64
 
-    public let termShards: Int
+    /// Terms are scored into this many buckets by their hash; a shard is every bucket whose
+    /// number leaves its number when divided by the shard count (a power of two up to this).
+    public static let termBuckets = 4096
+    /// A term shard grows past this only when one two-letter start alone is larger: a query's
+    /// shards, its page shard and the entry stay near 100 KB.
+    public static let termShardBudget = 40 * 1024
+
+    /// At least the shard count the records call for; the builder doubles it while a shard's
+    /// text is over `termShardBudget`.
+    public internal(set) var termShards: Int
     public let docShards: Int
 
     /// Shard counts grow in powers of two, so adding pages seldom moves anything between files.
-    /// A site of up to 64 pages and 1,000 records is one file.
+    /// A site of up to 64 pages and 1,000 records is one file, if its terms fit the budget.
     public init(pages: Int, records: Int) {
-        termShards = records <= 1000 ? 1 : Self.powerOfTwo(atLeast: records / 1000, limit: 4096)
+        termShards = records <= 1000 ? 1 : Self.powerOfTwo(atLeast: records / 1000, limit: Self.termBuckets)
         docShards = pages <= 64 && records <= 1000 ? 1 : Self.powerOfTwo(atLeast: pages / 4, limit: 16384)
     }
 
     public var isSingleFile: Bool { termShards == 1 && docShards == 1 }
 
-    public func termShard(of term: String) -> Int {
+    public func termShard(of term: String) -> Int { Self.termBucket(of: term) % termShards }
+
+    /// By the term's first two characters, so a word, its prefixes and its typos share a bucket.
+    public static func termBucket(of term: String) -> Int {
         let key = String(String.UnicodeScalarView(term.unicodeScalars.prefix(2)))
-        return Int(Self.hash(key) % UInt32(termShards))
+        return Int(hash(key) % UInt32(termBuckets))
     }
 
     public func docShard(of url: String) -> Int { Int(Self.hash(url) % UInt32(docShards)) }

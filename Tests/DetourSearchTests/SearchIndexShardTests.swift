@@ -1,0 +1,41 @@
+import DetourSearch
+import XCTest
+
+/// A query loads the entry, its words' term shards and a page shard: each term shard stays
+/// under its budget however many distinct words a small site has, so no query loads much.
+final class SearchIndexShardTests: XCTestCase {
+    /// Pages of made-up words, as a knowledge base full of identifiers and log lines is.
+    private func pages(count: Int, wordsPerPage: Int) -> [SearchPage] {
+        var state: UInt64 = 20_261_124
+        func next() -> UInt64 {
+            state = state &+ 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        return (0..<count).map { number in
+            let words = (0..<wordsPerPage).map { _ in String((0..<(5 + Int(next() % 8))).map { _ in letters[Int(next() % 26)] }) }
+            return SearchPage(url: "articles/a\(number)/", title: "Article \(number)", codes: [], text: words.joined(separator: " "))
+        }
+    }
+
+    func testTermShardsStayUnderTheirBudgetOnASmallSiteWithManyWords() throws {
+        let files = SearchIndexBuilder.build(pages(count: 40, wordsPerPage: 600), language: "fr", languages: ["fr"])
+        let termFiles = files.filter { $0.path.hasPrefix("t") }
+        XCTAssertGreaterThan(termFiles.count, 1, "24,000 words are more than one shard's budget: \(files.map(\.path))")
+        for file in termFiles {
+            // The budget is the shard's data; the file adds its call around it.
+            XCTAssertLessThanOrEqual(file.contents.utf8.count, SearchIndexLayout.termShardBudget + 64, file.path)
+        }
+        let entry = try XCTUnwrap(files.first { $0.path == "index.js" }?.contents)
+        XCTAssertTrue(entry.contains("\"termShards\":\(termFiles.count)"), "the entry names as many shards as were written")
+        XCTAssertFalse(entry.contains("\"terms\""), "terms over budget are not inlined in the entry")
+    }
+
+    func testASmallSiteWithFewWordsStaysOneFile() {
+        let files = SearchIndexBuilder.build(pages(count: 10, wordsPerPage: 20), language: "fr", languages: ["fr"])
+        XCTAssertEqual(files.map(\.path), ["index.js"])
+    }
+}
