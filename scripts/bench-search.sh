@@ -2,7 +2,9 @@
 # Search figures, measured in headless Chromium against nginx on 127.0.0.1, each query in a
 # fresh browser (cold cache): the shipped knowledge base, then a synthetic one of N articles
 # (default 10000) with its build time, the index's share of it, peak memory and what one
-# edited article rewrites. Pagefind's, on the same pages, when `pagefind` (PyPI:
+# edited article rewrites. The queries are drawn from each corpus by class (queries.py: its
+# most frequent words, words found once, their prefixes, statuses, two words, typos, log
+# lines), and the worst of each class is printed last. Pagefind's, on the same pages, when `pagefind` (PyPI:
 # pagefind[bin]) is installed. Requests and bytes are exact; times are real milliseconds.
 set -euo pipefail
 articles=${1:-10000}
@@ -13,7 +15,6 @@ nginx_pid=
 cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 detour="$root/.build/release/detour"
-words=(upstream timeout php-fpm 502 certificate refused keepalive nginx)
 
 serve() { # folder → starts nginx on a free port, sets $port
     [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && sleep 0.3
@@ -36,9 +37,9 @@ CONF
     sleep 0.5
 }
 
-measure() { # label engine → one line per word
+measure() { # label engine site → one line per query, then the worst of each class
     echo "$1"
-    python3 "$root/scripts/bench-search/measure.py" "$port" "$work/nginx/access.log" "$2" "${words[@]}"
+    python3 "$root/scripts/bench-search/queries.py" "$3" | python3 "$root/scripts/bench-search/measure.py" "$port" "$work/nginx/access.log" "$2"
 }
 
 echo "search.js: $(wc -c < "$root/templates/assets/search.js") bytes"
@@ -46,7 +47,7 @@ mkdir -p "$work/shipped"
 cp -R "$root/content" "$root/templates" "$work/shipped/"
 (cd "$work/shipped" && "$detour" build --quiet)
 serve "$work/shipped/public"
-measure "shipped knowledge base ($(ls "$work/shipped/public/search/en" | wc -l) index file(s) in English):" detour
+measure "shipped knowledge base ($(ls "$work/shipped/public/search/en" | wc -l) index file(s) in English):" detour "$work/shipped"
 
 "$root/.build/release/detour-synth" --articles "$articles" --from "$root/content" "$work/synth/content" >/dev/null
 cp -R "$root/templates" "$work/synth/templates"
@@ -65,7 +66,7 @@ done
 (cd "$work/synth/public/search" && find . -type f -printf '%i %p\n' | sort) > "$work/before.txt"
 edited=$(find "$work/synth/content/articles" -name '*.md' | sort | sed -n 1p)
 echo "Operators also see a zygomorphic handshake stall here." >> "$edited"
-(cd "$work/synth" && "$detour" build --quiet)
+(cd "$work/synth" && "$detour" build --quiet 2>/dev/null)
 (cd "$work/synth/public/search" && find . -type f -printf '%i %p\n' | sort) > "$work/after.txt"
 echo "  one article edited: $(comm -13 "$work/before.txt" "$work/after.txt" | wc -l) of $(wc -l < "$work/after.txt") index files rewritten" \
     "($(comm -13 "$work/before.txt" "$work/after.txt" | awk '{ print $2 }' | sed 's|^\./||' | tr '\n' ' '))"
@@ -77,10 +78,10 @@ if [ -n "$pagefind" ]; then
     read -r pf_seconds pf_kilobytes < "$work/pf.txt"
 fi
 serve "$work/synth/public"
-measure "synthetic knowledge base, cold, one word each:" detour
+measure "synthetic knowledge base, cold, one query each:" detour "$work/synth"
 if [ -n "$pagefind" ]; then
     echo "pagefind $($pagefind --version | awk '{ print $NF }') on the same pages: indexing ${pf_seconds} s, peak memory $((pf_kilobytes / 1024)) MiB, $(du -sh --apparent-size "$work/synth/public/pagefind" | cut -f1)"
-    measure "pagefind, cold, one word each (its API: search, then the first result's data):" pagefind
+    measure "pagefind, cold, one query each (its API: search, then the first result's data):" pagefind "$work/synth"
 else
     echo "pagefind: not installed (pip install 'pagefind[bin]') — no comparison"
 fi

@@ -4,7 +4,9 @@ the "BENCH {json}" line bench.js logs, and prints one line of figures per word. 
 bytes before the first result come from nginx's access log (`$msec $body_bytes_sent $uri`,
 written as each response ends), so they count whatever made the request: page, module or worker.
 
-usage: measure.py PORT ACCESS_LOG ENGINE WORD...   (ENGINE: detour or pagefind)
+usage: measure.py PORT ACCESS_LOG ENGINE [WORD...]   (ENGINE: detour or pagefind)
+Without words, reads `class<TAB>query` lines (queries.py) from standard input and ends with the
+worst query of each class.
 """
 import re
 import json
@@ -15,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
 TIMEOUT = 60
 
@@ -61,25 +64,37 @@ def served_before(log, offset, moment, is_index):
 
 def main():
     port, log, engine, words = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-    firsts = []
-    for word in words:
+    queries = [("", word) for word in words] or [tuple(line.rstrip("\n").split("\t", 1)) for line in sys.stdin if "\t" in line]
+    firsts, worst = [], {}
+    for kind, word in queries:
         offset = os.path.getsize(log)
-        r = run("http://127.0.0.1:%s/bench/?engine=%s&q=%s" % (port, engine, word))
+        r = run("http://127.0.0.1:%s/bench/?engine=%s&q=%s" % (port, engine, urllib.parse.quote(word)))
+        label = (kind + " " if kind else "") + (word if len(word) <= 40 else word[:37] + "...")
         if not r or r.get("firstResultMs") is None:
-            print("  %-12s no result%s" % (word, (": " + r["error"]) if r and "error" in r else ""))
+            print("  %-24s no result%s" % (label, (": " + r["error"]) if r and "error" in r else ""))
+            worst.setdefault(kind, None)
             continue
         warm = sorted(r["warmMs"])
         firsts.append(r["firstResultMs"])
         # The log's times have millisecond resolution; allow for the rounding.
         index, page = served_before(log, offset, r["firstResultAt"] + 1, INDEX_FILES[engine])
         script = " (page painted at %5.1f)" % r["paintMs"] if r.get("paintMs") else ""
-        print("  %-12s first result at %6.1f ms%s%s, %d index requests, %6.1f KB index + %5.1f KB page (%d files);"
+        print("  %-24s first result at %6.1f ms%s%s, %d index requests, %6.1f KB index + %5.1f KB page (%d files);"
               " %sthe same query with its files loaded: median %.1f ms, max %.1f ms"
-              % (word, r["firstResultMs"], script, " (late)" if r.get("late") else "", index[0],
+              % (label, r["firstResultMs"], script, " (late)" if r.get("late") else "", index[0],
                  index[1] / 1024, page[1] / 1024, page[0],
                  "typed %.1f ms, then " % r["typedFirstMs"] if r.get("typedFirstMs") is not None else "", warm[len(warm) // 2], warm[-1]))
+        figures = (index[0], index[1], r["firstResultMs"], word)
+        if kind and (worst.get(kind) is None or figures[:2] > worst[kind][:2]):
+            worst[kind] = figures
     if firsts:
-        print("  first result: worst %.1f ms, median %.1f ms over %d words" % (max(firsts), sorted(firsts)[len(firsts) // 2], len(firsts)))
+        print("  first result: worst %.1f ms, median %.1f ms over %d queries" % (max(firsts), sorted(firsts)[len(firsts) // 2], len(firsts)))
+    for kind, figures in worst.items():
+        if figures is None:
+            print("  worst %-10s a query found nothing" % kind)
+        else:
+            print("  worst %-10s %d index requests, %6.1f KB index, first result at %6.1f ms: %s"
+                  % (kind, figures[0], figures[1] / 1024, figures[2], figures[3][:60]))
 
 
 if __name__ == "__main__":

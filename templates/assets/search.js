@@ -65,7 +65,7 @@ function dist(a, b, x) {
 function find(q, l) {
  return load(l, "index").then(() => {
   var e = idx[l], G = tokenize(q.slice(0, 500)), n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
-   F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !e.filler.includes(g[0])),
+   F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !(e.filler || []).includes(g[0])),
    codes = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && g[0].slice(0, 3)).filter(t => e.codes[t] != null);
   G = (x[0] ? x : G).slice(0, 12);
   return all(G.map(g => need(g[0]))).then(() => {
