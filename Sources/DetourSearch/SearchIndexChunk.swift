@@ -15,6 +15,10 @@ struct SearchIndexChunk: Sendable {
     let tokenizer: SearchTokenizer
     private(set) var vocabulary = Vocabulary()
     private(set) var buckets: [[SearchIndexBuilder.Posting]]
+    /// The postings of pages' terms that are in their `log_patterns`, with the page's impact:
+    /// the log file (`l.js`) a pasted log line is matched against first.
+    private(set) var logPostings: [SearchIndexBuilder.Posting] = []
+    private var recordLogTerms = Set<Int32>()
     // Scratch space, by term number, reset after each field and record.
     private var fieldCount: [Int32] = []
     private var fieldTerms: [Int32] = []
@@ -66,6 +70,7 @@ struct SearchIndexChunk: Sendable {
             fieldCount[Int(number)] += 1
         }
         let lengthFactor = 1.2 * (0.25 + 0.75 * Double(tokens.count) / 100)
+        if field == .logs { recordLogTerms.formUnion(fieldTerms) }
         for number in fieldTerms {
             let tf = Double(fieldCount[Int(number)])
             let saturated = field == .text ? tf * 2.2 / (tf + lengthFactor) : tf * 2 / (tf + 1)
@@ -81,9 +86,11 @@ struct SearchIndexChunk: Sendable {
         for number in recordTerms {
             let impact = UInt8(max(1, min(255, Int((recordScore[Int(number)] * 4).rounded()))))
             buckets[vocabulary.bucketOfTerm[Int(number)]].append(.init(term: number, reference: Int32(reference), impact: impact))
+            if recordLogTerms.contains(number) { logPostings.append(.init(term: number, reference: Int32(reference), impact: impact)) }
             recordScore[Int(number)] = 0
         }
         recordTerms.removeAll(keepingCapacity: true)
+        recordLogTerms.removeAll(keepingCapacity: true)
     }
 
     /// The word's term number, or -1 for a stop word.

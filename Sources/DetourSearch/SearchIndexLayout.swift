@@ -5,7 +5,9 @@
 /// - `t<n>.js`: terms, and words as written with their stem, whose first two characters hash to
 ///   `n` (FNV-1a over UTF-16 mod `termShards`), so one word, its prefixes and its typos are all
 ///   in one file; there are as many as keep each under `termShardBudget`;
-/// - `d<n>.js`: pages whose URL hashes to `n`, with their sections' text for the excerpts.
+/// - `d<n>.js`: pages whose URL hashes to `n`, with their sections' text for the excerpts;
+/// - `l.js`: the terms of pages' `log_patterns` with those pages' postings, which a query of
+///   five words or more (a pasted log line) is matched against first, in one file.
 /// A reference to a record is `((docShard × 1024) + page slot) × 64 + record`; record 0 is the page.
 /// At most 16,384 doc shards keep references under 2³⁰, so the browser may use bit operations.
 public struct SearchIndexLayout: Sendable, Equatable {

@@ -34,6 +34,23 @@ final class SearchIndexShardTests: XCTestCase {
         XCTAssertFalse(entry.contains("\"terms\""), "terms over budget are not inlined in the entry")
     }
 
+    /// A pasted log line has many words, each in its own term shard: the terms of the pages'
+    /// log lines are also written to one file, with only those pages' postings.
+    func testTheLogLinesTermsAreOneFileOfTheirOwn() throws {
+        var pages = pages(count: 40, wordsPerPage: 600)
+        pages[3].logPatterns = ["upstream timed out (110: Connection timed out) while reading response header from upstream"]
+        let files = SearchIndexBuilder.build(pages, language: "en", languages: ["en"])
+        let logs = try XCTUnwrap(files.first { $0.path == "l.js" }?.contents, "\(files.map(\.path))")
+        for term in ["\"upstream\"", "\"110\"", "\"respons\"", "\"header\""] {
+            XCTAssertTrue(logs.contains(term + ":[1,"), "\(term) is in the log file with its one page: \(logs.prefix(300))")
+        }
+        XCTAssertFalse(logs.contains("\"articl\""), "a word of no log line (the titles' \"Article\") stays out of it")
+        XCTAssertTrue(try XCTUnwrap(files.first { $0.path == "index.js" }?.contents).contains("\"logs\":1"))
+        XCTAssertFalse(
+            SearchIndexBuilder.build(self.pages(count: 40, wordsPerPage: 600), language: "en", languages: ["en"]).contains { $0.path == "l.js" },
+            "no log lines, no file")
+    }
+
     func testASmallSiteWithFewWordsStaysOneFile() {
         let files = SearchIndexBuilder.build(pages(count: 10, wordsPerPage: 20), language: "fr", languages: ["fr"])
         XCTAssertEqual(files.map(\.path), ["index.js"])

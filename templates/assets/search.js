@@ -15,6 +15,7 @@ window.detourSearch = {
  entry: (l, e) => { e.t = {}; e.d = {}; if (e.terms) { e.t[0] = e.terms; e.d[0] = e.docs; } idx[l] = e; },
  terms: (l, n, t, f) => idx[l].t[n] = [t, f],
  docs: (l, n, d) => idx[l].d[n] = d,
+ logs: (l, t, f) => idx[l].l = [t, f],
  tokenize
 };
 
@@ -68,10 +69,17 @@ function find(q, l) {
    F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !(e.filler || []).includes(g[0])),
    codes = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && g[0].slice(0, 3)).filter(t => e.codes[t] != null);
   G = (x[0] ? x : G).slice(0, 12);
-  return all(G.map(g => need(g[0]))).then(() => {
+  // A pasted log line (five words or more, most of them in the articles' log lines) is matched
+  // against those alone: one file.
+  if (e.logs && G[4]) return load(l, "l").then(() => {
+   var T = e.l, stem = t => T[1][t] || t, r = rank(e, l, G.map(g => g[1] && T[0][g[0]] ? [g[0]] : g), stem, () => T, codes);
+   return G.filter(g => g.some(t => T[0][stem(t)])).length * 5 >= G.length * 3 && r.list[0] ? r : full();
+  }, full);
+  return full();
+  function full() { return all(G.map(g => need(g[0]))).then(() => {
    G = G.map(g => g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g);
    return all(G.flat().map(need));
-  }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes));
+  }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
 }
 /* Terms a typo away: one edit in 5 to 8 letters, two beyond. */
