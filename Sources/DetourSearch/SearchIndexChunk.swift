@@ -1,6 +1,6 @@
 /// Some pages of one language, scored: every (term, record) with its impact, in the term
-/// bucket it goes to (`SearchIndexLayout.termBucket`). Terms are numbered within the chunk, so scoring counts in arrays
-/// and each word is hashed once, however often it occurs.
+/// bucket it goes to (`SearchIndexLayout.termBucket`). Terms are numbered within the chunk, so
+/// scoring counts in arrays and each word is hashed once, however often it occurs.
 struct SearchIndexChunk: Sendable {
     struct Vocabulary: Sendable {
         /// Term by number.
