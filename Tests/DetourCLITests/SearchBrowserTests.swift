@@ -69,20 +69,8 @@ final class SearchBrowserTests: XCTestCase {
 
     func testQueriesInTheServedSiteUnderAStrictPolicy() throws {
         XCTAssertGreaterThanOrEqual(Self.relevance.count, 120, "the relevance suite reads SearchRelevance/queries.tsv")
-        let entries: [Any] =
-            Self.relevance.map { query -> [String: Any] in
-                var entry: [String: Any] = ["q": query.query, "typed": query.typed]
-                entry["lang"] = query.language
-                return entry
-            } + Self.hostile + ["zanzibarquux"]
-        let data = try JSONSerialization.data(withJSONObject: ["queries": entries, "tokens": Self.tokenTexts])
-        try site.write([
-            "probe/probe.html":
-                #"<!doctype html><html><head><meta charset="utf-8"></head><body><pre id="out">waiting</pre><iframe id="page"></iframe><script src="queries.js"></script><script src="probe.js"></script></body></html>"#,
-            "probe/queries.js": "var PROBE = \(String(decoding: data, as: UTF8.self)); var QUERIES = PROBE.queries, TOKEN_TEXTS = PROBE.tokens;",
-            "probe/probe.js": try String(
-                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SearchProbe/probe.js"), encoding: .utf8),
-        ])
+        let entries: [Any] = Self.relevanceEntries + Self.hostile + ["zanzibarquux"]
+        try writeProbe(queries: entries, tokens: Self.tokenTexts)
         let port = LoopbackPort.free()
         let nginx = try NginxServer(
             config: NginxServer.httpBlock(
@@ -101,23 +89,7 @@ final class SearchBrowserTests: XCTestCase {
 
         let results = try XCTUnwrap(report["queries"] as? [[String: Any]])
         XCTAssertEqual(results.count, entries.count)
-        // The expected page in the first three for 95 % of the queries, and 90 % of each class.
-        var misses: [String: [String]] = [:]
-        var counts: [String: Int] = [:]
-        for (index, query) in Self.relevance.enumerated() {
-            counts[query.kind, default: 0] += 1
-            let links = results[index]["links"] as? [String] ?? []
-            if !links.prefix(3).contains(where: { $0 == query.expected || $0.hasPrefix(query.expected + "#") }) {
-                misses[query.kind, default: []].append("\(query.query) → \(links.prefix(3))")
-            }
-        }
-        let missed = misses.values.reduce(0) { $0 + $1.count }
-        let summary = counts.keys.sorted().map { "\($0) \(counts[$0]! - (misses[$0]?.count ?? 0))/\(counts[$0]!)" }.joined(separator: ", ")
-        XCTAssertLessThanOrEqual(missed * 20, Self.relevance.count, "\(summary); missed: \(misses)")
-        for (kind, count) in counts {
-            XCTAssertLessThanOrEqual((misses[kind]?.count ?? 0) * 10, count, "\(kind): \(misses[kind] ?? [])")
-        }
-        print("search relevance: \(Self.relevance.count - missed)/\(Self.relevance.count) in the first three (\(summary)); missed: \(misses)")
+        Self.assertRelevance(results, over: "http")
         for (index, query) in Self.relevance.enumerated() where query.kind == "code" {
             XCTAssertEqual((results[index]["links"] as? [String])?.first, query.expected, "an exact status puts its page first: \(query.query)")
         }
@@ -152,6 +124,59 @@ final class SearchBrowserTests: XCTestCase {
         XCTAssertEqual(keyboard["selected"] as? String, "true")
         let missing = nginx.accessLog.split(separator: "\n").filter { $0.contains("GET /search") && $0.contains("\" 404 ") }
         XCTAssertEqual(missing, [], "every file the search asked for exists")
+    }
+
+    /// The relevance queries as the probe reads them.
+    private static var relevanceEntries: [[String: Any]] {
+        relevance.map { query in
+            var entry: [String: Any] = ["q": query.query, "typed": query.typed]
+            entry["lang"] = query.language
+            return entry
+        }
+    }
+
+    /// `probe/` beside the built site: the page, the queries and `SearchProbe/probe.js`.
+    private func writeProbe(queries: [Any], tokens: [String]) throws {
+        let data = try JSONSerialization.data(withJSONObject: ["queries": queries, "tokens": tokens])
+        try site.write([
+            "probe/probe.html":
+                #"<!doctype html><html><head><meta charset="utf-8"></head><body><pre id="out">waiting</pre><iframe id="page"></iframe><script src="queries.js"></script><script src="probe.js"></script></body></html>"#,
+            "probe/queries.js": "var PROBE = \(String(decoding: data, as: UTF8.self)); var QUERIES = PROBE.queries, TOKEN_TEXTS = PROBE.tokens;",
+            "probe/probe.js": try String(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SearchProbe/probe.js"), encoding: .utf8),
+        ])
+    }
+
+    /// The expected page in the first three for 95 % of the queries, and 90 % of each class.
+    private static func assertRelevance(_ results: [[String: Any]], over transport: String, file: StaticString = #filePath, line: UInt = #line) {
+        var misses: [String: [String]] = [:]
+        var counts: [String: Int] = [:]
+        for (index, query) in relevance.enumerated() {
+            counts[query.kind, default: 0] += 1
+            let links = index < results.count ? results[index]["links"] as? [String] ?? [] : []
+            if !links.prefix(3).contains(where: { $0 == query.expected || $0.hasPrefix(query.expected + "#") }) {
+                misses[query.kind, default: []].append("\(query.query) → \(links.prefix(3))")
+            }
+        }
+        let missed = misses.values.reduce(0) { $0 + $1.count }
+        let summary = counts.keys.sorted().map { "\($0) \(counts[$0]! - (misses[$0]?.count ?? 0))/\(counts[$0]!)" }.joined(separator: ", ")
+        XCTAssertLessThanOrEqual(missed * 20, relevance.count, "\(transport): \(summary); missed: \(misses)", file: file, line: line)
+        for (kind, count) in counts {
+            XCTAssertLessThanOrEqual((misses[kind]?.count ?? 0) * 10, count, "\(transport), \(kind): \(misses[kind] ?? [])", file: file, line: line)
+        }
+        print("search relevance over \(transport): \(relevance.count - missed)/\(relevance.count) in the first three (\(summary)); missed: \(misses)")
+    }
+
+    /// The same relevance suite with the site opened from disk, as a visitor reads a copy.
+    func testRelevanceOpenedFromDisk() throws {
+        let entries = Self.relevanceEntries
+        try writeProbe(queries: entries, tokens: [])
+        let page = site.url.appendingPathComponent("probe/probe.html").absoluteString
+        let dom = try Chromium.dumpDOM(page, arguments: ["--allow-file-access-from-files", "--virtual-time-budget=300000"])
+        let report = try XCTUnwrap(Self.probeReport(dom), dom.suffix(2000).description)
+        let results = try XCTUnwrap(report["queries"] as? [[String: Any]])
+        XCTAssertEqual(results.count, entries.count)
+        Self.assertRelevance(results, over: "file://")
     }
 
     /// The client every help page loads: small, and nothing that a strict CSP would block.

@@ -1,7 +1,9 @@
 // Loads the real search page for each query in a same-origin frame and reports what a
 // visitor would see: the result links in order, and anything that should not be there.
+// Opened from disk (file://, beside the built site's public/), it runs the queries only.
 (function () {
-  var out = document.getElementById("out"), frame = document.getElementById("page"), report = {queries: [], tokens: null, paging: null, keyboard: null};
+  var out = document.getElementById("out"), frame = document.getElementById("page"), report = {queries: [], tokens: null, paging: null, keyboard: null},
+    onDisk = location.protocol == "file:", search = onDisk ? "../public/search/index.html" : "/search/";
   function wait(test, done, tries) {
     if (test() || tries > 100) return done();
     setTimeout(function () { wait(test, done, (tries || 0) + 1); }, 50);
@@ -11,17 +13,20 @@
     frame.src = url;
   }
   function next(i) {
-    if (i == QUERIES.length) return tokens();
+    if (i == QUERIES.length) return onDisk ? (out.textContent = JSON.stringify(report)) : tokens();
     var entry = QUERIES[i], q = typeof entry == "string" ? entry : entry.q, lang = entry.lang ? "lang=" + entry.lang : "", started = false,
       // A query too long for a URL (nginx answers 414 past 8 KB) is typed into the box instead.
       typed = entry.typed || q.length > 2000;
-    visit(typed ? "/search/" + (lang ? "?" + lang : "") : "/search/?q=" + encodeURIComponent(q) + (lang ? "&" + lang : ""), function (d) {
+    visit(typed ? search + (lang ? "?" + lang : "") : search + "?q=" + encodeURIComponent(q) + (lang ? "&" + lang : ""), function (d) {
       var box = d.getElementById("site-search"), status = d.getElementById("search-status");
       if (typed && box && !started) { started = true; box.value = q; box.dispatchEvent(new frame.contentWindow.Event("input")); }
       var results = d.getElementById("search-results");
       return (status && status.textContent || !q.trim()) && results && results.getAttribute("aria-busy") == "false";
     }, function (d) {
-      var links = Array.prototype.map.call(d.querySelectorAll("#search-results a"), function (a) { return a.getAttribute("href").replace(/^https?:\/\/[^\/]+\//, ""); });
+      // Site paths as the server names them: from disk, links end in index.html under public/.
+      var links = Array.prototype.map.call(d.querySelectorAll("#search-results a"), function (a) {
+        return a.getAttribute("href").replace(/^https?:\/\/[^\/]+\//, "").replace(/^file:.*\/public\//, "").replace(/index\.html(?=#|$)/, "");
+      });
       report.queries.push({q: q, links: links.slice(0, 5), injected: d.querySelectorAll("main img, main script, main iframe").length,
         browseShown: !d.getElementById("search-browse").hidden, boxValue: d.getElementById("site-search").value,
         marks: Array.prototype.map.call(d.querySelectorAll("#search-results mark"), function (m) { return m.textContent; }).slice(0, 5),
