@@ -36,7 +36,7 @@ struct MarkdownBodies: Sendable {
     }
 
     /// One renderer per language of the site, speaking its UI strings (`alert_note`, …).
-    static func renderers(of content: Content) -> [String: MarkdownRenderer] {
+    private static func renderers(of content: Content) -> [String: MarkdownRenderer] {
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
             allowRawHTML: content.site.allowRawHTML
@@ -51,6 +51,13 @@ struct MarkdownBodies: Sendable {
 
     /// Markdown written in `language` (a code's advice or notes) as a page under `root` shows it.
     func html(_ document: MarkdownDocument, fromPath: String, language: String, root: String) -> String {
-        (renderers[language] ?? renderers[defaultLanguage]!).html(document, fromPath: fromPath, root: root)
+        renderer(language).html(document, fromPath: fromPath, root: root)
     }
+
+    /// The same as plain text, for an error page's text and JSON forms.
+    func plainText(_ document: MarkdownDocument, fromPath: String, language: String, root: String) -> String {
+        renderer(language).plainText(document, fromPath: fromPath, root: root)
+    }
+
+    private func renderer(_ language: String) -> MarkdownRenderer { renderers[language] ?? renderers[defaultLanguage]! }
 }

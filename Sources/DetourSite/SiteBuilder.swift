@@ -59,10 +59,10 @@ public enum SiteBuilder {
             report.diagnostics.append(writeFailure(options, error))
             return report
         }
-        let advice = errorPageAdvice(content)
         // The articles' trees live on in the bodies alone, each let go once its page has
         // rendered it; a preview server keeps them for its quick rebuilds.
         let bodies = MarkdownBodies(content: content)
+        let advice = errorPageAdvice(content, bodies: bodies)
         if keeping == nil { content = content.withoutArticleTrees() }
         let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice, bodies: bodies), templates: templates)
         report.diagnostics += report.time("pages") { writePages(pages, templates: templates, content: content, to: output, options) }
@@ -151,16 +151,15 @@ public enum SiteBuilder {
     /// Error pages are served by the proxy, far from the help site, so their links are absolute,
     /// into the help site's folder of the page's language.
     /// By language, then status: the advice as HTML and as plain text.
-    private static func errorPageAdvice(_ content: Content) -> PageModel.ErrorPageAdvice {
-        let renderers = MarkdownBodies.renderers(of: content)
+    private static func errorPageAdvice(_ content: Content, bodies: MarkdownBodies) -> PageModel.ErrorPageAdvice {
         var advice: PageModel.ErrorPageAdvice = [:]
         for language in content.site.languages {
             let root = content.site.baseURL + SiteLayout.languageFolder(language, defaultLanguage: content.site.language)
             for code in content.codes where code.generatesPage {
                 let text = content.text(of: code, in: language)
-                guard let document = text.adviceDocument, let renderer = renderers[text.adviceLanguage] else { continue }
-                let html = renderer.html(document, fromPath: text.adviceFile, root: root)
-                let plain = renderer.plainText(document, fromPath: text.adviceFile, root: root)
+                guard let document = text.adviceDocument else { continue }
+                let html = bodies.html(document, fromPath: text.adviceFile, language: text.adviceLanguage, root: root)
+                let plain = bodies.plainText(document, fromPath: text.adviceFile, language: text.adviceLanguage, root: root)
                 advice[language, default: [:]][code.status] = PageModel.Advice(html: html, text: plain)
             }
         }
