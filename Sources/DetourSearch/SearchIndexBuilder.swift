@@ -20,9 +20,16 @@ public enum SearchIndexBuilder {
         var impact: UInt8
     }
 
-    /// Files relative to the language's index folder, with their contents.
+    /// One language's index: its files, relative to the language's folder, and, when it is more
+    /// than one file, the entry's object alone (`head`), for the search page to carry inline so
+    /// a query's first request is already for its terms.
+    public struct Output: Sendable {
+        public var files: [(path: String, contents: String)]
+        public var head: String?
+    }
+
     /// `languages`: every language of the site, for a query that finds nothing in this one.
-    public static func build(_ pages: [SearchPage], language: String, languages: [String]) -> [(path: String, contents: String)] {
+    public static func build(_ pages: [SearchPage], language: String, languages: [String]) -> Output {
         let records = pages.reduce(0) { $0 + 1 + min($1.sections.count, SearchIndexLayout.recordsPerPage - 1) }
         var layout = SearchIndexLayout(pages: pages.count, records: records)
         let tokenizer = SearchTokenizer(language: language)
@@ -76,7 +83,7 @@ public enum SearchIndexBuilder {
         if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardTexts[0])" }
         entry += "}"
         var files = [(path: "index.js", contents: "detourSearch.entry(\(literal(language)),\(entry));\n")]
-        guard !layout.isSingleFile else { return files }
+        guard !layout.isSingleFile else { return Output(files: files, head: nil) }
         for (shard, text) in termShards.enumerated() where text != "{},{}" {
             files.append(("t\(shard).js", "detourSearch.terms(\(literal(language)),\(shard),\(text));\n"))
         }
@@ -84,7 +91,7 @@ public enum SearchIndexBuilder {
         for (shard, text) in docShardTexts.enumerated() where !docShards[shard].isEmpty {
             files.append(("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(text));\n"))
         }
-        return files
+        return Output(files: files, head: entry)
     }
 
     /// Each of `count` term shards as `{terms},{forms}`: the buckets whose number divided by

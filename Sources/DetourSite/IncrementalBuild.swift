@@ -38,6 +38,8 @@ public final class IncrementalBuild: Sendable {
         var content: Content?
         /// The error pages' advice as the last full build rendered it.
         var advice: PageModel.ErrorPageAdvice = [:]
+        /// The search index's entries the search page carries, as the index stands.
+        var searchIndexHeads: [String: String] = [:]
         /// A quick build rewrote pages but not yet the search index (`refreshSearchIndex`).
         var searchIndexIsStale = false
         /// The warnings of the last full build, kept while only some articles are read again.
@@ -57,10 +59,10 @@ public final class IncrementalBuild: Sendable {
     public func build(changed: Set<String>?, willWrite: () -> Void = {}) -> Outcome {
         kept.withLock { kept in
             if let changed, let quick = quickBuild(changed, kept: &kept, willWrite: willWrite) { return quick }
-            var loaded: (TemplateSet, Content, PageModel.ErrorPageAdvice)?
-            let report = SiteBuilder.build(options) { loaded = ($0, $1, $2) }
-            if let loaded {
-                (kept.templates, kept.content, kept.advice) = loaded
+            var loaded: (TemplateSet, PageModel)?
+            let report = SiteBuilder.build(options) { loaded = ($0, $1) }
+            if let (templates, model) = loaded {
+                (kept.templates, kept.content, kept.advice, kept.searchIndexHeads) = (templates, model.content, model.errorPageAdvice, model.searchIndexHeads)
                 kept.searchIndexIsStale = false
                 kept.standing = report.diagnostics
             }
@@ -74,8 +76,14 @@ public final class IncrementalBuild: Sendable {
         kept.withLock { kept in
             guard kept.searchIndexIsStale, let content = kept.content else { return }
             let output = OutputDirectory(target: options.output)
-            for file in SiteBuilder.searchIndex(content) { try? output.replaceInPlace(file.path, file.contents) }
+            let index = SiteBuilder.searchIndex(content)
+            for file in index.files { try? output.replaceInPlace(file.path, file.contents) }
             kept.searchIndexIsStale = false
+            // The search page carries the entry: rewritten when it changed (more records, shards).
+            guard index.heads != kept.searchIndexHeads, let templates = kept.templates else { return }
+            kept.searchIndexHeads = index.heads
+            let pages = PageSet(content: content, model: model(of: content, kept: kept), templates: templates)
+            for case .search in pages.jobs { _ = write(.search, of: pages, with: templates, to: output) }
         }
     }
 
@@ -98,7 +106,7 @@ public final class IncrementalBuild: Sendable {
         case .updated(let updated, let changed, let relisted, let diagnostics):
             // A tag page that would appear or go is more than rewriting pages in place.
             guard !relisted || Self.tagSlugs(updated) == Self.tagSlugs(content) else { return nil }
-            let pages = PageSet(content: updated, model: PageModel(content: updated, errorPageAdvice: kept.advice), templates: templates)
+            let pages = PageSet(content: updated, model: model(of: updated, kept: kept), templates: templates)
             let changedFiles = Set(changed)
             // The edited articles' pages, and the lists that show them if what they show changed.
             var own: [PageSet.Job] = []
@@ -124,6 +132,10 @@ public final class IncrementalBuild: Sendable {
             kept.standing = kept.standing.filter { !files.contains($0.location.path) } + diagnostics
             return Outcome(diagnostics: kept.standing, full: false, rewritten: rewritten)
         }
+    }
+
+    private func model(of content: Content, kept: Kept) -> PageModel {
+        PageModel(content: content, errorPageAdvice: kept.advice, searchIndexHeads: kept.searchIndexHeads)
     }
 
     /// The page's path once written in place, or nil if it could not be.

@@ -19,14 +19,18 @@ struct PageModel: Sendable {
     let errorPageAdvice: ErrorPageAdvice
     /// Articles', advice's and notes' Markdown, rendered for the page that shows it.
     let bodies: MarkdownBodies
+    /// Each language's search index entry, when its index is more than one file: the search
+    /// page carries it, so a query's first request is for its terms.
+    let searchIndexHeads: [String: String]
     /// The articles by section, and each article's section, worked out once for every page.
     let sections: [HomeGroups.Section]
     private let sectionOfArticle: [Int: Int]
 
     /// `bodies`: made from `content` unless the build made them before letting its trees go.
-    init(content: Content, errorPageAdvice: ErrorPageAdvice, bodies: MarkdownBodies? = nil) {
+    init(content: Content, errorPageAdvice: ErrorPageAdvice, bodies: MarkdownBodies? = nil, searchIndexHeads: [String: String] = [:]) {
         self.content = content
         self.errorPageAdvice = errorPageAdvice
+        self.searchIndexHeads = searchIndexHeads
         self.bodies = bodies ?? MarkdownBodies(content: content)
         sections = HomeGroups.sections(content.articles)
         var sectionOfArticle: [Int: Int] = [:]
@@ -295,6 +299,7 @@ struct PageModel: Sendable {
         let fields = TemplateFields([
             "codes": content.codes.map { codeSummary($0, language: language, root: root) },
             "tags": tags.map { tag(name: $0.name, root: root, count: $0.count) },
+            "searchIndexHead": searchIndexHeads[language],
         ])
         return helpPage(language: language, path: SiteLayout.search, title: "Search · \(content.site.name)", inEveryLanguage: false, fields: fields)
     }

@@ -35,9 +35,10 @@ public enum SiteBuilder {
         return (content, diagnostics + (content.map(CodeBlockCheck.check) ?? []))
     }
 
-    /// `keeping` is handed what the build loaded and the error pages' rendered advice once its
-    /// output is in place (`detour serve` keeps them to rebuild one article's page later).
-    static func build(_ options: BuildOptions, keeping: ((TemplateSet, Content, PageModel.ErrorPageAdvice) -> Void)?) -> BuildReport {
+    /// `keeping` is handed the templates and the page model (the content, the error pages'
+    /// rendered advice, the search entries) once the output is in place: `detour serve` keeps
+    /// them to rebuild one article's page later.
+    static func build(_ options: BuildOptions, keeping: ((TemplateSet, PageModel) -> Void)?) -> BuildReport {
         var report = BuildReport()
         report.progress = options.progress
         if let refusal = OutputSafety.check(options) {
@@ -64,12 +65,16 @@ public enum SiteBuilder {
         let bodies = MarkdownBodies(content: content)
         let advice = errorPageAdvice(content, bodies: bodies)
         if keeping == nil { content = content.withoutArticleTrees() }
-        let pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice, bodies: bodies), templates: templates)
-        report.diagnostics += report.time("pages") { writePages(pages, templates: templates, content: content, to: output, options) }
-        let index = report.time("search index") { searchIndex(content) }
+        // The index first: the search page carries its entry inline.
+        var index = report.time("search index") { searchIndex(content) }
         report.diagnostics += report.time("search index written") {
-            index.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
+            index.files.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
         }
+        let indexFileCount = index.files.count
+        index.files = []
+        let model = PageModel(content: content, errorPageAdvice: advice, bodies: bodies, searchIndexHeads: index.heads)
+        let pages = PageSet(content: content, model: model, templates: templates)
+        report.diagnostics += report.time("pages") { writePages(pages, templates: templates, content: content, to: output, options) }
         report.diagnostics += report.time("assets") { copyAssets(templates, to: output, options) }
         guard !failed(report.diagnostics, options) else {
             output.discard()
@@ -83,8 +88,8 @@ public enum SiteBuilder {
             return report
         }
         report.wroteOutput = true
-        keeping?(templates, content, advice)
-        report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + index.count + templates.assets.count
+        keeping?(templates, model)
+        report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + indexFileCount + templates.assets.count
         report.errorPages = content.codes.filter(\.generatesPage).count
         report.articles = content.articles.count
         return report
@@ -126,14 +131,22 @@ public enum SiteBuilder {
         }
     }
 
-    /// Every language's search index, under `search/<language>/`.
-    static func searchIndex(_ content: Content) -> [(path: String, contents: String)] {
+    /// Every language's search index: its files, under `search/<language>/`, and the entries
+    /// (`SearchIndexBuilder.Output.head`) by language.
+    struct SearchIndexFiles {
+        var files: [(path: String, contents: String)] = []
+        var heads: [String: String] = [:]
+    }
+
+    static func searchIndex(_ content: Content) -> SearchIndexFiles {
         let languages = content.site.languages
-        return languages.flatMap { language in
-            SearchIndexBuilder.build(SearchPages.pages(of: content, language: language), language: language, languages: languages).map {
-                (SiteLayout.searchIndex(language) + $0.path, $0.contents)
-            }
+        var index = SearchIndexFiles()
+        for language in languages {
+            let output = SearchIndexBuilder.build(SearchPages.pages(of: content, language: language), language: language, languages: languages)
+            index.files += output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) }
+            index.heads[language] = output.head
         }
+        return index
     }
 
     /// The theme's static files, byte for byte.

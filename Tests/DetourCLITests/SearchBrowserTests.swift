@@ -187,7 +187,13 @@ final class SearchBrowserTests: XCTestCase {
             XCTAssertFalse(script.contains(forbidden), "search.js uses \(forbidden)")
         }
         let searchPage = try String(contentsOf: site.url.appendingPathComponent("public/search/index.html"), encoding: .utf8)
-        XCTAssertTrue(searchPage.contains(#"<link rel="preload" href="../search/en/index.js" as="script">"#), "the search page fetches its index with the page")
+        // A query's first request is for its own terms: the page carries the index's entry.
+        XCTAssertFalse(searchPage.contains(#"href="../search/en/index.js""#), "the search page does not fetch the entry it carries")
+        let entryFile = try String(contentsOf: site.url.appendingPathComponent("public/search/en/index.js"), encoding: .utf8)
+        let carried = try XCTUnwrap(searchPage.firstMatch(of: /data-index="([^"]*)"/)?.1, "the search page carries the index's entry")
+        let unescaped = String(carried).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        XCTAssertEqual(entryFile, #"detourSearch.entry("en","# + unescaped + ");\n", "the carried entry is index.js's")
     }
 
     func testSearchWorksOpenedFromDisk() throws {

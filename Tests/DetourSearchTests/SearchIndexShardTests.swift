@@ -1,4 +1,5 @@
 import DetourSearch
+import Foundation
 import XCTest
 
 /// A query loads the entry, its words' term shards and a page shard: each term shard stays
@@ -22,7 +23,7 @@ final class SearchIndexShardTests: XCTestCase {
     }
 
     func testTermShardsStayUnderTheirBudgetOnASmallSiteWithManyWords() throws {
-        let files = SearchIndexBuilder.build(pages(count: 40, wordsPerPage: 600), language: "fr", languages: ["fr"])
+        let files = SearchIndexBuilder.build(pages(count: 40, wordsPerPage: 600), language: "fr", languages: ["fr"]).files
         let termFiles = files.filter { $0.path.hasPrefix("t") }
         XCTAssertGreaterThan(termFiles.count, 1, "24,000 words are more than one shard's budget: \(files.map(\.path))")
         for file in termFiles {
@@ -34,12 +35,23 @@ final class SearchIndexShardTests: XCTestCase {
         XCTAssertFalse(entry.contains("\"terms\""), "terms over budget are not inlined in the entry")
     }
 
+    /// The search page carries the entry of an index of many files, so its first request is for
+    /// a query's terms: the same object as `index.js`, and JSON.
+    func testAnIndexOfManyFilesHasAHeadForTheSearchPage() throws {
+        let output = SearchIndexBuilder.build(pages(count: 40, wordsPerPage: 600), language: "fr", languages: ["fr"])
+        let head = try XCTUnwrap(output.head)
+        XCTAssertEqual(output.files.first { $0.path == "index.js" }?.contents, "detourSearch.entry(\"fr\",\(head));\n")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(head.utf8)) as? [String: Any])
+        XCTAssertEqual(object["termShards"] as? Int, output.files.filter { $0.path.hasPrefix("t") }.count)
+        XCTAssertNil(SearchIndexBuilder.build(pages(count: 10, wordsPerPage: 20), language: "fr", languages: ["fr"]).head, "one file: nothing to carry")
+    }
+
     /// A pasted log line has many words, each in its own term shard: the terms of the pages'
     /// log lines are also written to one file, with only those pages' postings.
     func testTheLogLinesTermsAreOneFileOfTheirOwn() throws {
         var pages = pages(count: 40, wordsPerPage: 600)
         pages[3].logPatterns = ["upstream timed out (110: Connection timed out) while reading response header from upstream"]
-        let files = SearchIndexBuilder.build(pages, language: "en", languages: ["en"])
+        let files = SearchIndexBuilder.build(pages, language: "en", languages: ["en"]).files
         let logs = try XCTUnwrap(files.first { $0.path == "l.js" }?.contents, "\(files.map(\.path))")
         for term in ["\"upstream\"", "\"110\"", "\"respons\"", "\"header\""] {
             XCTAssertTrue(logs.contains(term + ":[1,"), "\(term) is in the log file with its one page: \(logs.prefix(300))")
@@ -47,12 +59,12 @@ final class SearchIndexShardTests: XCTestCase {
         XCTAssertFalse(logs.contains("\"articl\""), "a word of no log line (the titles' \"Article\") stays out of it")
         XCTAssertTrue(try XCTUnwrap(files.first { $0.path == "index.js" }?.contents).contains("\"logs\":1"))
         XCTAssertFalse(
-            SearchIndexBuilder.build(self.pages(count: 40, wordsPerPage: 600), language: "en", languages: ["en"]).contains { $0.path == "l.js" },
+            SearchIndexBuilder.build(self.pages(count: 40, wordsPerPage: 600), language: "en", languages: ["en"]).files.contains { $0.path == "l.js" },
             "no log lines, no file")
     }
 
     func testASmallSiteWithFewWordsStaysOneFile() {
-        let files = SearchIndexBuilder.build(pages(count: 10, wordsPerPage: 20), language: "fr", languages: ["fr"])
+        let files = SearchIndexBuilder.build(pages(count: 10, wordsPerPage: 20), language: "fr", languages: ["fr"]).files
         XCTAssertEqual(files.map(\.path), ["index.js"])
     }
 }

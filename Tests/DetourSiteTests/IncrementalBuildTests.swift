@@ -54,4 +54,30 @@ final class IncrementalBuildTests: SiteTestCase {
         XCTAssertFalse(broken.succeeded)
         XCTAssertTrue(try folder.read("preview/articles/refused/index.html").contains("brand-new"))
     }
+
+    /// A site whose index is many files: the search page carries the index's entry, whose shard
+    /// count grows with the words, so when an edit adds many, refreshing the index rewrites that
+    /// page too, as a full build has it (a stale count would send queries to the wrong files).
+    func testAnEditThatGrowsTheIndexRefreshesTheEntryTheSearchPageCarries() throws {
+        let folder = try SampleSite.shipped()
+        defer { folder.remove() }
+        let preview = IncrementalBuild(options: BuildOptions(output: "preview", base: folder.url))
+        XCTAssertTrue(preview.build(changed: nil).succeeded)
+        let carried = try folder.read("preview/search/index.html")
+        XCTAssertTrue(carried.contains("data-index="), "the shipped knowledge base's index is more than one file")
+
+        // Words no page has, of every start: more terms than the shards the index has now hold.
+        var generator = SplitMix64(state: 7)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let words = (0..<8000).map { _ in String((0..<8).map { _ in letters[Int(generator.next() % 26)] }) }
+        let article = "content/articles/upstream/upstream-timed-out.md"
+        try folder.write([article: try folder.read(article) + "\n" + words.joined(separator: " ") + "\n"])
+        XCTAssertFalse(preview.build(changed: [folder.path + "/" + article]).full)
+        preview.refreshSearchIndex()
+        XCTAssertNotEqual(try folder.read("preview/search/index.html"), carried, "the entry names more term shards")
+
+        XCTAssertTrue(build(folder, output: "full").wroteOutput)
+        XCTAssertEqual(try folder.read("preview/search/index.html"), try folder.read("full/search/index.html"))
+        XCTAssertEqual(folder.snapshot("preview/search"), folder.snapshot("full/search"))
+    }
 }

@@ -1,6 +1,7 @@
 // Search figures for one query (?q=) in a fresh browser, printed to the console as one
-// "BENCH {json}" line: the moment of the first result (ms since navigation, and as a Unix time
-// that measure.py compares with the server's log to count the files it took), then the same
+// "BENCH {json}" line: the moment of the first result and the moment the results page settled
+// (its first ten with their excerpts: aria-busy false), each in ms since navigation and as a Unix
+// time that measure.py compares with the server's log to count the files it took, then the same
 // query typed again: once, then five times with its files loaded. ?engine=pagefind measures Pagefind's
 // API on the same site instead. All times are real milliseconds on this machine.
 (function () {
@@ -19,6 +20,17 @@
     watch.observe(results, {childList: true, subtree: true});
   }
 
+  // Calls back once the results page holds its first ten with their excerpts.
+  function whenSettled(w, results, done) {
+    if (results.getAttribute("aria-busy") == "false") return done(w.performance.now());
+    var watch = new w.MutationObserver(function () {
+      if (results.getAttribute("aria-busy") != "false") return;
+      watch.disconnect();
+      done(w.performance.now());
+    });
+    watch.observe(results, {attributes: true, attributeFilter: ["aria-busy"]});
+  }
+
   // The page's first paint: a cold browser spends most of its time before it, on any page.
   function paint(w) {
     var first = w.performance.getEntriesByName("first-contentful-paint")[0];
@@ -35,16 +47,20 @@
       if (!results) return soon(attach);
       whenResult(w, results, function (at, late) {
         var cold = {firstResultMs: at, firstResultAt: w.performance.timeOrigin + at, late: late, paintMs: paint(w)}, warm = [], box = d.getElementById("site-search");
-        // Typed, the last word also matches as a prefix: the first typed query may need page
-        // files the linked one did not, so it is reported apart from the five after it.
-        (function again(n) {
-          if (n == 6) return report(Object.assign({q: q, typedFirstMs: warm.shift(), warmMs: warm}, cold));
-          results.replaceChildren();
-          var start = w.performance.now();
-          whenResult(w, results, function (end) { warm.push(+(end - start).toFixed(2)); setTimeout(again, 50, n + 1); });
-          box.value = q + (n % 2 ? " " : "");
-          box.dispatchEvent(new w.Event("input"));
-        })(0);
+        whenSettled(w, results, function (settled) {
+          cold.settledMs = settled;
+          cold.settledAt = w.performance.timeOrigin + settled;
+          // Typed, the last word also matches as a prefix: the first typed query may need page
+          // files the linked one did not, so it is reported apart from the five after it.
+          (function again(n) {
+            if (n == 6) return report(Object.assign({q: q, typedFirstMs: warm.shift(), warmMs: warm}, cold));
+            results.replaceChildren();
+            var start = w.performance.now();
+            whenResult(w, results, function (end) { warm.push(+(end - start).toFixed(2)); setTimeout(again, 50, n + 1); });
+            box.value = q + (n % 2 ? " " : "");
+            box.dispatchEvent(new w.Event("input"));
+          })(0);
+        });
       });
     })();
   }

@@ -3,6 +3,8 @@
 the "BENCH {json}" line bench.js logs, and prints one line of figures per word. The files and
 bytes before the first result come from nginx's access log (`$msec $body_bytes_sent $uri`,
 written as each response ends), so they count whatever made the request: page, module or worker.
+The same log gives what the results page weighed once it settled (its first ten with excerpts),
+and the worst of the frequent words is set against the worst of the rare ones.
 
 usage: measure.py PORT ACCESS_LOG ENGINE [WORD...]   (ENGINE: detour or pagefind)
 Without words, reads `class<TAB>query` lines (queries.py) from standard input and ends with the
@@ -65,7 +67,7 @@ def served_before(log, offset, moment, is_index):
 def main():
     port, log, engine, words = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     queries = [("", word) for word in words] or [tuple(line.rstrip("\n").split("\t", 1)) for line in sys.stdin if "\t" in line]
-    firsts, worst = [], {}
+    firsts, worst, settled = [], {}, {}
     for kind, word in queries:
         offset = os.path.getsize(log)
         r = run("http://127.0.0.1:%s/bench/?engine=%s&q=%s" % (port, engine, urllib.parse.quote(word)))
@@ -84,6 +86,11 @@ def main():
               % (label, r["firstResultMs"], script, " (late)" if r.get("late") else "", index[0],
                  index[1] / 1024, page[1] / 1024, page[0],
                  "typed %.1f ms, then " % r["typedFirstMs"] if r.get("typedFirstMs") is not None else "", warm[len(warm) // 2], warm[-1]))
+        if r.get("settledAt") is not None:
+            done = [sum(pair) for pair in zip(*served_before(log, offset, r["settledAt"] + 1, INDEX_FILES[engine]))]
+            print("  %-24s settled at %6.1f ms: %d requests, %6.1f KB in all" % ("", r["settledMs"], done[0], done[1] / 1024))
+            if kind and done[1] > settled.get(kind, (0, 0, ""))[1]:
+                settled[kind] = (done[0], done[1], word)
         figures = (index[0], index[1], r["firstResultMs"], word)
         if kind and (worst.get(kind) is None or figures[:2] > worst[kind][:2]):
             worst[kind] = figures
@@ -95,6 +102,10 @@ def main():
         else:
             print("  worst %-10s %d index requests, %6.1f KB index, first result at %6.1f ms: %s"
                   % (kind, figures[0], figures[1] / 1024, figures[2], figures[3][:60]))
+    if "frequent" in settled and "rare" in settled:
+        print("  results page settled, heaviest: frequent %d requests %.1f KB (%s), rare %d requests %.1f KB (%s)"
+              % (settled["frequent"][0], settled["frequent"][1] / 1024, settled["frequent"][2],
+                 settled["rare"][0], settled["rare"][1] / 1024, settled["rare"][2]))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, "")
 // file://: folder links go to their index.html.
 if (onDisk) D.querySelectorAll("a[href]").forEach(a => a.href = a.getAttribute("href").replace(/^([^:?#/][^:?#]*\/)?(?=[?#]|$)/, "$&index.html"));
 function load(l, f) {
- var k = l + "/" + f;
+ var k = l + "/" + f, h = out && out.dataset.index;
+ // The search page carries its language's entry.
+ if (h && k == D.documentElement.lang + "/index" && !wait[k]) wait[k] = Promise.resolve(detourSearch.entry(l, JSON.parse(h)));
  return wait[k] || (wait[k] = new Promise((y, n) => { var s = el("script"); s.src = new URL(k + ".js", box.form.action); s.onload = y; s.onerror = n; D.head.append(s); }));
 }
 // Called by the index files.
