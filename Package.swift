@@ -130,7 +130,7 @@ let package = Package(
             exclude: ["Fixtures", "Oracle/nginx-vocabulary.txt"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(
-            name: "DetourCLITests", dependencies: ["DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"],
+            name: "DetourCLITests", dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"],
             exclude: ["SearchProbe", "SearchRelevance"]),
     ]
 )

@@ -19,18 +19,12 @@ struct FragmentReader: Sendable {
 
     /// A Caddyfile fragment that starts with a directive or a matcher is a site's inside.
     static let caddy = wholeChecker("Caddy", CaddyChecker.self, refusals: ["caddy.syntax", "caddy.directive"]) { text in
-        let first = firstWord(text)
-        let isSite = first.hasPrefix("{") || first.contains(".") || first.contains(":") || first.hasPrefix("localhost") || first.hasPrefix("http")
-        return isSite ? ConfigFragment(text) : ConfigFragment(text, before: "localhost:8080 {\n", after: "\n}\n")
+        FragmentShape.isCaddyfile(text) ? ConfigFragment(text) : ConfigFragment(text, before: "localhost:8080 {\n", after: "\n}\n")
     }
 
     /// An HAProxy fragment that does not open a section is a `listen` section's inside.
     static let haproxy = wholeChecker("HAProxy", HAProxyChecker.self, refusals: ["haproxy.syntax"]) { text in
-        let sections: Set = [
-            "global", "defaults", "frontend", "backend", "listen", "resolvers", "peers", "userlist", "mailers", "program", "http-errors", "cache",
-            "ring", "log-forward",
-        ]
-        return sections.contains(firstWord(text)) ? ConfigFragment(text) : ConfigFragment(text, before: "listen fragment\n", after: "\n")
+        FragmentShape.isHAProxySections(text) ? ConfigFragment(text) : ConfigFragment(text, before: "listen fragment\n", after: "\n")
     }
 
     static let apache = wholeChecker("Apache", ApacheChecker.self, refusals: ["apache.syntax", "apache.section-depth"]) { ConfigFragment($0) }
@@ -46,15 +40,5 @@ struct FragmentReader: Sendable {
                 return dialect.check(options).diagnostics.filter { refusals.contains($0.rule) }
             }
         }
-    }
-
-    /// The first word that is not a comment.
-    private static func firstWord(_ text: String) -> String {
-        for line in text.split(separator: "\n") {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            return String(trimmed.prefix { $0 != " " && $0 != "\t" })
-        }
-        return ""
     }
 }

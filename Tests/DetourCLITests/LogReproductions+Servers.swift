@@ -9,13 +9,15 @@ extension LogReproduction {
         "fatal.php": "<?php undefined_function();",
         "memory.php": "<?php ini_set('memory_limit', '8M'); $a = str_repeat('x', 20 * 1024 * 1024); echo 'survived';",
         "slow.php": "<?php sleep(3); echo 'slept';",
+        "late.php": "<?php echo str_repeat('x', 10000); undefined_function();",
     ]
 
-    /// nginx in front of a real PHP-FPM pool, asked `concurrent` times at once for `script`;
-    /// the log is nginx's and PHP-FPM's, as an operator who reads both has it.
-    private static func nginxWithPHP(_ script: String, pool: String = "", concurrent: Int = 1) throws -> Outcome {
+    /// nginx in front of a real PHP-FPM pool, asked `concurrent` times at once for `script`
+    /// (made `mode` first, if given); the log is nginx's and PHP-FPM's, as an operator who reads both has it.
+    private static func nginxWithPHP(_ script: String, pool: String = "", concurrent: Int = 1, mode: mode_t? = nil) throws -> Outcome {
         let php = try PHPFPMServer(scripts: scripts, pool: pool)
         defer { php.stop() }
+        if let mode { chmod(php.documentRoot + "/" + script, mode) }
         let location =
             "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout 10s; }"
         var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(location) }") { port in
@@ -29,11 +31,13 @@ extension LogReproduction {
         return outcome
     }
 
-    private static func apacheWithPHP(_ script: String, pool: String = "") throws -> Outcome {
+    /// Apache (with `directives` too) in front of a real PHP-FPM pool, asked once for `script`.
+    private static func apacheWithPHP(_ script: String, pool: String = "", directives: String = "") throws -> Outcome {
         let php = try PHPFPMServer(scripts: scripts, pool: pool)
         defer { php.stop() }
         var outcome = try Reproduce.apache(
-            "<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:\(php.socket)|fcgi://localhost\"\n</FilesMatch>", root: php.documentRoot, path: "/" + script)
+            "\(directives)\n<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:\(php.socket)|fcgi://localhost\"\n</FilesMatch>", root: php.documentRoot,
+            path: "/" + script)
         outcome.log += php.log
         return outcome
     }
@@ -60,6 +64,17 @@ extension LogReproduction {
         .init(name: "nginx + PHP-FPM, a fatal error", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("fatal.php") },
         .init(name: "nginx + PHP-FPM, memory_limit exhausted", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("memory.php") },
         .init(name: "nginx + PHP-FPM, a script that is not there", slugs: ["php-fatal-errors"], status: 404) { try nginxWithPHP("missing.php") },
+        // As root, as CI runs: the pool's workers run as nobody, who may not read the script.
+        .init(name: "nginx + PHP-FPM, a script the pool's user may not read", slugs: ["php-fatal-errors"], status: 403, runnable: getuid() == 0) {
+            try nginxWithPHP("ok.php", pool: "user = nobody\ngroup = nogroup", mode: 0o600)
+        },
+        .init(name: "nginx + PHP-FPM, a script outside open_basedir", slugs: ["php-fatal-errors"], status: 404) {
+            try nginxWithPHP("ok.php", pool: "php_admin_value[open_basedir] = /nonexistent")
+        },
+        // The status left with the first 4096 bytes, before the error.
+        .init(name: "nginx + PHP-FPM, a fatal error after output_buffering bytes were sent", slugs: ["php-fatal-errors"], status: 200) {
+            try nginxWithPHP("late.php", pool: "php_admin_value[output_buffering] = 4096")
+        },
         .init(name: "nginx + PHP-FPM, request_terminate_timeout kills the worker", slugs: ["workers-killed"], status: 502) {
             try nginxWithPHP("slow.php", pool: "request_terminate_timeout = 1s")
         },
@@ -156,6 +171,10 @@ extension LogReproduction {
         .init(name: "Apache, response headers over ResponseFieldSize", slugs: ["upstream-header-too-big"], status: 502) {
             try with(.hugeHeader(bytes: 16_000)) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },
+        // The article's fix: the ProxyPass parameter (2.4 has no ResponseFieldSize directive).
+        .init(name: "Apache, the same headers under responsefieldsize=32768", slugs: [], status: 200) {
+            try with(.hugeHeader(bytes: 16_000)) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ responsefieldsize=32768") }
+        },
         .init(name: "Apache, an upstream certificate it cannot verify", slugs: ["upstream-tls"], status: 500) {
             try withSelfSignedTLS {
                 try Reproduce.apache(
@@ -170,6 +189,9 @@ extension LogReproduction {
         },
         .init(name: "Apache + PHP-FPM, request_terminate_timeout kills the worker", slugs: ["apache-php-fpm", "workers-killed"], status: 503) {
             try apacheWithPHP("slow.php", pool: "request_terminate_timeout = 1s")
+        },
+        .init(name: "Apache + PHP-FPM, a script slower than ProxyTimeout", slugs: ["upstream-timed-out"], status: 504) {
+            try apacheWithPHP("slow.php", directives: "ProxyTimeout 1")
         },
         .init(name: "Apache + PHP-FPM, a fatal error", slugs: ["php-fatal-errors"], status: 500) { try apacheWithPHP("fatal.php") },
         .init(name: "Apache + PHP-FPM, a script that is not there", slugs: ["php-fatal-errors"], status: 404) { try apacheWithPHP("missing.php") },

@@ -1,0 +1,28 @@
+/// Where a configuration fragment quoted in an article goes, read from its first word: the same
+/// for detour's own readers and for the tests that have the real servers load it.
+public enum FragmentShape {
+    /// A Caddyfile fragment that starts with a global options block or a site address is a
+    /// whole Caddyfile; one that starts with a directive or a matcher is a site's inside.
+    public static func isCaddyfile(_ text: String) -> Bool {
+        let first = firstWord(text)
+        return first.hasPrefix("{") || first.contains(".") || first.contains(":") || first.hasPrefix("localhost") || first.hasPrefix("http")
+    }
+
+    /// An HAProxy fragment that opens a section is whole sections; any other is a section's inside.
+    public static func isHAProxySections(_ text: String) -> Bool { haproxySections.contains(firstWord(text)) }
+
+    static let haproxySections: Set = [
+        "global", "defaults", "frontend", "backend", "listen", "resolvers", "peers", "userlist", "mailers", "program", "http-errors", "cache",
+        "ring", "log-forward",
+    ]
+
+    /// The first word that is not a comment.
+    static func firstWord(_ text: String) -> String {
+        for line in text.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            return String(trimmed.prefix { $0 != " " && $0 != "\t" })
+        }
+        return ""
+    }
+}
