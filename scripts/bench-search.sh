@@ -26,7 +26,7 @@ serve() { # folder → starts nginx on a free port, sets $port
     # bench page go without one.
     cat > "$work/nginx/nginx.conf" <<CONF
 worker_processes 1; pid $work/nginx/pid; events { worker_connections 256; }
-http { include /etc/nginx/mime.types; log_format bench '\$msec \$body_bytes_sent \$uri'; access_log $work/nginx/access.log bench; client_body_temp_path $work/nginx; proxy_temp_path $work/nginx;
+http { include /etc/nginx/mime.types; log_format bench '\$msec \$request_time \$body_bytes_sent \$uri'; access_log $work/nginx/access.log bench; client_body_temp_path $work/nginx; proxy_temp_path $work/nginx;
   fastcgi_temp_path $work/nginx; uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
   server { listen 127.0.0.1:$port; root $1;
     location / { add_header Content-Security-Policy "default-src 'self'" always; }

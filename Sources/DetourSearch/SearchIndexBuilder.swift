@@ -77,7 +77,7 @@ public enum SearchIndexBuilder {
         let logs = Self.logFile(chunks: chunks)
         var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
         entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
-        if !layout.isSingleFile, logs != nil { entry += ",\"logs\":1" }
+        if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
         if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardTexts[0])" }
@@ -87,7 +87,7 @@ public enum SearchIndexBuilder {
         for (shard, text) in termShards.enumerated() where text != "{},{}" {
             files.append(("t\(shard).js", "detourSearch.terms(\(literal(language)),\(shard),\(text));\n"))
         }
-        if let logs { files.append(("l.js", "detourSearch.logs(\(literal(language)),\(logs));\n")) }
+        if let logs { files.append(("l.js", "detourSearch.logs(\(literal(language)),\(logs.text));\n")) }
         for (shard, text) in docShardTexts.enumerated() where !docShards[shard].isEmpty {
             files.append(("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(text));\n"))
         }
@@ -118,9 +118,9 @@ public enum SearchIndexBuilder {
     }
 
     /// `{terms},{forms}` of the terms pages have in their `log_patterns`, postings of those
-    /// pages only: a pasted log line's many words are looked up in this one file. Nil when no
-    /// page has log lines.
-    private static func logFile(chunks: [SearchIndexChunk]) -> String? {
+    /// pages only: a pasted log line's many words are looked up in this one file; and the filter
+    /// of its words the entry carries. Nil when no page has log lines.
+    private static func logFile(chunks: [SearchIndexChunk]) -> (text: String, filter: LogTermFilter)? {
         var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
         for chunk in chunks {
             for posting in chunk.logPostings { byTerm[chunk.vocabulary.terms[Int(posting.term)], default: []].append((posting.reference, posting.impact)) }
@@ -130,7 +130,7 @@ public enum SearchIndexBuilder {
         for chunk in chunks {
             for (word, stem) in chunk.vocabulary.forms where byTerm[stem] != nil { forms[word] = stem }
         }
-        return termObject(byTerm) + "," + formObject(forms)
+        return (termObject(byTerm) + "," + formObject(forms), LogTermFilter(words: Set(byTerm.keys).union(forms.keys)))
     }
 
     /// `{"term":[documentFrequency,reference,impact,…]}`, terms sorted, best postings first.

@@ -1,13 +1,15 @@
 /// How one language's index is cut into files, the part `search.js` computes too:
 /// - `index.js`, the entry: counts, the code pages, the site's languages, the question words a
-///   query drops (`QuestionWords`), whether there is a log file, and for a small site
+///   query drops (`QuestionWords`), the log file's word filter (if any), and for a small site
 ///   everything else (`terms`: [[terms, forms]], `docs`: one doc shard);
 /// - `t<n>.js`: terms, and words as written with their stem, whose first two characters hash to
 ///   `n` (FNV-1a over UTF-16 mod `termShards`), so one word, its prefixes and its typos are all
 ///   in one file; there are as many as keep each under `termShardBudget`;
 /// - `d<n>.js`: pages whose URL hashes to `n`, with their sections' text for the excerpts;
 /// - `l.js`: the terms of pages' `log_patterns` with those pages' postings, which a query of
-///   five words or more (a pasted log line) is matched against first, in one file.
+///   five words or more (a pasted log line), or of three or four with a number or an
+///   identifier, is matched against first, in one file; the entry's `logs` is a filter of its
+///   words (`LogTermFilter`), so the browser knows which queries to read there.
 /// A reference to a record is `((docShard × 1024) + page slot) × 64 + record`; record 0 is the page.
 /// At most 16,384 doc shards keep references under 2³⁰, so the browser may use bit operations.
 public struct SearchIndexLayout: Sendable, Equatable {

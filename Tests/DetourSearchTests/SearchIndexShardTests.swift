@@ -57,7 +57,19 @@ final class SearchIndexShardTests: XCTestCase {
             XCTAssertTrue(logs.contains(term + ":[1,"), "\(term) is in the log file with its one page: \(logs.prefix(300))")
         }
         XCTAssertFalse(logs.contains("\"articl\""), "a word of no log line (the titles' \"Article\") stays out of it")
-        XCTAssertTrue(try XCTUnwrap(files.first { $0.path == "index.js" }?.contents).contains("\"logs\":1"))
+        // The entry's filter of the log file's words, as search.js reads it.
+        let head = try XCTUnwrap(SearchIndexBuilder.build(pages, language: "en", languages: ["en"]).head)
+        let entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(head.utf8)) as? [String: Any])
+        let filter = [UInt8](try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(entry["logs"] as? String))))
+        let inLog = { (word: String) in
+            [word, word + "!"].allSatisfy {
+                let bit = Int(SearchIndexLayout.hash($0) % UInt32(filter.count * 8))
+                return filter[bit >> 3] & (1 << UInt8(bit & 7)) != 0
+            }
+        }
+        for word in ["upstream", "110", "respons", "response", "header", "timed"] { XCTAssertTrue(inLog(word), word) }
+        let strangers = (0..<1000).map { "stranger\($0)" }.filter(inLog)
+        XCTAssertLessThan(strangers.count, 60, "a few words in a hundred get through: \(strangers.prefix(10))")
         XCTAssertFalse(
             SearchIndexBuilder.build(self.pages(count: 40, wordsPerPage: 600), language: "en", languages: ["en"]).files.contains { $0.path == "l.js" },
             "no log lines, no file")

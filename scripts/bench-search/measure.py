@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Opens the bench page once per word, each in a fresh headless Chromium (cold cache), reads
 the "BENCH {json}" line bench.js logs, and prints one line of figures per word. The files and
-bytes before the first result come from nginx's access log (`$msec $body_bytes_sent $uri`,
-written as each response ends), so they count whatever made the request: page, module or worker.
+bytes before the first result come from nginx's access log (`$msec $request_time
+$body_bytes_sent $uri`, written as each response ends), so they count whatever made the request:
+page, module or worker. A request counts when it started before the moment (its end less its
+time): the files a page asks for after its first result do not, however fast they come.
 The same log gives what the results page weighed once it settled (its first ten with excerpts),
 and the worst of the frequent words is set against the worst of the rare ones.
 
@@ -50,13 +52,13 @@ INDEX_FILES = {"detour": re.compile(r"^/search/[^/]+/[^/]+\.js$"), "pagefind": r
 
 
 def served_before(log, offset, moment, is_index):
-    """Index and other files the server finished sending before `moment` (Unix ms)."""
+    """Index and other files asked for before `moment` (Unix ms)."""
     index, page = [0, 0], [0, 0]
     with open(log) as lines:
         lines.seek(offset)
         for line in lines:
-            msec, size, uri = line.split()
-            if float(msec) * 1000 > moment or uri.startswith("/bench/"):
+            msec, seconds, size, uri = line.split()
+            if (float(msec) - float(seconds)) * 1000 >= moment or uri.startswith("/bench/"):
                 continue
             counts = index if is_index.match(uri) else page
             counts[0] += 1
@@ -78,8 +80,7 @@ def main():
             continue
         warm = sorted(r["warmMs"])
         firsts.append(r["firstResultMs"])
-        # The log's times have millisecond resolution; allow for the rounding.
-        index, page = served_before(log, offset, r["firstResultAt"] + 1, INDEX_FILES[engine])
+        index, page = served_before(log, offset, r["firstResultAt"], INDEX_FILES[engine])
         script = " (page painted at %5.1f)" % r["paintMs"] if r.get("paintMs") else ""
         print("  %-24s first result at %6.1f ms%s%s, %d index requests, %6.1f KB index + %5.1f KB page (%d files);"
               " %sthe same query with its files loaded: median %.1f ms, max %.1f ms"
@@ -87,7 +88,7 @@ def main():
                  index[1] / 1024, page[1] / 1024, page[0],
                  "typed %.1f ms, then " % r["typedFirstMs"] if r.get("typedFirstMs") is not None else "", warm[len(warm) // 2], warm[-1]))
         if r.get("settledAt") is not None:
-            done = [sum(pair) for pair in zip(*served_before(log, offset, r["settledAt"] + 1, INDEX_FILES[engine]))]
+            done = [sum(pair) for pair in zip(*served_before(log, offset, r["settledAt"], INDEX_FILES[engine]))]
             print("  %-24s settled at %6.1f ms: %d requests, %6.1f KB in all" % ("", r["settledMs"], done[0], done[1] / 1024))
             if kind and done[1] > settled.get(kind, (0, 0, ""))[1]:
                 settled[kind] = (done[0], done[1], word)

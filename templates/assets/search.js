@@ -1,4 +1,4 @@
-/* detour search: index <script>s beside the search form's action; file://, CSP; text only */
+/* detour search: index scripts beside the form's action; file://, CSP; text only */
 (function () {
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
@@ -55,7 +55,8 @@ function tokenize(text) {
 }
 
 /* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * matched^2; page: best + .3 rest. */
-function shard(t, n) { for (var k = Array.from(t).slice(0, 2).join(""), h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return (h >>> 0) % n; }
+function fnv(k) { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; }
+function shard(t, n) { return fnv(Array.from(t).slice(0, 2).join("")) % n; }
 function dist(a, b, x) {
  if (Math.abs(a.length - b.length) > x) return x + 1;
  for (var p = [...Array(b.length + 1).keys()], i = 1, j, c, low; i <= a.length; i++, p = c) {
@@ -71,11 +72,12 @@ function find(q, l) {
    F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !(e.filler || []).includes(g[0])),
    codes = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && g[0].slice(0, 3)).filter(t => e.codes[t] != null);
   G = (x[0] ? x : G).slice(0, 12);
-  // A pasted log line (five words or more, most of them in the articles' log lines) is matched
-  // against those alone: one file.
-  if (e.logs && G[4]) return load(l, "l").then(() => {
+  // A log line (5+ words, most in l.js by the entry's filter; 3-4 with a number, all): l.js alone.
+  var B = e.logs && atob(e.logs), m = G[4] ? 3 : G[2] && G.some(g => g[1] || DIGIT.test(g[0])) && new Set(G.map(g => shard(g[0], n))).size > 2 && 5,
+   most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m;
+  if (B && m && most(t => [t, t + "!"].every(s => (s = fnv(s) % (B.length * 8), B.charCodeAt(s >> 3) >> (s & 7) & 1)))) return load(l, "l").then(() => {
    var T = e.l, stem = t => T[1][t] || t, r = rank(e, l, G.map(g => g[1] && T[0][g[0]] ? [g[0]] : g), stem, () => T, codes);
-   return G.filter(g => g.some(t => T[0][stem(t)])).length * 5 >= G.length * 3 && r.list[0] ? r : full();
+   return most(t => T[0][stem(t)]) && r.list[0] ? r : full();
   }, full);
   return full();
   function full() { return all(G.map(g => need(g[0]))).then(() => {
@@ -107,7 +109,7 @@ function rank(e, l, G, stemOf, F, codes) {
   if (s > P.best) { P.best = s; P.rec = x & 63; }
  }
  for (p in pages) { P = pages[p]; P.score = P.best + .3 * (P.sum - P.best); list.push(P); }
- // A status anywhere in the query (504s, what does 504 mean) goes first.
+ // A status anywhere in the query (504s) goes first.
  c = [...new Set(codes)];
  if (c.length == 1) {
   p = e.codes[c[0]];
