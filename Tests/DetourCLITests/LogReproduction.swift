@@ -65,8 +65,9 @@ enum Reproduce {
 
     /// HAProxy 2.6 with one backend of one `server` line, logging each request in the
     /// `option httplog` format to its standard output, as `log stdout` in a container does.
-    /// `settle` seconds pass before the request, for health checks to have their say.
-    static func haproxy(server: String, timeouts: String = "", concurrent: Int = 1, settle: Double = 0) throws -> LogReproduction.Outcome {
+    /// `defaults` go into the defaults section; `settle` seconds pass before the request, for
+    /// health checks to have their say.
+    static func haproxy(server: String, defaults: String = "", concurrent: Int = 1, settle: Double = 0) throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
@@ -81,7 +82,7 @@ enum Reproduce {
                 timeout connect 1s
                 timeout client 5s
                 timeout server 1s
-                \(timeouts)
+                \(defaults)
             frontend web
                 bind 127.0.0.1:\(port)
                 default_backend app

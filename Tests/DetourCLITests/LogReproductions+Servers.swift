@@ -96,6 +96,14 @@ extension LogReproduction {
         },
     ]
 
+    /// HAProxy checking its one server (`upstream`) every 200 ms with `check` in the defaults,
+    /// a check failing after 300 ms, every failed check logged; asked once the checks are in.
+    private static func haproxyChecking(_ upstream: FakeUpstream, _ check: String) throws -> Outcome {
+        try Reproduce.haproxy(
+            server: "127.0.0.1:\(upstream.port) check inter 200ms fall 1 rise 1", defaults: "\(check)\n    option log-health-checks\n    timeout check 300ms",
+            settle: 1.5)
+    }
+
     static let haproxy: [LogReproduction] = [
         .init(name: "HAProxy, nothing listens on the server's port", slugs: ["upstream-connection-refused"], status: 503) {
             try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())")
@@ -106,6 +114,9 @@ extension LogReproduction {
         .init(name: "HAProxy, a server that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.closes) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
         },
+        .init(name: "HAProxy, a server that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
+            try with(.truncates) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
+        },
         .init(name: "HAProxy, a server that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.notHTTP) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
         },
@@ -114,13 +125,26 @@ extension LogReproduction {
         },
         .init(name: "HAProxy, a request that waits in the queue past timeout queue", slugs: ["overload-and-queues", "upstream-timed-out"], status: 503) {
             // The request holding the server's only slot times out (sH--) on the silent server.
-            try with(.silent) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port) maxconn 1", timeouts: "timeout queue 300ms", concurrent: 2) }
+            try with(.silent) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port) maxconn 1", defaults: "timeout queue 300ms", concurrent: 2) }
         },
         .init(name: "HAProxy, a server certificate it cannot verify, logged as a refused connection", slugs: ["upstream-connection-refused"], status: 503) {
             try withSelfSignedTLS { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify required ca-file /etc/ssl/certs/ca-certificates.crt") }
         },
         .init(name: "HAProxy, every server down by its health checks", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
             try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free()) check inter 200ms fall 1 rise 1", settle: 1)
+        },
+        // Each reason a check fails for, with `option log-health-checks` logging every failed check.
+        .init(name: "HAProxy, a check URL that answers 401", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try with(.byPath) { try haproxyChecking($0, "option httpchk GET /s401") }
+        },
+        .init(name: "HAProxy, a check answered with something not HTTP", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try with(.notHTTP) { try haproxyChecking($0, "option httpchk GET /healthz") }
+        },
+        .init(name: "HAProxy, a check URL that never answers", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try with(.silent) { try haproxyChecking($0, "option httpchk GET /healthz") }
+        },
+        .init(name: "HAProxy, a check connection that never opens", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try with(.neverAccepts) { try haproxyChecking($0, "") }
         },
     ]
 
@@ -133,6 +157,9 @@ extension LogReproduction {
         },
         .init(name: "Caddy, an upstream that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.closes) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "Caddy, an upstream that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
+            try with(.truncates) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
         },
         .init(name: "Caddy, an upstream that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.notHTTP) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
@@ -163,6 +190,9 @@ extension LogReproduction {
         },
         .init(name: "Apache, a backend that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.closes) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
+        },
+        .init(name: "Apache, a backend that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
+            try with(.truncates) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },
         // Apache passes a reply without a status line on as HTTP/0.9 and logs nothing.
         .init(name: "Apache, a backend that answers something not HTTP", slugs: [], status: 200) {

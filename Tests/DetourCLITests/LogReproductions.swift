@@ -33,11 +33,24 @@ extension LogReproduction {
         return try Reproduce.nginx(location: "location / { fastcgi_pass unix:\(folder.path)/php8.2-fpm.sock; }")
     }
 
+    /// nginx's `fastcgi_pass` to a socket file that nothing listens on any more.
+    private static func staleFastCGISocket() throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        chmod(folder.path, 0o755)
+        // Stopped without removing its socket, as a killed PHP-FPM leaves it.
+        try FakeUpstream(.closes, unixSocket: folder.path + "/php8.2-fpm.sock", mode: 0o666).stop()
+        return try Reproduce.nginx(location: "location / { fastcgi_pass unix:\(folder.path)/php8.2-fpm.sock; }")
+    }
+
     static let nginx: [LogReproduction] = [
         .init(name: "nginx, an upstream that never answers", slugs: ["upstream-timed-out"], status: 504) { try proxied(.silent) },
         .init(name: "nginx, an upstream that closes without answering", slugs: ["upstream-closed-connection"], status: 502) { try proxied(.closes) },
         // nginx passes a reply without a status line on as HTTP/0.9: no status at all.
         .init(name: "nginx, an upstream that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 0) { try proxied(.notHTTP) },
+        .init(name: "nginx, an upstream that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
+            try proxied(.truncates)
+        },
         .init(name: "nginx, response headers bigger than the buffer", slugs: ["upstream-header-too-big"], status: 502) {
             try proxied(.hugeHeader(bytes: 16_000))
         },
@@ -61,6 +74,7 @@ extension LogReproduction {
             // As root, as CI runs: the workers (nobody) may not open a socket only root may.
             try fastCGISocket(.closes, mode: 0o600)
         },
+        .init(name: "nginx, a PHP-FPM socket nothing listens on", slugs: ["php-fpm-socket-unavailable"], status: 502) { try staleFastCGISocket() },
         .init(name: "nginx, a FastCGI socket whose queue is full", slugs: ["overload-and-queues"], status: 502) {
             try fastCGISocket(.neverAccepts, mode: 0o666)
         },

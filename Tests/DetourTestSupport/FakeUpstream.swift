@@ -17,6 +17,9 @@ public final class FakeUpstream: @unchecked Sendable {
         case notHTTP
         /// Answers `200 OK` over HTTP/1.1 and closes.
         case answers
+        /// Answers `200 OK` with a `Content-Length` of 100,000 bytes, sends 1,000 and closes: a
+        /// response cut short (a worker that died while writing it).
+        case truncates
         /// Switches to WebSocket (`101`) and then says nothing.
         case upgrades
         /// Answers by the request's path, for the runtime oracle: a path ending `/sNNN` gets status
@@ -120,6 +123,9 @@ public final class FakeUpstream: @unchecked Sendable {
                 close(connection)
             case .answers:
                 Self.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)
+                close(connection)
+            case .truncates:
+                Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000), on: connection)
                 close(connection)
             case .upgrades:
                 Self.send("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", on: connection)
