@@ -14,6 +14,9 @@ public struct ErrorCode: Sendable {
     public var retryAfter: Int?
     /// Servers or CDNs that emit this status themselves (nginx, Caddy, Cloudflare …).
     public var emittedBy: [String]
+    /// The status's earlier reason phrases (`Request Entity Too Large` for 413), which people
+    /// still search for and servers still print.
+    public var formerNames: [String] = []
     /// Slugs of related articles, each located for error reporting.
     public var related: [Located<String>]
     /// Whether `errors/<status>.html` is generated.

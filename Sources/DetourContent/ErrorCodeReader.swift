@@ -3,7 +3,7 @@ import DetourYAML
 
 /// Reads one `codes/<status>.yml`.
 enum ErrorCodeReader {
-    static let fields = ["status", "title", "summary", "advice", "operator_notes", "retry_after", "emitted_by", "related", "error_page"]
+    static let fields = ["status", "title", "summary", "advice", "operator_notes", "retry_after", "emitted_by", "related", "error_page", "former_names"]
     /// 4xx and 5xx are the statuses a proxy answers with an error page.
     static let statusRange = 400...599
 
@@ -18,6 +18,7 @@ enum ErrorCodeReader {
         let operatorNotes = reader.markdown("operator_notes").map { file.indented($0) }
         let retryAfter = reader.int("retry_after", in: 1...86_400)
         let emittedBy = reader.stringList("emitted_by").map(\.value)
+        let formerNames = reader.stringList("former_names").map(\.value)
         let related = reader.stringList("related")
         let generatesPage = reader.bool("error_page")?.value ?? true
         reader.reportUnknownFields()
@@ -39,6 +40,7 @@ enum ErrorCodeReader {
             operatorNotes: operatorNotes,
             retryAfter: retryAfter?.value,
             emittedBy: emittedBy,
+            formerNames: formerNames,
             related: related,
             generatesPage: generatesPage,
             location: reader.location,

@@ -29,6 +29,7 @@ public enum UIStrings {
         "for_operators": "For site operators",
         "related_articles": "Related articles",
         "sent_by": "Sent by:",
+        "formerly": "Formerly:",
         "preview_error_page": "Preview the {status} error page",
         "on_this_page": "On this page",
         "log_lines": "Log lines you may see",

@@ -34,7 +34,7 @@ struct SearchIndexChunk: Sendable {
     /// The page's record (title, codes, headings, log lines, tags, text) and one per section
     /// (heading, text).
     mutating func add(_ page: SearchPage, reference: Int) {
-        add(page.title, .title)
+        add([page.title] + page.aliases, .title)
         add(page.codes.flatMap { ["\($0)", "\($0 / 100)xx"] }, .codes)
         add(page.sections.map(\.title), .headings)
         add(page.logPatterns, .logs)

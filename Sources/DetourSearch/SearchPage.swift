@@ -17,6 +17,8 @@ public struct SearchPage: Sendable {
     /// Relative to the site root, as `codes/502/`.
     public var url: String
     public var title: String
+    /// Other names the page's subject goes by, weighed as its title (a status's former reason phrases).
+    public var aliases: [String] = []
     /// Statuses the page is about; shown as badges, and an exact one puts its code page first.
     public var codes: [Int]
     /// Set on the page that defines a status (`codes/502/`).

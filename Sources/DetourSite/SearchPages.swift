@@ -21,10 +21,12 @@ enum SearchPages {
             var notes = code.operatorNotesDocument?.sections ?? []
             if !code.emittedBy.isEmpty { notes.append(MarkdownDocument.Section(heading: nil, text: "Sent by: " + code.emittedBy.joined(separator: ", "))) }
             let advice = text.adviceDocument?.sections ?? []
-            return SearchPage(
+            var page = SearchPage(
                 url: folder + code.sitePath, title: "\(code.status) \(text.title)", codes: [code.status], definesStatus: code.status, tags: code.emittedBy,
                 text: text.summary, sections: sections(advice, under: adviceSection) + sections(notes, under: notesSection)
             )
+            page.aliases = code.formerNames
+            return page
         }
         // Every article in every language: translated where it is, else as written.
         let articles = content.articles.map { original in

@@ -65,9 +65,11 @@ enum Reproduce {
 
     /// HAProxy 2.6 with one backend of one `server` line, logging each request in the
     /// `option httplog` format to its standard output, as `log stdout` in a container does.
-    /// `defaults` go into the defaults section; `settle` seconds pass before the request, for
-    /// health checks to have their say.
-    static func haproxy(server: String, defaults: String = "", concurrent: Int = 1, settle: Double = 0) throws -> LogReproduction.Outcome {
+    /// `defaults` go into the defaults section; `settle` seconds pass before the request (for
+    /// `path`, with curl's `options`), for health checks to have their say.
+    static func haproxy(server: String, defaults: String = "", concurrent: Int = 1, settle: Double = 0, path: String = "/", options: [String] = []) throws
+        -> LogReproduction.Outcome
+    {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
@@ -95,28 +97,31 @@ enum Reproduce {
         defer { haproxy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }
         usleep(UInt32(settle * 1_000_000))
-        let url = "http://127.0.0.1:\(port)/"
+        let url = "http://127.0.0.1:\(port)\(path)"
         // Earlier requests hold the server's connections while the last one is asked.
         let holding = DispatchGroup()
         for _ in 1..<max(concurrent, 1) {
             DispatchQueue.global().async(group: holding) { _ = try? Visitor.status(url) }
             usleep(200_000)
         }
-        let status = try Visitor.status(url)
+        let status = try Visitor.status(url, options)
         holding.wait()
         usleep(200_000)
         return .init(status: status, log: haproxy.log)
     }
 
     /// Caddy 2.6 proxying to `upstream` with one-second dial and response-header timeouts and
-    /// `options` (more `reverse_proxy` subdirectives), asked after `settle` seconds.
-    static func caddy(upstream: String, options: String = "", settle: Double = 0) throws -> LogReproduction.Outcome {
+    /// `options` (more `reverse_proxy` subdirectives) and `global` options, asked for `path`
+    /// after `settle` seconds with curl's `ask`.
+    static func caddy(upstream: String, options: String = "", global: String = "", settle: Double = 0, path: String = "/", ask: [String] = []) throws
+        -> LogReproduction.Outcome
+    {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
         try folder.write([
             "Caddyfile":
-                "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(port) {\n\treverse_proxy \(upstream) {\n\t\t\(options)\n\t\ttransport http {\n\t\t\tdial_timeout 1s\n\t\t\tresponse_header_timeout 1s\n\t\t}\n\t}\n}\n"
+                "{\n\tadmin off\n\tauto_https off\n\t\(global)\n}\nhttp://127.0.0.1:\(port) {\n\treverse_proxy \(upstream) {\n\t\t\(options)\n\t\ttransport http {\n\t\t\tdial_timeout 1s\n\t\t\tresponse_header_timeout 1s\n\t\t}\n\t}\n}\n"
         ])
         let caddy = try ServerProcess(
             "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"],
@@ -125,14 +130,15 @@ enum Reproduce {
         defer { caddy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: caddy.log) }
         usleep(UInt32(settle * 1_000_000))
-        let status = try Visitor.status("http://127.0.0.1:\(port)/")
+        let status = try Visitor.status("http://127.0.0.1:\(port)\(path)", ask)
         usleep(200_000)
         return .init(status: status, log: caddy.log)
     }
 
     /// Apache 2.4 (event MPM, mod_proxy with its HTTP and FastCGI handlers) with `directives`
-    /// in its server config and `root` as its DocumentRoot, asked once for `path`.
-    static func apache(_ directives: String, root: String? = nil, path: String = "/") throws -> LogReproduction.Outcome {
+    /// in its server config and `root` as its DocumentRoot, asked once for `path` (with curl's
+    /// `options`).
+    static func apache(_ directives: String, root: String? = nil, path: String = "/", options: [String] = []) throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let root = root ?? folder.path
@@ -155,7 +161,7 @@ enum Reproduce {
         let apache = try ServerProcess("apache2", ["-f", folder.path + "/apache.conf", "-DFOREGROUND"], log: folder.url.appendingPathComponent("apache.log"))
         defer { apache.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: apache.log) }
-        let status = try Visitor.status("http://127.0.0.1:\(port)\(path)")
+        let status = try Visitor.status("http://127.0.0.1:\(port)\(path)", options)
         usleep(200_000)
         apache.stop()
         return .init(status: status, log: ((try? folder.read("error.log")) ?? "") + apache.log)

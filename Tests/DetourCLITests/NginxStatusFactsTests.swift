@@ -65,10 +65,12 @@ final class NginxStatusFactsTests: XCTestCase {
         XCTAssertEqual(try HTTPClient.send(base + "/index.html", method: "POST", body: Data("x=1".utf8)).status, 405)
     }
 
-    /// 413: a body over client_max_body_size, logged as "client intended to send too large body".
+    /// 413: a body over client_max_body_size, logged as "client intended to send too large body";
+    /// nginx's own page still names it by its old name, "Request Entity Too Large".
     func testBodyOverLimitIs413() throws {
         let response = try HTTPClient.send(base + "/upload", method: "POST", body: Data(repeating: 0x61, count: 100))
         XCTAssertEqual(response.status, 413)
+        XCTAssertTrue(response.body.contains("<title>413 Request Entity Too Large</title>"), response.body)
         XCTAssertTrue(nginx!.errorLog.contains("client intended to send too large body: 100 bytes"), nginx!.errorLog)
     }
 

@@ -69,4 +69,16 @@ final class DocsNavigationTests: SiteTestCase {
         let cdn = try XCTUnwrap(home.range(of: "<h3 id=\"codes_cdn\">").map { String(home[$0.upperBound...].prefix(400)) })
         XCTAssertTrue(cdn.contains("521") && !cdn.contains("502"), cdn)
     }
+
+    /// A status's former names are on its page and find it in search, as its title does.
+    func testAFormerNameIsShownAndSearchedAsTheTitle() throws {
+        let folder = try site([
+            "content/codes/413.yml": "status: 413\ntitle: Content Too Large\nsummary: Too much.\nadvice: Send less.\nformer_names: [Request Entity Too Large]\n"
+        ])
+        XCTAssertTrue(build(folder).wroteOutput)
+        let page = try folder.read("public/codes/413/index.html")
+        XCTAssertTrue(page.contains(#"Formerly: <span class="chip">Request Entity Too Large</span>"#), page)
+        let index = try folder.read("public/search/en/index.js")
+        XCTAssertTrue(index.contains(#""entiti":["#), "the former name is indexed (stemmed): \(index.prefix(400))")
+    }
 }

@@ -8,12 +8,13 @@ struct CodePageView: TemplateValue {
     var notesLanguage: String
     var retryAfter: Int?
     var emittedBy: [String]
+    var formerNames: [String]
     var errorPageURL: String?
     var related: [ArticleSummary]
 
     var templateValue: Any {
         TemplateFields([
-            "advice": advice, "operatorNotes": operatorNotes, "notesLanguage": notesLanguage, "retryAfter": retryAfter, "emittedBy": emittedBy,
+            "advice": advice, "operatorNotes": operatorNotes, "notesLanguage": notesLanguage, "retryAfter": retryAfter, "emittedBy": emittedBy, "formerNames": formerNames,
             "errorPageURL": errorPageURL, "related": related,
         ]).adding(summary.fields).dictionary
     }

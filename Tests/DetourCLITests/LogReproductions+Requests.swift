@@ -1,0 +1,48 @@
+import DetourTestSupport
+import Foundation
+
+/// Requests too large for the server that receives them, on each server: what the visitor
+/// gets and what is logged (nginx and Apache only at the `info` level).
+extension LogReproduction {
+    static let longPath = "/" + String(repeating: "a", count: 9_000)
+    static let longHeader = ["-H", "X-Big: " + String(repeating: "b", count: 9_000)]
+    static let caddyLimit = "servers {\n\t\tmax_header_size 16KB\n\t}"
+
+    static let requests: [LogReproduction] = [
+        .init(name: "nginx, a request line over large_client_header_buffers", slugs: ["request-too-large"], status: 414) {
+            try Reproduce.nginx(location: "location / { return 200; }", path: longPath)
+        },
+        .init(name: "nginx, a header line over large_client_header_buffers", slugs: ["request-too-large"], status: 400) {
+            try Reproduce.nginx(location: "location / { return 200; }", options: longHeader)
+        },
+        .init(name: "nginx, more headers than its large_client_header_buffers hold", slugs: ["request-too-large"], status: 400) {
+            try Reproduce.nginx(
+                location: "location / { return 200; }", options: (0..<12).flatMap { ["-H", "X-\($0): " + String(repeating: "c", count: 3_000)] })
+        },
+        .init(name: "Apache, a request line over LimitRequestLine", slugs: ["request-too-large"], status: 414) {
+            try Reproduce.apache("LogLevel info", path: longPath)
+        },
+        .init(name: "Apache, a header over LimitRequestFieldSize", slugs: ["request-too-large"], status: 400) {
+            try Reproduce.apache("LogLevel info", options: longHeader)
+        },
+        .init(name: "Apache, more headers than LimitRequestFields", slugs: ["request-too-large"], status: 400) {
+            try Reproduce.apache("LogLevel info", options: (0..<110).flatMap { ["-H", "X-\($0): c"] })
+        },
+        // A request line that fits nginx's and Apache's limits but not HAProxy's buffer.
+        .init(name: "HAProxy, a request larger than tune.bufsize", slugs: ["request-too-large"], status: 400) {
+            try with(.answers) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)", path: "/" + String(repeating: "a", count: 17_000)) }
+        },
+        .init(name: "HAProxy, a header larger than tune.bufsize", slugs: ["request-too-large"], status: 400) {
+            try with(.answers) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)", options: ["-H", "X-Big: " + String(repeating: "b", count: 17_000)]) }
+        },
+        // Caddy logs nothing; its limit is the servers' max_header_size (else Go's, about 1 MB).
+        .init(name: "Caddy, a header over max_header_size", slugs: [], status: 431) {
+            try with(.answers) {
+                try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)", global: caddyLimit, ask: ["-H", "X-Big: " + String(repeating: "b", count: 30_000)])
+            }
+        },
+        .init(name: "Caddy, an address over max_header_size", slugs: [], status: 431) {
+            try with(.answers) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)", global: caddyLimit, path: "/" + String(repeating: "a", count: 30_000)) }
+        },
+    ]
+}
