@@ -244,7 +244,8 @@ struct PageModel: Sendable {
             summary: codeSummary(code, language: language, root: root),
             advice: text.adviceDocument.map { bodies.html($0, fromPath: text.adviceFile, language: text.adviceLanguage, root: root) },
             operatorNotes: code.operatorNotesDocument.map { bodies.html($0, fromPath: code.relativePath, language: content.site.language, root: root) },
-            notesLanguage: content.site.language, retryAfter: code.retryAfter, emittedBy: code.emittedBy, formerNames: code.formerNames, errorPageURL: errorPageURL,
+            notesLanguage: content.site.language, retryAfter: code.retryAfter, emittedBy: code.emittedBy, formerNames: code.formerNames,
+            errorPageURL: errorPageURL,
             related: (curated + listing).map { articleSummary(at: $0, language: language, root: root) })
         let title = "\(code.status) \(text.title) · \(content.site.name)"
         return helpPage(

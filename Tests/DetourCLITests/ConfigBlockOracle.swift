@@ -75,7 +75,10 @@ enum ConfigBlockOracle {
             return [
                 (
                     isSection ? "as sections" : "in a listen section",
-                    ("haproxy.cfg", head + (isSection ? code + "\nlisten listener\n    bind 127.0.0.1:1" : "listen fragment\n    bind 127.0.0.1:1\n\(code)") + "\n")
+                    (
+                        "haproxy.cfg",
+                        head + (isSection ? code + "\nlisten listener\n    bind 127.0.0.1:1" : "listen fragment\n    bind 127.0.0.1:1\n\(code)") + "\n"
+                    )
                 )
             ]
         case .phpFPM:

@@ -14,7 +14,8 @@ struct CodePageView: TemplateValue {
 
     var templateValue: Any {
         TemplateFields([
-            "advice": advice, "operatorNotes": operatorNotes, "notesLanguage": notesLanguage, "retryAfter": retryAfter, "emittedBy": emittedBy, "formerNames": formerNames,
+            "advice": advice, "operatorNotes": operatorNotes, "notesLanguage": notesLanguage, "retryAfter": retryAfter, "emittedBy": emittedBy,
+            "formerNames": formerNames,
             "errorPageURL": errorPageURL, "related": related,
         ]).adding(summary.fields).dictionary
     }
