@@ -13,11 +13,18 @@ extension LogReproduction {
     ]
 
     /// nginx in front of a real PHP-FPM pool, asked `concurrent` times at once for `script`
-    /// (made `mode` first, if given); the log is nginx's and PHP-FPM's, as an operator who reads both has it.
-    private static func nginxWithPHP(_ script: String, pool: String = "", concurrent: Int = 1, mode: mode_t? = nil) throws -> Outcome {
+    /// (made `mode` first, if given; its workers sent `signal` during the request, if given); the
+    /// log is nginx's and PHP-FPM's, as an operator who reads both has it.
+    private static func nginxWithPHP(_ script: String, pool: String = "", concurrent: Int = 1, mode: mode_t? = nil, killWith signal: Int32? = nil) throws
+        -> Outcome
+    {
         let php = try PHPFPMServer(scripts: scripts, pool: pool)
         defer { php.stop() }
         if let mode { chmod(php.documentRoot + "/" + script, mode) }
+        // The workers die half a second into the request.
+        if let signal, case let master = php.pid {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { ServerProcess.signalChildren(of: master, signal) }
+        }
         let location =
             "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout 10s; }"
         var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(location) }") { port in
@@ -43,8 +50,11 @@ extension LogReproduction {
     }
 
     /// nginx (with `location`, given the port) in front of a Python WSGI server (`arguments`,
-    /// given the app's folder and port) whose one view sleeps 5 s; both logs.
-    private static func slowPython(server: String, _ arguments: (String, Int) -> [String], location: (Int) -> String) throws -> Outcome {
+    /// given the app's folder and port) whose one view sleeps 5 s, its workers sent `signal` a
+    /// second into the request if given; both logs.
+    private static func slowPython(server: String, _ arguments: (String, Int) -> [String], killWith signal: Int32? = nil, location: (Int) -> String) throws
+        -> Outcome
+    {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write([
@@ -55,6 +65,9 @@ extension LogReproduction {
         let python = try ServerProcess(server, arguments(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
         defer { python.stop() }
         _ = LoopbackPort.waitUntilOpen(port)
+        if let signal, case let master = python.pid {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { ServerProcess.signalChildren(of: master, signal) }
+        }
         var outcome = try Reproduce.nginx(location: location(port))
         outcome.log += python.log
         return outcome
@@ -77,6 +90,17 @@ extension LogReproduction {
         },
         .init(name: "nginx + PHP-FPM, request_terminate_timeout kills the worker", slugs: ["workers-killed"], status: 502) {
             try nginxWithPHP("slow.php", pool: "request_terminate_timeout = 1s")
+        },
+        .init(name: "nginx + PHP-FPM, a worker that crashes (SIGSEGV)", slugs: ["workers-killed"], status: 502) {
+            try nginxWithPHP("slow.php", killWith: SIGSEGV)
+        },
+        .init(name: "nginx + PHP-FPM, a worker the OOM killer ends (SIGKILL)", slugs: ["workers-killed"], status: 502) {
+            try nginxWithPHP("slow.php", killWith: SIGKILL)
+        },
+        .init(name: "nginx + gunicorn, a worker the OOM killer ends (SIGKILL)", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(
+                server: "gunicorn", { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "30", "--workers", "1", "app:application"] }, killWith: SIGKILL
+            ) { "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }" }
         },
         .init(name: "nginx + PHP-FPM, more requests than pm.max_children", slugs: ["overload-and-queues"], status: 200) {
             try nginxWithPHP("slow.php", pool: "pm.max_children = 1", concurrent: 2)

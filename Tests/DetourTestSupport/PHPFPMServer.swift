@@ -46,6 +46,9 @@ public final class PHPFPMServer {
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
     }
 
+    /// The master's PID: its children are the pool's workers.
+    public var pid: Int32 { server.pid }
+
     public func stop() {
         server.stop()
         folder.remove()

@@ -32,6 +32,21 @@ public final class ServerProcess {
 
     public var isRunning: Bool { process.isRunning }
 
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal` to the processes `parent` started (PHP-FPM's children, gunicorn's
+    /// workers), found by their parent in /proc: a worker that crashes or is killed.
+    public static func signalChildren(of parent: Int32, _ signal: Int32) {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                // pid (name) state ppid …: the name may hold spaces, so read after its ")".
+                let close = stat.lastIndex(of: ")"),
+                Int32(stat[stat.index(after: close)...].split(separator: " ").dropFirst().first ?? "") == parent
+            else { continue }
+            kill(pid, signal)
+        }
+    }
+
     /// SIGTERM to the PID we started, then wait: every one of these servers stops on it. One
     /// that is still running after 10 s (a server that reloads on SIGTERM) gets SIGKILL, so a
     /// test never hangs on it.
