@@ -1,11 +1,11 @@
 import Foundation
 
 /// Which words the log file (`l.js`) holds, as a Bloom filter the index's entry carries: the
-/// browser reads a short query made of them (`503 217 - - sQ--`, `upstream timed out`) from
-/// that one file instead of a term shard per word, without fetching it to find out. Two bits
-/// per word, at FNV-1a of the word and of the word + "!" (`SearchIndexLayout.hash`, as
-/// `search.js` computes it), in ten bits per word: about three words in a hundred are let
-/// through wrongly, and then the browser reads the term shards after all.
+/// browser reads a query made of them (a pasted log line, or a fragment with a number such as
+/// `503 217 - - sQ--`) from that one file instead of a term shard per word, without fetching it
+/// to find out. Two bits per word, at FNV-1a of the word and of the word + "!"
+/// (`SearchIndexLayout.hash`, as `search.js` computes it), in ten bits per word: about three
+/// words in a hundred are let through wrongly, and then the browser reads the term shards.
 struct LogTermFilter {
     private(set) var bytes: [UInt8]
 
