@@ -86,7 +86,7 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "")
         let phases = result.stderr.split(separator: "\n").map { $0.components(separatedBy: "  ").first ?? "" }
-        XCTAssertEqual(phases, ["templates", "content", "pages", "search index", "search index written", "assets", "output replaced"], result.stderr)
+        XCTAssertEqual(phases, ["templates", "content", "search index", "search index written", "pages", "assets", "output replaced"], result.stderr)
         XCTAssertTrue(result.stderr.split(separator: "\n").allSatisfy { $0.hasSuffix("%") && $0.contains(" s ") }, result.stderr)
     }
 
