@@ -12,10 +12,14 @@ public enum CodeBlockCheck {
         consequence: "readers who copy the advice get a server that does not start")
 
     public static func check(_ content: Content) -> [Diagnostic] {
-        let blocks = content.articles.flatMap { article in
+        articleBlocks(content).filter { FragmentReader.byLanguage[$0.language] != nil }.concurrentMap(check).flatMap { $0 }
+    }
+
+    /// Every fenced block of the articles and their translations, in the order of the files.
+    public static func articleBlocks(_ content: Content) -> [CodeBlock] {
+        content.articles.flatMap { article in
             article.codeBlocks + article.translations.keys.sorted().flatMap { article.translations[$0]!.codeBlocks }
         }
-        return blocks.filter { FragmentReader.byLanguage[$0.language] != nil }.concurrentMap(check).flatMap { $0 }
     }
 
     static func check(_ block: CodeBlock) -> [Diagnostic] {

@@ -39,6 +39,16 @@ enum ConfigBlockOracle {
 
     private typealias File = (name: String, text: String)
 
+    /// Every module Debian ships, under the event MPM (the others exclude it; cgi is for the
+    /// prefork MPM), as a server with all of them enabled: one `LoadModule` line each.
+    private static let apacheModules: String = {
+        let modules = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/apache2/modules")) ?? []
+        return modules.filter { $0.hasPrefix("mod_") && $0.hasSuffix(".so") }.sorted().compactMap { file -> String? in
+            let name = String(file.dropFirst(4).dropLast(3))
+            return ["mpm_prefork", "mpm_worker", "cgi"].contains(name) ? nil : "LoadModule \(name)_module /usr/lib/apache2/modules/\(file)"
+        }.joined(separator: "\n")
+    }()
+
     /// The files to try, most general context first.
     private static func contexts(of code: String, for server: Server, in folder: String) -> [(String, File)] {
         switch server {
@@ -51,16 +61,9 @@ enum ConfigBlockOracle {
                 ("in location", around("server {\nlisten 127.0.0.1:1;\nlocation / {\n\(code)\n}\n}")),
             ]
         case .apache:
-            let modules = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/apache2/modules")) ?? []
-            // Every module Debian ships, under the event MPM (the others exclude it; cgi is for
-            // the prefork MPM), as a server with all of them enabled.
-            let loads = modules.filter { $0.hasPrefix("mod_") && $0.hasSuffix(".so") }.sorted().compactMap { file -> String? in
-                let name = String(file.dropFirst(4).dropLast(3))
-                return ["mpm_prefork", "mpm_worker", "cgi"].contains(name) ? nil : "LoadModule \(name)_module /usr/lib/apache2/modules/\(file)"
-            }
             let head =
                 "ServerRoot \(folder)\nServerName localhost\nPidFile \(folder)/apache.pid\nErrorLog \(folder)/error.log\nListen 127.0.0.1:1\n"
-                + loads.joined(separator: "\n") + "\n"
+                + apacheModules + "\n"
             return [
                 ("in the server config", ("apache.conf", head + code + "\n")),
                 ("in <Location />", ("apache.conf", head + "<Location />\n\(code)\n</Location>\n")),

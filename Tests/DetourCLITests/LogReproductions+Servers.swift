@@ -22,7 +22,8 @@ extension LogReproduction {
         defer { php.stop() }
         if let mode { chmod(php.documentRoot + "/" + script, mode) }
         // The workers die half a second into the request.
-        if let signal, case let master = php.pid {
+        if let signal {
+            let master = php.pid
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { ServerProcess.signalChildren(of: master, signal) }
         }
         let location =
@@ -65,7 +66,8 @@ extension LogReproduction {
         let python = try ServerProcess(server, arguments(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
         defer { python.stop() }
         _ = LoopbackPort.waitUntilOpen(port)
-        if let signal, case let master = python.pid {
+        if let signal {
+            let master = python.pid
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) { ServerProcess.signalChildren(of: master, signal) }
         }
         var outcome = try Reproduce.nginx(location: location(port))

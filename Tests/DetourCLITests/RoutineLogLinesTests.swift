@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// Lines the real servers write when nothing has failed (starting and stopping, a 404 for a
-/// missing favicon, a scanner's failed TLS handshake, a server coming back UP): `detour
+/// missing favicon, a scanner's failed TLS handshake, health checks passing): `detour
 /// diagnose` reads them and blames none of them on a failure.
 final class RoutineLogLinesTests: XCTestCase {
     func testRoutineLinesAreNeverBlamedOnAFailure() throws {
@@ -44,14 +44,14 @@ final class RoutineLogLinesTests: XCTestCase {
         return outcome.log
     }
 
-    /// HAProxy checking a server that starts after it: the lines once the server is UP.
+    /// HAProxy checking a server that answers, with and without log-health-checks: the lines of
+    /// checks that pass.
     private func haproxyServerComingUp() throws -> String {
         let upstream = try FakeUpstream(.answers)
         defer { upstream.stop() }
         let outcome = try Reproduce.haproxy(
             server: "127.0.0.1:\(upstream.port) check inter 200ms fall 1 rise 1", defaults: "option httpchk GET /\n    option log-health-checks", settle: 1)
         XCTAssertEqual(outcome.status, 200, outcome.log)
-        // Without log-health-checks, the line that brings a server UP names the check that passed.
         let plain = try Reproduce.haproxy(server: "127.0.0.1:\(upstream.port) check inter 200ms fall 1 rise 1", defaults: "option httpchk GET /", settle: 1)
         let log = outcome.log + plain.log
         XCTAssertTrue(log.contains("succeeded, reason: Layer7 check passed"), log)

@@ -19,16 +19,9 @@ final class SearchBrowserTests: XCTestCase {
         var expected: String
     }
 
-    static let relevance: [RelevanceQuery] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SearchRelevance/queries.tsv")
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 5 else { return nil }
-            return RelevanceQuery(
-                kind: fields[0], language: fields[1] == "-" ? nil : fields[1], typed: fields[2] == "type", query: fields[3], expected: fields[4])
-        }
-    }()
+    static let relevance: [RelevanceQuery] = TestDataTable.rows("SearchRelevance/queries.tsv", fields: 5).map { fields in
+        RelevanceQuery(kind: fields[0], language: fields[1] == "-" ? nil : fields[1], typed: fields[2] == "type", query: fields[3], expected: fields[4])
+    }
 
     static let hostile = [
         "<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "'\"`", "🔥 502 🔥", "مرحبا بالعالم",

@@ -8,14 +8,9 @@ enum ShellBlockCommands {
     static let languages: Set = ["sh", "bash", "shell", "console"]
 
     /// Command → the Debian 12 package that installs it.
-    static let debian: [String: String] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ShellCommands/debian-bookworm.tsv")
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.reduce(into: [:]) { table, line in
-            let fields = line.split(separator: "\t")
-            if fields.count == 3 { table[String(fields[0])] = String(fields[2]) }
-        }
-    }()
+    static let debian: [String: String] = TestDataTable.rows("ShellCommands/debian-bookworm.tsv", fields: 3).reduce(into: [:]) { table, row in
+        table[row[0]] = row[2]
+    }
 
     /// sudo's options that take an argument.
     private static let sudoArgumentOptions: Set = ["-u", "-g", "-U", "-C", "-D", "-h", "-p", "-R", "-T"]

@@ -1,3 +1,4 @@
+import DetourCodeBlockCheck
 import DetourContent
 import DetourDiagnostics
 import DetourTestSupport
@@ -71,9 +72,7 @@ final class ShippedBlockTests: XCTestCase {
     private static func shippedBlocks() throws -> [Block] {
         let (loaded, problems) = ContentLoader(root: Repository.content, displayRoot: "content").load()
         let content = try XCTUnwrap(loaded, "\(problems)")
-        let articles = content.articles.flatMap { article in
-            (article.codeBlocks + article.translations.keys.sorted().flatMap { article.translations[$0]!.codeBlocks }).map { ($0.language, $0.code, $0.start) }
-        }
+        let articles = CodeBlockCheck.articleBlocks(content).map { ($0.language, $0.code, $0.start) }
         let notes = content.codes.flatMap { code in
             [(code.advice, code.adviceDocument), (code.operatorNotes, code.operatorNotesDocument)].flatMap { text, document -> [Block] in
                 guard let text, let document else { return [] }

@@ -141,14 +141,9 @@ final class ShippedLogPatternTests: XCTestCase {
     // MARK: Helpers and the other servers
 
     /// The lines reproductions write that no article explains on purpose, with the reason.
-    static let deliberatelyUnexplained: [(pattern: String, reason: String)] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("LogCatalogue/unexplained.tsv")
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { !$0.hasPrefix("# ") }.compactMap { line in
-            let fields = line.split(separator: "\t", maxSplits: 1)
-            return fields.count == 2 ? (String(fields[0]), String(fields[1])) : nil
-        }
-    }()
+    static let deliberatelyUnexplained: [(pattern: String, reason: String)] = TestDataTable.rows("LogCatalogue/unexplained.tsv", fields: 2).map {
+        ($0[0], $0[1])
+    }
 
     /// The articles `detour diagnose` finds in `log`.
     private func diagnose(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Report.Cause] {
