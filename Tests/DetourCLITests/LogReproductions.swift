@@ -23,23 +23,15 @@ extension LogReproduction {
         try with(behaviour) { try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\($0.port); }", options: options) }
     }
 
-    /// nginx's `fastcgi_pass` to a unix socket of file mode `mode` that behaves as told.
-    private static func fastCGISocket(_ behaviour: FakeUpstream.Behaviour, mode: mode_t) throws -> Outcome {
+    /// nginx's `fastcgi_pass` to a unix socket of file mode `mode` that behaves as told, or,
+    /// with `abandoned`, whose listener stopped without removing it (as a killed PHP-FPM leaves it).
+    private static func fastCGISocket(_ behaviour: FakeUpstream.Behaviour, mode: mode_t, abandoned: Bool = false) throws -> Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         chmod(folder.path, 0o755)
         let upstream = try FakeUpstream(behaviour, unixSocket: folder.path + "/php8.2-fpm.sock", mode: mode)
-        defer { upstream.stop() }
-        return try Reproduce.nginx(location: "location / { fastcgi_pass unix:\(folder.path)/php8.2-fpm.sock; }")
-    }
-
-    /// nginx's `fastcgi_pass` to a socket file that nothing listens on any more.
-    private static func staleFastCGISocket() throws -> Outcome {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        chmod(folder.path, 0o755)
-        // Stopped without removing its socket, as a killed PHP-FPM leaves it.
-        try FakeUpstream(.closes, unixSocket: folder.path + "/php8.2-fpm.sock", mode: 0o666).stop()
+        if abandoned { upstream.stop() }
+        defer { if !abandoned { upstream.stop() } }
         return try Reproduce.nginx(location: "location / { fastcgi_pass unix:\(folder.path)/php8.2-fpm.sock; }")
     }
 
@@ -74,7 +66,9 @@ extension LogReproduction {
             // As root, as CI runs: the workers (nobody) may not open a socket only root may.
             try fastCGISocket(.closes, mode: 0o600)
         },
-        .init(name: "nginx, a PHP-FPM socket nothing listens on", slugs: ["php-fpm-socket-unavailable"], status: 502) { try staleFastCGISocket() },
+        .init(name: "nginx, a PHP-FPM socket nothing listens on", slugs: ["php-fpm-socket-unavailable"], status: 502) {
+            try fastCGISocket(.closes, mode: 0o666, abandoned: true)
+        },
         .init(name: "nginx, a FastCGI socket whose queue is full", slugs: ["overload-and-queues"], status: 502) {
             try fastCGISocket(.neverAccepts, mode: 0o666)
         },
