@@ -1,6 +1,9 @@
-/// Reads log lines one at a time and keeps, per article, how many lines it explains, when the
-/// first and last were written, an example and the first lines; and, for lines no article
-/// explains, how often each shape came. Memory stays bounded however long the log.
+/// Reads log lines one at a time and keeps, per article, how many lines and incidents it
+/// explains, when the first and last were written, the upstreams named, an example and the
+/// first lines; and, for lines no article explains, how often each shape came. A warning or
+/// error of a request whose earlier line an article explained (`LogRequest`) counts under that
+/// article, as the same incident.
+/// Memory stays bounded however long the log.
 public struct Diagnosis: Sendable {
     public let causes: [LogCause]
     private let matcher: LogMatcher
@@ -15,17 +18,29 @@ public struct Diagnosis: Sendable {
     private var shapes: [UInt64: (shape: [UInt8], count: Int)] = [:]
     /// The shape of the line being read, reused.
     private var shape: [UInt8] = []
+    /// Per request (`LogRequest.key`), the cause of its last explained line and its second.
+    private var requests: [UInt64: (cause: Int, second: UInt64)] = [:]
+    /// Requests remembered at once: lines of one incident come within the same second, so
+    /// forgetting them all now and then loses at most an incident's later lines.
+    static let maximumRequests = 4096
 
     /// Lines each cause keeps to show.
     public static let keptLines = 100
     /// Distinct shapes counted: in a log of endless variety, lines of later shapes count only
     /// as unexplained.
     static let maximumShapes = 10_000
+    /// Distinct upstreams counted per cause.
+    public static let maximumUpstreams = 20
 
     /// What one article explains in the log.
     public struct Found: Sendable {
         public var cause: LogCause
         public var count = 0
+        /// Failures counted once however many lines each wrote (see `LogRequest`).
+        public var incidents = 0
+        /// The upstreams and sockets its lines name, with how many lines name each, by the
+        /// hash of the name.
+        private var upstreamCounts: [UInt64: (name: String, count: Int)] = [:]
         /// The first lines it explains, up to `keptLines`.
         public var lines: [String] = []
         private(set) var firstTime: (bytes: [UInt8], isEpoch: Bool)?
@@ -42,8 +57,25 @@ public struct Diagnosis: Sendable {
         /// When the last line with a time was written.
         public var last: String? { lastTime.isEmpty ? nil : LogTime.text(lastTime, isEpoch: lastIsEpoch) }
 
-        mutating func add(_ line: UnsafeBufferPointer<UInt8>) {
+        /// The upstreams named, the most lines first.
+        public var upstreamsByCount: [(upstream: String, count: Int)] {
+            upstreamCounts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }.map { ($0.name, $0.count) }
+        }
+
+        /// Counts `line`; a companion (a later line of an incident already counted) names the
+        /// upstream again, often less fully (`backend: 127.0.0.1`), so its is not counted.
+        mutating func add(_ line: UnsafeBufferPointer<UInt8>, newIncident: Bool, companion: Bool = false) {
             count += 1
+            if newIncident { incidents += 1 }
+            if !companion, let range = LogUpstream.range(in: line) {
+                // By a hash of its bytes: a string is made once per upstream, not per line.
+                let key = line[range].reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+                if upstreamCounts[key] != nil {
+                    upstreamCounts[key]!.count += 1
+                } else if upstreamCounts.count < Diagnosis.maximumUpstreams {
+                    upstreamCounts[key] = (String(decoding: line[range], as: UTF8.self), 1)
+                }
+            }
             if lines.count < Diagnosis.keptLines { lines.append(String(decoding: line, as: UTF8.self)) }
             guard let time = LogTime.of(line) else { return }
             if firstTime == nil { firstTime = (Array(line[time.range]), time.isEpoch) }
@@ -65,6 +97,13 @@ public struct Diagnosis: Sendable {
             return
         }
         lines += 1
+        let request = LogRequest.of(line)
+        // A warning or error of a request an article explained earlier in the same second is
+        // part of that incident, whatever it matches alone: the first line says why.
+        if let request, request.isProblem, let open = requests[request.key], open.second == request.second {
+            found[open.cause]!.add(line, newIncident: false, companion: true)
+            return
+        }
         // The article whose matching pattern says the most.
         guard let best = matcher.best(line) else {
             unexplained += 1
@@ -78,7 +117,11 @@ public struct Diagnosis: Sendable {
             return
         }
         if found[best] == nil { found[best] = Found(cause: causes[best]) }
-        found[best]!.add(line)
+        if let request {
+            if requests.count >= Self.maximumRequests { requests.removeAll(keepingCapacity: true) }
+            requests[request.key] = (best, request.second)
+        }
+        found[best]!.add(line, newIncident: true)
     }
 
     public mutating func readOverlong() {

@@ -8,9 +8,15 @@ enum DiagnosisText {
         var out = "\(diagnosis.lines) \(diagnosis.lines == 1 ? "line" : "lines") read; \(results.count) \(results.count == 1 ? "cause" : "causes") found\n"
         for found in results {
             let statuses = found.cause.statuses.isEmpty ? "" : " (visitors saw \(found.cause.statuses.map(String.init).joined(separator: ", ")))"
-            out += "\n\(found.count) \(found.count == 1 ? "line" : "lines"): \(found.cause.title)\(statuses)\n"
+            let incidents = found.incidents == found.count ? "" : " in \(found.incidents) \(found.incidents == 1 ? "incident" : "incidents")"
+            out += "\n\(found.count) \(found.count == 1 ? "line" : "lines")\(incidents): \(found.cause.title)\(statuses)\n"
             out += "  \(found.cause.url)\n"
             if let first = found.first, let last = found.last { out += "  first \(first), last \(last)\n" }
+            let upstreams = found.upstreamsByCount
+            if !upstreams.isEmpty {
+                let shown = upstreams.prefix(3).map { "\($0.upstream) (\($0.count))" }.joined(separator: ", ")
+                out += "  \(upstreams.count == 1 ? "upstream" : "upstreams") \(shown)\(upstreams.count > 3 ? " and \(upstreams.count - 3) more" : "")\n"
+            }
             if let example = found.lines.first { out += "  e.g. \(example.prefix(300))\n" }
         }
         out += "\n\(diagnosis.unexplained) \(diagnosis.unexplained == 1 ? "line" : "lines") no article explains"
@@ -26,8 +32,14 @@ enum DiagnosisText {
             var slug, title, url: String
             var statuses: [Int]
             var count: Int
+            var incidents: Int
             var first, last: String?
+            var upstreams: [Upstream]
             var lines: [String]
+        }
+        struct Upstream: Encodable {
+            var upstream: String
+            var count: Int
         }
         struct Shape: Encodable {
             var shape: String
@@ -47,8 +59,8 @@ enum DiagnosisText {
             lines: diagnosis.lines, overlong: diagnosis.overlong,
             causes: diagnosis.results.map {
                 Cause(
-                    slug: $0.cause.slug, title: $0.cause.title, url: $0.cause.url, statuses: $0.cause.statuses, count: $0.count, first: $0.first, last: $0.last,
-                    lines: $0.lines)
+                    slug: $0.cause.slug, title: $0.cause.title, url: $0.cause.url, statuses: $0.cause.statuses, count: $0.count, incidents: $0.incidents,
+                    first: $0.first, last: $0.last, upstreams: $0.upstreamsByCount.map { Upstream(upstream: $0.upstream, count: $0.count) }, lines: $0.lines)
             },
             unexplained: Unexplained(count: diagnosis.unexplained, shapes: diagnosis.topShapes(shapes).map { Shape(shape: $0.shape, count: $0.count) })
         )

@@ -21,17 +21,19 @@ final class DiagnoseCommandTests: XCTestCase {
             var url: String
             var statuses: [Int]
             var count: Int
+            var incidents: Int
+            var upstreams: [Upstream]
             var lines: [String]
         }
+        struct Upstream: Decodable { var upstream: String }
         struct Unexplained: Decodable { var count: Int }
         var lines: Int
         var causes: [Cause]
         var unexplained: Unexplained
     }
 
-    /// nginx's and Caddy's error lines for an upstream nobody listens on.
-    private func deadUpstreamLines() throws -> String {
-        let dead = LoopbackPort.free()
+    /// nginx's and Caddy's error lines for an upstream nobody listens on, at port `dead`.
+    private func deadUpstreamLines(_ dead: Int) throws -> String {
         let nginxPort = LoopbackPort.free()
         let nginx = try NginxServer(
             config: NginxServer.httpBlock("server { listen 127.0.0.1:\(nginxPort); location / { proxy_pass http://127.0.0.1:\(dead); } }"))
@@ -53,7 +55,8 @@ final class DiagnoseCommandTests: XCTestCase {
     }
 
     func testARefusedUpstreamInNginxAndCaddyLogsLeadsToItsArticle() throws {
-        try scratch.write(["error.log": try deadUpstreamLines()])
+        let dead = LoopbackPort.free()
+        try scratch.write(["error.log": try deadUpstreamLines(dead)])
         let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
@@ -62,6 +65,8 @@ final class DiagnoseCommandTests: XCTestCase {
         XCTAssertEqual(cause.url, "https://help.example.com/articles/upstream-connection-refused/")
         XCTAssertTrue(cause.statuses.contains(502))
         XCTAssertEqual(cause.count, 2, result.stdout)
+        XCTAssertEqual(cause.incidents, 2, "one request to each server")
+        XCTAssertEqual(Set(cause.upstreams.map(\.upstream)), ["http://127.0.0.1:\(dead)", "127.0.0.1:\(dead)"], "as nginx and Caddy name it")
         XCTAssertTrue(cause.lines.contains { $0.contains("connect() failed (111: Connection refused) while connecting to upstream") }, "nginx's line")
         XCTAssertTrue(cause.lines.contains { $0.contains("\"logger\":\"http.log.error\"") && $0.contains("connection refused") }, "Caddy's line")
         // Caddy's start-up lines are counted, and explained by nothing.

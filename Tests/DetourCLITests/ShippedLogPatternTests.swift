@@ -13,9 +13,19 @@ final class ShippedLogPatternTests: XCTestCase {
             var slug: String
             var statuses: [Int]
             var count: Int
+            var incidents: Int
+            var upstreams: [Upstream]
             var lines: [String]
         }
+        struct Upstream: Decodable {
+            var upstream: String
+            var count: Int
+        }
+        struct Unexplained: Decodable {
+            var count: Int
+        }
         var causes: [Cause]
+        var unexplained: Unexplained
     }
 
     /// Runs nginx with `location` as its only location (and `http` beside the server), asks it
@@ -112,21 +122,27 @@ final class ShippedLogPatternTests: XCTestCase {
         for reproduction in LogReproduction.all {
             let outcome = try reproduction.run()
             XCTAssertEqual(outcome.status, reproduction.status, "\(reproduction.name): what the visitor gets\n\(outcome.log)")
-            let causes = try diagnose(outcome.log)
+            let report = try diagnosis(outcome.log)
+            let causes = report.causes
             XCTAssertEqual(Set(causes.map(\.slug)), Set(reproduction.slugs), "\(reproduction.name): the articles its lines lead to\n\(outcome.log)")
             if outcome.status >= 400, let cause = causes.first(where: { $0.slug == reproduction.slugs.first }) {
                 XCTAssertTrue(
                     cause.statuses.contains(outcome.status), "\(reproduction.name): \(cause.slug) does not name \(outcome.status), the status visitors get")
             }
+            var unexplained = 0
             for line in outcome.log.split(separator: "\n") {
                 if let (cause, pattern) = matcher.explanation(of: String(line)) {
                     matched.insert(articles[cause].slug + " " + pattern.text)
                 } else if let (excuse, _) = excuses.explanation(of: String(line)) {
                     excuseUsed.insert(excuse)
+                    if !excused[excuse].reason.hasPrefix("same request as") { unexplained += 1 }
                 } else {
                     XCTFail("\(reproduction.name): no article explains this line, and LogCatalogue/unexplained.tsv does not say why: \(line)")
                 }
             }
+            XCTAssertEqual(
+                report.unexplained.count, unexplained,
+                "\(reproduction.name): lines of the same request as an explained line count under its article, the others do not\n\(outcome.log)")
         }
         for (index, entry) in excused.enumerated() where !excuseUsed.contains(index) {
             XCTFail("LogCatalogue/unexplained.tsv: no reproduction wrote a line for \"\(entry.pattern)\" (or an article explains it)")
@@ -147,12 +163,17 @@ final class ShippedLogPatternTests: XCTestCase {
 
     /// The articles `detour diagnose` finds in `log`.
     private func diagnose(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Report.Cause] {
+        try diagnosis(log, file: file, line: line).causes
+    }
+
+    /// What `detour diagnose` reports for `log`.
+    private func diagnosis(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> Report {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
         try scratch.write(["error.log": log])
         let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
-        return try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)).causes
+        return try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
     }
 
     /// Starts `tool` in the foreground with `arguments`, asks its port once `ready` holds, stops
@@ -207,11 +228,12 @@ final class ShippedLogPatternTests: XCTestCase {
         let site = try SampleSite.shipped()
         defer { site.remove() }
         let port = LoopbackPort.free()
+        let upstream = LoopbackPort.free()
         let state = site.path + "/state"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let snippet = try ProcessRunner.detour(
             [
-                "snippet", "apache", "--example", "--listen", "127.0.0.1:\(port)", "--upstream", "127.0.0.1:\(LoopbackPort.free())",
+                "snippet", "apache", "--example", "--listen", "127.0.0.1:\(port)", "--upstream", "127.0.0.1:\(upstream)",
                 "--state", state, "--install-path", site.path + "/public",
             ], in: site.url)
         XCTAssertEqual(snippet.status, 0, snippet.stderr)
@@ -220,7 +242,10 @@ final class ShippedLogPatternTests: XCTestCase {
         XCTAssertEqual(status, 503)
         let causes = try diagnose(written)
         let cause = causes.first { $0.slug == "upstream-connection-refused" }
-        XCTAssertEqual(cause?.count, 1, written)
+        // AH00957 says why, AH01114 follows it from the same thread: two lines, one incident.
+        XCTAssertEqual(cause?.count, 2, written)
+        XCTAssertEqual(cause?.incidents, 1, written)
+        XCTAssertEqual(cause?.upstreams.map(\.upstream), ["127.0.0.1:\(upstream)"], written)
         XCTAssertTrue(cause?.statuses.contains(503) == true)
         XCTAssertTrue(cause?.lines.first?.contains("(111)Connection refused: AH00957: http: attempt to connect to") == true, written)
     }

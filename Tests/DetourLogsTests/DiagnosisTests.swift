@@ -87,4 +87,49 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(diagnosis.results.first?.first, "1970-01-01T00:00:01Z")
         XCTAssertEqual(diagnosis.unexplained, 2)
     }
+
+    private func read(_ lines: [String], into diagnosis: inout Diagnosis) {
+        for line in lines { Array(line.utf8).withUnsafeBufferPointer { diagnosis.read($0) } }
+    }
+
+    func testLinesOfOneRequestAreOneIncidentUnderItsFirstLinesArticle() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(
+                slug: "connect-timeout", title: "Connect timeout", url: "https://h/a/", statuses: [503],
+                patterns: ["(70007)The timeout specified has expired: AH00957:"]),
+            LogCause(
+                slug: "refused", title: "Refused", url: "https://h/b/", statuses: [503],
+                patterns: ["AH01114: HTTP: failed to make connection to backend: 10.0.0.9"]),
+        ])
+        read(
+            [
+                // One request of thread 30: why, then Apache's follow-on, which alone would say "refused".
+                "[Fri Nov 20 10:00:16.100000 2026] [proxy:error] [pid 20:tid 30] (70007)The timeout specified has expired: AH00957: HTTP: attempt to connect to 10.0.0.9:8080 (10.0.0.9) failed",
+                "[Fri Nov 20 10:00:16.100100 2026] [proxy_http:error] [pid 20:tid 30] [client 10.0.0.1:5000] AH01114: HTTP: failed to make connection to backend: 10.0.0.9",
+                // Another thread, and the same thread a second later: other requests.
+                "[Fri Nov 20 10:00:16.200000 2026] [proxy:error] [pid 20:tid 31] (70007)The timeout specified has expired: AH00957: HTTP: attempt to connect to 10.0.0.9:8080 (10.0.0.9) failed",
+                "[Fri Nov 20 10:00:17.100100 2026] [proxy_http:error] [pid 20:tid 30] [client 10.0.0.1:5002] AH01114: HTTP: failed to make connection to backend: 10.0.0.9",
+            ], into: &diagnosis)
+        let found = Dictionary(uniqueKeysWithValues: diagnosis.results.map { ($0.cause.slug, $0) })
+        XCTAssertEqual(found["connect-timeout"]?.count, 3)
+        XCTAssertEqual(found["connect-timeout"]?.incidents, 2)
+        XCTAssertEqual(found["connect-timeout"]?.upstreamsByCount.map(\.upstream), ["10.0.0.9:8080"], "a follow-on's shorter name is not a second upstream")
+        XCTAssertEqual(found["refused"]?.count, 1, "AH01114 alone, a second after its thread's last line")
+        XCTAssertEqual(found["refused"]?.incidents, 1)
+    }
+
+    func testAnInfoLineOfTheSameConnectionIsNotPartOfTheIncident() {
+        var diagnosis = Diagnosis(causes: causes)
+        read(
+            [
+                "2026/11/20 10:00:01 [error] 12#12: *5 upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.0.0.1",
+                "2026/11/20 10:00:01 [warn] 12#12: *5 upstream sent too big header while reading response header from upstream, client: 10.0.0.1",
+                "2026/11/20 10:00:01 [info] 12#12: *5 client 10.0.0.1 closed keepalive connection",
+                "2026/11/20 10:00:01 [error] 12#12: *6 upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.0.0.1",
+            ], into: &diagnosis)
+        XCTAssertEqual(diagnosis.results.map(\.cause.slug), ["timed-out"])
+        XCTAssertEqual(diagnosis.results.first?.count, 3)
+        XCTAssertEqual(diagnosis.results.first?.incidents, 2, "connections *5 and *6")
+        XCTAssertEqual(diagnosis.unexplained, 1, "the keepalive line")
+    }
 }
