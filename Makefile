@@ -5,9 +5,10 @@ ARTICLES ?= 10000
 LINES ?= 2000000
 BUILD_PACKAGES = libcmark-dev
 # Real servers (nginx, Caddy, HAProxy, Apache), the application servers behind them (PHP-FPM,
-# gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, script(1) for a terminal,
-# and a real browser for the end-to-end tests; GNU time for the benchmarks.
-TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils chromium
+# gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, ip(8) for their private
+# networks, script(1) for a terminal, and a real browser for the end-to-end tests; GNU time for
+# the benchmarks.
+TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium
 
 .PHONY: site test lint format install test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
 

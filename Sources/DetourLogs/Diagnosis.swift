@@ -2,7 +2,8 @@
 /// explains, when the first and last were written, the upstreams named, an example and the
 /// first lines; and, for lines no article explains, how often each shape came. A warning or
 /// error of a request whose earlier line an article explained (`LogRequest`) counts under that
-/// article, as the same incident.
+/// article, as the same incident; so does a line that continues the one before it (a stack
+/// trace's, see `LogContinuation`), unexplained with it otherwise.
 /// Memory stays bounded however long the log.
 public struct Diagnosis: Sendable {
     public let causes: [LogCause]
@@ -23,6 +24,10 @@ public struct Diagnosis: Sendable {
     /// Requests remembered at once: lines of one incident come within the same second, so
     /// forgetting them all now and then loses at most an incident's later lines.
     static let maximumRequests = 4096
+    /// Which lines continue the one before them (a stack trace's), and the cause that
+    /// explained the last line that stood alone, if one did.
+    private var continuation = LogContinuation()
+    private var lastCause: Int?
 
     /// Lines each cause keeps to show.
     public static let keptLines = 100
@@ -97,11 +102,17 @@ public struct Diagnosis: Sendable {
             return
         }
         lines += 1
+        if continuation.continues(line) {
+            if let cause = lastCause { found[cause]!.add(line, newIncident: false, companion: true) } else { unexplained += 1 }
+            return
+        }
+        lastCause = nil
         let request = LogRequest.of(line)
         // A warning or error of a request an article explained earlier in the same second is
         // part of that incident, whatever it matches alone: the first line says why.
         if let request, request.isProblem, let open = requests[request.key], open.second == request.second {
             found[open.cause]!.add(line, newIncident: false, companion: true)
+            lastCause = open.cause
             return
         }
         // The article whose matching pattern says the most.
@@ -122,10 +133,12 @@ public struct Diagnosis: Sendable {
             requests[request.key] = (best, request.second)
         }
         found[best]!.add(line, newIncident: true)
+        lastCause = best
     }
 
     public mutating func readOverlong() {
         lines += 1
+        lastCause = nil
         overlong += 1
     }
 

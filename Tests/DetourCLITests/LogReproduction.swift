@@ -22,6 +22,12 @@ struct LogReproduction: Sendable {
     var run: @Sendable () throws -> Outcome
 }
 
+/// A reproduction that could not be set up (not a failure it reproduces).
+struct ReproductionError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
 /// How a reproduction asks: the status a client like a browser gets (`0` when the answer is not
 /// HTTP at all), through curl, which also speaks HTTP/2 without TLS and WebSocket's handshake.
 enum Visitor {
@@ -116,16 +122,33 @@ enum Reproduce {
     static func caddy(upstream: String, options: String = "", global: String = "", settle: Double = 0, path: String = "/", ask: [String] = []) throws
         -> LogReproduction.Outcome
     {
+        try caddy(site: caddySite(upstream: upstream, options: options), global: global, settle: settle, path: path, ask: ask)
+    }
+
+    /// `reverse_proxy` to `upstream` with one-second dial and response-header timeouts and
+    /// `options`.
+    static func caddySite(upstream: String, options: String = "") -> String {
+        "\treverse_proxy \(upstream) {\n\t\t\(options)\n\t\ttransport http {\n\t\t\tdial_timeout 1s\n\t\t\tresponse_header_timeout 1s\n\t\t}\n\t}\n"
+    }
+
+    /// A Caddyfile of one site on `port` whose directives are `site`.
+    static func caddyfile(port: Int, site: String, global: String = "") -> String {
+        "{\n\tadmin off\n\tauto_https off\n\t\(global)\n}\nhttp://127.0.0.1:\(port) {\n\(site)}\n"
+    }
+
+    /// What Caddy needs to run from a scratch folder: its data and configuration there.
+    static func caddyEnvironment(_ folder: TemporaryFolder) -> [String: String] {
+        ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path]
+    }
+
+    /// Caddy 2.6 with one site of `site` directives, asked as above.
+    static func caddy(site: String, global: String = "", settle: Double = 0, path: String = "/", ask: [String] = []) throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
-        try folder.write([
-            "Caddyfile":
-                "{\n\tadmin off\n\tauto_https off\n\t\(global)\n}\nhttp://127.0.0.1:\(port) {\n\treverse_proxy \(upstream) {\n\t\t\(options)\n\t\ttransport http {\n\t\t\tdial_timeout 1s\n\t\t\tresponse_header_timeout 1s\n\t\t}\n\t}\n}\n"
-        ])
+        try folder.write(["Caddyfile": caddyfile(port: port, site: site, global: global)])
         let caddy = try ServerProcess(
-            "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"],
-            environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path],
+            "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], environment: caddyEnvironment(folder),
             log: folder.url.appendingPathComponent("caddy.log"))
         defer { caddy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: caddy.log) }
@@ -143,21 +166,7 @@ enum Reproduce {
         defer { folder.remove() }
         let root = root ?? folder.path
         let port = LoopbackPort.free()
-        let modules = ["mpm_event", "authz_core", "proxy", "proxy_http", "proxy_fcgi"]
-            .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
-        try folder.write([
-            "apache.conf": """
-            ServerRoot \(folder.path)
-            PidFile \(folder.path)/apache.pid
-            ErrorLog \(folder.path)/error.log
-            Listen 127.0.0.1:\(port)
-            ServerName localhost
-            \(modules)
-            DocumentRoot \(root)
-            \(directives)
-
-            """
-        ])
+        try folder.write(["apache.conf": apacheConfig(folder: folder.path, port: port, root: root, directives: directives)])
         let apache = try ServerProcess("apache2", ["-f", folder.path + "/apache.conf", "-DFOREGROUND"], log: folder.url.appendingPathComponent("apache.log"))
         defer { apache.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: apache.log) }
@@ -165,5 +174,22 @@ enum Reproduce {
         usleep(200_000)
         apache.stop()
         return .init(status: status, log: ((try? folder.read("error.log")) ?? "") + apache.log)
+    }
+
+    /// Apache's configuration for the above: its files in `folder`, listening on `port`.
+    static func apacheConfig(folder: String, port: Int, root: String, directives: String) -> String {
+        let modules = ["mpm_event", "authz_core", "proxy", "proxy_http", "proxy_fcgi"]
+            .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
+        return """
+            ServerRoot \(folder)
+            PidFile \(folder)/apache.pid
+            ErrorLog \(folder)/error.log
+            Listen 127.0.0.1:\(port)
+            ServerName localhost
+            \(modules)
+            DocumentRoot \(root)
+            \(directives)
+
+            """
     }
 }

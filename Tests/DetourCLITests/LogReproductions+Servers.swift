@@ -50,18 +50,19 @@ extension LogReproduction {
         return outcome
     }
 
+    /// A WSGI application whose one view sleeps 5 s.
+    private static let slowView =
+        "import time\n\ndef application(environ, start_response):\n    time.sleep(5)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [b'slept']\n"
+
     /// nginx (with `location`, given the port) in front of a Python WSGI server (`arguments`,
-    /// given the app's folder and port) whose one view sleeps 5 s, its workers sent `signal` a
-    /// second into the request if given; both logs.
-    private static func slowPython(server: String, _ arguments: (String, Int) -> [String], killWith signal: Int32? = nil, location: (Int) -> String) throws
-        -> Outcome
-    {
+    /// given the app's folder and port) serving `app` (`app.py`: by default, one view that
+    /// sleeps 5 s), its workers sent `signal` a second into the request if given; both logs.
+    private static func slowPython(
+        server: String, app: String = slowView, _ arguments: (String, Int) -> [String], killWith signal: Int32? = nil, location: (Int) -> String
+    ) throws -> Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write([
-            "app.py":
-                "import time\n\ndef application(environ, start_response):\n    time.sleep(5)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [b'slept']\n"
-        ])
+        try folder.write(["app.py": app])
         let port = LoopbackPort.free()
         let python = try ServerProcess(server, arguments(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
         defer { python.stop() }
@@ -111,6 +112,12 @@ extension LogReproduction {
             try slowPython(server: "gunicorn", { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "1", "--workers", "1", "app:application"] }) {
                 "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }"
             }
+        },
+        .init(name: "nginx + gunicorn, a view that raises an exception", slugs: ["application-errors"], status: 500) {
+            try slowPython(
+                server: "gunicorn", app: "def application(environ, start_response):\n    return 1 / 0\n",
+                { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--workers", "1", "app:application"] }
+            ) { "location / { proxy_pass http://127.0.0.1:\($0); }" }
         },
         .init(name: "nginx + uWSGI, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
             try slowPython(
@@ -190,6 +197,15 @@ extension LogReproduction {
         .init(name: "Caddy, an upstream that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.notHTTP) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
         },
+        .init(name: "Caddy, an upstream whose status line has no code", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.malformedStatus) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "Caddy, a worker reset the connection", slugs: ["workers-killed"], status: 502) {
+            try with(.resets) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
+        },
+        .init(name: "Caddy, a missing PHP-FPM socket", slugs: ["php-fpm-socket-unavailable"], status: 502) {
+            try Reproduce.caddy(site: "\troot * /var/www/html\n\tphp_fastcgi unix//run/detour-test-missing/php8.2-fpm.sock\n", path: "/index.php")
+        },
         .init(name: "Caddy, an upstream that never answers", slugs: ["upstream-timed-out"], status: 504) {
             try with(.silent) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
         },
@@ -210,6 +226,27 @@ extension LogReproduction {
     static let apache: [LogReproduction] = [
         .init(name: "Apache, nothing listens on the backend port", slugs: ["upstream-connection-refused"], status: 503) {
             try Reproduce.apache("ProxyPass / http://127.0.0.1:\(LoopbackPort.free())/")
+        },
+        // The two members' AH00959 (disabling worker) lines belong to the request that tried them.
+        .init(name: "Apache, every balancer member refuses", slugs: ["upstream-connection-refused"], status: 503) {
+            let members = (0..<2).map { _ in "    BalancerMember http://127.0.0.1:\(LoopbackPort.free())" }.joined(separator: "\n")
+            let modules = ["proxy_balancer", "lbmethod_byrequests", "slotmem_shm"]
+                .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
+            return try Reproduce.apache("\(modules)\n<Proxy balancer://app>\n\(members)\n</Proxy>\nProxyPass / balancer://app/")
+        },
+        .init(name: "Apache, a firewall drops the connection", slugs: ["upstream-connect-timeout"], status: 503) {
+            try with(.neverAccepts) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ connectiontimeout=1") }
+        },
+        // Run by mod_cgid's daemon as the server's user: the folder and script must be open to it.
+        .init(name: "Apache, a CGI script that ends before its headers", slugs: ["application-errors"], status: 500) {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            try folder.write(["report.cgi": "#!/bin/sh\necho 'cannot connect to database' >&2\nexit 1\n"])
+            chmod(folder.path, 0o755)
+            chmod(folder.path + "/report.cgi", 0o755)
+            return try Reproduce.apache(
+                "LoadModule cgid_module /usr/lib/apache2/modules/mod_cgid.so\nScriptSock \(folder.path)/cgid.sock\n<Directory \(folder.path)>\n    Options +ExecCGI\n    SetHandler cgi-script\n</Directory>",
+                root: folder.path, path: "/report.cgi")
         },
         .init(name: "Apache, a backend that never answers", slugs: ["upstream-timed-out"], status: 502) {
             try with(.silent) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ timeout=1") }

@@ -130,12 +130,19 @@ final class ShippedLogPatternTests: XCTestCase {
                     cause.statuses.contains(outcome.status), "\(reproduction.name): \(cause.slug) does not name \(outcome.status), the status visitors get")
             }
             var unexplained = 0
-            for line in outcome.log.split(separator: "\n") {
-                if let (cause, pattern) = matcher.explanation(of: String(line)) {
+            // A stack trace's lines go where the line they continue went.
+            var continuation = LogContinuation()
+            var lastExplained = false
+            for line in outcome.log.split(separator: "\n") where !line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                if continuation.continues(String(line)) {
+                    if !lastExplained { unexplained += 1 }
+                } else if let (cause, pattern) = matcher.explanation(of: String(line)) {
                     matched.insert(articles[cause].slug + " " + pattern.text)
+                    lastExplained = true
                 } else if let (excuse, _) = excuses.explanation(of: String(line)) {
                     excuseUsed.insert(excuse)
-                    if !excused[excuse].reason.hasPrefix("same request as") { unexplained += 1 }
+                    lastExplained = excused[excuse].reason.hasPrefix("same request as")
+                    if !lastExplained { unexplained += 1 }
                 } else {
                     XCTFail("\(reproduction.name): no article explains this line, and LogCatalogue/unexplained.tsv does not say why: \(line)")
                 }

@@ -132,4 +132,36 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(diagnosis.results.first?.incidents, 2, "connections *5 and *6")
         XCTAssertEqual(diagnosis.unexplained, 1, "the keepalive line")
     }
+
+    func testAStackTraceGoesWhereTheLineItContinuesWent() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(slug: "app", title: "App", url: "https://h/app/", statuses: [500], patterns: ["[ERROR] Error handling request"])
+        ])
+        let traceback = [
+            "Traceback (most recent call last):", #"  File "/srv/app.py", line 2, in application"#, "    return 1 / 0", "           ~~^~~",
+            "ZeroDivisionError: division by zero",
+        ]
+        read(
+            ["[2026-11-25 06:31:06 +0000] [6345] [ERROR] Error handling request /orders/7"] + traceback
+                + ["During handling of the above exception, another exception occurred:"] + traceback
+                // A traceback after a line no article explains is unexplained with it, as one shape.
+                + ["[2026-11-25 06:31:07 +0000] [6345] [ERROR] Exception in worker process"] + traceback
+                + ["Exception in thread \"main\" java.lang.IllegalStateException: closed", "\tat com.example.Pool.take(Pool.java:42)"],
+            into: &diagnosis)
+        XCTAssertEqual(diagnosis.lines, 20)
+        XCTAssertEqual(diagnosis.results.first?.count, 12, "the request's line, two tracebacks and the line between them")
+        XCTAssertEqual(diagnosis.results.first?.incidents, 1)
+        XCTAssertEqual(diagnosis.unexplained, 8)
+        XCTAssertEqual(diagnosis.topShapes(10).map(\.count), [1, 1], "the worker's line and Java's, not their frames")
+    }
+
+    func testAnIndentedFirstLineAndALineAfterATracebackStandAlone() {
+        var continuation = LogContinuation()
+        XCTAssertFalse(continuation.continues("  indented, but nothing before it"))
+        XCTAssertFalse(continuation.continues("ValueError: not after a traceback"))
+        XCTAssertTrue(continuation.continues("Traceback (most recent call last):"))
+        XCTAssertTrue(continuation.continues(#"  File "/srv/app.py", line 2, in application"#))
+        XCTAssertTrue(continuation.continues("KeyError: 'id'"))
+        XCTAssertFalse(continuation.continues("[2026-11-25 06:31:08 +0000] [6345] [INFO] Worker exiting (pid: 6345)"))
+    }
 }

@@ -15,6 +15,8 @@ public final class FakeUpstream: @unchecked Sendable {
         case resets
         /// Answers with bytes that are not HTTP (an SSH banner: another service on the port).
         case notHTTP
+        /// Answers a status line without its code (`HTTP/1.1 OK`), as a hand-written server may.
+        case malformedStatus
         /// Answers `200 OK` over HTTP/1.1 and closes.
         case answers
         /// Answers `200 OK` with a `Content-Length` of 100,000 bytes, sends 1,000 and closes: a
@@ -120,6 +122,9 @@ public final class FakeUpstream: @unchecked Sendable {
                 close(connection)
             case .notHTTP:
                 Self.send("SSH-2.0-OpenSSH_9.2p1\r\n", on: connection)
+                close(connection)
+            case .malformedStatus:
+                Self.send("HTTP/1.1 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)
                 close(connection)
             case .answers:
                 Self.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)

@@ -1,0 +1,42 @@
+/// Tells which lines continue the line before them instead of standing alone: a stack trace's
+/// frames, indented (Python's `  File "app.py", line 3, in view`, Java's `\tat …`, Go's
+/// `\t/src/app.go:12`, PHP's `  thrown in …`), and a Python traceback's own lines, its header
+/// `Traceback (most recent call last):` and the exception that ends it (`KeyError: 'id'`). Such
+/// a line shares the fate of the line it continues: the same cause, or unexplained with it, and
+/// never a shape of its own, so a log full of tracebacks lists what raised them, not their frames.
+public struct LogContinuation: Sendable {
+    private var hasPrevious = false
+    private var previousIndented = false
+    /// Inside a Python traceback: its frames until the first unindented line, the exception.
+    private var inTraceback = false
+
+    private static let tracebackHeaders = [
+        "Traceback (most recent call last):", "During handling of the above exception, another exception occurred:",
+        "The above exception was the direct cause of the following exception:",
+    ].map { Array($0.utf8) }
+
+    public init() {}
+
+    /// Whether `line`, read after the lines before it, continues the one before it.
+    public mutating func continues(_ line: String) -> Bool {
+        Array(line.utf8).withUnsafeBufferPointer { continues($0) }
+    }
+
+    /// Whether `line`, read after the lines before it, continues the one before it.
+    public mutating func continues(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let indented = line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t")
+        defer {
+            previousIndented = indented
+            hasPrevious = true
+        }
+        if indented { return hasPrevious }
+        if Self.tracebackHeaders.contains(where: { line.starts(with: $0) }) {
+            inTraceback = true
+            return hasPrevious
+        }
+        // The exception's line closes the traceback.
+        let closes = inTraceback && previousIndented
+        inTraceback = false
+        return closes
+    }
+}
