@@ -1,0 +1,93 @@
+import DetourTestSupport
+import Foundation
+
+/// A configuration the server refuses: each server's own test on a broken file (no server
+/// runs: status -1), nginx started on one, on a port in use, and reloaded with one while it
+/// serves (the old configuration goes on: 200).
+extension LogReproduction {
+    /// What `tool` with `arguments` prints when it tests `files` (written to a scratch folder,
+    /// `DIR` in them and in the arguments standing for it), as an operator sees it in a terminal
+    /// or a deploy log.
+    private static func configTest(_ tool: String, _ arguments: [String], files: [String: String], environment: [String: String] = [:]) throws
+        -> Outcome
+    {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(files.mapValues { $0.replacingOccurrences(of: "DIR", with: folder.path) })
+        var environment = environment.mapValues { $0.replacingOccurrences(of: "DIR", with: folder.path) }
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+        let result = try ProcessRunner.run(
+            try RequiredTool.find(tool), arguments.map { $0.replacingOccurrences(of: "DIR", with: folder.path) }, in: folder.url, environment: environment)
+        return .init(status: result.status == 0 ? 200 : -1, log: result.stdout + result.stderr)
+    }
+
+    private static let nginxTemporaryPaths =
+        "client_body_temp_path DIR/body; proxy_temp_path DIR/proxy; fastcgi_temp_path DIR/fastcgi; uwsgi_temp_path DIR/uwsgi; scgi_temp_path DIR/scgi;"
+
+    static let configuration: [LogReproduction] = [
+        .init(name: "nginx -t, proxy_busy_buffers_size past the buffers", slugs: ["configuration-refused"], status: -1) {
+            try configTest(
+                "nginx", ["-t", "-p", "DIR/", "-c", "DIR/nginx.conf", "-e", "/dev/null"],
+                files: [
+                    "nginx.conf":
+                        "events {}\nhttp {\n    \(nginxTemporaryPaths)\n    server {\n        listen 127.0.0.1:\(LoopbackPort.free());\n        proxy_buffers 4 4k;\n        proxy_busy_buffers_size 64k;\n        location / { proxy_pass http://127.0.0.1:8080; }\n    }\n}\n"
+                ])
+        },
+        .init(name: "nginx, a start with a directive it does not know", slugs: ["configuration-refused"], status: -1) {
+            try Reproduce.nginx(location: "location / { retrun 200; }")
+        },
+        .init(name: "nginx, a start on a port another process holds", slugs: ["configuration-refused"], status: -1) {
+            // Its only listener is the port in use: nginx tries five times, half a second apart, and exits.
+            try with(.answers) { upstream in
+                try Reproduce.nginx("server { listen 127.0.0.1:\(upstream.port); location / { return 200; } }") { port in
+                    try Visitor.status("http://127.0.0.1:\(port)/")
+                }
+            }
+        },
+        .init(name: "nginx, a reload with a directive it does not know: the old configuration serves", slugs: ["configuration-refused"], status: 200) {
+            let port = LoopbackPort.free()
+            let site = { (directive: String) in
+                NginxServer.httpBlock("server { listen 127.0.0.1:\(port); location / { \(directive) 200 \"served\"; } }")
+            }
+            let nginx = try NginxServer(config: "error_log {{PREFIX}}/error.log info;\n" + site("return"))
+            defer { nginx.stop() }
+            guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: nginx.errorLog) }
+            try nginx.folder.write([
+                "nginx.conf": ("error_log {{PREFIX}}/error.log info;\n" + site("retrun")).replacingOccurrences(of: "{{PREFIX}}", with: nginx.folder.path)
+            ])
+            let pid = try masterPID(nginx.folder.read("nginx.pid"))
+            kill(pid, SIGHUP)
+            usleep(500_000)
+            let status = try Visitor.status("http://127.0.0.1:\(port)/")
+            return .init(status: status, log: nginx.errorLog)
+        },
+        .init(name: "apache2 -t, a directive of a module not loaded", slugs: ["configuration-refused"], status: -1) {
+            try configTest(
+                "apache2", ["-t", "-f", "DIR/apache.conf"],
+                files: [
+                    "apache.conf":
+                        "ServerRoot DIR\nListen 127.0.0.1:\(LoopbackPort.free())\nLoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so\nProxyPass / http://127.0.0.1:8080/\n"
+                ])
+        },
+        .init(name: "haproxy -c, a keyword misspelled", slugs: ["configuration-refused"], status: -1) {
+            try configTest(
+                "haproxy", ["-c", "-f", "DIR/haproxy.cfg"],
+                files: [
+                    "haproxy.cfg":
+                        "defaults\n    mode http\n    timeout connect 1s\n    timeout client 1s\n    timeout server 1s\nfrontend web\n    bind 127.0.0.1:\(LoopbackPort.free())\n    default_backend app\nbackend app\n    sever app1 127.0.0.1:8080\n"
+                ])
+        },
+        .init(name: "caddy validate, a subdirective misspelled", slugs: ["configuration-refused"], status: -1) {
+            try configTest(
+                "caddy", ["validate", "--config", "DIR/Caddyfile", "--adapter", "caddyfile"],
+                files: ["Caddyfile": "http://127.0.0.1:\(LoopbackPort.free()) {\n\treverse_proxy 127.0.0.1:8080 {\n\t\tlb_polcy first\n\t}\n}\n"],
+                environment: ["HOME": "DIR", "XDG_DATA_HOME": "DIR", "XDG_CONFIG_HOME": "DIR"])
+        },
+    ]
+
+    /// The number in nginx's pid file.
+    private static func masterPID(_ text: String) throws -> pid_t {
+        guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw ReproductionError(message: "nginx.pid: \(text)") }
+        return pid
+    }
+}
