@@ -72,6 +72,9 @@ extension LogReproduction {
         .init(name: "nginx, a FastCGI socket whose queue is full", slugs: ["overload-and-queues"], status: 502) {
             try fastCGISocket(.neverAccepts, mode: 0o666)
         },
+        .init(name: "nginx, fastcgi_pass to an HTTP server", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.answers) { try Reproduce.nginx(location: "location / { fastcgi_pass 127.0.0.1:\($0.port); }") }
+        },
         .init(name: "nginx, a worker reset the FastCGI connection", slugs: ["workers-killed"], status: 502) {
             try with(.resets) { try Reproduce.nginx(location: "location / { fastcgi_pass 127.0.0.1:\($0.port); }") }
         },
@@ -105,6 +108,9 @@ extension LogReproduction {
         .init(name: "nginx, a resolver that does not answer", slugs: ["upstream-dns"], status: 502) {
             try Reproduce.nginx(
                 location: "resolver 127.0.0.1:\(LoopbackPort.free()); resolver_timeout 1s; location / { set $app app.internal; proxy_pass http://$app:8080; }")
+        },
+        .init(name: "nginx, a name in a variable and no resolver", slugs: ["upstream-dns"], status: 502) {
+            try Reproduce.nginx(location: "location / { set $app app.internal; proxy_pass http://$app:8080; }")
         },
         .init(name: "nginx, an upstream name unknown at start", slugs: ["upstream-dns"], status: -1) {
             try Reproduce.nginx(location: "location / { proxy_pass http://app.invalid:8080; }")
