@@ -161,25 +161,33 @@ enum Reproduce {
     /// Apache 2.4 (event MPM, mod_proxy with its HTTP and FastCGI handlers) with `directives`
     /// in its server config and `root` as its DocumentRoot, asked once for `path` (with curl's
     /// `options`).
-    static func apache(_ directives: String, root: String? = nil, path: String = "/", options: [String] = []) throws -> LogReproduction.Outcome {
+    static func apache(_ directives: String, root: String? = nil, path: String = "/", options: [String] = [], modules: [String] = apacheModules) throws
+        -> LogReproduction.Outcome
+    {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let root = root ?? folder.path
         let port = LoopbackPort.free()
-        try folder.write(["apache.conf": apacheConfig(folder: folder.path, port: port, root: root, directives: directives)])
+        try folder.write(["apache.conf": apacheConfig(folder: folder.path, port: port, root: root, directives: directives, modules: modules)])
         let apache = try ServerProcess("apache2", ["-f", folder.path + "/apache.conf", "-DFOREGROUND"], log: folder.url.appendingPathComponent("apache.log"))
         defer { apache.stop() }
-        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: apache.log) }
+        // Refused at start, Apache says why in its ErrorLog.
+        guard LoopbackPort.waitUntilOpen(port, while: { apache.isRunning }) else {
+            return .init(status: -1, log: ((try? folder.read("error.log")) ?? "") + apache.log)
+        }
         let status = try Visitor.status("http://127.0.0.1:\(port)\(path)", options)
         usleep(200_000)
         apache.stop()
         return .init(status: status, log: ((try? folder.read("error.log")) ?? "") + apache.log)
     }
 
-    /// Apache's configuration for the above: its files in `folder`, listening on `port`.
-    static func apacheConfig(folder: String, port: Int, root: String, directives: String) -> String {
-        let modules = ["mpm_event", "authz_core", "proxy", "proxy_http", "proxy_fcgi"]
-            .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
+    /// The modules every reproduction's Apache loads.
+    static let apacheModules = ["mpm_event", "authz_core", "proxy", "proxy_http", "proxy_fcgi"]
+
+    /// Apache's configuration for the above: its files in `folder`, listening on `port`, with
+    /// `modules`.
+    static func apacheConfig(folder: String, port: Int, root: String, directives: String, modules: [String] = apacheModules) -> String {
+        let modules = modules.map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
         return """
             ServerRoot \(folder)
             PidFile \(folder)/apache.pid

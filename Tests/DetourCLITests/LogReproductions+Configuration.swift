@@ -69,6 +69,14 @@ extension LogReproduction {
                         "ServerRoot DIR\nListen 127.0.0.1:\(LoopbackPort.free())\nLoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so\nProxyPass / http://127.0.0.1:8080/\n"
                 ])
         },
+        .init(name: "Apache, a balancer without the shared memory it needs", slugs: ["configuration-refused"], status: -1) {
+            try Reproduce.apache(
+                "<Proxy balancer://app>\n    BalancerMember http://127.0.0.1:8080\n</Proxy>\nProxyPass / balancer://app/",
+                modules: Reproduce.apacheModules + ["proxy_balancer", "lbmethod_byrequests"])
+        },
+        .init(name: "Apache, ProxyPass to a scheme whose module is not loaded", slugs: ["apache-mod-proxy-errors"], status: 500) {
+            try Reproduce.apache("ProxyPass / http://127.0.0.1:8080/", modules: ["mpm_event", "authz_core", "proxy"])
+        },
         .init(name: "haproxy -c, a keyword misspelled", slugs: ["configuration-refused"], status: -1) {
             try configTest(
                 "haproxy", ["-c", "-f", "DIR/haproxy.cfg"],

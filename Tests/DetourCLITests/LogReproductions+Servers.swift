@@ -230,9 +230,9 @@ extension LogReproduction {
         // The two members' AH00959 (disabling worker) lines belong to the request that tried them.
         .init(name: "Apache, every balancer member refuses", slugs: ["upstream-connection-refused"], status: 503) {
             let members = (0..<2).map { _ in "    BalancerMember http://127.0.0.1:\(LoopbackPort.free())" }.joined(separator: "\n")
-            let modules = ["proxy_balancer", "lbmethod_byrequests", "slotmem_shm"]
-                .map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }.joined(separator: "\n")
-            return try Reproduce.apache("\(modules)\n<Proxy balancer://app>\n\(members)\n</Proxy>\nProxyPass / balancer://app/")
+            return try Reproduce.apache(
+                "<Proxy balancer://app>\n\(members)\n</Proxy>\nProxyPass / balancer://app/",
+                modules: Reproduce.apacheModules + ["proxy_balancer", "lbmethod_byrequests", "slotmem_shm"])
         },
         .init(name: "Apache, a firewall drops the connection", slugs: ["upstream-connect-timeout"], status: 503) {
             try with(.neverAccepts) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ connectiontimeout=1") }
