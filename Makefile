@@ -80,8 +80,11 @@ release: deps
 deps:
 	@scripts/install-packages.sh $(BUILD_PACKAGES)
 
+# gunicorn 23 from PyPI beside Debian's 20.1: the knowledge base quotes the wording of both.
+GUNICORN_23 = .build-python/gunicorn-23
 test-deps:
 	@scripts/install-packages.sh $(TEST_PACKAGES) time
+	@test -d $(GUNICORN_23)/gunicorn || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(GUNICORN_23) gunicorn==23.0.0
 
 clean:
 	rm -rf .build public/* .public.detour-build-*

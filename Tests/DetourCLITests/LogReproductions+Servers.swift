@@ -55,16 +55,18 @@ extension LogReproduction {
         "import time\n\ndef application(environ, start_response):\n    time.sleep(5)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [b'slept']\n"
 
     /// nginx (with `location`, given the port) in front of a Python WSGI server (`arguments`,
-    /// given the app's folder and port) serving `app` (`app.py`: by default, one view that
-    /// sleeps 5 s), its workers sent `signal` a second into the request if given; both logs.
+    /// given the app's folder and port, with `environment`) serving `app` (`app.py`: by default,
+    /// one view that sleeps 5 s), its workers sent `signal` a second into the request if given;
+    /// both logs.
     private static func slowPython(
-        server: String, app: String = slowView, _ arguments: (String, Int) -> [String], killWith signal: Int32? = nil, location: (Int) -> String
+        server: String, app: String = slowView, _ arguments: (String, Int) -> [String], environment: [String: String] = [:], killWith signal: Int32? = nil,
+        location: (Int) -> String
     ) throws -> Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(["app.py": app])
         let port = LoopbackPort.free()
-        let python = try ServerProcess(server, arguments(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
+        let python = try ServerProcess(server, arguments(folder.path, port), environment: environment, log: folder.url.appendingPathComponent("server.log"))
         defer { python.stop() }
         _ = LoopbackPort.waitUntilOpen(port)
         if let signal {
@@ -103,6 +105,17 @@ extension LogReproduction {
         .init(name: "nginx + gunicorn, a worker the OOM killer ends (SIGKILL)", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
             try slowPython(
                 server: "gunicorn", { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "30", "--workers", "1", "app:application"] }, killWith: SIGKILL
+            ) { "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }" }
+        },
+        // gunicorn 21 and later name the signal and guess why (Debian 12 ships 20.1; make test-deps installs 23 from PyPI).
+        .init(name: "nginx + gunicorn 23, a worker the OOM killer ends (SIGKILL)", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            let gunicorn = Repository.root.appendingPathComponent(".build-python/gunicorn-23").path
+            guard FileManager.default.fileExists(atPath: gunicorn + "/gunicorn") else {
+                throw ReproductionError(message: "gunicorn 23 is not in \(gunicorn): run make test-deps")
+            }
+            return try slowPython(
+                server: "python3", { ["-m", "gunicorn", "--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "30", "--workers", "1", "app:application"] },
+                environment: ["PYTHONPATH": gunicorn], killWith: SIGKILL
             ) { "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }" }
         },
         .init(name: "nginx + PHP-FPM, more requests than pm.max_children", slugs: ["overload-and-queues"], status: 200) {

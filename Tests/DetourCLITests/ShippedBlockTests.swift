@@ -66,6 +66,32 @@ final class ShippedBlockTests: XCTestCase {
         XCTAssertTrue(try ShellBlockCommands.problems("if true; then ls").first?.hasPrefix("bash -n:") == true)
     }
 
+    /// Every article that gives a server configuration ends with the check of it: a shell block
+    /// that runs each of those servers' own test and a curl that shows the error gone.
+    func testEveryArticleWithConfigurationEndsWithItsTestAndACurl() throws {
+        let (loaded, problems) = ContentLoader(root: Repository.content, displayRoot: "content").load()
+        let content = try XCTUnwrap(loaded, "\(problems)")
+        let tests = [
+            "nginx": ["nginx -t"], "apache": ["apache2ctl configtest", "apache2 -t"], "caddyfile": ["caddy validate"], "haproxy": ["haproxy -c"],
+            "ini": ["php-fpm8.2 -t"],
+        ]
+        var checked = 0
+        for article in content.articles {
+            let servers = Set(article.codeBlocks.map(\.language)).intersection(tests.keys).sorted()
+            guard !servers.isEmpty else { continue }
+            checked += 1
+            guard let last = article.codeBlocks.last, ["sh", "bash", "shell"].contains(last.language) else {
+                XCTFail("\(article.slug): ends with no shell block that tests the configuration it gives and shows the error gone")
+                continue
+            }
+            for server in servers where !tests[server]!.contains(where: last.code.contains) {
+                XCTFail("\(last.start.path):\(last.start.line): the last block does not run \(tests[server]![0]) for the \(server) block above it")
+            }
+            XCTAssertTrue(last.code.contains("curl "), "\(last.start.path):\(last.start.line): the last block has no curl that shows the error gone")
+        }
+        XCTAssertGreaterThan(checked, 10)
+    }
+
     private typealias Block = (language: String, code: String, start: SourceLocation)
 
     /// Every fenced block of the shipped content, located in its file.
