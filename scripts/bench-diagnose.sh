@@ -28,7 +28,7 @@ awk -v lines="$lines" 'BEGIN {
 echo "log: $lines lines, $(du -h --apparent-size "$work/mixed.log" | cut -f1)"
 
 # Every log_patterns entry of content/, as an extended regular expression.
-awk '/^log_patterns:/ { on = 1; next } on && /^  - / { sub(/^  - "?/, ""); sub(/"$/, ""); gsub(/\\"/, "\""); print; next } { on = 0 }' \
+awk '/^log_patterns:/ { on = 1; next } on && /^  - / { sub(/^  - "?/, ""); sub(/"$/, ""); gsub(/\\"/, "\""); gsub(/`/, ""); print; next } { on = 0 }' \
     $(find "$root/content/articles" -name '*.md') | sed 's/[][\\.^$*+?(){}|/]/\\&/g' > "$work/patterns.txt"
 echo "patterns: $(wc -l < "$work/patterns.txt")"
 

@@ -24,7 +24,7 @@ enum LogPatternCheck {
                             ]))
                     continue
                 }
-                guard let explained = matcher.explanation(of: pattern.value) else {
+                guard let explained = matcher.explanation(of: LogPattern(pattern.value).example) else {
                     found.append(
                         .warning("article.log-pattern-unmatchable", "log pattern '\(pattern.value)' does not match even its own text", at: pattern.location))
                     continue

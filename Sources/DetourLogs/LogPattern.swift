@@ -1,7 +1,9 @@
 /// An article's `log_patterns` entry, read as a log line with its changing parts left open:
 /// `connect() failed (111: Connection refused) while connecting to upstream` also matches the
-/// same line with another errno value; `127.0.0.1:8080` matches any address and port. It
-/// matches a line that contains it anywhere; `LogMatcher` looks for every pattern at once.
+/// same line with another errno value; `127.0.0.1:8080` matches any address and port. Text
+/// between backticks stays as written, a number there included: `signal \`9\`` matches signal 9
+/// and no other. It matches a line that contains it anywhere; `LogMatcher` looks for every
+/// pattern at once.
 public struct LogPattern: Sendable {
     public let text: String
     /// The pieces, without holes at either end: they would only say that something stands
@@ -14,7 +16,22 @@ public struct LogPattern: Sendable {
 
     public init(_ text: String) {
         self.text = text
-        var pieces = LogPiece.cut(text.utf8)
+        var pieces: [LogPiece] = []
+        for (index, part) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
+            if index % 2 == 0 {
+                pieces += LogPiece.cut(part.utf8)
+            } else if !part.isEmpty {
+                pieces.append(.literal(Array(part.utf8)))
+            }
+        }
+        // A piece between backticks joins the literal text around it.
+        pieces = pieces.reduce(into: []) { joined, piece in
+            if case .literal(let bytes) = piece, case .literal(let before)? = joined.last {
+                joined[joined.count - 1] = .literal(before + bytes)
+            } else {
+                joined.append(piece)
+            }
+        }
         while case .hole = pieces.first { pieces.removeFirst() }
         while case .hole = pieces.last { pieces.removeLast() }
         // Only spaces and punctuation between changing parts: nothing to recognise a line by.
@@ -32,6 +49,9 @@ public struct LogPattern: Sendable {
         anchorIndex = anchor
         self.specificity = specificity
     }
+
+    /// The line the pattern was written from: its text without backticks.
+    public var example: String { text.replacingOccurrences(of: "`", with: "") }
 
     /// Whether nothing literal is left to look for: such a pattern matches nothing.
     public var isEmpty: Bool { pieces.isEmpty }

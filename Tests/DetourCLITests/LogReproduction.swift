@@ -171,10 +171,11 @@ enum Reproduce {
         try folder.write(["apache.conf": apacheConfig(folder: folder.path, port: port, root: root, directives: directives, modules: modules)])
         let apache = try ServerProcess("apache2", ["-f", folder.path + "/apache.conf", "-DFOREGROUND"], log: folder.url.appendingPathComponent("apache.log"))
         defer { apache.stop() }
-        // Refused at start, Apache says why in its ErrorLog.
-        guard LoopbackPort.waitUntilOpen(port, while: { apache.isRunning }) else {
-            return .init(status: -1, log: ((try? folder.read("error.log")) ?? "") + apache.log)
-        }
+        // Refused at start, Apache says why in its ErrorLog; it may have bound its port first,
+        // and exits a moment later.
+        let opened = LoopbackPort.waitUntilOpen(port, while: { apache.isRunning })
+        usleep(200_000)
+        guard opened, apache.isRunning else { return .init(status: -1, log: ((try? folder.read("error.log")) ?? "") + apache.log) }
         let status = try Visitor.status("http://127.0.0.1:\(port)\(path)", options)
         usleep(200_000)
         apache.stop()

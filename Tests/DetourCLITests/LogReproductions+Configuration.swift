@@ -85,6 +85,45 @@ extension LogReproduction {
                         "defaults\n    mode http\n    timeout connect 1s\n    timeout client 1s\n    timeout server 1s\nfrontend web\n    bind 127.0.0.1:\(LoopbackPort.free())\n    default_backend app\nbackend app\n    sever app1 127.0.0.1:8080\n"
                 ])
         },
+        .init(name: "php-fpm8.2 -t, a pool without children", slugs: ["configuration-refused"], status: -1) {
+            try configTest(
+                "php-fpm8.2", ["-t", "-y", "DIR/php-fpm.conf"],
+                files: [
+                    "php-fpm.conf":
+                        "[global]\nerror_log = /dev/stderr\n[www]\nuser = nobody\ngroup = nogroup\nlisten = DIR/php.sock\npm = static\npm.max_children = 0\n"
+                ])
+        },
+        // Debian's unit reloads PHP-FPM with USR2: the master runs itself again on the new
+        // files and, refused, is gone; nginx in front finds no PHP-FPM.
+        .init(
+            name: "PHP-FPM reloaded with a pool it refuses: it stops, nginx answers 502", slugs: ["configuration-refused", "php-fpm-socket-unavailable"],
+            status: 502, runnable: getuid() == 0
+        ) {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            chmod(folder.path, 0o755)
+            let pool = { (children: Int) in
+                "[global]\nerror_log = \(folder.path)/fpm.log\n[www]\nuser = nobody\ngroup = nogroup\nlisten = \(folder.path)/php.sock\nlisten.mode = 0666\npm = static\npm.max_children = \(children)\n"
+            }
+            try folder.write(["php-fpm.conf": pool(1)])
+            let fpm = try ServerProcess("php-fpm8.2", ["-F", "-y", folder.path + "/php-fpm.conf"], log: folder.url.appendingPathComponent("stderr.log"))
+            defer { fpm.stop() }
+            let started = Date()
+            while !FileManager.default.fileExists(atPath: folder.path + "/php.sock"), Date().timeIntervalSince(started) < 5 { usleep(20_000) }
+            try folder.write(["php-fpm.conf": pool(0)])
+            kill(fpm.pid, SIGUSR2)
+            while fpm.isRunning, Date().timeIntervalSince(started) < 10 { usleep(20_000) }
+            var outcome = try Reproduce.nginx(location: "location / { fastcgi_pass unix:\(folder.path)/php.sock; }")
+            outcome.log += ((try? folder.read("fpm.log")) ?? "") + fpm.log
+            return outcome
+        },
+        .init(name: "gunicorn, a port another process holds", slugs: ["configuration-refused"], status: -1) {
+            try with(.answers) { holder in
+                try gunicornThatExits(app: "def application(environ, start_response):\n    return []\n", port: holder.port) { _, log in
+                    .init(status: -1, log: log())
+                }
+            }
+        },
         .init(name: "caddy validate, a subdirective misspelled", slugs: ["configuration-refused"], status: -1) {
             try configTest(
                 "caddy", ["validate", "--config", "DIR/Caddyfile", "--adapter", "caddyfile"],

@@ -78,6 +78,21 @@ extension LogReproduction {
         return outcome
     }
 
+    /// gunicorn 20.1 serving `app` on `port` (a free one by default) until it exits by itself,
+    /// as it does when it cannot start; then `body` with the port and its log.
+    static func gunicornThatExits(app: String, port: Int = LoopbackPort.free(), _ body: (Int, () -> String) throws -> Outcome) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["app.py": app])
+        let gunicorn = try ServerProcess(
+            "gunicorn", ["--chdir", folder.path, "--bind", "127.0.0.1:\(port)", "--workers", "1", "app:application"],
+            log: folder.url.appendingPathComponent("server.log"))
+        defer { gunicorn.stop() }
+        let started = Date()
+        while gunicorn.isRunning, Date().timeIntervalSince(started) < 15 { usleep(50_000) }
+        return try body(port) { gunicorn.log }
+    }
+
     static let nginxWithApplications: [LogReproduction] = [
         .init(name: "nginx + PHP-FPM, a fatal error", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("fatal.php") },
         .init(name: "nginx + PHP-FPM, memory_limit exhausted", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("memory.php") },
@@ -117,6 +132,13 @@ extension LogReproduction {
                 server: "python3", { ["-m", "gunicorn", "--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "30", "--workers", "1", "app:application"] },
                 environment: ["PYTHONPATH": gunicorn], killWith: SIGKILL
             ) { "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }" }
+        },
+        .init(name: "nginx + gunicorn, an application that fails as it loads", slugs: ["upstream-connection-refused"], status: 502) {
+            try gunicornThatExits(app: "import missing_module\n") { port, log in
+                var outcome = try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\(port); }")
+                outcome.log += log()
+                return outcome
+            }
         },
         .init(name: "nginx + PHP-FPM, more requests than pm.max_children", slugs: ["overload-and-queues"], status: 200) {
             try nginxWithPHP("slow.php", pool: "pm.max_children = 1", concurrent: 2)

@@ -58,4 +58,18 @@ final class LogPatternTests: XCTestCase {
         XCTAssertEqual(time(#"{"level":"error","ts":0,"msg":"x"}"#), "1970-01-01T00:00:00Z")
         XCTAssertNil(time("[WARNING]  (1) : Server app/web1 is DOWN"))
     }
+
+    func testANumberBetweenBackticksIsWrittenAsIs() {
+        let pattern = LogPattern("[WARNING] Worker with pid 1234 was terminated due to signal `9`")
+        let matches = { (line: String) in
+            Array(line.utf8).withUnsafeBufferPointer { line in
+                let anchor = pattern.anchor
+                guard let start = (0...(line.count - anchor.count)).first(where: { Array(line[$0..<($0 + anchor.count)]) == anchor }) else { return false }
+                return pattern.matches(line, anchorAt: start)
+            }
+        }
+        XCTAssertTrue(matches("[2026-11-25 06:58:45 +0000] [50] [WARNING] Worker with pid 6345 was terminated due to signal 9"), "any pid")
+        XCTAssertFalse(matches("[2026-11-25 06:58:45 +0000] [50] [WARNING] Worker with pid 6345 was terminated due to signal 15"), "a graceful stop")
+        XCTAssertEqual(pattern.example, "[WARNING] Worker with pid 1234 was terminated due to signal 9")
+    }
 }
