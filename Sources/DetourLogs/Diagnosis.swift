@@ -46,6 +46,8 @@ public struct Diagnosis: Sendable {
         /// The upstreams and sockets its lines name, with how many lines name each, by the
         /// hash of the name.
         private var upstreamCounts: [UInt64: (name: String, count: Int)] = [:]
+        /// The statuses its lines say visitors got (`LogStatus`), with how many lines say each.
+        private var statusCounts: [Int: Int] = [:]
         /// The first lines it explains, up to `keptLines`.
         public var lines: [String] = []
         private(set) var firstTime: (bytes: [UInt8], isEpoch: Bool)?
@@ -62,6 +64,11 @@ public struct Diagnosis: Sendable {
         /// When the last line with a time was written.
         public var last: String? { lastTime.isEmpty ? nil : LogTime.text(lastTime, isEpoch: lastIsEpoch) }
 
+        /// The statuses the lines say visitors got, the most lines first.
+        public var statusesLogged: [(status: Int, count: Int)] {
+            statusCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+
         /// The upstreams named, the most lines first.
         public var upstreamsByCount: [(upstream: String, count: Int)] {
             upstreamCounts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }.map { ($0.name, $0.count) }
@@ -72,6 +79,12 @@ public struct Diagnosis: Sendable {
         mutating func add(_ line: UnsafeBufferPointer<UInt8>, newIncident: Bool, companion: Bool = false) {
             count += 1
             if newIncident { incidents += 1 }
+            // Only HAProxy's request log and Caddy's JSON say the status; nginx's and Apache's
+            // error lines never do.
+            switch LogUpstream.Format.of(line) {
+            case .json, .other: if let status = LogStatus.of(line) { statusCounts[status, default: 0] += 1 }
+            case .nginx, .apache: break
+            }
             if !companion, let range = LogUpstream.range(in: line) {
                 // By a hash of its bytes: a string is made once per upstream, not per line.
                 let key = line[range].reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }

@@ -107,23 +107,11 @@ enum LogUpstream {
         return line[rest].firstIndex(of: UInt8(ascii: "/")) ?? value.upperBound
     }
 
-    /// The `backend/server` field of HAProxy's request log: `client:port [date] frontend
-    /// backend/server Tq/Tw/Tc/Tr/Ta status …`, the field after the frontend, followed by the
-    /// timers. `<NOSRV>` (no server was chosen) is no upstream.
+    /// The `backend/server` field of HAProxy's request log; `<NOSRV>` (no server was chosen) is
+    /// no upstream.
     private static func haproxyServer(_ line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        let space = UInt8(ascii: " ")
-        // The date's brackets: syslog's `haproxy[123]:` may come first.
-        var from = 0
-        while let open = line[from...].firstIndex(of: UInt8(ascii: "[")), let close = line[open...].firstIndex(of: UInt8(ascii: "]")) {
-            from = close
-            guard close - open > 20, line[(open + 1)..<close].contains(UInt8(ascii: "/")) else { continue }
-            let fields = line[(close + 1)...].split(separator: space, maxSplits: 3, omittingEmptySubsequences: true)
-            guard fields.count >= 3, fields[1].contains(UInt8(ascii: "/")), !fields[1].contains(UInt8(ascii: "<")),
-                fields[2].allSatisfy({ LogPiece.isDigit($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") })
-            else { return nil }
-            return fields[1].startIndex..<fields[1].endIndex
-        }
-        return nil
+        guard let request = HAProxyRequestLine.of(line), !line[request.server].contains(UInt8(ascii: "<")) else { return nil }
+        return request.server
     }
 
     /// Where `text` ends in the line, if it occurs.

@@ -12,6 +12,8 @@ enum DiagnosisText {
             out += "\n\(found.count) \(found.count == 1 ? "line" : "lines")\(incidents): \(found.cause.title)\(statuses)\n"
             out += "  \(found.cause.url)\n"
             if let first = found.first, let last = found.last { out += "  first \(first), last \(last)\n" }
+            let logged = found.statusesLogged
+            if !logged.isEmpty { out += "  statuses in the log \(logged.map { "\($0.status) (\($0.count))" }.joined(separator: ", "))\n" }
             let upstreams = found.upstreamsByCount
             if !upstreams.isEmpty {
                 let shown = upstreams.prefix(3).map { "\($0.upstream) (\($0.count))" }.joined(separator: ", ")
@@ -35,7 +37,18 @@ enum DiagnosisText {
             var incidents: Int
             var first, last: String?
             var upstreams: [Upstream]
+            var loggedStatuses: [LoggedStatus]
             var lines: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case slug, title, url, statuses, count, incidents, first, last, upstreams
+                case loggedStatuses = "logged_statuses"
+                case lines
+            }
+        }
+        struct LoggedStatus: Encodable {
+            var status: Int
+            var count: Int
         }
         struct Upstream: Encodable {
             var upstream: String
@@ -60,7 +73,8 @@ enum DiagnosisText {
             causes: diagnosis.results.map {
                 Cause(
                     slug: $0.cause.slug, title: $0.cause.title, url: $0.cause.url, statuses: $0.cause.statuses, count: $0.count, incidents: $0.incidents,
-                    first: $0.first, last: $0.last, upstreams: $0.upstreamsByCount.map { Upstream(upstream: $0.upstream, count: $0.count) }, lines: $0.lines)
+                    first: $0.first, last: $0.last, upstreams: $0.upstreamsByCount.map { Upstream(upstream: $0.upstream, count: $0.count) },
+                    loggedStatuses: $0.statusesLogged.map { LoggedStatus(status: $0.status, count: $0.count) }, lines: $0.lines)
             },
             unexplained: Unexplained(count: diagnosis.unexplained, shapes: diagnosis.topShapes(shapes).map { Shape(shape: $0.shape, count: $0.count) })
         )

@@ -23,9 +23,19 @@ final class DiagnoseCommandTests: XCTestCase {
             var count: Int
             var incidents: Int
             var upstreams: [Upstream]
+            var loggedStatuses: [LoggedStatus]
             var lines: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case slug, url, statuses, count, incidents, upstreams, lines
+                case loggedStatuses = "logged_statuses"
+            }
         }
         struct Upstream: Decodable { var upstream: String }
+        struct LoggedStatus: Decodable {
+            var status: Int
+            var count: Int
+        }
         struct Unexplained: Decodable { var count: Int }
         var lines: Int
         var causes: [Cause]
@@ -67,6 +77,7 @@ final class DiagnoseCommandTests: XCTestCase {
         XCTAssertEqual(cause.count, 2, result.stdout)
         XCTAssertEqual(cause.incidents, 2, "one request to each server")
         XCTAssertEqual(Set(cause.upstreams.map(\.upstream)), ["http://127.0.0.1:\(dead)", "127.0.0.1:\(dead)"], "as nginx and Caddy name it")
+        XCTAssertEqual(cause.loggedStatuses.map { [$0.status, $0.count] }, [[502, 1]], "Caddy's line says its visitor got 502; nginx's error line says none")
         XCTAssertTrue(cause.lines.contains { $0.contains("connect() failed (111: Connection refused) while connecting to upstream") }, "nginx's line")
         XCTAssertTrue(cause.lines.contains { $0.contains("\"logger\":\"http.log.error\"") && $0.contains("connection refused") }, "Caddy's line")
         // Caddy's start-up lines are counted, and explained by nothing.

@@ -15,7 +15,16 @@ final class ShippedLogPatternTests: XCTestCase {
             var count: Int
             var incidents: Int
             var upstreams: [Upstream]
+            var loggedStatuses: [LoggedStatus]
             var lines: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case slug, statuses, count, incidents, upstreams, lines
+                case loggedStatuses = "logged_statuses"
+            }
+        }
+        struct LoggedStatus: Decodable {
+            var status: Int
         }
         struct Upstream: Decodable {
             var upstream: String
@@ -128,6 +137,12 @@ final class ShippedLogPatternTests: XCTestCase {
             if outcome.status >= 400, let cause = causes.first(where: { $0.slug == reproduction.slugs.first }) {
                 XCTAssertTrue(
                     cause.statuses.contains(outcome.status), "\(reproduction.name): \(cause.slug) does not name \(outcome.status), the status visitors get")
+            }
+            // Where the server's own lines say what the visitor got (HAProxy, Caddy), it is what curl got.
+            if outcome.status >= 100, let cause = causes.first(where: { $0.slug == reproduction.slugs.first }), !cause.loggedStatuses.isEmpty {
+                XCTAssertTrue(
+                    cause.loggedStatuses.contains { $0.status == outcome.status },
+                    "\(reproduction.name): the log says \(cause.loggedStatuses.map(\.status)), the visitor got \(outcome.status)\n\(outcome.log)")
             }
             var unexplained = 0
             // A stack trace's lines go where the line they continue went.

@@ -164,4 +164,20 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertTrue(continuation.continues("KeyError: 'id'"))
         XCTAssertFalse(continuation.continues("[2026-11-25 06:31:08 +0000] [6345] [INFO] Worker exiting (pid: 6345)"))
     }
+
+    func testStatusesAreCountedWhereTheLineSaysThem() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(slug: "closed", title: "Closed", url: "https://h/closed/", statuses: [502], patterns: ["200 1076 - - SD--", "\"msg\":\"EOF\""])
+        ])
+        read(
+            [
+                #"Nov 20 10:00:04 lb haproxy[999]: 10.0.0.1:51234 [20/Nov/2026:10:00:04.123] web app/app1 0/0/1/2/1003 200 51234 - - SD-- 1/1/0/0/0 0/0 "GET /big HTTP/1.1""#,
+                #"10.0.0.2:51235 [20/Nov/2026:10:00:05.123] web app/app2 0/0/1/2/1003 206 4096 - - SD-- 1/1/0/0/0 0/0 "GET /video HTTP/1.1""#,
+                #"{"level":"error","ts":1795588184.4,"logger":"http.log.error","msg":"EOF","request":{"remote_ip":"10.0.0.1","headers":{"Accept":["*/*"]}},"duration":0.001,"status":502}"#,
+                #"{"level":"error","ts":1795588185.4,"logger":"http.log.error","msg":"EOF","request":{"remote_ip":"10.0.0.1"},"duration":0.001,"status":502}"#,
+            ], into: &diagnosis)
+        let found = diagnosis.results.first
+        XCTAssertEqual(found?.statusesLogged.map(\.status), [502, 200, 206])
+        XCTAssertEqual(found?.statusesLogged.map(\.count), [2, 1, 1])
+    }
 }
