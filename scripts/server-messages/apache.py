@@ -13,7 +13,9 @@ ap_log_error, ap_log_rerror, ap_log_cerror, ap_log_perror and ap_log_serror with
 debug and trace levels are left out. A macro between a format's string literals (APR_TIME_T_FMT,
 APR_SIZE_T_FMT) stands for one printf field and is written %s (after a lone %, s).
 """
-import argparse, re, subprocess, sys
+import argparse, re, sys
+
+import catalogue
 
 FILES = [
     "modules/proxy/mod_proxy.c",
@@ -101,14 +103,12 @@ def main():
     options = parser.parse_args()
     rows = []
     for path in FILES:
-        source = subprocess.run(["git", "-C", options.git_dir, "show", f"refs/heads/{options.ref}:{path}"], check=True, capture_output=True, text=True).stdout
-        rows += messages(source, path)
-    with open(options.out, "w", encoding="utf-8") as out:
-        out.write(f"# Every message Apache httpd's {options.ref} branch logs from mod_proxy and its HTTP, FastCGI, uwsgi, WebSocket and\n")
-        out.write("# balancer modules, mod_ssl's handshakes and certificate checks, and the core's request reading: source line,\n")
-        out.write("# AH number, level and the message as its printf writes it. Written by scripts/server-messages/apache.py; do not edit.\n")
-        for row in rows:
-            out.write("\t".join(row) + "\n")
+        rows += messages(catalogue.source(options.git_dir, f"refs/heads/{options.ref}", path), path)
+    catalogue.write(options.out, [
+        f"Every message Apache httpd's {options.ref} branch logs from mod_proxy and its HTTP, FastCGI, uwsgi, WebSocket and",
+        "balancer modules, mod_ssl's handshakes and certificate checks, and the core's request reading: source line,",
+        "AH number, level and the message as its printf writes it. Written by scripts/server-messages/apache.py; do not edit.",
+    ], rows)
     print(f"{len(rows)} messages, {len(set(r[1] for r in rows))} AH numbers", file=sys.stderr)
 
 

@@ -12,6 +12,8 @@ call's string, its {} written %s); debug is left out.
 """
 import argparse, ast, subprocess, sys
 
+import catalogue
+
 LEVELS = {"info": "INFO", "warning": "WARNING", "warn": "WARNING", "error": "ERROR", "critical": "CRITICAL", "exception": "ERROR"}
 
 
@@ -62,17 +64,15 @@ def main():
         for path in files:
             if not path.endswith(".py") or "/instrument/" in path:
                 continue
-            source = subprocess.run(["git", "-C", options.git_dir, "show", f"{tag}:{path}"], check=True, capture_output=True, text=True).stdout
-            for where, level, text in messages(source, path):
+            for where, level, text in messages(catalogue.source(options.git_dir, tag, path), path):
                 key = (level, text)
                 if key not in rows:
                     rows[key] = (where, [])
                 rows[key][1].append(tag)
-    with open(options.out, "w", encoding="utf-8") as out:
-        out.write(f"# Every message gunicorn {' and '.join(options.tags)} log from their arbiter, workers and sockets: source line, the releases\n")
-        out.write("# that write it, level and the message as its %-format writes it. Written by scripts/server-messages/gunicorn.py; do not edit.\n")
-        for (level, text), (where, tags) in rows.items():
-            out.write(f"{where}\t{' '.join(sorted(set(tags)))}\t{level}\t{text}\n")
+    catalogue.write(options.out, [
+        f"Every message gunicorn {' and '.join(options.tags)} log from their arbiter, workers and sockets: source line, the releases",
+        "that write it, level and the message as its %-format writes it. Written by scripts/server-messages/gunicorn.py; do not edit.",
+    ], [(where, " ".join(sorted(set(tags))), level, text) for (level, text), (where, tags) in rows.items()])
     print(f"{len(rows)} messages", file=sys.stderr)
 
 

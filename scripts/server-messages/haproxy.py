@@ -10,11 +10,9 @@ haproxy-verdicts.tsv says which article explains each one, or why none does).
 HAPROXY_GIT_DIR is a clone of HAProxy's repository (github.com/haproxy/haproxy); its 2.6 branch's
 stable releases (Debian 12 ships 2.6.12) keep the same letters and reasons as v2.6.0.
 """
-import argparse, re, subprocess, sys
+import argparse, re, sys
 
-
-def show(git_dir, tag, path):
-    return subprocess.run(["git", "-C", git_dir, "show", f"{tag}:{path}"], check=True, capture_output=True, text=True).stdout
+import catalogue
 
 
 def main():
@@ -23,7 +21,7 @@ def main():
     parser.add_argument("--tag", default="v2.6.0")
     parser.add_argument("--out", default="Tests/DetourCLITests/LogCatalogue/haproxy-2.6.tsv")
     options = parser.parse_args()
-    log = show(options.git_dir, options.tag, "src/log.c")
+    log = catalogue.source(options.git_dir, options.tag, "src/log.c")
     conditions = re.search(r'sess_term_cond\[\d+\]\s*=\s*"([^"]+)";\s*/\*([^*]+)\*/', log)
     states = re.search(r'sess_fin_state\[\d+\]\s*=\s*"([^"]+)";\s*/\*([^*]+)\*/', log)
     condition_names = ["normal"] + [w.strip() for w in conditions.group(2).split(",")][1:]
@@ -36,15 +34,14 @@ def main():
         seen.add(condition)
         for state_index, state in enumerate(states.group(1)):
             rows.append(("state", condition + state + "--", f"{condition_names[index]}, {state_names[state_index]}"))
-    check = show(options.git_dir, options.tag, "src/check.c")
+    check = catalogue.source(options.git_dir, options.tag, "src/check.c")
     for code, reason in re.findall(r'\{\s*CHK_RES_FAILED,\s*"([A-Z0-9]+)",\s*"([^"]+)"\s*\}', check):
         rows.append(("check", reason, code))
-    with open(options.out, "w", encoding="utf-8") as out:
-        out.write(f"# Every termination state (the first two letters, no persistence cookie) HAProxy {options.tag.lstrip('v')} writes in its request\n")
-        out.write("# log, with what each letter means, and every reason a health check fails for, with its code. Written by\n")
-        out.write("# scripts/server-messages/haproxy.py; do not edit.\n")
-        for row in rows:
-            out.write("\t".join(row) + "\n")
+    catalogue.write(options.out, [
+        f"Every termination state (the first two letters, no persistence cookie) HAProxy {options.tag.lstrip('v')} writes in its request",
+        "log, with what each letter means, and every reason a health check fails for, with its code. Written by",
+        "scripts/server-messages/haproxy.py; do not edit.",
+    ], rows)
     print(f"{sum(r[0] == 'state' for r in rows)} states, {sum(r[0] == 'check' for r in rows)} failing check reasons", file=sys.stderr)
 
 

@@ -12,7 +12,9 @@ ngx_log_error and ngx_ssl_error, and of ngx_connection_error and ngx_ssl_connect
 log at the connection's level: error for an upstream, info for a client. Left out are the alert level (nginx's own
 failures: memory, a system call that cannot fail) and debug.
 """
-import argparse, re, subprocess, sys
+import argparse, re, sys
+
+import catalogue
 
 FILES = [
     "src/event/ngx_event_connect.c",
@@ -101,15 +103,13 @@ def main():
     options = parser.parse_args()
     rows = []
     for path in FILES:
-        source = subprocess.run(["git", "-C", options.git_dir, "show", f"{options.tag}:{path}"], check=True, capture_output=True, text=True).stdout
-        rows += messages(source, path)
-    with open(options.out, "w", encoding="utf-8") as out:
-        out.write(f"# Every message nginx {options.tag.removeprefix('release-')} logs at run time from its proxy, upstream, FastCGI, uwsgi, SCGI,\n")
-        out.write("# gRPC, connect, socket I/O, resolver, rate-limit and request code: source line, level (connection: the\n")
-        out.write("# connection's, error for an upstream and info for a client; variable: set by a directive), and\n")
-        out.write("# the message as nginx's printf writes it. Written by scripts/server-messages/nginx.py; do not edit.\n")
-        for source_line, level, fmt in rows:
-            out.write(f"{source_line}\t{level}\t{fmt}\n")
+        rows += messages(catalogue.source(options.git_dir, options.tag, path), path)
+    catalogue.write(options.out, [
+        f"Every message nginx {options.tag.removeprefix('release-')} logs at run time from its proxy, upstream, FastCGI, uwsgi, SCGI,",
+        "gRPC, connect, socket I/O, resolver, rate-limit and request code: source line, level (connection: the",
+        "connection's, error for an upstream and info for a client; variable: set by a directive), and",
+        "the message as nginx's printf writes it. Written by scripts/server-messages/nginx.py; do not edit.",
+    ], rows)
     print(f"{len(rows)} messages, {len(set(r[2] for r in rows))} distinct", file=sys.stderr)
 
 

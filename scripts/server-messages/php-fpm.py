@@ -10,6 +10,8 @@ levels; PHP-FPM writes them as WARNING:, NOTICE: or ERROR: before the message.
 """
 import argparse, re, subprocess, sys
 
+import catalogue
+
 MASTER = re.compile(r"listening socket|FPM instance|FPM initialization|configuration file '%s'|fpm is running|ready to handle connections|exiting, bye-bye|^Terminating")
 
 
@@ -24,12 +26,11 @@ def main():
     for text in strings:
         if ("[pool %s]" in text or MASTER.search(text)) and text not in rows and "\t" not in text:
             rows.append(text)
-    with open(options.out, "w", encoding="utf-8") as out:
-        out.write(f"# Every message of PHP-FPM's pools, children and process manager, and its master's about sockets, configuration\n")
-        out.write(f"# and start-up, as printf formats read from the binary of {version}.\n")
-        out.write("# Written by scripts/server-messages/php-fpm.py; do not edit.\n")
-        for index, text in enumerate(rows):
-            out.write(f"php-fpm:{index + 1}\t{text}\n")
+    catalogue.write(options.out, [
+        "Every message of PHP-FPM's pools, children and process manager, and its master's about sockets, configuration",
+        f"and start-up, as printf formats read from the binary of {version}.",
+        "Written by scripts/server-messages/php-fpm.py; do not edit.",
+    ], [(f"php-fpm:{index + 1}", text) for index, text in enumerate(rows)])
     print(f"{len(rows)} messages", file=sys.stderr)
 
 
