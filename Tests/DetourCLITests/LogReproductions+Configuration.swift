@@ -124,6 +124,15 @@ extension LogReproduction {
                 }
             }
         },
+        .init(name: "caddy validate, a setting it parses but cannot use", slugs: ["configuration-refused"], status: -1) {
+            try configTest(
+                "caddy", ["validate", "--config", "DIR/Caddyfile", "--adapter", "caddyfile"],
+                files: [
+                    "Caddyfile":
+                        "http://127.0.0.1:\(LoopbackPort.free()) {\n\treverse_proxy 127.0.0.1:8080 127.0.0.1:8081 {\n\t\tlb_policy random_choose 1\n\t}\n}\n"
+                ],
+                environment: ["HOME": "DIR", "XDG_DATA_HOME": "DIR", "XDG_CONFIG_HOME": "DIR"])
+        },
         .init(name: "caddy validate, a subdirective misspelled", slugs: ["configuration-refused"], status: -1) {
             try configTest(
                 "caddy", ["validate", "--config", "DIR/Caddyfile", "--adapter", "caddyfile"],
