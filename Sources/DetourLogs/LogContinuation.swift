@@ -4,6 +4,7 @@
 /// `Traceback (most recent call last):` and the exception that ends it (`KeyError: 'id'`). Such
 /// a line shares the fate of the line it continues: the same cause, or unexplained with it, and
 /// never a shape of its own, so a log full of tracebacks lists what raised them, not their frames.
+/// Through syslog or journald, the line is read after their prefix (`LogPrefix`).
 public struct LogContinuation: Sendable {
     private var hasPrevious = false
     private var previousIndented = false
@@ -24,13 +25,15 @@ public struct LogContinuation: Sendable {
 
     /// Whether `line`, read after the lines before it, continues the one before it.
     public mutating func continues(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        let indented = line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t")
+        let start = LogPrefix.end(of: line)
+        let own = UnsafeBufferPointer(rebasing: line[start...])
+        let indented = own.first == UInt8(ascii: " ") || own.first == UInt8(ascii: "\t")
         defer {
             previousIndented = indented
             hasPrevious = true
         }
         if indented { return hasPrevious }
-        if Self.tracebackHeaders.contains(where: { line.starts(with: $0) }) {
+        if Self.tracebackHeaders.contains(where: { own.starts(with: $0) }) {
             inTraceback = true
             return hasPrevious
         }

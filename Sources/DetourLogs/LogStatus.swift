@@ -1,11 +1,13 @@
 /// The status a visitor got, where the line says it: HAProxy's request log (the field after the
 /// timers) and Caddy's JSON error lines (`"status":502`). nginx's and Apache's error logs do not
-/// say it; their access logs do, which `detour diagnose` does not read.
+/// say it; their access logs do, which `detour diagnose` does not read. Through syslog or
+/// journald, Caddy's JSON starts after their prefix (`LogPrefix`).
 enum LogStatus {
     private static let jsonStatus = Array(#""status":"#.utf8)
 
     static func of(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
-        if line.first == UInt8(ascii: "{") {
+        let own = LogPrefix.end(of: line)
+        if own < line.count, line[own] == UInt8(ascii: "{") {
             guard let start = firstEnd(of: jsonStatus, in: line), start + 3 <= line.count, line[start..<(start + 3)].allSatisfy(LogPiece.isDigit),
                 start + 3 == line.count || !LogPiece.isDigit(line[start + 3])
             else { return nil }

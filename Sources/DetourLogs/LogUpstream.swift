@@ -19,7 +19,9 @@ enum LogUpstream {
         case json
         case other
 
-        static func of(_ line: UnsafeBufferPointer<UInt8>) -> Format {
+        static func of(_ whole: UnsafeBufferPointer<UInt8>) -> Format {
+            // Through syslog or journald, what the server wrote starts after their prefix.
+            let line = UnsafeBufferPointer(rebasing: whole[LogPrefix.end(of: whole)...])
             guard let first = line.first else { return .other }
             if first == UInt8(ascii: "{") { return .json }
             // `[Fri ` opens Apache's lines; HAProxy's raw `[WARNING]` and PHP-FPM's `[20-Nov-2026`

@@ -180,4 +180,23 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(found?.statusesLogged.map(\.status), [502, 200, 206])
         XCTAssertEqual(found?.statusesLogged.map(\.count), [2, 1, 1])
     }
+
+    func testJournaldsPrefixHidesNoStructure() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(slug: "app", title: "App", url: "https://h/app/", statuses: [500], patterns: ["[ERROR] Error handling request", "\"msg\":\"EOF\""])
+        ])
+        read(
+            [
+                "Nov 25 06:31:06 web1 gunicorn[6345]: [2026-11-25 06:31:06 +0000] [6345] [ERROR] Error handling request /orders/7",
+                "Nov 25 06:31:06 web1 gunicorn[6345]: Traceback (most recent call last):",
+                #"Nov 25 06:31:06 web1 gunicorn[6345]:   File "/srv/app.py", line 2, in application"#,
+                "Nov 25 06:31:06 web1 gunicorn[6345]:     return 1 / 0",
+                "Nov 25 06:31:06 web1 gunicorn[6345]: ZeroDivisionError: division by zero",
+                #"2026-11-25T06:31:07+0000 web1 caddy[640]: {"level":"error","ts":1795588267.1,"logger":"http.log.error","msg":"EOF","duration":0.001,"status":502}"#,
+            ], into: &diagnosis)
+        XCTAssertEqual(diagnosis.unexplained, 0, "the traceback continues the request's line")
+        XCTAssertEqual(diagnosis.results.first?.count, 6)
+        XCTAssertEqual(diagnosis.results.first?.incidents, 2)
+        XCTAssertEqual(diagnosis.results.first?.statusesLogged.map(\.status), [502], "Caddy's status behind the prefix")
+    }
 }
