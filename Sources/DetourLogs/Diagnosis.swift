@@ -74,20 +74,16 @@ public struct Diagnosis: Sendable {
             upstreamCounts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }.map { ($0.name, $0.count) }
         }
 
-        /// Counts `line`; a companion (a later line of an incident already counted) names the
-        /// upstream again, often less fully (`backend: 127.0.0.1`), so its is not counted.
-        mutating func add(_ line: UnsafeBufferPointer<UInt8>, newIncident: Bool, companion: Bool = false) {
+        /// Counts `line`, of `format`, written at `time`; a companion (a later line of an
+        /// incident already counted) names the upstream again, often less fully (`backend:
+        /// 127.0.0.1`), so its is not counted.
+        mutating func add(_ line: UnsafeBufferPointer<UInt8>, time: LogTime?, format: LogFormat, newIncident: Bool, companion: Bool = false) {
             count += 1
             if newIncident { incidents += 1 }
-            // Only HAProxy's request log and Caddy's JSON say the status; nginx's and Apache's
-            // error lines never do.
-            switch LogUpstream.Format.of(line) {
-            case .json, .other: if let status = LogStatus.of(line) { statusCounts[status, default: 0] += 1 }
-            case .nginx, .apache: break
-            }
-            if !companion, let range = LogUpstream.range(in: line) {
+            if let status = LogStatus.of(line, format: format) { statusCounts[status, default: 0] += 1 }
+            if !companion, let range = LogUpstream.range(in: line, format: format) {
                 // By a hash of its bytes: a string is made once per upstream, not per line.
-                let key = line[range].reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+                let key = LogHash.of(line[range])
                 if upstreamCounts[key] != nil {
                     upstreamCounts[key]!.count += 1
                 } else if upstreamCounts.count < Diagnosis.maximumUpstreams {
@@ -95,7 +91,7 @@ public struct Diagnosis: Sendable {
                 }
             }
             if lines.count < Diagnosis.keptLines { lines.append(String(decoding: line, as: UTF8.self)) }
-            guard let time = LogTime.of(line) else { return }
+            guard let time else { return }
             if firstTime == nil { firstTime = (Array(line[time.range]), time.isEpoch) }
             lastTime.replaceSubrange(lastTime.indices, with: line[time.range])
             lastIsEpoch = time.isEpoch
@@ -115,23 +111,31 @@ public struct Diagnosis: Sendable {
             return
         }
         lines += 1
-        if continuation.continues(line) {
-            if let cause = lastCause { found[cause]!.add(line, newIncident: false, companion: true) } else { unexplained += 1 }
+        // What the line's structure says is read once, here, and handed to whoever needs it.
+        let time = LogTime.of(line)
+        let ownStart = LogPrefix.end(of: line, time: time)
+        let format = LogFormat.of(line, ownStart: ownStart)
+        if continuation.continues(line, ownStart: ownStart) {
+            if let cause = lastCause {
+                found[cause]!.add(line, time: time, format: format, newIncident: false, companion: true)
+            } else {
+                unexplained += 1
+            }
             return
         }
         lastCause = nil
-        let request = LogRequest.of(line)
+        let request = LogRequest.of(line, time: time)
         // A warning or error of a request an article explained earlier in the same second is
         // part of that incident, whatever it matches alone: the first line says why.
         if let request, request.isProblem, let open = requests[request.key], open.second == request.second {
-            found[open.cause]!.add(line, newIncident: false, companion: true)
+            found[open.cause]!.add(line, time: time, format: format, newIncident: false, companion: true)
             lastCause = open.cause
             return
         }
         // The article whose matching pattern says the most.
         guard let best = matcher.best(line) else {
             unexplained += 1
-            LogShape.write(line, into: &shape)
+            LogShape.write(line, time: time, into: &shape)
             let key = LogShape.hash(shape)
             if shapes[key] != nil {
                 shapes[key]!.count += 1
@@ -145,7 +149,7 @@ public struct Diagnosis: Sendable {
             if requests.count >= Self.maximumRequests { requests.removeAll(keepingCapacity: true) }
             requests[request.key] = (best, request.second)
         }
-        found[best]!.add(line, newIncident: true)
+        found[best]!.add(line, time: time, format: format, newIncident: true)
         lastCause = best
     }
 

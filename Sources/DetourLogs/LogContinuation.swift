@@ -25,8 +25,12 @@ public struct LogContinuation: Sendable {
 
     /// Whether `line`, read after the lines before it, continues the one before it.
     public mutating func continues(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = LogPrefix.end(of: line)
-        let own = UnsafeBufferPointer(rebasing: line[start...])
+        continues(line, ownStart: LogPrefix.end(of: line))
+    }
+
+    /// The same, for a line whose own text (`LogPrefix.end`) starts at `ownStart`.
+    mutating func continues(_ line: UnsafeBufferPointer<UInt8>, ownStart: Int) -> Bool {
+        let own = UnsafeBufferPointer(rebasing: line[ownStart...])
         let indented = own.first == UInt8(ascii: " ") || own.first == UInt8(ascii: "\t")
         defer {
             previousIndented = indented

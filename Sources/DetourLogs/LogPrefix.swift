@@ -5,9 +5,13 @@
 enum LogPrefix {
     /// Where the program's own text starts: after the prefix, or 0 when there is none.
     static func end(of line: UnsafeBufferPointer<UInt8>) -> Int {
+        end(of: line, time: LogTime.of(line))
+    }
+
+    /// The same, for a line whose time (`LogTime.of`) was read already.
+    static func end(of line: UnsafeBufferPointer<UInt8>, time: LogTime?) -> Int {
         let space = UInt8(ascii: " ")
-        guard let first = line.first, LogPiece.isLetter(first) || LogPiece.isDigit(first), let time = LogTime.of(line), !time.isEpoch, time.prefix > 0
-        else { return 0 }
+        guard let first = line.first, LogPiece.isLetter(first) || LogPiece.isDigit(first), let time, !time.isEpoch, time.prefix > 0 else { return 0 }
         // One space, the host, one space, then the tag (`gunicorn[812]:`), one space.
         var at = time.prefix
         guard at < line.count, line[at] == space else { return 0 }

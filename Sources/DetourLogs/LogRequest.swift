@@ -17,8 +17,9 @@ struct LogRequest: Equatable {
     /// Bytes of the line after its time in which the request is looked for.
     private static let lookedAt = 160
 
-    static func of(_ line: UnsafeBufferPointer<UInt8>) -> LogRequest? {
-        guard let time = LogTime.of(line), !time.isEpoch, time.prefix > 0 else { return nil }
+    /// The request of `line`, whose time (`LogTime.of`) is `time`.
+    static func of(_ line: UnsafeBufferPointer<UInt8>, time: LogTime?) -> LogRequest? {
+        guard let time, !time.isEpoch, time.prefix > 0 else { return nil }
         let end = min(line.count, time.prefix + lookedAt)
         guard let (key, level) = nginx(line, from: time.prefix, to: end) ?? apache(line, from: time.prefix, to: end) else { return nil }
         let problem = !["info", "notice", "debug"].contains { quiet in level.elementsEqual(quiet.utf8) } && !level.starts(with: "trace".utf8)
@@ -40,7 +41,7 @@ struct LogRequest: Equatable {
         else { return nil }
         cursor += 3
         while cursor < end, LogPiece.isDigit(line[cursor]) { cursor += 1 }
-        return (hash(line[keyStart..<cursor]), level)
+        return (LogHash.of(line[keyStart..<cursor]), level)
     }
 
     /// ` [proxy:error] [pid 1234:tid 5678] `: the level after the module, the key inside the
@@ -56,7 +57,7 @@ struct LogRequest: Equatable {
         guard keyStart + pid.count < end, line[(close + 1)..<keyStart].first == UInt8(ascii: " "), line[keyStart..<(keyStart + pid.count)].elementsEqual(pid),
             let keyEnd = line[keyStart..<end].firstIndex(of: UInt8(ascii: "]"))
         else { return nil }
-        return (hash(line[keyStart..<keyEnd]), module[(colon + 1)...])
+        return (LogHash.of(line[keyStart..<keyEnd]), module[(colon + 1)...])
     }
 
     /// The time's bytes without a fraction of a second (Apache writes microseconds).
@@ -76,9 +77,5 @@ struct LogRequest: Equatable {
             previous = byte
         }
         return hash
-    }
-
-    private static func hash(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
-        bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 }

@@ -7,10 +7,10 @@ enum LogShape {
     static let lookedAt = 200
 
     /// The line's shape, written into `shape` (which is reused from line to line, so counting
-    /// shapes allocates only for a new one).
-    static func write(_ line: UnsafeBufferPointer<UInt8>, into shape: inout [UInt8]) {
+    /// shapes allocates only for a new one); `time` is the line's (`LogTime.of`).
+    static func write(_ line: UnsafeBufferPointer<UInt8>, time: LogTime?, into shape: inout [UInt8]) {
         shape.removeAll(keepingCapacity: true)
-        var start = LogTime.of(line)?.prefix ?? 0
+        var start = time?.prefix ?? 0
         while start < line.count, line[start] == UInt8(ascii: " ") { start += 1 }
         let body = UnsafeBufferPointer(rebasing: line[start..<min(line.count, start + lookedAt)])
         LogPiece.scan(body, literal: { shape += body[$0] }, hole: { shape += $0.placeholder.utf8 })

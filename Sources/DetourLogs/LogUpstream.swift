@@ -1,5 +1,3 @@
-import Glibc
-
 /// The upstream or socket a line names, as each server writes it: nginx's `upstream:
 /// "http://127.0.0.1:8080/"`, Apache's `attempt to connect to 127.0.0.1:8080` and `remote
 /// server 127.0.0.1:8080`, Go's (Caddy's) `dial tcp 127.0.0.1:8080`, `dial unix
@@ -7,40 +5,15 @@ import Glibc
 /// and its request log's `backend/server` field. It tells an operator which of several upstreams
 /// failed: the address, never the request's path.
 enum LogUpstream {
-    /// Which server wrote a line, as far as its first bytes tell: each writes its upstream in
-    /// its own words, so only those are looked for. A line of another shape (syslog's prefix
-    /// hides the server) is searched for every server's words.
-    enum Format: CaseIterable {
-        /// `2026/11/20 10:00:01 [error] …`
-        case nginx
-        /// `[Fri Nov 20 10:00:16.123456 2026] [proxy:error] …`
-        case apache
-        /// `{"level":"error",…}`
-        case json
-        case other
-
-        static func of(_ whole: UnsafeBufferPointer<UInt8>) -> Format {
-            // Through syslog or journald, what the server wrote starts after their prefix.
-            let line = UnsafeBufferPointer(rebasing: whole[LogPrefix.end(of: whole)...])
-            guard let first = line.first else { return .other }
-            if first == UInt8(ascii: "{") { return .json }
-            // `[Fri ` opens Apache's lines; HAProxy's raw `[WARNING]` and PHP-FPM's `[20-Nov-2026`
-            // are other shapes.
-            if first == UInt8(ascii: "["), line.count > 5, line[1...3].allSatisfy(LogPiece.isLetter), line[4] == UInt8(ascii: " ") { return .apache }
-            if line.count > 10, LogPiece.isDigit(first), line[4] == UInt8(ascii: "/"), line[7] == UInt8(ascii: "/") { return .nginx }
-            return .other
-        }
-    }
-
     private struct Marker {
         var text: [UInt8]
         /// What ends the value after the marker.
         var terminators: Set<UInt8>
         /// Whether the value must name a backend and a server (`app/app1`), as HAProxy's do.
         var needsSlash = false
-        var formats: Set<Format>
+        var formats: Set<LogFormat>
 
-        init(_ text: String, until terminators: String, in formats: Set<Format>, needsSlash: Bool = false) {
+        init(_ text: String, until terminators: String, in formats: Set<LogFormat>, needsSlash: Bool = false) {
             self.text = Array(text.utf8)
             self.terminators = Set(terminators.utf8)
             self.formats = formats.union([.other])
@@ -64,23 +37,21 @@ enum LogUpstream {
     ]
 
     /// The markers to look for in a line of each format, in the order above.
-    private static let markersByFormat: [Format: [Marker]] = Dictionary(
-        uniqueKeysWithValues: Format.allCases.map { format in (format, markers.filter { $0.formats.contains(format) }) })
+    private static let markersByFormat: [LogFormat: [Marker]] = Dictionary(
+        uniqueKeysWithValues: LogFormat.allCases.map { format in (format, markers.filter { $0.formats.contains(format) }) })
 
     /// Longest value kept: an upstream is an address or a path.
     static let maximumLength = 200
 
     /// The upstream the line names, or nil.
     static func of(_ line: UnsafeBufferPointer<UInt8>) -> String? {
-        range(in: line).map { String(decoding: line[$0], as: UTF8.self) }
+        range(in: line, format: LogFormat.of(line, ownStart: LogPrefix.end(of: line))).map { String(decoding: line[$0], as: UTF8.self) }
     }
 
-    /// Where in the line the upstream is written, without the request's path.
-    static func range(in line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        guard let base = line.baseAddress else { return nil }
-        let format = Format.of(line)
+    /// Where in the line, of `format`, the upstream is written, without the request's path.
+    static func range(in line: UnsafeBufferPointer<UInt8>, format: LogFormat) -> Range<Int>? {
         for marker in markersByFormat[format]! {
-            guard let start = find(marker.text, in: line, base: base) else { continue }
+            guard let start = LogSearch.end(of: marker.text, in: line) else { continue }
             var end = start
             while end < line.count, end - start < maximumLength, !marker.terminators.contains(line[end]) { end += 1 }
             // Go writes `dial tcp 127.0.0.1:8080: connect: …`.
@@ -114,19 +85,5 @@ enum LogUpstream {
     private static func haproxyServer(_ line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard let request = HAProxyRequestLine.of(line), !line[request.server].contains(UInt8(ascii: "<")) else { return nil }
         return request.server
-    }
-
-    /// Where `text` ends in the line, if it occurs.
-    private static func find(_ text: [UInt8], in line: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>) -> Int? {
-        guard line.count >= text.count else { return nil }
-        // memchr for the first byte, then memcmp: both vectorised in the C library.
-        var start = 0
-        let last = line.count - text.count
-        while start <= last, let found = memchr(base + start, Int32(text[0]), last - start + 1) {
-            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if text.withUnsafeBytes({ memcmp(base + at, $0.baseAddress!, text.count) }) == 0 { return at + text.count }
-            start = at + 1
-        }
-        return nil
     }
 }

@@ -43,7 +43,7 @@ final class LogPatternTests: XCTestCase {
         var shape: [UInt8] = []
         Array(
             #"2026/11/22 23:08:00 [error] 12#12: *5 open() "/usr/share/nginx/html/favicon.ico" failed (2: No such file or directory), client: 127.0.0.1"#.utf8
-        ).withUnsafeBufferPointer { LogShape.write($0, into: &shape) }
+        ).withUnsafeBufferPointer { LogShape.write($0, time: LogTime.of($0), into: &shape) }
         XCTAssertEqual(String(decoding: shape, as: UTF8.self), #"[error] N#N: *N open() "PATH" failed (N: No such file or directory), client: ADDRESS"#)
     }
 
