@@ -15,33 +15,6 @@ final class DiagnoseCommandTests: XCTestCase {
         scratch.remove()
     }
 
-    private struct Report: Decodable {
-        struct Cause: Decodable {
-            var slug: String
-            var url: String
-            var statuses: [Int]
-            var count: Int
-            var incidents: Int
-            var upstreams: [Upstream]
-            var loggedStatuses: [LoggedStatus]
-            var lines: [String]
-
-            enum CodingKeys: String, CodingKey {
-                case slug, url, statuses, count, incidents, upstreams, lines
-                case loggedStatuses = "logged_statuses"
-            }
-        }
-        struct Upstream: Decodable { var upstream: String }
-        struct LoggedStatus: Decodable {
-            var status: Int
-            var count: Int
-        }
-        struct Unexplained: Decodable { var count: Int }
-        var lines: Int
-        var causes: [Cause]
-        var unexplained: Unexplained
-    }
-
     /// nginx's and Caddy's error lines for an upstream nobody listens on, at port `dead`.
     private func deadUpstreamLines(_ dead: Int) throws -> String {
         let nginxPort = LoopbackPort.free()
@@ -69,7 +42,7 @@ final class DiagnoseCommandTests: XCTestCase {
         try scratch.write(["error.log": try deadUpstreamLines(dead)])
         let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
         XCTAssertEqual(result.status, 0, result.stderr)
-        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        let report = try JSONDecoder().decode(DiagnoseReport.self, from: Data(result.stdout.utf8))
         let cause = try XCTUnwrap(report.causes.first, result.stdout)
         XCTAssertEqual(cause.slug, "upstream-connection-refused")
         XCTAssertEqual(cause.url, "https://help.example.com/articles/upstream-connection-refused/")

@@ -15,7 +15,7 @@ final class HAProxyMessageCatalogueTests: XCTestCase {
             // `option httplog` from the frontend on; a check's line after HAProxy's own prefix.
             message.level == "state" ? "127.0.0.1:51234 [25/Nov/2026:06:00:00.123] web \(text)" : "[WARNING]  (1234) : \(text)"
         },
-        defaultExample: { message in
+        defaultExample: { message, _ in
             message.level == "state"
                 ? "app/app1 0/0/1/2/3 200 1076 - - \(message.key) 1/1/0/0/0 0/0 \"GET / HTTP/1.1\""
                 : "Server app/app1 is DOWN, reason: \(message.key), check duration: 3ms. 0 active and 0 backup servers left."

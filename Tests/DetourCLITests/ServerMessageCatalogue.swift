@@ -31,8 +31,9 @@ struct ServerMessageCatalogue {
     var prefix: (Message) -> String
     /// `text` as a whole line of the server's error log, for a message at `level`.
     var logLine: (_ text: String, _ message: Message) -> String
-    /// The text a verdict without an example stands for: by default the message filled in.
-    var defaultExample: ((Message) -> String)? = nil
+    /// The text a verdict without an example stands for, given the message filled in
+    /// (`filledIn`): by default that text.
+    var defaultExample: ((Message, _ filledIn: String) -> String)? = nil
 
     /// The message with each field filled in, a string as `x` and a number as 7, after its
     /// prefix.
@@ -100,7 +101,7 @@ struct ServerMessageCatalogue {
         let byKey = Dictionary(messages.filter { $0.level != "emerg" }.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         for verdict in verdicts {
             guard let message = byKey[verdict.key] else { continue }
-            let text = verdict.example != "-" ? verdict.example : defaultExample?(message) ?? filledIn(message)
+            let text = verdict.example != "-" ? verdict.example : defaultExample?(message, filledIn(message)) ?? filledIn(message)
             XCTAssertTrue(instantiates(text, message), "\(verdictTable): \"\(text)\" is not what the server writes for \(verdict.key)", file: file, line: line)
             XCTAssertTrue(verdict.slug == "-" || slugs.contains(verdict.slug), "\(verdictTable): no article \(verdict.slug)", file: file, line: line)
             XCTAssertEqual(

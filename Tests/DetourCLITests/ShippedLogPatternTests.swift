@@ -8,39 +8,11 @@ import XCTest
 /// Caddy and Apache: each failure is made to happen, the visitor's status is the one the
 /// article states, and `detour diagnose` sends the line the server really wrote to that article.
 final class ShippedLogPatternTests: XCTestCase {
-    private struct Report: Decodable {
-        struct Cause: Decodable {
-            var slug: String
-            var statuses: [Int]
-            var count: Int
-            var incidents: Int
-            var upstreams: [Upstream]
-            var loggedStatuses: [LoggedStatus]
-            var lines: [String]
-
-            enum CodingKeys: String, CodingKey {
-                case slug, statuses, count, incidents, upstreams, lines
-                case loggedStatuses = "logged_statuses"
-            }
-        }
-        struct LoggedStatus: Decodable {
-            var status: Int
-        }
-        struct Upstream: Decodable {
-            var upstream: String
-            var count: Int
-        }
-        struct Unexplained: Decodable {
-            var count: Int
-        }
-        var causes: [Cause]
-        var unexplained: Unexplained
-    }
 
     /// Runs nginx with `location` as its only location (and `http` beside the server), asks it
     /// `requests` times, and returns the statuses and the articles its error log leads to.
     private func reproduce(_ location: String, http: String = "", requests: Int = 1, path: String = "/", file: StaticString = #filePath, line: UInt = #line)
-        throws -> (statuses: [Int], causes: [Report.Cause])
+        throws -> (statuses: [Int], causes: [DiagnoseReport.Cause])
     {
         let port = LoopbackPort.free()
         let nginx = try NginxServer(config: NginxServer.httpBlock("\(http) server { listen 127.0.0.1:\(port); proxy_read_timeout 1s; \(location) }"))
@@ -53,7 +25,7 @@ final class ShippedLogPatternTests: XCTestCase {
     }
 
     private func assertLeads(
-        _ reproduced: (statuses: [Int], causes: [Report.Cause]), to slug: String, status: Int, file: StaticString = #filePath, line: UInt = #line
+        _ reproduced: (statuses: [Int], causes: [DiagnoseReport.Cause]), to slug: String, status: Int, file: StaticString = #filePath, line: UInt = #line
     ) {
         XCTAssertEqual(reproduced.statuses.last, status, "what the visitor gets", file: file, line: line)
         XCTAssertEqual(reproduced.causes.map(\.slug), [slug], file: file, line: line)
@@ -184,18 +156,18 @@ final class ShippedLogPatternTests: XCTestCase {
     }
 
     /// The articles `detour diagnose` finds in `log`.
-    private func diagnose(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Report.Cause] {
+    private func diagnose(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> [DiagnoseReport.Cause] {
         try diagnosis(log, file: file, line: line).causes
     }
 
     /// What `detour diagnose` reports for `log`.
-    private func diagnosis(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> Report {
+    private func diagnosis(_ log: String, file: StaticString = #filePath, line: UInt = #line) throws -> DiagnoseReport {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
         try scratch.write(["error.log": log])
         let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
-        return try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        return try JSONDecoder().decode(DiagnoseReport.self, from: Data(result.stdout.utf8))
     }
 
     /// Starts `tool` in the foreground with `arguments`, asks its port once `ready` holds, stops

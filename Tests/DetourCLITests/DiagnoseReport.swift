@@ -1,0 +1,32 @@
+/// What `detour diagnose --format json` prints, as the tests read it.
+struct DiagnoseReport: Decodable {
+    struct Cause: Decodable {
+        var slug: String
+        var url: String
+        var statuses: [Int]
+        var count: Int
+        var incidents: Int
+        var upstreams: [Upstream]
+        var loggedStatuses: [LoggedStatus]
+        var lines: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case slug, url, statuses, count, incidents, upstreams, lines
+            case loggedStatuses = "logged_statuses"
+        }
+    }
+    struct Upstream: Decodable {
+        var upstream: String
+        var count: Int
+    }
+    struct LoggedStatus: Decodable {
+        var status: Int
+        var count: Int
+    }
+    struct Unexplained: Decodable {
+        var count: Int
+    }
+    var lines: Int
+    var causes: [Cause]
+    var unexplained: Unexplained
+}
