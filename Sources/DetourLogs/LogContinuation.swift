@@ -4,17 +4,27 @@
 /// `Traceback (most recent call last):` and the exception that ends it (`KeyError: 'id'`). Such
 /// a line shares the fate of the line it continues: the same cause, or unexplained with it, and
 /// never a shape of its own, so a log full of tracebacks lists what raised them, not their frames.
+/// So do the reports uWSGI writes after a line, from their first line to their last: the
+/// backtrace after `!!! uWSGI process 1234 got Segmentation Fault !!!`, the worker's status
+/// after `*** HARAKIRI ON WORKER 1 … ***`.
 /// Through syslog or journald, the line is read after their prefix (`LogPrefix`).
 public struct LogContinuation: Sendable {
     private var hasPrevious = false
     private var previousIndented = false
     /// Inside a Python traceback: its frames until the first unindented line, the exception.
     private var inTraceback = false
+    /// Inside a report that ends with a known line: that line.
+    private var reportEnd: [UInt8]?
 
     private static let tracebackHeaders = [
         "Traceback (most recent call last):", "During handling of the above exception, another exception occurred:",
         "The above exception was the direct cause of the following exception:",
     ].map { Array($0.utf8) }
+
+    /// uWSGI's reports: the first line's start, and the last line's.
+    private static let reports = [
+        ("*** backtrace of ", "*** end of backtrace ***"), ("HARAKIRI !!! worker ", "HARAKIRI !!! end of worker "),
+    ].map { (Array($0.0.utf8), Array($0.1.utf8)) }
 
     public init() {}
 
@@ -37,6 +47,14 @@ public struct LogContinuation: Sendable {
             hasPrevious = true
         }
         if indented { return hasPrevious }
+        if let end = reportEnd {
+            if own.starts(with: end) { reportEnd = nil }
+            return true
+        }
+        if hasPrevious, let report = Self.reports.first(where: { own.starts(with: $0.0) }) {
+            reportEnd = report.1
+            return true
+        }
         if Self.tracebackHeaders.contains(where: { own.starts(with: $0) }) {
             inTraceback = true
             return hasPrevious

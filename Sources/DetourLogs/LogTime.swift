@@ -2,7 +2,7 @@ import Foundation
 
 /// When a log line says it was written, as the line writes it: nginx's `2026/11/22 23:07:10`,
 /// Apache's `[Sun Nov 22 23:07:10.123456 2026]`, PHP-FPM's `[22-Nov-2026 23:07:10]`, syslog's
-/// `Nov 22 23:07:10`, an ISO 8601 stamp, or Caddy's `"ts":1795389093.54` (shown in UTC).
+/// `Nov 22 23:07:10`, uWSGI's `Sun Nov 22 23:07:10 2026`, an ISO 8601 stamp, or Caddy's `"ts":1795389093.54` (shown in UTC).
 /// Found as a span of the line, so reading a line makes no string; `text` makes one.
 struct LogTime {
     /// The bytes that say the time.
@@ -15,8 +15,9 @@ struct LogTime {
     static func of(_ line: UnsafeBufferPointer<UInt8>) -> LogTime? {
         guard let first = line.first else { return nil }
         if first == UInt8(ascii: "{") { return caddy(line) }
+        // Not uWSGI's request log, `[pid: 3312|app: 0|req: 1/1]`.
         if first == UInt8(ascii: "["), let close = line.prefix(64).firstIndex(of: UInt8(ascii: "]")), close > 8,
-            line[1..<close].contains(UInt8(ascii: ":")), LogPiece.isDigit(line[close - 1])
+            line[1..<close].contains(UInt8(ascii: ":")), !line[1..<close].contains(UInt8(ascii: "|")), LogPiece.isDigit(line[close - 1])
         {
             return LogTime(range: 1..<close, isEpoch: false, prefix: close + 1)
         }
@@ -25,6 +26,12 @@ struct LogTime {
             var end = 19
             while end < line.count, line[end] != UInt8(ascii: " ") { end += 1 }
             return LogTime(range: 0..<end, isEpoch: false, prefix: end)
+        }
+        // Sun Nov 22 23:07:10 2026 (C's ctime, the day padded with a space)
+        if line.count >= 24, LogPiece.isLetter(first), line[3] == UInt8(ascii: " "), line[7] == UInt8(ascii: " "), line[13] == UInt8(ascii: ":"),
+            line[16] == UInt8(ascii: ":"), line[19] == UInt8(ascii: " "), line[20..<24].allSatisfy(LogPiece.isDigit)
+        {
+            return LogTime(range: 0..<24, isEpoch: false, prefix: 24)
         }
         // Nov 22 23:07:10
         if line.count >= 15, LogPiece.isLetter(first), line[3] == UInt8(ascii: " "), line[9] == UInt8(ascii: ":"), line[12] == UInt8(ascii: ":") {

@@ -119,7 +119,7 @@ extension LogReproduction {
         },
         .init(name: "gunicorn, a port another process holds", slugs: ["configuration-refused"], status: -1) {
             try with(.answers) { holder in
-                try gunicornThatExits(app: "def application(environ, start_response):\n    return []\n", port: holder.port) { _, log in
+                try pythonServerThatExits(app: "def application(environ, start_response):\n    return []\n", port: holder.port) { _, log in
                     .init(status: -1, log: log())
                 }
             }

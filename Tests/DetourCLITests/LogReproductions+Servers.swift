@@ -1,8 +1,8 @@
 import DetourTestSupport
 import Foundation
 
-/// The reproductions with a real application server behind the proxy (PHP-FPM, gunicorn), and
-/// the ones on HAProxy, Caddy and Apache.
+/// The reproductions with a real application server behind the proxy (PHP-FPM, gunicorn; uWSGI
+/// has its own file), and the ones on HAProxy, Caddy and Apache.
 extension LogReproduction {
     static let scripts = [
         "ok.php": "<?php echo 'ok';",
@@ -56,11 +56,12 @@ extension LogReproduction {
 
     /// nginx (with `location`, given the port) in front of a Python WSGI server (`arguments`,
     /// given the app's folder and port, with `environment`) serving `app` (`app.py`: by default,
-    /// one view that sleeps 5 s), its workers sent `signal` a second into the request if given;
-    /// both logs.
-    private static func slowPython(
+    /// one view that sleeps 5 s), its workers sent `signal` a second into the request if given,
+    /// asked for `path` with curl's `options`; both logs, read `settle` seconds after the answer
+    /// (for what the server writes after the visitor is gone).
+    static func slowPython(
         server: String, app: String = slowView, _ arguments: (String, Int) -> [String], environment: [String: String] = [:], killWith signal: Int32? = nil,
-        location: (Int) -> String
+        path: String = "/", options: [String] = [], settle: Double = 0, location: (Int) -> String
     ) throws -> Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -73,24 +74,32 @@ extension LogReproduction {
             let master = python.pid
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) { ServerProcess.signalChildren(of: master, signal) }
         }
-        var outcome = try Reproduce.nginx(location: location(port))
+        var outcome = try Reproduce.nginx(location: location(port), path: path, options: options)
+        if settle > 0 { usleep(useconds_t(settle * 1_000_000)) }
         outcome.log += python.log
         return outcome
     }
 
-    /// gunicorn 20.1 serving `app` on `port` (a free one by default) until it exits by itself,
-    /// as it does when it cannot start; then `body` with the port and its log.
-    static func gunicornThatExits(app: String, port: Int = LoopbackPort.free(), _ body: (Int, () -> String) throws -> Outcome) throws -> Outcome {
+    /// gunicorn 20.1's arguments for the app in a folder on a port, with one worker.
+    static func gunicornArguments(_ folder: String, _ port: Int) -> [String] {
+        ["--chdir", folder, "--bind", "127.0.0.1:\(port)", "--workers", "1", "app:application"]
+    }
+
+    /// A Python WSGI server (`arguments`, given the app's folder and port; gunicorn by default)
+    /// serving `app` on `port` (a free one by default) until it exits by itself, as it does when
+    /// it cannot start; then `body` with the port and its log.
+    static func pythonServerThatExits(
+        _ server: String = "gunicorn", _ arguments: (String, Int) -> [String] = gunicornArguments, app: String, port: Int = LoopbackPort.free(),
+        _ body: (Int, () -> String) throws -> Outcome
+    ) throws -> Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(["app.py": app])
-        let gunicorn = try ServerProcess(
-            "gunicorn", ["--chdir", folder.path, "--bind", "127.0.0.1:\(port)", "--workers", "1", "app:application"],
-            log: folder.url.appendingPathComponent("server.log"))
-        defer { gunicorn.stop() }
+        let python = try ServerProcess(server, arguments(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
+        defer { python.stop() }
         let started = Date()
-        while gunicorn.isRunning, Date().timeIntervalSince(started) < 15 { usleep(50_000) }
-        return try body(port) { gunicorn.log }
+        while python.isRunning, Date().timeIntervalSince(started) < 15 { usleep(50_000) }
+        return try body(port) { python.log }
     }
 
     static let nginxWithApplications: [LogReproduction] = [
@@ -134,7 +143,7 @@ extension LogReproduction {
             ) { "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }" }
         },
         .init(name: "nginx + gunicorn, an application that fails as it loads", slugs: ["upstream-connection-refused"], status: 502) {
-            try gunicornThatExits(app: "import missing_module\n") { port, log in
+            try pythonServerThatExits(app: "import missing_module\n") { port, log in
                 var outcome = try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\(port); }")
                 outcome.log += log()
                 return outcome
@@ -153,14 +162,6 @@ extension LogReproduction {
                 server: "gunicorn", app: "def application(environ, start_response):\n    return 1 / 0\n",
                 { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--workers", "1", "app:application"] }
             ) { "location / { proxy_pass http://127.0.0.1:\($0); }" }
-        },
-        .init(name: "nginx + uWSGI, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
-            try slowPython(
-                server: "uwsgi_python3",
-                { ["--socket", "127.0.0.1:\($1)", "--chdir", $0, "--wsgi-file", "app.py", "--harakiri", "1", "--processes", "1", "--master", "--die-on-term"] }
-            ) {
-                "location / { include /etc/nginx/uwsgi_params; uwsgi_pass 127.0.0.1:\($0); uwsgi_read_timeout 10s; }"
-            }
         },
     ]
 

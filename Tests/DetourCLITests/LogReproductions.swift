@@ -4,7 +4,7 @@ import Foundation
 /// Every failure the shipped articles explain, made to happen on the real servers. Together
 /// they must write a line for every `log_patterns` entry (see ShippedLogPatternTests).
 extension LogReproduction {
-    static var all: [LogReproduction] { nginx + nginxWithApplications + haproxy + caddy + apache + requests + network + configuration }
+    static var all: [LogReproduction] { nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + apache + requests + network + configuration }
 
     static func with(_ behaviour: FakeUpstream.Behaviour, _ body: (FakeUpstream) throws -> Outcome) throws -> Outcome {
         let upstream = try FakeUpstream(behaviour)

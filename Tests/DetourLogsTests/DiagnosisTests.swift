@@ -165,6 +165,34 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertFalse(continuation.continues("[2026-11-25 06:31:08 +0000] [6345] [INFO] Worker exiting (pid: 6345)"))
     }
 
+    func testUWSGIsReportsGoWhereTheLineBeforeThemWent() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(
+                slug: "killed", title: "Killed", url: "https://h/killed/", statuses: [502],
+                patterns: ["*** HARAKIRI ON WORKER 1 (pid: 1234, try: 1) ***", "!!! uWSGI process 1234 got Segmentation Fault !!!"])
+        ])
+        read(
+            [
+                "Wed Nov 25 08:47:12 2026 - *** HARAKIRI ON WORKER 1 (pid: 3546, try: 1) ***",
+                "Wed Nov 25 08:47:12 2026 - HARAKIRI !!! worker 1 status !!!",
+                "Wed Nov 25 08:47:12 2026 - HARAKIRI [core 0] 127.0.0.1 - GET /slow since 1795596430",
+                "Wed Nov 25 08:47:12 2026 - HARAKIRI !!! end of worker 1 status !!!",
+                "!!! uWSGI process 3375 got Segmentation Fault !!!", "*** backtrace of 3375 ***",
+                "uwsgi_python3(uwsgi_backtrace+0x2f) [0x56229e9aa4df]", "/lib/x86_64-linux-gnu/libc.so.6(+0x3c050) [0x7fa5526ae050]",
+                "*** end of backtrace ***",
+                // After the report's last line, lines stand alone again.
+                "Respawned uWSGI worker 1 (new pid: 3458)",
+            ], into: &diagnosis)
+        XCTAssertEqual(diagnosis.results.first?.count, 9, "both failures with their reports")
+        XCTAssertEqual(diagnosis.results.first?.incidents, 2)
+        XCTAssertEqual(diagnosis.results.first?.first, "Wed Nov 25 08:47:12 2026", "uWSGI's date, as it writes it")
+        XCTAssertEqual(diagnosis.unexplained, 1)
+        XCTAssertEqual(diagnosis.topShapes(10).count, 1)
+        // A report with no line before it has nothing to continue.
+        var alone = LogContinuation()
+        XCTAssertFalse(alone.continues("*** backtrace of 3375 ***"))
+    }
+
     func testStatusesAreCountedWhereTheLineSaysThem() {
         var diagnosis = Diagnosis(causes: [
             LogCause(slug: "closed", title: "Closed", url: "https://h/closed/", statuses: [502], patterns: ["200 1076 - - SD--", "\"msg\":\"EOF\""])

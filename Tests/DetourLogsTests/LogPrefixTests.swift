@@ -16,6 +16,14 @@ final class LogPrefixTests: XCTestCase {
         XCTAssertEqual(own("Nov 25 06:00:00 web1 kernel: Out of memory: Killed process 812 (gunicorn)"), "Out of memory: Killed process 812 (gunicorn)")
     }
 
+    func testUWSGIsDateIsAPrefix() {
+        XCTAssertEqual(own("Wed Nov 25 08:47:12 2026 - *** HARAKIRI ON WORKER 1 (pid: 3546, try: 1) ***"), "*** HARAKIRI ON WORKER 1 (pid: 3546, try: 1) ***")
+        XCTAssertEqual(own("Wed Nov  5 08:47:12 2026 - HARAKIRI !!! worker 1 status !!!"), "HARAKIRI !!! worker 1 status !!!")
+        // uWSGI's request log names the process in brackets: no time, no prefix.
+        let request = "[pid: 3312|app: -1|req: -1/1] 127.0.0.1 () {10 vars in 102 bytes} [Wed Nov 25 08:46:30 2026] GET / => generated 21 bytes"
+        XCTAssertEqual(own(request), request)
+    }
+
     func testServersOwnTimesAreNoPrefix() {
         for line in [
             "2026/11/25 06:00:00 [error] 12#12: *5 connect() failed (111: Connection refused) while connecting to upstream",

@@ -1,0 +1,80 @@
+import DetourTestSupport
+import Foundation
+
+/// The reproductions with uWSGI 2.0 (Debian 12's, with its Python 3 plugin) behind nginx's
+/// `uwsgi_pass`: a worker past harakiri, killed or crashing; an application that does not load;
+/// a request too big for uWSGI's buffer; a visitor who leaves; and its port already taken.
+extension LogReproduction {
+    /// nginx's location passing every request to uWSGI on `port`.
+    private static func uwsgiPass(_ port: Int) -> String {
+        "location / { include /etc/nginx/uwsgi_params; uwsgi_pass 127.0.0.1:\(port); uwsgi_read_timeout 10s; }"
+    }
+
+    /// uWSGI's arguments for app.py in a folder on a port: a master and one worker, stopped by
+    /// SIGTERM (uWSGI 2.0 reloads on it otherwise), and `extra`.
+    private static func uwsgiArguments(_ extra: [String] = []) -> (String, Int) -> [String] {
+        { folder, port in
+            ["--socket", "127.0.0.1:\(port)", "--chdir", folder, "--wsgi-file", "app.py", "--processes", "1", "--master", "--die-on-term"] + extra
+        }
+    }
+
+    /// Seconds for uWSGI's master to notice a worker that died and log it: it looks once a second.
+    private static let masterTick = 1.5
+
+    /// A WSGI application whose one view runs `statement` first, then answers `body`.
+    private static func view(_ statement: String, body: String = "b'ok'", imports: String = "") -> String {
+        "\(imports)\n\ndef application(environ, start_response):\n    \(statement)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [\(body)]\n"
+    }
+
+    static let uwsgiBehindNginx: [LogReproduction] = [
+        .init(name: "nginx + uWSGI, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(server: "uwsgi_python3", uwsgiArguments(["--harakiri", "1"]), settle: masterTick, location: uwsgiPass)
+        },
+        .init(name: "nginx + uWSGI, a worker the OOM killer ends (SIGKILL)", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(server: "uwsgi_python3", uwsgiArguments(), killWith: SIGKILL, settle: masterTick, location: uwsgiPass)
+        },
+        .init(name: "nginx + uWSGI, a worker that crashes (SIGSEGV)", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("ctypes.string_at(0)", imports: "import ctypes"), uwsgiArguments(), settle: masterTick,
+                location: uwsgiPass)
+        },
+        .init(name: "nginx + uWSGI, a worker that gets SIGFPE", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("os.kill(os.getpid(), signal.SIGFPE)", imports: "import os, signal"), uwsgiArguments(),
+                settle: masterTick, location: uwsgiPass)
+        },
+        // uWSGI 2.0 serves on without the app and answers every request 500.
+        .init(name: "nginx + uWSGI, an application that fails as it loads", slugs: ["application-errors"], status: 500) {
+            try slowPython(server: "uwsgi_python3", app: "import missing_module\n", uwsgiArguments(), location: uwsgiPass)
+        },
+        // With --need-app it exits instead, and nothing listens on its port.
+        .init(
+            name: "nginx + uWSGI with --need-app, an application that fails as it loads", slugs: ["upstream-connection-refused", "application-errors"],
+            status: 502
+        ) {
+            try pythonServerThatExits("uwsgi_python3", uwsgiArguments(["--need-app"]), app: "import missing_module\n") { port, log in
+                var outcome = try Reproduce.nginx(location: uwsgiPass(port))
+                outcome.log += log()
+                return outcome
+            }
+        },
+        // nginx's uwsgi_params and a 5 kB cookie: more than uWSGI's 4 kB buffer-size. uWSGI
+        // resets the connection, and nginx's line alone is the one a killed worker writes.
+        .init(name: "nginx + uWSGI, request headers beyond its buffer-size", slugs: ["request-too-large", "workers-killed"], status: 502) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(), options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)],
+                location: uwsgiPass)
+        },
+        // The answer is larger than the sockets' buffers, so uWSGI is still writing when nginx has closed.
+        .init(name: "nginx + uWSGI, a visitor who leaves before a large answer", slugs: ["client-closed-request"], status: 0) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("time.sleep(2)", body: "b'x' * 8_000_000", imports: "import time"), uwsgiArguments(),
+                options: ["--max-time", "1"], settle: 2.5, location: uwsgiPass)
+        },
+        .init(name: "uWSGI, a port another process holds", slugs: ["configuration-refused"], status: -1) {
+            try with(.answers) { holder in
+                try pythonServerThatExits("uwsgi_python3", uwsgiArguments(), app: view("pass"), port: holder.port) { _, log in .init(status: -1, log: log()) }
+            }
+        },
+    ]
+}
