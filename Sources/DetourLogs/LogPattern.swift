@@ -1,8 +1,9 @@
 /// An article's `log_patterns` entry, read as a log line with its changing parts left open:
 /// `connect() failed (111: Connection refused) while connecting to upstream` also matches the
-/// same line with another errno value; `127.0.0.1:8080` matches any address and port. Text
-/// between backticks stays as written, a number there included: `signal \`9\`` matches signal 9
-/// and no other. It matches a line that contains it anywhere; `LogMatcher` looks for every
+/// same line with another errno value; `127.0.0.1:8080` matches any address and port; `…` matches
+/// any text, so `SSL_do_handshake() failed (…) while SSL handshaking to upstream` matches every
+/// reason OpenSSL gives. Text between backticks stays as written, a number there included:
+/// `signal \`9\`` matches signal 9 and no other. It matches a line that contains it anywhere; `LogMatcher` looks for every
 /// pattern at once.
 public struct LogPattern: Sendable {
     public let text: String
@@ -19,7 +20,10 @@ public struct LogPattern: Sendable {
         var pieces: [LogPiece] = []
         for (index, part) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
             if index % 2 == 0 {
-                pieces += LogPiece.cut(part.utf8)
+                for (nth, stretch) in part.split(separator: "…", omittingEmptySubsequences: false).enumerated() {
+                    if nth > 0 { pieces.append(.hole(.text)) }
+                    pieces += LogPiece.cut(stretch.utf8)
+                }
             } else if !part.isEmpty {
                 pieces.append(.literal(Array(part.utf8)))
             }

@@ -1,12 +1,13 @@
 /// A log line, or a pattern written from one, cut into literal text and the parts that change
 /// from one occurrence of the same problem to the next: numbers (pids, ports, errno values,
-/// counts), addresses (IPv4, `[IPv6]`, with a port) and paths (`/run/php/php8.2-fpm.sock`).
+/// counts), addresses (IPv4, `[IPv6]`, with a port) and paths (`/run/php/php8.2-fpm.sock`); in a
+/// pattern, also `…`, any text (the reason OpenSSL gives, the error Go wraps).
 enum LogPiece: Sendable, Equatable {
     case literal([UInt8])
     case hole(Hole)
 
     enum Hole: Sendable, Equatable {
-        case number, address, path
+        case number, address, path, text
 
         /// How a shape of unexplained lines shows it.
         var placeholder: String {
@@ -14,6 +15,7 @@ enum LogPiece: Sendable, Equatable {
             case .number: "N"
             case .address: "ADDRESS"
             case .path: "PATH"
+            case .text: "…"
             }
         }
 
@@ -25,6 +27,7 @@ enum LogPiece: Sendable, Equatable {
                 return LogPiece.isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[")
                     || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
             case .path: return !LogPiece.endsPath(byte)
+            case .text: return true
             }
         }
     }

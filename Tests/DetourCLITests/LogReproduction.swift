@@ -47,10 +47,11 @@ enum Visitor {
 enum Reproduce {
     /// nginx with `servers` in `http` (`PORT` becomes its port), logging at `info` so lines
     /// nginx writes below `error` (a client that left, an idle WebSocket) are there too.
-    static func nginx(_ servers: String, ask: (Int) throws -> Int) throws -> LogReproduction.Outcome {
+    static func nginx(_ servers: String, workerConnections: Int = 64, ask: (Int) throws -> Int) throws -> LogReproduction.Outcome {
         let port = LoopbackPort.free()
         let nginx = try NginxServer(
-            config: "error_log {{PREFIX}}/error.log info;\n" + NginxServer.httpBlock(servers.replacingOccurrences(of: "PORT", with: String(port))))
+            config: "error_log {{PREFIX}}/error.log info;\n"
+                + NginxServer.httpBlock(servers.replacingOccurrences(of: "PORT", with: String(port)), workerConnections: workerConnections))
         defer { nginx.stop() }
         let deadline = Date().addingTimeInterval(10)
         while !LoopbackPort.isOpen(port) {

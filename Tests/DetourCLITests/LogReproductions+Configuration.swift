@@ -77,6 +77,17 @@ extension LogReproduction {
         .init(name: "Apache, ProxyPass to a scheme whose module is not loaded", slugs: ["apache-mod-proxy-errors"], status: 500) {
             try Reproduce.apache("ProxyPass / http://127.0.0.1:8080/", modules: ["mpm_event", "authz_core", "proxy"])
         },
+        // HAProxy runs in the foreground and exits at once: its one listener's port is taken.
+        .init(name: "HAProxy, a start on a port another process holds", slugs: ["configuration-refused"], status: -1) {
+            try with(.answers) { holder in
+                try configTest(
+                    "haproxy", ["-f", "DIR/haproxy.cfg"],
+                    files: [
+                        "haproxy.cfg":
+                            "defaults\n    mode http\n    timeout connect 1s\n    timeout client 1s\n    timeout server 1s\nfrontend web\n    bind 127.0.0.1:\(holder.port)\n    default_backend app\nbackend app\n    server app1 127.0.0.1:\(LoopbackPort.free())\n"
+                    ])
+            }
+        },
         .init(name: "haproxy -c, a keyword misspelled", slugs: ["configuration-refused"], status: -1) {
             try configTest(
                 "haproxy", ["-c", "-f", "DIR/haproxy.cfg"],

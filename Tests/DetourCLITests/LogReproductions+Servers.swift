@@ -248,6 +248,12 @@ extension LogReproduction {
         .init(name: "Caddy, an upstream certificate for a name, reached by address", slugs: ["upstream-tls"], status: 502) {
             try withSelfSignedTLS { try Reproduce.caddy(upstream: "https://127.0.0.1:\($0)") }
         },
+        .init(name: "Caddy, an upstream certificate no CA vouches for", slugs: ["upstream-tls"], status: 502) {
+            try withSelfSignedTLS(subjectAltName: "IP:127.0.0.1") { try Reproduce.caddy(upstream: "https://127.0.0.1:\($0)") }
+        },
+        .init(name: "Caddy, https:// to an upstream that speaks plain HTTP", slugs: ["upstream-tls"], status: 502) {
+            try with(.answers) { try Reproduce.caddy(upstream: "https://127.0.0.1:\($0.port)") }
+        },
         .init(name: "Caddy, an upstream name that does not resolve", slugs: ["upstream-dns"], status: 502) {
             try Reproduce.caddy(upstream: "app.invalid:8080")
         },

@@ -13,8 +13,8 @@ extension LogReproduction {
     }
 
     /// `body` with an HTTPS upstream whose certificate no public CA vouches for, on its port.
-    static func withSelfSignedTLS(_ body: (Int) throws -> Outcome) throws -> Outcome {
-        let upstream = try TLSUpstream()
+    static func withSelfSignedTLS(subjectAltName: String? = nil, _ body: (Int) throws -> Outcome) throws -> Outcome {
+        let upstream = try TLSUpstream(subjectAltName: subjectAltName)
         defer { upstream.stop() }
         return try body(upstream.port)
     }
@@ -128,6 +128,14 @@ extension LogReproduction {
         },
         .init(name: "nginx, try_files falling back to a file that is not there", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
             try Reproduce.nginx(location: "root {{PREFIX}}/www; location / { try_files $uri $uri/ /index.html; }", path: "/app/settings")
+        },
+        // The listener takes one of the two: the visitor's connection is closed unanswered.
+        .init(name: "nginx, more connections than worker_connections", slugs: ["overload-and-queues"], status: 0) {
+            try with(.answers) { upstream in
+                try Reproduce.nginx("server { listen 127.0.0.1:PORT; location / { proxy_pass http://127.0.0.1:\(upstream.port); } }", workerConnections: 2) {
+                    try Visitor.status("http://127.0.0.1:\($0)/", seconds: 2)
+                }
+            }
         },
         .init(name: "nginx, a visitor who leaves before the upstream answers", slugs: ["client-closed-request"], status: 0) {
             try with(.silent) { upstream in

@@ -21,6 +21,22 @@ final class LogPatternTests: XCTestCase {
                 "connect() to unix:/var/run/php/php8.3-fpm.sock failed (2: No such file or directory) while connecting"))
     }
 
+    func testAnEllipsisStandsForAnyText() {
+        let handshake = "SSL_do_handshake() failed (…) while SSL handshaking to upstream"
+        XCTAssertTrue(
+            matches(
+                handshake,
+                "2026/11/22 23:07:10 [error] 7#7: *1 SSL_do_handshake() failed (SSL: error:0A00010B:SSL routines::wrong version number) while SSL handshaking to upstream, client: 10.0.0.1"
+            ))
+        XCTAssertTrue(
+            matches(handshake, "SSL_do_handshake() failed (SSL: error:0A000126:SSL routines::unexpected eof while reading) while SSL handshaking to upstream"))
+        // The words on either side still count: a visitor's handshake is not the upstream's.
+        XCTAssertFalse(
+            matches(handshake, "SSL_do_handshake() failed (SSL: error:0A00006C:SSL routines::bad key share) while SSL handshaking, client: 10.0.0.1"))
+        XCTAssertTrue(LogPattern("…").isEmpty)
+        XCTAssertEqual(LogPattern(handshake).specificity, LogPattern("SSL_do_handshake() failed () while SSL handshaking to upstream").specificity)
+    }
+
     func testDigitsInsideAWordStayLiteral() {
         XCTAssertTrue(matches("AH00957: http: attempt", "[proxy:error] AH00957: http: attempt"))
         XCTAssertFalse(matches("AH00957: http: attempt", "[proxy:error] AH00958: http: attempt"))

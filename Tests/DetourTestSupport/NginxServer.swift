@@ -40,11 +40,12 @@ public final class NginxServer {
         try NginxServer(config: httpBlock("server { listen 127.0.0.1:\(port); location / { return \(status) \"\(body)\"; } }"))
     }
 
-    /// The `http { … }` frame every test config needs: logs and temp paths inside the folder.
-    public static func httpBlock(_ servers: String) -> String {
+    /// The `http { … }` frame every test config needs: logs and temp paths inside the folder;
+    /// one worker, with `workerConnections` connections.
+    public static func httpBlock(_ servers: String, workerConnections: Int = 64) -> String {
         """
         worker_processes 1;
-        events { worker_connections 64; }
+        events { worker_connections \(workerConnections); }
         http {
             access_log {{PREFIX}}/access.log;
             client_body_temp_path {{PREFIX}}/body;

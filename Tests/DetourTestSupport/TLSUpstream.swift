@@ -1,17 +1,21 @@
 import Foundation
 
 /// An HTTPS upstream on 127.0.0.1 with a self-signed certificate no public CA vouches for:
-/// OpenSSL's test server, answering each request with a status page.
+/// OpenSSL's test server, answering each request with a status page. The certificate names
+/// `app.internal` in its subject only, or also the names in `subjectAltName` (`IP:127.0.0.1`),
+/// which clients that ignore the subject (Go) look for.
 public final class TLSUpstream {
     public let port: Int
     private let folder: TemporaryFolder
     private let server: ServerProcess
 
-    public init() throws {
+    public init(subjectAltName: String? = nil) throws {
         folder = try TemporaryFolder()
         let openssl = try RequiredTool.find("openssl")
+        let names = subjectAltName.map { ["-addext", "subjectAltName=\($0)"] } ?? []
         let made = try ProcessRunner.run(
-            openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=app.internal"],
+            openssl,
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=app.internal"] + names,
             in: folder.url)
         guard made.status == 0 else { throw POSIXError(.EINVAL) }
         port = LoopbackPort.free()
