@@ -39,6 +39,13 @@ extension LogReproduction {
         .init(name: "nginx, an upstream that never answers", slugs: ["upstream-timed-out"], status: 504) { try proxied(.silent) },
         .init(name: "nginx, an upstream that closes without answering", slugs: ["upstream-closed-connection"], status: 502) { try proxied(.closes) },
         // nginx passes a reply without a status line on as HTTP/0.9: no status at all.
+        // The status left before the reset; the visitor gets 1,000 of the 100,000 bytes announced.
+        .init(name: "nginx, an upstream that resets the connection in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
+            try proxied(.resetsMidBody)
+        },
+        .init(name: "nginx, an upstream header whose name holds a space", slugs: ["upstream-closed-connection"], status: 502) {
+            try proxied(.invalidHeader)
+        },
         .init(name: "nginx, an upstream that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 0) { try proxied(.notHTTP) },
         .init(name: "nginx, an upstream that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
             try proxied(.truncates)

@@ -22,6 +22,11 @@ public final class FakeUpstream: @unchecked Sendable {
         /// Answers `200 OK` with a `Content-Length` of 100,000 bytes, sends 1,000 and closes: a
         /// response cut short (a worker that died while writing it).
         case truncates
+        /// Answers `200 OK` with a `Content-Length` of 100,000 bytes, sends 1,000 and resets the
+        /// connection (a TCP RST): a worker killed while it wrote.
+        case resetsMidBody
+        /// Answers `200 OK` with a header whose name holds a space (`X Bad: y`).
+        case invalidHeader
         /// Switches to WebSocket (`101`) and then says nothing.
         case upgrades
         /// Answers by the request's path, for the runtime oracle: a path ending `/sNNN` gets status
@@ -40,6 +45,13 @@ public final class FakeUpstream: @unchecked Sendable {
     /// The `probe=` values of the requests `.byPath` was asked for.
     private var markers = Set<String>()
     private let lock = NSLock()
+
+    /// Closes `connection` with a TCP RST instead of a FIN.
+    private static func reset(_ connection: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(connection)
+    }
 
     private static func send(_ text: String, on connection: Int32) {
         _ = text.withCString { Glibc.send(connection, $0, Int(strlen($0)), Int32(MSG_NOSIGNAL)) }
@@ -114,8 +126,13 @@ public final class FakeUpstream: @unchecked Sendable {
             case .silent: continue
             case .closes: close(connection)
             case .resets:
-                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                Self.reset(connection)
+            case .resetsMidBody:
+                Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000), on: connection)
+                usleep(100_000)
+                Self.reset(connection)
+            case .invalidHeader:
+                Self.send("HTTP/1.1 200 OK\r\nX Bad: y\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)
                 close(connection)
             case .hugeHeader(let bytes):
                 Self.send("HTTP/1.1 200 OK\r\nX-Padding: \(String(repeating: "x", count: bytes))\r\nContent-Length: 0\r\n\r\n", on: connection)
