@@ -19,8 +19,9 @@ public struct Diagnosis: Sendable {
     private var shapes: [UInt64: (shape: [UInt8], count: Int)] = [:]
     /// The shape of the line being read, reused.
     private var shape: [UInt8] = []
-    /// Per request (`LogRequest.key`), the cause of its last explained line and its second.
-    private var requests: [UInt64: (cause: Int, second: UInt64)] = [:]
+    /// Per request and second (`LogRequest.keptKeys`: its connection, thread or child, and the
+    /// request it quotes, each with the second), the cause of its last explained line.
+    private var requests: [UInt64: Int] = [:]
     /// Requests remembered at once: lines of one incident come within the same second, so
     /// forgetting them all now and then loses at most an incident's later lines.
     static let maximumRequests = 4096
@@ -127,9 +128,11 @@ public struct Diagnosis: Sendable {
         let request = LogRequest.of(line, time: time)
         // A warning or error of a request an article explained earlier in the same second is
         // part of that incident, whatever it matches alone: the first line says why.
-        if let request, request.isProblem, let open = requests[request.key], open.second == request.second {
-            found[open.cause]!.add(line, time: time, format: format, newIncident: false, companion: true)
-            lastCause = open.cause
+        if let request, request.isProblem, let open = request.lookedUpKeys.lazy.compactMap({ [requests] in requests[$0] }).first {
+            // Its other keys join the incident too: PHP-FPM's child, once its request is known.
+            remember(request, as: open)
+            found[open]!.add(line, time: time, format: format, newIncident: false, companion: true)
+            lastCause = open
             return
         }
         // The article whose matching pattern says the most.
@@ -145,12 +148,15 @@ public struct Diagnosis: Sendable {
             return
         }
         if found[best] == nil { found[best] = Found(cause: causes[best]) }
-        if let request {
-            if requests.count >= Self.maximumRequests { requests.removeAll(keepingCapacity: true) }
-            requests[request.key] = (best, request.second)
-        }
+        if let request { remember(request, as: best) }
         found[best]!.add(line, time: time, format: format, newIncident: true)
         lastCause = best
+    }
+
+    /// Notes that `request`'s incident is `cause`'s.
+    private mutating func remember(_ request: LogRequest, as cause: Int) {
+        if requests.count >= Self.maximumRequests { requests.removeAll(keepingCapacity: true) }
+        for key in request.keptKeys { requests[key] = cause }
     }
 
     public mutating func readOverlong() {

@@ -1,12 +1,21 @@
 /// Which request a line was written for, where the log says so: nginx names the worker and the
 /// connection (`1234#1234: *56`), Apache the process and thread (`[pid 1234:tid 5678]`), which
-/// serves one request at a time. Lines of one request written in the same second are one
-/// incident: Apache's `AH01114: HTTP: failed to make connection to backend` after the
-/// `AH00957` line that says why, nginx's `upstream server temporarily disabled` after its
-/// `connect() failed`.
+/// serves one request at a time, PHP-FPM the child (`child 1234`). Lines of one request written
+/// in the same second are one incident: Apache's `AH01114: HTTP: failed to make connection to
+/// backend` after the `AH00957` line that says why, nginx's `upstream server temporarily
+/// disabled` after its `connect() failed`, PHP-FPM's `exited on signal 15` after `execution
+/// timed out`. Across servers, the request itself joins them: nginx's `request: "GET /x.php
+/// HTTP/1.1"` and PHP-FPM's `(request: "GET /x.php")` in the same second (of the day: the two
+/// write their times differently) are one incident too.
 struct LogRequest: Equatable {
-    /// The worker and connection (nginx) or process and thread (Apache), hashed.
-    var key: UInt64
+    /// The worker and connection (nginx), process and thread (Apache) or child (PHP-FPM), hashed.
+    var key: UInt64?
+    /// The request's method and path as the line quotes them (nginx, PHP-FPM), hashed.
+    var requestKey: UInt64?
+    /// Whether the line is the application's (PHP-FPM's) rather than the proxy's: the request
+    /// joins lines of the two, never two of one side (two visitors asking for the same page in
+    /// the same second are two requests to nginx).
+    var isApplication = false
     /// The second the line was written, hashed from its time without a fraction.
     var second: UInt64
     /// Whether the line is a warning or worse, not `info`, `notice` or `debug`: only such
@@ -17,13 +26,64 @@ struct LogRequest: Equatable {
     /// Bytes of the line after its time in which the request is looked for.
     private static let lookedAt = 160
 
+    /// The keys a line of the request's incident is remembered by, whichever the line has, each
+    /// mixed with its second: the same request a second later, or another in the same second,
+    /// has other keys. The request it quotes is remembered for the other side.
+    var keptKeys: [UInt64] { [mixed(key), mixed(requestKey.map { $0 ^ Self.side(isApplication) })].compactMap { $0 } }
+
+    /// The keys a line looks its incident up by: its own, and the request as the other side
+    /// quoted it.
+    var lookedUpKeys: [UInt64] { [mixed(key), mixed(requestKey.map { $0 ^ Self.side(!isApplication) })].compactMap { $0 } }
+
+    private func mixed(_ key: UInt64?) -> UInt64? { key.map { ($0 ^ second) &* 0x100_0000_01b3 } }
+
+    private static func side(_ application: Bool) -> UInt64 { application ? 0x5bd1_e995_5bd1_e995 : 0 }
+
     /// The request of `line`, whose time (`LogTime.of`) is `time`.
     static func of(_ line: UnsafeBufferPointer<UInt8>, time: LogTime?) -> LogRequest? {
         guard let time, !time.isEpoch, time.prefix > 0 else { return nil }
         let end = min(line.count, time.prefix + lookedAt)
-        guard let (key, level) = nginx(line, from: time.prefix, to: end) ?? apache(line, from: time.prefix, to: end) else { return nil }
-        let problem = !["info", "notice", "debug"].contains { quiet in level.elementsEqual(quiet.utf8) } && !level.starts(with: "trace".utf8)
-        return LogRequest(key: key, second: secondHash(line[time.range]), isProblem: problem)
+        let quoted = quotedRequest(line, from: time.prefix)
+        if let (key, level) = nginx(line, from: time.prefix, to: end) ?? apache(line, from: time.prefix, to: end) {
+            let problem = !["info", "notice", "debug"].contains { quiet in level.elementsEqual(quiet.utf8) } && !level.starts(with: "trace".utf8)
+            return LogRequest(key: key, requestKey: quoted, second: secondOfDay(line[time.range]), isProblem: problem)
+        }
+        guard let (key, problem) = phpFPM(line, from: time.prefix, to: end) else { return nil }
+        return LogRequest(key: key, requestKey: quoted, isApplication: true, second: secondOfDay(line[time.range]), isProblem: problem)
+    }
+
+    /// ` WARNING: [pool www] child 1234…`: the child, and whether the level is a warning or
+    /// worse (not NOTICE or DEBUG).
+    private static func phpFPM(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (UInt64, Bool)? {
+        let child = Array("] child ".utf8)
+        var at = start
+        while at < end, line[at] == UInt8(ascii: " ") { at += 1 }
+        let levelStart = at
+        while at < end, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(line[at]) { at += 1 }
+        guard at > levelStart, at + 1 < end, line[at] == UInt8(ascii: ":"),
+            let found = LogSearch.end(of: child, in: UnsafeBufferPointer(rebasing: line[at..<end]))
+        else { return nil }
+        let keyStart = at + found
+        var keyEnd = keyStart
+        while keyEnd < end, LogPiece.isDigit(line[keyEnd]) { keyEnd += 1 }
+        guard keyEnd > keyStart else { return nil }
+        let level = line[levelStart..<at]
+        let problem = !["NOTICE", "DEBUG"].contains { quiet in level.elementsEqual(quiet.utf8) }
+        return (LogHash.of(line[keyStart..<keyEnd]), problem)
+    }
+
+    /// `request: "GET /x.php?id=7 HTTP/1.1"` (nginx) or `(request: "GET /x.php?id=7")`
+    /// (PHP-FPM): the method and the path, without the query, hashed.
+    private static func quotedRequest(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64? {
+        let marker = Array("request: \"".utf8)
+        guard let found = LogSearch.end(of: marker, in: UnsafeBufferPointer(rebasing: line[start...])) else { return nil }
+        let methodStart = start + found
+        var at = methodStart
+        while at < line.count, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(line[at]) { at += 1 }
+        guard at > methodStart, at + 1 < line.count, line[at] == UInt8(ascii: " "), line[at + 1] == UInt8(ascii: "/") else { return nil }
+        at += 1
+        while at < line.count, ![UInt8(ascii: " "), UInt8(ascii: "?"), UInt8(ascii: "\"")].contains(line[at]) { at += 1 }
+        return LogHash.of(line[methodStart..<at])
     }
 
     /// ` [error] 1234#1234: *56 `: the level, then the key from the pid to the connection.
@@ -60,22 +120,20 @@ struct LogRequest: Equatable {
         return (LogHash.of(line[keyStart..<keyEnd]), module[(colon + 1)...])
     }
 
-    /// The time's bytes without a fraction of a second (Apache writes microseconds).
-    private static func secondHash(_ time: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var inFraction = false
-        var previous: UInt8 = 0
-        for byte in time {
-            if byte == UInt8(ascii: "."), LogPiece.isDigit(previous) {
-                inFraction = true
-            } else if inFraction, LogPiece.isDigit(byte) {
-                continue
-            } else {
-                inFraction = false
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    /// The second of the day the time says (`23:07:10`, whatever surrounds it), so servers that
+    /// write the date differently agree on it; the whole time's hash when it has no such clock.
+    private static func secondOfDay(_ time: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
+        var at = time.startIndex
+        while at + 8 <= time.endIndex {
+            let clock = time[at..<(at + 8)]
+            if clock[at + 2] == UInt8(ascii: ":"), clock[at + 5] == UInt8(ascii: ":"),
+                [0, 1, 3, 4, 6, 7].allSatisfy({ LogPiece.isDigit(clock[at + $0]) })
+            {
+                let digit = { (offset: Int) in UInt64(clock[at + offset] - UInt8(ascii: "0")) }
+                return ((digit(0) * 10 + digit(1)) * 60 + digit(3) * 10 + digit(4)) * 60 + digit(6) * 10 + digit(7)
             }
-            previous = byte
+            at += 1
         }
-        return hash
+        return LogHash.of(time)
     }
 }

@@ -118,6 +118,36 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(found["refused"]?.incidents, 1)
     }
 
+    func testNginxsAndPHPFPMsLinesOfOneRequestAreOneIncident() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(
+                slug: "killed", title: "Killed", url: "https://h/killed/", statuses: [502],
+                patterns: [
+                    "recv() failed (104: Connection reset by peer) while reading response header from upstream",
+                    "execution timed out (2.635896 sec), terminating", "exited on signal 15 (SIGTERM) after 4.003175 seconds from start",
+                ])
+        ])
+        let fpm = [
+            "[25-Nov-2026 06:00:01] WARNING: [pool www] child 812, script '/srv/www/slow.php' (request: \"GET /slow.php?id=7\") execution timed out (1.002 sec), terminating",
+            "[25-Nov-2026 06:00:01] WARNING: [pool www] child 812 exited on signal 15 (SIGTERM) after 3.01 seconds from start",
+            "[25-Nov-2026 06:00:01] NOTICE: [pool www] child 830 started",
+        ]
+        let nginx = [
+            "2026/11/25 06:00:01 [error] 12#12: *5 recv() failed (104: Connection reset by peer) while reading response header from upstream, client: 10.0.0.1, server: shop, request: \"GET /slow.php?id=7 HTTP/1.1\", upstream: \"fastcgi://unix:/run/php/php8.2-fpm.sock:\", host: \"shop\"",
+            // Another request in the same second, and the same request a second later: other incidents.
+            "2026/11/25 06:00:01 [error] 12#12: *6 recv() failed (104: Connection reset by peer) while reading response header from upstream, client: 10.0.0.1, server: shop, request: \"GET /other.php HTTP/1.1\"",
+            "2026/11/25 06:00:02 [error] 12#12: *7 recv() failed (104: Connection reset by peer) while reading response header from upstream, client: 10.0.0.1, server: shop, request: \"GET /slow.php HTTP/1.1\"",
+        ]
+        // One file after the other, in either order.
+        for log in [fpm + nginx, nginx + fpm] {
+            var diagnosis = diagnosis
+            read(log, into: &diagnosis)
+            XCTAssertEqual(diagnosis.results.first?.count, 5)
+            XCTAssertEqual(diagnosis.results.first?.incidents, 3, "PHP-FPM's two lines of child 812 and nginx's *5 are one")
+            XCTAssertEqual(diagnosis.unexplained, 1)
+        }
+    }
+
     func testAnInfoLineOfTheSameConnectionIsNotPartOfTheIncident() {
         var diagnosis = Diagnosis(causes: causes)
         read(
