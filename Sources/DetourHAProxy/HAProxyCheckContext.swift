@@ -18,6 +18,9 @@ final class HAProxyCheckContext: Sendable {
     let sites: [HAProxySite]
     /// Every page file a line names, as HAProxy opens them when it starts.
     let loaded: [ErrorPageRoute<HAProxyPage>]
+    /// The `errorfile`, `http-error` and `errorloc` lines that answer some visitor
+    /// (`HAProxyModel.answersInEffect`), worked out once for the rules that ask.
+    let answering: Set<SourceLocation>
     /// By local path and code: what is wrong with the file, nil when it cannot be read.
     private let judged = Mutex<[String: [HAProxyErrorFile.Problem]?]>([:])
 
@@ -29,6 +32,7 @@ final class HAProxyCheckContext: Sendable {
         self.base = base
         self.sites = sites
         loaded = HAProxySite.loaded(model) { Self.file(of: $0, base: base, in: pageFiles) }
+        answering = model.answersInEffect()
     }
 
     func file(of page: HAProxyPage) -> PageFile { Self.file(of: page, base: base, in: pageFiles) }

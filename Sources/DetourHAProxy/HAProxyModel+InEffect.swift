@@ -17,9 +17,12 @@ extension HAProxyModel {
         for entry in httpEntries {
             let backends = backends(of: entry)
             let codes = Set(entry.settings.errorFiles.keys).union(entry.settings.httpErrors.keys).union(entry.settings.errorRedirects.keys)
-            for code in codes where backends.isEmpty || backends.contains(where: { $0.settings.answer(for: code) == nil }) {
-                add(entry.settings, code)
+            // The codes some backend leaves to the frontend, found in one pass over them.
+            var leftToFrontend = backends.isEmpty ? codes : []
+            for backend in backends where leftToFrontend.count < codes.count {
+                for code in codes where !backend.settings.answers(code) { leftToFrontend.insert(code) }
             }
+            for code in leftToFrontend { add(entry.settings, code) }
             for backend in backends {
                 let own = Set(backend.settings.errorFiles.keys).union(backend.settings.httpErrors.keys).union(backend.settings.errorRedirects.keys)
                 for code in own { add(backend.settings, code) }

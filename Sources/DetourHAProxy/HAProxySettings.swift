@@ -31,6 +31,9 @@ struct HAProxySettings: Sendable {
     /// The page for HAProxy's own `code`: `http-error` first, as HAProxy tries it first.
     func page(for code: Int) -> HAProxyPage? { httpErrors[code] ?? errorFiles[code] }
 
+    /// Whether a page or an `errorloc` answers HAProxy's own `code` here.
+    func answers(_ code: Int) -> Bool { httpErrors[code] != nil || errorFiles[code] != nil || errorRedirects[code] != nil }
+
     /// What answers HAProxy's own `code`, as the coverage table shows it: the page's path, or
     /// where an `errorloc` sends visitors.
     func answer(for code: Int) -> String? {

@@ -317,6 +317,12 @@ extension LogReproduction {
                 )
             }
         },
+        // mod_ssl loaded, SSLProxyEngine left off.
+        .init(name: "Apache, ProxyPass to https:// without SSLProxyEngine", slugs: ["upstream-tls"], status: 500) {
+            try withSelfSignedTLS {
+                try Reproduce.apache("LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\nProxyPass / https://127.0.0.1:\($0)/")
+            }
+        },
         .init(name: "Apache + PHP-FPM, a missing socket", slugs: ["apache-php-fpm"], status: 503) {
             try Reproduce.apache(
                 "<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:/run/detour-test-missing/php8.2-fpm.sock|fcgi://localhost\"\n</FilesMatch>",

@@ -24,9 +24,8 @@ struct HAProxyErrorlocRedirectRule: HAProxyRule {
 
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         let destinations = Self.destinations(in: model)
-        let answering = model.answersInEffect()
         return model.redirects.compactMap { redirect in
-            guard let code = redirect.code, answering.contains(redirect.line) else { return nil }
+            guard let code = redirect.code, context.answering.contains(redirect.line) else { return nil }
             var route: [Diagnostic.Note] = []
             if redirect.isLocal {
                 let found = destinations[redirect.line] ?? Destinations()

@@ -10,8 +10,7 @@ struct HAProxyStatusLineRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         // A page for HAProxy's own errors that a backend's own page shadows reaches nobody;
         // a `return` rule's page is sent whenever its rule applies.
-        let inEffect = model.answersInEffect()
-        return model.pages.filter { $0.kind == .response && (inEffect.contains($0.line) || $0.directive.hasSuffix(" return")) }.compactMap { page in
+        return model.pages.filter { $0.kind == .response && (context.answering.contains($0.line) || $0.directive.hasSuffix(" return")) }.compactMap { page in
             guard let (file, problems) = context.errorFile(page, in: model),
                 let written = problems.lazy.compactMap({ problem -> Int? in
                     if case .statusLine(let status) = problem { status } else { nil }
