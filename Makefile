@@ -51,7 +51,7 @@ bench: deps release
 	@scripts/install-packages.sh time
 	scripts/bench.sh $(ARTICLES)
 
-## bench-check: time `detour check` on generated configurations: nginx 5,000 server blocks, caddy 1,000 and 5,000 site blocks, haproxy 5,000 backends beside haproxy -c, apache 5,000 virtual hosts beside apache2 -t
+## bench-check: time `detour check` on generated configurations: nginx 5,000 server blocks, caddy 1,000 and 5,000 site blocks, haproxy 5,000 backends (Host-routed, and default_backend only) beside haproxy -c, apache 5,000 virtual hosts beside apache2 -t
 bench-check: deps release
 	@scripts/install-packages.sh time bc haproxy apache2
 	scripts/bench-check.sh 5000

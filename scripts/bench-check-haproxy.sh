@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generates an HAProxy configuration of N backends (default 5000), each with health checks, two
 # servers and detour-style `http-response return` rules, routed from one frontend by Host, and
-# times `detour check haproxy` on it beside `haproxy -c`, best of five wall times each.
+# times `detour check haproxy` on it beside `haproxy -c`, best of five wall times each; then the
+# same backends with the frontend's `default_backend` alone (no `use_backend` lines).
 set -euo pipefail
 backends=${1:-5000}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,3 +35,8 @@ source "$root/scripts/bench-lib.sh"
 beside_server "$backends backends" 0.5 "$work/haproxy.cfg" \
     -- "$root/.build/release/detour" check haproxy "$work/haproxy.cfg" --pages "$work/errors" --quiet \
     -- haproxy -c -f "$work/haproxy.cfg"
+
+grep -v '^    use_backend ' "$work/haproxy.cfg" > "$work/default-backend.cfg"
+beside_server "$backends backends, default_backend only" 0.5 "$work/default-backend.cfg" \
+    -- "$root/.build/release/detour" check haproxy "$work/default-backend.cfg" --pages "$work/errors" --quiet \
+    -- haproxy -c -f "$work/default-backend.cfg"

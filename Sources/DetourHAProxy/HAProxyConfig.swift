@@ -46,11 +46,10 @@ struct HAProxyConfig: Sendable {
         var blocks: [(taken: Bool, active: Bool, at: SourceLocation)] = []
         var active: Bool { blocks.allSatisfy(\.active) }
         for line in lines {
-            let arguments = line.words.dropFirst().map(\.text)
             switch line.keyword {
             case ".if":
                 let outer = active
-                let value = condition(arguments, line, environment)
+                let value = condition(line.words.dropFirst().map(\.text), line, environment)
                 blocks.append((value, outer && value, line.location))
                 continue
             case ".elif":
@@ -59,7 +58,7 @@ struct HAProxyConfig: Sendable {
                     continue
                 }
                 let outer = active
-                let value = !last.taken && condition(arguments, line, environment)
+                let value = !last.taken && condition(line.words.dropFirst().map(\.text), line, environment)
                 blocks.append((last.taken || value, outer && value, last.at))
                 continue
             case ".else":

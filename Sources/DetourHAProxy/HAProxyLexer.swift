@@ -1,4 +1,6 @@
 import DetourDiagnostics
+import DetourSupport
+import Foundation
 
 /// Splits a configuration file into lines of words as HAProxy 2.6's parser does: blanks
 /// separate words; `#` outside quotes starts a comment; `\` escapes the next character outside
@@ -8,13 +10,50 @@ struct HAProxyLexer {
     let path: String
     let environment: [String: String]
 
+    /// Files larger than this are split at line feeds and their parts read on all cores.
+    static let parallelFrom = 256 * 1024
+
     func lines(_ bytes: [UInt8], diagnostics: inout [Diagnostic]) -> [HAProxyLine] {
+        let parts = bytes.count < Self.parallelFrom ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        // Each part from the line feed at or after its even share, with its first line's number.
+        var starts = [0]
+        for part in 1..<max(parts, 1) {
+            let share = bytes.count * part / parts
+            guard share > starts[starts.count - 1], let feed = bytes[share...].firstIndex(of: UInt8(ascii: "\n")) else { continue }
+            starts.append(feed + 1)
+        }
+        let ranges = zip(starts, starts.dropFirst() + [bytes.count]).map { $0..<$1 }
+        var firstLines = [1]
+        for range in ranges.dropLast() { firstLines.append(firstLines[firstLines.count - 1] + Self.lineFeeds(in: bytes[range])) }
+        let read = Array(zip(ranges, firstLines)).concurrentMap { range, first -> ([HAProxyLine], [Diagnostic]) in
+            var found: [Diagnostic] = []
+            return (lines(bytes[range], firstLine: first, diagnostics: &found), found)
+        }
+        diagnostics += read.flatMap { $0.1 }
+        return read.flatMap { $0.0 }
+    }
+
+    /// How many line feeds `bytes` holds, counted with memchr.
+    private static func lineFeeds(in bytes: ArraySlice<UInt8>) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard var at = buffer.baseAddress else { return 0 }
+            let end = at + buffer.count
+            var count = 0
+            while at < end, let found = memchr(at, 0x0A, end - at) {
+                count += 1
+                at = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            return count
+        }
+    }
+
+    private func lines(_ bytes: ArraySlice<UInt8>, firstLine: Int, diagnostics: inout [Diagnostic]) -> [HAProxyLine] {
         var lines: [HAProxyLine] = []
-        var lineNumber = 1
-        var start = 0
-        while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            if end == bytes.count {
+        var lineNumber = firstLine
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            if end == bytes.endIndex {
                 diagnostics.append(
                     .error(
                         HAProxyRules.syntax.id,
@@ -30,7 +69,9 @@ struct HAProxyLexer {
 
     private func line(_ bytes: ArraySlice<UInt8>, number: Int, diagnostics: inout [Diagnostic]) -> HAProxyLine? {
         var words: [HAProxyWord] = []
+        words.reserveCapacity(8)
         var current: [UInt8] = []
+        current.reserveCapacity(64)
         var wordStart: Int?
         var quote: UInt8?
         var quoteColumn = 0

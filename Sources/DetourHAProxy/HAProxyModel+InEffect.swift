@@ -19,13 +19,15 @@ extension HAProxyModel {
             let codes = Set(entry.settings.errorFiles.keys).union(entry.settings.httpErrors.keys).union(entry.settings.errorRedirects.keys)
             // The codes some backend leaves to the frontend, found in one pass over them.
             var leftToFrontend = backends.isEmpty ? codes : []
-            for backend in backends where leftToFrontend.count < codes.count {
-                for code in codes where !backend.settings.answers(code) { leftToFrontend.insert(code) }
+            for index in backends.indices where leftToFrontend.count < codes.count {
+                for code in codes where !backends[index].settings.answers(code) { leftToFrontend.insert(code) }
             }
             for code in leftToFrontend { add(entry.settings, code) }
-            for backend in backends {
-                let own = Set(backend.settings.errorFiles.keys).union(backend.settings.httpErrors.keys).union(backend.settings.errorRedirects.keys)
-                for code in own { add(backend.settings, code) }
+            for index in backends.indices {
+                let settings = backends[index].settings
+                for code in settings.errorFiles.keys { add(settings, code) }
+                for code in settings.httpErrors.keys { add(settings, code) }
+                for code in settings.errorRedirects.keys { add(settings, code) }
             }
         }
         return found

@@ -37,9 +37,19 @@ struct HAProxySite: Sendable {
         let backends = model.backends(of: proxy)
         return codes.filter(HAProxyFacts.errorfileStatuses.contains).map { code in
             let own = proxy.settings.answer(for: code)
-            let perBackend = backends.map { $0.settings.answer(for: code) ?? own }
-            guard backends.isEmpty ? own != nil : perBackend.allSatisfy({ $0 != nil }) else { return (code, nil) }
-            let shown = Set(perBackend.compactMap { $0 } + (backends.isEmpty ? [own!] : []))
+            guard backends.isEmpty ? own != nil : own != nil || backends.indices.allSatisfy({ backends[$0].settings.answers(code) }) else { return (code, nil) }
+            guard !backends.isEmpty else { return (code, own) }
+            // Backends that inherit one defaults section share its line: each line's answer once.
+            var lines = Set<SourceLocation>()
+            var shown = Set<String>()
+            for index in backends.indices {
+                let settings = backends[index].settings
+                guard let line = settings.answerLine(for: code) else {
+                    shown.insert(own!)
+                    continue
+                }
+                if lines.insert(line).inserted { shown.insert(settings.answer(for: code)!) }
+            }
             return (code, shown.count == 1 ? shown.first! : "\(shown.count) backend pages")
         }
     }

@@ -113,6 +113,20 @@ final class HAProxySyntaxTests: XCTestCase {
         XCTAssertEqual(lines(try check(ruled + "backend b from named\ndefaults\n    mode http\nfrontend f\n")), [])
     }
 
+    func testALargeFileReadOnAllCoresKeepsItsLineNumbers() throws {
+        // Past HAProxyLexer.parallelFrom, the file is read in parts; the refusals keep their place.
+        var config = "defaults\n    mode http\n    option \"unclosed\n"
+        var number = 3
+        while config.utf8.count < HAProxyLexer.parallelFrom * 3 {
+            config += "backend b\(number)\n    server s 127.0.0.1:9000\n"
+            number += 2
+        }
+        config += "frontend web\n    errorfile 503 \"pages/503.http\n    mode http"
+        XCTAssertEqual(
+            lines(try check(config)),
+            ["haproxy.cfg:3:12: haproxy.syntax", "haproxy.cfg:\(number + 2):19: haproxy.syntax", "haproxy.cfg:\(number + 3):14: haproxy.syntax"])
+    }
+
     /// Rules and ACLs need a named defaults section to be shared: HAProxy refuses them in an
     /// anonymous one, and takes them in a named one that only frontends take (a listen
     /// section, both at once, cannot take one with rules).
