@@ -27,7 +27,7 @@ awk -v hosts="$hosts" -v work="$work" 'BEGIN {
 source "$root/scripts/bench-lib.sh"
 
 beside_server "$hosts virtual hosts" 0.2 "$work/apache.conf" \
-    -- "$root/.build/release/detour" check apache "$work/apache.conf" --pages "$work/errors" --quiet \
+    -- "$root/.build/static/release/detour" check apache "$work/apache.conf" --pages "$work/errors" --quiet \
     -- apache2 -t -f "$work/apache.conf"
 
 # The same virtual hosts, one included file each, as Debian's sites-enabled/ holds them.
@@ -40,5 +40,5 @@ awk -v sites="$work/sites" '
 ' "$work/apache.conf"
 echo "IncludeOptional $work/sites/*.conf" >> "$work/main.conf"
 beside_server "$hosts virtual hosts in $hosts included files" 0.2 "$work/main.conf" \
-    -- "$root/.build/release/detour" check apache "$work/main.conf" --pages "$work/errors" --quiet \
+    -- "$root/.build/static/release/detour" check apache "$work/main.conf" --pages "$work/errors" --quiet \
     -- apache2 -t -f "$work/main.conf"

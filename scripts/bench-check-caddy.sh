@@ -28,7 +28,7 @@ source "$root/scripts/bench-lib.sh"
 
 for sites in 1000 5000; do
     generate "$sites" "$work/Caddyfile-$sites"
-    check=("$root/.build/release/detour" check caddy "$work/Caddyfile-$sites" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet)
+    check=("$root/.build/static/release/detour" check caddy "$work/Caddyfile-$sites" --pages "$work/errors" --map "/usr/share/detour=$work" --quiet)
     findings=$("${check[@]}" 2>&1 | tail -1)
     printf 'detour check caddy, %d site blocks (%s): best of 5 wall %.3f s, findings: %s\n' "$sites" "$(du -h --apparent-size "$work/Caddyfile-$sites" | cut -f1)" "$(best "${check[@]}")" "${findings:-none}"
 done

@@ -32,11 +32,11 @@ awk -v backends="$backends" -v pages="$work/errors" 'BEGIN {
 # shellcheck source=bench-lib.sh
 source "$root/scripts/bench-lib.sh"
 
-beside_server "$backends backends" 0.5 "$work/haproxy.cfg" \
-    -- "$root/.build/release/detour" check haproxy "$work/haproxy.cfg" --pages "$work/errors" --quiet \
+beside_server "$backends backends" 0.2 "$work/haproxy.cfg" \
+    -- "$root/.build/static/release/detour" check haproxy "$work/haproxy.cfg" --pages "$work/errors" --quiet \
     -- haproxy -c -f "$work/haproxy.cfg"
 
 grep -v '^    use_backend ' "$work/haproxy.cfg" > "$work/default-backend.cfg"
-beside_server "$backends backends, default_backend only" 0.5 "$work/default-backend.cfg" \
-    -- "$root/.build/release/detour" check haproxy "$work/default-backend.cfg" --pages "$work/errors" --quiet \
+beside_server "$backends backends, default_backend only" 0.2 "$work/default-backend.cfg" \
+    -- "$root/.build/static/release/detour" check haproxy "$work/default-backend.cfg" --pages "$work/errors" --quiet \
     -- haproxy -c -f "$work/default-backend.cfg"

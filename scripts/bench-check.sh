@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generates an nginx configuration with N server blocks (default 5000, about 5-6 MB) and
-# times `detour check` on it with the release binary, best of five runs.
+# times `detour check` on it with the release binary, best of five runs, and beside `nginx -t`.
 set -euo pipefail
 servers=${1:-5000}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +30,7 @@ awk -v servers="$servers" 'BEGIN {
         printf "        location @app {\n            proxy_pass http://app%d;\n", i % 100
         printf "            proxy_set_header Host $host;\n            proxy_set_header X-Real-IP $remote_addr;\n"
         printf ""
-        printf "            proxy_read_timeout 60s;\n            proxy_buffer_size 16k;\n        }\n"
+        printf "            proxy_read_timeout 60s;\n            proxy_buffer_size 16k;\n            proxy_buffers 8 16k;\n        }\n"
         printf "        location ~ \\.php$ {\n            include fastcgi_params;\n"
         printf "            fastcgi_pass unix:/run/php/php8.2-fpm.sock;\n"
         printf "            fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;\n        }\n"
@@ -48,7 +48,7 @@ awk -v dir="$work/split" '/^    upstream / { upstream = 1 } upstream { print > (
 printf 'user www-data;\nevents { worker_connections 1024; }\nhttp {\n    include ../mime.types;\n    include upstreams.conf;\n    include sites/*.conf;\n}\n' > "$work/split/nginx.conf"
 cp "$work/fastcgi_params" "$work/split/"
 
-detour=("$root/.build/release/detour" check nginx)
+detour=("$root/.build/static/release/detour" check nginx)
 options=(--pages "$work/errors" --map "/usr/share/detour=$work" --quiet)
 check() { "${detour[@]}" "$1" "${options[@]}"; }
 
@@ -70,3 +70,21 @@ measure() {
 
 measure "$work/nginx.conf" "one file"
 measure "$work/split/nginx.conf" "$servers included files"
+
+# Beside nginx's own test: the same one-file configuration with a real certificate for every
+# server (nginx -t loads each), as nginx -t needs it, and without TLS.
+if command -v nginx > /dev/null && command -v openssl > /dev/null; then
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" -days 2 -subj /CN=bench > /dev/null 2>&1
+    sed -e "s|/etc/letsencrypt/live/site[0-9]*/fullchain.pem|$work/cert.pem|; s|/etc/letsencrypt/live/site[0-9]*/privkey.pem|$work/key.pem|" \
+        "$work/nginx.conf" > "$work/nginx-t.conf"
+    # shellcheck source=bench-lib.sh
+    source "$root/scripts/bench-lib.sh"
+    beside_server "$servers server blocks, with certificates" 0.2 "$work/nginx-t.conf" \
+        -- "${detour[@]}" "$work/nginx-t.conf" "${options[@]}" \
+        -- nginx -t -q -c "$work/nginx-t.conf" -g "error_log /dev/null; pid $work/nginx.pid;"
+    # And the same servers on plain HTTP, where nginx -t has no certificate to load.
+    sed -e 's|listen 443 ssl http2;|listen 80;|' -e '/ssl_certificate/d' "$work/nginx.conf" > "$work/nginx-plain.conf"
+    beside_server "$servers server blocks, plain HTTP" 0.2 "$work/nginx-plain.conf" \
+        -- "${detour[@]}" "$work/nginx-plain.conf" "${options[@]}" \
+        -- nginx -t -q -c "$work/nginx-plain.conf" -g "error_log /dev/null; pid $work/nginx.pid;"
+fi

@@ -43,6 +43,6 @@ measure() { # label command... → best of three wall seconds and the peak memor
     printf '%s: best of 3 wall %s s, peak memory %d MiB\n' "$label" "$best" $((memory / 1024))
 }
 cd "$work"
-measure "detour diagnose" "$root/.build/release/detour" diagnose mixed.log --content "$root/content" --format json
+measure "detour diagnose" "$root/.build/static/release/detour" diagnose mixed.log --content "$root/content" --format json
 measure "grep -E -c (every pattern)" grep -E -c -f patterns.txt mixed.log
-"$root/.build/release/detour" diagnose mixed.log --content "$root/content" | head -3
+"$root/.build/static/release/detour" diagnose mixed.log --content "$root/content" | head -3

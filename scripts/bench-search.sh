@@ -14,7 +14,7 @@ chmod 755 "$work"  # nginx workers run as nobody
 nginx_pid=
 cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-detour="$root/.build/release/detour"
+detour="$root/.build/static/release/detour"
 
 serve() { # folder → starts nginx on a free port, sets $port
     [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && sleep 0.3
@@ -49,7 +49,7 @@ cp -R "$root/content" "$root/templates" "$work/shipped/"
 serve "$work/shipped/public"
 measure "shipped knowledge base ($(ls "$work/shipped/public/search/en" | wc -l) index file(s) in English):" detour "$work/shipped"
 
-"$root/.build/release/detour-synth" --articles "$articles" --from "$root/content" "$work/synth/content" >/dev/null
+"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" "$work/synth/content" >/dev/null
 cp -R "$root/templates" "$work/synth/templates"
 (cd "$work/synth" && /usr/bin/time -f "%e %M" -o "$work/time.txt" "$detour" build --quiet --timings 2> "$work/phases.txt")
 read -r seconds kilobytes < "$work/time.txt"

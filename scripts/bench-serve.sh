@@ -11,11 +11,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/detour-bench-serve.XXXXXX")
 serve_pid=
 cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-detour="$root/.build/release/detour"
+detour="$root/.build/static/release/detour"
 now() { date +%s%N; }
 ms() { echo $(( ($2 - $1) / 1000000 )); }
 
-"$root/.build/release/detour-synth" --articles "$articles" --from "$root/content" "$work/content" >/dev/null
+"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" "$work/content" >/dev/null
 echo "knowledge base: $articles articles, $(nproc) cores"
 start=$(now)
 (cd "$work" && "$detour" build --quiet 2>/dev/null)

@@ -8,14 +8,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/detour-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-"$root/.build/release/detour-synth" --articles "$articles" --from "$root/content" "$work/content" >/dev/null
+"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" "$work/content" >/dev/null
 cp -R "$root/templates" "$work/templates"
 echo "knowledge base: $articles articles, $(du -sh --apparent-size "$work/content" | cut -f1) of Markdown and YAML, $(nproc) cores"
 
 measure() {
     local label=$1
     sync
-    (cd "$work" && /usr/bin/time -f "%e %M" -o "$work/time.txt" "$root/.build/release/detour" build --quiet)
+    (cd "$work" && /usr/bin/time -f "%e %M" -o "$work/time.txt" "$root/.build/static/release/detour" build --quiet)
     read -r seconds kilobytes < "$work/time.txt"
     printf '%-28s wall %6.2f s   peak memory %5d MiB\n' "$label" "$seconds" $((kilobytes / 1024))
 }
