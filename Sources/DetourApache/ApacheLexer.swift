@@ -10,7 +10,7 @@ import Foundation
 /// can run to tens of thousands of lines. A joined line is copied after the file's bytes, and
 /// its words point there.
 struct ApacheLexer {
-    struct Lines {
+    struct Lines: Sendable {
         var source: SourceBuffer
         /// Each logical line's words, as a range of `source.words`.
         var lines: [Range<Int32>]

@@ -37,11 +37,23 @@ struct ApacheReader {
         self.serverRoot = serverRoot
     }
 
+    /// A file read and split into lines before its turn: the files of a glob are read on all
+    /// cores, then spliced in one after another.
+    struct Prefetched: Sendable {
+        var text: Result<FileBytes.Contents, ConfigurationText.Failure>
+        var lexed: ApacheLexer.Lines?
+
+        init(_ path: String, display: String) {
+            text = ConfigurationText.read(path, display: display, rule: ApacheRules.syntax.id)
+            lexed = (try? text.get()).map { ApacheLexer().lines($0.bytes, display: display) }
+        }
+    }
+
     /// Appends the file's directives to `entries`, includes spliced in where they stand.
     /// `includedAt`: the Include that names the file (a folder there is read file by file).
-    mutating func read(_ path: String, display: String, depth: Int, includedAt: SourceLocation? = nil) {
+    mutating func read(_ path: String, display: String, depth: Int, includedAt: SourceLocation? = nil, prefetched: Prefetched? = nil) {
         let contents: FileBytes.Contents
-        switch ConfigurationText.read(path, display: display, rule: ApacheRules.syntax.id) {
+        switch prefetched?.text ?? ConfigurationText.read(path, display: display, rule: ApacheRules.syntax.id) {
         case .success(let read): contents = read
         case .failure(let failure) where failure.isFolder && includedAt != nil:
             includeFolder(path, at: includedAt!, depth: depth)
@@ -64,7 +76,7 @@ struct ApacheReader {
         let bytes = contents.bytes
         reading.append(contents.identity)
         defer { reading.removeLast() }
-        let lexed = ApacheLexer().lines(bytes, display: display)
+        let lexed = prefetched?.lexed ?? ApacheLexer().lines(bytes, display: display)
         var source = lexed.source
         // Files included from here are stored after this one, which is stored once read.
         let file = sources.count
@@ -258,8 +270,10 @@ struct ApacheReader {
             guard !isFolder.boolValue else { return includeFolder(path, at: location, depth: depth) }
             matches = [path]
         }
-        for match in matches.map(Self.normalized) {
-            read(match, display: displayName(match), depth: depth + 1, includedAt: location)
+        let files = matches.map(Self.normalized).map { ($0, displayName($0)) }
+        let prefetched = files.count > 1 ? files.concurrentMap { Prefetched($0.0, display: $0.1) } : []
+        for (index, (file, display)) in files.enumerated() {
+            read(file, display: display, depth: depth + 1, includedAt: location, prefetched: prefetched.isEmpty ? nil : prefetched[index])
         }
     }
 
