@@ -13,8 +13,12 @@ public struct LogContinuation: Sendable {
     private var previousIndented = false
     /// Inside a Python traceback: its frames until the first unindented line, the exception.
     private var inTraceback = false
-    /// Inside a report that ends with a known line: that line.
+    /// Inside a report that ends with a known line: that line, and the lines left before the
+    /// report is taken as cut short (a log that ends, or was rotated, in the middle of one).
     private var reportEnd: [UInt8]?
+    private var reportLinesLeft = 0
+    /// uWSGI's longest reports (a backtrace of a deep stack) run to a few dozen lines.
+    static let maximumReportLines = 256
 
     private static let tracebackHeaders = [
         "Traceback (most recent call last):", "During handling of the above exception, another exception occurred:",
@@ -47,12 +51,15 @@ public struct LogContinuation: Sendable {
             hasPrevious = true
         }
         if indented { return hasPrevious }
-        if let end = reportEnd {
+        if let end = reportEnd, reportLinesLeft > 0 {
+            reportLinesLeft -= 1
             if own.starts(with: end) { reportEnd = nil }
             return true
         }
+        reportEnd = nil
         if hasPrevious, let report = Self.reports.first(where: { own.starts(with: $0.0) }) {
             reportEnd = report.1
+            reportLinesLeft = Self.maximumReportLines
             return true
         }
         if Self.tracebackHeaders.contains(where: { own.starts(with: $0) }) {

@@ -221,6 +221,12 @@ final class DiagnosisTests: XCTestCase {
         // A report with no line before it has nothing to continue.
         var alone = LogContinuation()
         XCTAssertFalse(alone.continues("*** backtrace of 3375 ***"))
+        // A report cut short ends after its longest length: the lines after it stand alone.
+        var cut = LogContinuation()
+        XCTAssertFalse(cut.continues("!!! uWSGI process 3375 got Segmentation Fault !!!"))
+        XCTAssertTrue(cut.continues("*** backtrace of 3375 ***"))
+        for _ in 0..<LogContinuation.maximumReportLines { XCTAssertTrue(cut.continues("uwsgi_python3(+0x2b61e) [0x56229e95961e]")) }
+        XCTAssertFalse(cut.continues("spawned uWSGI worker 1 (pid: 3458, cores: 1)"))
     }
 
     func testStatusesAreCountedWhereTheLineSaysThem() {
