@@ -16,7 +16,7 @@ struct LogRequest: Equatable {
     /// joins lines of the two, never two of one side (two visitors asking for the same page in
     /// the same second are two requests to nginx).
     var isApplication = false
-    /// The second the line was written, hashed from its time without a fraction.
+    /// The second of the day the line was written (`LogRequest.secondOfDay`).
     var second: UInt64
     /// Whether the line is a warning or worse, not `info`, `notice` or `debug`: only such
     /// lines belong to a failed request's incident (an idle keepalive connection closing later
@@ -122,15 +122,25 @@ struct LogRequest: Equatable {
 
     /// The second of the day the time says (`23:07:10`, whatever surrounds it), so servers that
     /// write the date differently agree on it; the whole time's hash when it has no such clock.
+    /// The date does not count: two lines of one connection at the same time on two days would
+    /// be one incident, which takes a worker and connection number (or a thread) to come back
+    /// at that very second.
     private static func secondOfDay(_ time: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
         var at = time.startIndex
         while at + 8 <= time.endIndex {
-            let clock = time[at..<(at + 8)]
-            if clock[at + 2] == UInt8(ascii: ":"), clock[at + 5] == UInt8(ascii: ":"),
-                [0, 1, 3, 4, 6, 7].allSatisfy({ LogPiece.isDigit(clock[at + $0]) })
-            {
-                let digit = { (offset: Int) in UInt64(clock[at + offset] - UInt8(ascii: "0")) }
-                return ((digit(0) * 10 + digit(1)) * 60 + digit(3) * 10 + digit(4)) * 60 + digit(6) * 10 + digit(7)
+            if time[at + 2] == UInt8(ascii: ":"), time[at + 5] == UInt8(ascii: ":") {
+                var seconds: UInt64 = 0
+                var isClock = true
+                for offset in [0, 1, 3, 4, 6, 7] as [Int] {
+                    let byte = time[at + offset]
+                    guard LogPiece.isDigit(byte) else {
+                        isClock = false
+                        break
+                    }
+                    seconds = seconds * 10 + UInt64(byte - UInt8(ascii: "0"))
+                }
+                // hhmmss read as one number: as distinct per second as the seconds themselves.
+                if isClock { return seconds }
             }
             at += 1
         }
