@@ -73,7 +73,7 @@ bench-serve: deps release
 	scripts/bench-serve.sh $(ARTICLES)
 
 # The benchmarks time the binary that ships: the one `make install` installs, its Swift runtime
-# linked in (a quarter of the start-up time of the dynamically linked one).
+# linked in (half the start-up time of the dynamically linked one: 3.9 ms against 7.7 ms).
 release: deps
 	$(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static
 	$(SWIFT) build -c release --product detour-synth --static-swift-stdlib --scratch-path .build/static

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Lists every line uWSGI's master, workers, sockets, request reader and writer, and its Python
-plugin, its uwsgi and HTTP protocols and its HTTP router can log, from uWSGI's own source at the release Debian 12 ships (2.0.21): the catalogue
-`detour diagnose` is held to (Tests/DetourCLITests/LogCatalogue/uwsgi-verdicts.tsv says which
-article explains each one, or why none does).
+"""Lists every line uWSGI's master, workers, sockets, request reader and writer, uwsgi and HTTP
+protocols, HTTP router and Python plugin can log, from uWSGI's own source at the release Debian 12
+ships (2.0.21): the catalogue `detour diagnose` is held to
+(Tests/DetourCLITests/LogCatalogue/uwsgi-verdicts.tsv says which article explains each one, or why
+none does).
 
     scripts/server-messages/uwsgi.py UWSGI_GIT_DIR [--tag 2.0.21] [--out Tests/DetourCLITests/LogCatalogue/uwsgi-2.0.tsv]
 
@@ -10,9 +11,9 @@ UWSGI_GIT_DIR is a clone of uWSGI's repository (github.com/unbit/uwsgi). uWSGI l
 levels. Read are the calls uwsgi_log, uwsgi_log_verbose (the same line after a date),
 uwsgi_log_initial and uwsgi_log_safe with a string, and the macros that log an errno the way
 uwsgi.h writes them: uwsgi_error("bind()") is `bind(): %s [core/socket.c line %d]`,
-uwsgi_req_error adds the request, the HTTP router's uwsgi_cr_log and uwsgi_cr_error put its
-`[uwsgi-http key: … client_addr: … client_port: …]` first. A format of several lines gives one row a line; a line with no
-letters outside its fields (`%s`) says nothing to judge and is left out.
+uwsgi_req_error adds the request, and the HTTP router's uwsgi_cr_log and uwsgi_cr_error put its
+`[uwsgi-http key: … client_addr: … client_port: …]` first. A format of several lines gives one row
+a line; a line with no letters outside its fields (`%s`) says nothing to judge and is left out.
 """
 import argparse, re, sys
 
@@ -71,23 +72,23 @@ def argument(source, start, index):
         return None
 
 
-def formats(name, argument, path):
-    """The lines a call writes, as printf formats."""
+def formats(name, written, path):
+    """The lines a call writes, as printf formats, given the format it passes (`written`)."""
     if name in ("uwsgi_error", "uwsgi_error_safe"):
-        return [f"{argument or '%s'}: %s [{path} line %d]"]
+        return [f"{written or '%s'}: %s [{path} line %d]"]
     if name == "uwsgi_error_open":
         return [f'open(\\"%s\\"): %s [{path} line %d]']
     if name == "uwsgi_error_realpath":
         return [f"realpath() of %s failed: %s [{path} line %d]"]
     if name in ("uwsgi_cr_error", "cr_write", "cr_write_buf", "cr_read", "cr_read_exact"):
-        return [f"{ROUTER} {argument or '%s'}: %s [{path} line %d]"]
+        return [f"{ROUTER} {written or '%s'}: %s [{path} line %d]"]
     if name == "cr_peer_connected":
-        return [f"{ROUTER} {argument}/getsockopt(): %s [{path} line %d]"] if argument is not None else []
+        return [f"{ROUTER} {written}/getsockopt(): %s [{path} line %d]"] if written is not None else []
     if name == "uwsgi_cr_log":
-        return [ROUTER + argument] if argument is not None else []
+        return [ROUTER + written] if written is not None else []
     if name == "uwsgi_req_error":
-        return [f"{argument}: %s [{path} line %d] during %.*s %.*s (%.*s)", f"{argument} %s [{path} line %d] "]
-    return [argument] if argument is not None else []
+        return [f"{written}: %s [{path} line %d] during %.*s %.*s (%.*s)", f"{written} %s [{path} line %d] "]
+    return [written] if written is not None else []
 
 
 def messages(source, path):
