@@ -43,13 +43,21 @@ struct LogRequest: Equatable {
     static func of(_ line: UnsafeBufferPointer<UInt8>, time: LogTime?) -> LogRequest? {
         guard let time, !time.isEpoch, time.prefix > 0 else { return nil }
         let end = min(line.count, time.prefix + lookedAt)
-        let quoted = quotedRequest(line, from: time.prefix)
-        if let (key, level) = nginx(line, from: time.prefix, to: end) ?? apache(line, from: time.prefix, to: end) {
-            let problem = !["info", "notice", "debug"].contains { quiet in level.elementsEqual(quiet.utf8) } && !level.starts(with: "trace".utf8)
-            return LogRequest(key: key, requestKey: quoted, second: secondOfDay(line[time.range]), isProblem: problem)
+        // The quoted request is looked for only in the lines that write one (nginx, PHP-FPM).
+        if let (key, level) = nginx(line, from: time.prefix, to: end) {
+            return LogRequest(key: key, requestKey: quotedRequest(line, from: time.prefix), second: secondOfDay(line[time.range]), isProblem: isProblem(level))
+        }
+        if let (key, level) = apache(line, from: time.prefix, to: end) {
+            return LogRequest(key: key, second: secondOfDay(line[time.range]), isProblem: isProblem(level))
         }
         guard let (key, problem) = phpFPM(line, from: time.prefix, to: end) else { return nil }
-        return LogRequest(key: key, requestKey: quoted, isApplication: true, second: secondOfDay(line[time.range]), isProblem: problem)
+        return LogRequest(
+            key: key, requestKey: quotedRequest(line, from: time.prefix), isApplication: true, second: secondOfDay(line[time.range]), isProblem: problem)
+    }
+
+    /// Whether nginx's or Apache's level is a warning or worse.
+    private static func isProblem(_ level: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        !["info", "notice", "debug"].contains { quiet in level.elementsEqual(quiet.utf8) } && !level.starts(with: "trace".utf8)
     }
 
     /// ` WARNING: [pool www] child 1234…`: the child, and whether the level is a warning or
