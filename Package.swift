@@ -48,6 +48,9 @@ let package = Package(
             name: "DetourContent",
             dependencies: ["DetourSupport", "DetourDiagnostics", "DetourYAML", "DetourLayout", "DetourLanguages", "DetourLogs", "CCMark", "Yams"]
         ),
+        // Mustache compiled for rendering: typed values, one output buffer (swift-mustache checks
+        // the syntax and renders what this does not compile).
+        .target(name: "DetourTemplates", dependencies: ["DetourSupport"]),
         // The help site's search index, written by the build; its reader is templates/assets/search.js.
         .target(name: "DetourSearch", dependencies: ["DetourSupport"]),
         // The build: templates (the built-in theme is the repository's templates/, embedded by the
@@ -56,7 +59,7 @@ let package = Package(
             name: "DetourSite",
             dependencies: [
                 "DetourSupport", "DetourYAML", "DetourLayout", "DetourLanguages", "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
-                "DetourCodeBlockCheck",
+                "DetourCodeBlockCheck", "DetourTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             plugins: ["EmbedTheme"]
@@ -112,6 +115,8 @@ let package = Package(
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
         .testTarget(name: "DetourSupportTests", dependencies: ["DetourSupport"]),
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
+        .testTarget(
+            name: "DetourTemplatesTests", dependencies: ["DetourTemplates", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourLayout", "DetourYAML", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),

@@ -1,10 +1,11 @@
+import DetourTemplates
 import Mustache
 import Synchronization
 
 /// Text rendered the first time a template asks for it and then shared, like Hugo's cached
 /// content views. Lists that show thousands of article cards render each card once. What it
 /// was made from (a Markdown tree) is let go once the text exists.
-final class LazyText: MustacheCustomRenderable, Sendable {
+final class LazyText: DeferredText, MustacheCustomRenderable, Sendable {
     private enum State {
         case pending(@Sendable () -> String)
         case rendered(String)
@@ -16,7 +17,7 @@ final class LazyText: MustacheCustomRenderable, Sendable {
         state = Mutex(.pending(make))
     }
 
-    var renderText: String {
+    var text: String {
         state.withLock { state in
             switch state {
             case .rendered(let text):
@@ -29,5 +30,7 @@ final class LazyText: MustacheCustomRenderable, Sendable {
         }
     }
 
+    /// What swift-mustache shows, for a theme it renders.
+    var renderText: String { text }
     var isNull: Bool { false }
 }

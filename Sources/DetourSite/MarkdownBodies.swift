@@ -46,7 +46,7 @@ struct MarkdownBodies: Sendable {
 
     /// The article's page body in `language`: its translation, else the text as written.
     func article(at index: Int, language: String) -> String {
-        (articles[index].translations[language] ?? articles[index].original).renderText
+        (articles[index].translations[language] ?? articles[index].original).text
     }
 
     /// Markdown written in `language` (a code's advice or notes) as a page under `root` shows it.

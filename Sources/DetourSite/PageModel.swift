@@ -1,6 +1,7 @@
 import DetourContent
 import DetourLanguages
 import DetourLayout
+import DetourTemplates
 import Foundation
 
 /// The data templates see, as typed views (`Views/`) that `TemplateValue` turns into the plain
@@ -192,7 +193,7 @@ struct PageModel: Sendable {
         var codes: [CodeSummary]?
         var articles: [ArticleSummary]?
 
-        var templateValue: Any { TemplateFields(["title": title, "id": id, "count": count, "codes": codes, "articles": articles]).dictionary }
+        var templateData: TemplateData { TemplateFields(["title": title, "id": id, "count": count, "codes": codes, "articles": articles]).templateData }
     }
 
     func indexPage(language: String, tags: [(name: String, count: Int)]) -> HelpPage {
@@ -310,7 +311,7 @@ struct PageModel: Sendable {
         var name: String
         var articles: [ArticleSummary]
 
-        var templateValue: Any { ["name": name, "articles": articles.templateValue] as [String: Any] }
+        var templateData: TemplateData { TemplateFields(["name": name, "articles": articles]).templateData }
     }
 
     func tagPage(name: String, articles: [Int]) -> HelpPage {

@@ -43,10 +43,10 @@ struct PageSet: Sendable {
         for (language, root) in Self.roots(of: content, model: model) {
             var tree = TemplateTree()
             for name in templates.names {
-                tree.insert(
-                    LazyText {
-                        templates.render(name, TemplateFields(["site": plain.site(root: root, language: language), "t": plain.strings(in: language)]))
-                    }, at: name)
+                let partial = LazyText {
+                    templates.render(name, TemplateFields(["site": plain.site(root: root, language: language), "t": plain.strings(in: language)]))
+                }
+                tree.insert(partial.templateData, at: name)
             }
             model.cachedPartials[PageModel.key(language, root)] = tree
             if templates.has(Self.cardTemplate) {
@@ -174,7 +174,7 @@ struct PageSet: Sendable {
         case .styles:
             templates.render("style.css", TemplateFields(["site": model.site(root: "")]))
         case .snippet(let name):
-            templates.render(name, SnippetModel(content: content, installPath: content.site.installPath).dictionary())
+            templates.render(name, UntypedTemplateValue(value: SnippetModel(content: content, installPath: content.site.installPath).dictionary()))
         case .sitemap:
             Sitemap(
                 baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath),

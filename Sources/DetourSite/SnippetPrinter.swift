@@ -10,7 +10,7 @@ public enum SnippetPrinter {
         guard let templates, let content, !diagnostics.hasErrors else { return (nil, diagnostics) }
         let model = SnippetModel(content: content, installPath: installPath ?? content.site.installPath)
         guard let example else {
-            return (templates.render(server.snippetTemplate, model.dictionary()), diagnostics)
+            return (templates.render(server.snippetTemplate, UntypedTemplateValue(value: model.dictionary())), diagnostics)
         }
         guard let exampleTemplate = server.exampleTemplate, templates.has(exampleTemplate) else {
             let at = SourceLocation(path: "\(options.templatesDisplay)/\(server.exampleTemplate ?? server.snippetTemplate).mustache")
@@ -20,9 +20,9 @@ public enum SnippetPrinter {
         var rendered: [SnippetTarget: String] = [:]
         let parts: [SnippetTarget: Int] = server == .nginx ? [.nginxHTTP: 4, .nginx: 8, .nginxProxy: 12] : [server: 0]
         for (part, indent) in parts {
-            rendered[part] = indented(templates.render(part.snippetTemplate, model.dictionary()), by: indent)
+            rendered[part] = indented(templates.render(part.snippetTemplate, UntypedTemplateValue(value: model.dictionary())), by: indent)
         }
-        return (templates.render(exampleTemplate, model.dictionary(example: example, rendered: rendered)), diagnostics)
+        return (templates.render(exampleTemplate, UntypedTemplateValue(value: model.dictionary(example: example, rendered: rendered))), diagnostics)
     }
 
     private static func indented(_ text: String, by spaces: Int) -> String {

@@ -1,23 +1,29 @@
 import DetourContent
 import DetourDiagnostics
 import DetourSupport
+import DetourTemplates
 import DetourYAML
 import Foundation
 import Mustache
 
 /// The theme: every `**/*.mustache` of the built-in theme and the project's templates folder
 /// (see `ThemeFiles`), registered under its path without the extension (`article`,
-/// `partials/head`), as swift-mustache's own folder loader names them. With `LazyText`, the
-/// only code that touches swift-mustache. Files in `assets/` are the theme's static files
-/// (`search.js`), copied to the site root as they are.
+/// `partials/head`), as swift-mustache's own folder loader names them. swift-mustache checks
+/// the syntax; pages render through `CompiledTemplates` (typed values, one output buffer),
+/// unless the theme uses what that does not compile (inheritance, dynamic partials): then
+/// swift-mustache renders it. With `LazyText`, the only code that touches swift-mustache.
+/// Files in `assets/` are the theme's static files (`search.js`), copied to the site root as
+/// they are.
 public struct TemplateSet: Sendable {
     private let library: MustacheLibrary
+    private let compiled: CompiledTemplates?
 
     /// Where each template is written, for problems found when it renders.
     private let files: [String: String]
 
-    private init(library: MustacheLibrary, files: [String: String], assets: [String: [UInt8]]) {
+    private init(library: MustacheLibrary, compiled: CompiledTemplates?, files: [String: String], assets: [String: [UInt8]]) {
         self.library = library
+        self.compiled = compiled
         self.files = files
         self.names = files.keys.sorted()
         self.assetBytes = assets
@@ -68,7 +74,8 @@ public struct TemplateSet: Sendable {
                     .error("template.missing-partial", message, at: SourceLocation(path: file.displayPath, line: reference.line, column: reference.column)))
             }
         }
-        let set = TemplateSet(library: library, files: sources.mapValues(\.displayPath), assets: assets)
+        let compiled = diagnostics.hasErrors ? nil : CompiledTemplates(sources: sources.mapValues(\.text))
+        let set = TemplateSet(library: library, compiled: compiled, files: sources.mapValues(\.displayPath), assets: assets)
         return (diagnostics.hasErrors ? nil : set, diagnostics)
     }
 
@@ -90,7 +97,20 @@ public struct TemplateSet: Sendable {
     /// The template's text for `model`; empty for a name the theme lacks, which the build
     /// never asks for (every template it renders is in the built-in theme).
     func render(_ name: String, _ model: some TemplateValue) -> String {
-        library.render(model.templateValue, withTemplate: name) ?? ""
+        if let compiled { return compiled.render(name, model.templateData) ?? "" }
+        return library.render(Self.mustacheValue(model.templateData), withTemplate: name) ?? ""
+    }
+
+    /// The plain values swift-mustache reads.
+    private static func mustacheValue(_ data: TemplateData) -> Any {
+        switch data {
+        case .text(let text): text
+        case .number(let number): number
+        case .flag(let flag): flag
+        case .list(let items): items.map(mustacheValue)
+        case .object(let fields): fields.mapValues(mustacheValue)
+        case .deferred(let deferred): (deferred as? LazyText).map { $0 as Any } ?? deferred.text
+        }
     }
 
     /// The file template `name` is read from.

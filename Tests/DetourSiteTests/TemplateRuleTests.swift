@@ -50,6 +50,24 @@ final class TemplateRuleTests: SiteTestCase {
         XCTAssertTrue(folder.exists("public/search.js"), "the built-in theme's assets")
     }
 
+    /// Inheritance is not compiled: a theme that uses it renders through swift-mustache, the
+    /// same pages with the same values.
+    func testATemplateWithInheritanceRendersThroughSwiftMustache() throws {
+        let folder = try site([
+            "templates/layout.mustache": "<h1>{{$heading}}Tag{{/heading}}</h1>\n{{$body}}{{/body}}\n",
+            "templates/tag.mustache": "{{<layout}}{{$heading}}{{tag.name}} &{{/heading}}{{$body}}<p>{{count(tag.articles)}} articles</p>{{/body}}{{/layout}}\n",
+        ])
+        let report = build(folder)
+        XCTAssertEqual(report.diagnostics.filter { $0.severity == .error }.map(\.message), [])
+        let tags = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/public/tags")
+        let tagPage = try String(contentsOfFile: folder.path + "/public/tags/\(try XCTUnwrap(tags.first))/index.html", encoding: .utf8)
+        XCTAssertTrue(tagPage.hasPrefix("<h1>\(try XCTUnwrap(tags.first)) &</h1>\n<p>"), tagPage)
+        XCTAssertTrue(tagPage.contains(" articles</p>"), tagPage)
+        let articles = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/public/articles")
+        let articlePage = try String(contentsOfFile: folder.path + "/public/articles/\(try XCTUnwrap(articles.first))/index.html", encoding: .utf8)
+        XCTAssertTrue(articlePage.contains("<main class=\"article\">"), "the other templates render as ever: \(articlePage.prefix(300))")
+    }
+
     func testWithoutATemplatesFolderTheBuiltInThemeBuildsTheSite() throws {
         let folder = try site()
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("templates"))

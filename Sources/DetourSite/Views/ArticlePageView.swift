@@ -1,4 +1,5 @@
 import DetourContent
+import DetourTemplates
 
 /// What an article's page shows besides its summary: the body, its headings, log lines, and
 /// where it is filed (section, sidebar, previous and next).
@@ -8,7 +9,7 @@ struct ArticlePageView: TemplateValue {
         var text: String
         var id: String
 
-        var templateValue: Any { ["level": level, "text": text, "id": id] as [String: Any] }
+        var templateData: TemplateData { TemplateFields(["level": level, "text": text, "id": id]).templateData }
     }
 
     var summary: ArticleSummary
@@ -27,11 +28,11 @@ struct ArticlePageView: TemplateValue {
     var pager: Bool?
     var editURL: String?
 
-    var templateValue: Any {
+    var templateData: TemplateData {
         TemplateFields([
             "html": html, "language": language, "headings": headings, "logPatterns": logPatterns, "section": section,
             "sectionArticles": sectionArticles, "sectionURL": sectionURL, "sectionCount": sectionCount, "previous": previous, "next": next,
             "pager": pager, "editURL": editURL,
-        ]).adding(summary.fields).dictionary
+        ]).adding(summary.fields).templateData
     }
 }

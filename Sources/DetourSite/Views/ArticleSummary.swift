@@ -1,3 +1,5 @@
+import DetourTemplates
+
 /// An article as lists show it (home, sections, tags, a code's related articles), and the
 /// card the theme renders from that.
 struct ArticleSummary: TemplateValue {
@@ -7,7 +9,7 @@ struct ArticleSummary: TemplateValue {
         var url: String
         var title: String?
 
-        var templateValue: Any { TemplateFields(["status": status, "url": url, "title": title]).dictionary }
+        var templateData: TemplateData { TemplateFields(["status": status, "url": url, "title": title]).templateData }
     }
 
     var title: String
@@ -28,7 +30,7 @@ struct ArticleSummary: TemplateValue {
         ])
     }
 
-    var templateValue: Any { fields.dictionary }
+    var templateData: TemplateData { fields.templateData }
 }
 
 /// A tag as a link, with how many articles carry it where a list counts them.
@@ -37,7 +39,7 @@ struct TagLink: TemplateValue {
     var url: String
     var count: Int?
 
-    var templateValue: Any { TemplateFields(["name": name, "url": url, "count": count]).dictionary }
+    var templateData: TemplateData { TemplateFields(["name": name, "url": url, "count": count]).templateData }
 }
 
 /// A link to another article: the sidebar's (marking the current one), previous and next.
@@ -46,5 +48,5 @@ struct ArticleLink: TemplateValue {
     var url: String
     var current: Bool?
 
-    var templateValue: Any { TemplateFields(["title": title, "url": url, "current": current]).dictionary }
+    var templateData: TemplateData { TemplateFields(["title": title, "url": url, "current": current]).templateData }
 }

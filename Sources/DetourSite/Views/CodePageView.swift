@@ -1,3 +1,5 @@
+import DetourTemplates
+
 /// A code's help page: its texts, advice and operators' notes as HTML, who sends it, its error
 /// page and the articles about it.
 struct CodePageView: TemplateValue {
@@ -12,11 +14,11 @@ struct CodePageView: TemplateValue {
     var errorPageURL: String?
     var related: [ArticleSummary]
 
-    var templateValue: Any {
+    var templateData: TemplateData {
         TemplateFields([
             "advice": advice, "operatorNotes": operatorNotes, "notesLanguage": notesLanguage, "retryAfter": retryAfter, "emittedBy": emittedBy,
             "formerNames": formerNames,
             "errorPageURL": errorPageURL, "related": related,
-        ]).adding(summary.fields).dictionary
+        ]).adding(summary.fields).templateData
     }
 }

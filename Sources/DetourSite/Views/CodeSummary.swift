@@ -1,3 +1,5 @@
+import DetourTemplates
+
 /// A code as lists show it, and the start of its help page.
 struct CodeSummary: TemplateValue {
     var status: Int
@@ -7,5 +9,5 @@ struct CodeSummary: TemplateValue {
 
     var fields: TemplateFields { TemplateFields(["status": status, "title": title, "summary": summary, "url": url]) }
 
-    var templateValue: Any { fields.dictionary }
+    var templateData: TemplateData { fields.templateData }
 }

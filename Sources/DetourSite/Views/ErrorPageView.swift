@@ -1,3 +1,5 @@
+import DetourTemplates
+
 /// One error page: a code's texts and advice in one language, the UI strings with the page's
 /// values filled in, and the raw markup the request's ID goes into.
 struct ErrorPageView: TemplateValue {
@@ -9,9 +11,9 @@ struct ErrorPageView: TemplateValue {
         var adviceText: String?
         var retryAfter: Int?
 
-        var templateValue: Any {
+        var templateData: TemplateData {
             TemplateFields(["helpURL": helpURL, "advice": advice, "adviceText": adviceText, "retryAfter": retryAfter]).adding(summary.fields)
-                .dictionary
+                .templateData
         }
     }
 
@@ -21,7 +23,7 @@ struct ErrorPageView: TemplateValue {
     var title: String
     var requestReference: String
 
-    var templateValue: Any {
-        TemplateFields(["site": site, "code": code, "t": t, "page": PageHeader(title: title), "requestReference": requestReference]).dictionary
+    var templateData: TemplateData {
+        TemplateFields(["site": site, "code": code, "t": t, "page": PageHeader(title: title), "requestReference": requestReference]).templateData
     }
 }

@@ -1,3 +1,5 @@
+import DetourTemplates
+
 /// A page of the help site: what every page sees (the site, the page's header, the UI strings
 /// in its language, the cached partials) and the fields of its own kind.
 struct HelpPage: TemplateValue {
@@ -7,7 +9,7 @@ struct HelpPage: TemplateValue {
     var cached: TemplateTree?
     var fields: TemplateFields
 
-    var templateValue: Any {
-        TemplateFields(["site": site, "page": header, "t": t, "cached": cached]).adding(fields).dictionary
+    var templateData: TemplateData {
+        TemplateFields(["site": site, "page": header, "t": t, "cached": cached]).adding(fields).templateData
     }
 }

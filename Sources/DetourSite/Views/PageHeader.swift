@@ -1,3 +1,5 @@
+import DetourTemplates
+
 /// What every page says of itself: its title and language, and for a page with an address its
 /// canonical URL, its alternates in the other languages and the language switcher.
 struct PageHeader: TemplateValue {
@@ -6,7 +8,7 @@ struct PageHeader: TemplateValue {
         var language: String
         var url: String
 
-        var templateValue: Any { ["language": language, "url": url] }
+        var templateData: TemplateData { TemplateFields(["language": language, "url": url]).templateData }
     }
 
     /// One entry of the language switcher, its URL relative to the page.
@@ -16,7 +18,7 @@ struct PageHeader: TemplateValue {
         var url: String
         var current: Bool
 
-        var templateValue: Any { ["language": language, "name": name, "url": url, "current": current] as [String: Any] }
+        var templateData: TemplateData { TemplateFields(["language": language, "name": name, "url": url, "current": current]).templateData }
     }
 
     var title: String
@@ -27,10 +29,10 @@ struct PageHeader: TemplateValue {
     /// The fallback notice of a page shown in the default language.
     var notTranslated: String?
 
-    var templateValue: Any {
+    var templateData: TemplateData {
         TemplateFields([
             "title": title, "language": language, "url": url, "alternates": alternates, "switchLanguages": languages.map { _ in true },
             "languages": languages, "notTranslated": notTranslated,
-        ]).dictionary
+        ]).templateData
     }
 }

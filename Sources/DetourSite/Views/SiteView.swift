@@ -1,4 +1,5 @@
 import DetourContent
+import DetourTemplates
 
 /// The site as a page sees it: names, colours, where its root and home are from the page.
 struct SiteView: TemplateValue {
@@ -9,13 +10,13 @@ struct SiteView: TemplateValue {
             (background, text, accent, muted) = (palette.background, palette.text, palette.accent, palette.muted)
         }
 
-        var templateValue: Any { ["background": background, "text": text, "accent": accent, "muted": muted] }
+        var templateData: TemplateData { TemplateFields(["background": background, "text": text, "accent": accent, "muted": muted]).templateData }
     }
 
     struct Support: TemplateValue {
         var email, url, phone: String?
 
-        var templateValue: Any { TemplateFields(["email": email, "url": url, "phone": phone]).dictionary }
+        var templateData: TemplateData { TemplateFields(["email": email, "url": url, "phone": phone]).templateData }
     }
 
     var name: String
@@ -38,11 +39,11 @@ struct SiteView: TemplateValue {
     /// The error pages' own icon, inlined.
     var icon: String?
 
-    var templateValue: Any {
+    var templateData: TemplateData {
         TemplateFields([
             "name": name, "baseURL": baseURL, "language": language, "colors": TemplateFields(["light": light, "dark": dark]),
             "root": root, "home": home, "paths": paths, "searchLanguage": searchLanguage, "logo": logo, "statusPage": statusPage,
             "footer": footer, "errorFooter": errorFooter, "autoRetry": autoRetry, "support": support, "icon": icon,
-        ]).dictionary
+        ]).templateData
     }
 }

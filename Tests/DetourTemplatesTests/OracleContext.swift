@@ -1,0 +1,39 @@
+@testable import DetourTemplates
+
+/// One context, typed and as swift-mustache reads it: text with every character HTML escapes,
+/// numbers, both flags, a list of objects that shadow and miss the outer keys, an empty list,
+/// a list of text and nested objects.
+enum OracleContext {
+    static let special = "<a href=\"x\">Tom & Jerry's</a> é"
+
+    static let data: TemplateData = .object([
+        "s1": .text("plain"),
+        "s2": .text(special),
+        "n": .number(41),
+        "zero": .number(0),
+        "b": .flag(true),
+        "f": .flag(false),
+        "list": .list([
+            .object(["s1": .text("one"), "n": .number(1)]),
+            .object(["s1": .text("two & <b>"), "b": .flag(false)]),
+            .object(["n": .number(3)]),
+        ]),
+        "empty": .list([]),
+        "strs": .list([.text("x"), .text("<y>"), .text("")]),
+        "obj": .object(["s1": .text("in obj"), "inner": .object(["x": .text("deep")])]),
+        "blank": .text(""),
+    ])
+
+    static var any: Any { plain(data) }
+
+    private static func plain(_ data: TemplateData) -> Any {
+        switch data {
+        case .text(let text): text
+        case .number(let number): number
+        case .flag(let flag): flag
+        case .list(let items): items.map(plain)
+        case .object(let fields): fields.mapValues(plain)
+        case .deferred(let deferred): deferred.text
+        }
+    }
+}
