@@ -45,9 +45,9 @@ check-oracle: deps test-deps
 		CI=true $(SWIFT) test --skip-build --filter OracleTests >.build/oracle.log 2>&1 || status=$$?; \
 		echo "seed $(SEED): $$(paste -sd ';' .build/oracle-summary.txt | sed 's/;/; /g')"; exit $$status
 
-## bench: build a synthetic knowledge base of $(ARTICLES) articles, print wall time and peak memory
+## bench: build a synthetic knowledge base of $(ARTICLES) articles, print wall time and peak memory, beside Hugo on the same Markdown
 bench: deps release
-	@scripts/install-packages.sh time
+	@scripts/install-packages.sh time hugo
 	scripts/bench.sh $(ARTICLES)
 
 ## bench-check: time `detour check` on generated configurations: nginx 5,000 server blocks, caddy 1,000 and 5,000 site blocks, haproxy 5,000 backends (Host-routed, and default_backend only) beside haproxy -c, apache 5,000 virtual hosts beside apache2 -t

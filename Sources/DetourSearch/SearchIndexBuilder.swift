@@ -137,13 +137,36 @@ public enum SearchIndexBuilder {
     private static func termObject(_ byTerm: [String: [(reference: Int32, impact: UInt8)]]) -> String {
         var out = "{"
         for (number, (term, postings)) in byTerm.sorted(by: { $0.key < $1.key }).enumerated() {
-            let best = postings.sorted { ($0.impact, $1.reference) > ($1.impact, $0.reference) }.prefix(postingsPerTerm)
+            let best = Self.best(postings, count: postingsPerTerm)
             if number > 0 { out += ",\n" }
             out += literal(term) + ":[\(postings.count)"
             for posting in best { out += ",\(posting.reference),\(posting.impact)" }
             out += "]"
         }
         return out + "}"
+    }
+
+    /// The `count` best postings, highest impact first and, at equal impact, lowest reference
+    /// first: what sorting them all and keeping the first `count` gives, without sorting the
+    /// tens of thousands a common word has. A histogram of the impacts (one byte) finds the
+    /// lowest impact that is kept; only the postings at that impact are sorted, by reference.
+    static func best(_ postings: [(reference: Int32, impact: UInt8)], count: Int) -> [(reference: Int32, impact: UInt8)] {
+        let order: ((reference: Int32, impact: UInt8), (reference: Int32, impact: UInt8)) -> Bool = {
+            ($0.impact, $1.reference) > ($1.impact, $0.reference)
+        }
+        guard postings.count > count else { return postings.sorted(by: order) }
+        var histogram = [Int](repeating: 0, count: 256)
+        for posting in postings { histogram[Int(posting.impact)] += 1 }
+        var lowest = 255
+        var above = 0
+        while above + histogram[lowest] < count {
+            above += histogram[lowest]
+            lowest -= 1
+        }
+        var kept = postings.filter { Int($0.impact) > lowest }
+        let tied = postings.compactMap { Int($0.impact) == lowest ? $0.reference : nil }.sorted()
+        kept += tied.prefix(count - above).map { (reference: $0, impact: UInt8(lowest)) }
+        return kept.sorted(by: order)
     }
 
     /// Text kept for a result's excerpt: enough for two of them, cut at a word. Keeping whole

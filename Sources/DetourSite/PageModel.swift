@@ -43,10 +43,13 @@ struct PageModel: Sendable {
             uniqueKeysWithValues: content.site.languages.map { language in
                 (language, content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) })
             })
+        uiStringData = uiStrings.mapValues(\.templateData)
     }
 
     /// Each language's UI strings with `{site}` filled in, worked out once for every page.
     private let uiStrings: [String: [String: String]]
+    /// The same as templates read them, made once: every page and list entry shows them.
+    private let uiStringData: [String: TemplateData]
     /// Each article's `partials/article-card`, rendered on first use, by root then article index.
     var cards: [String: [LazyText]] = [:]
     /// Every template rendered with only `site` in scope, on first use, by root, as a tree
@@ -87,7 +90,7 @@ struct PageModel: Sendable {
             }
         }
         return HelpPage(
-            site: site(root: root, language: language), header: header, t: strings(in: language, values), cached: cachedPartials[Self.key(language, root)],
+            site: site(root: root, language: language), header: header, t: stringData(in: language, values), cached: cachedPartials[Self.key(language, root)],
             fields: fields)
     }
 
@@ -100,6 +103,12 @@ struct PageModel: Sendable {
     func strings(in language: String, _ values: [String: String] = [:]) -> [String: String] {
         let strings = uiStrings[language] ?? content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) }
         return values.isEmpty ? strings : strings.mapValues { UIStrings.fill($0, values) }
+    }
+
+    /// `strings(in:_:)` as templates read them.
+    func stringData(in language: String, _ values: [String: String] = [:]) -> TemplateData {
+        guard values.isEmpty, let data = uiStringData[language] else { return strings(in: language, values).templateData }
+        return data
     }
 
     /// The site as a page in `language` sees it: `root` leads to the site's root (style sheet,
@@ -130,7 +139,7 @@ struct PageModel: Sendable {
             title: article.title, summary: article.summary, url: root + article.sitePath, audience: article.audience.rawValue,
             codes: article.codes.map { ArticleSummary.CodeLink(status: $0.value, url: root + SiteLayout.code($0.value)) },
             tags: article.tags.map { tag(name: $0, root: tagRoot(root, language: language)) }, updated: article.updated,
-            card: cards[Self.key(language, root)]?[index], t: strings(in: language))
+            card: cards[Self.key(language, root)]?[index], t: stringData(in: language))
     }
 
     /// How many of its section's articles an article's sidebar shows.

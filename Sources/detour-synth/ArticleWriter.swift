@@ -59,6 +59,18 @@ struct ArticleWriter {
         return sentences.joined(separator: " ")
     }
 
+    /// A server name of letters only (a number in a log pattern matches any number), so each
+    /// article's log pattern is its own and none hides another's.
+    static func serverName(_ index: Int) -> String {
+        var name = ""
+        var rest = index
+        repeat {
+            name.append(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(rest % 26))))
+            rest /= 26
+        } while rest > 0
+        return "shop-" + name
+    }
+
     mutating func article(_ index: Int) -> String {
         let server = pick(Self.servers)
         let title = "\(server): \(pick(Self.adjectives)) \(pick(Self.nouns)) \(pick(Self.verbs)) requests (\(index))"
@@ -73,7 +85,7 @@ struct ArticleWriter {
             audience: operator
             updated: 2026-\(String(format: "%02d", 1 + index % 12))-\(String(format: "%02d", 1 + index % 28))
             log_patterns:
-              - "\(pick(Self.logs))"
+              - "\(pick(Self.logs)), server: \(Self.serverName(index))"
             ---
 
             \(paragraph())

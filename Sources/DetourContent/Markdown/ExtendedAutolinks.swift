@@ -34,7 +34,7 @@ enum ExtendedAutolinks {
     }
 
     private static func link(_ text: String, line: Int, wwwAllowedAtStart: Bool) -> [MarkdownNode] {
-        guard text.contains(".") || text.contains(":") else { return [MarkdownNode(.text(text), line: line)] }
+        guard mayHoldLink(text) else { return [MarkdownNode(.text(text), line: line)] }
         let scalars = Array(text.unicodeScalars)
         var nodes: [MarkdownNode] = []
         var plainStart = 0
@@ -61,6 +61,22 @@ enum ExtendedAutolinks {
         }
         if plainStart < scalars.count { nodes += emails(string(scalars[plainStart...]), line: line) }
         return nodes
+    }
+
+    /// Whether `text` holds `www.`, `://` or `@`, without which nothing in it is a link: most
+    /// text is let through after one pass over its bytes.
+    private static func mayHoldLink(_ text: String) -> Bool {
+        var previous: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "@"): return true
+            case UInt8(ascii: "/") where previous.1 == UInt8(ascii: ":") && previous.2 == UInt8(ascii: "/"): return true
+            case UInt8(ascii: ".") where previous == (UInt8(ascii: "w"), UInt8(ascii: "w"), UInt8(ascii: "w")): return true
+            default: break
+            }
+            previous = (previous.1, previous.2, byte)
+        }
+        return false
     }
 
     private static func wwwPrecededWell(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {

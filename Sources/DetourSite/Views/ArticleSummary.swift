@@ -21,7 +21,7 @@ struct ArticleSummary: TemplateValue {
     var updated: String?
     /// The article's `partials/article-card`, rendered once per language and root.
     var card: LazyText?
-    var t: [String: String]
+    var t: TemplateData
 
     var fields: TemplateFields {
         TemplateFields([

@@ -5,7 +5,7 @@ import DetourTemplates
 struct HelpPage: TemplateValue {
     var site: SiteView
     var header: PageHeader
-    var t: [String: String]
+    var t: TemplateData
     var cached: TemplateTree?
     var fields: TemplateFields
 

@@ -42,12 +42,12 @@ extension Bool: TemplateValue {
 }
 
 extension Array: TemplateValue where Element: TemplateValue {
-    var templateData: TemplateData { .list(map(\.templateData)) }
+    var templateData: TemplateData { .list(map { $0.templateData }) }
 }
 
 /// UI strings and path tables go to templates as objects.
 extension Dictionary: TemplateValue where Key == String, Value: TemplateValue {
-    var templateData: TemplateData { .object(mapValues(\.templateData)) }
+    var templateData: TemplateData { .object(mapValues { $0.templateData }) }
 }
 
 extension TemplateData: TemplateValue {
