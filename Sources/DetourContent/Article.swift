@@ -43,6 +43,9 @@ public struct Article: Sendable {
         return parts.count > 2 ? String(parts[1]) : ""
     }
 
+    /// Its title in `language`: its translation's, else its own (without copying either).
+    public func title(in language: String) -> String { translations[language]?.title ?? title }
+
     /// The article as a page in `language` shows it: its translation, else itself.
     public func translated(_ language: String) -> Article { translations[language] ?? self }
 

@@ -52,6 +52,7 @@ public enum SearchIndexBuilder {
         let chunks: [SearchIndexChunk] = ranges.concurrentMap { range in
             var chunk = SearchIndexChunk(tokenizer: tokenizer)
             for index in range where pageReference[index] >= 0 { chunk.add(pages[index], reference: pageReference[index]) }
+            chunk.sortBucketsByTerm()
             return chunk
         }
         // Words as written whose term is their stem, so the browser needs no stemmer: it looks
@@ -103,7 +104,7 @@ public enum SearchIndexBuilder {
             for bucketNumber in stride(from: shard, to: SearchIndexLayout.termBuckets, by: count) {
                 shardForms.merge(forms[bucketNumber]) { first, _ in first }
                 for chunk in chunks {
-                    let bucket = chunk.buckets[bucketNumber].sorted { $0.term < $1.term }
+                    let bucket = chunk.buckets[bucketNumber]
                     var start = 0
                     while start < bucket.count {
                         var end = start

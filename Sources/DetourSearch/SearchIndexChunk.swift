@@ -31,6 +31,12 @@ struct SearchIndexChunk: Sendable {
         buckets = Array(repeating: [], count: SearchIndexLayout.termBuckets)
     }
 
+    /// Each bucket's postings by term, in the order they were added within a term: once, for
+    /// however many shard counts the builder tries.
+    mutating func sortBucketsByTerm() {
+        for index in buckets.indices { buckets[index].sort { $0.term < $1.term } }
+    }
+
     /// The page's record (title, codes, headings, log lines, tags, text) and one per section
     /// (heading, text).
     mutating func add(_ page: SearchPage, reference: Int) {

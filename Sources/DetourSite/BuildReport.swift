@@ -12,6 +12,9 @@ public struct BuildReport: Sendable {
     public var files = 0
     /// Wall time of each phase, in the order they ran (`detour build --timings`).
     public var phases: [(name: String, seconds: Double)] = []
+    /// Wall time of work done on other threads while those phases ran (the search index,
+    /// beside the pages): not part of their sum.
+    public var concurrentPhases: [(name: String, seconds: Double)] = []
     /// Told each phase's name as it starts (a terminal's progress line).
     var progress: (@Sendable (String) -> Void)?
 

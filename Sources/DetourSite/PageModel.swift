@@ -22,7 +22,7 @@ struct PageModel: Sendable {
     let bodies: MarkdownBodies
     /// Each language's search index entry, when its index is more than one file: the search
     /// page carries it, so a query's first request is for its terms.
-    let searchIndexHeads: [String: String]
+    var searchIndexHeads: [String: String]
     /// The articles by section, and each article's section, worked out once for every page.
     let sections: [HomeGroups.Section]
     private let sectionOfArticle: [Int: Int]
@@ -44,12 +44,25 @@ struct PageModel: Sendable {
                 (language, content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) })
             })
         uiStringData = uiStrings.mapValues(\.templateData)
+        tagPaths = Dictionary(content.articles.flatMap(\.tags).map { ($0, SiteLayout.tag($0)) }, uniquingKeysWith: { first, _ in first })
+        sidebarLinks = Dictionary(
+            uniqueKeysWithValues: content.site.languages.map { language in
+                (
+                    language,
+                    content.articles.map { ArticleLink(title: $0.title(in: language), url: SiteLayout.nestedRoot + $0.sitePath, current: false) }
+                )
+            })
     }
 
     /// Each language's UI strings with `{site}` filled in, worked out once for every page.
     private let uiStrings: [String: [String: String]]
     /// The same as templates read them, made once: every page and list entry shows them.
     private let uiStringData: [String: TemplateData]
+    /// By language, each article's link as another article's sidebar shows it: made once,
+    /// shown on the pages of its section's neighbours.
+    private let sidebarLinks: [String: [ArticleLink]]
+    /// Each tag's page, slugged once: every list entry links its article's tags.
+    private let tagPaths: [String: String]
     /// Each article's `partials/article-card`, rendered on first use, by root then article index.
     var cards: [String: [LazyText]] = [:]
     /// Every template rendered with only `site` in scope, on first use, by root, as a tree
@@ -152,7 +165,7 @@ struct PageModel: Sendable {
     }
 
     private func articleLink(_ index: Int, language: String, root: String, current: Bool? = nil) -> ArticleLink {
-        ArticleLink(title: content.articles[index].translated(language).title, url: root + content.articles[index].sitePath, current: current)
+        ArticleLink(title: content.articles[index].title(in: language), url: root + content.articles[index].sitePath, current: current)
     }
 
     /// Tag pages are the default language's: the way to them from a language's `root`.
@@ -161,7 +174,7 @@ struct PageModel: Sendable {
     }
 
     func tag(name: String, root: String, count: Int? = nil) -> TagLink {
-        TagLink(name: name, url: root + SiteLayout.tag(name), count: count)
+        TagLink(name: name, url: root + (tagPaths[name] ?? SiteLayout.tag(name)), count: count)
     }
 
     // MARK: Pages
@@ -286,7 +299,10 @@ struct PageModel: Sendable {
             // A section of thousands would repeat thousands of links on each of its pages: the
             // sidebar shows the articles around this one, the home page lists them all.
             let window = Self.sidebarWindow(around: position, count: section.articles.count)
-            model.sectionArticles = section.articles[window].map { articleLink($0, language: language, root: root, current: $0 == index) }
+            let links = sidebarLinks[language] ?? []
+            model.sectionArticles = section.articles[window].map {
+                $0 == index || links.isEmpty ? articleLink($0, language: language, root: root, current: $0 == index) : links[$0]
+            }
             if window.count < section.articles.count {
                 model.sectionURL = root + SiteLayout.home + "#section-" + (section.folder.isEmpty ? "articles" : section.folder)
                 model.sectionCount = section.articles.count

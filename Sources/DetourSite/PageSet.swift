@@ -32,7 +32,7 @@ struct PageSet: Sendable {
     static let notFoundTemplate = "404"
 
     let content: Content
-    let model: PageModel
+    var model: PageModel
     let tags: [Tag]
     let jobs: [Job]
 

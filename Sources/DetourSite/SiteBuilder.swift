@@ -65,16 +65,32 @@ public enum SiteBuilder {
         let bodies = MarkdownBodies(content: content)
         let advice = errorPageAdvice(content, bodies: bodies)
         if keeping == nil { content = content.withoutArticleTrees() }
-        // The index first: the search page carries its entry inline.
-        var index = report.time("search index") { searchIndex(content) }
-        report.diagnostics += report.time("search index written") {
-            index.files.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
+        var pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice, bodies: bodies), templates: templates)
+        // The search index is built and written on its own thread while the pages render: each
+        // fills the other's idle moments. Only the search page waits, as it carries the entry.
+        let indexing = DispatchGroup()
+        let indexed = Mutex(IndexOutcome())
+        DispatchQueue.global().async(group: indexing) { [content] in
+            let start = DispatchTime.now().uptimeNanoseconds
+            var outcome = IndexOutcome()
+            outcome.heads = searchIndex(content) { _, files in
+                outcome.diagnostics += files.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
+                outcome.fileCount += files.count
+            }
+            outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            indexed.withLock { [outcome] in $0 = outcome }
         }
-        let indexFileCount = index.files.count
-        index.files = []
-        let model = PageModel(content: content, errorPageAdvice: advice, bodies: bodies, searchIndexHeads: index.heads)
-        let pages = PageSet(content: content, model: model, templates: templates)
-        report.diagnostics += report.time("pages") { writePages(pages, templates: templates, content: content, to: output, options) }
+        let isSearch: (PageSet.Job) -> Bool = { if case .search = $0 { true } else { false } }
+        let (searchJobs, otherJobs) = (pages.jobs.filter(isSearch), pages.jobs.filter { !isSearch($0) })
+        report.diagnostics += report.time("pages") { writePages(otherJobs, of: pages, templates: templates, content: content, to: output, options) }
+        report.time("waiting for the index") { indexing.wait() }
+        let index = indexed.withLock { $0 }
+        report.concurrentPhases.append(("search index", index.seconds))
+        report.diagnostics += index.diagnostics
+        pages.model.searchIndexHeads = index.heads
+        report.diagnostics += writePages(searchJobs, of: pages, templates: templates, content: content, to: output, options)
+        let model = pages.model
+        let indexFileCount = index.fileCount
         report.diagnostics += report.time("assets") { copyAssets(templates, to: output, options) }
         guard !failed(report.diagnostics, options) else {
             output.discard()
@@ -95,14 +111,22 @@ public enum SiteBuilder {
         return report
     }
 
-    /// Every page in every language and format, rendered and written in parallel; an error
+    /// What building and writing the search index gave.
+    private struct IndexOutcome: Sendable {
+        var heads: [String: String] = [:]
+        var fileCount = 0
+        var diagnostics: [Diagnostic] = []
+        var seconds = 0.0
+    }
+
+    /// `jobs`' pages, in every language and format, rendered and written in parallel; an error
     /// page over its format's byte budget is reported instead of written.
-    private static func writePages(_ pages: PageSet, templates: TemplateSet, content: Content, to output: OutputDirectory, _ options: BuildOptions)
-        -> [Diagnostic]
-    {
+    private static func writePages(
+        _ jobs: [PageSet.Job], of pages: PageSet, templates: TemplateSet, content: Content, to output: OutputDirectory, _ options: BuildOptions
+    ) -> [Diagnostic] {
         let done = Atomic<Int>(0)
-        let total = pages.jobs.count
-        return pages.jobs.concurrentMap { job -> Diagnostic? in
+        let total = jobs.count
+        return jobs.concurrentMap { job -> Diagnostic? in
             if let progress = options.progress {
                 let count = done.add(1, ordering: .relaxed).newValue
                 if count % 250 == 0 || count == total { progress("pages \(count)/\(total)") }
@@ -139,14 +163,22 @@ public enum SiteBuilder {
     }
 
     static func searchIndex(_ content: Content) -> SearchIndexFiles {
-        let languages = content.site.languages
         var index = SearchIndexFiles()
+        index.heads = searchIndex(content) { _, files in index.files += files }
+        return index
+    }
+
+    /// Each language's index, handed to `each` as soon as it is built (a build writes and lets
+    /// go of one language's files before the next is built); the entries by language.
+    static func searchIndex(_ content: Content, each: (_ language: String, _ files: [(path: String, contents: String)]) -> Void) -> [String: String] {
+        let languages = content.site.languages
+        var heads: [String: String] = [:]
         for language in languages {
             let output = SearchIndexBuilder.build(SearchPages.pages(of: content, language: language), language: language, languages: languages)
-            index.files += output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) }
-            index.heads[language] = output.head
+            each(language, output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) })
+            heads[language] = output.head
         }
-        return index
+        return heads
     }
 
     /// The theme's static files, byte for byte.

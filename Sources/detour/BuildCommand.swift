@@ -71,6 +71,10 @@ struct BuildCommand: ParsableCommand {
                 let name = phase.name.padding(toLength: 22, withPad: " ", startingAt: 0)
                 FileHandle.standardError.write(name + String(format: "%7.3f s %5.1f%%\n", phase.seconds, total > 0 ? 100 * phase.seconds / total : 0))
             }
+            for phase in report.concurrentPhases {
+                let name = phase.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                FileHandle.standardError.write(name + String(format: "%7.3f s (beside the phases above)\n", phase.seconds))
+            }
         }
         if status != 0 {
             if !report.wroteOutput, FileManager.default.fileExists(atPath: options.output.path) {

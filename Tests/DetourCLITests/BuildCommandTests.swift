@@ -80,14 +80,18 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertEqual(quiet.stdout, "")
     }
 
-    /// `--timings`: one line per phase on standard error, in the order they ran, stdout untouched.
+    /// `--timings`: one line per phase on standard error, in the order they ran, then the search
+    /// index, built beside them; stdout untouched.
     func testTimingsNameEveryPhase() throws {
         let result = try ProcessRunner.detour(["build", "--quiet", "--timings"], in: folder.url)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "")
         let phases = result.stderr.split(separator: "\n").map { $0.components(separatedBy: "  ").first ?? "" }
-        XCTAssertEqual(phases, ["templates", "content", "search index", "search index written", "pages", "assets", "output replaced"], result.stderr)
-        XCTAssertTrue(result.stderr.split(separator: "\n").allSatisfy { $0.hasSuffix("%") && $0.contains(" s ") }, result.stderr)
+        XCTAssertEqual(
+            phases, ["templates", "content", "pages", "waiting for the index", "assets", "output replaced", "search index"], result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertTrue(lines.dropLast().allSatisfy { $0.hasSuffix("%") && $0.contains(" s ") }, result.stderr)
+        XCTAssertTrue(lines.last?.hasSuffix(" s (beside the phases above)") == true, result.stderr)
     }
 
     func testCustomFoldersAreUsed() throws {

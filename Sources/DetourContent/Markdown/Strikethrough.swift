@@ -16,13 +16,13 @@ enum Strikethrough {
 
     /// `children` of one inline container, with their strikethroughs made nodes.
     static func apply(_ children: [MarkdownNode]) -> [MarkdownNode] {
-        guard children.contains(where: { if case .text(let text) = $0.kind { return text.contains("~") } else { return false } }) else {
+        guard children.contains(where: { if case .text(let text) = $0.kind { return text.utf8.contains(UInt8(ascii: "~")) } else { return false } }) else {
             return children
         }
         var pieces: [Piece] = []
         var delimiters: [Delimiter] = []
         for (index, child) in children.enumerated() {
-            guard case .text(let text) = child.kind, text.contains("~") else {
+            guard case .text(let text) = child.kind, text.utf8.contains(UInt8(ascii: "~")) else {
                 pieces.append(.node(child))
                 continue
             }

@@ -43,10 +43,11 @@ struct TagLink: TemplateValue {
 }
 
 /// A link to another article: the sidebar's (marking the current one), previous and next.
+/// Made as template data at once: a sidebar repeats the same links on many pages.
 struct ArticleLink: TemplateValue {
-    var title: String
-    var url: String
-    var current: Bool?
+    let templateData: TemplateData
 
-    var templateData: TemplateData { TemplateFields(["title": title, "url": url, "current": current]).templateData }
+    init(title: String, url: String, current: Bool? = nil) {
+        templateData = TemplateFields(["title": title, "url": url, "current": current]).templateData
+    }
 }
