@@ -18,6 +18,12 @@ public struct LogMatcher: Sendable {
     private let shift: [UInt8]
     /// Per two-byte block that ends some anchor's window, those entries.
     private let ending: [UInt16: [Int]]
+    /// Blocks that end the windows of many anchors (patterns that begin alike: a knowledge base
+    /// with thousands of `connect() failed …` patterns): their entries by anchor length, then by
+    /// a hash of the whole anchor, so a window that matches costs a lookup per length, not a
+    /// comparison per entry.
+    private let crowded: [UInt16: [(length: Int, entries: [UInt64: [Int]])]]
+    private static let crowdedBucket = 16
 
     public init(_ causes: [LogCause]) {
         var entries: [Entry] = []
@@ -40,6 +46,11 @@ public struct LogMatcher: Sendable {
         self.window = window
         self.shift = shift
         self.ending = ending
+        crowded = ending.filter { $0.value.count > Self.crowdedBucket }.mapValues { indices in
+            Dictionary(grouping: indices) { entries[$0].anchor.count }.sorted { $0.key < $1.key }.map { length, indices in
+                (length, Dictionary(grouping: indices) { index in entries[index].anchor.withUnsafeBufferPointer { LogHash.of($0[...]) } })
+            }
+        }
     }
 
     /// Which cause explains `line`, and by which pattern: the one `detour diagnose` would
@@ -67,7 +78,7 @@ public struct LogMatcher: Sendable {
                     continue
                 }
                 let start = end - window + 1
-                for index in ending[block] ?? [] {
+                for index in candidates(block, line, start) {
                     let entry = entries[index]
                     guard entry.pattern.specificity > best?.specificity ?? -1, start + entry.anchor.count <= line.count else { continue }
                     let same = entry.anchor.withUnsafeBytes { memcmp(base + start, $0.baseAddress!, entry.anchor.count) == 0 }
@@ -77,5 +88,15 @@ public struct LogMatcher: Sendable {
             }
         }
         return best.map { ($0.cause, entries[$0.entry].pattern) }
+    }
+
+    /// The entries whose anchor may start at `start`, in the order they were added.
+    private func candidates(_ block: UInt16, _ line: UnsafeBufferPointer<UInt8>, _ start: Int) -> [Int] {
+        guard let groups = crowded[block] else { return ending[block] ?? [] }
+        var found: [Int] = []
+        for group in groups where start + group.length <= line.count {
+            if let indices = group.entries[LogHash.of(line[start..<start + group.length])] { found += indices }
+        }
+        return found.count > 1 ? found.sorted() : found
     }
 }
