@@ -8,8 +8,9 @@ import Foundation
 import Synchronization
 
 /// `detour build`: a plain function that runs the phases in order — check the output path,
-/// load templates and content, render every page in parallel into a staging folder, then swap
-/// it into place. Nothing is written over the previous output unless every phase succeeded.
+/// load templates and content, render every page in parallel into a staging folder (the
+/// search index built beside them, the search page last), then swap it into place. Nothing is
+/// written over the previous output unless every phase succeeded.
 public enum SiteBuilder {
     public static func build(_ options: BuildOptions) -> BuildReport {
         build(options, keeping: nil)
@@ -73,7 +74,7 @@ public enum SiteBuilder {
         DispatchQueue.global().async(group: indexing) { [content] in
             let start = DispatchTime.now().uptimeNanoseconds
             var outcome = IndexOutcome()
-            outcome.heads = searchIndex(content) { _, files in
+            outcome.heads = searchIndex(content) { files in
                 outcome.diagnostics += files.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
                 outcome.fileCount += files.count
             }
@@ -164,18 +165,18 @@ public enum SiteBuilder {
 
     static func searchIndex(_ content: Content) -> SearchIndexFiles {
         var index = SearchIndexFiles()
-        index.heads = searchIndex(content) { _, files in index.files += files }
+        index.heads = searchIndex(content) { files in index.files += files }
         return index
     }
 
     /// Each language's index, handed to `each` as soon as it is built (a build writes and lets
     /// go of one language's files before the next is built); the entries by language.
-    static func searchIndex(_ content: Content, each: (_ language: String, _ files: [(path: String, contents: String)]) -> Void) -> [String: String] {
+    static func searchIndex(_ content: Content, each: (_ files: [(path: String, contents: String)]) -> Void) -> [String: String] {
         let languages = content.site.languages
         var heads: [String: String] = [:]
         for language in languages {
             let output = SearchIndexBuilder.build(SearchPages.pages(of: content, language: language), language: language, languages: languages)
-            each(language, output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) })
+            each(output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) })
             heads[language] = output.head
         }
         return heads
