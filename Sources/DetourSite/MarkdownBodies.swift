@@ -1,5 +1,6 @@
 import DetourContent
 import DetourLayout
+import DetourSupport
 
 /// Markdown as pages show it, rendered from the trees the content layer parsed, each time with
 /// the page's own root and in the alert titles of the text's language. Each article's text (and
@@ -42,6 +43,15 @@ struct MarkdownBodies: Sendable {
             allowRawHTML: content.site.allowRawHTML
         )
         return Dictionary(uniqueKeysWithValues: content.site.languages.map { ($0, renderer.speaking(content.strings(in: $0))) })
+    }
+
+    /// Renders every article's text (and translation) now, on every core, so each tree is let
+    /// go before the pages and the index need memory of their own.
+    func renderAll() {
+        _ = articles.concurrentMap { article in
+            _ = article.original.text
+            for translation in article.translations.values { _ = translation.text }
+        }
     }
 
     /// The article's page body in `language`: its translation, else the text as written.

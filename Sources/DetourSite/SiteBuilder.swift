@@ -65,7 +65,10 @@ public enum SiteBuilder {
         // rendered it; a preview server keeps them for its quick rebuilds.
         let bodies = MarkdownBodies(content: content)
         let advice = errorPageAdvice(content, bodies: bodies)
-        if keeping == nil { content = content.withoutArticleTrees() }
+        if keeping == nil {
+            content = content.withoutArticleTrees()
+            bodies.renderAll()
+        }
         var pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice, bodies: bodies), templates: templates)
         // The search index is built and written on its own thread while the pages render: each
         // fills the other's idle moments. Only the search page waits, as it carries the entry.
