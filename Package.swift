@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "DetourSupportTests", dependencies: ["DetourSupport"]),
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
         .testTarget(
-            name: "DetourTemplatesTests", dependencies: ["DetourTemplates", .product(name: "Mustache", package: "swift-mustache")]),
+            name: "DetourTemplatesTests", dependencies: ["DetourTemplates", "DetourTestSupport", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourLayout", "DetourYAML", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),

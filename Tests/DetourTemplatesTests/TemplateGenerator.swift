@@ -1,17 +1,13 @@
-/// Random Mustache templates from a seed (SplitMix64), built from the pieces where renderers
+import DetourTestSupport
+
+/// Random Mustache templates from a seed, built from the pieces where renderers
 /// disagree: line starts, blank and CRLF lines, standalone and inline tags, nesting.
 struct TemplateGenerator {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(state: seed) }
 
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func next() -> UInt64 { random.next() }
 
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
 
