@@ -8,6 +8,9 @@ final class PreviewSession: Sendable {
     let site: IncrementalBuild
     let reload = LiveReload()
     private let queue = DispatchQueue(label: "detour-serve-builds")
+    /// The search index is rebuilt here, beside the builds: a save made while it is built is
+    /// built at once, not after it.
+    private let indexQueue = DispatchQueue(label: "detour-serve-search-index")
     private let quiet: Bool
 
     init(options: BuildOptions, quiet: Bool) {
@@ -20,12 +23,12 @@ final class PreviewSession: Sendable {
         queue.sync { run(changed: nil) }
     }
 
-    /// The search index waits behind any build queued meanwhile: the edited page shows first.
+    /// The edited page shows first; the search index follows, on its own queue.
     func rebuild(_ changed: Set<String>) {
         queue.async { [self] in
             run(changed: changed)
             guard site.searchIndexIsStale else { return }
-            queue.async { [self] in site.refreshSearchIndex() }
+            indexQueue.async { [self] in site.refreshSearchIndex() }
         }
     }
 

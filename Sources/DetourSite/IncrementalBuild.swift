@@ -15,7 +15,8 @@ import Synchronization
 /// always a whole site.
 ///
 /// One build at a time: what the last one kept is behind a lock, which the serve loop, running
-/// builds one after another, never finds taken.
+/// builds one after another, finds taken at most while a search index refresh reads what it
+/// needs or writes what it built.
 public final class IncrementalBuild: Sendable {
     public struct Outcome: Sendable {
         /// Every finding that stands after this build: errors mean the site was left as it was.
@@ -44,6 +45,9 @@ public final class IncrementalBuild: Sendable {
         var searchIndexIsStale = false
         /// The warnings of the last full build, kept while only some articles are read again.
         var standing: [Diagnostic] = []
+        /// Counts the builds that changed the content, so an index built from an older one
+        /// is not written over a newer site.
+        var generation = 0
     }
 
     /// A quick build rewrote pages but not yet the search index (`refreshSearchIndex`).
@@ -64,6 +68,7 @@ public final class IncrementalBuild: Sendable {
             if let (templates, model) = loaded {
                 (kept.templates, kept.content, kept.advice, kept.searchIndexHeads) = (templates, model.content, model.errorPageAdvice, model.searchIndexHeads)
                 kept.searchIndexIsStale = false
+                kept.generation += 1
                 kept.standing = report.diagnostics
             }
             return Outcome(diagnostics: report.diagnostics, full: true, rewritten: [])
@@ -71,12 +76,19 @@ public final class IncrementalBuild: Sendable {
     }
 
     /// Writes the search index of the content as it now stands, after quick builds, which leave
-    /// it for later: it takes seconds on a large site, and the edited page shows first.
+    /// it for later: it takes seconds on a large site, and the edited page shows first. It is
+    /// built without holding up the build of a save that comes meanwhile; such a build makes it
+    /// old, and it is dropped (the refresh after that build writes the newer one).
     public func refreshSearchIndex() {
+        let stale = kept.withLock { kept -> (content: Content, generation: Int)? in
+            guard kept.searchIndexIsStale, let content = kept.content else { return nil }
+            return (content, kept.generation)
+        }
+        guard let stale else { return }
+        let index = SiteBuilder.searchIndex(stale.content)
         kept.withLock { kept in
-            guard kept.searchIndexIsStale, let content = kept.content else { return }
+            guard kept.searchIndexIsStale, kept.generation == stale.generation, let content = kept.content else { return }
             let output = OutputDirectory(target: options.output)
-            let index = SiteBuilder.searchIndex(content)
             for file in index.files { try? output.replaceInPlace(file.path, file.contents) }
             kept.searchIndexIsStale = false
             // The search page carries the entry: rewritten when it changed (more records, shards).
@@ -127,6 +139,7 @@ public final class IncrementalBuild: Sendable {
             guard written.allSatisfy({ $0 != nil }) else { return nil }
             let rewritten = written.compactMap { $0 }
             kept.content = updated
+            kept.generation += 1
             kept.searchIndexIsStale = true
             let files = Set(relative.map { options.contentDisplay + "/" + $0 })
             kept.standing = kept.standing.filter { !files.contains($0.location.path) } + diagnostics
@@ -135,7 +148,7 @@ public final class IncrementalBuild: Sendable {
     }
 
     private func model(of content: Content, kept: Kept) -> PageModel {
-        PageModel(content: content, errorPageAdvice: kept.advice, searchIndexHeads: kept.searchIndexHeads)
+        PageModel(content: content, errorPageAdvice: kept.advice, searchIndexHeads: kept.searchIndexHeads, everyPage: false)
     }
 
     /// The page's path once written in place, or nil if it could not be.

@@ -28,7 +28,11 @@ struct PageModel: Sendable {
     private let sectionOfArticle: [Int: Int]
 
     /// `bodies`: made from `content` unless the build made them before letting its trees go.
-    init(content: Content, errorPageAdvice: ErrorPageAdvice, bodies: MarkdownBodies? = nil, searchIndexHeads: [String: String] = [:]) {
+    /// `everyPage`: the model will render the whole site, so what many pages share (sidebar
+    /// links, tag paths) is made up front; a quick rebuild of a few pages makes what it needs.
+    init(
+        content: Content, errorPageAdvice: ErrorPageAdvice, bodies: MarkdownBodies? = nil, searchIndexHeads: [String: String] = [:], everyPage: Bool = true
+    ) {
         self.content = content
         self.errorPageAdvice = errorPageAdvice
         self.searchIndexHeads = searchIndexHeads
@@ -44,6 +48,10 @@ struct PageModel: Sendable {
                 (language, content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) })
             })
         uiStringData = uiStrings.mapValues(\.templateData)
+        guard everyPage else {
+            (tagPaths, sidebarLinks) = ([:], [:])
+            return
+        }
         tagPaths = Dictionary(content.articles.flatMap(\.tags).map { ($0, SiteLayout.tag($0)) }, uniquingKeysWith: { first, _ in first })
         sidebarLinks = Dictionary(
             uniqueKeysWithValues: content.site.languages.map { language in
@@ -59,9 +67,10 @@ struct PageModel: Sendable {
     /// The same as templates read them, made once: every page and list entry shows them.
     private let uiStringData: [String: TemplateData]
     /// By language, each article's link as another article's sidebar shows it: made once,
-    /// shown on the pages of its section's neighbours.
+    /// shown on the pages of its section's neighbours. Empty for a quick rebuild.
     private let sidebarLinks: [String: [ArticleLink]]
-    /// Each tag's page, slugged once: every list entry links its article's tags.
+    /// Each tag's page, slugged once: every list entry links its article's tags. Empty for a
+    /// quick rebuild.
     private let tagPaths: [String: String]
     /// Each article's `partials/article-card`, rendered on first use, by root then article index.
     var cards: [String: [LazyText]] = [:]
