@@ -44,7 +44,7 @@ struct PageSet: Sendable {
             var tree = TemplateTree()
             for name in templates.names {
                 let partial = LazyText {
-                    templates.render(name, TemplateFields(["site": plain.site(root: root, language: language), "t": plain.strings(in: language)]))
+                    templates.render(name, TemplateFields(["site": plain.site(root: root, language: language), "t": plain.stringData(in: language)]))
                 }
                 tree.insert(partial.templateData, at: name)
             }
