@@ -7,7 +7,7 @@ set -euo pipefail
 backends=${1:-5000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/detour-bench-haproxy.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 mkdir -p "$work/errors"
 for code in 500 502 503 504; do
     body="<h1>$code</h1>"

@@ -56,9 +56,9 @@ check() { "${detour[@]}" "$1" "${options[@]}"; }
 measure() {
     local best="" run start end seconds
     for run in 1 2 3 4 5; do
-        start=$(date +%s.%N)
+        start=$EPOCHREALTIME
         check "$1" > /dev/null 2>&1 || true
-        end=$(date +%s.%N)
+        end=$EPOCHREALTIME
         seconds=$(echo "$end - $start" | bc)
         if [ -z "$best" ] || [ "$(echo "$seconds < $best" | bc)" = 1 ]; then best=$seconds; fi
     done

@@ -1,8 +1,9 @@
-# Shared by the bench scripts: `best command...` prints the best of five wall times in seconds.
+# Shared by the bench scripts: `best command...` prints the best of five wall times in seconds,
+# read from bash's own clock: starting `date` for each reading would add milliseconds.
 best() {
     local best="" start end seconds
     for run in 1 2 3 4 5; do
-        start=$(date +%s.%N); "$@" > /dev/null 2>&1 || true; end=$(date +%s.%N)
+        start=$EPOCHREALTIME; "$@" > /dev/null 2>&1 || true; end=$EPOCHREALTIME
         seconds=$(echo "$end - $start" | bc)
         if [ -z "$best" ] || [ "$(echo "$seconds < $best" | bc)" = 1 ]; then best=$seconds; fi
     done

@@ -38,11 +38,7 @@ public enum ApacheChecker: ProxyDialect {
         let checked = driver.run(model.sites)
         let diagnostics = checked.flatMap(\.diagnostics)
         let coverage = checked.map(\.coverage)
-        let files = config.files
-        // Freeing thousands of sites takes longer than printing the report: another thread
-        // does it, and the process may end first.
-        let leftovers = (consume config, consume model, consume checked)
-        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(leftovers) {} }
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: files)
+        // Freeing thousands of sites takes longer than printing the report: they go with it.
+        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files, built: (config, model, checked))
     }
 }

@@ -43,6 +43,6 @@ public enum CaddyChecker: ProxyDialect {
         guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: files.all) }
         // Caddy's own refusals first, as Caddy would stop at them.
         diagnostics += CaddyGlobalOptions.check(config) + checked.flatMap(\.directives) + checked.flatMap(\.rules)
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.compactMap(\.coverage), files: files.all)
+        return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.compactMap(\.coverage), files: files.all, built: (config, checked))
     }
 }

@@ -37,8 +37,9 @@ public enum HAProxyChecker: ProxyDialect {
         let context = HAProxyCheckContext(
             pageCodes: pageCodes, pagesFolder: options.pages?.standardizedFileURL.path, maps: options.maps, base: options.main.deletingLastPathComponent().path,
             model: model, sites: sites)
-        let diagnostics = rules.flatMap { $0.check(model, in: context) }
+        // The rules on every core: each walks every backend of every frontend.
+        let diagnostics = rules.concurrentMap { $0.check(model, in: context) }.flatMap { $0 }
         let coverage = context.sites.map(\.model.coverage)
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files)
+        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files, built: (config, model, context))
     }
 }

@@ -45,7 +45,7 @@ struct HAProxyConfig: Sendable {
         // Each `.if` level: whether a branch was taken, and whether the current one is.
         var blocks: [(taken: Bool, active: Bool, at: SourceLocation)] = []
         var active: Bool { blocks.allSatisfy(\.active) }
-        for line in lines {
+        for line in lines.joined() {
             switch line.keyword {
             case ".if":
                 let outer = active

@@ -10,11 +10,14 @@ struct HAProxyLexer {
     let path: String
     let environment: [String: String]
 
-    /// Files larger than this are split at line feeds and their parts read on all cores.
-    static let parallelFrom = 256 * 1024
+    /// Files larger than this are split at line feeds and their parts read on all cores,
+    /// in parts of at least this size.
+    static let parallelFrom = 128 * 1024
 
-    func lines(_ bytes: [UInt8], diagnostics: inout [Diagnostic]) -> [HAProxyLine] {
-        let parts = bytes.count < Self.parallelFrom ? 1 : ProcessInfo.processInfo.activeProcessorCount
+    /// The lines in parts, in order: joining them would copy every line once more.
+    func lines(_ bytes: [UInt8], diagnostics: inout [Diagnostic]) -> [[HAProxyLine]] {
+        // Four parts a core, so the cores share the work even when one starts late.
+        let parts = min(bytes.count / Self.parallelFrom + 1, ProcessInfo.processInfo.activeProcessorCount * 4)
         // Each part from the line feed at or after its even share, with its first line's number.
         var starts = [0]
         for part in 1..<max(parts, 1) {
@@ -30,7 +33,7 @@ struct HAProxyLexer {
             return (lines(bytes[range], firstLine: first, diagnostics: &found), found)
         }
         diagnostics += read.flatMap { $0.1 }
-        return read.flatMap { $0.0 }
+        return read.map(\.0)
     }
 
     /// How many line feeds `bytes` holds, counted with memchr.
@@ -47,44 +50,80 @@ struct HAProxyLexer {
         }
     }
 
-    private func lines(_ bytes: ArraySlice<UInt8>, firstLine: Int, diagnostics: inout [Diagnostic]) -> [HAProxyLine] {
-        var lines: [HAProxyLine] = []
-        var lineNumber = firstLine
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            if end == bytes.endIndex {
-                diagnostics.append(
-                    .error(
-                        HAProxyRules.syntax.id,
-                        "the last line has no line feed: HAProxy refuses the file ('Missing LF on last line, file might have been truncated')",
-                        at: SourceLocation(path: path, line: lineNumber, column: end - start + 1)))
+    private func lines(_ part: ArraySlice<UInt8>, firstLine: Int, diagnostics: inout [Diagnostic]) -> [HAProxyLine] {
+        part.withUnsafeBufferPointer { bytes in
+            var lines: [HAProxyLine] = []
+            var lineNumber = firstLine
+            var start = 0
+            var scratch = Scratch()
+            while start < bytes.count {
+                let first = bytes.baseAddress!
+                let end = memchr(first + start, 0x0A, bytes.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(first) } ?? bytes.count
+                if end == bytes.count {
+                    diagnostics.append(
+                        .error(
+                            HAProxyRules.syntax.id,
+                            "the last line has no line feed: HAProxy refuses the file ('Missing LF on last line, file might have been truncated')",
+                            at: SourceLocation(path: path, line: lineNumber, column: end - start + 1)))
+                }
+                if let line = line(UnsafeBufferPointer(rebasing: bytes[start..<end]), number: lineNumber, scratch: &scratch, diagnostics: &diagnostics) {
+                    lines.append(line)
+                }
+                start = end + 1
+                lineNumber += 1
             }
-            if let line = line(bytes[start..<end], number: lineNumber, diagnostics: &diagnostics) { lines.append(line) }
-            start = end + 1
-            lineNumber += 1
+            return lines
         }
-        return lines
     }
 
-    private func line(_ bytes: ArraySlice<UInt8>, number: Int, diagnostics: inout [Diagnostic]) -> HAProxyLine? {
+    /// The word gathered in `current`, if one started, appended to `words`. Not a closure in
+    /// `line`: its captured variables would be checked for exclusive access on every byte.
+    private static func finishWord(_ words: inout [HAProxyWord], _ current: inout [UInt8], _ wordStart: inout Int?) {
+        guard let begin = wordStart else { return }
+        words.append(HAProxyWord(text: String(decoding: current, as: UTF8.self), column: Int32(begin + 1)))
+        if !current.isEmpty { current.removeAll(keepingCapacity: true) }
+        wordStart = nil
+    }
+
+    /// Buffers a line's words are gathered in, reused line after line.
+    struct Scratch {
         var words: [HAProxyWord] = []
-        words.reserveCapacity(8)
-        var current: [UInt8] = []
-        current.reserveCapacity(64)
+        var unquoted: [UInt8] = []
+
+        init() {
+            words.reserveCapacity(64)
+            unquoted.reserveCapacity(256)
+        }
+    }
+
+    /// A byte that neither ends a word nor starts a quote, an escape or a comment.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        !endsWord(byte) && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'") && byte != UInt8(ascii: "\\")
+    }
+
+    /// A blank, or the `#` of a comment.
+    private static func endsWord(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "#")
+    }
+
+    /// `plainRuns`: whether a word of plain bytes is taken whole, as it is but for the tests,
+    /// which compare it with the byte-by-byte reading.
+    func line(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, scratch: inout Scratch, diagnostics: inout [Diagnostic], plainRuns: Bool = true)
+        -> HAProxyLine?
+    {
+        // Moved out, not shared, so appending does not copy them.
+        var (words, current) = (scratch.words, scratch.unquoted)
+        (scratch.words, scratch.unquoted) = ([], [])
+        defer {
+            words.removeAll(keepingCapacity: true)
+            current.removeAll(keepingCapacity: true)
+            (scratch.words, scratch.unquoted) = (words, current)
+        }
         var wordStart: Int?
         var quote: UInt8?
         var quoteColumn = 0
-        var index = bytes.startIndex
-        func column(_ at: Int) -> Int { at - bytes.startIndex + 1 }
-        func finishWord() {
-            if let begin = wordStart {
-                words.append(HAProxyWord(text: String(decoding: current, as: UTF8.self), column: Int32(column(begin))))
-            }
-            current.removeAll(keepingCapacity: true)
-            wordStart = nil
-        }
-        while index < bytes.endIndex {
+        var index = 0
+        while index < bytes.count {
             let byte = bytes[index]
             if quote == UInt8(ascii: "'") {
                 if byte == UInt8(ascii: "'") { quote = nil } else { current.append(byte) }
@@ -100,7 +139,7 @@ struct HAProxyLexer {
                 if byte == UInt8(ascii: "\"") {
                     quote = nil
                     index += 1
-                } else if byte == UInt8(ascii: "$"), index + 1 < bytes.endIndex, bytes[index + 1] == UInt8(ascii: "{") {
+                } else if byte == UInt8(ascii: "$"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "{") {
                     index = expand(bytes, at: index, into: &current)
                 } else {
                     current.append(byte)
@@ -110,18 +149,33 @@ struct HAProxyLexer {
             }
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-                finishWord()
+                Self.finishWord(&words, &current, &wordStart)
             case UInt8(ascii: "#"):
-                finishWord()
-                index = bytes.endIndex
+                Self.finishWord(&words, &current, &wordStart)
+                index = bytes.count
                 continue
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 if wordStart == nil { wordStart = index }
                 quote = byte
-                quoteColumn = column(index)
+                quoteColumn = index + 1
             default:
                 if wordStart == nil { wordStart = index }
-                current.append(byte)
+                guard plainRuns else {
+                    current.append(byte)
+                    break
+                }
+                // Most words are plain: the run is taken at once, and whole when it ends the word.
+                var end = index + 1
+                while end < bytes.count, Self.isPlain(bytes[end]) { end += 1 }
+                let run = UnsafeBufferPointer(rebasing: bytes[index..<end])
+                if current.isEmpty, end == bytes.count || Self.endsWord(bytes[end]) {
+                    words.append(HAProxyWord(text: String(decoding: run, as: UTF8.self), column: Int32(wordStart! + 1)))
+                    wordStart = nil
+                } else {
+                    current.append(contentsOf: run)
+                }
+                index = end
+                continue
             }
             index += 1
         }
@@ -133,15 +187,20 @@ struct HAProxyLexer {
                     at: SourceLocation(path: path, line: number, column: quoteColumn)))
             return nil
         }
-        finishWord()
-        return words.isEmpty ? nil : HAProxyLine(words: words, path: path, number: number)
+        Self.finishWord(&words, &current, &wordStart)
+        guard !words.isEmpty else { return nil }
+        // Its own copy, no longer than it needs: a configuration has tens of thousands of lines.
+        let kept = [HAProxyWord](unsafeUninitializedCapacity: words.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: words)
+        }
+        return HAProxyLine(words: kept, path: path, number: number)
     }
 
     /// The escape at `index` (a backslash): `\ `, `\#`, `\\`, `\'`, `\"`, `\t`, `\n`, `\r`,
     /// `\xHH`, and `\$` inside double quotes; any other backslash stays, as HAProxy keeps it.
     /// The index after it.
-    private func unescape(_ bytes: ArraySlice<UInt8>, at index: Int, inDoubleQuotes: Bool, into current: inout [UInt8]) -> Int {
-        guard index + 1 < bytes.endIndex else {
+    private func unescape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, inDoubleQuotes: Bool, into current: inout [UInt8]) -> Int {
+        guard index + 1 < bytes.count else {
             current.append(UInt8(ascii: "\\"))
             return index + 1
         }
@@ -154,8 +213,8 @@ struct HAProxyLexer {
         case UInt8(ascii: "t"): current.append(UInt8(ascii: "\t"))
         case UInt8(ascii: "n"): current.append(UInt8(ascii: "\n"))
         case UInt8(ascii: "r"): current.append(UInt8(ascii: "\r"))
-        case UInt8(ascii: "x") where index + 3 < bytes.endIndex:
-            if let value = UInt8(String(decoding: bytes[(index + 2)...(index + 3)], as: UTF8.self), radix: 16) {
+        case UInt8(ascii: "x") where index + 3 < bytes.count:
+            if let value = UInt8(String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 2)...(index + 3)]), as: UTF8.self), radix: 16) {
                 current.append(value)
                 return index + 4
             }
@@ -167,12 +226,12 @@ struct HAProxyLexer {
     }
 
     /// `${NAME}` or `${NAME-default}` at `index`: its value appended; the index after `}`.
-    private func expand(_ bytes: ArraySlice<UInt8>, at index: Int, into current: inout [UInt8]) -> Int {
+    private func expand(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, into current: inout [UInt8]) -> Int {
         guard let close = bytes[(index + 2)...].firstIndex(of: UInt8(ascii: "}")) else {
             current.append(contentsOf: bytes[index...])
-            return bytes.endIndex
+            return bytes.count
         }
-        let inside = String(decoding: bytes[(index + 2)..<close], as: UTF8.self)
+        let inside = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 2)..<close]), as: UTF8.self)
         let parts = inside.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         let value = environment[String(parts[0])] ?? (parts.count == 2 ? String(parts[1]) : "")
         current.append(contentsOf: value.utf8)

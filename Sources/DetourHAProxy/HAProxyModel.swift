@@ -38,10 +38,10 @@ struct HAProxyModel: Sendable {
     /// Every page file a line names, once each, as HAProxy opens them all at start (an
     /// `http-errors` section no proxy uses too).
     var pages: [HAProxyPage] = []
-    private var seenPages = Set<String>()
-    /// By frontend or listen section (its place): the backends it routes to, once each, in
-    /// the order named. Every rule walks them.
-    private(set) var routed: [SourceLocation: [HAProxyProxy]] = [:]
+    private var seenPages = Set<PageKey>()
+    /// By frontend or listen section: the backends it routes to, once each, in the order
+    /// named. Every rule walks them.
+    private(set) var routed: [ObjectIdentifier: [HAProxyProxy]] = [:]
     /// The frontend and listen sections that speak HTTP, in order: the rows of the coverage table.
     private(set) var httpEntries: [HAProxyProxy] = []
     /// Every `errorloc` line, in order.
@@ -50,6 +50,12 @@ struct HAProxyModel: Sendable {
     var maxRewrite = 1024
     /// Lines HAProxy refuses: a code errorfile cannot customise, an unknown section named.
     var diagnostics: [Diagnostic] = []
+
+    /// A page line once: where its path is written, and the code it answers.
+    private struct PageKey: Hashable, Sendable {
+        var pathLocation: SourceLocation
+        var code: Int
+    }
 
     init(_ config: HAProxyConfig) {
         var errorSections: [String: [HAProxyLine]] = [:]
@@ -80,13 +86,13 @@ struct HAProxyModel: Sendable {
                 // A defaults section starts afresh unless it names one with `from`; a proxy
                 // takes the last one.
                 let isDefaults = section.kind == "defaults"
-                var settings = isDefaults ? HAProxySettings() : last
+                // Copied once: settings hold a dozen tables, each counted on every copy.
+                let taken = section.from.flatMap { named[$0] }
+                var settings = taken ?? (isDefaults ? HAProxySettings() : last)
                 var source = isDefaults ? nil : lastName
                 if let from = section.from {
                     source = from
-                    if let found = named[from] {
-                        settings = found
-                    } else {
+                    if taken == nil {
                         diagnostics.append(
                             .error(
                                 HAProxyRules.syntax.id, "no defaults section named '\(from)': HAProxy refuses the file",
@@ -107,7 +113,10 @@ struct HAProxyModel: Sendable {
                                 notes: [.init("fix: name the section ('defaults NAME'); proxies after it still take it")]))
                     }
                 }
-                let inherited = settings.errorFiles.merging(settings.httpErrors) { _, httpError in httpError }
+                // Shared, not merged into a new table, when there is nothing to merge: thousands of
+                // backends take the same defaults.
+                let inherited =
+                    settings.httpErrors.isEmpty ? settings.errorFiles : settings.errorFiles.merging(settings.httpErrors) { _, httpError in httpError }
                 for line in section.lines { apply(line, to: &settings, errorSections: errorSections) }
                 if section.kind == "defaults" {
                     last = settings
@@ -128,7 +137,7 @@ struct HAProxyModel: Sendable {
             }
         }
         for proxy in proxies where proxy.takesRequests {
-            routed[proxy.location] = routedBackends(of: proxy)
+            routed[ObjectIdentifier(proxy)] = routedBackends(of: proxy)
         }
         httpEntries = proxies.filter { proxy in
             guard proxy.takesRequests else { return false }
@@ -141,7 +150,7 @@ struct HAProxyModel: Sendable {
     /// The backends a proxy routes to (itself, for `listen`), once each, in the order named;
     /// names no section defines are left out.
     func backends(of proxy: HAProxyProxy) -> [HAProxyProxy] {
-        routed[proxy.location] ?? routedBackends(of: proxy)
+        routed[ObjectIdentifier(proxy)] ?? routedBackends(of: proxy)
     }
 
     private func routedBackends(of proxy: HAProxyProxy) -> [HAProxyProxy] {
@@ -225,7 +234,7 @@ struct HAProxyModel: Sendable {
 
     @discardableResult
     private mutating func record(_ page: HAProxyPage) -> HAProxyPage {
-        if seenPages.insert("\(page.pathLocation)|\(page.code)").inserted { pages.append(page) }
+        if seenPages.insert(PageKey(pathLocation: page.pathLocation, code: page.code)).inserted { pages.append(page) }
         return page
     }
 

@@ -120,7 +120,7 @@ final class NginxCheckContext: Sendable {
             }
         } else {
             guard var root = expanded(location?.scope.root ?? server.scope.root) else { return nil }
-            while root.count > 1, root.hasSuffix("/") { root.removeLast() }
+            while root.utf8.count > 1, root.hasSuffix("/") { root.removeLast() }
             path = root + uri
         }
         if !path.hasPrefix("/") { path = Self.nginxPrefix + path }

@@ -103,6 +103,15 @@ struct NginxConfigLoader {
             }
             guard let fileID = fileID(identity, path: path, displayPath: displayPath, includedFrom: here) else { return true }
             let fileEntries = files[fileID].entries
+            // A main file that includes nothing is the configuration as it stands: taken
+            // whole, not copied entry by entry.
+            if output.isEmpty {
+                if fileEntries.count <= NginxConfigLoader.maximumDirectives, !fileEntries.contains(where: \.isInclude) {
+                    output = fileEntries
+                    return true
+                }
+                output.reserveCapacity(fileEntries.count)
+            }
             splice(fileEntries, 0..<fileEntries.count, chain: chain + [fileID], into: &output)
             return true
         }
@@ -161,7 +170,7 @@ struct NginxConfigLoader {
             while index < range.upperBound {
                 let entry = fileEntries[index]
                 let next = Int(entry.end)
-                if entry.name == .include, !entry.isBlock {
+                if entry.isInclude {
                     expandInclude(entry, chain: chain, into: &output)
                 } else if output.count < NginxConfigLoader.maximumDirectives {
                     let position = output.count
@@ -215,4 +224,9 @@ struct NginxConfigLoader {
             return FileGlob.matches(full).map { ($0, display($0)) }
         }
     }
+}
+
+extension NginxEntry {
+    /// An `include` line, replaced by what it names.
+    fileprivate var isInclude: Bool { name == .include && !isBlock }
 }

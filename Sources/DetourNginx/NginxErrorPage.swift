@@ -23,7 +23,7 @@ struct NginxErrorPage: Sendable {
 
     /// The URI part of the target, without a query string.
     var path: String {
-        guard let question = target.firstIndex(of: "?") else { return target }
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         return String(target[..<question])
     }
 

@@ -44,7 +44,13 @@ public final class PageFile: Sendable, Hashable {
 /// sites share one page folder, and they are checked on several threads.
 public final class PageFileLookup: Sendable {
     public let maps: [PagePathMap]
-    private let known = Mutex<[String: Bool]>([:])
+    /// Each file once, by where the server reads it and the request that leads to it.
+    private let known = Mutex<[Key: PageFile]>([:])
+
+    private struct Key: Hashable {
+        var installPath: String
+        var uri: String
+    }
 
     public init(maps: [PagePathMap]) {
         self.maps = maps
@@ -52,14 +58,11 @@ public final class PageFileLookup: Sendable {
 
     /// The file the server reads at `installPath` for a request for `uri`.
     public func file(_ installPath: String, uri: String) -> PageFile {
+        let key = Key(installPath: installPath, uri: uri)
+        if let found = known.withLock({ $0[key] }) { return found }
         let local = PagePathMap.apply(maps, to: installPath)
-        return PageFile(uri: uri, installPath: installPath, localPath: local, exists: exists(local))
-    }
-
-    private func exists(_ path: String) -> Bool {
-        if let found = known.withLock({ $0[path] }) { return found }
-        let found = FileManager.default.fileExists(atPath: path)
-        known.withLock { $0[path] = found }
-        return found
+        let file = PageFile(uri: uri, installPath: installPath, localPath: local, exists: FileManager.default.fileExists(atPath: local))
+        known.withLock { $0[key] = file }
+        return file
     }
 }

@@ -28,6 +28,7 @@ public struct PagePathMap: Sendable, Equatable {
         var best: PagePathMap?
         for map in maps where map.covers(path) && map.installPath.utf8.count > best?.installPath.utf8.count ?? -1 { best = map }
         guard let best else { return path }
-        return best.localPath + path.dropFirst(best.installPath.count)
+        // `covers` found the install path ending at a `/` or the end: the rest starts there.
+        return best.localPath + path[path.utf8.index(path.startIndex, offsetBy: best.installPath.utf8.count)...]
     }
 }
