@@ -7,21 +7,22 @@ BUILD_PACKAGES = libcmark-dev
 # Real servers (nginx, Caddy, HAProxy, Apache), the application servers behind them (PHP-FPM,
 # gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, ip(8) for their private
 # networks, script(1) for a terminal, and a real browser for the end-to-end tests; GNU time for
-# the benchmarks.
-TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium
+# the benchmarks; dpkg-dev, lintian and man-db to build, check and use the Debian package.
+TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db
 
-.PHONY: site test lint format install test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
+.PHONY: site test lint format install deb test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
 
 ## site: build content/ and templates/ into public/
 site: deps
 	$(SWIFT) build -c release --product detour
 	.build/release/detour build
 
-## test: the formatting check, the whole suite, end-to-end tests included, then the installed binary outside the repository
+## test: the formatting check, the whole suite, end-to-end tests included, then the installed binary outside the repository and the Debian package installed, used and removed
 test: deps test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/test-install.sh
+	scripts/test-deb.sh
 
 ## lint: the code as `swift format` (configured in .swift-format) would write it
 lint:
@@ -34,6 +35,11 @@ format:
 ## install: a release detour with the Swift runtime linked in, as $(PREFIX)/bin/detour (at run time it needs only libcmark)
 install: release
 	install -D -m 755 .build/static/release/detour "$(DESTDIR)$(PREFIX)/bin/detour"
+
+## deb: dist/detour_<version>_<arch>.deb: the release binary with the Swift runtime linked in, a manual page per command, bash, zsh and fish completions; reproducible (SOURCE_DATE_EPOCH, default the last commit's time)
+deb: deps release
+	@scripts/install-packages.sh dpkg-dev
+	scripts/make-deb.sh
 
 ## check-oracle: generate N configurations for each of nginx, Caddy, HAProxy and Apache from SEED (default: the time), run each on the real server with a misbehaving upstream, probe every site and compare with detour check; ends with one line of the counts (disagreements in full in .build/oracle-disagreements-<server>.txt)
 N ?= 100
@@ -88,4 +94,4 @@ test-deps:
 	@test -d $(GUNICORN_23)/gunicorn || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(GUNICORN_23) gunicorn==23.0.0
 
 clean:
-	rm -rf .build public/* .public.detour-build-*
+	rm -rf .build dist public/* .public.detour-build-*

@@ -68,6 +68,8 @@ let package = Package(
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["detour-embed"]),
         .plugin(name: "EmbedStarter", capability: .buildTool(), dependencies: ["detour-embed"]),
         .plugin(name: "EmbedNginxDirectives", capability: .buildTool(), dependencies: ["detour-embed"]),
+        // The version, from VERSION: `detour --version`, reports, the Debian package, manual pages.
+        .plugin(name: "EmbedVersion", capability: .buildTool(), dependencies: ["detour-embed"]),
         // `detour init`: the starter project, its codes and translations embedded from content/.
         .target(name: "DetourInit", plugins: ["EmbedStarter"]),
         // What every server's check shares: the dialect protocol, options and --map, the pages
@@ -107,7 +109,8 @@ let package = Package(
                 "DetourSupport", "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics",
                 "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourLogs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["EmbedVersion"]
         ),
         // Writes synthetic knowledge bases for `make bench` and the interrupted-build test.
         .executableTarget(name: "detour-synth"),

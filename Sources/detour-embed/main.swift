@@ -1,20 +1,24 @@
 import Foundation
 
-// Writes the files under a folder (hidden ones skipped, as the build skips them in a project)
-// into one Swift source, as `<Name>.files`: (path relative to the folder, contents in base64),
+// Writes the files under a folder (hidden ones skipped, as the build skips them in a project),
+// or one file, into one Swift source, as `<Name>.files`: (path relative to the folder, contents in base64),
 // sorted by path. With prefixes, only the paths that start with one of them. Run by the
-// EmbedTheme and EmbedStarter build plugins;
-// usage: detour-embed <folder> <output.swift> <Name> [path prefix…].
+// EmbedTheme, EmbedStarter, EmbedNginxDirectives and EmbedVersion build plugins;
+// usage: detour-embed <folder or file> <output.swift> <Name> [path prefix…].
 let arguments = CommandLine.arguments
 guard arguments.count >= 4 else {
-    FileHandle.standardError.write(Data("usage: detour-embed <folder> <output.swift> <Name> [path prefix…]\n".utf8))
+    FileHandle.standardError.write(Data("usage: detour-embed <folder or file> <output.swift> <Name> [path prefix…]\n".utf8))
     exit(64)
 }
 let root = URL(fileURLWithPath: arguments[1]).standardizedFileURL
 let name = arguments[3]
 let prefixes = arguments.dropFirst(4)
 var entries: [(path: String, contents: Data)] = []
-if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: .skipsHiddenFiles) {
+var isFolder: ObjCBool = false
+if FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), !isFolder.boolValue {
+    // One file (`VERSION`): itself, under its own name.
+    entries.append((root.lastPathComponent, try Data(contentsOf: root)))
+} else if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: .skipsHiddenFiles) {
     for case let file as URL in walker where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
         let path = String(file.standardizedFileURL.path.dropFirst(root.path.count + 1))
         guard prefixes.isEmpty || prefixes.contains(where: { path.hasPrefix($0) }) else { continue }

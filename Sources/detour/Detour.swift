@@ -1,8 +1,12 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Detour: ParsableCommand {
-    static let version = "0.1.0"
+    /// The repository's VERSION, built in.
+    static let version =
+        VersionFile.files.first.flatMap { Data(base64Encoded: $0.base64) }.map { String(decoding: $0, as: UTF8.self) }?
+        .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
 
     static let configuration = CommandConfiguration(
         commandName: "detour",

@@ -54,10 +54,14 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertFalse(piped.stderr.contains("building:"), "nothing but findings when standard error is not a terminal")
     }
 
+    /// The version is the repository's VERSION, the one place it is written.
     func testVersion() throws {
         let result = try ProcessRunner.detour(["--version"], in: folder.url)
         XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, result.stdout)
+        let versionFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../VERSION").standardizedFileURL
+        let version = try String(contentsOf: versionFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(version.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil, version)
+        XCTAssertEqual(result.stdout, version + "\n")
     }
 
     func testUsageErrorsExit64() throws {
