@@ -10,14 +10,13 @@ struct HAProxyLexer {
     let path: String
     let environment: [String: String]
 
-    /// Files larger than this are split at line feeds and their parts read on all cores,
-    /// in parts of at least this size.
+    /// A file is split at line feeds into parts of at least this size, read on all cores.
     static let parallelFrom = 128 * 1024
 
     /// The lines in parts, in order: joining them would copy every line once more.
     func lines(_ bytes: [UInt8], diagnostics: inout [Diagnostic]) -> [[HAProxyLine]] {
-        // Four parts a core, so the cores share the work even when one starts late.
-        let parts = min(bytes.count / Self.parallelFrom + 1, ProcessInfo.processInfo.activeProcessorCount * 4)
+        // Up to four parts a core, so the cores share the work even when one starts late.
+        let parts = min(max(bytes.count / Self.parallelFrom, 1), ProcessInfo.processInfo.activeProcessorCount * 4)
         // Each part from the line feed at or after its even share, with its first line's number.
         var starts = [0]
         for part in 1..<max(parts, 1) {
@@ -76,23 +75,25 @@ struct HAProxyLexer {
         }
     }
 
-    /// The word gathered in `current`, if one started, appended to `words`. Not a closure in
-    /// `line`: its captured variables would be checked for exclusive access on every byte.
-    private static func finishWord(_ words: inout [HAProxyWord], _ current: inout [UInt8], _ wordStart: inout Int?) {
-        guard let begin = wordStart else { return }
-        words.append(HAProxyWord(text: String(decoding: current, as: UTF8.self), column: Int32(begin + 1)))
-        if !current.isEmpty { current.removeAll(keepingCapacity: true) }
-        wordStart = nil
-    }
-
     /// Buffers a line's words are gathered in, reused line after line.
     struct Scratch {
         var words: [HAProxyWord] = []
+        /// The word being read, unquoted and unescaped, when it is not a plain run.
         var unquoted: [UInt8] = []
 
         init() {
             words.reserveCapacity(64)
             unquoted.reserveCapacity(256)
+        }
+
+        /// The word gathered in `unquoted`, if one started at `start`, appended to `words`. A
+        /// method, not a closure in `line`: a closure's captured variables would be checked for
+        /// exclusive access on every byte.
+        mutating func finishWord(_ start: inout Int?) {
+            guard let begin = start else { return }
+            words.append(HAProxyWord(text: String(decoding: unquoted, as: UTF8.self), column: Int32(begin + 1)))
+            if !unquoted.isEmpty { unquoted.removeAll(keepingCapacity: true) }
+            start = nil
         }
     }
 
@@ -111,14 +112,8 @@ struct HAProxyLexer {
     func line(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, scratch: inout Scratch, diagnostics: inout [Diagnostic], plainRuns: Bool = true)
         -> HAProxyLine?
     {
-        // Moved out, not shared, so appending does not copy them.
-        var (words, current) = (scratch.words, scratch.unquoted)
-        (scratch.words, scratch.unquoted) = ([], [])
-        defer {
-            words.removeAll(keepingCapacity: true)
-            current.removeAll(keepingCapacity: true)
-            (scratch.words, scratch.unquoted) = (words, current)
-        }
+        scratch.words.removeAll(keepingCapacity: true)
+        scratch.unquoted.removeAll(keepingCapacity: true)
         var wordStart: Int?
         var quote: UInt8?
         var quoteColumn = 0
@@ -126,13 +121,13 @@ struct HAProxyLexer {
         while index < bytes.count {
             let byte = bytes[index]
             if quote == UInt8(ascii: "'") {
-                if byte == UInt8(ascii: "'") { quote = nil } else { current.append(byte) }
+                if byte == UInt8(ascii: "'") { quote = nil } else { scratch.unquoted.append(byte) }
                 index += 1
                 continue
             }
             if byte == UInt8(ascii: "\\"), quote != UInt8(ascii: "'") {
                 if wordStart == nil { wordStart = index }
-                index = unescape(bytes, at: index, inDoubleQuotes: quote != nil, into: &current)
+                index = unescape(bytes, at: index, inDoubleQuotes: quote != nil, into: &scratch.unquoted)
                 continue
             }
             if quote == UInt8(ascii: "\"") {
@@ -140,18 +135,18 @@ struct HAProxyLexer {
                     quote = nil
                     index += 1
                 } else if byte == UInt8(ascii: "$"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "{") {
-                    index = expand(bytes, at: index, into: &current)
+                    index = expand(bytes, at: index, into: &scratch.unquoted)
                 } else {
-                    current.append(byte)
+                    scratch.unquoted.append(byte)
                     index += 1
                 }
                 continue
             }
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-                Self.finishWord(&words, &current, &wordStart)
+                scratch.finishWord(&wordStart)
             case UInt8(ascii: "#"):
-                Self.finishWord(&words, &current, &wordStart)
+                scratch.finishWord(&wordStart)
                 index = bytes.count
                 continue
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
@@ -161,18 +156,18 @@ struct HAProxyLexer {
             default:
                 if wordStart == nil { wordStart = index }
                 guard plainRuns else {
-                    current.append(byte)
+                    scratch.unquoted.append(byte)
                     break
                 }
                 // Most words are plain: the run is taken at once, and whole when it ends the word.
                 var end = index + 1
                 while end < bytes.count, Self.isPlain(bytes[end]) { end += 1 }
                 let run = UnsafeBufferPointer(rebasing: bytes[index..<end])
-                if current.isEmpty, end == bytes.count || Self.endsWord(bytes[end]) {
-                    words.append(HAProxyWord(text: String(decoding: run, as: UTF8.self), column: Int32(wordStart! + 1)))
+                if scratch.unquoted.isEmpty, end == bytes.count || Self.endsWord(bytes[end]) {
+                    scratch.words.append(HAProxyWord(text: String(decoding: run, as: UTF8.self), column: Int32(wordStart! + 1)))
                     wordStart = nil
                 } else {
-                    current.append(contentsOf: run)
+                    scratch.unquoted.append(contentsOf: run)
                 }
                 index = end
                 continue
@@ -187,11 +182,11 @@ struct HAProxyLexer {
                     at: SourceLocation(path: path, line: number, column: quoteColumn)))
             return nil
         }
-        Self.finishWord(&words, &current, &wordStart)
-        guard !words.isEmpty else { return nil }
+        scratch.finishWord(&wordStart)
+        guard !scratch.words.isEmpty else { return nil }
         // Its own copy, no longer than it needs: a configuration has tens of thousands of lines.
-        let kept = [HAProxyWord](unsafeUninitializedCapacity: words.count) { buffer, count in
-            count = buffer.initialize(fromContentsOf: words)
+        let kept = [HAProxyWord](unsafeUninitializedCapacity: scratch.words.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: scratch.words)
         }
         return HAProxyLine(words: kept, path: path, number: number)
     }

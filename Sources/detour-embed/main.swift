@@ -26,7 +26,7 @@ if FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), !i
     }
 }
 var source = """
-    // Generated from \(root.lastPathComponent)/ by a detour build plugin; not kept in git.
+    // Generated from \(root.lastPathComponent)\(isFolder.boolValue ? "/" : "") by a detour build plugin; not kept in git.
 
     enum \(name) {
         /// Each embedded file: its path under \(root.lastPathComponent)/ and its bytes in base64.
