@@ -8,7 +8,7 @@ BUILD_PACKAGES = libcmark-dev
 # gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, ip(8) for their private
 # networks, script(1) for a terminal, and a real browser for the end-to-end tests; GNU time for
 # the benchmarks; dpkg-dev, lintian and man-db to build, check and use the Debian package.
-TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db
+TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db
 
 .PHONY: site test lint format install deb test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
 

@@ -50,6 +50,9 @@ public struct SiteConfig: Sendable {
     /// Error pages of codes with a Retry-After carry a small script that re-checks the address
     /// and reloads once the site answers; off unless the site opts in, as no other page has a script.
     public var autoRetry = false
+    /// Seconds a cached page may still be served after it expired while the backend fails
+    /// (`stale-if-error`, RFC 5861): Varnish's grace. Nil leaves the cache's own default.
+    public var staleIfError: Int?
     /// Where `public/` is installed on the proxy host; the server snippets point there.
     public var installPath: String
     public var location: SourceLocation

@@ -9,7 +9,7 @@ struct SiteConfigReader {
     static let fields = [
         "name", "base_url", "logo", "colors", "support", "status_page", "edit_url", "footer", "error_footer", "languages", "raw_html", "install_path",
         "error_path",
-        "auto_retry",
+        "auto_retry", "stale_if_error",
     ]
     static let defaultInstallPath = "/usr/share/detour"
     static let defaultErrorPath = "/detour-errors/"
@@ -55,6 +55,8 @@ struct SiteConfigReader {
         let rawHTML = reader.bool("raw_html")?.value ?? false
         let autoRetry = reader.bool("auto_retry")?.value ?? false
         let installPath = reader.string("install_path")
+        // Up to a week: a cache's copy older than that is more likely wrong than helpful.
+        let staleIfError = reader.int("stale_if_error", in: 1...604_800)
         reader.reportUnknownFields()
         diagnostics += reader.diagnostics
 
@@ -102,6 +104,7 @@ struct SiteConfigReader {
             location: reader.location
         )
         config.autoRetry = autoRetry
+        config.staleIfError = staleIfError?.value
         config.editURL = editURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         config.languageLocations = Dictionary(languages.map { ($0.value, $0.location) }, uniquingKeysWith: { first, _ in first })
         return config

@@ -44,6 +44,9 @@ enum StarterTexts {
         # true: error pages of codes with a retry_after re-check their address and reload once the
         # site answers (a small inline script, the only one on any page).
         auto_retry: false
+        # Seconds a page cached by Varnish may still be served after it expired while the
+        # backend fails (its grace); unset, Varnish's own default stands.
+        # stale_if_error: 21600
         # true lets raw HTML in Markdown through; off, it is dropped.
         raw_html: false
 

@@ -39,6 +39,7 @@ public struct SnippetModel {
             "errorPath": site.errorPath,
             "defaultLanguage": site.language,
             "defaultFormat": OutputFormat.html.name,
+            "defaultContentType": OutputFormat.html.contentType,
             "languages": languages.enumerated().map { index, language -> [String: Any] in
                 var entry: [String: Any] = ["tag": language, "isDefault": index == 0]
                 entry["pattern"] = Self.firstListedPattern(language, among: languages)
@@ -53,14 +54,18 @@ public struct SnippetModel {
                 entry["acceptPattern"] = format.acceptPattern.map { "^\\s*" + $0 }
                 return entry
             },
-            "codes": codes.map { code -> [String: Any] in
-                var entry: [String: Any] = ["status": code.status, "title": code.title, "isServerError": code.status >= 500]
+            "codes": codes.enumerated().map { index, code -> [String: Any] in
+                var entry: [String: Any] = ["status": code.status, "title": code.title, "isServerError": code.status >= 500, "isFirst": index == 0]
                 entry["retryAfter"] = code.retryAfter
                 return entry
             },
+            "hasCodes": !codes.isEmpty,
+            "hasUpstreamCodes": codes.contains { SnippetTarget.replacedFromUpstream($0.status) },
             "retryCodes": codes.compactMap { code in code.retryAfter.map { ["status": code.status, "retryAfter": $0] as [String: Any] } },
             "serverErrorStatuses": codes.filter { $0.status >= 500 }.map { String($0.status) }.joined(separator: " "),
-            "upstreamCodes": codes.filter { SnippetTarget.replacedFromUpstream($0.status) }.map { ["status": $0.status] as [String: Any] },
+            "upstreamCodes": codes.filter { SnippetTarget.replacedFromUpstream($0.status) }.enumerated().map { index, code in
+                ["status": code.status, "isFirst": index == 0] as [String: Any]
+            },
             "statusList": codes.map { String($0.status) }.joined(separator: ", "),
             "haproxyErrorfiles": codes.filter { HAProxyFacts.errorfileStatuses.contains($0.status) }.map { code in
                 [
@@ -72,12 +77,18 @@ public struct SnippetModel {
             "serverErrorVariants": variants(of: codes.filter { $0.status >= 500 }),
             "unavailableVariants": variants(of: codes.filter { $0.status == 503 }),
         ]
+        model["staleIfError"] = site.staleIfError
         if let example {
-            model["example"] =
-                [
-                    "listenHost": example.listenHost, "listenPort": example.listenPort,
-                    "upstream": example.upstream, "state": example.stateDirectory,
-                ] as [String: Any]
+            var entry: [String: Any] = [
+                "listenHost": example.listenHost, "listenPort": example.listenPort,
+                "upstream": example.upstream, "state": example.stateDirectory,
+            ]
+            // Varnish takes a backend's host and port apart.
+            if let colon = example.upstream.lastIndex(of: ":") {
+                entry["upstreamHost"] = example.upstream[..<colon].filter { $0 != "[" && $0 != "]" }
+                entry["upstreamPort"] = String(example.upstream[example.upstream.index(after: colon)...])
+            }
+            model["example"] = entry
         }
         for (server, text) in rendered {
             model["snippet_" + server.rawValue.replacingOccurrences(of: "-", with: "_")] = text

@@ -6,6 +6,8 @@ public enum SnippetTarget: String, CaseIterable, Sendable {
     /// nginx's part for each location that proxies: intercepts the upstream's server errors only.
     case nginxProxy = "nginx-proxy"
     case caddy, haproxy, apache
+    /// A cache in front of the proxy: its own pages for a dead backend, and the backend's 5xx replaced.
+    case varnish
 
     /// `templates/snippets/<file>.mustache`, written to `public/snippets/<file>`.
     public var snippetTemplate: String {
@@ -16,6 +18,7 @@ public enum SnippetTarget: String, CaseIterable, Sendable {
         case .caddy: "snippets/caddy.caddyfile"
         case .haproxy: "snippets/haproxy.cfg"
         case .apache: "snippets/apache.conf"
+        case .varnish: "snippets/varnish.vcl"
         }
     }
 

@@ -31,7 +31,7 @@ struct InitCommand: ParsableCommand {
             Wrote \(written.count) files into \(place). Next, in \(place):
               detour serve          preview at http://127.0.0.1:1313/, rebuilt on every save
               detour build          write the error pages and the help site into public/
-              detour snippet nginx  the snippet that wires them into nginx (also caddy, haproxy, apache)
+              detour snippet nginx  the snippet that wires them into nginx (also caddy, haproxy, apache, varnish)
             Edit content/site.yml first: the name, base_url and colours are an example's.
             """)
     }

@@ -10,17 +10,18 @@ struct SnippetCommand: ParsableCommand {
         commandName: "snippet",
         abstract: "Print a server's error-page snippet, or a complete example configuration.",
         discussion: """
-            Servers: nginx (the part for each server block), nginx-http (the part for the http block), nginx-proxy (the part for each location that proxies), caddy, haproxy, apache. The snippet is the one 'detour build' writes to public/snippets/, with the pages under --install-path.
+            Servers: nginx (the part for each server block), nginx-http (the part for the http block), nginx-proxy (the part for each location that proxies), caddy, haproxy, apache, varnish (a cache in front of any of them). The snippet is the one 'detour build' writes to public/snippets/, with the pages under --install-path.
 
             With --example it prints a complete, minimal configuration instead: a reverse proxy from --listen to --upstream with the pages wired in, keeping its pid file, logs and temporary files in --state. It runs as it is, in the foreground:
               nginx -p STATE -c FILE -g 'daemon off;'
               caddy run --config FILE --adapter caddyfile
               haproxy -f FILE -db
               apache2 -f FILE -DFOREGROUND
+              varnishd -F -a ADDR:PORT -f FILE -n STATE
             """
     )
 
-    @Argument(help: "nginx, nginx-http, nginx-proxy, caddy, haproxy or apache.")
+    @Argument(help: "nginx, nginx-http, nginx-proxy, caddy, haproxy, apache or varnish.")
     var server: SnippetTarget
 
     @Option(help: "Where public/ is installed on the server (default: install_path in site.yml).")

@@ -24,7 +24,7 @@ final class InitCommandTests: XCTestCase {
         let siteConfig = try String(contentsOf: project.appendingPathComponent("content/site.yml"), encoding: .utf8)
         for field in [
             "name", "base_url", "logo", "colors", "support", "phone", "status_page", "footer", "error_footer", "languages", "raw_html", "install_path",
-            "error_path", "auto_retry",
+            "error_path", "auto_retry", "stale_if_error",
         ] {
             XCTAssertTrue(siteConfig.contains("\(field):"), "site.yml explains \(field)")
         }

@@ -2,38 +2,13 @@ import DetourTestSupport
 import Foundation
 import XCTest
 
-/// `detour snippet <server> --example` run unchanged on the real nginx, Caddy, HAProxy and
-/// Apache, in front of a dead upstream and of an application that answers 500–504 itself.
+/// `detour snippet <server> --example` run unchanged on the real nginx, Caddy, HAProxy, Apache
+/// and Varnish, in front of a dead upstream and of an application that answers 500–504 itself.
 /// What a visitor, a browser and an API client get is asserted on each.
 final class ProxySnippetEndToEndTests: XCTestCase {
     private var site: TemporaryFolder!
-    private var running: [ServerProcess] = []
+    private var examples: SnippetExamples!
     private var application: NginxServer?
-
-    /// What each server answers for a dead upstream: nginx and Caddy 502, HAProxy and Apache 503.
-    private struct Server: Sendable {
-        var name: String
-        var deadUpstreamStatus: Int
-        var tool: String
-        var validate: @Sendable (_ config: String, _ state: String) -> [String]
-        var run: @Sendable (_ config: String, _ state: String) -> [String]
-    }
-
-    private static let servers: [String: Server] = [
-        "nginx": Server(
-            name: "nginx", deadUpstreamStatus: 502, tool: "nginx",
-            validate: { ["-t", "-p", $1 + "/", "-c", $0] }, run: { ["-p", $1 + "/", "-c", $0, "-g", "daemon off;"] }),
-        "caddy": Server(
-            name: "caddy", deadUpstreamStatus: 502, tool: "caddy",
-            validate: { config, _ in ["validate", "--config", config, "--adapter", "caddyfile"] },
-            run: { config, _ in ["run", "--config", config, "--adapter", "caddyfile"] }),
-        "haproxy": Server(
-            name: "haproxy", deadUpstreamStatus: 503, tool: "haproxy",
-            validate: { config, _ in ["-c", "-f", config] }, run: { config, _ in ["-f", config, "-db"] }),
-        "apache": Server(
-            name: "apache", deadUpstreamStatus: 503, tool: "apache2",
-            validate: { config, _ in ["-t", "-f", config] }, run: { config, _ in ["-f", config, "-DFOREGROUND"] }),
-    ]
 
     /// Each code's title in English, German and French, as the shipped content words them.
     private static let titles: [String: [Int: String]] = [
@@ -47,10 +22,11 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         site = try SampleSite.shipped()
         let build = try ProcessRunner.detour(["build", "--quiet"], in: site.url)
         XCTAssertEqual(build.status, 0, build.stderr)
+        examples = SnippetExamples(site: site)
     }
 
     override func tearDown() {
-        running.forEach { $0.stop() }
+        examples.stopAll()
         application?.stop()
         site.remove()
     }
@@ -59,9 +35,10 @@ final class ProxySnippetEndToEndTests: XCTestCase {
     func testCaddy() throws { try assertServesPages("caddy") }
     func testHAProxy() throws { try assertServesPages("haproxy") }
     func testApache() throws { try assertServesPages("apache") }
+    func testVarnish() throws { try assertServesPages("varnish") }
 
     func testNginxExampleChecksClean() throws {
-        let (config, _) = try example("nginx", upstream: LoopbackPort.free())
+        let (config, _) = try examples.example("nginx", upstream: LoopbackPort.free())
         let check = try ProcessRunner.detour(["check", "nginx", config, "--pages", "public/errors"], in: site.url)
         XCTAssertEqual(check.status, 0, check.stderr)
         XCTAssertTrue(check.stderr.hasSuffix("0 errors, 0 warnings\n") || check.stderr.isEmpty, "no finding, not even a note: \(check.stderr)")
@@ -98,11 +75,11 @@ final class ProxySnippetEndToEndTests: XCTestCase {
     // MARK: -
 
     private func assertServesPages(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let server = try XCTUnwrap(Self.servers[name])
+        let server = try XCTUnwrap(SnippetExamples.servers[name])
 
         // (a) A dead upstream.
         let dead = LoopbackPort.free()
-        let port = try start(server, upstream: dead)
+        let port = try examples.start(name, upstream: dead)
         let status = server.deadUpstreamStatus
         if name == "haproxy" {
             // The language comes with the health check's verdict; the first one runs at start.
@@ -117,7 +94,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         XCTAssertEqual(down.headers["cache-control"], "no-store", name, file: file, line: line)
         XCTAssertEqual(down.headers["retry-after"], Self.retryAfter[status], name, file: file, line: line)
 
-        try assertRequestReference(in: down, label: "Reference", name, file: file, line: line)
+        try assertRequestReference(in: down, label: "Reference", server, name, file: file, line: line)
         XCTAssertTrue(
             down.body.contains("width:100%;"), "\(name): the page's CSS arrives as written (HAProxy's log-format copy doubles each %)", file: file, line: line)
 
@@ -142,8 +119,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         let terminal = try HTTPClient.get(url(port), headers: ["Accept": "text/plain"])
         XCTAssertTrue(terminal.headers["content-type"]?.hasPrefix("text/plain") == true, "\(name): \(terminal.headers)", file: file, line: line)
         XCTAssertTrue(terminal.body.contains(Self.titles["en"]![status]!) && !terminal.body.contains("<"), "\(name): \(terminal.body)", file: file, line: line)
-        running.forEach { $0.stop() }
-        running = []
+        examples.stopAll()
 
         // (b) An application that answers 500, 502, 503 and 504 itself.
         let appPort = LoopbackPort.free()
@@ -163,7 +139,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
                 """))
         application = app
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog, file: file, line: line)
-        let proxied = try start(server, upstream: appPort)
+        let proxied = try examples.start(name, upstream: appPort)
         Poll.until { (try? HTTPClient.get(self.url(proxied)))?.body == "application home" }
         XCTAssertEqual(try HTTPClient.get(url(proxied)).body, "application home", "\(name): the application answers through the proxy", file: file, line: line)
         for code in [500, 502, 503, 504] {
@@ -174,7 +150,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
                 response.body.contains("<h1>\(Self.titles["de"]![code]!)</h1>"), "\(name) \(code): \(response.body.prefix(300))", file: file, line: line)
             XCTAssertEqual(response.headers["cache-control"], "no-store", "\(name) \(code)", file: file, line: line)
             XCTAssertEqual(response.headers["retry-after"], Self.retryAfter[code], "\(name) \(code)", file: file, line: line)
-            try assertRequestReference(in: response, label: "Referenz", "\(name) \(code)", file: file, line: line)
+            try assertRequestReference(in: response, label: "Referenz", server, "\(name) \(code)", file: file, line: line)
         }
         // The application's own 4xx pages are its business: they pass through untouched.
         for code in [404, 401] {
@@ -186,7 +162,9 @@ final class ProxySnippetEndToEndTests: XCTestCase {
 
     /// The reference line shows the request's ID, the one the server sends as X-Request-ID and
     /// can log. (A page no server filled in is checked in Chromium: the line is hidden.)
-    private func assertRequestReference(in response: HTTPResponse, label: String, _ name: String, file: StaticString, line: UInt) throws {
+    private func assertRequestReference(
+        in response: HTTPResponse, label: String, _ server: SnippetExamples.Server, _ name: String, file: StaticString, line: UInt
+    ) throws {
         let pattern = #"<p class="ref"><code data-label="([^"]*): ">(.*?)</code></p>"#
         let match = try XCTUnwrap(
             response.body.range(of: pattern, options: .regularExpression).map { String(response.body[$0]) }, "\(name): \(response.body)", file: file, line: line
@@ -195,42 +173,9 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         let inside = match.components(separatedBy: ": \">").dropFirst().joined().components(separatedBy: "</code>")[0]
         let content = inside.replacingOccurrences(of: #"<!--.*?-->"#, with: "", options: .regularExpression)
         XCTAssertTrue(
-            content.range(of: #"^[A-Za-z0-9@_:-]{8,}$"#, options: .regularExpression) != nil, "\(name): an ID, escaped: \(match)", file: file, line: line)
+            content.range(of: server.requestID, options: .regularExpression) != nil, "\(name): an ID, escaped: \(match)", file: file, line: line)
         XCTAssertEqual(response.headers["x-request-id"], content, "\(name): the ID the server sends and logs", file: file, line: line)
     }
-
-    /// Writes `detour snippet <server> --example` for `upstream`, checks it with the server's
-    /// own test, starts it and waits for its port.
-    private func start(_ server: Server, upstream: Int) throws -> Int {
-        let listen = LoopbackPort.free()
-        let (config, state) = try example(server.name, upstream: upstream, listen: listen)
-        let environment = ["HOME": state, "XDG_DATA_HOME": state, "XDG_CONFIG_HOME": state]
-        let check = try ProcessRunner.run(
-            try RequiredTool.find(server.tool), server.validate(config, state),
-            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new })
-        let written = (try? site.read(relative(config))) ?? ""
-        XCTAssertEqual(check.status, 0, "\(server.tool) refuses the example:\n\(check.stdout)\(check.stderr)\n\(written)")
-        let process = try ServerProcess(server.tool, server.run(config, state), environment: environment, log: URL(fileURLWithPath: state + "/server.log"))
-        running.append(process)
-        XCTAssertTrue(LoopbackPort.waitUntilOpen(listen), "\(server.tool) did not start: \(process.log)")
-        return listen
-    }
-
-    private func example(_ name: String, upstream: Int, listen: Int = 8080) throws -> (config: String, state: String) {
-        let state = site.path + "/state-\(name)-\(upstream)"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        let snippet = try ProcessRunner.detour(
-            [
-                "snippet", name, "--example", "--listen", "127.0.0.1:\(listen)", "--upstream", "127.0.0.1:\(upstream)",
-                "--state", state, "--install-path", site.path + "/public",
-            ], in: site.url)
-        XCTAssertEqual(snippet.status, 0, snippet.stderr)
-        let config = state + "/\(name).conf"
-        try snippet.stdout.write(toFile: config, atomically: true, encoding: .utf8)
-        return (config, state)
-    }
-
-    private func relative(_ path: String) -> String { String(path.dropFirst(site.path.count + 1)) }
 
     private func url(_ port: Int, path: String = "/shop/cart?id=1") -> String { "http://127.0.0.1:\(port)\(path)" }
 }

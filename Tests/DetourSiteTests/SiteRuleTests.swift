@@ -26,6 +26,16 @@ final class SiteRuleTests: SiteTestCase {
         assertFails(unknown, with: "content/site.yml:3:17: error: [site.invalid-language] 'languages' 'xx' is not a known language: 'xx' is no ISO 639-1 code")
     }
 
+    /// Written into the Varnish snippet as a duration: a whole number of seconds, up to a week.
+    func testStaleIfErrorIsSecondsUpToAWeek() throws {
+        assertFails(
+            try site(["content/site.yml": base + "stale_if_error: 6h\n"]),
+            with: "content/site.yml:3:17: error: [content.type-mismatch] 'stale_if_error' must be a whole number")
+        assertFails(
+            try site(["content/site.yml": base + "stale_if_error: 604801\n"]),
+            with: "content/site.yml:3:17: error: [content.out-of-range] 'stale_if_error' must be between 1 and 604800, not 604801")
+    }
+
     func testLogoMustStayInsideContent() throws {
         let folder = try site(["content/site.yml": base + "logo: ../../etc/passwd\n"])
         assertFails(folder, with: "content/site.yml:3:7: error: [site.path-escape] 'logo' must name a file inside content/, not '../../etc/passwd'")

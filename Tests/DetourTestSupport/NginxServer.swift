@@ -27,6 +27,12 @@ public final class NginxServer {
     /// False once nginx has exited, as it does at once when its configuration is refused.
     public var isRunning: Bool { process.isRunning }
 
+    /// Asks nginx to quit and returns at once (`stop` later waits for it): for a backend that
+    /// dies while a jailed varnishd runs, which keeps Foundation from reaping other children.
+    public func quitWithoutWaiting() {
+        if process.isRunning { kill(process.processIdentifier, SIGQUIT) }
+    }
+
     public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGQUIT)

@@ -1,0 +1,180 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// Varnish in front: `detour snippet varnish --example` on the real varnishd, in front of nginx
+/// whose own upstream is dead, the built snippet included in a VCL of its own, and a cached
+/// page whose backend then dies, with and without `stale_if_error`.
+final class VarnishEndToEndTests: XCTestCase {
+    private var site: TemporaryFolder!
+    private var examples: SnippetExamples!
+    private var application: NginxServer?
+
+    override func setUpWithError() throws {
+        site = try SampleSite.shipped()
+        examples = SnippetExamples(site: site)
+    }
+
+    override func tearDown() {
+        // varnishd first (see `SnippetExamples.stopAll`).
+        examples.stopAll()
+        application?.stop()
+        site.remove()
+    }
+
+    /// The whole stack: nginx's upstream is dead, nginx answers 502, Varnish serves the page.
+    func testInFrontOfNginxWithADeadBackend() throws {
+        try build()
+        let nginx = try examples.start("nginx", upstream: LoopbackPort.free())
+        let varnish = try examples.start("varnish", upstream: nginx)
+
+        let german = try HTTPClient.get(url(varnish), headers: ["Accept-Language": "de-AT,de;q=0.9,en;q=0.5"])
+        XCTAssertEqual(german.status, 502, "nginx's status, through Varnish")
+        XCTAssertTrue(german.body.contains("<html lang=\"de\">") && german.body.contains("<h1>Fehlerhaftes Gateway</h1>"), String(german.body.prefix(400)))
+        XCTAssertEqual(german.headers["cache-control"], "no-store")
+        XCTAssertEqual(german.headers["retry-after"], "30")
+        XCTAssertEqual(german.headers["vary"], "Accept, Accept-Language")
+
+        // Not cached: the next visitor gets their own language, format and reference.
+        let api = try HTTPClient.get(url(varnish), headers: ["Accept": "application/problem+json"])
+        XCTAssertEqual(api.status, 502)
+        XCTAssertEqual(api.headers["content-type"], "application/problem+json")
+        let problem = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any], api.body)
+        XCTAssertEqual(problem["status"] as? Int, 502)
+        XCTAssertEqual(problem["title"] as? String, "Bad Gateway")
+        let again = try HTTPClient.get(url(varnish), headers: ["Accept-Language": "de"])
+        XCTAssertNotEqual(again.headers["x-request-id"], german.headers["x-request-id"], "each error is made anew, never served from the cache")
+        let withoutReference = { (body: String) in body.replacingOccurrences(of: #"<p class="ref">.*?</p>"#, with: "", options: .regularExpression) }
+        XCTAssertEqual(withoutReference(german.body), withoutReference(again.body), "the same page around the reference")
+        XCTAssertTrue(again.body.contains("\">\(again.headers["x-request-id"] ?? "?")<!--"), "its own reference on the page")
+    }
+
+    /// The built snippet included as its first lines say, in a VCL with subroutines of its own:
+    /// a `return (synth(503))` of that VCL gets the page, with the client transaction's ID (the
+    /// one in X-Varnish), and the VCL's own parts still run for everything else.
+    func testIncludedInAnExistingVCL() throws {
+        try build(siteOptions: "install_path: \(site.path)/public")
+        let state = site.path + "/state-included"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let config = state + "/default.vcl"
+        try """
+        vcl 4.1;
+        backend default { .host = "127.0.0.1"; .port = "\(LoopbackPort.free())"; }
+        include "\(site.path)/public/snippets/varnish.vcl";
+        sub vcl_recv {
+            if (req.url == "/closed") { return (synth(503, "Closed")); }
+            if (req.url == "/teapot") { return (synth(418, "Teapot")); }
+        }
+        sub vcl_synth {
+            if (resp.status == 418) { set resp.body = "short and stout"; return (deliver); }
+        }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let port = try examples.run("varnish", config: config, state: state)
+
+        let french = try HTTPClient.get(url(port, path: "/closed"), headers: ["Accept-Language": "fr"])
+        XCTAssertEqual(french.status, 503)
+        XCTAssertTrue(french.body.contains("<h1>Service indisponible</h1>"), String(french.body.prefix(400)))
+        XCTAssertEqual(french.headers["retry-after"], "120")
+        let reference = try XCTUnwrap(french.headers["x-request-id"])
+        XCTAssertEqual(french.headers["x-varnish"], reference, "the client transaction made this page")
+        XCTAssertTrue(french.body.contains("\">\(reference)<!--{placeholder"), "the reference on the page: \(french.body)")
+
+        let text = try HTTPClient.get(url(port, path: "/closed"), headers: ["Accept": "text/plain"])
+        XCTAssertEqual(text.headers["content-type"], "text/plain; charset=utf-8")
+        XCTAssertTrue(text.body.hasPrefix("Error 503: Service Unavailable\n"), text.body)
+
+        // A status without a page is the VCL's own business.
+        let teapot = try HTTPClient.get(url(port, path: "/teapot"))
+        XCTAssertEqual(teapot.status, 418)
+        XCTAssertEqual(teapot.body, "short and stout", "the VCL's own vcl_synth ran")
+        XCTAssertNil(teapot.headers["x-request-id"])
+    }
+
+    /// varnishd compiles the built snippet whatever the codes: with server errors and a second
+    /// language, with one code that no backend answers with, with none that gets a page.
+    func testSnippetCompilesForEveryShapeOfSite() throws {
+        let shapes: [String: [String: String]] = [
+            "502, two languages": [
+                "content/translations/de.yml": "strings:\n  error: Fehler\n",
+                "content/site.yml": SampleSite.files["content/site.yml"]! + "\nlanguages: [en, de]\n",
+            ],
+            "404 only": [
+                "content/codes/502.yml": "", "content/codes/404.yml": "status: 404\ntitle: Not Found\nsummary: Nothing here.\n",
+                "content/articles/refused.md": SampleSite.files["content/articles/refused.md"]!.replacingOccurrences(of: "codes: [502]", with: "codes: [404]")
+                    .replacingOccurrences(of: "/codes/502/", with: "/codes/404/"),
+            ],
+            "no page": ["content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: No answer.\nerror_page: false\n"],
+        ]
+        for (shape, overrides) in shapes {
+            let folder = try SampleSite.make(overrides)
+            defer { folder.remove() }
+            let build = try ProcessRunner.detour(["build", "--quiet"], in: folder.url)
+            XCTAssertEqual(build.status, 0, "\(shape): \(build.stderr)")
+            let vcl = "vcl 4.1;\nbackend default { .host = \"127.0.0.1\"; .port = \"9\"; }\ninclude \"\(folder.path)/public/snippets/varnish.vcl\";\n"
+            try folder.write(["default.vcl": vcl])
+            let compiled = try ProcessRunner.run(
+                try RequiredTool.find("varnishd"), ["-C", "-f", folder.path + "/default.vcl", "-n", folder.path + "/varnish-check"])
+            XCTAssertEqual(compiled.status, 0, "\(shape): \(compiled.stderr)\n\((try? folder.read("public/snippets/varnish.vcl")) ?? "")")
+        }
+    }
+
+    /// With `stale_if_error`, a cached page whose backend has died is served past its TTL; the
+    /// status stays 200 and its Age tells downstream caches it is stale.
+    func testStalePageWithGrace() throws {
+        try build(siteOptions: "stale_if_error: 3600")
+        let varnish = try cachedPageThenDeadBackend()
+        for attempt in 1...2 {
+            let stale = try HTTPClient.get(url(varnish, path: "/page"))
+            XCTAssertEqual(stale.status, 200, "attempt \(attempt): \(stale.body.prefix(200))")
+            XCTAssertEqual(stale.body, "the page as cached", "attempt \(attempt)")
+            XCTAssertGreaterThan(Int(stale.headers["age"] ?? "") ?? 0, 1, "older than its max-age of 1 s")
+        }
+    }
+
+    /// Without it, the same page past its TTL is our 503, not Varnish's Guru Meditation.
+    func testErrorPageWithoutGrace() throws {
+        try build()
+        let varnish = try cachedPageThenDeadBackend()
+        let response = try HTTPClient.get(url(varnish, path: "/page"))
+        XCTAssertEqual(response.status, 503)
+        XCTAssertTrue(response.body.contains("<h1>Service Unavailable</h1>"), String(response.body.prefix(400)))
+        XCTAssertFalse(response.body.contains("Guru Meditation"))
+    }
+
+    // MARK: -
+
+    private func build(siteOptions: String = "") throws {
+        if !siteOptions.isEmpty {
+            try site.write(["content/site.yml": try site.read("content/site.yml") + siteOptions + "\n"])
+        }
+        let build = try ProcessRunner.detour(["build", "--quiet"], in: site.url)
+        XCTAssertEqual(build.status, 0, build.stderr)
+    }
+
+    /// Varnish caches `/page` for a second (and no grace of the backend's own), then the backend stops.
+    private func cachedPageThenDeadBackend() throws -> Int {
+        let appPort = LoopbackPort.free()
+        let app = try NginxServer(
+            config: NginxServer.httpBlock(
+                """
+                server {
+                    listen 127.0.0.1:\(appPort);
+                    location = /page {
+                        add_header Cache-Control "max-age=1, stale-while-revalidate=0";
+                        return 200 "the page as cached";
+                    }
+                }
+                """))
+        application = app
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog)
+        let varnish = try examples.start("varnish", upstream: appPort)
+        let fresh = try HTTPClient.get(url(varnish, path: "/page"))
+        XCTAssertEqual(fresh.body, "the page as cached")
+        app.quitWithoutWaiting()
+        XCTAssertTrue(Poll.until { !LoopbackPort.isOpen(appPort) }, "the backend stopped")
+        Thread.sleep(forTimeInterval: 2.2)
+        return varnish
+    }
+
+    private func url(_ port: Int, path: String = "/shop/cart?id=1") -> String { "http://127.0.0.1:\(port)\(path)" }
+}
