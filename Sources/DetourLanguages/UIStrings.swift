@@ -58,6 +58,32 @@ public enum UIStrings {
         "previous": "Previous",
         "next": "Next",
         "in_this_section": "In this section",
+        // Cloudflare's own pages (errors/cloudflare/): the text around the box Cloudflare fills in.
+        "cf_server_errors_title": "{site} is not reachable right now",
+        "cf_server_errors_lead":
+            "Our network could not get a valid answer from the servers behind it. The box below names the error (a code from 520 to"
+            + " 530) and the Ray ID; most of these pass within minutes, so please try again shortly.",
+        "cf_cloudflare_errors_title": "This request could not be completed",
+        "cf_cloudflare_errors_lead":
+            "Our network stopped the request because of how the site or its address is set up, not because of anything you did. The box"
+            + " below names the error (a code from 1000 to 1999); quote it and the Ray ID when you contact us.",
+        "cf_rate_limit_title": "Too many requests",
+        "cf_rate_limit_lead": "More requests came from your address in a short time than we accept. Wait a minute, then try again.",
+        "cf_waf_block_title": "This request was blocked",
+        "cf_waf_block_lead":
+            "Our firewall stopped this request because it looked like an attack. If you were doing something"
+            + " ordinary, tell us the Ray ID below and we will look into it.",
+        "cf_ip_block_title": "Access from your network is blocked",
+        "cf_ip_block_lead":
+            "This site does not accept requests from your IP address or your country. If you"
+            + " think this is a mistake, tell us the Ray ID below.",
+        "cf_challenge_title": "Checking that you are a person",
+        "cf_challenge_lead": "Before you continue, please complete the check below. It takes a few seconds, and then the page opens by itself.",
+        "cf_under_attack_lead":
+            "The site is getting unusually many requests and checks each browser before letting it in."
+            + " This takes about five seconds and needs nothing from you.",
+        "cf_help_link": "Help with this page",
+        "cf_ray_id": "Ray ID",
     ]
 
     public static var keys: [String] { english.keys.sorted() }

@@ -47,6 +47,13 @@ public enum SiteLayout {
         return "\(folder)\(status).\(fileExtension)"
     }
 
+    /// Cloudflare's custom error pages, one per page type: `errors/cloudflare/<language>/<type>.html`,
+    /// and the default language's also without the language folder.
+    public static func cloudflarePage(_ type: String, language: String?) -> String {
+        let folder = language.map { "\(errorsFolder)/cloudflare/\($0)/" } ?? "\(errorsFolder)/cloudflare/"
+        return "\(folder)\(type).html"
+    }
+
     /// The file a folder-style page is written to.
     public static func file(of page: String) -> String { page + "index.html" }
 

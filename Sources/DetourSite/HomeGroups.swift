@@ -16,13 +16,16 @@ enum HomeGroups {
         var articles: [Int]
     }
 
+    /// The group of the CDN's own codes (Cloudflare's 52x), also the home page's anchor to it.
+    static let cdnGroup = "codes_cdn"
+
     /// 5xx, 4xx, then the CDN's own codes and nginx's own, each only when it has codes.
     static func codes(_ codes: [ErrorCode]) -> [CodeGroup] {
         var groups: [String: [ErrorCode]] = [:]
         for code in codes {
             let key: String
             if code.emittedBy == ["Cloudflare"] {
-                key = "codes_cdn"
+                key = cdnGroup
             } else if code.emittedBy == ["nginx"] {
                 key = "codes_nginx"
             } else {
@@ -30,7 +33,7 @@ enum HomeGroups {
             }
             groups[key, default: []].append(code)
         }
-        return ["codes_5xx", "codes_4xx", "codes_cdn", "codes_nginx"].compactMap { key in groups[key].map { CodeGroup(titleKey: key, codes: $0) } }
+        return ["codes_5xx", "codes_4xx", cdnGroup, "codes_nginx"].compactMap { key in groups[key].map { CodeGroup(titleKey: key, codes: $0) } }
     }
 
     /// One section per folder below `articles/`, by folder name; articles at the top form one

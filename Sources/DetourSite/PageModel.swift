@@ -209,6 +209,27 @@ struct PageModel: Sendable {
         return ErrorPageView(site: site, code: model, t: strings, title: "\(code.status) \(text.title)", requestReference: requestReference)
     }
 
+    /// One of Cloudflare's pages in one language. Its help link goes to the code Cloudflare sends
+    /// it with (403, 429) or, for the pages whose box names the code, the home page's list of
+    /// Cloudflare's codes; to the home page where the help site has neither.
+    func cloudflarePage(_ page: CloudflarePage, language: String) -> CloudflarePageView {
+        let home = content.site.baseURL + languageFolder(language)
+        var helpURL = home
+        if let status = page.status, let code = content.code(status) {
+            helpURL = home + code.sitePath
+        } else if page == .serverErrors, HomeGroups.codes(content.codes).contains(where: { $0.titleKey == HomeGroups.cdnGroup }) {
+            helpURL = home + "#" + HomeGroups.cdnGroup
+        }
+        let strings = strings(in: language, page.status.map { ["status": String($0)] } ?? [:])
+        var site = site(root: content.site.baseURL)
+        site.language = language
+        site.icon = iconDataURI
+        let view = CloudflarePageView.Page(
+            type: page.rawValue, title: strings[page.titleKey] ?? page.titleKey, lead: strings[page.leadKey] ?? page.leadKey, token: page.token,
+            status: page.status, showsRayID: page != .serverErrors && page != .cloudflareErrors, helpURL: helpURL)
+        return CloudflarePageView(site: site, page: view, t: strings)
+    }
+
     /// A dot in the accent colour as the page's icon, so a browser asks the dead site for no
     /// `/favicon.ico`. The colour is a checked hex value; `#` is the one character to encode.
     private var iconDataURI: String {

@@ -7,6 +7,8 @@ struct PageSet: Sendable {
     enum Job: Sendable {
         /// One code's error page in one language and format.
         case errorPage(ErrorCode, language: String, format: OutputFormat)
+        /// One of Cloudflare's pages in one language, when the theme has a `cloudflare` template.
+        case cloudflarePage(CloudflarePage, language: String)
         /// The home page, a code's page and an article's, in each of the site's languages.
         case index(language: String)
         case code(ErrorCode, language: String)
@@ -30,6 +32,7 @@ struct PageSet: Sendable {
     static let cardTemplate = "partials/article-card"
     static let searchTemplate = "search"
     static let notFoundTemplate = "404"
+    static let cloudflareTemplate = "cloudflare"
 
     let content: Content
     var model: PageModel
@@ -73,8 +76,11 @@ struct PageSet: Sendable {
             }
         }
         let languages = content.site.languages
+        let cloudflarePages =
+            templates.has(Self.cloudflareTemplate)
+            ? languages.flatMap { language in CloudflarePage.allCases.map { Job.cloudflarePage($0, language: language) } } : []
         jobs =
-            errorPages
+            errorPages + cloudflarePages
             + languages.map { Job.index(language: $0) } + [.styles, .sitemap, .robots]
             + (templates.has(Self.searchTemplate) ? [.search] : [])
             + (templates.has(Self.notFoundTemplate) ? [.notFound] : [])
@@ -110,6 +116,10 @@ struct PageSet: Sendable {
             let page = SiteLayout.errorPage(code.status, language: language, fileExtension: format.fileExtension)
             guard language == content.site.language else { return [page] }
             return [page, SiteLayout.errorPage(code.status, language: nil, fileExtension: format.fileExtension)]
+        case .cloudflarePage(let page, let language):
+            let path = SiteLayout.cloudflarePage(page.rawValue, language: language)
+            guard language == content.site.language else { return [path] }
+            return [path, SiteLayout.cloudflarePage(page.rawValue, language: nil)]
         case .index(let language): return [SiteLayout.file(of: model.languageFolder(language) + SiteLayout.home)]
         case .code(let code, let language): return [SiteLayout.file(of: model.languageFolder(language) + code.sitePath)]
         case .article(let index, let language): return [SiteLayout.file(of: model.languageFolder(language) + content.articles[index].sitePath)]
@@ -128,6 +138,7 @@ struct PageSet: Sendable {
     func pageTemplate(of job: Job) -> String? {
         switch job {
         case .errorPage(_, _, let format): format.template
+        case .cloudflarePage: Self.cloudflareTemplate
         case .index: "index"
         case .code: "code"
         case .article: "article"
@@ -161,6 +172,8 @@ struct PageSet: Sendable {
         switch job {
         case .errorPage(let code, let language, let format):
             renderErrorPage(code, language: language, format: format, with: templates)
+        case .cloudflarePage(let page, let language):
+            templates.render(Self.cloudflareTemplate, model.cloudflarePage(page, language: language))
         case .index(let language):
             templates.render("index", model.indexPage(language: language, tags: tags.map { ($0.name, $0.articles.count) }))
         case .code(let code, let language):

@@ -146,6 +146,11 @@ public enum SiteBuilder {
             if case .errorPage(let code, let language, let format) = job, let budget = format.budget, text.utf8.count > budget {
                 return overBudget(paths[0], bytes: text.utf8.count, budget: budget, code: code, language: language, content: content)
             }
+            if case .cloudflarePage(let page, _) = job,
+                let problem = CloudflarePageCheck.problem(in: text, of: page, path: paths[0], template: templates.location(of: PageSet.cloudflareTemplate))
+            {
+                return problem
+            }
             return paths.lazy.compactMap { write(text, to: $0, in: output, options) }.first
         }.compactMap { $0 }.uniqued(by: { $0.rule == "template.empty-page" ? $0.location.path : nil })
     }

@@ -67,19 +67,19 @@ final class ErrorPageBrowserTests: XCTestCase {
                 }, dom)
             let painted = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], String(json))
             XCTAssertEqual(painted["dark"] as? Bool, scheme == "dark", "\(scheme): \(painted)")
-            let background = try XCTUnwrap(Self.hex(painted["background"] as? String), "\(painted)")
+            let background = try XCTUnwrap(ComputedColor.hex(painted["background"] as? String), "\(painted)")
             XCTAssertEqual(background, palettes[scheme]?["background"], "\(scheme): the page paints its own \(scheme) background")
             XCTAssertEqual(painted["headings"] as? Int, 1, "one h1")
             XCTAssertEqual(painted["landmarks"] as? Int, 3, "header, main and footer")
             // Served as a plain file, no server filled in the request's ID: no label for nothing.
             XCTAssertEqual(painted["referenceLabel"] as? String, "none", "\(painted)")
             for part in ["h1", "summary", "advice", "retry", "link", "footer"] {
-                let color = try XCTUnwrap(Self.hex(painted[part] as? String), "\(scheme) \(part): \(painted)")
+                let color = try XCTUnwrap(ComputedColor.hex(painted[part] as? String), "\(scheme) \(part): \(painted)")
                 let ratio = try XCTUnwrap(ColorContrast.ratio(color, on: background))
                 XCTAssertGreaterThanOrEqual(ratio, 4.5, "\(scheme) \(part) \(color) on \(background)")
             }
-            let button = try XCTUnwrap(Self.hex(painted["button"] as? String))
-            let buttonBackground = try XCTUnwrap(Self.hex(painted["buttonBackground"] as? String))
+            let button = try XCTUnwrap(ComputedColor.hex(painted["button"] as? String))
+            let buttonBackground = try XCTUnwrap(ComputedColor.hex(painted["buttonBackground"] as? String))
             XCTAssertGreaterThanOrEqual(try XCTUnwrap(ColorContrast.ratio(button, on: buttonBackground)), 4.5, "\(scheme) Try again button")
         }
     }
@@ -131,13 +131,5 @@ final class ErrorPageBrowserTests: XCTestCase {
         XCTAssertTrue(landed, "the browser lands on the application:\n\(app.accessLog)")
         let appRequests = app.accessLog.split(separator: "\n").map { $0.split(separator: "\"").dropFirst().first.map(String.init) ?? "" }
         XCTAssertEqual(Array(appRequests.prefix(2)), ["HEAD /shop/cart HTTP/1.0", "GET /shop/cart HTTP/1.0"], "it checked, then reloaded: \(appRequests)")
-    }
-
-    /// `rgb(20, 24, 29)` → `#14181d`.
-    private static func hex(_ color: String?) -> String? {
-        guard let color, color.hasPrefix("rgb(") else { return nil }
-        let channels = color.dropFirst(4).dropLast().split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard channels.count == 3 else { return nil }
-        return "#" + channels.map { String(format: "%02x", $0) }.joined()
     }
 }

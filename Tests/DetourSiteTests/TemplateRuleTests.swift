@@ -34,6 +34,32 @@ final class TemplateRuleTests: SiteTestCase {
         )
     }
 
+    /// Cloudflare publishes a page only with its box's token, exactly once; the build names
+    /// the page that lacks it or repeats it, over 10 KB, or with a referrer policy.
+    func testCloudflarePagesAreCheckedAsCloudflareChecksThem() throws {
+        assertFails(
+            try site(["templates/cloudflare.mustache": "<h1>{{page.title}}</h1>\n"]),
+            with:
+                "templates/cloudflare.mustache:1:1: error: [cloudflare.token-count] errors/cloudflare/en/500_errors.html does not carry ::CLOUDFLARE_ERROR_500S_BOX::: Cloudflare publishes a 500_errors page only with its box's token, exactly once"
+        )
+        assertFails(
+            try site(["templates/cloudflare.mustache": "<h1>{{page.title}}</h1>\n{{{page.token}}} {{{page.token}}}\n"]),
+            with:
+                "templates/cloudflare.mustache:1:1: error: [cloudflare.token-count] errors/cloudflare/en/managed_challenge.html carries 2 times ::CAPTCHA_BOX::: Cloudflare publishes a managed_challenge page only with its box's token, exactly once"
+        )
+        let filler = String(repeating: "<p>padding</p>", count: 800)
+        let large = try site(["templates/cloudflare.mustache": "<h1>{{page.title}}</h1>{{{page.token}}}\n\(filler)\n"])
+        let text = diagnostics(large)
+        XCTAssertTrue(
+            text.contains("error: [cloudflare.page-too-large] errors/cloudflare/en/waf_block.html is 11"), "every page over 10 KB is named: \(text)")
+        XCTAssertTrue(text.contains("over 10240: Cloudflare takes at most 10 KB of HTML in a custom error rule"), text)
+        assertFails(
+            try site(["templates/cloudflare.mustache": "<meta name=\"referrer\" content=\"no-referrer\">{{{page.token}}}\n"]),
+            with:
+                "templates/cloudflare.mustache:1:1: error: [cloudflare.referrer-meta] errors/cloudflare/en/ip_block.html sets a referrer policy (<meta name=\"referrer\">), which breaks Cloudflare's challenges"
+        )
+    }
+
     func testAProjectTemplateOverridesTheBuiltInThemeFileByFile() throws {
         // The project keeps only its own tag page: every other template is the built-in one.
         let folder = try site(["templates/tag.mustache": "<p>Our own tag page: {{tag.name}}</p>\n"])

@@ -17,6 +17,18 @@ public enum Chromium {
         return result.stdout
     }
 
+    /// A PNG of `url` as a `width`×`height` window paints it, written to `file`.
+    public static func screenshot(_ url: String, to file: String, width: Int = 900, height: Int = 1100, arguments: [String] = []) throws {
+        let executable = try RequiredTool.find("chromium")
+        let profile = try TemporaryFolder()
+        defer { profile.remove() }
+        _ = try ProcessRunner.run(
+            executable,
+            flags + [
+                "--user-data-dir=\(profile.path)", "--virtual-time-budget=5000", "--hide-scrollbars", "--window-size=\(width),\(height)",
+            ] + arguments + ["--screenshot=\(file)", url])
+    }
+
     /// A browser left open on `url`, its timers running in real time, until stopped by its PID.
     public static func open(_ url: String, profile: TemporaryFolder) throws -> ServerProcess {
         try ServerProcess(
