@@ -27,6 +27,8 @@ enum HTTPStatus {
         head += "Content-Type: \(mediaType)\r\n"
         head += "Content-Length: \(body.utf8.count)\r\n"
         head += "Cache-Control: no-store\r\n"
+        // The layer that made the page, as the snippets name it, for a cache in front.
+        head += "X-Detour-Page: haproxy\r\n"
         if let retryAfter { head += "Retry-After: \(retryAfter)\r\n" }
         head += "Connection: close\r\n\r\n"
         return head + body

@@ -92,6 +92,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         XCTAssertTrue(down.body.contains("<h1>\(Self.titles["en"]![status]!)</h1>"), "\(name): \(down.body.prefix(300))", file: file, line: line)
         XCTAssertTrue(down.headers["content-type"]?.hasPrefix("text/html") == true, "\(name): \(down.headers)", file: file, line: line)
         XCTAssertEqual(down.headers["cache-control"], "no-store", name, file: file, line: line)
+        XCTAssertEqual(down.headers["x-detour-page"], name, "the layer that made the page", file: file, line: line)
         XCTAssertEqual(down.headers["retry-after"], Self.retryAfter[status], name, file: file, line: line)
 
         try assertRequestReference(in: down, label: "Reference", server, name, file: file, line: line)
@@ -149,6 +150,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
             XCTAssertTrue(
                 response.body.contains("<h1>\(Self.titles["de"]![code]!)</h1>"), "\(name) \(code): \(response.body.prefix(300))", file: file, line: line)
             XCTAssertEqual(response.headers["cache-control"], "no-store", "\(name) \(code)", file: file, line: line)
+            XCTAssertEqual(response.headers["x-detour-page"], name, "\(name) \(code)", file: file, line: line)
             XCTAssertEqual(response.headers["retry-after"], Self.retryAfter[code], "\(name) \(code)", file: file, line: line)
             try assertRequestReference(in: response, label: "Referenz", server, "\(name) \(code)", file: file, line: line)
         }
@@ -157,6 +159,7 @@ final class ProxySnippetEndToEndTests: XCTestCase {
             let response = try HTTPClient.get(url(proxied, path: "/\(code)"), headers: ["Accept-Language": "de"])
             XCTAssertEqual(response.status, code, "\(name) \(code)", file: file, line: line)
             XCTAssertEqual(response.body, "the application's own \(code)", "\(name): the application's \(code) is not replaced", file: file, line: line)
+            XCTAssertNil(response.headers["x-detour-page"], "\(name) \(code)", file: file, line: line)
         }
     }
 

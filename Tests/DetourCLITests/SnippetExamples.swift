@@ -49,6 +49,8 @@ final class SnippetExamples {
 
     let site: TemporaryFolder
     private var running: [ServerProcess] = []
+    /// The servers by the port they listen on.
+    private var byPort: [Int: ServerProcess] = [:]
 
     init(site: TemporaryFolder) {
         self.site = site
@@ -73,6 +75,7 @@ final class SnippetExamples {
         let process = try ServerProcess(
             server.tool, server.run(config, state, "127.0.0.1:\(listen)"), environment: environment, log: URL(fileURLWithPath: state + "/server.log"))
         running.append(process)
+        byPort[listen] = process
         XCTAssertTrue(LoopbackPort.waitUntilOpen(listen), "\(server.tool) did not start: \(process.log)")
         return listen
     }
@@ -90,6 +93,14 @@ final class SnippetExamples {
         let config = state + "/\(name).conf"
         try snippet.stdout.write(toFile: config, atomically: true, encoding: .utf8)
         return (config, state)
+    }
+
+    /// Stops the server on `port` and waits until the port is closed, not for the process:
+    /// `stopAll` reaps it (see there).
+    func stop(port: Int) {
+        guard let process = byPort[port] else { return }
+        kill(process.pid, SIGTERM)
+        XCTAssertTrue(Poll.until { !LoopbackPort.isOpen(port) }, "the server on \(port) stopped")
     }
 
     /// The last started first: while varnishd runs, its jailed manager keeps Foundation from

@@ -15,6 +15,13 @@ sub vcl_backend_response {
     if (beresp.status >= 500 && bereq.is_bgfetch) {
         return (abandon);
     }
+    # A page the proxy behind made (its snippet names it in X-Detour-Page): passed on as it
+    # is, with that layer's reference, and never cached.
+    if (beresp.status >= 400 && beresp.http.X-Detour-Page) {
+        set beresp.ttl = 1s;
+        set beresp.uncacheable = true;
+        return (deliver);
+    }
     # The backend's own server errors: replaced with the page for that code, status kept.
     if (beresp.status == 503) {
         return (error(beresp.status));
@@ -65,6 +72,7 @@ sub detour_backend_page {
         {"<!--#echo var="UNIQUE_ID" -->"}, bereq.xid);
     set beresp.http.X-Request-ID = bereq.xid;
     set beresp.http.Cache-Control = "no-store";
+    set beresp.http.X-Detour-Page = "varnish";
     set beresp.http.Vary = "Accept, Accept-Language";
     unset beresp.http.Retry-After;
     if (beresp.status == 503) {
@@ -94,6 +102,7 @@ sub detour_client_page {
         {"<!--#echo var="UNIQUE_ID" -->"}, req.xid);
     set resp.http.X-Request-ID = req.xid;
     set resp.http.Cache-Control = "no-store";
+    set resp.http.X-Detour-Page = "varnish";
     set resp.http.Vary = "Accept, Accept-Language";
     unset resp.http.Retry-After;
     if (resp.status == 503) {
