@@ -4,18 +4,18 @@ import Foundation
 
 /// Has the real server load a configuration block quoted in the knowledge base, wrapped in the
 /// least it needs: nginx (`nginx -t`), Apache (`apache2 -t`), HAProxy (`haproxy -c`), Caddy
-/// (`caddy validate`) and a PHP-FPM pool (`php-fpm8.2 -t`). Each runs in a mount namespace of
+/// (`caddy validate`), Varnish (`varnishd -C`) and a PHP-FPM pool (`php-fpm8.2 -t`). Each runs in a mount namespace of
 /// its own where the names the block proxies to (`app:8080`) resolve to 127.0.0.1 and
 /// `/var/cache` is a scratch tmpfs, as on a machine where the block is in place; so it needs
 /// root, as CI has.
 enum ConfigBlockOracle {
     /// The languages it can judge, by the code block's info string.
     static let servers: [String: Server] = [
-        "nginx": .nginx, "apache": .apache, "apacheconf": .apache, "caddyfile": .caddy, "caddy": .caddy, "haproxy": .haproxy, "ini": .phpFPM,
+        "nginx": .nginx, "apache": .apache, "apacheconf": .apache, "caddyfile": .caddy, "caddy": .caddy, "haproxy": .haproxy, "ini": .phpFPM, "vcl": .varnish,
     ]
 
     enum Server: String {
-        case nginx, apache, caddy, haproxy
+        case nginx, apache, caddy, haproxy, varnish
         case phpFPM = "PHP-FPM"
     }
 
@@ -84,6 +84,12 @@ enum ConfigBlockOracle {
                     )
                 )
             ]
+        case .varnish:
+            // A fragment of subroutines: the version line, std if it is used, and a backend.
+            var head = code.contains("vcl 4.") ? "" : "vcl 4.1;\n"
+            if code.contains("std."), !code.contains("import std") { head += "import std;\n" }
+            if code.firstMatch(of: #/(?m)^\s*backend\s+\w+\s*\{/#) == nil { head += "backend default { .host = \"127.0.0.1\"; .port = \"1\"; }\n" }
+            return [("as a VCL", ("default.vcl", head + code + "\n"))]
         case .phpFPM:
             let pool = "[global]\nerror_log = \(folder)/php-fpm.log\n[www]\nlisten = \(folder)/php-fpm.sock\npm = static\npm.max_children = 1\n"
             return [("in a pool", ("php-fpm.conf", pool + code + "\n"))]
@@ -97,6 +103,8 @@ enum ConfigBlockOracle {
         case .apache: return (try RequiredTool.find("apache2"), ["-t", "-f", path])
         case .caddy: return (try RequiredTool.find("caddy"), ["validate", "--config", path, "--adapter", "caddyfile"])
         case .haproxy: return (try RequiredTool.find("haproxy"), ["-c", "-f", path])
+        // -C compiles the VCL and stops; -n keeps its working folder in the scratch folder.
+        case .varnish: return (try RequiredTool.find("varnishd"), ["-C", "-f", path, "-n", folder + "/varnish"])
         // -R: as root, as CI runs, a pool without `user` is allowed.
         case .phpFPM: return (try RequiredTool.find("php-fpm8.2"), ["-t", "-R", "-n", "-y", path])
         }

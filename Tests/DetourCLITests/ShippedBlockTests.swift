@@ -45,6 +45,7 @@ final class ShippedBlockTests: XCTestCase {
             (.caddy, "reverse_prox app:8080", "unrecognized directive: reverse_prox"),
             (.haproxy, "server app1 app:8080 chek", "unknown keyword 'chek'"),
             (.phpFPM, "pm.max_childs = 5", "unknown entry 'pm.max_childs'"),
+            (.varnish, "sub vcl_backend_response { set beresp.gracee = 1h; }", "Symbol not found: 'beresp.gracee'"),
         ]
         for (server, code, expected) in faults {
             let refusal = try ConfigBlockOracle.refusal(of: code, by: server)
@@ -54,6 +55,7 @@ final class ShippedBlockTests: XCTestCase {
         XCTAssertNil(try ConfigBlockOracle.refusal(of: "location / {\n    proxy_pass http://app:8080;\n}", by: .nginx))
         XCTAssertNil(try ConfigBlockOracle.refusal(of: "ProxyPass / http://app:8080/ responsefieldsize=32768", by: .apache))
         XCTAssertNil(try ConfigBlockOracle.refusal(of: "server app1 app:8080 check", by: .haproxy))
+        XCTAssertNil(try ConfigBlockOracle.refusal(of: "sub vcl_backend_response { set beresp.grace = 1h; }", by: .varnish))
         XCTAssertEqual(ConfigBlockOracle.names(in: "proxy_pass http://app;\nfastcgi_pass php:9000;\nroot /var/www;"), ["app", "php"])
     }
 
@@ -73,7 +75,7 @@ final class ShippedBlockTests: XCTestCase {
         let content = try XCTUnwrap(loaded, "\(problems)")
         let tests = [
             "nginx": ["nginx -t"], "apache": ["apache2ctl configtest", "apache2 -t"], "caddyfile": ["caddy validate"], "haproxy": ["haproxy -c"],
-            "ini": ["php-fpm8.2 -t"],
+            "ini": ["php-fpm8.2 -t"], "vcl": ["varnishd -C"],
         ]
         var checked = 0
         for article in content.articles {

@@ -99,6 +99,49 @@ final class VarnishEndToEndTests: XCTestCase {
         XCTAssertNil(teapot.headers["x-request-id"])
     }
 
+    /// Varnish caches no 5xx on its own, even with `max-age`, but does once a VCL sets
+    /// `beresp.ttl` for every response; the snippet, included first, keeps them out.
+    func testServerErrorsAreNotCachedEvenWhenTheVCLSetsATTL() throws {
+        try build(siteOptions: "install_path: \(site.path)/public")
+        let appPort = LoopbackPort.free()
+        let app = try NginxServer(
+            config: NginxServer.httpBlock(
+                """
+                server {
+                    listen 127.0.0.1:\(appPort);
+                    location = /500 { add_header Cache-Control "max-age=60" always; return 500 "the application's own 500"; }
+                    location = /404 { return 404 "the application's own 404"; }
+                }
+                """))
+        application = app
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort), app.errorLog)
+        let backend = "vcl 4.1;\nbackend default { .host = \"127.0.0.1\"; .port = \"\(appPort)\"; }\n"
+        let include = "include \"\(site.path)/public/snippets/varnish.vcl\";\n"
+        let everyTTL = "sub vcl_backend_response { set beresp.ttl = 1h; }\n"
+        let shapes: [(name: String, vcl: String, cached500: Bool)] = [
+            ("Varnish alone", backend, false), ("a TTL for everything", backend + everyTTL, true),
+            ("the snippet, then a TTL for everything", backend + include + everyTTL, false),
+        ]
+        for shape in shapes {
+            let state = site.path + "/state-\(shapes.firstIndex { $0.name == shape.name }!)"
+            try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+            try shape.vcl.write(toFile: state + "/default.vcl", atomically: true, encoding: .utf8)
+            let port = try examples.run("varnish", config: state + "/default.vcl", state: state)
+            let before = app.accessLog.components(separatedBy: "GET /500 ").count
+            _ = try HTTPClient.get(url(port, path: "/500"))
+            let second = try HTTPClient.get(url(port, path: "/500"))
+            let fetched = app.accessLog.components(separatedBy: "GET /500 ").count - before
+            XCTAssertEqual(fetched, shape.cached500 ? 1 : 2, "\(shape.name): \(shape.cached500 ? "cached" : "each request to the backend")")
+            XCTAssertEqual(second.status, 500, shape.name)
+            // A 404 is cacheable: Varnish keeps it either way.
+            let before404 = app.accessLog.components(separatedBy: "GET /404 ").count
+            _ = try HTTPClient.get(url(port, path: "/404"))
+            _ = try HTTPClient.get(url(port, path: "/404"))
+            XCTAssertEqual(app.accessLog.components(separatedBy: "GET /404 ").count - before404, 1, "\(shape.name): the 404 is cached")
+            examples.stop(port: port)
+        }
+    }
+
     /// varnishd compiles the built snippet whatever the codes: with server errors and a second
     /// language, with one code that no backend answers with, with none that gets a page.
     func testSnippetCompilesForEveryShapeOfSite() throws {
