@@ -11,7 +11,7 @@ enum CloudflarePageCheck {
                 let found = count == 0 ? "does not carry" : "carries \(count) times"
                 return .error(
                     "cloudflare.token-count",
-                    "\(path) \(found) \(token): Cloudflare publishes a \(page.rawValue) page only with its box's token, exactly once", at: template)
+                    "\(path) \(found) the token \(token), and Cloudflare publishes a \(page.rawValue) page only with it exactly once", at: template)
             }
         }
         if text.utf8.count > CloudflarePage.budget {

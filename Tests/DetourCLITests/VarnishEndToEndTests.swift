@@ -88,6 +88,11 @@ final class VarnishEndToEndTests: XCTestCase {
         XCTAssertEqual(french.headers["x-varnish"], reference, "the client transaction made this page")
         XCTAssertTrue(french.body.contains("\">\(reference)<!--{placeholder"), "the reference on the page: \(french.body)")
 
+        // The snippet's own headers come from the request only through its patterns: a visitor
+        // who sends them cannot choose the file.
+        let forged = try HTTPClient.get(url(port, path: "/closed"), headers: ["X-Detour-Language": "../../../../etc", "X-Detour-Format": "passwd"])
+        XCTAssertTrue(forged.body.contains("<html lang=\"en\">") && forged.body.contains("<h1>Service Unavailable</h1>"), String(forged.body.prefix(300)))
+
         let text = try HTTPClient.get(url(port, path: "/closed"), headers: ["Accept": "text/plain"])
         XCTAssertEqual(text.headers["content-type"], "text/plain; charset=utf-8")
         XCTAssertTrue(text.body.hasPrefix("Error 503: Service Unavailable\n"), text.body)

@@ -40,12 +40,12 @@ final class TemplateRuleTests: SiteTestCase {
         assertFails(
             try site(["templates/cloudflare.mustache": "<h1>{{page.title}}</h1>\n"]),
             with:
-                "templates/cloudflare.mustache:1:1: error: [cloudflare.token-count] errors/cloudflare/en/500_errors.html does not carry ::CLOUDFLARE_ERROR_500S_BOX::: Cloudflare publishes a 500_errors page only with its box's token, exactly once"
+                "templates/cloudflare.mustache:1:1: error: [cloudflare.token-count] errors/cloudflare/en/500_errors.html does not carry the token ::CLOUDFLARE_ERROR_500S_BOX::, and Cloudflare publishes a 500_errors page only with it exactly once"
         )
         assertFails(
             try site(["templates/cloudflare.mustache": "<h1>{{page.title}}</h1>\n{{{page.token}}} {{{page.token}}}\n"]),
             with:
-                "templates/cloudflare.mustache:1:1: error: [cloudflare.token-count] errors/cloudflare/en/managed_challenge.html carries 2 times ::CAPTCHA_BOX::: Cloudflare publishes a managed_challenge page only with its box's token, exactly once"
+                "templates/cloudflare.mustache:1:1: error: [cloudflare.token-count] errors/cloudflare/en/managed_challenge.html carries 2 times the token ::CAPTCHA_BOX::, and Cloudflare publishes a managed_challenge page only with it exactly once"
         )
         let filler = String(repeating: "<p>padding</p>", count: 800)
         let large = try site(["templates/cloudflare.mustache": "<h1>{{page.title}}</h1>{{{page.token}}}\n\(filler)\n"])
