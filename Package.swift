@@ -68,6 +68,7 @@ let package = Package(
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["detour-embed"]),
         .plugin(name: "EmbedStarter", capability: .buildTool(), dependencies: ["detour-embed"]),
         .plugin(name: "EmbedNginxDirectives", capability: .buildTool(), dependencies: ["detour-embed"]),
+        .plugin(name: "EmbedVarnishVCL", capability: .buildTool(), dependencies: ["detour-embed"]),
         // The version, from VERSION: `detour --version`, reports, the Debian package, manual pages.
         .plugin(name: "EmbedVersion", capability: .buildTool(), dependencies: ["detour-embed"]),
         // `detour init`: the starter project, its codes and translations embedded from content/.
@@ -85,11 +86,18 @@ let package = Package(
         .target(name: "DetourCaddy", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourHAProxy", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
         .target(name: "DetourApache", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"]),
+        // Varnish's VCL as varnishd 7.1 compiles it (its variables, methods and built-in VCL
+        // probed from varnishd and embedded by the EmbedVarnishVCL plugin), followed to the pages.
+        .target(
+            name: "DetourVarnish", dependencies: ["DetourSupport", "DetourProxyCore", "DetourDiagnostics"],
+            exclude: ["VCL/varnish-vcl.tsv", "VCL/builtin.vcl"], plugins: ["EmbedVarnishVCL"]
+        ),
         // Configuration quoted in articles, read by each server's own checker.
         .target(
             name: "DetourCodeBlockCheck",
             dependencies: [
                 "DetourSupport", "DetourDiagnostics", "DetourContent", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache",
+                "DetourVarnish",
             ]
         ),
         // `detour serve`: the preview server, the only target that knows Hummingbird.
@@ -107,7 +115,7 @@ let package = Package(
             name: "detour",
             dependencies: [
                 "DetourSupport", "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics",
-                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourLogs",
+                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish", "DetourLogs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedVersion"]
@@ -136,6 +144,9 @@ let package = Package(
         .testTarget(
             name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"],
             exclude: ["Fixtures", "Oracle/nginx-vocabulary.txt"]),
+        .testTarget(
+            name: "DetourVarnishTests", dependencies: ["DetourVarnish", "DetourProxyCore", "DetourTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(
             name: "DetourCLITests", dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"],

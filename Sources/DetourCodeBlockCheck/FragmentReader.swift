@@ -4,6 +4,7 @@ import DetourDiagnostics
 import DetourHAProxy
 import DetourNginx
 import DetourProxyCore
+import DetourVarnish
 
 /// How each server reads the configuration an article quotes, by the code block's language.
 struct FragmentReader: Sendable {
@@ -13,6 +14,7 @@ struct FragmentReader: Sendable {
 
     static let byLanguage: [String: FragmentReader] = [
         "nginx": nginx, "caddyfile": caddy, "caddy": caddy, "haproxy": haproxy, "apache": apache, "apacheconf": apache,
+        "vcl": varnish,
     ]
 
     static let nginx = FragmentReader(server: "nginx", check: NginxFragmentCheck.check)
@@ -28,6 +30,11 @@ struct FragmentReader: Sendable {
     }
 
     static let apache = wholeChecker("Apache", ApacheChecker.self, refusals: ["apache.syntax", "apache.section-depth"]) { ConfigFragment($0) }
+
+    /// A VCL fragment gets what it needs to compile before it (`FragmentShape.vclHead`).
+    static let varnish = wholeChecker("Varnish", VarnishChecker.self, refusals: ["varnish.syntax"]) { text in
+        ConfigFragment(text, before: FragmentShape.vclHead(text))
+    }
 
     /// A server whose checker reads whole files: the fragment as `wrap` makes it a file, and of
     /// the findings only its refusals; every other finding needs a whole configuration.

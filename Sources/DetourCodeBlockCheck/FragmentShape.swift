@@ -16,6 +16,15 @@ public enum FragmentShape {
         "ring", "log-forward",
     ]
 
+    /// What a VCL fragment (subroutines, as articles quote them) needs before it to compile:
+    /// the version line, `import std;` where it calls std, and a backend where it names none.
+    public static func vclHead(_ text: String) -> String {
+        var head = text.contains("vcl 4.") ? "" : "vcl 4.1;\n"
+        if text.contains("std."), !text.contains("import std") { head += "import std;\n" }
+        if text.firstMatch(of: #/(?m)^\s*backend\s+\w+\s*\{/#) == nil { head += "backend default { .host = \"127.0.0.1\"; .port = \"1\"; }\n" }
+        return head
+    }
+
     /// The first word that is not a comment.
     static func firstWord(_ text: String) -> String {
         for line in text.split(separator: "\n") {

@@ -6,20 +6,23 @@ import DetourHAProxy
 import DetourLayout
 import DetourNginx
 import DetourProxyCore
+import DetourVarnish
 import Foundation
 
 struct CheckCommand: ParsableCommand {
     /// The servers `detour check` reads, in the order `--list-rules` shows them.
-    static let dialects: [any ProxyDialect.Type] = [NginxChecker.self, CaddyChecker.self, HAProxyChecker.self, ApacheChecker.self]
+    static let dialects: [any ProxyDialect.Type] = [
+        NginxChecker.self, CaddyChecker.self, HAProxyChecker.self, ApacheChecker.self, VarnishChecker.self,
+    ]
     static var catalogue: [RuleDescription] { dialects.flatMap { $0.catalogue } }
 
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check that a proxy configuration really serves the error pages.",
         discussion: """
-            Use 'detour check nginx <main.conf>', 'detour check caddy <Caddyfile>', 'detour check haproxy <haproxy.cfg>' or 'detour check apache <apache2.conf>', or 'detour check <file>' to have the server guessed.
+            Use 'detour check nginx <main.conf>', 'detour check caddy <Caddyfile>', 'detour check haproxy <haproxy.cfg>', 'detour check apache <apache2.conf>' or 'detour check varnish <default.vcl>', or 'detour check <file>' to have the server guessed.
 
-            Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return, Apache's ErrorDocument through Alias, DocumentRoot and ProxyPass) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
+            Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return, Apache's ErrorDocument through Alias, DocumentRoot and ProxyPass, Varnish's vcl_backend_error and vcl_synth with the built-in VCL) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
 
             --pages names detour's generated pages (default \(SiteLayout.defaultPagesFolder) when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
 
@@ -28,7 +31,7 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "nginx, caddy, haproxy or apache, then the main configuration file (haproxy: files and folders, read in order); or only the file.")
+    @Argument(help: "nginx, caddy, haproxy, apache or varnish, then the main configuration file (haproxy: files and folders, read in order); or only the file.")
     var arguments: [String] = []
 
     @Flag(help: "Print the rules as a table (id, severity, what visitors would get) and exit.")
@@ -67,7 +70,7 @@ struct CheckCommand: ParsableCommand {
                 "give the configuration file, optionally after the server name: detour check nginx nginx.conf (haproxy takes several, read in order)")
         }
         if arguments.count == 2, !Self.dialects.contains(where: { $0.name == arguments[0] }) {
-            throw ValidationError("detour check reads nginx, Caddy, HAProxy and Apache configurations; '\(arguments[0])' is none of them")
+            throw ValidationError("detour check reads nginx, Caddy, HAProxy, Apache and Varnish configurations; '\(arguments[0])' is none of them")
         }
         if let caddyVersion, CaddyVersion(caddyVersion) == nil {
             throw ValidationError("--caddy-version takes a version such as 2.6 or 2.8.4, not '\(caddyVersion)'")
@@ -91,7 +94,7 @@ struct CheckCommand: ParsableCommand {
         let (path, file) = (paths[0], files[0])
         let name = arguments.count >= 2 ? arguments[0] : ServerGuess.guess(file).rawValue
         guard let dialect = Self.dialects.first(where: { $0.name == name }) else {
-            throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx, Caddy, HAProxy and Apache configurations")
+            throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx, Caddy, HAProxy, Apache and Varnish configurations")
         }
         let pagesPath =
             pages

@@ -165,6 +165,43 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(guessed.stderr.contains("[apache.upstream-errors-pass-through]"), "a file with <VirtualHost> is Apache's: \(guessed.stderr)")
     }
 
+    /// The Varnish snippet, included as its first lines say, checks clean and answers the code
+    /// with its page; a VCL without it is named, recognised as VCL by its first line, and both
+    /// compile with varnishd.
+    func testDetoursOwnVarnishSnippetChecksCleanAndAVCLWithoutItIsNamed() throws {
+        let head = "vcl 4.1;\n\nbackend default {\n    .host = \"127.0.0.1\";\n    .port = \"9000\";\n}\n"
+        try folder.write([
+            "deploy/default.vcl": head + "\ninclude \"./../public/snippets/varnish.vcl\";\n",
+            "deploy/plain": head + "\nsub vcl_backend_response {\n    set beresp.ttl = 1h;\n}\n",
+        ])
+        let result = try ProcessRunner.detour(["check", "varnish", "deploy/default.vcl", "--map", "/usr/share/detour=public"], in: folder.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(
+            result.stdout,
+            """
+            Coverage of the pages in public/errors/:
+              deploy/default.vcl:1:1  VCL deploy/default.vcl
+                502  /usr/share/detour/errors/en/502.html
+            1 VCL block in 2 files
+
+            """)
+
+        let plain = try ProcessRunner.detour(["check", "deploy/plain", "--quiet", "--strict"], in: folder.url)
+        XCTAssertEqual(plain.status, 1, plain.stderr)
+        let rules = plain.stderr.split(separator: "\n").filter { $0.contains(": warning: [") }.map { String($0.prefix { $0 != "]" }) + "]" }
+        XCTAssertEqual(
+            rules, ["deploy/plain:8:5: warning: [varnish.upstream-errors-pass-through]", "deploy/plain:9:9: warning: [varnish.error-cached]"], plain.stderr)
+
+        let varnishd = try RequiredTool.find("varnishd")
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        for file in ["deploy/default.vcl", "deploy/plain"] {
+            let verdict = try ProcessRunner.run(varnishd, ["-C", "-f", folder.url.appendingPathComponent(file).path, "-n", scratch.path + "/state"])
+            XCTAssertEqual(verdict.status, 0, "varnishd -C refuses \(file): \(verdict.stderr.suffix(500))")
+        }
+    }
+
     /// The Caddy snippet, imported as its first lines say, covers every page in every language
     /// and format; a site without it is named, and the file is recognised as a Caddyfile.
     func testDetoursOwnCaddySnippetChecksCleanAndASiteWithoutItIsNamed() throws {

@@ -86,10 +86,7 @@ enum ConfigBlockOracle {
             ]
         case .varnish:
             // A fragment of subroutines: the version line, std if it is used, and a backend.
-            var head = code.contains("vcl 4.") ? "" : "vcl 4.1;\n"
-            if code.contains("std."), !code.contains("import std") { head += "import std;\n" }
-            if code.firstMatch(of: #/(?m)^\s*backend\s+\w+\s*\{/#) == nil { head += "backend default { .host = \"127.0.0.1\"; .port = \"1\"; }\n" }
-            return [("as a VCL", ("default.vcl", head + code + "\n"))]
+            return [("as a VCL", ("default.vcl", FragmentShape.vclHead(code) + code + "\n"))]
         case .phpFPM:
             let pool = "[global]\nerror_log = \(folder)/php-fpm.log\n[www]\nlisten = \(folder)/php-fpm.sock\npm = static\npm.max_children = 1\n"
             return [("in a pool", ("php-fpm.conf", pool + code + "\n"))]

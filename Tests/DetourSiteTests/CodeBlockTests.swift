@@ -43,6 +43,13 @@ final class CodeBlockTests: SiteTestCase {
         ```sh
         proxy_read_timout is not checked in a shell block
         ```
+
+        ```vcl
+        sub vcl_recv {
+            # The backend's request does not exist yet on the client side.
+            set req.http.X-Url = bereq.url;
+        }
+        ```
         """
 
     func testAPlantedTypoIsAWarningAtItsLineInTheMarkdownFile() throws {
@@ -54,6 +61,7 @@ final class CodeBlockTests: SiteTestCase {
             "content/articles/refused.md:11:5: warning: [markdown.config-block] nginx would refuse this block: unknown directive \"proxy_read_timout\"",
             "content/articles/refused.md:19:3: warning: [markdown.config-block] Caddy would refuse this block: unrecognized directive: reverse_prox",
             "content/articles/refused.md:23:1: warning: [markdown.config-block] Apache would refuse this block: <location> is not closed in this file: Apache refuses it ('<location> was not closed')",
+            "content/articles/refused.md:42:26: warning: [markdown.config-block] Varnish would refuse this block: Not available in subroutine 'vcl_recv'.",
         ]
         XCTAssertEqual(text.split(separator: "\n").filter { $0.contains("markdown.config-block") }.map(String.init), expected, text)
         XCTAssertFalse(build(folder, strict: true).wroteOutput, "--strict fails on them")

@@ -1,0 +1,29 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// `detour check varnish`: reads a VCL and its includes as varnishd 7.1 compiles them, follows
+/// every way Varnish answers with an error (a dead backend, the backend's own 5xx, the VCL's
+/// `synth` and `error`) through vcl_backend_error and vcl_synth, the built-in VCL included, to
+/// the page visitors get, and tells which file answers each code.
+public enum VarnishChecker: ProxyDialect {
+    public static let name = "varnish"
+    public static let siteNoun = "VCL"
+
+    static let rules: [any VarnishRule] = [
+        VarnishMissingPageRule(), VarnishCodeNotCoveredRule(), VarnishSoftStatusRule(), VarnishUpstreamPassThroughRule(), VarnishErrorCachedRule(),
+    ]
+
+    /// Every rule it reports (`VarnishRules`): the README's table, `--list-rules` and SARIF.
+    public static let catalogue: [RuleDescription] = VarnishRules.all
+
+    public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
+        let config = VCLConfig.load(main: options.main, display: options.mainDisplay)
+        if let refusal = config.diagnostic ?? VCLCompileCheck(program: config.program, table: .shared).firstRefusal() {
+            return ProxyCheck.Report(diagnostics: [refusal], coverage: [], files: config.files)
+        }
+        let context = VarnishCheckContext(pageCodes: PageFolder.codes(in: options.pages), pageFiles: PageFileLookup(maps: options.maps))
+        let site = VarnishSite(config, display: options.mainDisplay, in: context)
+        return ProxyCheck.Report(diagnostics: rules.flatMap { $0.check(site, in: context) }, coverage: [site.model.coverage], files: config.files)
+    }
+}

@@ -1,0 +1,35 @@
+import DetourDiagnostics
+
+/// How Varnish came to answer a visitor with an error, and what the VCL made of it: the way
+/// through `vcl_backend_error` or `vcl_synth` that built the response.
+struct VarnishResponse: Sendable {
+    enum Cause: Sendable, Equatable {
+        /// No backend answered: `vcl_backend_error` with 503.
+        case deadBackend
+        /// The backend's own error status, handed to `vcl_backend_error` by `return (error(…))`.
+        case backendStatus(Int)
+        /// `return (error(N))` written in the VCL.
+        case backendError(at: SourceLocation)
+        /// `return (synth(N))` written in the VCL (or the built-in VCL's).
+        case synth(at: SourceLocation)
+        /// A fetch abandoned or failed: `vcl_synth` with 503.
+        case abandonedFetch(at: SourceLocation?)
+    }
+
+    var code: Int
+    var cause: Cause
+    /// `vcl_backend_error` or `vcl_synth`.
+    var method: String
+    var path: VCLPath
+
+    /// Whether the body is Varnish's own page or none at all.
+    var isBuiltinOrEmpty: Bool {
+        switch path.body {
+        case .builtin?, nil: return path.action == "deliver"
+        default: return false
+        }
+    }
+
+    /// The status visitors get.
+    var status: Int { path.status ?? code }
+}

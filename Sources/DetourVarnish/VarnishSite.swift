@@ -1,0 +1,121 @@
+import DetourDiagnostics
+import DetourProxyCore
+
+/// The whole VCL as one site: every way Varnish answers with an error (a dead backend, the
+/// backend's own 5xx, an `error` or `synth` the VCL returns), followed through
+/// `vcl_backend_error` and `vcl_synth` to the body and status visitors get, as the neutral
+/// model the shared checks read; and the backend's own 5xx that reach visitors or the cache.
+struct VarnishSite: Sendable {
+    /// A page route's record, for the words of findings.
+    struct Route: Sendable {
+        var response: VarnishResponse
+        /// Where `std.fileread` reads the page.
+        var readAt: SourceLocation
+    }
+
+    /// A backend's own error that vcl_backend_response delivers as it is.
+    struct Passed: Sendable {
+        var code: Int
+        var path: VCLPath
+    }
+
+    let model: ErrorPageSite<Route>
+    let responses: [VarnishResponse]
+    let passed: [Passed]
+    /// Where the site starts, for findings about all of it.
+    let location: SourceLocation
+    /// Where the VCL itself first defines each subroutine.
+    private let definitions: [String: SourceLocation]
+
+    func firstDefinition(of subroutine: String) -> SourceLocation? { definitions[subroutine] }
+
+    init(_ config: VCLConfig, display: String, in context: VarnishCheckContext) {
+        let program = config.program
+        location = program.version?.location ?? SourceLocation(path: display)
+        definitions = program.subroutines.filter { !$0.isBuiltin }.reduce(into: [:]) { $0[$1.name.text] = $0[$1.name.text] ?? $1.name.location }
+        let backendSide = VCLFlow(program: program, object: "beresp", facts: ["bereq.is_bgfetch": false])
+        // The backend's own error page is the application's, not a page of detour's proxy snippets.
+        let backendOwn = VCLFlow(program: program, object: "beresp", facts: ["bereq.is_bgfetch": false, "beresp.http.X-Detour-Page": false])
+        let clientSide = VCLFlow(program: program, object: "resp", facts: [:])
+
+        func synth(_ code: Int, _ cause: VarnishResponse.Cause) -> [VarnishResponse] {
+            clientSide.paths(method: "vcl_synth", status: code).map { VarnishResponse(code: code, cause: cause, method: "vcl_synth", path: $0) }
+        }
+        func backendError(_ code: Int, _ cause: VarnishResponse.Cause) -> [VarnishResponse] {
+            backendSide.paths(method: "vcl_backend_error", status: code).flatMap { path -> [VarnishResponse] in
+                switch path.action {
+                case "deliver": return [VarnishResponse(code: code, cause: cause, method: "vcl_backend_error", path: path)]
+                case "abandon", "fail", "retry": return synth(503, .abandonedFetch(at: path.returnAt))
+                default: return []
+                }
+            }
+        }
+
+        var responses = backendError(503, .deadBackend)
+        for (code, at) in Self.literalReturns("synth", in: program) { responses += synth(code, .synth(at: at)) }
+        for (code, at) in Self.literalReturns("error", in: program) { responses += backendError(code, .backendError(at: at)) }
+        var passed: [Passed] = []
+        for code in context.pageCodes where code >= 500 {
+            for path in backendOwn.paths(method: "vcl_backend_response", status: code) {
+                switch path.action {
+                case "error":
+                    let status = path.arguments.first.flatMap { $0.count == 1 ? Int($0[0].text) ?? ($0[0].isName("beresp.status") ? code : nil) : nil }
+                    responses += backendError(status ?? 503, .backendStatus(code))
+                case "abandon", "fail", "retry": responses += synth(503, .abandonedFetch(at: path.returnAt))
+                case "deliver", "pass": passed.append(Passed(code: code, path: path))
+                default: break
+                }
+            }
+        }
+        self.responses = responses
+        self.passed = passed
+
+        let values = VCLStringValues(program)
+        let routes = responses.compactMap { response -> ErrorPageRoute<Route>? in
+            guard case .file(let tokens, let readStatus, let at)? = response.path.body, response.path.action == "deliver" else { return nil }
+            let variable = response.method == "vcl_synth" ? "resp.status" : "beresp.status"
+            let paths = values.values(tokens, statusVariable: variable, status: readStatus ?? response.code) ?? []
+            let files = paths.map { context.pageFiles.file($0, uri: $0) }
+            let soft =
+                response.status < 400
+                ? [ErrorPageRoute<Route>.SuccessStatus(status: response.status, construct: "set status", at: response.path.statusSetAt ?? at)] : []
+            return ErrorPageRoute(
+                origin: Route(response: response, readAt: at), codes: [response.code], files: files.map { ([response.code], $0) }, successStatuses: soft)
+        }
+        let answers = Self.answers(responses, routes: routes, codes: context.pageCodes)
+        model = ErrorPageSite(coverage: SiteCoverage(name: display, location: location, answers: answers), routes: routes)
+    }
+
+    /// Per code detour has a page for and Varnish raises, the page that answers it; nil when a
+    /// way that does not depend on the request ends in Varnish's own page or an empty body.
+    private static func answers(_ responses: [VarnishResponse], routes: [ErrorPageRoute<Route>], codes: [Int]) -> [(code: Int, answer: String?)] {
+        let raised = Set(responses.map(\.code))
+        return codes.filter(raised.contains).map { code in
+            let mine = responses.filter { $0.code == code }
+            if mine.contains(where: { $0.isBuiltinOrEmpty && !$0.path.dependsOnRequest }) { return (code, nil) }
+            let file = routes.first { $0.codes.contains(code) }?.files.first?.file.installPath
+            return (code, file ?? (mine.isEmpty ? nil : "text in the VCL"))
+        }
+    }
+
+    /// Every `return (action(N …))` with a literal status N in the VCL and the built-in VCL.
+    private static func literalReturns(_ action: String, in program: VCLProgram) -> [(Int, SourceLocation)] {
+        var found: [(Int, SourceLocation)] = []
+        func collect(_ body: [VCLStatement]) {
+            for statement in body {
+                switch statement {
+                case .returns(let name?, let arguments, _) where name.text == action:
+                    // Error statuses only: vcl_purge's synth(200, "Purged") is no error.
+                    if let first = arguments.first, first.count == 1, let code = Int(first[0].text), code >= 400 { found.append((code, name.location)) }
+                case .branch(let arms, let otherwise):
+                    arms.forEach { collect($0.body) }
+                    collect(otherwise ?? [])
+                case .block(let inner): collect(inner)
+                default: break
+                }
+            }
+        }
+        program.subroutines.forEach { collect($0.body) }
+        return found
+    }
+}

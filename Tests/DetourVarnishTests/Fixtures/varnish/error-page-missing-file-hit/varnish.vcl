@@ -1,0 +1,22 @@
+# Run by the tests with /fixture/ read as this folder and FIXTURE_UPSTREAM as the backend's port.
+vcl 4.1;
+
+import std;
+
+backend default {
+    .host = "127.0.0.1";
+    .port = "FIXTURE_UPSTREAM";
+}
+
+sub vcl_backend_response {
+    if (beresp.status >= 500) {
+        return (error(beresp.status));
+    }
+}
+
+sub vcl_backend_error {
+    # The pages were installed as /fixture/pages/errors/, not /fixture/errors/.
+    set beresp.body = std.fileread("/fixture/errors/" + beresp.status + ".html");
+    set beresp.uncacheable = true;
+    return (deliver);
+}

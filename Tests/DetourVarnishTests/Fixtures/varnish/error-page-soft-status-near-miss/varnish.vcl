@@ -1,0 +1,21 @@
+# Run by the tests with /fixture/ read as this folder and FIXTURE_UPSTREAM as the backend's port.
+vcl 4.1;
+
+import std;
+
+backend default {
+    .host = "127.0.0.1";
+    .port = "FIXTURE_UPSTREAM";
+}
+
+sub vcl_backend_response {
+    if (beresp.status >= 500) {
+        return (error(beresp.status));
+    }
+}
+
+sub vcl_backend_error {
+    set beresp.body = std.fileread("/fixture/pages/errors/" + beresp.status + ".html");
+    set beresp.reason = "Temporarily unavailable";
+    return (deliver);
+}

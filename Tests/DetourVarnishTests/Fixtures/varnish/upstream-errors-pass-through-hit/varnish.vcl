@@ -1,0 +1,23 @@
+# Run by the tests with /fixture/ read as this folder and FIXTURE_UPSTREAM as the backend's port.
+vcl 4.1;
+
+import std;
+
+backend default {
+    .host = "127.0.0.1";
+    .port = "FIXTURE_UPSTREAM";
+}
+
+sub vcl_backend_response {
+    # Only 503 is replaced: the application's 500, 502 and 504 pass as it wrote them.
+    if (beresp.status == 503) {
+        return (error(503));
+    }
+}
+
+sub vcl_backend_error {
+    set beresp.body = std.fileread("/fixture/pages/errors/" + beresp.status + ".html");
+    set beresp.http.Content-Type = "text/html; charset=utf-8";
+    set beresp.uncacheable = true;
+    return (deliver);
+}
