@@ -55,6 +55,23 @@ final class ProxySnippetEndToEndTests: XCTestCase {
             missing.stderr)
     }
 
+    /// The Varnish example checks clean with every page of the shipped site answering; a page
+    /// one language's and format's path leads to is named once it is gone.
+    func testVarnishExampleChecksClean() throws {
+        let (config, _) = try examples.example("varnish", upstream: LoopbackPort.free())
+        let check = try ProcessRunner.detour(["check", "varnish", config, "--pages", "public/errors"], in: site.url)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stderr.isEmpty, "no finding: \(check.stderr)")
+        XCTAssertFalse(check.stdout.contains("not covered"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("503  \(site.path)/public/errors/en/503.html"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("500  \(site.path)/public/errors/en/500.html"), "the backend's own 500 is replaced: \(check.stdout)")
+
+        try FileManager.default.removeItem(atPath: site.path + "/public/errors/fr/503.txt")
+        let missing = try ProcessRunner.detour(["check", "varnish", config, "--pages", "public/errors"], in: site.url)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("error: [varnish.error-page-missing-file] std.fileread in vcl_backend_error reads '\(site.path)/public/errors/fr/503.txt' for 503"), missing.stderr)
+    }
+
     /// HAProxy refuses an errorfile that is not a whole, parsable response within its buffer.
     func testEveryHTTPFileIsAcceptedByHAProxy() throws {
         let files = site.snapshot("public/errors").keys.filter { $0.hasSuffix(".http") }.sorted()

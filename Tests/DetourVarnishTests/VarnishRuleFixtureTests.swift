@@ -11,6 +11,7 @@ final class VarnishRuleFixtureTests: XCTestCase {
     static let rules: [String: String] = [
         "error-page-missing-file": "varnish.error-page-missing-file",
         "code-not-covered": "varnish.code-not-covered",
+        "code-not-covered-synth": "varnish.code-not-covered",
         "error-page-soft-status": "varnish.error-page-soft-status",
         "upstream-errors-pass-through": "varnish.upstream-errors-pass-through",
         "error-cached": "varnish.error-cached",

@@ -79,6 +79,16 @@ final class VarnishRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(covered.contains("detour-page-503"), covered)
     }
 
+    /// A vcl_synth that returns before the built-in part sends no body at all.
+    func testASynthWithoutABodyIsEmpty() throws {
+        let closed = try answer("code-not-covered-synth-hit", "/closed")
+        XCTAssertTrue(closed.hasPrefix("HTTP/1.1 503 Closed"), String(closed.prefix(200)))
+        XCTAssertTrue(closed.contains("Content-Length: 0\r\n"), closed)
+        XCTAssertEqual(body(closed), "")
+        let covered = try answer("clean-site", "/closed")
+        XCTAssertTrue(covered.hasPrefix("HTTP/1.1 503 Closed") && covered.contains("detour-page-503"), String(covered.prefix(300)))
+    }
+
     func testASoftStatusSendsThePageWith200() throws {
         let soft = try answer("error-page-soft-status-hit")
         XCTAssertTrue(soft.hasPrefix("HTTP/1.1 200"), String(soft.prefix(200)))
