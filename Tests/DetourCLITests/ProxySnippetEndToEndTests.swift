@@ -69,7 +69,10 @@ final class ProxySnippetEndToEndTests: XCTestCase {
         try FileManager.default.removeItem(atPath: site.path + "/public/errors/fr/503.txt")
         let missing = try ProcessRunner.detour(["check", "varnish", config, "--pages", "public/errors"], in: site.url)
         XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.stderr.contains("error: [varnish.error-page-missing-file] std.fileread in vcl_backend_error reads '\(site.path)/public/errors/fr/503.txt' for 503"), missing.stderr)
+        XCTAssertTrue(
+            missing.stderr.contains(
+                "error: [varnish.error-page-missing-file] std.fileread in vcl_backend_error reads '\(site.path)/public/errors/fr/503.txt' for 503"),
+            missing.stderr)
     }
 
     /// HAProxy refuses an errorfile that is not a whole, parsable response within its buffer.
