@@ -23,4 +23,13 @@ struct VCLToken: Sendable, Equatable {
         default: return "'\(text)'"
         }
     }
+
+    /// As VCL writes it.
+    var written: String {
+        switch kind {
+        case .string: return text.contains("\"") ? "{\"\(text)\"}" : "\"\(text)\""
+        case .inlineC: return "C{\(text)}C"
+        default: return text
+        }
+    }
 }

@@ -86,15 +86,22 @@ struct VarnishSite: Sendable {
         model = ErrorPageSite(coverage: SiteCoverage(name: display, location: location, answers: answers), routes: routes)
     }
 
-    /// Per code detour has a page for and Varnish raises, the page that answers it; nil when a
-    /// way that does not depend on the request ends in Varnish's own page or an empty body.
+    /// Per code detour has a page for and Varnish raises, what answers it: the page file (the
+    /// first the path can name), the path as written where its parts can be anything, text of
+    /// the VCL's own, or the return that sends no page; nil when a way that does not depend on
+    /// the request ends in Varnish's own page or an empty body.
     private static func answers(_ responses: [VarnishResponse], routes: [ErrorPageRoute<Route>], codes: [Int]) -> [(code: Int, answer: String?)] {
         let raised = Set(responses.map(\.code))
         return codes.filter(raised.contains).map { code in
             let mine = responses.filter { $0.code == code }
             if mine.contains(where: { $0.isBuiltinOrEmpty && !$0.path.dependsOnRequest }) { return (code, nil) }
-            let file = routes.first { $0.codes.contains(code) }?.files.first?.file.installPath
-            return (code, file ?? (mine.isEmpty ? nil : "text in the VCL"))
+            if let file = routes.first(where: { $0.codes.contains(code) && !$0.files.isEmpty })?.files.first?.file { return (code, file.installPath) }
+            guard let response = mine.first(where: { !$0.isBuiltinOrEmpty }) else { return (code, nil) }
+            switch (response.path.action, response.path.body) {
+            case ("deliver", .file(let tokens, _, _)?): return (code, "std.fileread(" + tokens.map(\.written).joined(separator: " ") + ")")
+            case ("deliver", .text(let at)?): return (code, "text written at \(at.description)")
+            default: return (code, "return (\(response.path.action ?? "")) in \(response.method)")
+            }
         }
     }
 
