@@ -92,11 +92,13 @@ struct VCLCompileCheck {
                     let known = table.methods.values.reduce(into: Set<String>()) { $0.formUnion($1) }
                     if !known.contains(action.text) {
                         found.append(refuse("Expected return action name.", at: action))
+                    } else if action.text == "vcl", let label = arguments.first?.first {
+                        // A label exists only once `vcl.label` made it, never where varnishd compiles a file.
+                        found.append(refuse("Symbol not found: '\(label.text)' (a VCL label, which varnishd knows only once 'vcl.label' loaded it)", at: label))
                     } else if let legal = table.methods[method], !legal.contains(action.text) {
-                        found.append(
-                            refuse(
-                                "Invalid return \"\(action.text)\" in subroutine \"\(subroutine)\", which is reached from \"\(method)\": legal returns there are \(legal.sorted().map { "\"\($0)\"" }.joined(separator: " "))",
-                                at: action))
+                        let place = subroutine == method ? "\"\(method)\"" : "subroutine \"\(subroutine)\", which is reached from \"\(method)\""
+                        let legalText = legal.sorted().map { "\"\($0)\"" }.joined(separator: " ")
+                        found.append(refuse("Invalid return \"\(action.text)\" in \(place): legal returns there are \(legalText)", at: action))
                     }
                 }
                 found += arguments.flatMap { expression($0, in: method) }

@@ -4,7 +4,7 @@ import Foundation
 
 /// A VCL file read as varnishd reads it: its tokens with every `include "file";` replaced by
 /// the file's (an absolute path as it is, `./` and `../` from the including file's folder, any
-/// other path from `vcl_path`, Debian's /etc/varnish and /usr/share/varnish/vcl), parsed into
+/// other path from `vcl_path`, by default Debian's /etc/varnish and /usr/share/varnish/vcl), parsed into
 /// a program, and the built-in VCL parsed after it.
 struct VCLConfig: Sendable {
     var program: VCLProgram
@@ -13,14 +13,15 @@ struct VCLConfig: Sendable {
     var diagnostic: Diagnostic?
 
     /// Debian's `vcl_path`.
-    static let vclPath = ["/etc/varnish", "/usr/share/varnish/vcl"]
+    static let defaultVCLPath = ["/etc/varnish", "/usr/share/varnish/vcl"]
     /// Includes nested deeper than this are a loop (varnishd itself recurses until it runs out).
     static let depthLimit = 64
 
-    static func load(main: URL, display: String) -> VCLConfig {
+    /// `vclPath`: the folders a relative include is looked up in (varnishd's `-p vcl_path`).
+    static func load(main: URL, display: String, vclPath: [String] = defaultVCLPath) -> VCLConfig {
         var files: [String] = []
         let tokens: [VCLToken]
-        switch read(path: main.path, display: display, depth: 0, files: &files) {
+        switch read(path: main.path, display: display, depth: 0, vclPath: vclPath, files: &files) {
         case .failure(let diagnostic): return VCLConfig(program: VCLProgram(), files: files, diagnostic: diagnostic)
         case .success(let read): tokens = read
         }
@@ -50,7 +51,7 @@ struct VCLConfig: Sendable {
         return tokens
     }()
 
-    private static func read(path: String, display: String, depth: Int, files: inout [String]) -> Result<[VCLToken], Diagnostic> {
+    private static func read(path: String, display: String, depth: Int, vclPath: [String], files: inout [String]) -> Result<[VCLToken], Diagnostic> {
         files.append(display)
         let bytes: [UInt8]
         switch ConfigurationText.read(path, display: display, rule: VarnishRules.syntax.id) {
@@ -81,10 +82,10 @@ struct VCLConfig: Sendable {
             guard depth < depthLimit else {
                 return .failure(.error(VarnishRules.syntax.id, "includes nested more than \(depthLimit) deep: an include loop", at: token.location))
             }
-            guard let (included, shown) = locate(name.text, from: path, display: display) else {
+            guard let (included, shown) = locate(name.text, from: path, display: display, vclPath: vclPath) else {
                 return .failure(.error(VarnishRules.syntax.id, "Cannot read file '\(name.text)' (No such file or directory)", at: name.location))
             }
-            switch read(path: included, display: shown, depth: depth + 1, files: &files) {
+            switch read(path: included, display: shown, depth: depth + 1, vclPath: vclPath, files: &files) {
             case .failure(let diagnostic): return .failure(diagnostic)
             case .success(let inner): result += inner
             }
@@ -94,7 +95,7 @@ struct VCLConfig: Sendable {
     }
 
     /// Where varnishd finds an included file, and how findings name it.
-    private static func locate(_ name: String, from including: String, display: String) -> (String, String)? {
+    private static func locate(_ name: String, from including: String, display: String, vclPath: [String]) -> (String, String)? {
         let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
         if name.hasPrefix("/") { return exists(name) ? (name, name) : nil }
         if name.hasPrefix("./") || name.hasPrefix("../") {

@@ -20,7 +20,8 @@ struct VCLFlow {
         var returnsHere: Bool
     }
 
-    func paths(method: String, status: Int) -> [VCLPath] {
+    /// `status`: the status the method starts with, nil where it has none yet (vcl_recv).
+    func paths(method: String, status: Int?) -> [VCLPath] {
         let body = program.definitions(of: method).flatMap(\.body)
         var found: [VCLPath] = []
         run([Frame(statements: body[...], returnsHere: false)], VCLPath(status: status), into: &found)

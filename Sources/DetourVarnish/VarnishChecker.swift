@@ -18,7 +18,9 @@ public enum VarnishChecker: ProxyDialect {
     public static let catalogue: [RuleDescription] = VarnishRules.all
 
     public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
-        let config = VCLConfig.load(main: options.main, display: options.mainDisplay)
+        // `--server-root` names the folders of varnishd's `-p vcl_path`.
+        let vclPath = options.serverRoot.map { $0.split(separator: ":").map(String.init) } ?? VCLConfig.defaultVCLPath
+        let config = VCLConfig.load(main: options.main, display: options.mainDisplay, vclPath: vclPath)
         if let refusal = config.diagnostic ?? VCLCompileCheck(program: config.program, table: .shared).firstRefusal() {
             return ProxyCheck.Report(diagnostics: [refusal], coverage: [], files: config.files)
         }

@@ -52,8 +52,12 @@ struct VarnishSite: Sendable {
         }
 
         var responses = backendError(503, .deadBackend)
-        for (code, at) in Self.literalReturns("synth", in: program) { responses += synth(code, .synth(at: at)) }
-        for (code, at) in Self.literalReturns("error", in: program) { responses += backendError(code, .backendError(at: at)) }
+        for (code, at) in Self.literalReturns("synth", from: Self.clientMethods, in: VCLFlow(program: program, object: "resp")) {
+            responses += synth(code, .synth(at: at))
+        }
+        for (code, at) in Self.literalReturns("error", from: Self.backendMethods, in: backendSide) {
+            responses += backendError(code, .backendError(at: at))
+        }
         var passed: [Passed] = []
         for code in context.pageCodes where code >= 500 {
             for path in backendOwn.paths(method: "vcl_backend_response", status: code) {
@@ -105,24 +109,21 @@ struct VarnishSite: Sendable {
         }
     }
 
-    /// Every `return (action(N …))` with a literal status N in the VCL and the built-in VCL.
-    private static func literalReturns(_ action: String, in program: VCLProgram) -> [(Int, SourceLocation)] {
+    /// The methods of a visitor's request before a response exists, and of a backend fetch.
+    static let clientMethods = ["vcl_recv", "vcl_pipe", "vcl_pass", "vcl_hash", "vcl_purge", "vcl_hit", "vcl_miss", "vcl_deliver"]
+    static let backendMethods = ["vcl_backend_fetch", "vcl_backend_response"]
+
+    /// Every `return (action(N …))` with a literal error status N that a way through `methods`
+    /// ends with: the built-in VCL's only where the VCL's own part falls through to it.
+    private static func literalReturns(_ action: String, from methods: [String], in flow: VCLFlow) -> [(Int, SourceLocation)] {
         var found: [(Int, SourceLocation)] = []
-        func collect(_ body: [VCLStatement]) {
-            for statement in body {
-                switch statement {
-                case .returns(let name?, let arguments, _) where name.text == action:
-                    // Error statuses only: vcl_purge's synth(200, "Purged") is no error.
-                    if let first = arguments.first, first.count == 1, let code = Int(first[0].text), code >= 400 { found.append((code, name.location)) }
-                case .branch(let arms, let otherwise):
-                    arms.forEach { collect($0.body) }
-                    collect(otherwise ?? [])
-                case .block(let inner): collect(inner)
-                default: break
-                }
+        for method in methods {
+            for path in flow.paths(method: method, status: nil) where path.action == action {
+                // Error statuses only: vcl_purge's synth(200, "Purged") is no error.
+                guard let first = path.arguments.first, first.count == 1, let code = Int(first[0].text), code >= 400, let at = path.returnAt else { continue }
+                if !found.contains(where: { $0.0 == code && $0.1 == at }) { found.append((code, at)) }
             }
         }
-        program.subroutines.forEach { collect($0.body) }
         return found
     }
 }

@@ -53,7 +53,7 @@ struct CheckCommand: ParsableCommand {
     @Option(
         name: .customLong("server-root"),
         help: ArgumentHelp(
-            "Apache: where relative Include and file paths start when the configuration sets no ServerRoot, as 'apache2 -d' takes it (default: the main file's folder).",
+            "Apache: where relative Include and file paths start when the configuration sets no ServerRoot, as 'apache2 -d' takes it (default: the main file's folder). Varnish: the folders a relative include is looked up in, colon-separated, as varnishd's '-p vcl_path' (default: /etc/varnish:/usr/share/varnish/vcl).",
             valueName: "DIR"))
     var serverRoot: String?
 
@@ -106,7 +106,10 @@ struct CheckCommand: ParsableCommand {
             maps: maps.compactMap { PagePathMap(argument: $0) },
             serverVersion: dialect == CaddyChecker.self ? caddyVersion : nil,
             more: zip(files, paths).dropFirst().map { ($0.0.standardizedFileURL, $0.1) },
-            serverRoot: serverRoot.map { $0.hasPrefix("/") ? $0 : cwd.appendingPathComponent($0).standardizedFileURL.path }
+            serverRoot: serverRoot.map { roots in
+                roots.split(separator: ":").map { $0.hasPrefix("/") ? String($0) : cwd.appendingPathComponent(String($0)).standardizedFileURL.path }
+                    .joined(separator: ":")
+            }
         )
         if let pagesPath, PageFolder.codes(in: options.pages).isEmpty {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
