@@ -41,7 +41,7 @@ deb: deps release
 	@scripts/install-packages.sh dpkg-dev
 	scripts/make-deb.sh
 
-## check-oracle: generate N configurations for each of nginx, Caddy, HAProxy and Apache from SEED (default: the time), run each on the real server with a misbehaving upstream, probe every site and compare with detour check; ends with one line of the counts (disagreements in full in .build/oracle-disagreements-<server>.txt)
+## check-oracle: generate N configurations for each of nginx, Caddy, HAProxy, Apache and Varnish from SEED (default: the time), run each on the real server with a misbehaving upstream, probe every site and compare with detour check; ends with one line of the counts (disagreements in full in .build/oracle-disagreements-<server>.txt)
 N ?= 100
 SEED ?= $(shell date +%s)
 check-oracle: deps test-deps

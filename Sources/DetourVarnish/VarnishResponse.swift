@@ -16,8 +16,17 @@ struct VarnishResponse: Sendable {
         case abandonedFetch(at: SourceLocation?)
     }
 
+    /// What the visitor's request met first, wherever the VCL took it from there.
+    enum Trigger: Sendable, Equatable {
+        case deadBackend
+        case backendStatus(Int)
+        case synth(Int)
+        case error(Int)
+    }
+
     var code: Int
     var cause: Cause
+    var trigger: Trigger
     /// `vcl_backend_error` or `vcl_synth`.
     var method: String
     var path: VCLPath

@@ -21,6 +21,8 @@ struct VarnishSite: Sendable {
 
     let model: ErrorPageSite<Route>
     let responses: [VarnishResponse]
+    /// Each page path's values, for what a `std.fileread` reads.
+    let values: VCLStringValues
     let passed: [Passed]
     /// Where the site starts, for findings about all of it.
     let location: SourceLocation
@@ -38,25 +40,27 @@ struct VarnishSite: Sendable {
         let backendOwn = VCLFlow(program: program, object: "beresp", facts: ["bereq.is_bgfetch": false, "beresp.http.X-Detour-Page": false])
         let clientSide = VCLFlow(program: program, object: "resp", facts: [:])
 
-        func synth(_ code: Int, _ cause: VarnishResponse.Cause) -> [VarnishResponse] {
-            clientSide.paths(method: "vcl_synth", status: code).map { VarnishResponse(code: code, cause: cause, method: "vcl_synth", path: $0) }
+        func synth(_ code: Int, _ cause: VarnishResponse.Cause, _ trigger: VarnishResponse.Trigger) -> [VarnishResponse] {
+            clientSide.paths(method: "vcl_synth", status: code).map {
+                VarnishResponse(code: code, cause: cause, trigger: trigger, method: "vcl_synth", path: $0)
+            }
         }
-        func backendError(_ code: Int, _ cause: VarnishResponse.Cause) -> [VarnishResponse] {
+        func backendError(_ code: Int, _ cause: VarnishResponse.Cause, _ trigger: VarnishResponse.Trigger) -> [VarnishResponse] {
             backendSide.paths(method: "vcl_backend_error", status: code).flatMap { path -> [VarnishResponse] in
                 switch path.action {
-                case "deliver": return [VarnishResponse(code: code, cause: cause, method: "vcl_backend_error", path: path)]
-                case "abandon", "fail", "retry": return synth(503, .abandonedFetch(at: path.returnAt))
+                case "deliver": return [VarnishResponse(code: code, cause: cause, trigger: trigger, method: "vcl_backend_error", path: path)]
+                case "abandon", "fail", "retry": return synth(503, .abandonedFetch(at: path.returnAt), trigger)
                 default: return []
                 }
             }
         }
 
-        var responses = backendError(503, .deadBackend)
+        var responses = backendError(503, .deadBackend, .deadBackend)
         for (code, at) in Self.literalReturns("synth", from: Self.clientMethods, in: VCLFlow(program: program, object: "resp")) {
-            responses += synth(code, .synth(at: at))
+            responses += synth(code, .synth(at: at), .synth(code))
         }
         for (code, at) in Self.literalReturns("error", from: Self.backendMethods, in: backendSide) {
-            responses += backendError(code, .backendError(at: at))
+            responses += backendError(code, .backendError(at: at), .error(code))
         }
         var passed: [Passed] = []
         for code in context.pageCodes where code >= 500 {
@@ -64,8 +68,8 @@ struct VarnishSite: Sendable {
                 switch path.action {
                 case "error":
                     let status = path.arguments.first.flatMap { $0.count == 1 ? Int($0[0].text) ?? ($0[0].isName("beresp.status") ? code : nil) : nil }
-                    responses += backendError(status ?? 503, .backendStatus(code))
-                case "abandon", "fail", "retry": responses += synth(503, .abandonedFetch(at: path.returnAt))
+                    responses += backendError(status ?? 503, .backendStatus(code), .backendStatus(code))
+                case "abandon", "fail", "retry": responses += synth(503, .abandonedFetch(at: path.returnAt), .backendStatus(code))
                 case "deliver", "pass": passed.append(Passed(code: code, path: path))
                 default: break
                 }
@@ -75,6 +79,7 @@ struct VarnishSite: Sendable {
         self.passed = passed
 
         let values = VCLStringValues(program)
+        self.values = values
         let routes = responses.compactMap { response -> ErrorPageRoute<Route>? in
             guard case .file(let tokens, let readStatus, let at)? = response.path.body, response.path.action == "deliver" else { return nil }
             let variable = response.method == "vcl_synth" ? "resp.status" : "beresp.status"
