@@ -30,6 +30,12 @@ public enum SearchIndexBuilder {
 
     /// `languages`: every language of the site, for a query that finds nothing in this one.
     public static func build(_ pages: [SearchPage], language: String, languages: [String]) -> Output {
+        build(pages, language: language, languages: languages, until: { false })!
+    }
+
+    /// The same, given up (nil) soon after `cancelled` says so: an index a newer save has made
+    /// old is not worth the cores the save's own build needs.
+    public static func build(_ pages: [SearchPage], language: String, languages: [String], until cancelled: @Sendable () -> Bool) -> Output? {
         let records = pages.reduce(0) { $0 + 1 + min($1.sections.count, SearchIndexLayout.recordsPerPage - 1) }
         var layout = SearchIndexLayout(pages: pages.count, records: records)
         let tokenizer = SearchTokenizer(language: language)
@@ -51,10 +57,14 @@ public enum SearchIndexBuilder {
         let ranges = (0..<chunkCount).map { chunk in (chunk * pages.count / chunkCount)..<((chunk + 1) * pages.count / chunkCount) }
         let chunks: [SearchIndexChunk] = ranges.concurrentMap { range in
             var chunk = SearchIndexChunk(tokenizer: tokenizer)
-            for index in range where pageReference[index] >= 0 { chunk.add(pages[index], reference: pageReference[index]) }
+            for index in range where pageReference[index] >= 0 {
+                if index % 64 == 0, cancelled() { break }
+                chunk.add(pages[index], reference: pageReference[index])
+            }
             chunk.sortBucketsByTerm()
             return chunk
         }
+        if cancelled() { return nil }
         // Words as written whose term is their stem, so the browser needs no stemmer: it looks
         // the typed word up here. Stop words have none and are found nowhere.
         var formsByBucket = [[String: String]](repeating: [:], count: SearchIndexLayout.termBuckets)
@@ -71,6 +81,7 @@ public enum SearchIndexBuilder {
             guard splitLargest * 10 < largest * 9 else { break }
             (layout.termShards, termShards, largest) = (layout.termShards * 2, split, splitLargest)
         }
+        if cancelled() { return nil }
         let docShardTexts: [String] = docShardMembers.concurrentMap { members in
             "[" + members.map { Self.pageArray(pages[$0]) }.joined(separator: ",\n") + "]"
         }

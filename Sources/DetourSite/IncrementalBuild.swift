@@ -32,6 +32,9 @@ public final class IncrementalBuild: Sendable {
 
     private let options: BuildOptions
     private let kept = Mutex(Kept())
+    /// Counts the builds asked for, outside the lock: a search index refresh stops once a
+    /// newer build is asked for, and leaves the cores to it.
+    private let requested = Atomic<Int>(0)
 
     /// What the last builds leave for the next.
     private struct Kept: Sendable {
@@ -61,7 +64,8 @@ public final class IncrementalBuild: Sendable {
     /// `willWrite` runs once a quick build has read its changes without an error, before it
     /// rewrites pages in place: from then on the served site is this build's.
     public func build(changed: Set<String>?, willWrite: () -> Void = {}) -> Outcome {
-        kept.withLock { kept in
+        requested.add(1, ordering: .relaxed)
+        return kept.withLock { kept in
             if let changed, let quick = quickBuild(changed, kept: &kept, willWrite: willWrite) { return quick }
             var loaded: (TemplateSet, PageModel)?
             let report = SiteBuilder.build(options) { loaded = ($0, $1) }
@@ -78,14 +82,15 @@ public final class IncrementalBuild: Sendable {
     /// Writes the search index of the content as it now stands, after quick builds, which leave
     /// it for later: it takes seconds on a large site, and the edited page shows first. It is
     /// built without holding up the build of a save that comes meanwhile; such a build makes it
-    /// old, and it is dropped (the refresh after that build writes the newer one).
+    /// old, and it is given up as soon as that build is asked for (the refresh after that build
+    /// writes the newer one).
     public func refreshSearchIndex() {
+        let asked = requested.load(ordering: .relaxed)
         let stale = kept.withLock { kept -> (content: Content, generation: Int)? in
             guard kept.searchIndexIsStale, let content = kept.content else { return nil }
             return (content, kept.generation)
         }
-        guard let stale else { return }
-        let index = SiteBuilder.searchIndex(stale.content)
+        guard let stale, let index = SiteBuilder.searchIndex(stale.content, until: { self.requested.load(ordering: .relaxed) != asked }) else { return }
         kept.withLock { kept in
             guard kept.searchIndexIsStale, kept.generation == stale.generation, let content = kept.content else { return }
             let output = OutputDirectory(target: options.output)

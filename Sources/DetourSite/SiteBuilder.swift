@@ -172,8 +172,20 @@ public enum SiteBuilder {
     }
 
     static func searchIndex(_ content: Content) -> SearchIndexFiles {
+        searchIndex(content, until: { false })!
+    }
+
+    /// The same, given up (nil) soon after `cancelled` says so.
+    static func searchIndex(_ content: Content, until cancelled: @Sendable () -> Bool) -> SearchIndexFiles? {
         var index = SearchIndexFiles()
-        index.heads = searchIndex(content) { files in index.files += files }
+        for language in content.site.languages {
+            guard
+                let output = SearchIndexBuilder.build(
+                    SearchPages.pages(of: content, language: language), language: language, languages: content.site.languages, until: cancelled)
+            else { return nil }
+            index.files += output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) }
+            index.heads[language] = output.head
+        }
         return index
     }
 

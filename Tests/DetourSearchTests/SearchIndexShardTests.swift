@@ -75,6 +75,18 @@ final class SearchIndexShardTests: XCTestCase {
             "no log lines, no file")
     }
 
+    /// An index a newer save made old is given up once asked; one never asked to stop is the
+    /// same index as ever.
+    func testABuildAskedToStopGivesUpAndOneNotAskedIsTheSame() throws {
+        let many = pages(count: 200, wordsPerPage: 300)
+        XCTAssertNil(SearchIndexBuilder.build(many, language: "en", languages: ["en"], until: { true }))
+        let whole = try XCTUnwrap(SearchIndexBuilder.build(many, language: "en", languages: ["en"], until: { false }))
+        let plain = SearchIndexBuilder.build(many, language: "en", languages: ["en"])
+        XCTAssertEqual(whole.files.map(\.path), plain.files.map(\.path))
+        XCTAssertEqual(whole.files.map(\.contents), plain.files.map(\.contents))
+        XCTAssertEqual(whole.head, plain.head)
+    }
+
     func testASmallSiteWithFewWordsStaysOneFile() {
         let files = SearchIndexBuilder.build(pages(count: 10, wordsPerPage: 20), language: "fr", languages: ["fr"]).files
         XCTAssertEqual(files.map(\.path), ["index.js"])
