@@ -171,31 +171,32 @@ public enum SiteBuilder {
         var heads: [String: String] = [:]
     }
 
-    static func searchIndex(_ content: Content) -> SearchIndexFiles {
-        searchIndex(content, until: { false })!
-    }
-
-    /// The same, given up (nil) soon after `cancelled` says so.
+    /// Every language's index at once, or nil once `cancelled` says so (an index a newer save
+    /// has made old).
     static func searchIndex(_ content: Content, until cancelled: @Sendable () -> Bool) -> SearchIndexFiles? {
         var index = SearchIndexFiles()
-        for language in content.site.languages {
-            guard
-                let output = SearchIndexBuilder.build(
-                    SearchPages.pages(of: content, language: language), language: language, languages: content.site.languages, until: cancelled)
-            else { return nil }
-            index.files += output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) }
-            index.heads[language] = output.head
-        }
+        guard let heads = searchIndex(content, until: cancelled, each: { index.files += $0 }) else { return nil }
+        index.heads = heads
         return index
     }
 
     /// Each language's index, handed to `each` as soon as it is built (a build writes and lets
     /// go of one language's files before the next is built); the entries by language.
     static func searchIndex(_ content: Content, each: (_ files: [(path: String, contents: String)]) -> Void) -> [String: String] {
+        searchIndex(content, until: { false }, each: each)!
+    }
+
+    /// The same, given up (nil) between and within languages once `cancelled` says so.
+    private static func searchIndex(
+        _ content: Content, until cancelled: @Sendable () -> Bool, each: (_ files: [(path: String, contents: String)]) -> Void
+    ) -> [String: String]? {
         let languages = content.site.languages
         var heads: [String: String] = [:]
         for language in languages {
-            let output = SearchIndexBuilder.build(SearchPages.pages(of: content, language: language), language: language, languages: languages)
+            guard
+                let output = SearchIndexBuilder.build(
+                    SearchPages.pages(of: content, language: language), language: language, languages: languages, until: cancelled)
+            else { return nil }
             each(output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) })
             heads[language] = output.head
         }
