@@ -10,10 +10,23 @@ struct VCLReach {
     private var methodsByName: [String: Set<String>] = [:]
 
     init(_ program: VCLProgram) {
+        var calls: [(caller: String, target: VCLToken)] = []
+        var namesUsed: [VCLToken] = []
         for subroutine in program.subroutines {
             defined[subroutine.name.text, default: []].append(subroutine)
-            collect(subroutine.body, caller: subroutine.name.text, builtin: subroutine.isBuiltin)
+            subroutine.body.forEachStatement { statement in
+                if case .call(let target) = statement { calls.append((subroutine.name.text, target)) }
+                // The built-in VCL uses none of the VCL's names.
+                guard !subroutine.isBuiltin else { return }
+                switch statement {
+                case .set(_, _, let tokens), .synthetic(let tokens, _), .other(let tokens): namesUsed += tokens.filter { $0.kind == .name }
+                case .returns(_, let arguments, _): namesUsed += arguments.joined().filter { $0.kind == .name }
+                case .branch(let arms, _): namesUsed += arms.flatMap(\.condition).filter { $0.kind == .name }
+                case .call, .unset, .block: break
+                }
+            }
         }
+        (self.calls, self.namesUsed) = (calls, namesUsed)
         let table = VCLTable.shared
         // From each method, every subroutine it calls, through any depth (calls cannot loop).
         for method in table.methods.keys {
@@ -29,24 +42,4 @@ struct VCLReach {
     }
 
     func methods(reaching subroutine: String) -> Set<String> { methodsByName[subroutine] ?? [] }
-
-    private mutating func collect(_ body: [VCLStatement], caller: String, builtin: Bool) {
-        for statement in body {
-            switch statement {
-            case .call(let target): calls.append((caller, target))
-            case .set(_, _, let value): if !builtin { namesUsed += value.filter { $0.kind == .name } }
-            case .returns(_, let arguments, _): if !builtin { namesUsed += arguments.joined().filter { $0.kind == .name } }
-            case .branch(let arms, let otherwise):
-                for arm in arms {
-                    if !builtin { namesUsed += arm.condition.filter { $0.kind == .name } }
-                    collect(arm.body, caller: caller, builtin: builtin)
-                }
-                collect(otherwise ?? [], caller: caller, builtin: builtin)
-            case .block(let inner): collect(inner, caller: caller, builtin: builtin)
-            case .synthetic(let value, _): if !builtin { namesUsed += value.filter { $0.kind == .name } }
-            case .other(let tokens): if !builtin { namesUsed += tokens.filter { $0.kind == .name } }
-            case .unset: break
-            }
-        }
-    }
 }

@@ -44,3 +44,19 @@ struct VCLProgram: Sendable {
         subroutines.filter { $0.name.text == name }
     }
 }
+
+extension Array where Element == VCLStatement {
+    /// Every statement in reading order, an `if` or a block before the statements inside it.
+    func forEachStatement(_ visit: (VCLStatement) -> Void) {
+        for statement in self {
+            visit(statement)
+            switch statement {
+            case .branch(let arms, let otherwise):
+                arms.forEach { $0.body.forEachStatement(visit) }
+                otherwise?.forEachStatement(visit)
+            case .block(let inner): inner.forEachStatement(visit)
+            default: break
+            }
+        }
+    }
+}

@@ -9,26 +9,19 @@ struct VCLStringValues {
 
     init(_ program: VCLProgram) {
         var found: [String: [String]] = [:]
-        func collect(_ body: [VCLStatement]) {
-            for statement in body {
-                switch statement {
-                case .set(let target, "=", let value):
-                    if value.count == 1, value[0].kind == .string, !(found[target.text]?.contains(value[0].text) ?? false) {
-                        found[target.text, default: []].append(value[0].text)
-                    } else if !(value.count == 1 && value[0].kind == .string) {
-                        found[target.text, default: []].append("\u{0}")
-                    }
-                case .branch(let arms, let otherwise):
-                    arms.forEach { collect($0.body) }
-                    collect(otherwise ?? [])
-                case .block(let inner): collect(inner)
-                default: break
+        // Variables set to anything but one literal somewhere: they can be anything.
+        var open: Set<String> = []
+        for subroutine in program.subroutines where !subroutine.isBuiltin {
+            subroutine.body.forEachStatement { statement in
+                guard case .set(let target, let op, let value) = statement else { return }
+                guard op == "=", value.count == 1, value[0].kind == .string else {
+                    open.insert(target.text)
+                    return
                 }
+                if !(found[target.text]?.contains(value[0].text) ?? false) { found[target.text, default: []].append(value[0].text) }
             }
         }
-        program.subroutines.filter { !$0.isBuiltin }.forEach { collect($0.body) }
-        // A variable set to anything but a literal somewhere can be anything.
-        assignments = found.filter { !$0.value.contains("\u{0}") }
+        assignments = found.filter { !open.contains($0.key) }
     }
 
     func values(_ tokens: [VCLToken], statusVariable: String, status: Int) -> [String]? {

@@ -39,4 +39,19 @@ final class VarnishSiteTests: XCTestCase {
         XCTAssertTrue(reachable.keys.contains(405))
         XCTAssertEqual(reachable[405], .some(nil), "the built-in vcl_synth answers it")
     }
+
+    /// A page path's part counts as each literal the VCL sets it to, unless some `set` makes it
+    /// anything else (another value, or `+=`): then the path is shown as written.
+    func testAPathPartSetToMoreThanLiteralsCanBeAnything() throws {
+        let read =
+            "sub vcl_backend_error {\n    set beresp.body = std.fileread(\"/srv/\" + bereq.http.L + \"/\" + beresp.status + \".html\");\n    return (deliver);\n}\n"
+        let literal = try coverage(
+            "vcl 4.1;\nimport std;\nbackend default { .host = \"127.0.0.1\"; .port = \"8000\"; }\nsub vcl_backend_fetch { set bereq.http.L = \"en\"; }\n" + read
+        )
+        XCTAssertEqual(literal[503], .some("/srv/en/503.html"))
+        let appended = try coverage(
+            "vcl 4.1;\nimport std;\nbackend default { .host = \"127.0.0.1\"; .port = \"8000\"; }\nsub vcl_backend_fetch { set bereq.http.L = \"en\"; set bereq.http.L += \"-x\"; }\n"
+                + read)
+        XCTAssertEqual(appended[503], .some("std.fileread(\"/srv/\" + bereq.http.L + \"/\" + beresp.status + \".html\")"))
+    }
 }
