@@ -89,8 +89,7 @@ struct VCLCompileCheck {
             case .call: break
             case .returns(let action, let arguments, _):
                 if let action {
-                    let known = table.methods.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-                    if !known.contains(action.text) {
+                    if !table.actions.contains(action.text) {
                         found.append(refuse("Expected return action name.", at: action))
                     } else if action.text == "vcl", let label = arguments.first?.first {
                         // A label exists only once `vcl.label` made it, never where varnishd compiles a file.

@@ -18,6 +18,8 @@ struct VCLTable: Sendable {
 
     /// Method name → its legal return actions.
     private(set) var methods: [String: Set<String>] = [:]
+    /// Every return action some method takes: anything else is no action at all.
+    private(set) var actions: Set<String> = []
     /// The built-in VCL's subroutines (its helpers are names a VCL may call and may not define).
     private(set) var builtinSubroutines: Set<String> = []
     private var variables: [String: Variable] = [:]
@@ -35,7 +37,9 @@ struct VCLTable: Sendable {
                 return Set(fields[index].split(separator: ",").map { "vcl_" + $0 })
             }
             switch fields[0] {
-            case "method": methods[fields[1]] = Set(fields[2].split(separator: ",").map(String.init))
+            case "method":
+                methods[fields[1]] = Set(fields[2].split(separator: ",").map(String.init))
+                actions.formUnion(methods[fields[1]]!)
             case "builtin": builtinSubroutines = Set(fields[1].split(separator: ",").map(String.init))
             case "variable":
                 let variable = Variable(type: fields[2], readable: list(3), writable: list(4), unsetable: list(5))

@@ -135,8 +135,7 @@ struct VCLGenerator {
             let out = variables.filter { !$0.variable.unsetable.contains(method) }
             return out.isEmpty ? nil : "unset \(pick(out).name);"
         case .illegalReturn:
-            let all = table.methods.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-            let out = all.subtracting(table.methods[method] ?? []).subtracting(["vcl"]).sorted()
+            let out = table.actions.subtracting(table.methods[method] ?? []).subtracting(["vcl"]).sorted()
             return out.isEmpty ? nil : "return (\(returnAction(pick(out))));"
         default: return nil
         }
