@@ -31,6 +31,8 @@ let package = Package(
             providers: [.apt(["libcmark-dev"])]
         ),
         .target(name: "CFileSystem"),
+        // mallopt, which Glibc's Swift overlay does not export: large blocks mapped on their own.
+        .target(name: "CMemory"),
         // Log diagnosis: error-log lines read in constant memory, matched to the articles'
         // log_patterns, and the shapes of lines nothing explains.
         .target(name: "DetourLogs"),
@@ -115,7 +117,7 @@ let package = Package(
             name: "detour",
             dependencies: [
                 "DetourSupport", "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics",
-                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish", "DetourLogs",
+                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish", "DetourLogs", "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedVersion"]

@@ -1,5 +1,7 @@
 import DetourDiagnostics
 import DetourLayout
+import DetourYAML
+import Foundation
 
 /// `content/articles/**/*.md`: a troubleshooting article.
 public struct Article: Sendable {
@@ -27,6 +29,10 @@ public struct Article: Sendable {
     public var relativePath: String
     /// Set when the body is read: its tree, which each page renders with its own root.
     public var document = MarkdownDocument("")
+    /// Set instead of the tree when the body is read by a loader that keeps none
+    /// (`ContentLoader.keepsTrees`): the body's hash, to find it unchanged when the page
+    /// reads it again (`rereadDocument`).
+    public var bodyHash: Int?
     public var headings: [MarkdownDocument.Heading] = []
     /// The body's plain text, split at its headings, for search.
     public var sections: [MarkdownDocument.Section] = []
@@ -58,10 +64,29 @@ public struct Article: Sendable {
         return output
     }
 
+    /// Parses the body once (`readBody`) and keeps only its hash, not its tree: a build of a
+    /// large site reads each body again when its page is rendered, rather than hold every one.
+    mutating func readBodyKeepingNoTree(with reader: MarkdownRenderer) -> MarkdownRenderer.Result {
+        bodyHash = body.hashValue
+        var output = readBody(with: reader)
+        (document, output.document) = (.empty, .empty)
+        return output
+    }
+
+    /// The body read again from the file under `contentRoot`, parsed as the content loader
+    /// parsed it; nil when the file no longer holds the body that was read (it changed since).
+    public func rereadDocument(contentRoot: URL, allowRawHTML: Bool) -> MarkdownDocument? {
+        let url = URL(fileURLWithPath: contentRoot.path + "/" + relativePath, isDirectory: false)
+        guard case .success(let file) = SourceFile.read(url, displayPath: source.path), case .success(let parts) = FrontMatter.split(file),
+            parts.body.hashValue == bodyHash
+        else { return nil }
+        return MarkdownDocument(parts.body, allowRawHTML: allowRawHTML)
+    }
+
     /// A translation read as `readBody` reads, and what its links' check found.
-    func readingBody(with reader: MarkdownRenderer) -> (article: Article, diagnostics: [Diagnostic]) {
+    func readingBody(with reader: MarkdownRenderer, keepingTree: Bool = true) -> (article: Article, diagnostics: [Diagnostic]) {
         var article = self
-        let output = article.readBody(with: reader)
+        let output = keepingTree ? article.readBody(with: reader) : article.readBodyKeepingNoTree(with: reader)
         return (article, output.diagnostics)
     }
 

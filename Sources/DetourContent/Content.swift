@@ -27,20 +27,6 @@ public struct Content: Sendable {
     /// The translations with their lookup, falling back to the site's default language.
     public var translations: Translations { Translations(defaultLanguage: site.language, byLanguage: translationFiles) }
 
-    /// The same content without its articles' Markdown trees, for a build whose pages hold
-    /// them elsewhere: headings, sections and code blocks stay.
-    public func withoutArticleTrees() -> Content {
-        var content = self
-        let empty = MarkdownDocument("")
-        content.articles = articles.map { article in
-            var article = article
-            article.document = empty
-            for language in article.translations.keys { article.translations[language]?.document = empty }
-            return article
-        }
-        return content
-    }
-
     public func code(_ status: Int) -> ErrorCode? { codes.first { $0.status == status } }
 
     /// A code's visitor texts in `language`, each falling back to the default language's.

@@ -16,6 +16,11 @@ public struct ContentLoader: Sendable {
     public var includeDrafts = false
     /// Replaces site.yml's `base_url` (`detour build --base-url`), with a final `/`.
     public var baseURL: String?
+    /// Each article's tree is kept for pages to render (a preview server renders them again
+    /// and again); else it is let go once read, and pages read the body again
+    /// (`Article.rereadDocument`): holding every tree, or every body, of a site of a hundred
+    /// thousand articles would take gigabytes.
+    public var keepsTrees = true
 
     public init(root: URL, displayRoot: String, includeDrafts: Bool = false, baseURL: String? = nil) {
         self.root = root
@@ -62,23 +67,25 @@ public struct ContentLoader: Sendable {
             resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status)).union(failedStatuses)),
             allowRawHTML: site?.allowRawHTML ?? false
         )
-        let read = articles.concurrentMap { article -> (Article, MarkdownRenderer.Result) in
-            var article = article
-            var output = article.readBody(with: reader)
+        let keepsTrees = keepsTrees
+        let outputs = articles.concurrentUpdate { article -> MarkdownRenderer.Result in
+            var output = keepsTrees ? article.readBody(with: reader) : article.readBodyKeepingNoTree(with: reader)
             // A translation's links are checked as the original's; its headings are its own,
             // so links into them are not held against the original's.
             for language in article.translations.keys.sorted() {
-                let translated = article.translations[language]!.readingBody(with: reader)
+                let translated = article.translations[language]!.readingBody(with: reader, keepingTree: keepsTrees)
                 article.translations[language] = translated.article
                 output.diagnostics += translated.diagnostics
             }
-            return (article, output)
+            output.document = .empty
+            return output
         }
-        articles = read.map(\.0).sorted(by: Article.listOrder)
+        let slugs = articles.map(\.slug)
+        articles.sort(by: Article.listOrder)
         var headingLinks = HeadingLinkCheck(articles: articles)
-        for (article, output) in read {
+        for (slug, output) in zip(slugs, outputs) {
             diagnostics += output.diagnostics
-            headingLinks.add(output.fragmentLinks, onArticle: article.slug)
+            headingLinks.add(output.fragmentLinks, onArticle: slug)
         }
         codes = codes.map { readCodeMarkdown($0, reader: reader, headingLinks: &headingLinks, diagnostics: &diagnostics) }.sorted {
             $0.status < $1.status

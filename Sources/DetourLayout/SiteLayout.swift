@@ -23,6 +23,8 @@ public enum SiteLayout {
     public static let home = ""
     public static let styles = "style.css"
     public static let sitemap = "sitemap.xml"
+    /// One file of a sitemap too large for one (`sitemap.xml` is then their index), from 1.
+    public static func sitemapPart(_ number: Int) -> String { "sitemaps/\(number).xml" }
     public static let robots = "robots.txt"
     /// The help site's own "page not found", for a static host to serve at any depth.
     public static let notFound = "404.html"

@@ -52,8 +52,9 @@ public enum SearchIndexBuilder {
         let pageReference = references
         let docShardMembers = docShards
 
-        // Pages are scored in chunks, each with its own vocabulary.
-        let chunkCount = min(pages.count, ProcessInfo.processInfo.activeProcessorCount * 8)
+        // Pages are scored in chunks, each with its own vocabulary: one per core, as every
+        // chunk holds a copy of the words it met (tens of megabytes on a large site).
+        let chunkCount = min(pages.count, ProcessInfo.processInfo.activeProcessorCount)
         let ranges = (0..<chunkCount).map { chunk in (chunk * pages.count / chunkCount)..<((chunk + 1) * pages.count / chunkCount) }
         let chunks: [SearchIndexChunk] = ranges.concurrentMap { range in
             var chunk = SearchIndexChunk(tokenizer: tokenizer)

@@ -10,8 +10,9 @@ public struct BuildReport: Sendable {
     public var errorPages = 0
     public var articles = 0
     public var files = 0
-    /// Wall time of each phase, in the order they ran (`detour build --timings`).
-    public var phases: [(name: String, seconds: Double)] = []
+    /// Wall time of each phase, in the order they ran, and the process's peak memory when it
+    /// ended (`detour build --timings`).
+    public var phases: [(name: String, seconds: Double, peakBytes: Int)] = []
     /// Wall time of work done on other threads while those phases ran (the search index,
     /// beside the pages): not part of their sum.
     public var concurrentPhases: [(name: String, seconds: Double)] = []
@@ -22,7 +23,17 @@ public struct BuildReport: Sendable {
     mutating func time<Result>(_ name: String, _ work: () throws -> Result) rethrows -> Result {
         progress?(name)
         let start = DispatchTime.now().uptimeNanoseconds
-        defer { phases.append((name, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)) }
+        defer { phases.append((name, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, Self.peakMemory())) }
         return try work()
+    }
+
+    /// The most memory the process has held so far (the kernel's high-water mark of its
+    /// resident set), 0 where the kernel does not say.
+    static func peakMemory() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
     }
 }

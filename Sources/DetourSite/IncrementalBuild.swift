@@ -131,7 +131,7 @@ public final class IncrementalBuild: Sendable {
             for job in pages.jobs {
                 switch job {
                 case .article(let index, _) where changedFiles.contains(updated.articles[index].relativePath): own.append(job)
-                case .index, .search, .code, .tag, .sitemap: if relisted { lists.append(job) }
+                case .index, .search, .code, .tag, .sitemap, .sitemapPart: if relisted { lists.append(job) }
                 default: break
                 }
             }

@@ -4,20 +4,24 @@ import Foundation
 
 /// Every file one build writes, and how each is rendered.
 struct PageSet: Sendable {
+    /// The cases that carry a code hold it boxed: a job list of every page of a large site
+    /// would otherwise be as wide as `ErrorCode` per page.
     enum Job: Sendable {
         /// One code's error page in one language and format.
-        case errorPage(ErrorCode, language: String, format: OutputFormat)
+        indirect case errorPage(ErrorCode, language: String, format: OutputFormat)
         /// One of Cloudflare's pages in one language, when the theme has a `cloudflare` template.
         case cloudflarePage(CloudflarePage, language: String)
         /// The home page, a code's page and an article's, in each of the site's languages.
         case index(language: String)
-        case code(ErrorCode, language: String)
+        indirect case code(ErrorCode, language: String)
         case article(Int, language: String)
         case tag(Int)
         /// The search results page, when the theme has a `search` template.
         case search
         case styles
+        /// `sitemap.xml`, and each of its parts when a site is too large for one file.
         case sitemap
+        case sitemapPart(Int)
         case robots
         case notFound
         /// `templates/snippets/<name>.mustache` → `snippets/<name>`.
@@ -38,6 +42,9 @@ struct PageSet: Sendable {
     var model: PageModel
     let tags: [Tag]
     let jobs: [Job]
+    let sitemap: Sitemap
+    /// The pages each sitemap file lists (`Sitemap.parts`).
+    let sitemapParts: [Range<Int>]
 
     init(content: Content, model: PageModel, templates: TemplateSet) {
         self.content = content
@@ -55,9 +62,11 @@ struct PageSet: Sendable {
             if templates.has(Self.cardTemplate) {
                 // Cards link from their list's page: within the language's folder.
                 let listRoot = Self.languageRoot(root, language: language, content: content)
-                model.cards[PageModel.key(language, listRoot)] = content.articles.indices.map { index in
-                    LazyText { templates.render(Self.cardTemplate, plain.articleSummary(at: index, language: language, root: listRoot)) }
+                // One closure holds the model for every card; each card holds only its number.
+                let card: @Sendable (Int) -> String = { index in
+                    templates.render(Self.cardTemplate, plain.articleSummary(at: index, language: language, root: listRoot))
                 }
+                model.cards[PageModel.key(language, listRoot)] = content.articles.indices.map { index in LazyText { card(index) } }
             }
         }
         self.model = model
@@ -76,16 +85,20 @@ struct PageSet: Sendable {
             }
         }
         let languages = content.site.languages
+        sitemap = Sitemap(baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath), languages: languages)
+        sitemapParts = sitemap.parts
+        let sitemapParts = sitemapParts.count > 1 ? sitemapParts.indices.map(Job.sitemapPart) : []
         let cloudflarePages =
             templates.has(Self.cloudflareTemplate)
             ? languages.flatMap { language in CloudflarePage.allCases.map { Job.cloudflarePage($0, language: language) } } : []
         jobs =
             errorPages + cloudflarePages
-            + languages.map { Job.index(language: $0) } + [.styles, .sitemap, .robots]
+            + languages.map { Job.index(language: $0) } + [.styles, .sitemap] + sitemapParts + [.robots]
             + (templates.has(Self.searchTemplate) ? [.search] : [])
             + (templates.has(Self.notFoundTemplate) ? [.notFound] : [])
             + languages.flatMap { language in content.codes.map { Job.code($0, language: language) } }
-            + languages.flatMap { language in content.articles.indices.map { Job.article($0, language: language) } }
+            // An article's pages one after another, so its body is let go soon after it is rendered.
+            + content.articles.indices.flatMap { index in languages.map { Job.article(index, language: $0) } }
             + tags.indices.map(Job.tag)
             + templates.names.filter { $0.hasPrefix("snippets/") }.map(Job.snippet)
     }
@@ -127,6 +140,7 @@ struct PageSet: Sendable {
         case .search: return [SiteLayout.file(of: SiteLayout.search)]
         case .styles: return [SiteLayout.styles]
         case .sitemap: return [SiteLayout.sitemap]
+        case .sitemapPart(let number): return [SiteLayout.sitemapPart(number + 1)]
         case .robots: return [SiteLayout.robots]
         case .notFound: return [SiteLayout.notFound]
         case .snippet(let name): return [name]
@@ -145,7 +159,7 @@ struct PageSet: Sendable {
         case .tag: "tag"
         case .search: Self.searchTemplate
         case .notFound: Self.notFoundTemplate
-        case .styles, .sitemap, .robots, .snippet: nil
+        case .styles, .sitemap, .sitemapPart, .robots, .snippet: nil
         }
     }
 
@@ -189,10 +203,9 @@ struct PageSet: Sendable {
         case .snippet(let name):
             templates.render(name, UntypedTemplateValue(value: SnippetModel(content: content, installPath: content.site.installPath).dictionary()))
         case .sitemap:
-            Sitemap(
-                baseURL: content.site.baseURL, paths: [""] + content.codes.map(\.sitePath) + content.articles.map(\.sitePath),
-                languages: content.site.languages
-            ).xml
+            sitemap.xml(parts: sitemapParts)
+        case .sitemapPart(let number):
+            sitemap.xml(of: sitemapParts[number])
         case .robots:
             // Error pages carry noindex themselves; crawlers must be let in to read it.
             "User-agent: *\nAllow: /\nSitemap: \(content.site.baseURL)\(SiteLayout.sitemap)\n"

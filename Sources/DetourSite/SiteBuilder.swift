@@ -29,10 +29,12 @@ public enum SiteBuilder {
     }
 
     /// The content and what reading it found, the configuration its articles quote included.
-    private static func loadContent(_ options: BuildOptions) -> (Content?, [Diagnostic]) {
-        let (content, diagnostics) = ContentLoader(
-            root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL
-        ).load()
+    /// `keepsTrees`: false for a build that renders each page once, whose pages read their
+    /// articles' bodies again (`ContentLoader.keepsTrees`).
+    private static func loadContent(_ options: BuildOptions, keepsTrees: Bool = true) -> (Content?, [Diagnostic]) {
+        var loader = ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL)
+        loader.keepsTrees = keepsTrees
+        let (content, diagnostics) = loader.load()
         return (content, diagnostics + (content.map(CodeBlockCheck.check) ?? []))
     }
 
@@ -47,9 +49,9 @@ public enum SiteBuilder {
             return report
         }
         let (templates, templateDiagnostics) = report.time("templates") { loadTemplates(options) }
-        let (content, contentDiagnostics) = report.time("content") { loadContent(options) }
+        let (content, contentDiagnostics) = report.time("content") { loadContent(options, keepsTrees: keeping != nil) }
         report.diagnostics = templateDiagnostics + contentDiagnostics
-        guard let templates, var content, !failed(report.diagnostics, options) else { return report }
+        guard let templates, let content, !failed(report.diagnostics, options) else { return report }
 
         // Files 0644 and folders 0755 (nginx workers run as `nobody`) without a chmod per file.
         let previousMask = umask(0o022)
@@ -61,14 +63,11 @@ public enum SiteBuilder {
             report.diagnostics.append(writeFailure(options, error))
             return report
         }
-        // The articles' trees live on in the bodies alone, each let go once its page has
-        // rendered it; a preview server keeps them for its quick rebuilds.
-        let bodies = MarkdownBodies(content: content)
+        // A preview server keeps the articles' trees for its quick rebuilds; a build reads
+        // each body again for its pages and lets it go once its last language's page has it.
+        let bodies = MarkdownBodies(
+            content: content, contentRoot: options.content, pagesPerArticle: keeping == nil ? content.site.languages.count : nil)
         let advice = errorPageAdvice(content, bodies: bodies)
-        if keeping == nil {
-            content = content.withoutArticleTrees()
-            bodies.renderAll()
-        }
         var pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice, bodies: bodies), templates: templates)
         // The search index is built and written on its own thread while the pages render: each
         // fills the other's idle moments. Only the search page waits, as it carries the entry.
@@ -87,6 +86,7 @@ public enum SiteBuilder {
         let isSearch: (PageSet.Job) -> Bool = { if case .search = $0 { true } else { false } }
         let (searchJobs, otherJobs) = (pages.jobs.filter(isSearch), pages.jobs.filter { !isSearch($0) })
         report.diagnostics += report.time("pages") { writePages(otherJobs, of: pages, templates: templates, content: content, to: output, options) }
+        report.diagnostics += bodies.changedFiles
         report.time("waiting for the index") { indexing.wait() }
         let index = indexed.withLock { $0 }
         report.concurrentPhases.append(("search index", index.seconds))

@@ -5,22 +5,38 @@ extension Array where Element: Sendable {
     /// build renders and writes them this way.
     public func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
         guard count > 1 else { return map(transform) }
-        let buffer = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
-        buffer.initialize(repeating: nil)
-        defer {
-            buffer.deinitialize()
-            buffer.deallocate()
-        }
-        nonisolated(unsafe) let slots = buffer
-        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
-        self.withUnsafeBufferPointer { elements in
+        return withUnsafeBufferPointer { elements in
             nonisolated(unsafe) let input = elements
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let start = chunk * input.count / chunks
-                let end = (chunk + 1) * input.count / chunks
-                for index in start..<end { slots[index] = transform(input[index]) }
-            }
+            return concurrentResults(count: input.count) { transform(input[$0]) }
         }
-        return buffer.map { $0! }
     }
+}
+
+extension Array {
+    /// `concurrentMap` that may change each element where it stands, so what a step lets go
+    /// of (a file's text once it is parsed) is freed then, not when the whole array is.
+    public mutating func concurrentUpdate<Result: Sendable>(_ update: @Sendable (inout Element) -> Result) -> [Result] {
+        guard count > 1 else { return indices.map { update(&self[$0]) } }
+        return withUnsafeMutableBufferPointer { elements in
+            nonisolated(unsafe) let items = elements
+            return concurrentResults(count: items.count) { update(&items[$0]) }
+        }
+    }
+}
+
+/// `result(i)` for every `i` below `count`, in contiguous chunks (eight per core, so a slow
+/// chunk does not hold up the rest), collected in order.
+private func concurrentResults<Result: Sendable>(count: Int, _ result: @Sendable (Int) -> Result) -> [Result] {
+    let buffer = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
+    buffer.initialize(repeating: nil)
+    defer {
+        buffer.deinitialize()
+        buffer.deallocate()
+    }
+    nonisolated(unsafe) let slots = buffer
+    let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
+    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        for index in (chunk * count / chunks)..<((chunk + 1) * count / chunks) { slots[index] = result(index) }
+    }
+    return buffer.map { $0! }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMemory
 import DetourLayout
 import DetourSite
 import Foundation
@@ -32,7 +33,7 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success, and no progress line on a terminal.")
     var quiet = false
 
-    @Flag(help: "Print the wall time of each phase of the build on standard error.")
+    @Flag(help: "Print the wall time of each phase of the build, and the peak memory when it ended, on standard error.")
     var timings = false
 
     @OptionGroup var diagnostics: DiagnosticOptions
@@ -44,6 +45,8 @@ struct BuildCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Pages and index files of megabytes come and go: each mapped alone, and given back.
+        _ = detour_map_large_blocks(256 * 1024)
         let started = Date()
         var options = BuildOptions(content: content, templates: templates, output: output)
         options.strict = diagnostics.strict
@@ -69,7 +72,8 @@ struct BuildCommand: ParsableCommand {
             let total = report.phases.reduce(0) { $0 + $1.seconds }
             for phase in report.phases {
                 let name = phase.name.padding(toLength: 22, withPad: " ", startingAt: 0)
-                FileHandle.standardError.write(name + String(format: "%7.3f s %5.1f%%\n", phase.seconds, total > 0 ? 100 * phase.seconds / total : 0))
+                let share = total > 0 ? 100 * phase.seconds / total : 0
+                FileHandle.standardError.write(name + String(format: "%7.3f s %5.1f%%   peak %4d MiB\n", phase.seconds, share, phase.peakBytes >> 20))
             }
             for phase in report.concurrentPhases {
                 let name = phase.name.padding(toLength: 22, withPad: " ", startingAt: 0)

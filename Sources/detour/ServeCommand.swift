@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMemory
 import DetourServe
 import DetourSite
 import Foundation
@@ -45,6 +46,8 @@ struct ServeCommand: ParsableCommand {
     /// root command run as async would move them all onto pool threads, whose heaps grow in
     /// small steps); serve alone waits here for its server.
     func run() throws {
+        // Pages and index files of megabytes come and go: each mapped alone, and given back.
+        _ = detour_map_large_blocks(256 * 1024)
         var options = BuildOptions(content: content, templates: templates)
         options.includeDrafts = drafts
         guard FileManager.default.fileExists(atPath: options.content.path) else {

@@ -84,8 +84,8 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertEqual(quiet.stdout, "")
     }
 
-    /// `--timings`: one line per phase on standard error, in the order they ran, then the search
-    /// index, built beside them; stdout untouched.
+    /// `--timings`: one line per phase on standard error, in the order they ran, with its share
+    /// and the peak memory so far, then the search index, built beside them; stdout untouched.
     func testTimingsNameEveryPhase() throws {
         let result = try ProcessRunner.detour(["build", "--quiet", "--timings"], in: folder.url)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -94,7 +94,12 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertEqual(
             phases, ["templates", "content", "pages", "waiting for the index", "assets", "output replaced", "search index"], result.stderr)
         let lines = result.stderr.split(separator: "\n")
-        XCTAssertTrue(lines.dropLast().allSatisfy { $0.hasSuffix("%") && $0.contains(" s ") }, result.stderr)
+        XCTAssertTrue(lines.dropLast().allSatisfy { $0.contains("% ") && $0.contains(" s ") && $0.hasSuffix(" MiB") }, result.stderr)
+        // The peak only grows, and a build holds more than the empty process.
+        let peaks = lines.dropLast().compactMap { Int($0.split(separator: " ").dropLast().last ?? "") }
+        XCTAssertEqual(peaks.count, lines.count - 1, result.stderr)
+        XCTAssertEqual(peaks, peaks.sorted(), result.stderr)
+        XCTAssertGreaterThan(peaks.last ?? 0, 0, result.stderr)
         XCTAssertTrue(lines.last?.hasSuffix(" s (beside the phases above)") == true, result.stderr)
     }
 

@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourSite
 import DetourTestSupport
 import Foundation
 import XCTest
@@ -29,6 +30,33 @@ final class OutputTests: SiteTestCase {
         XCTAssertFalse(build(folder).wroteOutput)
         XCTAssertEqual(folder.snapshot("public"), before)
         XCTAssertEqual(try stagingFolders(folder), [])
+    }
+
+    /// A build reads each article's body again for its page; one edited since the content was
+    /// checked stops the build rather than publish what was not checked.
+    func testAnArticleEditedDuringTheBuildStopsIt() throws {
+        let folder = try site()
+        XCTAssertTrue(build(folder).wroteOutput)
+        let before = folder.snapshot("public")
+        let article = folder.url.appendingPathComponent("content/articles/refused.md")
+        var options = BuildOptions(output: "public", base: folder.url)
+        options.progress = { step in
+            guard step == "pages", let text = try? String(contentsOf: article, encoding: .utf8) else { return }
+            try? (text + "\nAdded while building.\n").write(to: article, atomically: true, encoding: .utf8)
+        }
+        let report = SiteBuilder.build(options)
+        XCTAssertFalse(report.wroteOutput)
+        let text = DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test")
+        XCTAssertTrue(
+            text.contains(
+                "content/articles/refused.md:1:1: error: [build.content-changed] 'content/articles/refused.md' changed while the site was being built; build again"
+            ),
+            text)
+        XCTAssertEqual(folder.snapshot("public"), before)
+        XCTAssertEqual(try stagingFolders(folder), [])
+        // Built again, it is published.
+        XCTAssertTrue(build(folder).wroteOutput)
+        XCTAssertTrue(try folder.read("public/articles/refused/index.html").contains("Added while building."))
     }
 
     func testSuccessfulBuildReplacesStaleFilesAndKeepsThePlaceholder() throws {

@@ -40,6 +40,9 @@ public struct MarkdownDocument: Sendable {
         public var sections: [Section]
     }
 
+    /// No text: what stands where a tree was let go.
+    public static let empty = MarkdownDocument("")
+
     public let root: MarkdownNode
     public let allowRawHTML: Bool
     /// Every heading, nested ones too, in document order, with a unique id.

@@ -1,0 +1,84 @@
+import FoundationXML
+import XCTest
+
+@testable import DetourSite
+
+/// The sitemaps protocol's limits (50,000 URLs, 50 MB a file), which a site of ten thousand
+/// articles in five languages passes.
+final class SitemapTests: XCTestCase {
+    private let languages = ["en", "de", "fr", "es", "ja"]
+
+    func testASiteWithinTheLimitsIsOneFile() throws {
+        let sitemap = Sitemap(baseURL: "https://help.example.com/", paths: [""] + (0..<100).map { "articles/topic-\($0)/" }, languages: languages)
+        XCTAssertEqual(sitemap.parts, [0..<101])
+        let xml = sitemap.xml(parts: sitemap.parts)
+        XCTAssertEqual(try urls(in: xml).count, 505)
+        XCTAssertTrue(xml.contains("<urlset"), xml)
+    }
+
+    func testALargeSiteIsAnIndexOfFilesEachWithinTheLimits() throws {
+        let paths = [""] + (0..<12_000).map { "articles/topic-\($0)/" }
+        let sitemap = Sitemap(baseURL: "https://help.example.com/", paths: paths, languages: languages)
+        let parts = sitemap.parts
+        XCTAssertEqual(parts.count, 2)
+        let index = sitemap.xml(parts: parts)
+        XCTAssertTrue(index.contains("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"), index)
+        XCTAssertEqual(try urls(in: index), ["https://help.example.com/sitemaps/1.xml", "https://help.example.com/sitemaps/2.xml"])
+        var listed: [String] = []
+        for part in parts {
+            let xml = sitemap.xml(of: part)
+            XCTAssertLessThanOrEqual(xml.utf8.count, Sitemap.maximumBytes)
+            XCTAssertTrue(xml.hasSuffix("</urlset>\n"))
+            // Foundation's parser stops at ten megabytes: the same entries are parsed whole in a small site.
+            let urls = xml.components(separatedBy: "<url><loc>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+            XCTAssertLessThanOrEqual(urls.count, Sitemap.maximumURLs)
+            listed += urls
+        }
+        // Every page in every language, once, its languages in the same file.
+        XCTAssertEqual(listed.count, paths.count * languages.count)
+        XCTAssertEqual(Set(listed).count, listed.count)
+        XCTAssertTrue(listed.contains("https://help.example.com/ja/articles/topic-11999/"))
+        XCTAssertEqual(parts[0].upperBound * languages.count, 50_000)
+    }
+
+    func testLongAddressesSplitByBytesBeforeTheURLCount() throws {
+        let long = String(repeating: "x", count: 300)
+        let paths = (0..<900).map { "articles/\(long)-\($0)/" }
+        var sitemap = Sitemap(baseURL: "https://help.example.com/", paths: paths, languages: languages)
+        sitemap.maximumBytesPerFile = 1024 * 1024
+        let parts = sitemap.parts
+        XCTAssertEqual(parts.count, 10)
+        for part in parts {
+            let bytes = sitemap.xml(of: part).utf8.count
+            XCTAssertLessThanOrEqual(bytes, sitemap.maximumBytesPerFile)
+            // Full: one more page (under 12,000 bytes in five languages) would not have fitted.
+            if part.upperBound < paths.count { XCTAssertGreaterThan(bytes + 12_000, sitemap.maximumBytesPerFile) }
+        }
+        XCTAssertEqual(parts.map(\.count).reduce(0, +), paths.count)
+    }
+
+    /// Every `<loc>` of a well-formed document.
+    private func urls(in xml: String) throws -> [String] {
+        let reader = LocationReader()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = reader
+        XCTAssertTrue(parser.parse(), "not well-formed: \(parser.parserError.map(String.init(describing:)) ?? "")")
+        return reader.locations
+    }
+}
+
+private final class LocationReader: NSObject, XMLParserDelegate {
+    var locations: [String] = []
+    private var text: String?
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+        if name == "loc" { text = "" }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text? += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "loc", let text { locations.append(text) }
+        if name == "loc" { text = nil }
+    }
+}
