@@ -53,8 +53,18 @@ fi
 
 detour="$root/.build/static/release/detour"
 measure "first build (empty output)" "$detour" build --quiet
-first=$seconds
+first=$seconds first_kilobytes=$kilobytes
 measure "rebuild (replaces output)" "$detour" build --quiet
 echo "output: $(find "$work/public" -type f | wc -l) files, $(du -sh --apparent-size "$work/public" | cut -f1)"
 
 [ -z "$hugo_seconds" ] || awk -v detour="$first" -v hugo="$hugo_seconds" 'BEGIN { printf "detour / hugo: %.2f x (first build against hugo)\n", detour / hugo }'
+
+# Above 10,000 articles: how the build scales, against 10,000 built the same way in this run.
+if [ "$articles" -gt 10000 ]; then
+    large_seconds=$first large_kilobytes=$first_kilobytes
+    rm -rf "$work/content" "$work/public" "$work/hugo-public"
+    "$root/.build/static/release/detour-synth" --articles 10000 --from "$root/content" "$work/content" >/dev/null
+    measure "first build, 10000 articles" "$detour" build --quiet
+    awk -v large="$large_seconds" -v small="$seconds" -v articles="$articles" -v memory="$large_kilobytes" \
+        'BEGIN { printf "%d articles: %.1f x the time of 10000 (%.1f x the articles), peak memory %d MiB\n", articles, large / small, articles / 10000, memory / 1024 }'
+fi

@@ -52,6 +52,45 @@ public enum SearchIndexBuilder {
         let pageReference = references
         let docShardMembers = docShards
 
+        var termShards: [String] = []
+        var logs: (text: String, filter: LogTermFilter)?
+        guard Self.scoreTerms(pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, layout: &layout, until: cancelled)
+        else { return nil }
+        var docShardTexts: [String] = docShardMembers.concurrentMap { members in
+            "[" + members.map { Self.pageArray(pages[$0]) }.joined(separator: ",\n") + "]"
+        }
+
+        var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
+        entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
+        if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
+        let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
+        entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
+        if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardTexts[0])" }
+        entry += "}"
+        var files = [(path: "index.js", contents: "detourSearch.entry(\(literal(language)),\(entry));\n")]
+        guard !layout.isSingleFile else { return Output(files: files, head: nil) }
+        // Each shard's text is let go as its file's is made: the index is not held twice.
+        for shard in termShards.indices {
+            let text = termShards[shard]
+            termShards[shard] = ""
+            if text != "{},{}" { files.append(("t\(shard).js", "detourSearch.terms(\(literal(language)),\(shard),\(text));\n")) }
+        }
+        if let logs { files.append(("l.js", "detourSearch.logs(\(literal(language)),\(logs.text));\n")) }
+        for shard in docShardTexts.indices {
+            let text = docShardTexts[shard]
+            docShardTexts[shard] = ""
+            if !docShards[shard].isEmpty { files.append(("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(text));\n")) }
+        }
+        return Output(files: files, head: entry)
+    }
+
+    /// Every page's terms scored and laid out in term shards (`{terms},{forms}` each, as many
+    /// as keep each under budget: `layout.termShards`), and the log file; false once
+    /// `cancelled`. The scoring's working memory (a vocabulary and postings per core) ends here.
+    private static func scoreTerms(
+        _ pages: [SearchPage], references pageReference: [Int], tokenizer: SearchTokenizer, into texts: inout [String],
+        logs: inout (text: String, filter: LogTermFilter)?, layout: inout SearchIndexLayout, until cancelled: @Sendable () -> Bool
+    ) -> Bool {
         // Pages are scored in chunks, each with its own vocabulary: one per core, as every
         // chunk holds a copy of the words it met (tens of megabytes on a large site).
         let chunkCount = min(pages.count, ProcessInfo.processInfo.activeProcessorCount)
@@ -65,7 +104,7 @@ public enum SearchIndexBuilder {
             chunk.sortBucketsByTerm()
             return chunk
         }
-        if cancelled() { return nil }
+        if cancelled() { return false }
         // Words as written whose term is their stem, so the browser needs no stemmer: it looks
         // the typed word up here. Stop words have none and are found nowhere.
         var formsByBucket = [[String: String]](repeating: [:], count: SearchIndexLayout.termBuckets)
@@ -82,29 +121,9 @@ public enum SearchIndexBuilder {
             guard splitLargest * 10 < largest * 9 else { break }
             (layout.termShards, termShards, largest) = (layout.termShards * 2, split, splitLargest)
         }
-        if cancelled() { return nil }
-        let docShardTexts: [String] = docShardMembers.concurrentMap { members in
-            "[" + members.map { Self.pageArray(pages[$0]) }.joined(separator: ",\n") + "]"
-        }
-
-        let logs = Self.logFile(chunks: chunks)
-        var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
-        entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
-        if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
-        let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
-        entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
-        if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardTexts[0])" }
-        entry += "}"
-        var files = [(path: "index.js", contents: "detourSearch.entry(\(literal(language)),\(entry));\n")]
-        guard !layout.isSingleFile else { return Output(files: files, head: nil) }
-        for (shard, text) in termShards.enumerated() where text != "{},{}" {
-            files.append(("t\(shard).js", "detourSearch.terms(\(literal(language)),\(shard),\(text));\n"))
-        }
-        if let logs { files.append(("l.js", "detourSearch.logs(\(literal(language)),\(logs.text));\n")) }
-        for (shard, text) in docShardTexts.enumerated() where !docShards[shard].isEmpty {
-            files.append(("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(text));\n"))
-        }
-        return Output(files: files, head: entry)
+        if cancelled() { return false }
+        (texts, logs) = (termShards, Self.logFile(chunks: chunks))
+        return true
     }
 
     /// Each of `count` term shards as `{terms},{forms}`: the buckets whose number divided by
