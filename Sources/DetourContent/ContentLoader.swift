@@ -16,10 +16,10 @@ public struct ContentLoader: Sendable {
     public var includeDrafts = false
     /// Replaces site.yml's `base_url` (`detour build --base-url`), with a final `/`.
     public var baseURL: String?
-    /// Each article's tree is kept for pages to render (a preview server renders them again
-    /// and again); else it is let go once read, and pages read the body again
-    /// (`Article.rereadDocument`): holding every tree, or every body, of a site of a hundred
-    /// thousand articles would take gigabytes.
+    /// Each article's tree is kept for pages to render; else it is let go once read, and pages
+    /// read the body again (`Article.rereadDocument`), as `detour build` and `serve` do:
+    /// holding every tree, or every body, of a site of a hundred thousand articles would take
+    /// gigabytes.
     public var keepsTrees = true
 
     public init(root: URL, displayRoot: String, includeDrafts: Bool = false, baseURL: String? = nil) {

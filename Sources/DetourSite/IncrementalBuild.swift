@@ -152,8 +152,11 @@ public final class IncrementalBuild: Sendable {
         }
     }
 
+    /// Articles read again keep their trees; the others' bodies are read from their files.
     private func model(of content: Content, kept: Kept) -> PageModel {
-        PageModel(content: content, errorPageAdvice: kept.advice, searchIndexHeads: kept.searchIndexHeads, everyPage: false)
+        PageModel(
+            content: content, errorPageAdvice: kept.advice, bodies: MarkdownBodies(content: content, contentRoot: options.content),
+            searchIndexHeads: kept.searchIndexHeads, everyPage: false)
     }
 
     /// The page's path once written in place, or nil if it could not be.

@@ -29,8 +29,8 @@ public enum SiteBuilder {
     }
 
     /// The content and what reading it found, the configuration its articles quote included.
-    /// `keepsTrees`: false for a build that renders each page once, whose pages read their
-    /// articles' bodies again (`ContentLoader.keepsTrees`).
+    /// `keepsTrees`: false for a build whose pages read their articles' bodies again
+    /// (`ContentLoader.keepsTrees`).
     private static func loadContent(_ options: BuildOptions, keepsTrees: Bool = true) -> (Content?, [Diagnostic]) {
         var loader = ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL)
         loader.keepsTrees = keepsTrees
@@ -49,7 +49,7 @@ public enum SiteBuilder {
             return report
         }
         let (templates, templateDiagnostics) = report.time("templates") { loadTemplates(options) }
-        let (content, contentDiagnostics) = report.time("content") { loadContent(options, keepsTrees: keeping != nil) }
+        let (content, contentDiagnostics) = report.time("content") { loadContent(options, keepsTrees: false) }
         report.diagnostics = templateDiagnostics + contentDiagnostics
         guard let templates, let content, !failed(report.diagnostics, options) else { return report }
 
@@ -63,8 +63,8 @@ public enum SiteBuilder {
             report.diagnostics.append(writeFailure(options, error))
             return report
         }
-        // A preview server keeps the articles' trees for its quick rebuilds; a build reads
-        // each body again for its pages and lets it go once its last language's page has it.
+        // Each body is read again for its pages and let go once its last language's page has
+        // it; a preview server keeps them, as its quick rebuilds render pages again.
         let bodies = MarkdownBodies(
             content: content, contentRoot: options.content, pagesPerArticle: keeping == nil ? content.site.languages.count : nil)
         let advice = errorPageAdvice(content, bodies: bodies)
