@@ -24,25 +24,22 @@ struct Sitemap {
     private static let header = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     private static let urlsetEnd = "</urlset>\n"
 
-    /// The paths each file lists: one range for a site within the limits.
+    /// The paths each file lists: one range for a site within the limits. Counted, not
+    /// written: a preview server's quick rebuilds ask again.
     var parts: [Range<Int>] {
         let perPath = languageFolders.count
         let budget = maximumBytesPerFile - Self.header.utf8.count - urlsetStart.utf8.count - Self.urlsetEnd.utf8.count
-        // Most sites are far within both: a bound (every byte of every URL escaped to six) says so.
-        let longest = paths.map(\.utf8.count).max() ?? 0
-        let longestURL = 6 * (baseURL.utf8.count + (languages.map(\.utf8.count).max() ?? 0) + 1 + longest)
-        let entryBound = perPath * (100 + longestURL + perPath * (100 + longestURL))
-        if paths.count * perPath <= Self.maximumURLs, paths.count * entryBound <= budget { return [paths.indices] }
+        let size = entrySize
         var parts: [Range<Int>] = []
         var start = 0
         var (urls, bytes) = (0, 0)
         for index in paths.indices {
-            let size = entry(paths[index]).utf8.count
-            if index > start, urls + perPath > Self.maximumURLs || bytes + size > budget {
+            let bytesOfPath = size(paths[index])
+            if index > start, urls + perPath > Self.maximumURLs || bytes + bytesOfPath > budget {
                 parts.append(start..<index)
                 (start, urls, bytes) = (index, 0, 0)
             }
-            (urls, bytes) = (urls + perPath, bytes + size)
+            (urls, bytes) = (urls + perPath, bytes + bytesOfPath)
         }
         parts.append(start..<paths.count)
         return parts
@@ -63,7 +60,8 @@ struct Sitemap {
         var xml = Self.header + urlsetStart
         // Tens of megabytes for a large site: measured first and grown once, rather than held
         // twice as entries or copied as it doubles.
-        xml.reserveCapacity(xml.utf8.count + range.reduce(0) { $0 + entry(paths[$1]).utf8.count } + Self.urlsetEnd.utf8.count)
+        let size = entrySize
+        xml.reserveCapacity(xml.utf8.count + range.reduce(0) { $0 + size(paths[$1]) } + Self.urlsetEnd.utf8.count)
         for index in range { xml += entry(paths[index]) }
         return xml + Self.urlsetEnd
     }
@@ -73,19 +71,49 @@ struct Sitemap {
             + (languageFolders.count > 1 ? " xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n" : ">\n")
     }
 
+    private static let urlStart = "  <url><loc>"
+    private static let locationEnd = "</loc>"
+    private static let urlEnd = "</url>\n"
+    private static let alternateStart = "<xhtml:link rel=\"alternate\" hreflang=\""
+    private static let alternateAddress = "\" href=\""
+    private static let alternateEnd = "\"/>"
+
     /// One page's `<url>` in every language's folder, each with its alternates.
-    private func entry(_ path: String) -> String {
+    func entry(_ path: String) -> String {
         let folders = languageFolders
         var xml = ""
         for folder in folders {
-            xml += "  <url><loc>\(HTMLText.escape(baseURL + folder + path))</loc>"
+            xml += Self.urlStart
+            HTMLText.append(baseURL + folder + path, to: &xml)
+            xml += Self.locationEnd
             if folders.count > 1 {
                 for (language, other) in zip(languages, folders) {
-                    xml += "<xhtml:link rel=\"alternate\" hreflang=\"\(language)\" href=\"\(HTMLText.escape(baseURL + other + path))\"/>"
+                    xml += Self.alternateStart + language + Self.alternateAddress
+                    HTMLText.append(baseURL + other + path, to: &xml)
+                    xml += Self.alternateEnd
                 }
             }
-            xml += "</url>\n"
+            xml += Self.urlEnd
         }
         return xml
+    }
+
+    /// `entry(path).utf8.count`, reckoned: the same bytes for every page but its path's, which
+    /// appears once per address (each language's, and each of its alternates).
+    var entrySize: (String) -> Int {
+        let folders = languageFolders
+        let base = HTMLText.escapedCount(baseURL)
+        var fixed = 0
+        var addresses = folders.count
+        for folder in folders {
+            fixed += Self.urlStart.utf8.count + base + HTMLText.escapedCount(folder) + Self.locationEnd.utf8.count + Self.urlEnd.utf8.count
+            guard folders.count > 1 else { continue }
+            addresses += folders.count
+            for (language, other) in zip(languages, folders) {
+                fixed += Self.alternateStart.utf8.count + language.utf8.count + Self.alternateAddress.utf8.count + base + HTMLText.escapedCount(other)
+                fixed += Self.alternateEnd.utf8.count
+            }
+        }
+        return { [fixed, addresses] path in fixed + addresses * HTMLText.escapedCount(path) }
     }
 }

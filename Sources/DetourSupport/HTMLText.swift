@@ -6,6 +6,18 @@ public enum HTMLText {
         return escaped
     }
 
+    /// How many UTF-8 bytes `escape(text)` has, without making it.
+    public static func escapedCount(_ text: String) -> Int {
+        text.utf8.reduce(0) { count, byte in
+            switch byte {
+            case UInt8(ascii: "&"), UInt8(ascii: "'"): count + 5
+            case UInt8(ascii: "<"), UInt8(ascii: ">"): count + 4
+            case UInt8(ascii: "\""): count + 6
+            default: count + 1
+            }
+        }
+    }
+
     /// `text`, escaped, added to `output`: runs without a special character are copied whole,
     /// so the common case is one append.
     public static func append(_ text: String, to output: inout String) {

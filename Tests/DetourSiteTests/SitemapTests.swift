@@ -8,6 +8,18 @@ import XCTest
 final class SitemapTests: XCTestCase {
     private let languages = ["en", "de", "fr", "es", "ja"]
 
+    /// The split is reckoned without writing the entries: the reckoning must be their size.
+    func testEntrySizeIsTheWrittenEntrysSize() {
+        for languages in [[], ["en"], languages, ["en", "pt-BR"]] {
+            for base in ["https://help.example.com/", "https://x.test/a&b'<c>\"/", "https://ü.test/"] {
+                let sitemap = Sitemap(baseURL: base, paths: [], languages: languages)
+                for path in ["", "articles/topic-1/", "articles/a&b/", "articles/\"q\"/", "tags/über-<x>/", "articles/it's/"] {
+                    XCTAssertEqual(sitemap.entrySize(path), sitemap.entry(path).utf8.count, "\(languages) \(base) \(path)")
+                }
+            }
+        }
+    }
+
     func testASiteWithinTheLimitsIsOneFile() throws {
         let sitemap = Sitemap(baseURL: "https://help.example.com/", paths: [""] + (0..<100).map { "articles/topic-\($0)/" }, languages: languages)
         XCTAssertEqual(sitemap.parts, [0..<101])
