@@ -68,8 +68,8 @@ public struct Article: Sendable {
     /// large site reads each body again when its page is rendered, rather than hold every one.
     mutating func readBodyKeepingNoTree(with reader: MarkdownRenderer) -> MarkdownRenderer.Result {
         bodyHash = body.hashValue
-        var output = readBody(with: reader)
-        (document, output.document) = (.empty, .empty)
+        let output = readBody(with: reader)
+        document = .empty
         return output
     }
 

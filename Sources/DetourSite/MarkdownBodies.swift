@@ -20,7 +20,7 @@ struct MarkdownBodies: Sendable {
     /// `contentRoot`: where articles loaded without their trees are read again.
     /// `pagesPerArticle`: how many pages will show each article, once each, after which its
     /// text is let go; nil to keep every text (a preview server renders pages again).
-    init(content: Content, contentRoot: URL? = nil, pagesPerArticle: Int? = nil) {
+    init(content: Content, contentRoot: URL, pagesPerArticle: Int? = nil) {
         let renderers = Self.renderers(of: content)
         let fallback = renderers[content.site.language]!
         let speaking = { (language: String) in renderers[language] ?? fallback }
@@ -40,8 +40,8 @@ struct MarkdownBodies: Sendable {
 
     /// The article's page body, from its tree, or from its file read again when the content
     /// kept none; a file that changed since is reported (`changedFiles`) and shows nothing.
-    private static func body(of article: Article, renderer: MarkdownRenderer, contentRoot: URL?, changed: ChangedFiles) -> LazyText {
-        guard article.bodyHash != nil, let contentRoot else {
+    private static func body(of article: Article, renderer: MarkdownRenderer, contentRoot: URL, changed: ChangedFiles) -> LazyText {
+        guard article.bodyHash != nil else {
             return LazyText { [document = article.document, path = article.relativePath] in
                 renderer.html(document, fromPath: path, root: SiteLayout.nestedRoot)
             }

@@ -27,16 +27,16 @@ struct PageModel: Sendable {
     let sections: [HomeGroups.Section]
     private let sectionOfArticle: [Int: Int]
 
-    /// `bodies`: made from `content` unless the build made them before letting its trees go.
+    /// `bodies`: the articles' and codes' Markdown as this build renders it (`MarkdownBodies`).
     /// `everyPage`: the model will render the whole site, so what many pages share (sidebar
     /// links, tag paths) is made up front; a quick rebuild of a few pages makes what it needs.
     init(
-        content: Content, errorPageAdvice: ErrorPageAdvice, bodies: MarkdownBodies? = nil, searchIndexHeads: [String: String] = [:], everyPage: Bool = true
+        content: Content, errorPageAdvice: ErrorPageAdvice, bodies: MarkdownBodies, searchIndexHeads: [String: String] = [:], everyPage: Bool = true
     ) {
         self.content = content
         self.errorPageAdvice = errorPageAdvice
         self.searchIndexHeads = searchIndexHeads
-        self.bodies = bodies ?? MarkdownBodies(content: content)
+        self.bodies = bodies
         sections = HomeGroups.sections(content.articles)
         var sectionOfArticle: [Int: Int] = [:]
         for (number, section) in sections.enumerated() {
