@@ -3,8 +3,8 @@ import Mustache
 import Synchronization
 
 /// Text rendered the first time a template asks for it and then shared, like Hugo's cached
-/// content views. Lists that show thousands of article cards render each card once. What it
-/// was made from (a Markdown tree) is let go once the text exists.
+/// content views: a partial every page shows, an article's body its languages' pages share.
+/// What it was made from (a Markdown tree) is let go once the text exists.
 final class LazyText: DeferredText, MustacheCustomRenderable, Sendable {
     private enum State {
         case pending(@Sendable () -> String)

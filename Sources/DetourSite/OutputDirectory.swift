@@ -51,6 +51,35 @@ struct OutputDirectory {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: path) }
         defer { close(descriptor) }
+        try Self.write(bytes, to: descriptor, path: path)
+    }
+
+    /// Writes one file handed over in pieces, each written as it comes, so that a file of tens
+    /// of megabytes is never held whole. Compared with the current output's as it goes: the
+    /// same bytes are hard-linked in the end, as `write` does.
+    func write(_ relativePath: String, pieces: ((String) throws -> Void) throws -> Void) throws {
+        let path = staging.path + "/" + relativePath
+        try Self.makeFolder(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(path: path) }
+        defer { close(descriptor) }
+        let previous = target.path + "/" + relativePath
+        var comparison = FileComparison(path: previous)
+        try pieces { piece in
+            var piece = piece
+            try piece.withUTF8 { bytes in
+                comparison.compare(bytes)
+                try Self.write(bytes, to: descriptor, path: path)
+            }
+        }
+        // The same bytes: the previous file takes the written one's place.
+        guard comparison.endsEqual() else { return }
+        let linked = path + ".previous"
+        if link(previous, linked) == 0, rename(linked, path) != 0 { unlink(linked) }
+    }
+
+    /// All of `bytes` to `descriptor`, the file at `path`.
+    private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32, path: String) throws {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -65,15 +94,9 @@ struct OutputDirectory {
     /// Whether the regular file at `path` holds exactly `bytes`. A symbolic link never counts,
     /// so none can be carried from the old output into the new one.
     private static func file(_ path: String, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else { return false }
-        let existing = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-        defer { existing.deallocate() }
-        guard FileBytes.fill(existing, from: descriptor) == bytes.count else { return false }
-        return bytes.isEmpty || memcmp(existing.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        var comparison = FileComparison(path: path, size: bytes.count)
+        comparison.compare(bytes)
+        return comparison.endsEqual()
     }
 
     /// Replaces one file of the output itself, not the staging folder, by writing beside it and

@@ -53,11 +53,19 @@ struct PageModel: Sendable {
             return
         }
         tagPaths = Dictionary(content.articles.flatMap(\.tags).map { ($0, SiteLayout.tag($0)) }, uniquingKeysWith: { first, _ in first })
+        // A language whose title of an article is the default language's shares its link:
+        // most articles of a large site are not translated into every language.
+        let defaultLinks = content.articles.map { ArticleLink(title: $0.title, url: SiteLayout.nestedRoot + $0.sitePath, current: false) }
         sidebarLinks = Dictionary(
             uniqueKeysWithValues: content.site.languages.map { language in
                 (
                     language,
-                    content.articles.map { ArticleLink(title: $0.title(in: language), url: SiteLayout.nestedRoot + $0.sitePath, current: false) }
+                    content.articles.indices.map { index in
+                        let article = content.articles[index]
+                        let title = article.title(in: language)
+                        return title == article.title
+                            ? defaultLinks[index] : ArticleLink(title: title, url: SiteLayout.nestedRoot + article.sitePath, current: false)
+                    }
                 )
             })
     }
@@ -72,8 +80,9 @@ struct PageModel: Sendable {
     /// Each tag's page, slugged once: every list entry links its article's tags. Empty for a
     /// quick rebuild.
     private let tagPaths: [String: String]
-    /// Each article's `partials/article-card`, rendered on first use, by root then article index.
-    var cards: [String: [LazyText]] = [:]
+    /// Each article's `partials/article-card` by its index, by root: rendered where a list
+    /// shows it, and not kept (`TextOnUse`).
+    var cards: [String: @Sendable (Int) -> String] = [:]
     /// Every template rendered with only `site` in scope, on first use, by root, as a tree
     /// of its name's parts: `{{{cached.partials.header}}}`, like Hugo's partialCached.
     var cachedPartials: [String: TemplateTree] = [:]
@@ -154,14 +163,14 @@ struct PageModel: Sendable {
     }
 
     /// An article as lists in `language` show it; `card` is its `partials/article-card`,
-    /// rendered once per language and root.
+    /// rendered when a list shows it.
     func articleSummary(at index: Int, language: String, root: String) -> ArticleSummary {
         let article = content.articles[index].translated(language)
         return ArticleSummary(
             title: article.title, summary: article.summary, url: root + article.sitePath, audience: article.audience.rawValue,
             codes: article.codes.map { ArticleSummary.CodeLink(status: $0.value, url: root + SiteLayout.code($0.value)) },
             tags: article.tags.map { tag(name: $0, root: tagRoot(root, language: language)) }, updated: article.updated,
-            card: cards[Self.key(language, root)]?[index], t: stringData(in: language))
+            card: cards[Self.key(language, root)].map { card in TextOnUse { card(index) } }, t: stringData(in: language))
     }
 
     /// How many of its section's articles an article's sidebar shows.
@@ -243,7 +252,7 @@ struct PageModel: Sendable {
         var id: String
         var count: Int?
         var codes: [CodeSummary]?
-        var articles: [ArticleSummary]?
+        var articles: GeneratedValues<ArticleSummary>?
 
         var templateData: TemplateData { TemplateFields(["title": title, "id": id, "count": count, "codes": codes, "articles": articles]).templateData }
     }
@@ -260,15 +269,15 @@ struct PageModel: Sendable {
         let sections = sections.map { section in
             HomeGroup(
                 title: section.title, id: "section-" + (section.folder.isEmpty ? "articles" : section.folder), count: section.articles.count,
-                articles: section.articles.map { articleSummary(at: $0, language: language, root: root) })
+                articles: GeneratedValues(section.articles) { articleSummary(at: $0, language: language, root: root) })
         }
         let fields = TemplateFields([
             "codes": content.codes.map { codeSummary($0, language: language, root: root) },
             "codeGroups": codeGroups,
-            "visitorArticles": visitorArticles.map { articleSummary(at: $0, language: language, root: root) },
+            "visitorArticles": GeneratedValues(visitorArticles) { articleSummary(at: $0, language: language, root: root) },
             "visitorCodes": content.codes.filter { [500, 502, 503, 504].contains($0.status) }.map { codeSummary($0, language: language, root: root) },
             "sections": sections,
-            "articles": content.articles.indices.map { articleSummary(at: $0, language: language, root: root) },
+            "articles": GeneratedValues(Array(content.articles.indices)) { articleSummary(at: $0, language: language, root: root) },
             "tags": tags.map { tag(name: $0.name, root: tagRoot(root, language: language), count: $0.count) },
         ])
         return helpPage(language: language, path: SiteLayout.home, title: content.site.name, fields: fields)
@@ -299,7 +308,7 @@ struct PageModel: Sendable {
             operatorNotes: code.operatorNotesDocument.map { bodies.html($0, fromPath: code.relativePath, language: content.site.language, root: root) },
             notesLanguage: content.site.language, retryAfter: code.retryAfter, emittedBy: code.emittedBy, formerNames: code.formerNames,
             errorPageURL: errorPageURL,
-            related: (curated + listing).map { articleSummary(at: $0, language: language, root: root) })
+            related: GeneratedValues(curated + listing) { articleSummary(at: $0, language: language, root: root) })
         let title = "\(code.status) \(text.title) · \(content.site.name)"
         return helpPage(
             language: language, path: code.sitePath, title: title, values: ["status": String(code.status)], fields: TemplateFields(["code": model]))
@@ -364,7 +373,7 @@ struct PageModel: Sendable {
     /// A tag's page: its name and the articles that carry it.
     private struct TagPageView: TemplateValue {
         var name: String
-        var articles: [ArticleSummary]
+        var articles: GeneratedValues<ArticleSummary>
 
         var templateData: TemplateData { TemplateFields(["name": name, "articles": articles]).templateData }
     }
@@ -372,7 +381,7 @@ struct PageModel: Sendable {
     func tagPage(name: String, articles: [Int]) -> HelpPage {
         let root = SiteLayout.nestedRoot
         let language = content.site.language
-        let tag = TagPageView(name: name, articles: articles.map { articleSummary(at: $0, language: language, root: root) })
+        let tag = TagPageView(name: name, articles: GeneratedValues(articles) { articleSummary(at: $0, language: language, root: root) })
         return helpPage(
             language: language, path: SiteLayout.tag(name), title: "\(name) · \(content.site.name)", inEveryLanguage: false,
             fields: TemplateFields(["tag": tag]))

@@ -62,11 +62,11 @@ struct PageSet: Sendable {
             if templates.has(Self.cardTemplate) {
                 // Cards link from their list's page: within the language's folder.
                 let listRoot = Self.languageRoot(root, language: language, content: content)
-                // One closure holds the model for every card; each card holds only its number.
-                let card: @Sendable (Int) -> String = { index in
+                // Rendered each time a list shows it: most cards are shown once per language
+                // (the home page), and a large site's would otherwise be held to the end.
+                model.cards[PageModel.key(language, listRoot)] = { index in
                     templates.render(Self.cardTemplate, plain.articleSummary(at: index, language: language, root: listRoot))
                 }
-                model.cards[PageModel.key(language, listRoot)] = content.articles.indices.map { index in LazyText { card(index) } }
             }
         }
         self.model = model
@@ -179,6 +179,16 @@ struct PageSet: Sendable {
             let bodyFormat = OutputFormat.named(bodyName) ?? .html
             let body = renderErrorPage(code, language: language, format: bodyFormat, with: templates)
             return HTTPStatus.response(status: code.status, title: code.title, mediaType: bodyFormat.contentType, retryAfter: code.retryAfter, body: body)
+        }
+    }
+
+    /// A job whose file is written in pieces as they are made rather than held whole (a
+    /// sitemap's `<urlset>`, up to 50 MB); nil for every other job, which `render` makes.
+    func pieces(of job: Job) -> (((String) throws -> Void) throws -> Void)? {
+        switch job {
+        case .sitemap where sitemapParts.count == 1: { [sitemap] write in try sitemap.write(sitemap.paths.indices, to: write) }
+        case .sitemapPart(let number): { [sitemap, range = sitemapParts[number]] write in try sitemap.write(range, to: write) }
+        default: nil
         }
     }
 

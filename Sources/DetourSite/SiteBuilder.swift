@@ -135,8 +135,11 @@ public enum SiteBuilder {
                 let count = done.add(1, ordering: .relaxed).newValue
                 if count % 250 == 0 || count == total { progress("pages \(count)/\(total)") }
             }
-            let text = pages.render(job, with: templates)
             let paths = pages.paths(of: job)
+            if let pieces = pages.pieces(of: job) {
+                return paths.lazy.compactMap { path in catchingWriteFailure(options) { try output.write(path, pieces: pieces) } }.first
+            }
+            let text = pages.render(job, with: templates)
             // A page a template left blank would be served as an empty page; say where.
             if let template = pages.pageTemplate(of: job), text.allSatisfy(\.isWhitespace) {
                 return .error(
@@ -156,8 +159,13 @@ public enum SiteBuilder {
     }
 
     private static func write(_ text: String, to path: String, in output: OutputDirectory, _ options: BuildOptions) -> Diagnostic? {
+        catchingWriteFailure(options) { try output.write(path, text) }
+    }
+
+    /// What `writing` threw, as the build reports it.
+    private static func catchingWriteFailure(_ options: BuildOptions, _ writing: () throws -> Void) -> Diagnostic? {
         do {
-            try output.write(path, text)
+            try writing()
             return nil
         } catch {
             return writeFailure(options, error)
@@ -206,11 +214,8 @@ public enum SiteBuilder {
     /// The theme's static files, byte for byte.
     private static func copyAssets(_ templates: TemplateSet, to output: OutputDirectory, _ options: BuildOptions) -> [Diagnostic] {
         templates.assets.compactMap { asset in
-            do {
+            catchingWriteFailure(options) {
                 try (templates.assetBytes[asset] ?? []).withUnsafeBufferPointer { try output.write(TemplateSet.outputPath(ofAsset: asset), bytes: $0) }
-                return nil
-            } catch {
-                return writeFailure(options, error)
             }
         }
     }

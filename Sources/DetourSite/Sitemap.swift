@@ -57,14 +57,28 @@ struct Sitemap {
 
     /// A `<urlset>` of the pages at `range`.
     func xml(of range: Range<Int>) -> String {
-        var xml = Self.header + urlsetStart
-        // Tens of megabytes for a large site: measured first and grown once, rather than held
-        // twice as entries or copied as it doubles.
+        var xml = ""
         let size = entrySize
-        xml.reserveCapacity(xml.utf8.count + range.reduce(0) { $0 + size(paths[$1]) } + Self.urlsetEnd.utf8.count)
-        for index in range { xml += entry(paths[index]) }
-        return xml + Self.urlsetEnd
+        xml.reserveCapacity(Self.header.utf8.count + urlsetStart.utf8.count + range.reduce(0) { $0 + size(paths[$1]) } + Self.urlsetEnd.utf8.count)
+        write(range) { xml += $0 }
+        return xml
     }
+
+    /// The same, handed to `write` in pieces of about `pieceSize` bytes: a large site's file is
+    /// tens of megabytes, which a build writes as it makes them rather than holding them.
+    func write(_ range: Range<Int>, to write: (String) throws -> Void) rethrows {
+        var piece = Self.header + urlsetStart
+        for index in range {
+            piece += entry(paths[index])
+            if piece.utf8.count >= Self.pieceSize {
+                try write(piece)
+                piece = ""
+            }
+        }
+        try write(piece + Self.urlsetEnd)
+    }
+
+    static let pieceSize = 64 * 1024
 
     private var urlsetStart: String {
         "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\""

@@ -108,8 +108,9 @@ public struct TemplateSet: Sendable {
         case .number(let number): number
         case .flag(let flag): flag
         case .list(let items): items.map(mustacheValue)
+        case .generated(let list): list.items.map(mustacheValue)
         case .object(let fields): fields.mapValues(mustacheValue)
-        case .deferred(let deferred): (deferred as? LazyText).map { $0 as Any } ?? deferred.text
+        case .deferred(let deferred): (deferred as? any MustacheCustomRenderable).map { $0 as Any } ?? deferred.text
         }
     }
 

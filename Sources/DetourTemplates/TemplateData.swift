@@ -6,6 +6,9 @@ public enum TemplateData: Sendable {
     case number(Int)
     case flag(Bool)
     case list([TemplateData])
+    /// A list whose items are made as a section reaches each, and let go after it: a home
+    /// page lists every article, which as data at once would be tens of megabytes per page.
+    case generated(GeneratedList)
     case object([String: TemplateData])
     /// Text made the first time a template shows it (a card, a cached partial).
     case deferred(any DeferredText)
@@ -14,4 +17,22 @@ public enum TemplateData: Sendable {
 /// Text worked out on first use and then shared by every page that shows it.
 public protocol DeferredText: AnyObject, Sendable {
     var text: String { get }
+}
+
+/// `count` items, each made by `item` when it is read.
+public struct GeneratedList: Sendable {
+    public let count: Int
+    private let item: @Sendable (Int) -> TemplateData
+
+    public init(count: Int, item: @escaping @Sendable (Int) -> TemplateData) {
+        self.count = count
+        self.item = item
+    }
+
+    public subscript(index: Int) -> TemplateData { item(index) }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// Every item at once, for what needs them so (swift-mustache's values, `reversed`).
+    public var items: [TemplateData] { (0..<count).map(item) }
 }

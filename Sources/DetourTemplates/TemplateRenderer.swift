@@ -51,7 +51,7 @@ struct TemplateRenderer {
             case .flag(let flag): text = flag ? "true" : "false"
             case .deferred(let deferred): text = deferred.text
             // swift-mustache prints a list or object as Swift describes it; nothing is clearer.
-            case .list, .object: return
+            case .list, .generated, .object: return
             }
             if escaped { frame.contentType.append(text, to: &output) } else { output += text }
         case .section(let name, let body, let inverted):
@@ -77,17 +77,26 @@ struct TemplateRenderer {
         case .flag(true):
             render(body, &stack, frame, into: &output)
         case .list(let items):
-            var inner = frame
-            for (index, item) in items.enumerated() {
-                inner.position = Position(index: index, isLast: index == items.count - 1)
-                stack.append(item)
-                render(body, &stack, inner, into: &output)
-                stack.removeLast()
-            }
+            renderItems(body, count: items.count, { items[$0] }, &stack, frame, into: &output)
+        case .generated(let list):
+            renderItems(body, count: list.count, { list[$0] }, &stack, frame, into: &output)
         case .some(let value):
             var inner = frame
             inner.position = nil
             stack.append(value)
+            render(body, &stack, inner, into: &output)
+            stack.removeLast()
+        }
+    }
+
+    /// The section once per item, each item on the stack while its copy renders.
+    private func renderItems(
+        _ body: [TemplateNode], count: Int, _ item: (Int) -> TemplateData, _ stack: inout [TemplateData], _ frame: Frame, into output: inout String
+    ) {
+        var inner = frame
+        for index in 0..<count {
+            inner.position = Position(index: index, isLast: index == count - 1)
+            stack.append(item(index))
             render(body, &stack, inner, into: &output)
             stack.removeLast()
         }
@@ -98,14 +107,22 @@ struct TemplateRenderer {
         case nil, .flag(false):
             render(body, &stack, frame, into: &output)
         case .list(let items) where items.isEmpty:
-            var inner = frame
-            inner.position = nil
-            stack.append(.list(items))
-            render(body, &stack, inner, into: &output)
-            stack.removeLast()
+            renderInvertedOnEmpty(body, .list(items), &stack, frame, into: &output)
+        case .generated(let list) where list.isEmpty:
+            renderInvertedOnEmpty(body, .generated(list), &stack, frame, into: &output)
         default:
             return
         }
+    }
+
+    /// An inverted section on an empty list renders once, with the list as its object.
+    private func renderInvertedOnEmpty(_ body: [TemplateNode], _ empty: TemplateData, _ stack: inout [TemplateData], _ frame: Frame, into output: inout String)
+    {
+        var inner = frame
+        inner.position = nil
+        stack.append(empty)
+        render(body, &stack, inner, into: &output)
+        stack.removeLast()
     }
 
     private func resolve(_ name: TemplateName, _ stack: [TemplateData], _ position: Position?) -> TemplateData? {

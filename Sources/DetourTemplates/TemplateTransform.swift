@@ -32,6 +32,15 @@ enum TemplateTransform {
             case "empty": return .flag(items.isEmpty)
             default: return nil
             }
+        case .generated(let list):
+            switch name {
+            case "first": return list.isEmpty ? nil : list[0]
+            case "last": return list.isEmpty ? nil : list[list.count - 1]
+            case "reversed": return .list(list.items.reversed())
+            case "count": return .number(list.count)
+            case "empty": return .flag(list.isEmpty)
+            default: return nil
+            }
         case .object(let fields):
             switch name {
             case "count": return .number(fields.count)

@@ -74,14 +74,17 @@ final class OutputTests: SiteTestCase {
         XCTAssertTrue(build(folder).wroteOutput)
         let article = folder.url.appendingPathComponent("public/articles/refused/index.html").path
         let errorPage = folder.url.appendingPathComponent("public/errors/502.html").path
+        let sitemap = folder.url.appendingPathComponent("public/sitemap.xml").path
         let articleInode = try inode(article)
         let errorPageInode = try inode(errorPage)
+        let sitemapInode = try inode(sitemap)
 
         try folder.write([
             "content/codes/502.yml": try folder.read("content/codes/502.yml").replacingOccurrences(of: "Try again in a minute.", with: "Try again in an hour.")
         ])
         XCTAssertTrue(build(folder).wroteOutput)
         XCTAssertEqual(try inode(article), articleInode, "an identical page is linked, not rewritten")
+        XCTAssertEqual(try inode(sitemap), sitemapInode, "a file written in pieces is compared and linked too")
         XCTAssertNotEqual(try inode(errorPage), errorPageInode)
         XCTAssertTrue(try folder.read("public/errors/502.html").contains("Try again in an hour."))
         let links = try FileManager.default.attributesOfItem(atPath: article)[.referenceCount] as? NSNumber

@@ -69,6 +69,43 @@ final class SitemapTests: XCTestCase {
         XCTAssertEqual(parts.map(\.count).reduce(0, +), paths.count)
     }
 
+    /// A build writes a large sitemap as it makes it: pieces of about `pieceSize`, never the
+    /// whole file at once.
+    func testALargeSitemapIsWrittenInPieces() {
+        let sitemap = Sitemap(baseURL: "https://help.example.com/", paths: [""] + (0..<5_000).map { "articles/topic-\($0)/" }, languages: languages)
+        var pieces: [String] = []
+        sitemap.write(sitemap.paths.indices) { pieces.append($0) }
+        XCTAssertGreaterThan(pieces.count, 10)
+        let largestEntry = sitemap.paths.map(sitemap.entrySize).max()!
+        XCTAssertTrue(pieces.allSatisfy { $0.utf8.count < Sitemap.pieceSize + largestEntry + 100 }, "\(pieces.map(\.utf8.count).max()!)")
+        XCTAssertEqual(pieces.joined(), sitemap.xml(parts: sitemap.parts))
+    }
+
+    /// What decides whether a file written in pieces is the previous one: every byte, in order,
+    /// and nothing after; a symbolic link never.
+    func testAFileComparedPieceByPiece() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("detour-comparison-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("sitemap.xml")
+        try Data("<urlset>one two</urlset>".utf8).write(to: file)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link.xml"), withDestinationURL: file)
+        func equals(_ pieces: [String], path: String = file.path) -> Bool {
+            var comparison = FileComparison(path: path)
+            for piece in pieces {
+                var piece = piece
+                piece.withUTF8 { comparison.compare($0) }
+            }
+            return comparison.endsEqual()
+        }
+        XCTAssertTrue(equals(["<urlset>", "one two", "", "</urlset>"]))
+        XCTAssertFalse(equals(["<urlset>", "one two"]), "a file with more after the pieces")
+        XCTAssertFalse(equals(["<urlset>", "one two</urlset>", "\n"]), "pieces beyond the file")
+        XCTAssertFalse(equals(["<urlset>", "one tw0</urlset>"]))
+        XCTAssertFalse(equals(["<urlset>one two</urlset>"], path: folder.appendingPathComponent("link.xml").path))
+        XCTAssertFalse(equals(["x"], path: folder.appendingPathComponent("missing.xml").path))
+    }
+
     /// Every `<loc>` of a well-formed document.
     private func urls(in xml: String) throws -> [String] {
         let reader = LocationReader()

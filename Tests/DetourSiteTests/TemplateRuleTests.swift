@@ -81,7 +81,8 @@ final class TemplateRuleTests: SiteTestCase {
     func testATemplateWithInheritanceRendersThroughSwiftMustache() throws {
         let folder = try site([
             "templates/layout.mustache": "<h1>{{$heading}}Tag{{/heading}}</h1>\n{{$body}}{{/body}}\n",
-            "templates/tag.mustache": "{{<layout}}{{$heading}}{{tag.name}} &{{/heading}}{{$body}}<p>{{count(tag.articles)}} articles</p>{{/body}}{{/layout}}\n",
+            "templates/tag.mustache":
+                "{{<layout}}{{$heading}}{{tag.name}} &{{/heading}}{{$body}}<p>{{count(tag.articles)}} articles</p>{{#tag.articles}}{{{card}}}{{/tag.articles}}{{/body}}{{/layout}}\n",
         ])
         let report = build(folder)
         XCTAssertEqual(report.diagnostics.filter { $0.severity == .error }.map(\.message), [])
@@ -89,6 +90,7 @@ final class TemplateRuleTests: SiteTestCase {
         let tagPage = try String(contentsOfFile: folder.path + "/public/tags/\(try XCTUnwrap(tags.first))/index.html", encoding: .utf8)
         XCTAssertTrue(tagPage.hasPrefix("<h1>\(try XCTUnwrap(tags.first)) &</h1>\n<p>"), tagPage)
         XCTAssertTrue(tagPage.contains(" articles</p>"), tagPage)
+        XCTAssertTrue(tagPage.contains("<li><a href=\"../../articles/"), "each article's card, made as the list shows it: \(tagPage)")
         let articles = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/public/articles")
         let articlePage = try String(contentsOfFile: folder.path + "/public/articles/\(try XCTUnwrap(articles.first))/index.html", encoding: .utf8)
         XCTAssertTrue(articlePage.contains("<main class=\"article\">"), "the other templates render as ever: \(articlePage.prefix(300))")

@@ -2,7 +2,7 @@
 
 /// One context, typed and as swift-mustache reads it: text with every character HTML escapes,
 /// numbers, both flags, a list of objects that shadow and miss the outer keys, an empty list,
-/// a list of text and nested objects.
+/// a list of text and nested objects; the two lists again as generated lists (items made as read).
 enum OracleContext {
     static let special = "<a href=\"x\">Tom & Jerry's</a> é"
 
@@ -13,16 +13,20 @@ enum OracleContext {
         "zero": .number(0),
         "b": .flag(true),
         "f": .flag(false),
-        "list": .list([
-            .object(["s1": .text("one"), "n": .number(1)]),
-            .object(["s1": .text("two & <b>"), "b": .flag(false)]),
-            .object(["n": .number(3)]),
-        ]),
+        "list": .list(listItems),
         "empty": .list([]),
+        "glist": .generated(GeneratedList(count: 3) { listItems[$0] }),
+        "gempty": .generated(GeneratedList(count: 0) { _ in .text("never read") }),
         "strs": .list([.text("x"), .text("<y>"), .text("")]),
         "obj": .object(["s1": .text("in obj"), "inner": .object(["x": .text("deep")])]),
         "blank": .text(""),
     ])
+
+    private static let listItems: [TemplateData] = [
+        .object(["s1": .text("one"), "n": .number(1)]),
+        .object(["s1": .text("two & <b>"), "b": .flag(false)]),
+        .object(["n": .number(3)]),
+    ]
 
     static var any: Any { plain(data) }
 
@@ -32,6 +36,7 @@ enum OracleContext {
         case .number(let number): number
         case .flag(let flag): flag
         case .list(let items): items.map(plain)
+        case .generated(let list): list.items.map(plain)
         case .object(let fields): fields.mapValues(plain)
         case .deferred(let deferred): deferred.text
         }

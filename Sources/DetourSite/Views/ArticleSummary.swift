@@ -19,8 +19,8 @@ struct ArticleSummary: TemplateValue {
     var codes: [CodeLink]
     var tags: [TagLink]
     var updated: String?
-    /// The article's `partials/article-card`, rendered once per language and root.
-    var card: LazyText?
+    /// The article's `partials/article-card`, rendered where a template shows it.
+    var card: TextOnUse?
     var t: TemplateData
 
     var fields: TemplateFields {

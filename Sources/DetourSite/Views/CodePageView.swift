@@ -12,7 +12,7 @@ struct CodePageView: TemplateValue {
     var emittedBy: [String]
     var formerNames: [String]
     var errorPageURL: String?
-    var related: [ArticleSummary]
+    var related: GeneratedValues<ArticleSummary>
 
     var templateData: TemplateData {
         TemplateFields([

@@ -58,3 +58,19 @@ extension TemplateData: TemplateValue {
 extension LazyText: TemplateValue {
     var templateData: TemplateData { .deferred(self) }
 }
+
+/// A list whose items become template data only as a template reaches each
+/// (`TemplateData.generated`): the lists as long as the site (a home page's articles, a tag's,
+/// a code's) would otherwise be whole before their page renders, once per page being rendered.
+struct GeneratedValues<Value: TemplateValue>: TemplateValue, Sendable {
+    let count: Int
+    let item: @Sendable (Int) -> Value
+
+    /// `elements`' items as `transform` makes each.
+    init<Element: Sendable>(_ elements: [Element], _ transform: @escaping @Sendable (Element) -> Value) {
+        count = elements.count
+        item = { transform(elements[$0]) }
+    }
+
+    var templateData: TemplateData { .generated(GeneratedList(count: count) { [item] in item($0).templateData }) }
+}
