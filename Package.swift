@@ -130,7 +130,9 @@ let package = Package(
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
         .testTarget(
             name: "DetourTemplatesTests", dependencies: ["DetourTemplates", "DetourTestSupport", .product(name: "Mustache", package: "swift-mustache")]),
-        .testTarget(name: "DetourContentTests", dependencies: ["DetourContent", "DetourLayout", "DetourYAML", "DetourTestSupport"]),
+        .testTarget(
+            name: "DetourContentTests",
+            dependencies: ["DetourContent", "DetourDiagnostics", "DetourLayout", "DetourSupport", "DetourYAML", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),

@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourLayout
+import DetourSupport
 import DetourYAML
 import Foundation
 
@@ -34,8 +35,18 @@ public struct Article: Sendable {
     /// reads it again (`rereadDocument`).
     public var bodyHash: Int?
     public var headings: [MarkdownDocument.Heading] = []
-    /// The body's plain text, split at its headings, for search.
-    public var sections: [MarkdownDocument.Section] = []
+    /// The body's plain text, split at its headings, for search: held, or read back from
+    /// where `spillSections` wrote it (each read makes them anew).
+    public var sections: [MarkdownDocument.Section] {
+        get { spilled?.sections ?? heldSections }
+        set { (heldSections, spilled) = (newValue, nil) }
+    }
+    var heldSections: [MarkdownDocument.Section] = []
+    var spilled: SpilledSections?
+    /// The text before the first heading, without reading the sections back.
+    public var intro: String? { spilled.map(\.intro) ?? heldSections.first { $0.heading == nil }?.text }
+    /// How many sections have a heading, without reading them back.
+    public var headedSectionCount: Int { spilled?.headedCount ?? heldSections.count { $0.heading != nil } }
     /// Its fenced code blocks, for the checks that read the configuration they quote.
     public var codeBlocks: [CodeBlock] = []
     /// By language: the article as written in `<name>.<language>.md`, rendered too.
@@ -71,6 +82,13 @@ public struct Article: Sendable {
         let output = readBody(with: reader)
         document = .empty
         return output
+    }
+
+    /// Moves the sections, and its translations', to `spill` (they stay if it refuses them):
+    /// a build of a large site reads them back only for the search index.
+    mutating func spillSections(to spill: TextSpill) {
+        if let spilled = SpilledSections(heldSections, to: spill) { (heldSections, self.spilled) = ([], spilled) }
+        for language in translations.keys { translations[language]!.spillSections(to: spill) }
     }
 
     /// The body read again from the file under `contentRoot`, parsed as the content loader

@@ -21,6 +21,9 @@ public struct ContentLoader: Sendable {
     /// holding every tree, or every body, of a site of a hundred thousand articles would take
     /// gigabytes.
     public var keepsTrees = true
+    /// Whether articles' sections for search are written to a temporary file and read back
+    /// when wanted (`Article.spillSections`), rather than held: for a build of a large site.
+    public var spillsSections = false
 
     public init(root: URL, displayRoot: String, includeDrafts: Bool = false, baseURL: String? = nil) {
         self.root = root
@@ -68,6 +71,7 @@ public struct ContentLoader: Sendable {
             allowRawHTML: site?.allowRawHTML ?? false
         )
         let keepsTrees = keepsTrees
+        let spill = spillsSections ? TextSpill() : nil
         let outputs = articles.concurrentUpdate { article -> MarkdownRenderer.Result in
             var output = keepsTrees ? article.readBody(with: reader) : article.readBodyKeepingNoTree(with: reader)
             // A translation's links are checked as the original's; its headings are its own,
@@ -78,6 +82,7 @@ public struct ContentLoader: Sendable {
                 output.diagnostics += translated.diagnostics
             }
             output.document = .empty
+            if let spill { article.spillSections(to: spill) }
             return output
         }
         let slugs = articles.map(\.slug)

@@ -14,10 +14,21 @@ public enum SearchIndexBuilder {
         var weight: Double { [10, 8, 5, 4, 3, 1][rawValue] }
     }
 
+    /// A term's impact in one record, in eight bytes (a large site's index holds millions while
+    /// it is built): the term's number in the top bits, so that postings sort by term, then the
+    /// record's reference (below 2³⁰, `SearchIndexLayout`), then the impact.
     struct Posting {
-        var term: Int32
-        var reference: Int32
-        var impact: UInt8
+        /// Term numbers a chunk may give (`SearchIndexChunk`): what the top bits hold.
+        static let termLimit: Int32 = 1 << 26
+        let bits: UInt64
+
+        init(term: Int32, reference: Int32, impact: UInt8) {
+            bits = UInt64(term) << 38 | UInt64(reference) << 8 | UInt64(impact)
+        }
+
+        var term: Int32 { Int32(bits >> 38) }
+        var reference: Int32 { Int32(truncatingIfNeeded: (bits >> 8) & 0x3FFF_FFFF) }
+        var impact: UInt8 { UInt8(truncatingIfNeeded: bits) }
     }
 
     /// One language's index: its files, relative to the language's folder, and, when it is more
@@ -36,7 +47,20 @@ public enum SearchIndexBuilder {
     /// The same, given up (nil) soon after `cancelled` says so: an index a newer save has made
     /// old is not worth the cores the save's own build needs.
     public static func build(_ pages: [SearchPage], language: String, languages: [String], until cancelled: @Sendable () -> Bool) -> Output? {
-        let records = pages.reduce(0) { $0 + 1 + min($1.sections.count, SearchIndexLayout.recordsPerPage - 1) }
+        var files: [(path: String, contents: String)] = []
+        guard let head = build(pages, language: language, languages: languages, until: cancelled, emit: { files += $0 }) else { return nil }
+        return Output(files: files, head: head)
+    }
+
+    /// The same, its files handed to `emit` a few at a time as they are made, each let go once
+    /// handed over: a large site's doc shards are hundreds of megabytes in all. The entry's
+    /// object (`Output.head`), or nil once `cancelled` says so (some files may have been
+    /// handed over by then).
+    public static func build(
+        _ pages: [SearchPage], language: String, languages: [String], until cancelled: @Sendable () -> Bool,
+        emit: (_ files: [(path: String, contents: String)]) -> Void
+    ) -> String?? {
+        let records = pages.reduce(0) { $0 + 1 + min($1.sectionCount, SearchIndexLayout.recordsPerPage - 1) }
         var layout = SearchIndexLayout(pages: pages.count, records: records)
         let tokenizer = SearchTokenizer(language: language)
 
@@ -51,24 +75,25 @@ public enum SearchIndexBuilder {
         }
         let pageReference = references
         let docShardMembers = docShards
+        let docShardText: @Sendable (Int) -> String = { shard in "[" + docShardMembers[shard].map { Self.pageArray(pages[$0]) }.joined(separator: ",\n") + "]" }
 
         var termShards: [String] = []
         var logs: (text: String, filter: LogTermFilter)?
         guard Self.scoreTerms(pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, layout: &layout, until: cancelled)
         else { return nil }
-        var docShardTexts: [String] = docShardMembers.concurrentMap { members in
-            "[" + members.map { Self.pageArray(pages[$0]) }.joined(separator: ",\n") + "]"
-        }
 
         var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
         entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
         if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
-        if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardTexts[0])" }
+        if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardText(0))" }
         entry += "}"
         var files = [(path: "index.js", contents: "detourSearch.entry(\(literal(language)),\(entry));\n")]
-        guard !layout.isSingleFile else { return Output(files: files, head: nil) }
+        guard !layout.isSingleFile else {
+            emit(files)
+            return .some(nil)
+        }
         // Each shard's text is let go as its file's is made: the index is not held twice.
         for shard in termShards.indices {
             let text = termShards[shard]
@@ -76,13 +101,19 @@ public enum SearchIndexBuilder {
             if text != "{},{}" { files.append(("t\(shard).js", "detourSearch.terms(\(literal(language)),\(shard),\(text));\n")) }
         }
         if let logs { files.append(("l.js", "detourSearch.logs(\(literal(language)),\(logs.text));\n")) }
-        for shard in docShardTexts.indices {
-            let text = docShardTexts[shard]
-            docShardTexts[shard] = ""
-            if !docShards[shard].isEmpty { files.append(("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(text));\n")) }
+        emit(files)
+        files = []
+        // Doc shards a batch at a time, on every core, each batch handed over before the next.
+        for batch in stride(from: 0, to: docShardMembers.count, by: Self.docShardBatch) {
+            if cancelled() { return nil }
+            let shards = Array(batch..<min(batch + Self.docShardBatch, docShardMembers.count)).filter { !docShardMembers[$0].isEmpty }
+            emit(shards.concurrentMap { shard in ("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(docShardText(shard)));\n") })
         }
-        return Output(files: files, head: entry)
+        return .some(entry)
     }
+
+    /// Doc shards made and handed over together: enough to share among the cores.
+    static let docShardBatch = 64
 
     /// Every page's terms scored and laid out in term shards (`{terms},{forms}` each, as many
     /// as keep each under budget: `layout.termShards`), and the log file; false once

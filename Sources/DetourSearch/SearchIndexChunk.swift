@@ -31,23 +31,24 @@ struct SearchIndexChunk: Sendable {
         buckets = Array(repeating: [], count: SearchIndexLayout.termBuckets)
     }
 
-    /// Each bucket's postings by term, in the order they were added within a term: once, for
-    /// however many shard counts the builder tries.
+    /// Each bucket's postings by term, then reference: once, for however many shard counts the
+    /// builder tries.
     mutating func sortBucketsByTerm() {
-        for index in buckets.indices { buckets[index].sort { $0.term < $1.term } }
+        for index in buckets.indices { buckets[index].sort { $0.bits < $1.bits } }
     }
 
     /// The page's record (title, codes, headings, log lines, tags, text) and one per section
     /// (heading, text).
     mutating func add(_ page: SearchPage, reference: Int) {
+        let sections = page.sections
         add([page.title] + page.aliases, .title)
         add(page.codes.flatMap { ["\($0)", "\($0 / 100)xx"] }, .codes)
-        add(page.sections.map(\.title), .headings)
+        add(sections.map(\.title), .headings)
         add(page.logPatterns, .logs)
         add(page.tags, .tags)
         add([page.text], .text)
         finishRecord(reference * SearchIndexLayout.recordsPerPage)
-        for (number, section) in page.sections.prefix(SearchIndexLayout.recordsPerPage - 1).enumerated() {
+        for (number, section) in sections.prefix(SearchIndexLayout.recordsPerPage - 1).enumerated() {
             add([section.title], .headings)
             add([section.text], .text)
             finishRecord(reference * SearchIndexLayout.recordsPerPage + number + 1)
@@ -99,20 +100,21 @@ struct SearchIndexChunk: Sendable {
         recordLogTerms.removeAll(keepingCapacity: true)
     }
 
-    /// The word's term number, or -1 for a stop word.
+    /// The word's term number, or -1 for a stop word (and for a new term past the tens of
+    /// millions a posting can number: a chunk's text would be gigabytes first).
     private mutating func number(of word: String) -> Int32 {
         if let number = vocabulary.numberOfWord[word] { return number }
         var number: Int32 = -1
         if let term = tokenizer.term(forWord: word) {
             if let known = vocabulary.numberOfTerm[term] {
                 number = known
-            } else {
+            } else if vocabulary.terms.count < SearchIndexBuilder.Posting.termLimit {
                 number = Int32(vocabulary.terms.count)
                 vocabulary.numberOfTerm[term] = number
                 vocabulary.terms.append(term)
                 vocabulary.bucketOfTerm.append(SearchIndexLayout.termBucket(of: term))
             }
-            if term != word { vocabulary.forms[word] = term }
+            if number >= 0, term != word { vocabulary.forms[word] = term }
         }
         vocabulary.numberOfWord[word] = number
         return number

@@ -27,7 +27,17 @@ public struct SearchPage: Sendable {
     public var logPatterns: [String]
     /// The summary and the text before the first section.
     public var text: String
-    public var sections: [Section]
+    /// Each read makes them again when the page was made with a way to read them
+    /// (`init(…, sectionCount:, sections:)`): an index reads a page's sections only while it
+    /// scores the page and while it writes the page's excerpts.
+    public var sections: [Section] {
+        get { readSections?() ?? heldSections }
+        set { (heldSections, readSections, sectionCount) = (newValue, nil, newValue.count) }
+    }
+    /// How many sections there are, without reading them.
+    public private(set) var sectionCount: Int
+    private var heldSections: [Section]
+    private var readSections: (@Sendable () -> [Section])?
 
     public init(
         url: String, title: String, codes: [Int], definesStatus: Int? = nil, tags: [String] = [], logPatterns: [String] = [], text: String,
@@ -40,6 +50,17 @@ public struct SearchPage: Sendable {
         self.tags = tags
         self.logPatterns = logPatterns
         self.text = text
-        self.sections = sections
+        heldSections = sections
+        sectionCount = sections.count
+    }
+
+    /// A page whose `sectionCount` sections `sections` reads when they are wanted.
+    public init(
+        url: String, title: String, codes: [Int], tags: [String] = [], logPatterns: [String] = [], text: String, sectionCount: Int,
+        sections: @escaping @Sendable () -> [Section]
+    ) {
+        self.init(url: url, title: title, codes: codes, tags: tags, logPatterns: logPatterns, text: text)
+        self.sectionCount = sectionCount
+        readSections = sections
     }
 }

@@ -29,16 +29,17 @@ enum SearchPages {
             return page
         }
         // Every article in every language: translated where it is, else as written.
+        // Their sections are read when the index scores the page and writes its excerpts: a
+        // build may have spilled them (`ContentLoader.spillsSections`).
         let articles = content.articles.map { original in
             let article = original.translated(language)
-            let intro = article.sections.first { $0.heading == nil }?.text
             return SearchPage(
                 url: folder + article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags,
                 logPatterns: article.logPatterns.map(\.value),
-                text: [article.summary, intro].compactMap { $0 }.joined(separator: " "),
-                sections: article.sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) }
-                }
-            )
+                text: [article.summary, article.intro].compactMap { $0 }.joined(separator: " "), sectionCount: article.headedSectionCount
+            ) {
+                article.sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) } }
+            }
         }
         return codes + articles
     }

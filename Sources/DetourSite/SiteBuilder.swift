@@ -30,10 +30,12 @@ public enum SiteBuilder {
 
     /// The content and what reading it found, the configuration its articles quote included.
     /// `keepsTrees`: false for a build whose pages read their articles' bodies again
-    /// (`ContentLoader.keepsTrees`).
+    /// (`ContentLoader.keepsTrees`), and whose search index reads the articles' sections back
+    /// from a temporary file (`ContentLoader.spillsSections`).
     private static func loadContent(_ options: BuildOptions, keepsTrees: Bool = true) -> (Content?, [Diagnostic]) {
         var loader = ContentLoader(root: options.content, displayRoot: options.contentDisplay, includeDrafts: options.includeDrafts, baseURL: options.baseURL)
         loader.keepsTrees = keepsTrees
+        loader.spillsSections = !keepsTrees
         let (content, diagnostics) = loader.load()
         return (content, diagnostics + (content.map(CodeBlockCheck.check) ?? []))
     }
@@ -188,8 +190,8 @@ public enum SiteBuilder {
         return index
     }
 
-    /// Each language's index, handed to `each` as soon as it is built (a build writes and lets
-    /// go of one language's files before the next is built); the entries by language.
+    /// Each language's index, handed to `each` a few files at a time as they are made (a build
+    /// writes and lets go of them before the next are made); the entries by language.
     static func searchIndex(_ content: Content, each: (_ files: [(path: String, contents: String)]) -> Void) -> [String: String] {
         searchIndex(content, until: { false }, each: each)!
     }
@@ -201,12 +203,13 @@ public enum SiteBuilder {
         let languages = content.site.languages
         var heads: [String: String] = [:]
         for language in languages {
+            let folder = SiteLayout.searchIndex(language)
             guard
-                let output = SearchIndexBuilder.build(
-                    SearchPages.pages(of: content, language: language), language: language, languages: languages, until: cancelled)
+                let head = SearchIndexBuilder.build(
+                    SearchPages.pages(of: content, language: language), language: language, languages: languages, until: cancelled,
+                    emit: { files in each(files.map { (folder + $0.path, $0.contents) }) })
             else { return nil }
-            each(output.files.map { (SiteLayout.searchIndex(language) + $0.path, $0.contents) })
-            heads[language] = output.head
+            heads[language] = head
         }
         return heads
     }

@@ -20,3 +20,25 @@ final class BestPostingsTests: XCTestCase {
         }
     }
 }
+
+/// A posting packs its three numbers into eight bytes: each reads back at its extremes, and
+/// postings sort by term first whatever their other numbers.
+final class PostingTests: XCTestCase {
+    func testEachNumberReadsBackAndTheTermSortsFirst() {
+        var random = SystemRandomNumberGenerator()
+        let largestReference = Int32(16384 * SearchIndexLayout.pagesPerDocShard * SearchIndexLayout.recordsPerPage - 1)
+        var postings: [SearchIndexBuilder.Posting] = []
+        for term in [0, 1, SearchIndexBuilder.Posting.termLimit - 1] as [Int32] {
+            for reference in [0, 64, largestReference] as [Int32] {
+                for impact in [1, 128, 255] as [UInt8] {
+                    let posting = SearchIndexBuilder.Posting(term: term, reference: reference, impact: impact)
+                    XCTAssertEqual([posting.term, posting.reference, Int32(posting.impact)], [term, reference, Int32(impact)])
+                    postings.append(posting)
+                }
+            }
+        }
+        postings.shuffle(using: &random)
+        let sorted = postings.sorted { $0.bits < $1.bits }
+        XCTAssertEqual(sorted.map(\.term), postings.map(\.term).sorted())
+    }
+}
