@@ -34,19 +34,18 @@ public struct Article: Sendable {
     /// (`ContentLoader.keepsTrees`): the body's hash, to find it unchanged when the page
     /// reads it again (`rereadDocument`).
     public var bodyHash: Int?
+    /// Set while the body is let go between reading the front matter and parsing the body
+    /// (`dropBody`): the whole file's hash, to find it unchanged when it is read again.
+    var fileHash: Int?
     public var headings: [MarkdownDocument.Heading] = []
     /// The body's plain text, split at its headings, for search: held, or read back from
     /// where `spillSections` wrote it (each read makes them anew).
     public var sections: [MarkdownDocument.Section] {
-        get { spilled?.sections ?? heldSections }
-        set { (heldSections, spilled) = (newValue, nil) }
+        get { searchSections.sections }
+        set { searchSections = SearchSections(held: newValue) }
     }
-    var heldSections: [MarkdownDocument.Section] = []
-    var spilled: SpilledSections?
-    /// The text before the first heading, without reading the sections back.
-    public var intro: String? { spilled.map(\.intro) ?? heldSections.first { $0.heading == nil }?.text }
-    /// How many sections have a heading, without reading them back.
-    public var headedSectionCount: Int { spilled?.headedCount ?? heldSections.count { $0.heading != nil } }
+    /// The same, as a small value to read them from later (the search index's pages keep it).
+    public internal(set) var searchSections = SearchSections()
     /// Its fenced code blocks, for the checks that read the configuration they quote.
     public var codeBlocks: [CodeBlock] = []
     /// By language: the article as written in `<name>.<language>.md`, rendered too.
@@ -77,17 +76,40 @@ public struct Article: Sendable {
 
     /// Parses the body once (`readBody`) and keeps only its hash, not its tree: a build of a
     /// large site reads each body again when its page is rendered, rather than hold every one.
-    mutating func readBodyKeepingNoTree(with reader: MarkdownRenderer) -> MarkdownRenderer.Result {
+    /// A body let go after its front matter was read (`dropBody`) is read from its file under
+    /// `contentRoot` first; a file that changed meanwhile is reported and leaves the body empty.
+    mutating func readBodyKeepingNoTree(with reader: MarkdownRenderer, contentRoot: URL) -> MarkdownRenderer.Result {
+        var changed: [Diagnostic] = []
+        if let fileHash {
+            let url = URL(fileURLWithPath: contentRoot.path + "/" + relativePath, isDirectory: false)
+            if case .success(let file) = SourceFile.read(url, displayPath: source.path), file.text.hashValue == fileHash,
+                case .success(let parts) = FrontMatter.split(file)
+            {
+                body = parts.body
+            } else {
+                changed.append(.contentChanged(source.path))
+            }
+            self.fileHash = nil
+        }
         bodyHash = body.hashValue
-        let output = readBody(with: reader)
+        var output = readBody(with: reader)
         document = .empty
+        output.diagnostics += changed
         return output
+    }
+
+    /// Lets the body go until `readBodyKeepingNoTree` reads it again from the file, whose whole
+    /// text (`fileText`) must then be the same: the articles' front matter is read first, and
+    /// a large site's bodies together are hundreds of megabytes.
+    mutating func dropBody(fileText: String) {
+        fileHash = fileText.hashValue
+        body = ""
     }
 
     /// Moves the sections, and its translations', to `spill` (they stay if it refuses them):
     /// a build of a large site reads them back only for the search index.
     mutating func spillSections(to spill: TextSpill) {
-        if let spilled = SpilledSections(heldSections, to: spill) { (heldSections, self.spilled) = ([], spilled) }
+        searchSections.spill(to: spill)
         for language in translations.keys { translations[language]!.spillSections(to: spill) }
     }
 
@@ -101,10 +123,11 @@ public struct Article: Sendable {
         return MarkdownDocument(parts.body, allowRawHTML: allowRawHTML)
     }
 
-    /// A translation read as `readBody` reads, and what its links' check found.
-    func readingBody(with reader: MarkdownRenderer, keepingTree: Bool = true) -> (article: Article, diagnostics: [Diagnostic]) {
+    /// A translation read as `readBody` reads (or `readBodyKeepingNoTree`, given where the
+    /// content is), and what its links' check found.
+    func readingBody(with reader: MarkdownRenderer, keepingTreeUnder contentRoot: URL? = nil) -> (article: Article, diagnostics: [Diagnostic]) {
         var article = self
-        let output = keepingTree ? article.readBody(with: reader) : article.readBodyKeepingNoTree(with: reader)
+        let output = contentRoot.map { article.readBodyKeepingNoTree(with: reader, contentRoot: $0) } ?? article.readBody(with: reader)
         return (article, output.diagnostics)
     }
 

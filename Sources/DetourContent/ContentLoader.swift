@@ -19,7 +19,8 @@ public struct ContentLoader: Sendable {
     /// Each article's tree is kept for pages to render; else it is let go once read, and pages
     /// read the body again (`Article.rereadDocument`), as `detour build` and `serve` do:
     /// holding every tree, or every body, of a site of a hundred thousand articles would take
-    /// gigabytes.
+    /// gigabytes. Then the bodies are not held while every front matter is read either: each
+    /// is read from its file again when it is parsed (`Article.dropBody`).
     public var keepsTrees = true
     /// Whether articles' sections for search are written to a temporary file and read back
     /// when wanted (`Article.spillSections`), rather than held: for a build of a large site.
@@ -43,7 +44,8 @@ public struct ContentLoader: Sendable {
         if let baseURL { site?.baseURL = baseURL }
         let (loadedCodes, failedStatuses) = loadCodes(&diagnostics)
         var codes = loadedCodes
-        var articles = ArticleTranslations.attach(loadArticles(&diagnostics), languages: site?.languages ?? [], diagnostics: &diagnostics)
+        var articles = ArticleTranslations.attach(
+            loadArticles(keepingBodies: keepsTrees, &diagnostics), languages: site?.languages ?? [], diagnostics: &diagnostics)
         if includeDrafts {
             articles = articles.map {
                 var article = $0
@@ -70,14 +72,14 @@ public struct ContentLoader: Sendable {
             resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status)).union(failedStatuses)),
             allowRawHTML: site?.allowRawHTML ?? false
         )
-        let keepsTrees = keepsTrees
+        let treeless = keepsTrees ? nil : root
         let spill = spillsSections ? TextSpill() : nil
         let outputs = articles.concurrentUpdate { article -> MarkdownRenderer.Result in
-            var output = keepsTrees ? article.readBody(with: reader) : article.readBodyKeepingNoTree(with: reader)
+            var output = treeless.map { article.readBodyKeepingNoTree(with: reader, contentRoot: $0) } ?? article.readBody(with: reader)
             // A translation's links are checked as the original's; its headings are its own,
             // so links into them are not held against the original's.
             for language in article.translations.keys.sorted() {
-                let translated = article.translations[language]!.readingBody(with: reader, keepingTree: keepsTrees)
+                let translated = article.translations[language]!.readingBody(with: reader, keepingTreeUnder: treeless)
                 article.translations[language] = translated.article
                 output.diagnostics += translated.diagnostics
             }
@@ -176,13 +178,15 @@ public struct ContentLoader: Sendable {
         return (codes, failed)
     }
 
-    private func loadArticles(_ diagnostics: inout [Diagnostic]) -> [Article] {
+    /// `keepingBodies`: false to let each body go until it is parsed (`Article.dropBody`).
+    private func loadArticles(keepingBodies: Bool, _ diagnostics: inout [Diagnostic]) -> [Article] {
         let files = files(under: "articles", extensions: ["md"], diagnostics: &diagnostics)
         let results = files.concurrentMap { relative -> (Article?, [Diagnostic]) in
             var found: [Diagnostic] = []
             switch SourceFile.read(fileURL(relative), displayPath: displayPath(relative)) {
             case .success(let file):
-                let article = ArticleReader.read(file, relativePath: relative, diagnostics: &found)
+                var article = ArticleReader.read(file, relativePath: relative, diagnostics: &found)
+                if !keepingBodies { article?.dropBody(fileText: file.text) }
                 return (article, found)
             case .failure(let diagnostic):
                 return (nil, [diagnostic])

@@ -249,9 +249,10 @@ public enum SearchIndexBuilder {
 
     /// `[url, title, [codes], [[anchor, section title, text], …]]`; record 0 is the page's own text.
     private static func pageArray(_ page: SearchPage) -> String {
+        let (text, sections) = page.body
         let records =
-            [literals(["", "", excerptSource(page.text)])]
-            + page.sections.prefix(SearchIndexLayout.recordsPerPage - 1).map {
+            [literals(["", "", excerptSource(text)])]
+            + sections.prefix(SearchIndexLayout.recordsPerPage - 1).map {
                 literals([$0.anchor, $0.title, excerptSource($0.text)])
             }
         return "[\(literal(page.url)),\(literal(page.title)),[\(page.codes.map(String.init).joined(separator: ","))],[\(records.joined(separator: ","))]]"

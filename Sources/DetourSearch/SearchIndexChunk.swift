@@ -40,13 +40,13 @@ struct SearchIndexChunk: Sendable {
     /// The page's record (title, codes, headings, log lines, tags, text) and one per section
     /// (heading, text).
     mutating func add(_ page: SearchPage, reference: Int) {
-        let sections = page.sections
+        let (text, sections) = page.body
         add([page.title] + page.aliases, .title)
         add(page.codes.flatMap { ["\($0)", "\($0 / 100)xx"] }, .codes)
         add(sections.map(\.title), .headings)
         add(page.logPatterns, .logs)
         add(page.tags, .tags)
-        add([page.text], .text)
+        add([text], .text)
         finishRecord(reference * SearchIndexLayout.recordsPerPage)
         for (number, section) in sections.prefix(SearchIndexLayout.recordsPerPage - 1).enumerated() {
             add([section.title], .headings)

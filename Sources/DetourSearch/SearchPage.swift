@@ -26,18 +26,16 @@ public struct SearchPage: Sendable {
     public var tags: [String]
     public var logPatterns: [String]
     /// The summary and the text before the first section.
-    public var text: String
-    /// Each read makes them again when the page was made with a way to read them
-    /// (`init(…, sectionCount:, sections:)`): an index reads a page's sections only while it
-    /// scores the page and while it writes the page's excerpts.
-    public var sections: [Section] {
-        get { readSections?() ?? heldSections }
-        set { (heldSections, readSections, sectionCount) = (newValue, nil, newValue.count) }
-    }
+    public var text: String { body.text }
+    public var sections: [Section] { body.sections }
+    /// Both, held, or made again on each read when the page was made with a way to read them
+    /// (`init(…, sectionCount:, body:)`): an index reads a page's text only while it scores
+    /// the page and while it writes the page's excerpts.
+    public var body: (text: String, sections: [Section]) { readBody?() ?? heldBody }
     /// How many sections there are, without reading them.
-    public private(set) var sectionCount: Int
-    private var heldSections: [Section]
-    private var readSections: (@Sendable () -> [Section])?
+    public let sectionCount: Int
+    private let heldBody: (text: String, sections: [Section])
+    private let readBody: (@Sendable () -> (text: String, sections: [Section]))?
 
     public init(
         url: String, title: String, codes: [Int], definesStatus: Int? = nil, tags: [String] = [], logPatterns: [String] = [], text: String,
@@ -49,18 +47,23 @@ public struct SearchPage: Sendable {
         self.definesStatus = definesStatus
         self.tags = tags
         self.logPatterns = logPatterns
-        self.text = text
-        heldSections = sections
+        heldBody = (text, sections)
         sectionCount = sections.count
+        readBody = nil
     }
 
-    /// A page whose `sectionCount` sections `sections` reads when they are wanted.
+    /// A page whose text and `sectionCount` sections `body` reads when they are wanted.
     public init(
-        url: String, title: String, codes: [Int], tags: [String] = [], logPatterns: [String] = [], text: String, sectionCount: Int,
-        sections: @escaping @Sendable () -> [Section]
+        url: String, title: String, codes: [Int], tags: [String] = [], logPatterns: [String] = [], sectionCount: Int,
+        body: @escaping @Sendable () -> (text: String, sections: [Section])
     ) {
-        self.init(url: url, title: title, codes: codes, tags: tags, logPatterns: logPatterns, text: text)
+        self.url = url
+        self.title = title
+        self.codes = codes
+        self.tags = tags
+        self.logPatterns = logPatterns
+        heldBody = ("", [])
         self.sectionCount = sectionCount
-        readSections = sections
+        readBody = body
     }
 }

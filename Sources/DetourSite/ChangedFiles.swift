@@ -1,3 +1,4 @@
+import DetourContent
 import DetourDiagnostics
 import Synchronization
 
@@ -7,9 +8,7 @@ final class ChangedFiles: Sendable {
     private let found = Mutex<[Diagnostic]>([])
 
     func add(_ displayPath: String) {
-        let diagnostic = Diagnostic.error(
-            "build.content-changed", "'\(displayPath)' changed while the site was being built; build again", at: SourceLocation(path: displayPath))
-        found.withLock { $0.append(diagnostic) }
+        found.withLock { $0.append(.contentChanged(displayPath)) }
     }
 
     var diagnostics: [Diagnostic] { found.withLock { $0 } }

@@ -29,16 +29,21 @@ enum SearchPages {
             return page
         }
         // Every article in every language: translated where it is, else as written.
-        // Their sections are read when the index scores the page and writes its excerpts: a
-        // build may have spilled them (`ContentLoader.spillsSections`).
+        // Their text is read when the index scores the page and writes its excerpts, from
+        // where a build may have spilled it (`ContentLoader.spillsSections`).
         let articles = content.articles.map { original in
             let article = original.translated(language)
+            let (summary, source) = (article.summary, article.searchSections)
             return SearchPage(
                 url: folder + article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags,
-                logPatterns: article.logPatterns.map(\.value),
-                text: [article.summary, article.intro].compactMap { $0 }.joined(separator: " "), sectionCount: article.headedSectionCount
+                logPatterns: article.logPatterns.map(\.value), sectionCount: source.headedCount
             ) {
-                article.sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) } }
+                let sections = source.sections
+                let intro = sections.first { $0.heading == nil }?.text
+                return (
+                    [summary, intro].compactMap { $0 }.joined(separator: " "),
+                    sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) } }
+                )
             }
         }
         return codes + articles

@@ -132,7 +132,7 @@ public enum SiteBuilder {
     ) -> [Diagnostic] {
         let done = Atomic<Int>(0)
         let total = jobs.count
-        return jobs.concurrentMap { job -> Diagnostic? in
+        return jobs.concurrentCompactMap { job -> Diagnostic? in
             if let progress = options.progress {
                 let count = done.add(1, ordering: .relaxed).newValue
                 if count % 250 == 0 || count == total { progress("pages \(count)/\(total)") }
@@ -157,7 +157,7 @@ public enum SiteBuilder {
                 return problem
             }
             return paths.lazy.compactMap { write(text, to: $0, in: output, options) }.first
-        }.compactMap { $0 }.uniqued(by: { $0.rule == "template.empty-page" ? $0.location.path : nil })
+        }.uniqued(by: { $0.rule == "template.empty-page" ? $0.location.path : nil })
     }
 
     private static func write(_ text: String, to path: String, in output: OutputDirectory, _ options: BuildOptions) -> Diagnostic? {

@@ -12,6 +12,21 @@ extension Array where Element: Sendable {
     }
 }
 
+extension Array where Element: Sendable {
+    /// `concurrentMap` that keeps only the results that are not nil, in order, without a slot
+    /// per element: a build's page jobs are hundreds of thousands, of which few report anything.
+    public func concurrentCompactMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result?) -> [Result] {
+        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
+        guard chunks > 1 else { return compactMap(transform) }
+        return withUnsafeBufferPointer { elements in
+            nonisolated(unsafe) let input = elements
+            return concurrentResults(count: chunks) { chunk in
+                ((chunk * input.count / chunks)..<((chunk + 1) * input.count / chunks)).compactMap { transform(input[$0]) }
+            }.flatMap { $0 }
+        }
+    }
+}
+
 extension Array {
     /// `concurrentMap` that may change each element where it stands, so what a step lets go
     /// of (a file's text once it is parsed) is freed then, not when the whole array is.

@@ -1,13 +1,33 @@
 import DetourSupport
 
-/// An article's sections for search, written to a `TextSpill` and read back when the search
-/// index wants them: a build of a large site would otherwise hold the plain text of every
-/// article for the whole build. The text before the first heading and the count of headed
-/// sections stay in memory, as lists and the index's layout read them without the rest.
+/// An article's sections for search (`Article.sections`): held, or written to a `TextSpill`
+/// and read back when the search index wants them, as a build of a large site would otherwise
+/// hold the plain text of every article for the whole build.
+public struct SearchSections: Sendable {
+    private(set) var held: [MarkdownDocument.Section]
+    private(set) var spilled: SpilledSections?
+
+    init(held: [MarkdownDocument.Section] = []) {
+        self.held = held
+    }
+
+    /// The sections; each read of spilled ones makes them anew.
+    public var sections: [MarkdownDocument.Section] { spilled?.sections ?? held }
+
+    /// How many have a heading, without reading them back: the index's layout counts them.
+    public var headedCount: Int { spilled?.headedCount ?? held.count { $0.heading != nil } }
+
+    /// Moves held sections to `spill`; they stay if it refuses them.
+    mutating func spill(to spill: TextSpill) {
+        guard spilled == nil, let written = SpilledSections(held, to: spill) else { return }
+        (held, spilled) = ([], written)
+    }
+}
+
+/// Sections written to a `TextSpill`: where they are, and how many have a heading.
 struct SpilledSections: Sendable {
     private let spill: TextSpill
     private let reference: TextSpill.Reference
-    let intro: String?
     let headedCount: Int
 
     /// Nil when the spill refused the bytes: the sections stay where they are.
@@ -26,7 +46,6 @@ struct SpilledSections: Sendable {
         guard let reference = spill.write(bytes) else { return nil }
         self.spill = spill
         self.reference = reference
-        intro = sections.first { $0.heading == nil }?.text
         headedCount = sections.count { $0.heading != nil }
     }
 
