@@ -74,7 +74,9 @@ public struct ContentLoader: Sendable {
         )
         let treeless = keepsTrees ? nil : root
         let spill = spillsSections ? TextSpill() : nil
-        let outputs = articles.concurrentUpdate { article -> MarkdownRenderer.Result in
+        // Only what the checks below need is kept of each reading: the article holds the rest,
+        // and a large site's sections held here as well would double its text.
+        let outputs = articles.concurrentUpdate { article -> (diagnostics: [Diagnostic], fragmentLinks: [MarkdownRenderer.FragmentLink]) in
             var output = treeless.map { article.readBodyKeepingNoTree(with: reader, contentRoot: $0) } ?? article.readBody(with: reader)
             // A translation's links are checked as the original's; its headings are its own,
             // so links into them are not held against the original's.
@@ -83,9 +85,8 @@ public struct ContentLoader: Sendable {
                 article.translations[language] = translated.article
                 output.diagnostics += translated.diagnostics
             }
-            output.document = .empty
             if let spill { article.spillSections(to: spill) }
-            return output
+            return (output.diagnostics, output.fragmentLinks)
         }
         let slugs = articles.map(\.slug)
         articles.sort(by: Article.listOrder)

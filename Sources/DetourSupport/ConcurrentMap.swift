@@ -40,18 +40,15 @@ extension Array {
 }
 
 /// `result(i)` for every `i` below `count`, in contiguous chunks (eight per core, so a slow
-/// chunk does not hold up the rest), collected in order.
+/// chunk does not hold up the rest), each written where it belongs in the array returned:
+/// no second array of hundreds of thousands of results to copy them from.
 private func concurrentResults<Result: Sendable>(count: Int, _ result: @Sendable (Int) -> Result) -> [Result] {
-    let buffer = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
-    buffer.initialize(repeating: nil)
-    defer {
-        buffer.deinitialize()
-        buffer.deallocate()
+    [Result](unsafeUninitializedCapacity: count) { buffer, initialized in
+        nonisolated(unsafe) let slots = buffer
+        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            for index in (chunk * count / chunks)..<((chunk + 1) * count / chunks) { (slots.baseAddress! + index).initialize(to: result(index)) }
+        }
+        initialized = count
     }
-    nonisolated(unsafe) let slots = buffer
-    let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
-    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-        for index in (chunk * count / chunks)..<((chunk + 1) * count / chunks) { slots[index] = result(index) }
-    }
-    return buffer.map { $0! }
 }
