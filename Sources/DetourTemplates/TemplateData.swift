@@ -10,11 +10,12 @@ public enum TemplateData: Sendable {
     /// page lists every article, which as data at once would be tens of megabytes per page.
     case generated(GeneratedList)
     case object([String: TemplateData])
-    /// Text made the first time a template shows it (a card, a cached partial).
+    /// Text made when a template shows it: once and then shared (a cached partial), or each
+    /// time (a card).
     case deferred(any DeferredText)
 }
 
-/// Text worked out on first use and then shared by every page that shows it.
+/// Text worked out where a template shows it, rather than before the page is rendered.
 public protocol DeferredText: AnyObject, Sendable {
     var text: String { get }
 }
