@@ -81,11 +81,8 @@ public struct Article: Sendable {
     mutating func readBodyKeepingNoTree(with reader: MarkdownRenderer, contentRoot: URL) -> MarkdownRenderer.Result {
         var changed: [Diagnostic] = []
         if let fileHash {
-            let url = URL(fileURLWithPath: contentRoot.path + "/" + relativePath, isDirectory: false)
-            if case .success(let file) = SourceFile.read(url, displayPath: source.path), file.text.hashValue == fileHash,
-                case .success(let parts) = FrontMatter.split(file)
-            {
-                body = parts.body
+            if let again = readAgain(contentRoot: contentRoot), again.text.hashValue == fileHash {
+                body = again.body
             } else {
                 changed.append(.contentChanged(source.path))
             }
@@ -116,11 +113,16 @@ public struct Article: Sendable {
     /// The body read again from the file under `contentRoot`, parsed as the content loader
     /// parsed it; nil when the file no longer holds the body that was read (it changed since).
     public func rereadDocument(contentRoot: URL, allowRawHTML: Bool) -> MarkdownDocument? {
+        guard let again = readAgain(contentRoot: contentRoot), again.body.hashValue == bodyHash else { return nil }
+        return MarkdownDocument(again.body, allowRawHTML: allowRawHTML)
+    }
+
+    /// The article's file under `contentRoot` as it is now: its whole text and its body; nil
+    /// when it cannot be read or split.
+    private func readAgain(contentRoot: URL) -> (text: String, body: String)? {
         let url = URL(fileURLWithPath: contentRoot.path + "/" + relativePath, isDirectory: false)
-        guard case .success(let file) = SourceFile.read(url, displayPath: source.path), case .success(let parts) = FrontMatter.split(file),
-            parts.body.hashValue == bodyHash
-        else { return nil }
-        return MarkdownDocument(parts.body, allowRawHTML: allowRawHTML)
+        guard case .success(let file) = SourceFile.read(url, displayPath: source.path), case .success(let parts) = FrontMatter.split(file) else { return nil }
+        return (file.text, parts.body)
     }
 
     /// A translation read as `readBody` reads (or `readBodyKeepingNoTree`, given where the

@@ -44,8 +44,7 @@ struct OutputDirectory {
     }
 
     func write(_ relativePath: String, bytes: UnsafeBufferPointer<UInt8>) throws {
-        let path = staging.path + "/" + relativePath
-        try Self.makeFolder(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+        let path = try stagedPath(relativePath)
         let previous = target.path + "/" + relativePath
         if Self.file(previous, equals: bytes), link(previous, path) == 0 { return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -58,8 +57,7 @@ struct OutputDirectory {
     /// of megabytes is never held whole. Compared with the current output's as it goes: the
     /// same bytes are hard-linked in the end, as `write` does.
     func write(_ relativePath: String, pieces: ((String) throws -> Void) throws -> Void) throws {
-        let path = staging.path + "/" + relativePath
-        try Self.makeFolder(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+        let path = try stagedPath(relativePath)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: path) }
         defer { close(descriptor) }
@@ -76,6 +74,13 @@ struct OutputDirectory {
         guard comparison.endsEqual() else { return }
         let linked = path + ".previous"
         if link(previous, linked) == 0, rename(linked, path) != 0 { unlink(linked) }
+    }
+
+    /// Where `relativePath` is staged, its folder made.
+    private func stagedPath(_ relativePath: String) throws -> String {
+        let path = staging.path + "/" + relativePath
+        try Self.makeFolder(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+        return path
     }
 
     /// All of `bytes` to `descriptor`, the file at `path`.

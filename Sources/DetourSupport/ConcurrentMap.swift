@@ -16,13 +16,11 @@ extension Array where Element: Sendable {
     /// `concurrentMap` that keeps only the results that are not nil, in order, without a slot
     /// per element: a build's page jobs are hundreds of thousands, of which few report anything.
     public func concurrentCompactMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result?) -> [Result] {
-        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
-        guard chunks > 1 else { return compactMap(transform) }
+        guard count > 1 else { return compactMap(transform) }
+        let chunks = chunkRanges(count: count)
         return withUnsafeBufferPointer { elements in
             nonisolated(unsafe) let input = elements
-            return concurrentResults(count: chunks) { chunk in
-                ((chunk * input.count / chunks)..<((chunk + 1) * input.count / chunks)).compactMap { transform(input[$0]) }
-            }.flatMap { $0 }
+            return concurrentResults(count: chunks.count) { chunk in chunks[chunk].compactMap { transform(input[$0]) } }.flatMap { $0 }
         }
     }
 }
@@ -45,10 +43,16 @@ extension Array {
 private func concurrentResults<Result: Sendable>(count: Int, _ result: @Sendable (Int) -> Result) -> [Result] {
     [Result](unsafeUninitializedCapacity: count) { buffer, initialized in
         nonisolated(unsafe) let slots = buffer
-        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            for index in (chunk * count / chunks)..<((chunk + 1) * count / chunks) { (slots.baseAddress! + index).initialize(to: result(index)) }
+        let chunks = chunkRanges(count: count)
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { chunk in
+            for index in chunks[chunk] { (slots.baseAddress! + index).initialize(to: result(index)) }
         }
         initialized = count
     }
+}
+
+/// `0..<count` cut into contiguous ranges, eight per core (fewer for a short count).
+private func chunkRanges(count: Int) -> [Range<Int>] {
+    let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
+    return (0..<chunks).map { chunk in (chunk * count / chunks)..<((chunk + 1) * count / chunks) }
 }
