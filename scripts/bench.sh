@@ -2,7 +2,8 @@
 # Generates a synthetic knowledge base of N articles (default 10000) in a temporary folder,
 # builds it with Hugo in the same languages (scripts/bench-hugo), then with the release binary,
 # and prints wall time and peak memory of each. detour's first build writes into an empty
-# output folder; the second replaces it, as a redeploy does. Last, the first build's time over
+# output folder; the second replaces it, as a redeploy does (--no-cache); a third, with nothing
+# changed, finds the output up to date (.detour-cache/). Last, the first build's time over
 # Hugo's. Hugo runs first so that neither writes where the other has just deleted.
 set -euo pipefail
 articles=${1:-10000}
@@ -54,7 +55,8 @@ fi
 detour="$root/.build/static/release/detour"
 measure "first build (empty output)" "$detour" build --quiet
 first=$seconds first_kilobytes=$kilobytes
-measure "rebuild (replaces output)" "$detour" build --quiet
+measure "rebuild (replaces output)" "$detour" build --quiet --no-cache
+measure "rebuild, nothing changed" "$detour" build --quiet
 echo "output: $(find "$work/public" -type f | wc -l) files, $(du -sh --apparent-size "$work/public" | cut -f1)"
 
 [ -z "$hugo_seconds" ] || awk -v detour="$first" -v hugo="$hugo_seconds" 'BEGIN { printf "detour / hugo: %.2f x (first build against hugo)\n", detour / hugo }'

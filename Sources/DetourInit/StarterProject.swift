@@ -23,7 +23,7 @@ public enum StarterProject {
             ("content/site.yml", Data(StarterTexts.siteConfig.utf8)),
             ("content/articles/visitors/seeing-an-error-page.md", Data(StarterTexts.visitorArticle.utf8)),
             ("content/articles/operations/application-not-answering.md", Data(StarterTexts.operatorArticle.utf8)),
-            (".gitignore", Data("# detour build writes here; detour serve never does.\n/public/\n".utf8)),
+            (".gitignore", Data("# detour build writes here, and records what it built from; detour serve does neither.\n/public/\n/.detour-cache/\n".utf8)),
         ]
         for file in StarterContentFiles.files {
             guard var data = Data(base64Encoded: file.base64) else { continue }

@@ -21,6 +21,21 @@ public struct BuildOptions: Sendable {
     /// Warnings fail the build too, so nothing is published while one stands.
     public var strict = false
 
+    /// Whether the build consults and keeps the record of the last build (`BuildCache`).
+    public enum Cache: Sendable {
+        /// Neither: a preview server's builds, and builds made by other commands.
+        case off
+        /// Nothing is written when the inputs, options and detour are those of the last build
+        /// into the output; any build that replaces the output records them.
+        case use
+        /// Builds in full, and records it (`--no-cache`).
+        case refresh
+    }
+
+    public var cache = Cache.off
+    /// Which detour builds (its version): a build cache made by another is not used.
+    public var toolIdentity = ""
+
     /// The project folder: relative paths start here, and the output may never replace it.
     public var base: URL
 

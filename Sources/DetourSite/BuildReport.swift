@@ -6,6 +6,9 @@ public struct BuildReport: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// True when the output folder was replaced.
     public var wroteOutput = false
+    /// Nothing changed since the last build into the output (`BuildCache`): nothing was
+    /// written, and the findings and counts are that build's.
+    public var upToDate = false
     /// Codes with an error page, each written in every language and format.
     public var errorPages = 0
     public var articles = 0

@@ -8,7 +8,8 @@ import Foundation
 import Synchronization
 
 /// `detour build`: a plain function that runs the phases in order — check the output path,
-/// load templates and content, render every page in parallel into a staging folder (the
+/// stop there if nothing changed since the last build into it (`BuildCache`), load templates
+/// and content, render every page in parallel into a staging folder (the
 /// search index built beside them, the search page last), then swap it into place. Nothing is
 /// written over the previous output unless every phase succeeded.
 public enum SiteBuilder {
@@ -48,6 +49,13 @@ public enum SiteBuilder {
         report.progress = options.progress
         if let refusal = OutputSafety.check(options) {
             report.diagnostics = [refusal]
+            return report
+        }
+        let cache = options.cache == .off ? nil : BuildCache(output: options.output)
+        let cacheKey = cache == nil ? nil : report.time("inputs listed") { BuildCache.key(options) }
+        if options.cache == .use, let cache, let cacheKey, let record = cache.upToDate(cacheKey, output: options.output) {
+            (report.upToDate, report.diagnostics) = (true, record.diagnostics)
+            (report.errorPages, report.articles, report.files) = (record.errorPages, record.articles, record.files)
             return report
         }
         let (templates, templateDiagnostics) = report.time("templates") { loadTemplates(options) }
@@ -102,6 +110,7 @@ public enum SiteBuilder {
             output.discard()
             return report
         }
+        cache?.forget()
         do {
             try report.time("output replaced") { try output.commit() }
         } catch {
@@ -114,6 +123,7 @@ public enum SiteBuilder {
         report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + indexFileCount + templates.assets.count
         report.errorPages = content.codes.filter(\.generatesPage).count
         report.articles = content.articles.count
+        if let cache, let cacheKey { cache.save(cacheKey, report: report, output: options.output) }
         return report
     }
 

@@ -12,6 +12,8 @@ struct BuildCommand: ParsableCommand {
             Reads <content>/site.yml, <content>/codes/*.yml, <content>/translations/*.yml and <content>/articles/**/*.md, renders them with the built-in theme (with <templates>/**/*.mustache laid over it), and writes errors/<language>/<status>.html, .json (problem details), .txt and .http (for HAProxy's errorfile) and, for 5xx, .lf (the page as an HAProxy log-format file, with the request's ID), the default language's also in errors/ (self-contained pages: inline CSS, logo and icon, at most 8 KiB), the help site (index.html, codes/<status>/, articles/<slug>/, and the same in <language>/ for each other language, translated or falling back with a notice; tags/<tag>/, search/ with its index in search/<language>/, style.css, sitemap.xml, robots.txt, 404.html, and the files of the theme's assets/, such as search.js) and snippets/ for nginx, Caddy, HAProxy and Apache (see 'detour snippet').
 
             The build is staged beside the output folder and replaces it only when every file was written without error; a failed or interrupted build leaves the previous output intact.
+
+            Each build that replaces the output records what it was made from in .detour-cache/<output>/ beside the output: every file's size and modification time under <content> and <templates>, the options and this detour. When all of that is unchanged and the output is the folder that build wrote, nothing is written, and the last build's findings are reported again. Files changed by hand inside the output are not looked at: --no-cache builds in full.
             """
     )
 
@@ -29,6 +31,9 @@ struct BuildCommand: ParsableCommand {
 
     @Flag(help: "Publish draft articles too.")
     var drafts = false
+
+    @Flag(name: .customLong("no-cache"), help: "Build in full even when nothing changed since the last build into the output.")
+    var noCache = false
 
     @Flag(name: .shortAndLong, help: "Print nothing on success, and no progress line on a terminal.")
     var quiet = false
@@ -52,6 +57,8 @@ struct BuildCommand: ParsableCommand {
         options.strict = diagnostics.strict
         options.includeDrafts = drafts
         options.baseURL = baseURL
+        options.cache = noCache ? .refresh : .use
+        options.toolIdentity = Detour.version
         // One line, rewritten in place, only for a person watching a terminal.
         let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
         if showsProgress {
@@ -60,12 +67,14 @@ struct BuildCommand: ParsableCommand {
         let report = SiteBuilder.build(options)
         if showsProgress { FileHandle.standardError.write("\r\u{1B}[K") }
         let status = diagnostics.report(report.diagnostics)
-        if report.wroteOutput, !quiet, diagnostics.format == .text {
+        if report.wroteOutput || report.upToDate, !quiet, diagnostics.format == .text {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+            let built = "\(count(report.errorPages, "error page")) and \(count(report.articles, "article")) (\(count(report.files, "file")))"
             print(
-                "Built \(count(report.errorPages, "error page")) and \(count(report.articles, "article")) (\(count(report.files, "file"))) into \(options.outputDisplay)/ in \(seconds) s"
-            )
+                report.upToDate
+                    ? "\(options.outputDisplay)/ is up to date: \(built), nothing changed since its last build (checked in \(seconds) s)"
+                    : "Built \(built) into \(options.outputDisplay)/ in \(seconds) s")
         }
         if timings {
             fflush(nil)

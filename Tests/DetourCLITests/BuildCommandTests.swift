@@ -72,6 +72,26 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertEqual(try ProcessRunner.detour(["frobnicate"], in: folder.url).status, 64)
     }
 
+    /// The second of two builds with nothing changed between them says so and writes nothing;
+    /// `--no-cache` builds in full all the same.
+    func testABuildWithNothingChangedSaysTheOutputIsUpToDate() throws {
+        // Out of the window in which a file just written is not trusted to be unchanged.
+        Thread.sleep(forTimeInterval: 0.3)
+        let first = try ProcessRunner.detour(["build"], in: folder.url)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let index = try FileManager.default.attributesOfItem(atPath: folder.path + "/public/index.html")[.systemFileNumber] as? Int
+        let again = try ProcessRunner.detour(["build"], in: folder.url)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(
+            again.stdout.hasPrefix("public/ is up to date: 1 error page and 1 article (") && again.stdout.contains("nothing changed since its last build"),
+            again.stdout)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder.path + "/public/index.html")[.systemFileNumber] as? Int, index)
+        let full = try ProcessRunner.detour(["build", "--no-cache"], in: folder.url)
+        XCTAssertEqual(full.status, 0, full.stderr)
+        XCTAssertTrue(full.stdout.hasPrefix("Built 1 error page and 1 article ("), full.stdout)
+        XCTAssertTrue(try ProcessRunner.detour(["build", "--help"], in: folder.url).stdout.contains("--no-cache"))
+    }
+
     func testCleanBuildExitsZeroAndSaysWhatItWrote() throws {
         let result = try ProcessRunner.detour(["build"], in: folder.url)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -92,7 +112,7 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertEqual(result.stdout, "")
         let phases = result.stderr.split(separator: "\n").map { $0.components(separatedBy: "  ").first ?? "" }
         XCTAssertEqual(
-            phases, ["templates", "content", "pages", "waiting for the index", "assets", "output replaced", "search index"], result.stderr)
+            phases, ["inputs listed", "templates", "content", "pages", "waiting for the index", "assets", "output replaced", "search index"], result.stderr)
         let lines = result.stderr.split(separator: "\n")
         XCTAssertTrue(lines.dropLast().allSatisfy { $0.contains("% ") && $0.contains(" s ") && $0.hasSuffix(" MiB") }, result.stderr)
         // The peak only grows, and a build holds more than the empty process.

@@ -1,0 +1,94 @@
+import CFileSystem
+import DetourDiagnostics
+import Foundation
+
+/// What the last successful `detour build` into an output was made from, kept in
+/// `.detour-cache/<output>/build` beside the output: every input file's size and modification
+/// time, the options, and which detour built it, with the findings and counts it reported. A
+/// build that finds all of it as recorded, and the output still the folder that build put in
+/// place, has nothing to write and says so, in the time it takes to list the input files.
+///
+/// Like make, it trusts the output's files: a file changed by hand inside the output is put
+/// back by `--no-cache`, or by any change to the inputs.
+struct BuildCache {
+    /// What is compared, and what an up-to-date build reports again.
+    struct Record: Codable, Equatable {
+        /// The detour that built it, the options, and every input file (`InputFiles`).
+        var key: Key
+        /// The output folder that build put in place, by device and inode: another build or a
+        /// copy put there since is another folder.
+        var output: [UInt64]
+        var diagnostics: [Diagnostic]
+        var errorPages: Int
+        var articles: Int
+        var files: Int
+
+        static func == (first: Record, second: Record) -> Bool { first.key == second.key && first.output == second.output }
+    }
+
+    struct Key: Codable, Equatable {
+        var detour: String
+        var options: [String]
+        var inputs: String
+    }
+
+    /// Where the record is kept.
+    let file: URL
+
+    init(output: URL) {
+        let output = output.standardizedFileURL
+        file = output.deletingLastPathComponent().appendingPathComponent(".detour-cache").appendingPathComponent(output.lastPathComponent)
+            .appendingPathComponent("build")
+    }
+
+    /// The key of a build with `options` from the inputs as they are now, or nil when they
+    /// cannot all be listed (the build then runs, and reports why).
+    static func key(_ options: BuildOptions) -> Key? {
+        guard let inputs = InputFiles.list(options) else { return nil }
+        let settings = [
+            options.content.path, options.contentDisplay, options.templates.path, options.templatesDisplay, String(options.templatesRequired),
+            options.output.path, options.outputDisplay, String(options.includeDrafts), options.baseURL ?? "", String(options.strict),
+        ]
+        return Key(detour: options.toolIdentity + " " + Self.executableIdentity(), options: settings, inputs: inputs)
+    }
+
+    /// The record of the last build, if it was made with `key` into the output as it is now.
+    func upToDate(_ key: Key, output: URL) -> Record? {
+        guard let data = try? Data(contentsOf: file), let record = try? JSONDecoder().decode(Record.self, from: data) else { return nil }
+        guard record.key == key, let identity = Self.identity(of: output.path), record.output == identity else { return nil }
+        return record
+    }
+
+    /// Records a build that just put its output in place from the inputs `key` lists. A
+    /// record that cannot be written only costs the next build its shortcut.
+    func save(_ key: Key, report: BuildReport, output: URL) {
+        guard let identity = Self.identity(of: output.path) else { return }
+        let record = Record(
+            key: key, output: identity, diagnostics: report.diagnostics, errorPages: report.errorPages, articles: report.articles, files: report.files)
+        let folder = file.deletingLastPathComponent()
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
+            let data = try? JSONEncoder().encode(record)
+        else { return }
+        try? data.write(to: file, options: .atomic)
+    }
+
+    /// Forgets the last build: a build that will replace the output makes the record wrong
+    /// the moment it does, whether or not its own record is written.
+    func forget() {
+        unlink(file.path)
+    }
+
+    private static func identity(of path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+
+    /// The running executable's size and modification time: a detour rebuilt from changed
+    /// sources under the same version number builds differently.
+    private static func executableIdentity() -> String {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return "unknown executable" }
+        return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+}
