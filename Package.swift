@@ -127,7 +127,7 @@ let package = Package(
         .target(name: "DetourTestSupport", dependencies: ["DetourDiagnostics"], path: "Tests/DetourTestSupport"),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
         .testTarget(name: "DetourSupportTests", dependencies: ["DetourSupport"]),
-        .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch"]),
+        .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch", "DetourTestSupport"]),
         .testTarget(
             name: "DetourTemplatesTests", dependencies: ["DetourTemplates", "DetourTestSupport", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(

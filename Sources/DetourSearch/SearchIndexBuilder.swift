@@ -58,7 +58,7 @@ public enum SearchIndexBuilder {
     /// handed over by then).
     public static func build(
         _ pages: [SearchPage], language: String, languages: [String], until cancelled: @Sendable () -> Bool,
-        emit: (_ files: [(path: String, contents: String)]) -> Void
+        emit: (_ files: [(path: String, contents: String)]) -> Void, memo: ((SearchIndexMemo) -> Void)? = nil
     ) -> String?? {
         let records = pages.reduce(0) { $0 + 1 + min($1.sectionCount, SearchIndexLayout.recordsPerPage - 1) }
         var layout = SearchIndexLayout(pages: pages.count, records: records)
@@ -79,8 +79,12 @@ public enum SearchIndexBuilder {
 
         var termShards: [String] = []
         var logs: (text: String, filter: LogTermFilter)?
-        guard Self.scoreTerms(pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, layout: &layout, until: cancelled)
+        var made = SearchIndexMemo(pages: pages.count, records: records, termShards: layout.termShards)
+        guard
+            Self.scoreTerms(
+                pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, layout: &layout, memo: &made, until: cancelled)
         else { return nil }
+        memo?(made)
 
         var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
         entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
@@ -120,7 +124,8 @@ public enum SearchIndexBuilder {
     /// `cancelled`. The scoring's working memory (a vocabulary and postings per core) ends here.
     private static func scoreTerms(
         _ pages: [SearchPage], references pageReference: [Int], tokenizer: SearchTokenizer, into texts: inout [String],
-        logs: inout (text: String, filter: LogTermFilter)?, layout: inout SearchIndexLayout, until cancelled: @Sendable () -> Bool
+        logs: inout (text: String, filter: LogTermFilter)?, layout: inout SearchIndexLayout, memo: inout SearchIndexMemo,
+        until cancelled: @Sendable () -> Bool
     ) -> Bool {
         // Pages are scored in chunks, each with its own vocabulary: one per core, as every
         // chunk holds a copy of the words it met (tens of megabytes on a large site).
@@ -141,25 +146,50 @@ public enum SearchIndexBuilder {
         var formsByBucket = [[String: String]](repeating: [:], count: SearchIndexLayout.termBuckets)
         for chunk in chunks {
             for (word, stem) in chunk.vocabulary.forms { formsByBucket[SearchIndexLayout.termBucket(of: word)][word] = stem }
+            for (number, word) in chunk.vocabulary.formWords.enumerated() { memo.formPages[word, default: 0] += Int(chunk.vocabulary.formPages[number]) }
         }
         // More shards while one is over budget and splitting still shrinks the largest: a
         // two-letter start (`pr`: proxy_…) over budget alone cannot be split.
         var termShards = Self.termShardTexts(chunks: chunks, forms: formsByBucket, count: layout.termShards)
-        var largest = termShards.map(\.utf8.count).max() ?? 0
+        var largest = termShards.map(\.text.utf8.count).max() ?? 0
         while layout.termShards < SearchIndexLayout.termBuckets, largest > SearchIndexLayout.termShardBudget {
             let split = Self.termShardTexts(chunks: chunks, forms: formsByBucket, count: layout.termShards * 2)
-            let splitLargest = split.map(\.utf8.count).max() ?? 0
+            let splitLargest = split.map(\.text.utf8.count).max() ?? 0
             guard splitLargest * 10 < largest * 9 else { break }
             (layout.termShards, termShards, largest) = (layout.termShards * 2, split, splitLargest)
         }
         if cancelled() { return false }
-        (texts, logs) = (termShards, Self.logFile(chunks: chunks))
+        memo.termShards = layout.termShards
+        for shard in termShards {
+            memo.frequentTerms.merge(shard.frequent) { first, _ in first }
+            for (bucket, bytes) in shard.lineBytes {
+                memo.buckets[4 * bucket] += bytes
+                memo.buckets[4 * bucket + 1] += 1
+            }
+        }
+        for (bucket, forms) in formsByBucket.enumerated() {
+            for (word, stem) in forms {
+                memo.buckets[4 * bucket + 2] += formPair(word, stem).utf8.count
+                memo.buckets[4 * bucket + 3] += 1
+            }
+        }
+        let logFile = Self.logFile(chunks: chunks)
+        memo.frequentLogTerms = logFile?.frequent ?? [:]
+        (texts, logs) = (termShards.map(\.text), logFile.map { ($0.text, $0.filter) })
         return true
+    }
+
+    /// A term shard's text, with what a later patch needs of it (`SearchIndexMemo`).
+    struct TermShardText {
+        var text: String
+        var frequent: [String: [Int64]]
+        /// By term: its bucket and the bytes of its line.
+        var lineBytes: [(bucket: Int, bytes: Int)]
     }
 
     /// Each of `count` term shards as `{terms},{forms}`: the buckets whose number divided by
     /// `count` leaves the shard's.
-    private static func termShardTexts(chunks: [SearchIndexChunk], forms: [[String: String]], count: Int) -> [String] {
+    private static func termShardTexts(chunks: [SearchIndexChunk], forms: [[String: String]], count: Int) -> [TermShardText] {
         Array(0..<count).concurrentMap { shard in
             var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
             var shardForms: [String: String] = [:]
@@ -176,14 +206,17 @@ public enum SearchIndexBuilder {
                     }
                 }
             }
-            return termObject(byTerm) + "," + formObject(shardForms)
+            let terms = termObject(byTerm)
+            return TermShardText(
+                text: terms.text + "," + formObject(shardForms), frequent: terms.frequent,
+                lineBytes: terms.lines.map { (SearchIndexLayout.termBucket(of: $0.term), $0.bytes) })
         }
     }
 
     /// `{terms},{forms}` of the terms pages have in their `log_patterns`, postings of those
     /// pages only: a pasted log line's many words are looked up in this one file; and the filter
     /// of its words the entry carries. Nil when no page has log lines.
-    private static func logFile(chunks: [SearchIndexChunk]) -> (text: String, filter: LogTermFilter)? {
+    private static func logFile(chunks: [SearchIndexChunk]) -> (text: String, filter: LogTermFilter, frequent: [String: [Int64]])? {
         var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
         for chunk in chunks {
             for posting in chunk.logPostings { byTerm[chunk.vocabulary.terms[Int(posting.term)], default: []].append((posting.reference, posting.impact)) }
@@ -193,30 +226,55 @@ public enum SearchIndexBuilder {
         for chunk in chunks {
             for (word, stem) in chunk.vocabulary.forms where byTerm[stem] != nil { forms[word] = stem }
         }
-        return (termObject(byTerm) + "," + formObject(forms), LogTermFilter(words: Set(byTerm.keys).union(forms.keys)))
+        let terms = termObject(byTerm)
+        return (terms.text + "," + formObject(forms), LogTermFilter(words: Set(byTerm.keys).union(forms.keys)), terms.frequent)
     }
 
-    /// `{"term":[documentFrequency,reference,impact,…]}`, terms sorted, best postings first.
-    private static func termObject(_ byTerm: [String: [(reference: Int32, impact: UInt8)]]) -> String {
+    /// `{"term":[documentFrequency,reference,impact,…]}`, terms sorted, best postings first;
+    /// the best `SearchIndexMemo.keptPerTerm` postings of each term whose line leaves some
+    /// out, and each line's size.
+    private static func termObject(_ byTerm: [String: [(reference: Int32, impact: UInt8)]]) -> (
+        text: String, frequent: [String: [Int64]], lines: [(term: String, bytes: Int)]
+    ) {
         var out = "{"
+        var frequent: [String: [Int64]] = [:]
+        var lines: [(term: String, bytes: Int)] = []
+        lines.reserveCapacity(byTerm.count)
         for (number, (term, postings)) in byTerm.sorted(by: { $0.key < $1.key }).enumerated() {
-            let best = Self.best(postings, count: postingsPerTerm)
+            var best = Self.best(postings, count: postings.count > postingsPerTerm ? SearchIndexMemo.keptPerTerm : postingsPerTerm)
+            if postings.count > postingsPerTerm {
+                frequent[term] = best.map { Int64($0.reference) << 8 | Int64($0.impact) }
+                best = Array(best.prefix(postingsPerTerm))
+            }
             if number > 0 { out += ",\n" }
-            out += literal(term) + ":[\(postings.count)"
-            for posting in best { out += ",\(posting.reference),\(posting.impact)" }
-            out += "]"
+            let line = termLine(term, count: postings.count, best: best)
+            out += line
+            lines.append((term, line.utf8.count))
         }
-        return out + "}"
+        return (out + "}", frequent, lines)
+    }
+
+    /// `"term":[documentFrequency,reference,impact,…]`.
+    static func termLine(_ term: String, count: Int, best: some Sequence<(reference: Int32, impact: UInt8)>) -> String {
+        var line = literal(term) + ":[\(count)"
+        for posting in best { line += ",\(posting.reference),\(posting.impact)" }
+        return line + "]"
+    }
+
+    /// A record's impact for a term, as a term's line lists them.
+    typealias Ranked = (reference: Int32, impact: UInt8)
+
+    /// The order of a term's line: highest impact first and, at equal impact, lowest reference.
+    static func ranksBefore(_ first: Ranked, _ second: Ranked) -> Bool {
+        (first.impact, second.reference) > (second.impact, first.reference)
     }
 
     /// The `count` best postings, highest impact first and, at equal impact, lowest reference
     /// first: what sorting them all and keeping the first `count` gives, without sorting the
     /// tens of thousands a common word has. A histogram of the impacts (one byte) finds the
     /// lowest impact that is kept; only the postings at that impact are sorted, by reference.
-    static func best(_ postings: [(reference: Int32, impact: UInt8)], count: Int) -> [(reference: Int32, impact: UInt8)] {
-        let order: ((reference: Int32, impact: UInt8), (reference: Int32, impact: UInt8)) -> Bool = {
-            ($0.impact, $1.reference) > ($1.impact, $0.reference)
-        }
+    static func best(_ postings: [Ranked], count: Int) -> [Ranked] {
+        let order = ranksBefore
         guard postings.count > count else { return postings.sorted(by: order) }
         var histogram = [Int](repeating: 0, count: 256)
         for posting in postings { histogram[Int(posting.impact)] += 1 }
@@ -244,11 +302,14 @@ public enum SearchIndexBuilder {
 
     /// `{"word":"stem",…}`.
     private static func formObject(_ forms: [String: String]) -> String {
-        "{" + forms.sorted { $0.key < $1.key }.map { literal($0.key) + ":" + literal($0.value) }.joined(separator: ",") + "}"
+        "{" + forms.sorted { $0.key < $1.key }.map { formPair($0.key, $0.value) }.joined(separator: ",") + "}"
     }
 
+    /// `"word":"stem"`.
+    static func formPair(_ word: String, _ stem: String) -> String { literal(word) + ":" + literal(stem) }
+
     /// `[url, title, [codes], [[anchor, section title, text], …]]`; record 0 is the page's own text.
-    private static func pageArray(_ page: SearchPage) -> String {
+    static func pageArray(_ page: SearchPage) -> String {
         let (text, sections) = page.body
         let records =
             [literals(["", "", excerptSource(text)])]
@@ -259,7 +320,7 @@ public enum SearchIndexBuilder {
     }
 
     /// A string literal in the index's script files.
-    private static func literal(_ text: String) -> String { JSONString.quoted(text, .script) }
+    static func literal(_ text: String) -> String { JSONString.quoted(text, .script) }
 
     private static func literals(_ texts: [String]) -> String {
         "[" + texts.map(literal).joined(separator: ",") + "]"

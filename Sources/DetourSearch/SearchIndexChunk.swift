@@ -8,8 +8,18 @@ struct SearchIndexChunk: Sendable {
         var bucketOfTerm: [Int] = []
         /// Words as written whose term differs (`connections` → `connect`).
         var forms: [String: String] = [:]
-        fileprivate var numberOfWord: [String: Int32] = [:]
+        /// Those words by number, and how many of the chunk's pages have each: a later patch
+        /// of the index (`SearchIndexPatch`) drops a word's form when its last page does.
+        var formWords: [String] = []
+        var formPages: [Int32] = []
+        fileprivate var numberOfWord: [String: WordNumbers] = [:]
         fileprivate var numberOfTerm: [String: Int32] = [:]
+    }
+
+    /// A word's term number (-1 for none) and form number (-1 when the word is its term).
+    fileprivate struct WordNumbers {
+        var term: Int32
+        var form: Int32
     }
 
     let tokenizer: SearchTokenizer
@@ -25,6 +35,9 @@ struct SearchIndexChunk: Sendable {
     private var recordScore: [Double] = []
     private var recordTerms: [Int32] = []
     private var tokens: [Int32] = []
+    /// By form number, the last page that had the word: each page counts once.
+    private var formLastPage: [Int32] = []
+    private var pageNumber: Int32 = 0
 
     init(tokenizer: SearchTokenizer) {
         self.tokenizer = tokenizer
@@ -41,6 +54,7 @@ struct SearchIndexChunk: Sendable {
     /// (heading, text).
     mutating func add(_ page: SearchPage, reference: Int) {
         let (text, sections) = page.body
+        pageNumber += 1
         add([page.title] + page.aliases, .title)
         add(page.codes.flatMap { ["\($0)", "\($0 / 100)xx"] }, .codes)
         add(sections.map(\.title), .headings)
@@ -63,8 +77,12 @@ struct SearchIndexChunk: Sendable {
         tokens.removeAll(keepingCapacity: true)
         for text in texts {
             tokenizer.forEachWord(in: text) { word in
-                let number = self.number(of: word)
-                if number >= 0 { tokens.append(number) }
+                let numbers = self.numbers(of: word)
+                if numbers.term >= 0 { tokens.append(numbers.term) }
+                if numbers.form >= 0, formLastPage[Int(numbers.form)] != pageNumber {
+                    formLastPage[Int(numbers.form)] = pageNumber
+                    vocabulary.formPages[Int(numbers.form)] += 1
+                }
             }
         }
         if fieldCount.count < vocabulary.terms.count {
@@ -101,10 +119,12 @@ struct SearchIndexChunk: Sendable {
     }
 
     /// The word's term number, or -1 for a stop word (and for a new term past the tens of
-    /// millions a posting can number: a chunk's text would be gigabytes first).
-    private mutating func number(of word: String) -> Int32 {
-        if let number = vocabulary.numberOfWord[word] { return number }
+    /// millions a posting can number: a chunk's text would be gigabytes first); and its form
+    /// number, or -1 when it has none.
+    private mutating func numbers(of word: String) -> WordNumbers {
+        if let numbers = vocabulary.numberOfWord[word] { return numbers }
         var number: Int32 = -1
+        var form: Int32 = -1
         if let term = tokenizer.term(forWord: word) {
             if let known = vocabulary.numberOfTerm[term] {
                 number = known
@@ -114,9 +134,16 @@ struct SearchIndexChunk: Sendable {
                 vocabulary.terms.append(term)
                 vocabulary.bucketOfTerm.append(SearchIndexLayout.termBucket(of: term))
             }
-            if number >= 0, term != word { vocabulary.forms[word] = term }
+            if number >= 0, term != word {
+                vocabulary.forms[word] = term
+                form = Int32(vocabulary.formWords.count)
+                vocabulary.formWords.append(word)
+                vocabulary.formPages.append(0)
+                formLastPage.append(0)
+            }
         }
-        vocabulary.numberOfWord[word] = number
-        return number
+        let numbers = WordNumbers(term: number, form: form)
+        vocabulary.numberOfWord[word] = numbers
+        return numbers
     }
 }

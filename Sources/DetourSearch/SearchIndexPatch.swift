@@ -1,0 +1,203 @@
+/// One language's index brought up to date after one page's text changed, its title, codes,
+/// tags, log lines and headings as they were: the page keeps its reference, so only the lines
+/// of the terms it gained, lost or scores differently change, with its forms and its doc
+/// shard's line. The files are read back from the output, what they leave out comes from the
+/// build's `SearchIndexMemo`, and the result is what the builder would write for the site as
+/// it now is, byte for byte; a change a patch cannot make so (a term file made or emptied, a
+/// different cut of the terms, the log filter changed) gives nil, and the index is built anew.
+public enum SearchIndexPatch {
+    /// The files that change, by path in the language's folder, with `memo` updated to match;
+    /// `read` gives a file's text by that path.
+    public static func patch(
+        old: SearchPage, new: SearchPage, language: String, memo: inout SearchIndexMemo, read: @escaping (String) -> String?
+    ) -> [(path: String, contents: String)]? {
+        guard old.url == new.url, old.title == new.title, old.aliases == new.aliases, old.codes == new.codes, old.definesStatus == new.definesStatus,
+            old.tags == new.tags, old.logPatterns == new.logPatterns, old.sectionCount == new.sectionCount
+        else { return nil }
+        let layout = SearchIndexLayout(pages: memo.pages, records: memo.records)
+        guard !(layout.isSingleFile && memo.termShards == 1) else { return nil }
+        var patch = Patch(language: language, memo: memo, read: read)
+        guard let files = patch.apply(old: old, new: new, docShard: layout.docShard(of: old.url)) else { return nil }
+        memo = patch.memo
+        return files
+    }
+
+    private struct Patch {
+        let language: String
+        var memo: SearchIndexMemo
+        let read: (String) -> String?
+        var termFiles: [Int: SearchIndexTermFile] = [:]
+        var logFile: SearchIndexTermFile?
+
+        init(language: String, memo: SearchIndexMemo, read: @escaping (String) -> String?) {
+            self.language = language
+            self.memo = memo
+            self.read = read
+        }
+
+        private var literalLanguage: String { SearchIndexBuilder.literal(language) }
+
+        mutating func apply(old: SearchPage, new: SearchPage, docShard: Int) -> [(path: String, contents: String)]? {
+            // The page's place: its line in its doc shard.
+            let docPath = "d\(docShard).js"
+            let docHead = "detourSearch.docs(\(literalLanguage),\(docShard),["
+            guard let docText = read(docPath), docText.hasPrefix(docHead), docText.hasSuffix("]);\n") else { return nil }
+            var docLines = docText.dropFirst(docHead.count).dropLast(4).components(separatedBy: ",\n")
+            let start = "[" + SearchIndexBuilder.literal(old.url) + ","
+            guard let slot = docLines.firstIndex(where: { $0.hasPrefix(start) }), slot < SearchIndexLayout.pagesPerDocShard else { return nil }
+            let reference = docShard * SearchIndexLayout.pagesPerDocShard + slot
+
+            let tokenizer = SearchTokenizer(language: language)
+            var before = SearchIndexChunk(tokenizer: tokenizer)
+            before.add(old, reference: reference)
+            var after = SearchIndexChunk(tokenizer: tokenizer)
+            after.add(new, reference: reference)
+            let records = Int32(reference * SearchIndexLayout.recordsPerPage)..<Int32((reference + 1) * SearchIndexLayout.recordsPerPage)
+
+            // Terms whose postings for the page changed.
+            let (oldPostings, newPostings) = (Self.postings(before, before.buckets.joined()), Self.postings(after, after.buckets.joined()))
+            for term in Set(oldPostings.keys).union(newPostings.keys).sorted() where oldPostings[term] != newPostings[term] {
+                let shard = SearchIndexLayout.termBucket(of: term) % memo.termShards
+                guard loadTermFile(shard), var file = termFiles[shard] else { return nil }
+                let bucket = 4 * SearchIndexLayout.termBucket(of: term)
+                let (index, found) = file.line(of: term)
+                if found {
+                    memo.buckets[bucket] -= file.lines[index].text.utf8.count
+                    memo.buckets[bucket + 1] -= 1
+                }
+                guard
+                    let line = Self.patchedLine(
+                        term, found ? file.lines[index].text : nil, frequent: &memo.frequentTerms, records: records, removed: oldPostings[term]?.count ?? 0,
+                        added: newPostings[term] ?? [])
+                else { return nil }
+                switch (found, line) {
+                case (true, let line?): file.lines[index].text = line
+                case (true, nil): file.lines.remove(at: index)
+                case (false, let line?): file.lines.insert((term, line), at: index)
+                case (false, nil): break
+                }
+                if let line {
+                    memo.buckets[bucket] += line.utf8.count
+                    memo.buckets[bucket + 1] += 1
+                }
+                termFiles[shard] = file
+            }
+
+            // The same for the log file's terms, which the page's log lines name.
+            let (oldLogs, newLogs) = (Self.postings(before, before.logPostings), Self.postings(after, after.logPostings))
+            for term in Set(oldLogs.keys).union(newLogs.keys).sorted() where oldLogs[term] != newLogs[term] {
+                guard loadLogFile(), var file = logFile else { return nil }
+                let (index, found) = file.line(of: term)
+                // A log term the page's log lines name is in the file before and after.
+                guard found,
+                    let patched = Self.patchedLine(
+                        term, file.lines[index].text, frequent: &memo.frequentLogTerms, records: records, removed: oldLogs[term]?.count ?? 0,
+                        added: newLogs[term] ?? []),
+                    let line = patched
+                else { return nil }
+                file.lines[index].text = line
+                logFile = file
+            }
+
+            // Words as written: a form comes with its first page and goes with its last.
+            let (oldForms, newForms) = (before.vocabulary.forms, after.vocabulary.forms)
+            for word in Set(oldForms.keys).symmetricDifference(newForms.keys).sorted() {
+                let gained = newForms[word] != nil
+                let pages = memo.formPages[word, default: 0] + (gained ? 1 : -1)
+                guard pages >= 0 else { return nil }
+                memo.formPages[word] = pages > 0 ? pages : nil
+                guard pages == (gained ? 1 : 0) else { continue }
+                let stem = (newForms[word] ?? oldForms[word])!
+                // The log file lists the forms of its terms, and the entry a filter of them.
+                _ = loadLogFile()
+                guard logFile?.line(of: stem).found != true else { return nil }
+                let shard = SearchIndexLayout.termBucket(of: word) % memo.termShards
+                guard loadTermFile(shard), var file = termFiles[shard] else { return nil }
+                let (index, found) = file.form(of: word)
+                guard found != gained else { return nil }
+                if gained { file.forms.insert((word, stem), at: index) } else { file.forms.remove(at: index) }
+                let bucket = 4 * SearchIndexLayout.termBucket(of: word)
+                memo.buckets[bucket + 2] += (gained ? 1 : -1) * SearchIndexBuilder.formPair(word, stem).utf8.count
+                memo.buckets[bucket + 3] += gained ? 1 : -1
+                termFiles[shard] = file
+            }
+
+            // The builder would cut the terms as they are cut, and write each of these files.
+            guard memo.settledTermShards() == memo.termShards, termFiles.values.allSatisfy({ !$0.lines.isEmpty || !$0.forms.isEmpty }) else {
+                return nil
+            }
+            docLines[slot] = SearchIndexBuilder.pageArray(new)
+            var files = termFiles.sorted { $0.key < $1.key }.map { (path: "t\($0.key).js", contents: $0.value.text) }
+            if let logFile { files.append(("l.js", logFile.text)) }
+            files.append((docPath, docHead + docLines.joined(separator: ",\n") + "]);\n"))
+            return files
+        }
+
+        /// Reads term file `shard` once; false when there is none to patch.
+        private mutating func loadTermFile(_ shard: Int) -> Bool {
+            if termFiles[shard] != nil { return true }
+            guard let text = read("t\(shard).js"), let file = SearchIndexTermFile(text, head: "detourSearch.terms(\(literalLanguage),\(shard),") else {
+                return false
+            }
+            termFiles[shard] = file
+            return true
+        }
+
+        /// Reads the log file once; false when there is none.
+        private mutating func loadLogFile() -> Bool {
+            if logFile != nil { return true }
+            guard let text = read("l.js"), let file = SearchIndexTermFile(text, head: "detourSearch.logs(\(literalLanguage),") else { return false }
+            logFile = file
+            return true
+        }
+
+        /// The page's postings by term, each `reference << 8 | impact`, in order.
+        private static func postings(_ chunk: SearchIndexChunk, _ postings: some Sequence<SearchIndexBuilder.Posting>) -> [String: [Int64]] {
+            var byTerm: [String: [Int64]] = [:]
+            for posting in postings {
+                byTerm[chunk.vocabulary.terms[Int(posting.term)], default: []].append(Int64(posting.reference) << 8 | Int64(posting.impact))
+            }
+            return byTerm.mapValues { $0.sorted() }
+        }
+
+        /// `term`'s line with the page's `removed` postings (those in `records`) replaced by
+        /// `added`, nil when the term is left with none; `frequent` keeps the best postings of
+        /// a term whose line cannot hold them all. Nil too, with `frequent` as it was, when the
+        /// line's best are not known (more were lost than `SearchIndexMemo` kept).
+        private static func patchedLine(
+            _ term: String, _ line: String?, frequent: inout [String: [Int64]], records: Range<Int32>, removed: Int, added packed: [Int64]
+        ) -> String?? {
+            let added = packed.map { (reference: Int32($0 >> 8), impact: UInt8(truncatingIfNeeded: $0)) }
+            var count = 0
+            var best: [SearchIndexBuilder.Ranked] = []
+            if let line {
+                guard let numbers = SearchIndexTermFile.numbers(of: line) else { return nil }
+                count = numbers[0]
+                if count > SearchIndexBuilder.postingsPerTerm {
+                    guard let kept = frequent[term] else { return nil }
+                    best = kept.map { (Int32($0 >> 8), UInt8(truncatingIfNeeded: $0)) }
+                } else {
+                    best = stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) }
+                    guard best.count == count else { return nil }
+                }
+            }
+            best.removeAll { records.contains($0.reference) }
+            let rest = count - removed
+            // All postings but the page's are kept, or the best of them, all better than the rest.
+            if best.count == rest {
+                best += added
+            } else if let worst = best.last {
+                best += added.filter { SearchIndexBuilder.ranksBefore($0, worst) }
+            } else {
+                return nil
+            }
+            best.sort(by: SearchIndexBuilder.ranksBefore)
+            let total = rest + added.count
+            guard best.count == total || best.count >= SearchIndexBuilder.postingsPerTerm else { return nil }
+            frequent[term] =
+                total > SearchIndexBuilder.postingsPerTerm ? best.prefix(SearchIndexMemo.keptPerTerm).map { Int64($0.reference) << 8 | Int64($0.impact) } : nil
+            guard total > 0 else { return .some(nil) }
+            return SearchIndexBuilder.termLine(term, count: total, best: best.prefix(SearchIndexBuilder.postingsPerTerm))
+        }
+    }
+}

@@ -1,0 +1,130 @@
+/// A term file of the index (`t<n>.js`, or `l.js`) read back to be patched: its call's head,
+/// its term lines in order and its forms, each with the term or word it is for.
+struct SearchIndexTermFile {
+    /// `detourSearch.terms("en",3,` or `detourSearch.logs("en",`.
+    var head: String
+    var lines: [(term: String, text: String)]
+    var forms: [(word: String, stem: String)]
+
+    /// Nil when `text` is not `head{lines},{forms});\n` as the builder writes it.
+    init?(_ text: String, head: String) {
+        guard text.hasPrefix(head + "{"), text.hasSuffix("});\n") else { return nil }
+        self.head = head
+        var scanner = Scanner(Array(text.utf8.dropFirst(head.utf8.count + 1).dropLast(3)))
+        lines = []
+        forms = []
+        // Terms: `"term":[numbers]` joined by `,\n`, then `},{`.
+        if !scanner.skip("}") {
+            repeat {
+                let start = scanner.index
+                guard let term = scanner.literal(), scanner.skip(":["), scanner.skipNumbers(), scanner.skip("]") else { return nil }
+                lines.append((term, scanner.text(from: start)))
+            } while scanner.skip(",\n")
+            guard scanner.skip("}") else { return nil }
+        }
+        guard scanner.skip(",{") else { return nil }
+        if !scanner.skip("}") {
+            repeat {
+                guard let word = scanner.literal(), scanner.skip(":"), let stem = scanner.literal() else { return nil }
+                forms.append((word, stem))
+            } while scanner.skip(",")
+            guard scanner.skip("}") else { return nil }
+        }
+        guard scanner.atEnd else { return nil }
+    }
+
+    var text: String {
+        head + "{" + lines.map(\.text).joined(separator: ",\n") + "},{"
+            + forms.map { SearchIndexBuilder.formPair($0.word, $0.stem) }.joined(separator: ",") + "});\n"
+    }
+
+    /// The line of `term`, if there is one, or where it goes.
+    func line(of term: String) -> (index: Int, found: Bool) {
+        let index = lines.partitionPoint { $0.term >= term }
+        return (index, index < lines.count && lines[index].term == term)
+    }
+
+    func form(of word: String) -> (index: Int, found: Bool) {
+        let index = forms.partitionPoint { $0.word >= word }
+        return (index, index < forms.count && forms[index].word == word)
+    }
+
+    /// A term line's numbers: the term's postings count, then reference and impact pairs.
+    static func numbers(of line: String) -> [Int]? {
+        guard let open = line.lastIndex(of: "["), line.hasSuffix("]") else { return nil }
+        let inside = line[line.index(after: open)..<line.index(before: line.endIndex)]
+        let numbers = inside.split(separator: ",").compactMap { Int($0) }
+        return numbers.count == inside.split(separator: ",").count && numbers.count % 2 == 1 ? numbers : nil
+    }
+
+    /// Reads the builder's JSON: string literals with the escapes `JSONString` writes.
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var atEnd: Bool { index == bytes.count }
+
+        mutating func skip(_ expected: String) -> Bool {
+            let expected = Array(expected.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else { return false }
+            index += expected.count
+            return true
+        }
+
+        mutating func skipNumbers() -> Bool {
+            let start = index
+            while index < bytes.count, bytes[index] == UInt8(ascii: ",") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index > start
+        }
+
+        func text(from start: Int) -> String { String(decoding: bytes[start..<index], as: UTF8.self) }
+
+        mutating func literal() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            var out: [UInt8] = []
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return String(decoding: out, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard index < bytes.count else { return nil }
+                    let escaped = bytes[index]
+                    index += 1
+                    switch escaped {
+                    case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
+                    case UInt8(ascii: "r"): out.append(UInt8(ascii: "\r"))
+                    case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
+                    case UInt8(ascii: "u"):
+                        guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
+                            let scalar = Unicode.Scalar(value)
+                        else { return nil }
+                        index += 4
+                        out += Array(String(Character(scalar)).utf8)
+                    default: out.append(escaped)
+                    }
+                default:
+                    out.append(byte)
+                }
+            }
+            return nil
+        }
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongsAfter`, for elements sorted so that
+    /// every one that does comes after every one that does not.
+    func partitionPoint(_ belongsAfter: (Element) -> Bool) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if belongsAfter(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

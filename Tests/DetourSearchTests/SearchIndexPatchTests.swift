@@ -1,0 +1,124 @@
+import DetourTestSupport
+import XCTest
+
+@testable import DetourSearch
+
+/// A patched index is the index the builder writes for the site as it now is, byte for byte:
+/// checked against the builder itself on many generated edits, one after another, each patch
+/// starting from the last one's files and memo.
+final class SearchIndexPatchTests: XCTestCase {
+    /// Words common enough that their terms pass `postingsPerTerm`, words whose terms differ
+    /// (`connections` → `connect`), and rare made-up ones that come and go with an edit.
+    private static let common = [
+        "upstream", "connection", "connections", "connecting", "timed", "timeout", "proxy", "server", "servers", "request", "requests",
+        "backend", "refused", "reset", "gateway", "listening", "port", "socket", "handshake", "closed", "worker", "workers",
+    ]
+
+    private struct Site {
+        var pages: [SearchPage]
+        var random: SplitMix64
+
+        init(seed: UInt64, count: Int) {
+            random = SplitMix64(state: seed)
+            pages = []
+            for number in 0..<count {
+                let sections = Int(random.next() % 4)
+                var page = SearchPage(
+                    url: "articles/page-\(number)/", title: "Page \(number) \(Self.pick(common, &random))", codes: number % 7 == 0 ? [502] : [],
+                    tags: number % 5 == 0 ? ["nginx"] : [],
+                    logPatterns: number % 9 == 0 ? ["upstream timed out while connecting to upstream \(number)"] : [],
+                    text: Self.sentence(&random),
+                    sections: (0..<sections).map { SearchPage.Section(anchor: "s\($0)", title: "Section \($0)", text: Self.sentence(&random)) })
+                page.aliases = []
+                pages.append(page)
+            }
+        }
+
+        static func pick(_ words: [String], _ random: inout SplitMix64) -> String { words[Int(random.next() % UInt64(words.count))] }
+
+        /// Common words with a few rare ones: `rare` words end in forms of their own.
+        static func sentence(_ random: inout SplitMix64) -> String {
+            (0..<(8 + Int(random.next() % 30))).map { _ in
+                random.next() % 6 == 0 ? "zq\(random.next() % 400)ings" : pick(common, &random)
+            }.joined(separator: " ")
+        }
+
+        /// One page's text or a section's text written anew; its headings and the rest stay.
+        mutating func edit() -> (index: Int, old: SearchPage) {
+            let index = Int(random.next() % UInt64(pages.count))
+            let old = pages[index]
+            var page = old
+            let section = Int(random.next() % UInt64(page.sections.count + 1))
+            if section == page.sections.count {
+                page = SearchPage(
+                    url: old.url, title: old.title, codes: old.codes, tags: old.tags, logPatterns: old.logPatterns, text: Self.sentence(&random),
+                    sections: old.sections)
+            } else {
+                var sections = old.sections
+                sections[section].text = random.next() % 5 == 0 ? "" : Self.sentence(&random)
+                page = SearchPage(
+                    url: old.url, title: old.title, codes: old.codes, tags: old.tags, logPatterns: old.logPatterns, text: old.text, sections: sections)
+            }
+            pages[index] = page
+            return (index, old)
+        }
+
+        func build(language: String) -> (files: [String: String], memo: SearchIndexMemo) {
+            var files: [String: String] = [:]
+            var memo: SearchIndexMemo?
+            _ = SearchIndexBuilder.build(
+                pages, language: language, languages: [language], until: { false }, emit: { for file in $0 { files[file.path] = file.contents } },
+                memo: { memo = $0 })
+            return (files, memo!)
+        }
+    }
+
+    func testPatchesEqualTheBuildersIndexEditAfterEdit() throws {
+        for (seed, language) in [(UInt64(20_261_126), "en"), (7, "de")] {
+            var site = Site(seed: seed, count: 320)
+            var (files, memo) = site.build(language: language)
+            XCTAssertGreaterThan(memo.termShards, 1, "several term files")
+            XCTAssertFalse(memo.frequentTerms.isEmpty, "terms with more postings than a line keeps")
+            XCTAssertNotNil(files["l.js"])
+            var patched = 0
+            for round in 0..<80 {
+                let (index, old) = site.edit()
+                let built = site.build(language: language)
+                guard let changed = SearchIndexPatch.patch(old: old, new: site.pages[index], language: language, memo: &memo, read: { [files] in files[$0] })
+                else {
+                    (files, memo) = built
+                    continue
+                }
+                patched += 1
+                for file in changed { files[file.path] = file.contents }
+                XCTAssertEqual(Set(files.keys), Set(built.files.keys), "seed \(seed) round \(round)")
+                for (path, text) in built.files where files[path] != text {
+                    XCTFail("seed \(seed) round \(round): \(path) differs from the builder's after editing \(old.url)")
+                }
+                XCTAssertEqual(memo.formPages, built.memo.formPages, "seed \(seed) round \(round)")
+                XCTAssertEqual(memo.buckets, built.memo.buckets, "seed \(seed) round \(round)")
+                XCTAssertEqual(memo.termShards, built.memo.termShards)
+                // What the memo keeps of a frequent term is the best of it, if not all.
+                XCTAssertEqual(Set(memo.frequentTerms.keys), Set(built.memo.frequentTerms.keys), "seed \(seed) round \(round)")
+                for (term, kept) in memo.frequentTerms {
+                    XCTAssertEqual(kept, Array(built.memo.frequentTerms[term]!.prefix(kept.count)), "seed \(seed) round \(round): \(term)")
+                }
+            }
+            XCTAssertGreaterThan(patched, 65, "seed \(seed): most edits are patched, \(patched) of 80 were")
+        }
+    }
+
+    /// A page whose title, tags or headings changed is more than a patch: the index is built anew.
+    func testAPageListedDifferentlyIsNotPatched() {
+        var site = Site(seed: 3, count: 100)
+        var (files, memo) = site.build(language: "en")
+        let old = site.pages[4]
+        var retitled = old
+        retitled.title += " again"
+        XCTAssertNil(SearchIndexPatch.patch(old: old, new: retitled, language: "en", memo: &memo, read: { files[$0] }))
+        site.pages[4].tags = ["caddy"]
+        XCTAssertNil(SearchIndexPatch.patch(old: old, new: site.pages[4], language: "en", memo: &memo, read: { files[$0] }))
+        files = [:]
+        XCTAssertNil(SearchIndexPatch.patch(old: old, new: old, language: "en", memo: &memo, read: { files[$0] }), "no files to patch")
+    }
+}
