@@ -12,7 +12,12 @@ public enum CodeBlockCheck {
         consequence: "readers who copy the advice get a server that does not start")
 
     public static func check(_ content: Content) -> [Diagnostic] {
-        articleBlocks(content).filter { FragmentReader.byLanguage[$0.language] != nil }.concurrentMap(check).flatMap { $0 }
+        check(blocks: articleBlocks(content))
+    }
+
+    /// The blocks' findings, in their order.
+    public static func check(blocks: [CodeBlock]) -> [Diagnostic] {
+        blocks.filter { FragmentReader.byLanguage[$0.language] != nil }.concurrentMap(check).flatMap { $0 }
     }
 
     /// Every fenced block of the articles and their translations, in the order of the files.

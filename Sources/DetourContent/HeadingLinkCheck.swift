@@ -9,7 +9,12 @@ struct HeadingLinkCheck {
     private var links: [MarkdownRenderer.FragmentLink] = []
 
     init(articles: [Article]) {
-        headingIDs = Dictionary(articles.map { ($0.slug, $0.headings.map(\.id)) }, uniquingKeysWith: { first, _ in first })
+        self.init(headingIDs: Dictionary(articles.map { ($0.slug, $0.headings.map(\.id)) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// `headingIDs`: each article's heading ids, by slug.
+    init(headingIDs: [String: [String]]) {
+        self.headingIDs = headingIDs
     }
 
     /// `page`: the article the links are on, for `#part`; nil on a code page, whose anchors

@@ -20,8 +20,13 @@ public struct LinkResolver: Sendable {
     let statuses: Set<Int>
 
     public init(articles: [Article], statuses: Set<Int>) {
-        articlesByPath = Dictionary(articles.map { ($0.relativePath, $0.slug) }, uniquingKeysWith: { first, _ in first })
-        slugs = Set(articles.map(\.slug))
+        self.init(articlesByPath: Dictionary(articles.map { ($0.relativePath, $0.slug) }, uniquingKeysWith: { first, _ in first }), statuses: statuses)
+    }
+
+    /// `articlesByPath`: each article's content-relative `.md` path and its slug.
+    public init(articlesByPath: [String: String], statuses: Set<Int>) {
+        self.articlesByPath = articlesByPath
+        slugs = Set(articlesByPath.values)
         self.statuses = statuses
     }
 

@@ -1,3 +1,5 @@
+import DetourSupport
+
 /// What patching one language's index after a page's text changed (`SearchIndexPatch`) needs
 /// beyond the index's own files, made by the build that wrote them:
 /// - the postings a file leaves out: a term with more than `postingsPerTerm` keeps only its
@@ -6,7 +8,7 @@
 ///   word's form leaves its file with its last page;
 /// - each term bucket's share of the term files, so that a patch can tell whether the build
 ///   would have cut the terms into as many files.
-public struct SearchIndexMemo: Codable, Sendable, Equatable {
+public struct SearchIndexMemo: Sendable, Equatable {
     /// How many postings of a frequent term are kept: the file's and as many again.
     public static let keptPerTerm = 2 * SearchIndexBuilder.postingsPerTerm
 
@@ -29,6 +31,75 @@ public struct SearchIndexMemo: Codable, Sendable, Equatable {
         self.records = records
         self.termShards = termShards
         buckets = Array(repeating: 0, count: 4 * SearchIndexLayout.termBuckets)
+    }
+
+    // MARK: - As lines
+
+    private static let header = "detour-search-memo 1"
+
+    /// The memo as lines of tab-separated fields (JSON took a tenth of a second to read for ten
+    /// thousand pages): nil when a term or word holds a tab or a line feed.
+    public var encoded: [UInt8]? {
+        var out = Array((Self.header + "\n").utf8)
+        for (index, count) in [pages, records, termShards].enumerated() {
+            if index > 0 { out.append(UInt8(ascii: " ")) }
+            FieldLines.append(count, to: &out)
+        }
+        out.append(0x0A)
+        for (index, count) in buckets.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: " ")) }
+            FieldLines.append(count, to: &out)
+        }
+        out.append(0x0A)
+        func add(_ kind: String, _ word: String, _ values: [Int]) -> Bool {
+            guard !word.utf8.contains(0x09), !word.utf8.contains(0x0A) else { return false }
+            out += Array((kind + "\t" + word + "\t").utf8)
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: " ")) }
+                FieldLines.append(value, to: &out)
+            }
+            out.append(0x0A)
+            return true
+        }
+        for (term, kept) in frequentTerms.sorted(by: { $0.key < $1.key }) where !add("t", term, kept.map { Int($0) }) { return nil }
+        for (term, kept) in frequentLogTerms.sorted(by: { $0.key < $1.key }) where !add("l", term, kept.map { Int($0) }) { return nil }
+        for (word, count) in formPages.sorted(by: { $0.key < $1.key }) where !add("w", word, [count]) { return nil }
+        return out
+    }
+
+    public init?(encoded bytes: [UInt8]) {
+        (pages, records, termShards, buckets) = (0, 0, 0, [])
+        var line = 0
+        var frequentTerms: [String: [Int64]] = [:]
+        var frequentLogTerms: [String: [Int64]] = [:]
+        var formPages: [String: Int] = [:]
+        var counts: [Int] = []
+        var buckets: [Int] = []
+        let read = FieldLines.forEach(in: bytes, separator: 0x09) { fields in
+            defer { line += 1 }
+            switch line {
+            case 0: return FieldLines.string(fields[0]) == Self.header
+            case 1:
+                counts = FieldLines.integers(fields[0]) ?? []
+                return counts.count == 3
+            case 2:
+                buckets = FieldLines.integers(fields[0]) ?? []
+                return buckets.count == 4 * SearchIndexLayout.termBuckets
+            default:
+                guard fields.count == 3, fields[0].count == 1, let values = FieldLines.integers(fields[2]) else { return false }
+                let word = FieldLines.string(fields[1])
+                switch fields[0][0] {
+                case UInt8(ascii: "t"): frequentTerms[word] = values.map(Int64.init)
+                case UInt8(ascii: "l"): frequentLogTerms[word] = values.map(Int64.init)
+                case UInt8(ascii: "w") where values.count == 1: formPages[word] = values[0]
+                default: return false
+                }
+                return true
+            }
+        }
+        guard read, line >= 3 else { return nil }
+        (pages, records, termShards) = (counts[0], counts[1], counts[2])
+        (self.buckets, self.frequentTerms, self.frequentLogTerms, self.formPages) = (buckets, frequentTerms, frequentLogTerms, formPages)
     }
 
     /// The text size of term shard `shard` of `count` (`{terms},{forms}`), from the buckets.

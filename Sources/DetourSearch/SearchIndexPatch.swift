@@ -6,20 +6,29 @@
 /// it now is, byte for byte; a change a patch cannot make so (a term file made or emptied, a
 /// different cut of the terms, the log filter changed) gives nil, and the index is built anew.
 public enum SearchIndexPatch {
-    /// The files that change, by path in the language's folder, with `memo` updated to match;
-    /// `read` gives a file's text by that path.
+    /// What a patch changes.
+    public struct Patched: Sendable {
+        /// The files that change, by path in the language's folder.
+        public var files: [(path: String, contents: String)]
+        /// The entry's object (`SearchIndexBuilder.Output.head`) before and after, when it
+        /// changed: the search page carries it.
+        public var entry: (old: String, new: String)?
+    }
+
+    /// What changes, with `memo` updated to match; `read` gives a file's text by its path in
+    /// the language's folder.
     public static func patch(
         old: SearchPage, new: SearchPage, language: String, memo: inout SearchIndexMemo, read: @escaping (String) -> String?
-    ) -> [(path: String, contents: String)]? {
+    ) -> Patched? {
         guard old.url == new.url, old.title == new.title, old.aliases == new.aliases, old.codes == new.codes, old.definesStatus == new.definesStatus,
             old.tags == new.tags, old.logPatterns == new.logPatterns, old.sectionCount == new.sectionCount
         else { return nil }
         let layout = SearchIndexLayout(pages: memo.pages, records: memo.records)
         guard !(layout.isSingleFile && memo.termShards == 1) else { return nil }
         var patch = Patch(language: language, memo: memo, read: read)
-        guard let files = patch.apply(old: old, new: new, docShard: layout.docShard(of: old.url)) else { return nil }
+        guard let patched = patch.apply(old: old, new: new, docShard: layout.docShard(of: old.url)) else { return nil }
         memo = patch.memo
-        return files
+        return patched
     }
 
     private struct Patch {
@@ -28,6 +37,8 @@ public enum SearchIndexPatch {
         let read: (String) -> String?
         var termFiles: [Int: SearchIndexTermFile] = [:]
         var logFile: SearchIndexTermFile?
+        /// A form of a log term came or went: the entry's filter of the log file's words changes.
+        var logFormsChanged = false
 
         init(language: String, memo: SearchIndexMemo, read: @escaping (String) -> String?) {
             self.language = language
@@ -37,7 +48,7 @@ public enum SearchIndexPatch {
 
         private var literalLanguage: String { SearchIndexBuilder.literal(language) }
 
-        mutating func apply(old: SearchPage, new: SearchPage, docShard: Int) -> [(path: String, contents: String)]? {
+        mutating func apply(old: SearchPage, new: SearchPage, docShard: Int) -> Patched? {
             // The page's place: its line in its doc shard.
             let docPath = "d\(docShard).js"
             let docHead = "detourSearch.docs(\(literalLanguage),\(docShard),["
@@ -110,7 +121,12 @@ public enum SearchIndexPatch {
                 let stem = (newForms[word] ?? oldForms[word])!
                 // The log file lists the forms of its terms, and the entry a filter of them.
                 _ = loadLogFile()
-                guard logFile?.line(of: stem).found != true else { return nil }
+                if var file = logFile, file.line(of: stem).found {
+                    let (index, found) = file.form(of: word)
+                    guard found != gained else { return nil }
+                    if gained { file.forms.insert((word, stem), at: index) } else { file.forms.remove(at: index) }
+                    (logFile, logFormsChanged) = (file, true)
+                }
                 let shard = SearchIndexLayout.termBucket(of: word) % memo.termShards
                 guard loadTermFile(shard), var file = termFiles[shard] else { return nil }
                 let (index, found) = file.form(of: word)
@@ -130,7 +146,26 @@ public enum SearchIndexPatch {
             var files = termFiles.sorted { $0.key < $1.key }.map { (path: "t\($0.key).js", contents: $0.value.text) }
             if let logFile { files.append(("l.js", logFile.text)) }
             files.append((docPath, docHead + docLines.joined(separator: ",\n") + "]);\n"))
-            return files
+            var entry: (old: String, new: String)?
+            if logFormsChanged, let logFile {
+                guard let changed = changedEntry(logFile) else { return nil }
+                if changed.old != changed.new {
+                    files.append(("index.js", "detourSearch.entry(\(literalLanguage),\(changed.new));\n"))
+                    entry = changed
+                }
+            }
+            return Patched(files: files, entry: entry)
+        }
+
+        /// The entry's object with the filter of the log file's words made anew.
+        private func changedEntry(_ logFile: SearchIndexTermFile) -> (old: String, new: String)? {
+            let head = "detourSearch.entry(\(literalLanguage),"
+            let key = ",\"logs\":\""
+            guard let text = read("index.js"), text.hasPrefix(head), text.hasSuffix(");\n") else { return nil }
+            let old = String(text.dropFirst(head.count).dropLast(3))
+            guard let start = old.range(of: key), let end = old[start.upperBound...].firstIndex(of: "\"") else { return nil }
+            let filter = LogTermFilter(words: Set(logFile.lines.map(\.term)).union(logFile.forms.map(\.word)))
+            return (old, old.replacingCharacters(in: start.upperBound..<end, with: filter.encoded))
         }
 
         /// Reads term file `shard` once; false when there is none to patch.

@@ -1,5 +1,6 @@
 import CFileSystem
 import DetourDiagnostics
+import DetourSearch
 import Foundation
 
 /// What the last successful `detour build` into an output was made from, kept in
@@ -32,13 +33,13 @@ struct BuildCache {
         var inputs: String
     }
 
-    /// Where the record is kept.
-    let file: URL
+    /// Where the record is kept, and what rebuilding only some articles needs (`RebuildMemo`).
+    let folder: URL
+    var file: URL { folder.appendingPathComponent("build") }
 
     init(output: URL) {
         let output = output.standardizedFileURL
-        file = output.deletingLastPathComponent().appendingPathComponent(".detour-cache").appendingPathComponent(output.lastPathComponent)
-            .appendingPathComponent("build")
+        folder = output.deletingLastPathComponent().appendingPathComponent(".detour-cache").appendingPathComponent(output.lastPathComponent)
     }
 
     /// The key of a build with `options` from the inputs as they are now, or nil when they
@@ -54,9 +55,36 @@ struct BuildCache {
 
     /// The record of the last build, if it was made with `key` into the output as it is now.
     func upToDate(_ key: Key, output: URL) -> Record? {
-        guard let data = try? Data(contentsOf: file), let record = try? JSONDecoder().decode(Record.self, from: data) else { return nil }
-        guard record.key == key, let identity = Self.identity(of: output.path), record.output == identity else { return nil }
+        guard let record = record(), record.key == key, let identity = Self.identity(of: output.path), record.output == identity else { return nil }
         return record
+    }
+
+    /// The record of the last build, whatever it was made from.
+    func record() -> Record? {
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        return try? JSONDecoder().decode(Record.self, from: data)
+    }
+
+    /// Keeps what rebuilding only some articles' pages needs (`RebuildMemo`), the memo itself
+    /// last: a memo is only there with the texts and index memos of its build.
+    func save(_ memo: RebuildMemo, searchMemos: [String: [UInt8]?], contentRoot: URL, inputs: String) {
+        unlink(RebuildMemo.file(in: folder).path)
+        var memo = memo
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
+            (try? memo.copySources(contentRoot: contentRoot, inputs: inputs, to: folder)) != nil
+        else { return }
+        save(memo, searchMemos: searchMemos)
+    }
+
+    /// Writes the index memos (`SearchIndexMemo.encoded`), then the rebuild memo; false when
+    /// one could not be.
+    @discardableResult
+    func save(_ memo: RebuildMemo, searchMemos: [String: [UInt8]?]) -> Bool {
+        for (language, searchMemo) in searchMemos {
+            guard let bytes = searchMemo, (try? Data(bytes).write(to: RebuildMemo.searchFile(in: folder, language: language))) != nil else { return false }
+        }
+        guard let text = memo.encoded else { return false }
+        return (try? Data(text).write(to: RebuildMemo.file(in: folder), options: .atomic)) != nil
     }
 
     /// Records a build that just put its output in place from the inputs `key` lists. A
@@ -78,7 +106,7 @@ struct BuildCache {
         unlink(file.path)
     }
 
-    private static func identity(of path: String) -> [UInt64]? {
+    static func identity(of path: String) -> [UInt64]? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return [UInt64(info.st_dev), UInt64(info.st_ino)]

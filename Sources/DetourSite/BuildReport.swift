@@ -9,6 +9,8 @@ public struct BuildReport: Sendable {
     /// Nothing changed since the last build into the output (`BuildCache`): nothing was
     /// written, and the findings and counts are that build's.
     public var upToDate = false
+    /// The files a rebuild of only some articles' pages wrote (`ArticleRebuild`), in the output.
+    public var rewritten: [String] = []
     /// Codes with an error page, each written in every language and format.
     public var errorPages = 0
     public var articles = 0

@@ -1,4 +1,5 @@
 import CFileSystem
+import DetourSupport
 import Foundation
 
 /// Every file a build reads, by size and modification time: the content folder and the
@@ -28,13 +29,50 @@ enum InputFiles {
         var length: UInt = 0
         guard let text = detour_list_files(root, &length) else { return nil }
         defer { free(text) }
-        let lines = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(length)), as: UTF8.self)
-            .split(separator: "\n")
-        return lines.map { line -> String in
-            let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3, let modified = Int64(fields[1]), modified < now - racyWindow else { return "racy \(now) \(name)/\(line)" }
-            return "\(fields[0]) \(fields[1]) \(name)/\(fields[2])"
-        }.sorted().map { $0 + "\n" }.joined()
+        let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(length)))
+        var lines: [String] = []
+        forEachLine(bytes) { line, size, modified, path in
+            let path = name + "/" + FieldLines.string(path)
+            guard let modified = FieldLines.integer(modified), modified < now - racyWindow else {
+                lines.append("racy \(now) " + path)
+                return
+            }
+            lines.append(FieldLines.string(size) + " \(modified) " + path)
+        }
+        return lines.sorted().map { $0 + "\n" }.joined()
+    }
+
+    /// Each line of a listing, split into size, modification time and path (which may hold spaces).
+    private static func forEachLine(
+        _ bytes: [UInt8],
+        _ body: (
+            _ line: UnsafeBufferPointer<UInt8>, _ size: UnsafeBufferPointer<UInt8>, _ modified: UnsafeBufferPointer<UInt8>, _ path: UnsafeBufferPointer<UInt8>
+        ) ->
+            Void
+    ) {
+        FieldLines.forEach(in: bytes, separator: 0x0A) { fields in
+            let line = fields[0]
+            guard let first = line.firstIndex(of: UInt8(ascii: " ")), let second = line[(first + 1)...].firstIndex(of: UInt8(ascii: " ")) else { return true }
+            body(
+                line, UnsafeBufferPointer(rebasing: line[..<first]), UnsafeBufferPointer(rebasing: line[(first + 1)..<second]),
+                UnsafeBufferPointer(rebasing: line[(second + 1)...]))
+            return true
+        }
+    }
+
+    /// A listing's lines by path (`content/articles/x.md`).
+    static func entries(_ listing: String) -> [String: String] {
+        var entries: [String: String] = [:]
+        forEachLine(Array(listing.utf8)) { line, _, _, path in entries[FieldLines.string(path)] = FieldLines.string(line) }
+        return entries
+    }
+
+    /// Whether the file at `path` still has the size and modification time of its `line`.
+    static func describes(_ line: String, path: String) -> Bool {
+        let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        var info = stat()
+        guard fields.count == 3, let size = Int64(fields[0]), let modified = Int64(fields[1]), stat(path, &info) == 0 else { return false }
+        return Int64(info.st_size) == size && Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) == modified
     }
 
     private static func now() -> Int64 {

@@ -84,7 +84,7 @@ struct OutputDirectory {
     }
 
     /// All of `bytes` to `descriptor`, the file at `path`.
-    private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32, path: String) throws {
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32, path: String) throws {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -31,22 +31,24 @@ enum SearchPages {
         // Every article in every language: translated where it is, else as written.
         // Their text is read when the index scores the page and writes its excerpts, from
         // where a build may have spilled it (`ContentLoader.spillsSections`).
-        let articles = content.articles.map { original in
-            let article = original.translated(language)
-            let (summary, source) = (article.summary, article.searchSections)
-            return SearchPage(
-                url: folder + article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags,
-                logPatterns: article.logPatterns.map(\.value), sectionCount: source.headedCount
-            ) {
-                let sections = source.sections
-                let intro = sections.first { $0.heading == nil }?.text
-                return (
-                    [summary, intro].compactMap { $0 }.joined(separator: " "),
-                    sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) } }
-                )
-            }
-        }
+        let articles = content.articles.map { page(of: $0.translated(language), in: folder) }
         return codes + articles
+    }
+
+    /// An article (or its translation) as the index of the language folder `folder` holds it.
+    static func page(of article: Article, in folder: String) -> SearchPage {
+        let (summary, source) = (article.summary, article.searchSections)
+        return SearchPage(
+            url: folder + article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags,
+            logPatterns: article.logPatterns.map(\.value), sectionCount: source.headedCount
+        ) {
+            let sections = source.sections
+            let intro = sections.first { $0.heading == nil }?.text
+            return (
+                [summary, intro].compactMap { $0 }.joined(separator: " "),
+                sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) } }
+            )
+        }
     }
 
     /// A template section's text (the Markdown before its first heading, merged) and the

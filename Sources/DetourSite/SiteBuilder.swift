@@ -53,10 +53,17 @@ public enum SiteBuilder {
         }
         let cache = options.cache == .off ? nil : BuildCache(output: options.output)
         let cacheKey = cache == nil ? nil : report.time("inputs listed") { BuildCache.key(options) }
-        if options.cache == .use, let cache, let cacheKey, let record = cache.upToDate(cacheKey, output: options.output) {
-            (report.upToDate, report.diagnostics) = (true, record.diagnostics)
-            (report.errorPages, report.articles, report.files) = (record.errorPages, record.articles, record.files)
-            return report
+        if options.cache == .use, let cache, let cacheKey {
+            if let record = cache.upToDate(cacheKey, output: options.output) {
+                (report.upToDate, report.diagnostics) = (true, record.diagnostics)
+                (report.errorPages, report.articles, report.files) = (record.errorPages, record.articles, record.files)
+                return report
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            if var rebuilt = ArticleRebuild.run(options, cache: cache, key: cacheKey) {
+                rebuilt.phases = report.phases + [("articles rebuilt", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, BuildReport.peakMemory())]
+                return rebuilt
+            }
         }
         let (templates, templateDiagnostics) = report.time("templates") { loadTemplates(options) }
         let (content, contentDiagnostics) = report.time("content") { loadContent(options, keepsTrees: false) }
@@ -86,10 +93,12 @@ public enum SiteBuilder {
         DispatchQueue.global().async(group: indexing) { [content] in
             let start = DispatchTime.now().uptimeNanoseconds
             var outcome = IndexOutcome()
-            outcome.heads = searchIndex(content) { files in
-                outcome.diagnostics += files.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
-                outcome.fileCount += files.count
-            }
+            outcome.heads = searchIndex(
+                content,
+                each: { files in
+                    outcome.diagnostics += files.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
+                    outcome.fileCount += files.count
+                }, memo: cache == nil ? nil : { outcome.memos[$0] = $1.encoded })
             outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             indexed.withLock { [outcome] in $0 = outcome }
         }
@@ -123,7 +132,14 @@ public enum SiteBuilder {
         report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + indexFileCount + templates.assets.count
         report.errorPages = content.codes.filter(\.generatesPage).count
         report.articles = content.articles.count
-        if let cache, let cacheKey { cache.save(cacheKey, report: report, output: options.output) }
+        if let cache, let cacheKey {
+            let memo = RebuildMemo(content: content, includeDrafts: options.includeDrafts)
+            let built = report
+            report.time("cache written") {
+                cache.save(memo, searchMemos: index.memos, contentRoot: options.content, inputs: cacheKey.inputs)
+                cache.save(cacheKey, report: built, output: options.output)
+            }
+        }
         return report
     }
 
@@ -133,6 +149,9 @@ public enum SiteBuilder {
         var fileCount = 0
         var diagnostics: [Diagnostic] = []
         var seconds = 0.0
+        /// By language, what patching its index needs (`SearchIndexMemo.encoded`, a fraction of
+        /// its size in memory), for the build cache; nil when it cannot be written.
+        var memos: [String: [UInt8]?] = [:]
     }
 
     /// `jobs`' pages, in every language and format, rendered and written in parallel; an error
@@ -202,13 +221,17 @@ public enum SiteBuilder {
 
     /// Each language's index, handed to `each` a few files at a time as they are made (a build
     /// writes and lets go of them before the next are made); the entries by language.
-    static func searchIndex(_ content: Content, each: (_ files: [(path: String, contents: String)]) -> Void) -> [String: String] {
-        searchIndex(content, until: { false }, each: each)!
+    /// `memo`: handed each language and what a later patch of its index needs.
+    static func searchIndex(
+        _ content: Content, each: (_ files: [(path: String, contents: String)]) -> Void, memo: ((String, SearchIndexMemo) -> Void)? = nil
+    ) -> [String: String] {
+        searchIndex(content, until: { false }, each: each, memo: memo)!
     }
 
     /// The same, given up (nil) between and within languages once `cancelled` says so.
     private static func searchIndex(
-        _ content: Content, until cancelled: @Sendable () -> Bool, each: (_ files: [(path: String, contents: String)]) -> Void
+        _ content: Content, until cancelled: @Sendable () -> Bool, each: (_ files: [(path: String, contents: String)]) -> Void,
+        memo: ((String, SearchIndexMemo) -> Void)? = nil
     ) -> [String: String]? {
         let languages = content.site.languages
         var heads: [String: String] = [:]
@@ -217,7 +240,7 @@ public enum SiteBuilder {
             guard
                 let head = SearchIndexBuilder.build(
                     SearchPages.pages(of: content, language: language), language: language, languages: languages, until: cancelled,
-                    emit: { files in each(files.map { (folder + $0.path, $0.contents) }) })
+                    emit: { files in each(files.map { (folder + $0.path, $0.contents) }) }, memo: memo.map { sink in { sink(language, $0) } })
             else { return nil }
             heads[language] = head
         }
@@ -263,11 +286,11 @@ public enum SiteBuilder {
         return .error("errorpage.too-large", message, at: at)
     }
 
-    private static func failed(_ diagnostics: [Diagnostic], _ options: BuildOptions) -> Bool {
+    static func failed(_ diagnostics: [Diagnostic], _ options: BuildOptions) -> Bool {
         diagnostics.hasErrors || (options.strict && diagnostics.contains { $0.severity == .warning })
     }
 
-    private static func writeFailure(_ options: BuildOptions, _ error: Error) -> Diagnostic {
+    static func writeFailure(_ options: BuildOptions, _ error: Error) -> Diagnostic {
         let reason = (error as NSError).localizedDescription
         return .error("build.write-failed", "cannot write the output: \(reason)", at: SourceLocation(path: options.outputDisplay))
     }

@@ -13,7 +13,7 @@ struct BuildCommand: ParsableCommand {
 
             The build is staged beside the output folder and replaces it only when every file was written without error; a failed or interrupted build leaves the previous output intact.
 
-            Each build that replaces the output records what it was made from in .detour-cache/<output>/ beside the output: every file's size and modification time under <content> and <templates>, the options and this detour. When all of that is unchanged and the output is the folder that build wrote, nothing is written, and the last build's findings are reported again. Files changed by hand inside the output are not looked at: --no-cache builds in full.
+            Each build that replaces the output records what it was made from in .detour-cache/<output>/ beside the output: every file's size and modification time under <content> and <templates>, the options, this detour, and the articles' text. When all of that is unchanged and the output is the folder that build wrote, nothing is written, and the last build's findings are reported again. When only articles' text changed (not their front matter or headings), only the pages and search index files that show it are rewritten, byte for byte as a full build writes them. Files changed by hand inside the output are not looked at: --no-cache builds in full.
             """
     )
 
@@ -67,14 +67,19 @@ struct BuildCommand: ParsableCommand {
         let report = SiteBuilder.build(options)
         if showsProgress { FileHandle.standardError.write("\r\u{1B}[K") }
         let status = diagnostics.report(report.diagnostics)
-        if report.wroteOutput || report.upToDate, !quiet, diagnostics.format == .text {
+        if report.wroteOutput || report.upToDate || !report.rewritten.isEmpty, status == 0, !quiet, diagnostics.format == .text {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
             let built = "\(count(report.errorPages, "error page")) and \(count(report.articles, "article")) (\(count(report.files, "file")))"
-            print(
-                report.upToDate
-                    ? "\(options.outputDisplay)/ is up to date: \(built), nothing changed since its last build (checked in \(seconds) s)"
-                    : "Built \(built) into \(options.outputDisplay)/ in \(seconds) s")
+            let rewritten = report.rewritten
+            if !rewritten.isEmpty {
+                let named = rewritten.count <= 3 ? rewritten.joined(separator: ", ") : "\(rewritten[0]) and \(rewritten.count - 1) more"
+                print("Rebuilt \(count(rewritten.count, "file")) of \(options.outputDisplay)/ (\(named)) in \(seconds) s: only articles' text changed")
+            } else if report.upToDate {
+                print("\(options.outputDisplay)/ is up to date: \(built), nothing it shows changed since its last build (checked in \(seconds) s)")
+            } else {
+                print("Built \(built) into \(options.outputDisplay)/ in \(seconds) s")
+            }
         }
         if timings {
             fflush(nil)

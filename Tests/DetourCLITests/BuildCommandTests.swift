@@ -83,13 +83,39 @@ final class BuildCommandTests: XCTestCase {
         let again = try ProcessRunner.detour(["build"], in: folder.url)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(
-            again.stdout.hasPrefix("public/ is up to date: 1 error page and 1 article (") && again.stdout.contains("nothing changed since its last build"),
+            again.stdout.hasPrefix("public/ is up to date: 1 error page and 1 article (")
+                && again.stdout.contains("nothing it shows changed since its last build"),
             again.stdout)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder.path + "/public/index.html")[.systemFileNumber] as? Int, index)
         let full = try ProcessRunner.detour(["build", "--no-cache"], in: folder.url)
         XCTAssertEqual(full.status, 0, full.stderr)
         XCTAssertTrue(full.stdout.hasPrefix("Built 1 error page and 1 article ("), full.stdout)
+
         XCTAssertTrue(try ProcessRunner.detour(["build", "--help"], in: folder.url).stdout.contains("--no-cache"))
+    }
+
+    /// After a sentence is added to an article of the shipped knowledge base, the build
+    /// rewrites its pages and index files alone and says which.
+    func testAnArticlesEditedTextRewritesItsPagesAlone() throws {
+        let project = try TemporaryFolder()
+        defer { project.remove() }
+        try FileManager.default.copyItem(at: Repository.content, to: project.url.appendingPathComponent("content"))
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: project.url).status, 0)
+        let article = project.url.appendingPathComponent("content/articles/upstream/upstream-connect-timeout.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        try text.replacingOccurrences(of: "\n## ", with: "\nOne zygomorphic sentence more.\n\n## ").write(to: article, atomically: true, encoding: .utf8)
+        Thread.sleep(forTimeInterval: 0.3)
+        let edited = try ProcessRunner.detour(["build"], in: project.url)
+        XCTAssertEqual(edited.status, 0, edited.stderr)
+        XCTAssertTrue(edited.stdout.hasPrefix("Rebuilt ") && edited.stdout.contains("articles/upstream-connect-timeout/index.html"), edited.stdout)
+        let page = try String(contentsOf: project.url.appendingPathComponent("public/articles/upstream-connect-timeout/index.html"), encoding: .utf8)
+        XCTAssertTrue(page.contains("One zygomorphic sentence more."))
+        // Search finds the new word: its term is in one of the term files.
+        let index = project.url.appendingPathComponent("public/search/en")
+        let termFiles = try FileManager.default.contentsOfDirectory(atPath: index.path).filter { $0.hasPrefix("t") }
+        XCTAssertTrue(
+            try termFiles.contains { try String(contentsOf: index.appendingPathComponent($0), encoding: .utf8).contains("\"zygomorph") }, "\(termFiles)")
     }
 
     func testCleanBuildExitsZeroAndSaysWhatItWrote() throws {
@@ -112,7 +138,8 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertEqual(result.stdout, "")
         let phases = result.stderr.split(separator: "\n").map { $0.components(separatedBy: "  ").first ?? "" }
         XCTAssertEqual(
-            phases, ["inputs listed", "templates", "content", "pages", "waiting for the index", "assets", "output replaced", "search index"], result.stderr)
+            phases, ["inputs listed", "templates", "content", "pages", "waiting for the index", "assets", "output replaced", "cache written", "search index"],
+            result.stderr)
         let lines = result.stderr.split(separator: "\n")
         XCTAssertTrue(lines.dropLast().allSatisfy { $0.contains("% ") && $0.contains(" s ") && $0.hasSuffix(" MiB") }, result.stderr)
         // The peak only grows, and a build holds more than the empty process.
