@@ -8,10 +8,11 @@ import Foundation
 import Synchronization
 
 /// `detour build`: a plain function that runs the phases in order — check the output path,
-/// stop there if nothing changed since the last build into it (`BuildCache`), load templates
-/// and content, render every page in parallel into a staging folder (the
-/// search index built beside them, the search page last), then swap it into place. Nothing is
-/// written over the previous output unless every phase succeeded.
+/// stop there if nothing changed since the last build into it (`BuildCache`) or if only
+/// articles' text did (`ArticleRebuild` rewrites what shows it), load templates and content,
+/// render every page in parallel into a staging folder (the search index built beside them,
+/// the search page last), then swap it into place. Nothing is written over the previous output
+/// unless every phase succeeded.
 public enum SiteBuilder {
     public static func build(_ options: BuildOptions) -> BuildReport {
         build(options, keeping: nil)
