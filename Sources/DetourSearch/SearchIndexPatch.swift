@@ -3,8 +3,9 @@
 /// of the terms it gained, lost or scores differently change, with its forms and its doc
 /// shard's line. The files are read back from the output, what they leave out comes from the
 /// build's `SearchIndexMemo`, and the result is what the builder would write for the site as
-/// it now is, byte for byte; a change a patch cannot make so (a term file made or emptied, a
-/// different cut of the terms, the log filter changed) gives nil, and the index is built anew.
+/// it now is, byte for byte (the entry too, when the log file's word filter changed); a change
+/// a patch cannot make so (a term file made or emptied, a different cut of the terms, a site
+/// small enough for one file) gives nil, and the index is built anew.
 public enum SearchIndexPatch {
     /// What a patch changes.
     public struct Patched: Sendable {

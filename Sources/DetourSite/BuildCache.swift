@@ -8,12 +8,14 @@ import Foundation
 /// time, the options, and which detour built it, with the findings and counts it reported. A
 /// build that finds all of it as recorded, and the output still the folder that build put in
 /// place, has nothing to write and says so, in the time it takes to list the input files.
+/// Beside it is what rewriting only some articles' pages needs (`RebuildMemo`), written first:
+/// a record is only there with the memo of its build.
 ///
 /// Like make, it trusts the output's files: a file changed by hand inside the output is put
 /// back by `--no-cache`, or by any change to the inputs.
 struct BuildCache {
     /// What is compared, and what an up-to-date build reports again.
-    struct Record: Codable, Equatable {
+    struct Record: Codable {
         /// The detour that built it, the options, and every input file (`InputFiles`).
         var key: Key
         /// The output folder that build put in place, by device and inode: another build or a
@@ -23,8 +25,6 @@ struct BuildCache {
         var errorPages: Int
         var articles: Int
         var files: Int
-
-        static func == (first: Record, second: Record) -> Bool { first.key == second.key && first.output == second.output }
     }
 
     struct Key: Codable, Equatable {

@@ -5,7 +5,7 @@ import Foundation
 /// Every file a build reads, by size and modification time: the content folder and the
 /// templates folder (the built-in theme is part of the executable). A file written too
 /// recently to be told apart from a later write in the same clock tick is listed as never
-/// matching, as git does with racily clean files: the next build then runs in full.
+/// matching, as git does with racily clean files: the next build then reads it again.
 enum InputFiles {
     /// How far a file's modification time may trail the clock: file systems stamp times from
     /// a coarse clock, a few milliseconds behind the one read here.
@@ -19,7 +19,8 @@ enum InputFiles {
         guard let content = list(options.content.path, as: "content", now: now) else { return nil }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: options.templates.path, isDirectory: &isFolder), isFolder.boolValue else {
-            return content + "no templates folder\n"
+            // The folder itself, as no file can be: its coming is a change like any other.
+            return content + "0 0 templates/\n"
         }
         guard let templates = list(options.templates.path, as: "templates", now: now) else { return nil }
         return content + templates
