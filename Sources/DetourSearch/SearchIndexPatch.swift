@@ -69,9 +69,10 @@ public enum SearchIndexPatch {
             // Terms whose postings for the page changed.
             let (oldPostings, newPostings) = (Self.postings(before, before.buckets.joined()), Self.postings(after, after.buckets.joined()))
             for term in Set(oldPostings.keys).union(newPostings.keys).sorted() where oldPostings[term] != newPostings[term] {
-                let shard = SearchIndexLayout.termBucket(of: term) % memo.termShards
+                let termBucket = SearchIndexLayout.termBucket(of: term)
+                let shard = termBucket % memo.termShards
                 guard loadTermFile(shard), var file = termFiles[shard] else { return nil }
-                let bucket = 4 * SearchIndexLayout.termBucket(of: term)
+                let bucket = 4 * termBucket
                 let (index, found) = file.line(of: term)
                 if found {
                     memo.buckets[bucket] -= file.lines[index].text.utf8.count
@@ -123,17 +124,14 @@ public enum SearchIndexPatch {
                 // The log file lists the forms of its terms, and the entry a filter of them.
                 _ = loadLogFile()
                 if var file = logFile, file.line(of: stem).found {
-                    let (index, found) = file.form(of: word)
-                    guard found != gained else { return nil }
-                    if gained { file.forms.insert((word, stem), at: index) } else { file.forms.remove(at: index) }
+                    guard file.setForm(word, stem, present: gained) else { return nil }
                     (logFile, logFormsChanged) = (file, true)
                 }
-                let shard = SearchIndexLayout.termBucket(of: word) % memo.termShards
+                let wordBucket = SearchIndexLayout.termBucket(of: word)
+                let shard = wordBucket % memo.termShards
                 guard loadTermFile(shard), var file = termFiles[shard] else { return nil }
-                let (index, found) = file.form(of: word)
-                guard found != gained else { return nil }
-                if gained { file.forms.insert((word, stem), at: index) } else { file.forms.remove(at: index) }
-                let bucket = 4 * SearchIndexLayout.termBucket(of: word)
+                guard file.setForm(word, stem, present: gained) else { return nil }
+                let bucket = 4 * wordBucket
                 memo.buckets[bucket + 2] += (gained ? 1 : -1) * SearchIndexBuilder.formPair(word, stem).utf8.count
                 memo.buckets[bucket + 3] += gained ? 1 : -1
                 termFiles[shard] = file

@@ -44,9 +44,12 @@ struct SearchIndexTermFile {
         return (index, index < lines.count && lines[index].term == term)
     }
 
-    func form(of word: String) -> (index: Int, found: Bool) {
+    /// Adds the form `word` of `stem`, or takes it out; false when it already was, or was not.
+    mutating func setForm(_ word: String, _ stem: String, present: Bool) -> Bool {
         let index = forms.partitionPoint { $0.word >= word }
-        return (index, index < forms.count && forms[index].word == word)
+        guard (index < forms.count && forms[index].word == word) != present else { return false }
+        if present { forms.insert((word, stem), at: index) } else { forms.remove(at: index) }
+        return true
     }
 
     /// A term line's numbers: the term's postings count, then reference and impact pairs.

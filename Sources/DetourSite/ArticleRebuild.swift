@@ -15,15 +15,16 @@ import Foundation
 /// exactly, and the build runs in full instead: the output is what a full build writes.
 enum ArticleRebuild {
     /// How the build went when it was done so; nil when it must run in full.
-    static func run(_ options: BuildOptions, cache: BuildCache, key: BuildCache.Key) -> BuildReport? {
+    /// `record`: the last build's, into the output as it is now (`BuildCache.record(of:)`).
+    static func run(_ options: BuildOptions, cache: BuildCache, key: BuildCache.Key, record: BuildCache.Record) -> BuildReport? {
         var report = BuildReport()
-        return run(options, cache: cache, key: key, report: &report) ? report : nil
+        return run(options, cache: cache, key: key, record: record, report: &report) ? report : nil
     }
 
-    private static func run(_ options: BuildOptions, cache: BuildCache, key: BuildCache.Key, report: inout BuildReport) -> Bool {
-        guard let record = cache.record(), record.key.detour == key.detour, record.key.options == key.options,
-            BuildCache.identity(of: options.output.path) == record.output
-        else { return false }
+    private static func run(
+        _ options: BuildOptions, cache: BuildCache, key: BuildCache.Key, record: BuildCache.Record, report: inout BuildReport
+    ) -> Bool {
+        guard record.key.detour == key.detour, record.key.options == key.options else { return false }
         let (before, after) = (InputFiles.entries(record.key.inputs), InputFiles.entries(key.inputs))
         let changed = after.keys.filter { before[$0] != after[$0] }.sorted()
         guard Set(before.keys) == Set(after.keys), !changed.isEmpty,

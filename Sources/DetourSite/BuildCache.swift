@@ -53,16 +53,13 @@ struct BuildCache {
         return Key(detour: options.toolIdentity + " " + Self.executableIdentity(), options: settings, inputs: inputs)
     }
 
-    /// The record of the last build, if it was made with `key` into the output as it is now.
-    func upToDate(_ key: Key, output: URL) -> Record? {
-        guard let record = record(), record.key == key, let identity = Self.identity(of: output.path), record.output == identity else { return nil }
+    /// The record of the last build, if `output` is still the folder that build put in place:
+    /// up to date when its key is the build's, the start of an `ArticleRebuild` otherwise.
+    func record(of output: URL) -> Record? {
+        guard let data = try? Data(contentsOf: file), let record = try? JSONDecoder().decode(Record.self, from: data),
+            let identity = Self.identity(of: output.path), record.output == identity
+        else { return nil }
         return record
-    }
-
-    /// The record of the last build, whatever it was made from.
-    func record() -> Record? {
-        guard let data = try? Data(contentsOf: file) else { return nil }
-        return try? JSONDecoder().decode(Record.self, from: data)
     }
 
     /// Keeps what rebuilding only some articles' pages needs (`RebuildMemo`), the memo itself
@@ -106,7 +103,7 @@ struct BuildCache {
         unlink(file.path)
     }
 
-    static func identity(of path: String) -> [UInt64]? {
+    private static func identity(of path: String) -> [UInt64]? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return [UInt64(info.st_dev), UInt64(info.st_ino)]

@@ -113,7 +113,7 @@ struct OutputDirectory {
         if contents.withUTF8({ Self.file(path, equals: $0) }) { return }
         let slash = path.lastIndex(of: "/")!
         try Self.makeFolder(String(path[..<slash]))
-        let temporary = String(path[...slash]) + ".detour-\(getpid())-" + path[path.index(after: slash)...]
+        let temporary = Self.temporaryPath(beside: path)
         do {
             try Data(contents.utf8).write(to: URL(fileURLWithPath: temporary))
         } catch {
@@ -124,6 +124,13 @@ struct OutputDirectory {
             unlink(temporary)
             throw failure
         }
+    }
+
+    /// Where a file of the output is written before it is renamed over `path`: beside it, so
+    /// the rename stays on one file system, hidden, and named for this process.
+    static func temporaryPath(beside path: String) -> String {
+        let slash = path.lastIndex(of: "/")!
+        return String(path[...slash]) + ".detour-\(getpid())-" + path[path.index(after: slash)...]
     }
 
     /// `mkdir -p`.

@@ -10,8 +10,7 @@ extension OutputDirectory {
         defer { for file in written { unlink(file.temporary) } }
         for (relativePath, contents) in files {
             let path = target.path + "/" + relativePath
-            let slash = path.lastIndex(of: "/")!
-            let temporary = String(path[...slash]) + ".detour-\(getpid())-" + path[path.index(after: slash)...]
+            let temporary = Self.temporaryPath(beside: path)
             written.append((temporary, path))
             var contents = contents
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

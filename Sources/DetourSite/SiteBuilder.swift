@@ -54,14 +54,14 @@ public enum SiteBuilder {
         }
         let cache = options.cache == .off ? nil : BuildCache(output: options.output)
         let cacheKey = cache == nil ? nil : report.time("inputs listed") { BuildCache.key(options) }
-        if options.cache == .use, let cache, let cacheKey {
-            if let record = cache.upToDate(cacheKey, output: options.output) {
+        if options.cache == .use, let cache, let cacheKey, let record = cache.record(of: options.output) {
+            if record.key == cacheKey {
                 (report.upToDate, report.diagnostics) = (true, record.diagnostics)
                 (report.errorPages, report.articles, report.files) = (record.errorPages, record.articles, record.files)
                 return report
             }
             let start = DispatchTime.now().uptimeNanoseconds
-            if var rebuilt = ArticleRebuild.run(options, cache: cache, key: cacheKey) {
+            if var rebuilt = ArticleRebuild.run(options, cache: cache, key: cacheKey, record: record) {
                 rebuilt.phases = report.phases + [("articles rebuilt", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, BuildReport.peakMemory())]
                 return rebuilt
             }
