@@ -32,7 +32,7 @@ struct BuildCommand: ParsableCommand {
     @Flag(help: "Publish draft articles too.")
     var drafts = false
 
-    @Flag(name: .customLong("no-cache"), help: "Build in full even when nothing changed since the last build into the output.")
+    @Flag(name: .customLong("no-cache"), help: "Build in full, whatever changed since the last build into the output (.detour-cache/).")
     var noCache = false
 
     @Flag(name: .shortAndLong, help: "Print nothing on success, and no progress line on a terminal.")
