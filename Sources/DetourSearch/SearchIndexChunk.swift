@@ -12,12 +12,12 @@ struct SearchIndexChunk: Sendable {
         /// of the index (`SearchIndexPatch`) drops a word's form when its last page does.
         var formWords: [String] = []
         var formPages: [Int32] = []
-        fileprivate var numberOfWord: [String: WordNumbers] = [:]
+        fileprivate var numberOfWord = SearchWordTable<WordNumbers>()
         fileprivate var numberOfTerm: [String: Int32] = [:]
     }
 
     /// A word's term number (-1 for none) and form number (-1 when the word is its term).
-    fileprivate struct WordNumbers {
+    fileprivate struct WordNumbers: Sendable {
         var term: Int32
         var form: Int32
     }
@@ -76,14 +76,12 @@ struct SearchIndexChunk: Sendable {
     private mutating func add(_ texts: [String], _ field: SearchIndexBuilder.Field) {
         tokens.removeAll(keepingCapacity: true)
         for text in texts {
-            tokenizer.forEachWord(in: text) { word in
-                let numbers = self.numbers(of: word)
-                if numbers.term >= 0 { tokens.append(numbers.term) }
-                if numbers.form >= 0, formLastPage[Int(numbers.form)] != pageNumber {
-                    formLastPage[Int(numbers.form)] = pageNumber
-                    vocabulary.formPages[Int(numbers.form)] += 1
-                }
-            }
+            tokenizer.forEachWord(
+                in: text, plain: { count(numbers(of: $0)) },
+                other: { word in
+                    var word = word
+                    word.withUTF8 { count(numbers(of: $0)) }
+                })
         }
         if fieldCount.count < vocabulary.terms.count {
             let missing = vocabulary.terms.count - fieldCount.count
@@ -106,6 +104,15 @@ struct SearchIndexChunk: Sendable {
         fieldTerms.removeAll(keepingCapacity: true)
     }
 
+    /// A word of the field being added: its term's place, its form's page.
+    private mutating func count(_ numbers: WordNumbers) {
+        if numbers.term >= 0 { tokens.append(numbers.term) }
+        if numbers.form >= 0, formLastPage[Int(numbers.form)] != pageNumber {
+            formLastPage[Int(numbers.form)] = pageNumber
+            vocabulary.formPages[Int(numbers.form)] += 1
+        }
+    }
+
     /// Impacts scaled to 1…255.
     private mutating func finishRecord(_ reference: Int) {
         for number in recordTerms {
@@ -121,8 +128,14 @@ struct SearchIndexChunk: Sendable {
     /// The word's term number, or -1 for a stop word (and for a new term past the tens of
     /// millions a posting can number: a chunk's text would be gigabytes first); and its form
     /// number, or -1 when it has none.
-    private mutating func numbers(of word: String) -> WordNumbers {
-        if let numbers = vocabulary.numberOfWord[word] { return numbers }
+    private mutating func numbers(of bytes: UnsafeBufferPointer<UInt8>) -> WordNumbers {
+        if let numbers = vocabulary.numberOfWord.value(for: bytes) { return numbers }
+        let numbers = numbers(ofNew: String(decoding: bytes, as: UTF8.self))
+        vocabulary.numberOfWord.insert(numbers, for: bytes)
+        return numbers
+    }
+
+    private mutating func numbers(ofNew word: String) -> WordNumbers {
         var number: Int32 = -1
         var form: Int32 = -1
         if let term = tokenizer.term(forWord: word) {
@@ -142,8 +155,6 @@ struct SearchIndexChunk: Sendable {
                 formLastPage.append(0)
             }
         }
-        let numbers = WordNumbers(term: number, form: form)
-        vocabulary.numberOfWord[word] = numbers
-        return numbers
+        return WordNumbers(term: number, form: form)
     }
 }

@@ -22,15 +22,22 @@ public struct SearchTokenizer: Sendable {
     /// One pass over the text's UTF-8 bytes: a word that is plain ASCII letters or digits, the
     /// commonest case by far, becomes a string straight from its bytes; others go through `emit`.
     public func forEachWord(in text: String, _ body: (String) -> Void) {
-        var text = text
-        text.withUTF8 { bytes in Self.forEachWord(in: bytes, body) }
+        forEachWord(in: text, plain: { body(String(decoding: $0, as: UTF8.self)) }, other: body)
     }
 
-    private static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (String) -> Void) {
+    /// The same words, those of plain ASCII letters or digits handed over as their bytes,
+    /// lower-cased, without a string made for them: for a caller that looks each word up.
+    public func forEachWord(in text: String, plain: (UnsafeBufferPointer<UInt8>) -> Void, other: (String) -> Void) {
+        var text = text
+        text.withUTF8 { bytes in Self.forEachWord(in: bytes, plain: plain, other: other) }
+    }
+
+    private static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, plain plainWord: (UnsafeBufferPointer<UInt8>) -> Void, other body: (String) -> Void) {
         var wordStart = -1
         var wordEnd = 0
         var plain = true
         var upper = false
+        var lowered: [UInt8] = []
         // The last word character's class (`.other` when it was not ASCII).
         var previousClass = ASCIIClass.other
         var ideographStart = -1
@@ -38,7 +45,13 @@ public struct SearchTokenizer: Sendable {
         func endWord() {
             let word = UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd])
             if plain {
-                if word.count > 1 { body(upper ? asciiLowercased(word) : String(decoding: word, as: UTF8.self)) }
+                if word.count > 1, upper {
+                    lowered.removeAll(keepingCapacity: true)
+                    lowered.append(contentsOf: word.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 })
+                    lowered.withUnsafeBufferPointer(plainWord)
+                } else if word.count > 1 {
+                    plainWord(word)
+                }
             } else {
                 emit(word, body)
             }

@@ -141,6 +141,7 @@ public enum SiteBuilder {
                 cache.save(cacheKey, report: built, output: options.output)
             }
         }
+        report.built = (templates, content, pages)
         return report
     }
 

@@ -94,11 +94,12 @@ struct BuildCommand: ParsableCommand {
                 FileHandle.standardError.write(name + String(format: "%7.3f s (beside the phases above)\n", phase.seconds))
             }
         }
-        if status != 0 {
-            if !report.wroteOutput, FileManager.default.fileExists(atPath: options.output.path) {
-                FileHandle.standardError.write("\(options.outputDisplay)/ was left as it was.\n")
-            }
-            throw ExitCode(status)
+        if status != 0, !report.wroteOutput, FileManager.default.fileExists(atPath: options.output.path) {
+            FileHandle.standardError.write("\(options.outputDisplay)/ was left as it was.\n")
         }
+        // Ends here, with what the build made still held (`BuildReport.built`): the system
+        // frees it at once.
+        fflush(nil)
+        Foundation.exit(status)
     }
 }
