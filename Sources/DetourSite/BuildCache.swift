@@ -62,26 +62,46 @@ struct BuildCache {
         return record
     }
 
-    /// Keeps what rebuilding only some articles' pages needs (`RebuildMemo`), the memo itself
-    /// last: a memo is only there with the texts and index memos of its build.
-    func save(_ memo: RebuildMemo, searchMemos: [String: [UInt8]?], contentRoot: URL, inputs: String) {
-        unlink(RebuildMemo.file(in: folder).path)
+    /// Copies every article's text into `sources.new` while the build runs, and gives the
+    /// memo that goes with it as it will be written (nil when it cannot be): the last build's
+    /// memo and texts stay as they are until the new output is in place (`save(staged:…)`).
+    func stage(_ memo: RebuildMemo, contentRoot: URL, inputs: String) -> [UInt8]? {
         var memo = memo
         guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
-            (try? memo.copySources(contentRoot: contentRoot, inputs: inputs, to: folder)) != nil
-        else { return }
-        save(memo, searchMemos: searchMemos)
+            (try? memo.copySources(contentRoot: contentRoot, inputs: inputs, into: RebuildMemo.stagedSourcesFile(in: folder))) != nil
+        else { return nil }
+        return memo.encoded
+    }
+
+    /// Puts a staged memo and its texts in place of the last build's, the memo last: a memo
+    /// is only there with the texts and index memos of its build.
+    func save(staged memo: [UInt8]?, searchMemos: [String: [UInt8]?]) {
+        unlink(RebuildMemo.file(in: folder).path)
+        guard let memo, rename(RebuildMemo.stagedSourcesFile(in: folder).path, RebuildMemo.sourcesFile(in: folder).path) == 0 else {
+            discardStaged()
+            return
+        }
+        save(encoded: memo, searchMemos: searchMemos)
+    }
+
+    /// Removes the texts a build staged, when it put no output in place.
+    func discardStaged() {
+        unlink(RebuildMemo.stagedSourcesFile(in: folder).path)
     }
 
     /// Writes the index memos (`SearchIndexMemo.encoded`), then the rebuild memo; false when
     /// one could not be.
     @discardableResult
     func save(_ memo: RebuildMemo, searchMemos: [String: [UInt8]?]) -> Bool {
+        guard let text = memo.encoded else { return false }
+        return save(encoded: text, searchMemos: searchMemos)
+    }
+
+    private func save(encoded memo: [UInt8], searchMemos: [String: [UInt8]?]) -> Bool {
         for (language, searchMemo) in searchMemos {
             guard let bytes = searchMemo, (try? Data(bytes).write(to: RebuildMemo.searchFile(in: folder, language: language))) != nil else { return false }
         }
-        guard let text = memo.encoded else { return false }
-        return (try? Data(text).write(to: RebuildMemo.file(in: folder), options: .atomic)) != nil
+        return (try? Data(memo).write(to: RebuildMemo.file(in: folder), options: .atomic)) != nil
     }
 
     /// Records a build that just put its output in place from the inputs `key` lists. A

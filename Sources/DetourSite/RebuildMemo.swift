@@ -72,14 +72,15 @@ struct RebuildMemo {
 
     static func file(in folder: URL) -> URL { folder.appendingPathComponent("rebuild") }
     static func sourcesFile(in folder: URL) -> URL { folder.appendingPathComponent("sources") }
+    /// Where a build copies the texts while it runs, until its output is in place.
+    static func stagedSourcesFile(in folder: URL) -> URL { folder.appendingPathComponent("sources.new") }
     static func searchFile(in folder: URL, language: String) -> URL { folder.appendingPathComponent("search-\(language)") }
 
     /// Copies every article's file into `sources` as the listing `inputs` (`InputFiles`)
     /// describes it: a file that differs from its line is left out, and its change is then
     /// more than a rebuild of its pages.
-    mutating func copySources(contentRoot: URL, inputs: String, to folder: URL) throws {
+    mutating func copySources(contentRoot: URL, inputs: String, into url: URL) throws {
         let listed = InputFiles.entries(inputs)
-        let url = Self.sourcesFile(in: folder)
         FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }

@@ -103,6 +103,9 @@ public enum SiteBuilder {
             outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             indexed.withLock { [outcome] in $0 = outcome }
         }
+        let cacheStaging = cache.flatMap { cache in
+            cacheKey.map { CacheStaging(cache, content: content, includeDrafts: options.includeDrafts, contentRoot: options.content, inputs: $0.inputs) }
+        }
         let isSearch: (PageSet.Job) -> Bool = { if case .search = $0 { true } else { false } }
         let (searchJobs, otherJobs) = (pages.jobs.filter(isSearch), pages.jobs.filter { !isSearch($0) })
         report.diagnostics += report.time("pages") { writePages(otherJobs, of: pages, templates: templates, content: content, to: output, options) }
@@ -118,6 +121,7 @@ public enum SiteBuilder {
         report.diagnostics += report.time("assets") { copyAssets(templates, to: output, options) }
         guard !failed(report.diagnostics, options) else {
             output.discard()
+            cacheStaging?.discard()
             return report
         }
         cache?.forget()
@@ -125,6 +129,7 @@ public enum SiteBuilder {
             try report.time("output replaced") { try output.commit() }
         } catch {
             output.discard()
+            cacheStaging?.discard()
             report.diagnostics.append(writeFailure(options, error))
             return report
         }
@@ -133,11 +138,10 @@ public enum SiteBuilder {
         report.files = pages.jobs.reduce(0) { $0 + pages.paths(of: $1).count } + indexFileCount + templates.assets.count
         report.errorPages = content.codes.filter(\.generatesPage).count
         report.articles = content.articles.count
-        if let cache, let cacheKey {
-            let memo = RebuildMemo(content: content, includeDrafts: options.includeDrafts)
+        if let cache, let cacheKey, let cacheStaging {
             let built = report
             report.time("cache written") {
-                cache.save(memo, searchMemos: index.memos, contentRoot: options.content, inputs: cacheKey.inputs)
+                cacheStaging.save(searchMemos: index.memos)
                 cache.save(cacheKey, report: built, output: options.output)
             }
         }

@@ -95,6 +95,23 @@ final class BuildCacheTests: SiteTestCase {
         XCTAssertTrue(cachedBuild(folder).upToDate)
     }
 
+    /// The articles' texts are copied for the cache while the pages render; a build that fails
+    /// after that (here, a template that renders blank pages) leaves the last build's memo and
+    /// texts as they were, and nothing of its own copy.
+    func testABuildFailingWhileItRendersKeepsTheLastBuildsTexts() throws {
+        let folder = try agedSite()
+        XCTAssertTrue(cachedBuild(folder).wroteOutput)
+        let cached = [".detour-cache/public/rebuild", ".detour-cache/public/sources"]
+        let before = try cached.map { try folder.read($0) }
+        try edit(folder, "content/articles/refused.md") { $0 + "\nA sentence the failed build read.\n" }
+        try add(folder, "templates/tag.mustache", "\n")
+        let failed = cachedBuild(folder)
+        XCTAssertTrue(failed.diagnostics.contains { $0.rule == "template.empty-page" }, "\(failed.diagnostics)")
+        XCTAssertFalse(failed.wroteOutput)
+        XCTAssertEqual(try cached.map { try folder.read($0) }, before)
+        XCTAssertFalse(folder.exists(".detour-cache/public/sources.new"))
+    }
+
     /// A file written in the same clock tick as the listing could be written again unseen:
     /// the build after it does not trust the record.
     func testAFileWrittenJustBeforeTheBuildIsNotTrusted() throws {

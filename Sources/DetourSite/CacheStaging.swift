@@ -1,0 +1,34 @@
+import DetourContent
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The build cache's share of a full build (`BuildCache.stage`), done on another thread while
+/// the pages render, where it used to follow the build on one core: at 10,000 articles, copying
+/// 50 MB of text and encoding the memo took a third of a second after everything else.
+final class CacheStaging: Sendable {
+    private let cache: BuildCache
+    private let group = DispatchGroup()
+    private let memo = Mutex<[UInt8]?>(nil)
+
+    init(_ cache: BuildCache, content: Content, includeDrafts: Bool, contentRoot: URL, inputs: String) {
+        self.cache = cache
+        DispatchQueue.global().async(group: group) { [self] in
+            let rebuildMemo = RebuildMemo(content: content, includeDrafts: includeDrafts)
+            let encoded = cache.stage(rebuildMemo, contentRoot: contentRoot, inputs: inputs)
+            memo.withLock { $0 = encoded }
+        }
+    }
+
+    /// Once the output is in place: the staged texts and memo take the last build's place.
+    func save(searchMemos: [String: [UInt8]?]) {
+        group.wait()
+        cache.save(staged: memo.withLock { $0 }, searchMemos: searchMemos)
+    }
+
+    /// When the build puts no output in place.
+    func discard() {
+        group.wait()
+        cache.discardStaged()
+    }
+}
