@@ -42,13 +42,13 @@ struct HAProxySite: Sendable {
             // Backends that inherit one defaults section share its line: each line's answer once.
             var lines = Set<SourceLocation>()
             var shown = Set<String>()
-            for index in backends.indices {
-                let settings = backends[index].settings
-                guard let line = settings.answerLine(for: code) else {
+            // Each backend's settings are read in place: a copy would count a dozen tables.
+            for backend in backends {
+                guard let line = backend.settings.answerLine(for: code) else {
                     shown.insert(own!)
                     continue
                 }
-                if lines.insert(line).inserted { shown.insert(settings.answer(for: code)!) }
+                if lines.insert(line).inserted { shown.insert(backend.settings.answer(for: code)!) }
             }
             return (code, shown.count == 1 ? shown.first! : "\(shown.count) backend pages")
         }
