@@ -89,7 +89,7 @@ public struct ContentLoader: Sendable {
             return (output.diagnostics, output.fragmentLinks)
         }
         let slugs = articles.map(\.slug)
-        articles.sort(by: Article.listOrder)
+        articles.sortInListOrder()
         var headingLinks = HeadingLinkCheck(articles: articles)
         for (slug, output) in zip(slugs, outputs) {
             diagnostics += output.diagnostics

@@ -59,7 +59,7 @@ extension ContentLoader {
         }
         diagnostics += headingLinks.brokenLinks()
         guard !diagnostics.hasErrors else { return .failed(diagnostics) }
-        if relisted { content.articles.sort(by: Article.listOrder) }
+        if relisted { content.articles.sortInListOrder() }
         return .updated(content, changed: relativePaths.sorted(), relisted: relisted, diagnostics: diagnostics)
     }
 }

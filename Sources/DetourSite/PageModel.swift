@@ -60,11 +60,11 @@ struct PageModel: Sendable {
             uniqueKeysWithValues: content.site.languages.map { language in
                 (
                     language,
+                    // Each article read in place: a copy would count its every field.
                     content.articles.indices.map { index in
-                        let article = content.articles[index]
-                        let title = article.title(in: language)
-                        return title == article.title
-                            ? defaultLinks[index] : ArticleLink(title: title, url: SiteLayout.nestedRoot + article.sitePath, current: false)
+                        let title = content.articles[index].title(in: language)
+                        return title == content.articles[index].title
+                            ? defaultLinks[index] : ArticleLink(title: title, url: SiteLayout.nestedRoot + content.articles[index].sitePath, current: false)
                     }
                 )
             })
