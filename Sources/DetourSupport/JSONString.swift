@@ -16,8 +16,8 @@ public enum JSONString {
         public static let script = Style(shortControlEscapes: false, escapesMarkup: false, escapesLineSeparators: true)
     }
 
-    /// `text` escaped, without the surrounding quotes. Byte by byte: the search index runs
-    /// megabytes of text through it.
+    /// `text` escaped, without the surrounding quotes. On bytes, plain runs copied whole: the
+    /// search index runs megabytes of text through it.
     public static func escape(_ text: String, _ style: Style) -> String { encode(text, style, quoted: false) }
 
     /// `text` as a quoted literal.
@@ -38,6 +38,11 @@ public enum JSONString {
     private static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Style, to out: inout [UInt8]) {
         var index = 0
         while index < bytes.count {
+            // A run of bytes no style escapes is copied whole: most text is such runs.
+            let start = index
+            while index < bytes.count, !mayEscape(bytes[index]) { index += 1 }
+            if index > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            guard index < bytes.count else { return }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
@@ -58,6 +63,12 @@ public enum JSONString {
             }
             index += 1
         }
+    }
+
+    /// Whether some style escapes `byte`, or a sequence it starts.
+    @inline(__always) private static func mayEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "&") || byte == 0xE2
     }
 
     /// `\u001f`: four lowercase hex digits.

@@ -19,6 +19,21 @@ final class EscapingTests: XCTestCase {
         XCTAssertEqual(JSONString.escape("a<b", .script), #"a\u003cb"#)
     }
 
+    /// Generated texts of plain runs and characters to escape, side by side and at either end:
+    /// each reads back, and neither style leaves a `<` or a raw control character.
+    func testGeneratedTextsReadBackInBothStyles() throws {
+        let pieces = ["a", "plain words ", "\"", "\\", "\n", "\u{1}", "<", ">", "&", "\u{2028}", "\u{2029}", "\u{2026}", "日本", "é"]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            for style in [JSONString.Style.document, .script] {
+                let quoted = JSONString.quoted(text, style)
+                XCTAssertEqual(try decoded(quoted), text, quoted)
+                XCTAssertFalse(quoted.contains("<") || quoted.utf8.contains { $0 < 0x20 }, quoted)
+            }
+        }
+    }
+
     func testHTMLEscapesEveryMarkupCharacter() {
         XCTAssertEqual(HTMLText.escape(#"<a href="x?a=1&b='2'">"#), "&lt;a href=&quot;x?a=1&amp;b=&#39;2&#39;&quot;&gt;")
     }
