@@ -51,7 +51,9 @@ public struct MarkdownRenderer: Sendable {
         let document = MarkdownDocument(markdown, allowRawHTML: allowRawHTML)
         var diagnostics: [Diagnostic] = []
         var fragmentLinks: [FragmentLink] = []
-        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split on the bytes: by characters it was a large share of reading an article, and
+        // "\r\n", one character, never split, which put CRLF files' links on their first line.
+        let lines = markdown.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
         for link in document.links {
             let resolution = resolver.resolve(link.destination, fromPath: fromPath, root: "")
             if case .broken(let message) = resolution {

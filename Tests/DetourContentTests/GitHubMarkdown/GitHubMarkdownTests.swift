@@ -49,6 +49,18 @@ final class GitHubMarkdownTests: XCTestCase {
         XCTAssertTrue(html.contains("<td><a href=\"missing.md\">gone</a></td>"), html)
     }
 
+    /// A file saved with Windows line endings: its broken link is placed as in the same file
+    /// with Unix ones, on its own line and column.
+    func testABrokenLinkInACRLFFileIsReportedAtItsLine() {
+        let renderer = MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), allowRawHTML: false)
+        let start = SourceLocation(path: "content/articles/a.md", line: 4)
+        let unix = "Intro\n\nSee   [gone](missing.md) here.\n"
+        let places = [unix, unix.replacingOccurrences(of: "\n", with: "\r\n")].map { markdown in
+            renderer.read(markdown, fromPath: "articles/a.md", start: start).diagnostics.map { [$0.location.line, $0.location.column] }
+        }
+        XCTAssertEqual(places, [[[6, 14]], [[6, 14]]])
+    }
+
     func testTableCellsLinkUnderTheRootAndAreSearchable() {
         let markdown = "| Code | See |\n| --- | --- |\n| 502 | [the article](/articles/x/) |\n"
         let document = MarkdownDocument(markdown)
