@@ -4,11 +4,14 @@ public enum Slug {
         var slug = ""
         var pendingHyphen = false
         for scalar in text.lowercased().unicodeScalars {
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+            // ASCII by its ranges: the Unicode properties are looked up in tables, and every
+            // heading of every article is made a slug.
+            let keptASCII = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            if keptASCII {
                 if pendingHyphen, !slug.isEmpty { slug.append("-") }
                 pendingHyphen = false
                 slug.unicodeScalars.append(scalar)
-            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+            } else if !scalar.isASCII, scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 // Keep non-Latin letters so headings in other scripts still get readable ids.
                 if pendingHyphen, !slug.isEmpty { slug.append("-") }
                 pendingHyphen = false
