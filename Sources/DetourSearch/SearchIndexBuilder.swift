@@ -295,6 +295,14 @@ public enum SearchIndexBuilder {
     static let excerptSourceLength = 400
 
     static func excerptSource(_ text: String) -> String {
+        // Characters are counted without walking graphemes where bytes tell: no more bytes
+        // than the length, or a start of ASCII without "\r" (where "\r\n" is one character).
+        if text.utf8.count <= excerptSourceLength { return text }
+        let head = text.utf8.prefix(excerptSourceLength + 1)
+        if head.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            let cut = head.prefix(excerptSourceLength)
+            return String(Substring(cut[..<(cut.lastIndex(of: UInt8(ascii: " ")) ?? cut.endIndex)]))
+        }
         let cut = text.prefix(excerptSourceLength)
         guard cut.endIndex < text.endIndex else { return text }
         return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)])
