@@ -45,12 +45,14 @@ public struct SearchTokenizer: Sendable {
         func endWord() {
             let word = UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd])
             if plain {
-                if word.count > 1, upper {
-                    lowered.removeAll(keepingCapacity: true)
-                    lowered.append(contentsOf: word.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 })
-                    lowered.withUnsafeBufferPointer(plainWord)
-                } else if word.count > 1 {
-                    plainWord(word)
+                if word.count > 1 {
+                    if upper {
+                        lowered.removeAll(keepingCapacity: true)
+                        lowered.append(contentsOf: word.lazy.map(ASCIIText.lowercased))
+                        lowered.withUnsafeBufferPointer(plainWord)
+                    } else {
+                        plainWord(word)
+                    }
                 }
             } else {
                 emit(word, body)

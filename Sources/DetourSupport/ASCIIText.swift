@@ -5,10 +5,15 @@ public enum ASCIIText {
         String(unsafeUninitializedCapacity: bytes.count) { buffer in
             var offset = 0
             for byte in bytes {
-                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                buffer[offset] = lowercased(byte)
                 offset += 1
             }
             return offset
         }
+    }
+
+    /// `byte` with A-Z lowered.
+    @inlinable public static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }
