@@ -74,9 +74,10 @@ public struct SourceFile: Sendable {
     /// indentation; the column of its first line in the file puts link positions back where
     /// the user sees them.
     public func indented(_ markdown: Located<String>) -> Located<String> {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Lines by their bytes: "\r\n" is one character, which a split on "\n" never finds.
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard markdown.location.line - 1 < lines.count, markdown.location.column == 1 else { return markdown }
-        let indentation = lines[markdown.location.line - 1].prefix { $0 == " " }.count
+        let indentation = lines[markdown.location.line - 1].prefix { $0 == UInt8(ascii: " ") }.count
         var shifted = markdown
         shifted.location.column = indentation + 1
         return shifted

@@ -18,7 +18,8 @@ enum ServerGuess: String {
         // VCL declares its version first, after comments at most.
         if text.range(of: #"(?m)^\s*vcl\s+4\.[01]\s*;"#, options: .regularExpression) != nil { return .varnish }
         if text.contains("<VirtualHost") || text.contains("ErrorDocument ") || name.hasPrefix("httpd") || name.hasPrefix("apache") { return .apache }
-        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        // By any line ending: "\r\n" is one character, which a split on "\n" never finds.
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
         if lines.contains(where: { $0.hasPrefix("frontend ") || $0.hasPrefix("backend ") || $0.hasPrefix("defaults") }) || name.hasPrefix("haproxy") {
             return .haproxy
         }

@@ -245,6 +245,23 @@ final class CheckCommandTests: XCTestCase {
             "read as a Caddyfile by its content: \(guessed.stderr)")
     }
 
+    /// A configuration saved with Windows line endings is recognised as the same file with
+    /// Unix ones is, and checked the same.
+    func testACRLFConfigurationIsRecognisedAsItsServer() throws {
+        let files = [
+            "lb.cfg": "global\n  maxconn 100\ndefaults\n  mode http\nfrontend web\n  bind 127.0.0.1:8080\n",
+            "sites.conf": "shop.test {\n\treverse_proxy 127.0.0.1:9000\n}\n",
+        ]
+        for (name, text) in files {
+            try folder.write(["unix/" + name: text, "windows/" + name: text.replacingOccurrences(of: "\n", with: "\r\n")])
+            let (unix, windows) = try (
+                ProcessRunner.detour(["check", "unix/" + name], in: folder.url), ProcessRunner.detour(["check", "windows/" + name], in: folder.url)
+            )
+            XCTAssertEqual(windows.stdout.replacingOccurrences(of: "windows/", with: "unix/"), unix.stdout, name)
+            XCTAssertEqual(windows.status, unix.status, name)
+        }
+    }
+
     func testFindingsExitOneWithLocatedMessages() throws {
         try folder.write(["deploy/nginx.conf": server("        error_page 502 @gone;\n        location / { proxy_pass http://127.0.0.1:9000; }")])
         let result = try ProcessRunner.detour(["check", "deploy/nginx.conf"], in: folder.url)

@@ -93,6 +93,22 @@ final class ContentRuleTests: SiteTestCase {
             folder, with: "content/articles/refused.md:6:13: error: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist")
     }
 
+    /// Files saved with Windows line endings: their broken links are located as in the same
+    /// files with Unix ones, an article's and one in a code's indented advice.
+    func testMarkdownLinksInCRLFFilesAreLocatedAsInLFFiles() throws {
+        let folder = try site([
+            "content/articles/refused.md": "---\r\ntitle: R\r\nsummary: s\r\n---\r\n\r\nRead [this](../gone.md#part) first.\r\n",
+            "content/codes/502.yml": "status: 502\r\ntitle: Bad Gateway\r\nsummary: x\r\nadvice: |\r\n  First line.\r\n  See [help](/articles/nope/).\r\n",
+        ])
+        let found = diagnostics(folder)
+        for expected in [
+            "content/articles/refused.md:6:13: error: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist",
+            "content/codes/502.yml:6:14: error: [markdown.broken-link] link '/articles/nope/' points to article 'nope', which does not exist",
+        ] {
+            XCTAssertTrue(found.split(separator: "\n").contains { $0 == expected }, "expected line:\n\(expected)\ngot:\n\(found)")
+        }
+    }
+
     func testMarkdownLinkInAdviceIsLocatedInTheYAMLFile() throws {
         let folder = try site([
             "content/codes/502.yml": "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: |\n  First line.\n  See [help](/articles/nope/).\n"
