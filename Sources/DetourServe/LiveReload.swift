@@ -36,13 +36,34 @@ final class LiveReload: Sendable {
 
         """
 
-    /// `html` with the reload script before `</body>`, and the failure overlay if the last build failed.
-    func inject(into html: String) -> String {
+    /// `html` with the reload script before its last `</body>` (in any case), or at its end
+    /// without one, and the failure overlay if the last build failed. Done on the bytes: a
+    /// large site's home page lists every article, megabytes a String would walk.
+    func inject(into html: Data) -> Data {
         let (generation, failure) = state.withLock { ($0.generation, $0.failure) }
         var added = "<script src=\"\(Self.scriptPath)\" data-generation=\"\(generation)\"></script>"
         if !failure.isEmpty { added = Self.overlay(failure) + added }
-        guard let end = html.range(of: "</body>", options: [.backwards, .caseInsensitive]) else { return html + added }
-        return html.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: added)
+        let end = Self.lastBodyEnd(in: html) ?? html.endIndex
+        var page = Data(capacity: html.count + added.utf8.count)
+        page.append(html[html.startIndex..<end])
+        page.append(contentsOf: added.utf8)
+        page.append(html[end...])
+        return page
+    }
+
+    /// Where the last `</body>` starts, its letters in any case.
+    static func lastBodyEnd(in html: Data) -> Data.Index? {
+        let tag = Array("</body>".utf8)
+        return html.withUnsafeBytes { bytes -> Int? in
+            var start = bytes.count - tag.count
+            while start >= 0 {
+                if bytes[start] == UInt8(ascii: "<"), (1..<tag.count).allSatisfy({ ASCIIText.lowercased(bytes[start + $0]) == tag[$0] }) {
+                    return start
+                }
+                start -= 1
+            }
+            return nil
+        }.map { html.startIndex + $0 }
     }
 
     private static func overlay(_ failure: [Diagnostic]) -> String {

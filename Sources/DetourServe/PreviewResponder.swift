@@ -55,7 +55,7 @@ struct PreviewResponder: HTTPResponder {
     private func page(_ data: Data, path: String, status: HTTPResponse.Status, contentType: String? = nil) -> Response {
         let type = contentType ?? MediaType.of(path: path)
         guard type.hasPrefix("text/html") else { return file(data, type: type, status: status) }
-        return file(Data(reload.inject(into: String(decoding: data, as: UTF8.self)).utf8), type: type, status: status)
+        return file(reload.inject(into: data), type: type, status: status)
     }
 
     private func file(_ data: Data, type: String, status: HTTPResponse.Status) -> Response {

@@ -46,8 +46,9 @@ public struct PreviewServer {
         options.baseURL = address
 
         let session = PreviewSession(options: options, quiet: quiet)
-        session.buildAll()
+        // Watched from before the first build, so that a save made while it runs is built after it.
         let watcher = try FolderWatcher([options.content.path, options.templates.path])
+        await session.buildAll()
         watcher.start { session.rebuild($0) }
 
         var logger = Logger(label: "detour-serve")

@@ -7,7 +7,7 @@ import Foundation
 final class PreviewSession: Sendable {
     let site: IncrementalBuild
     let reload = LiveReload()
-    private let queue = DispatchQueue(label: "detour-serve-builds")
+    private let builds = SerialThread(name: "detour-serve-builds")
     /// The search index is rebuilt here, beside the builds: a save made while it is built is
     /// built at once, not after it.
     private let indexQueue = DispatchQueue(label: "detour-serve-search-index")
@@ -19,13 +19,18 @@ final class PreviewSession: Sendable {
     }
 
     /// The first build, in full, before serving starts; a failed one is served as its findings.
-    func buildAll() {
-        queue.sync { run(changed: nil) }
+    func buildAll() async {
+        await withCheckedContinuation { (built: CheckedContinuation<Void, Never>) in
+            builds.async { [self] in
+                run(changed: nil)
+                built.resume()
+            }
+        }
     }
 
     /// The edited page shows first; the search index follows, on its own queue.
     func rebuild(_ changed: Set<String>) {
-        queue.async { [self] in
+        builds.async { [self] in
             run(changed: changed)
             guard site.searchIndexIsStale else { return }
             indexQueue.async { [self] in site.refreshSearchIndex() }
@@ -34,7 +39,7 @@ final class PreviewSession: Sendable {
 
     private func run(changed: Set<String>?) {
         let started = DispatchTime.now().uptimeNanoseconds
-        // A page rewritten by a good build must not show the last failure while the rest is written.
+        // A page written by a good build must not show the last failure while the rest is written.
         let outcome = site.build(changed: changed) { reload.clearFailure() }
         if outcome.changedNothing { return }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9

@@ -61,14 +61,16 @@ public final class IncrementalBuild: Sendable {
     }
 
     /// `changed`: absolute paths that changed since the last build, or nil for a full build.
-    /// `willWrite` runs once a quick build has read its changes without an error, before it
-    /// rewrites pages in place: from then on the served site is this build's.
+    /// `willWrite` runs once a build has succeeded so far that it will write: a quick build
+    /// once it has read its changes without an error, before it rewrites pages in place; a
+    /// full one before its output replaces the last. From then on the served site is this
+    /// build's.
     public func build(changed: Set<String>?, willWrite: () -> Void = {}) -> Outcome {
         requested.add(1, ordering: .relaxed)
         return kept.withLock { kept in
             if let changed, let quick = quickBuild(changed, kept: &kept, willWrite: willWrite) { return quick }
             var loaded: (TemplateSet, PageModel)?
-            let report = SiteBuilder.build(options) { loaded = ($0, $1) }
+            let report = SiteBuilder.build(options, keeping: { loaded = ($0, $1) }, willReplace: willWrite)
             if let (templates, model) = loaded {
                 (kept.templates, kept.content, kept.advice, kept.searchIndexHeads) = (templates, model.content, model.errorPageAdvice, model.searchIndexHeads)
                 kept.searchIndexIsStale = false

@@ -44,8 +44,9 @@ public enum SiteBuilder {
 
     /// `keeping` is handed the templates and the page model (the content, the error pages'
     /// rendered advice, the search entries) once the output is in place: `detour serve` keeps
-    /// them to rebuild one article's page later.
-    static func build(_ options: BuildOptions, keeping: ((TemplateSet, PageModel) -> Void)?) -> BuildReport {
+    /// them to rebuild one article's page later. `willReplace` runs once the build has
+    /// succeeded, just before its output replaces the last.
+    static func build(_ options: BuildOptions, keeping: ((TemplateSet, PageModel) -> Void)?, willReplace: () -> Void = {}) -> BuildReport {
         var report = BuildReport()
         report.progress = options.progress
         if let refusal = OutputSafety.check(options) {
@@ -82,9 +83,8 @@ public enum SiteBuilder {
             return report
         }
         // Each body is read again for its pages and let go once its last language's page has
-        // it; a preview server keeps them, as its quick rebuilds render pages again.
-        let bodies = MarkdownBodies(
-            content: content, contentRoot: options.content, pagesPerArticle: keeping == nil ? content.site.languages.count : nil)
+        // it (a preview server's quick rebuilds render theirs again, from bodies of their own).
+        let bodies = MarkdownBodies(content: content, contentRoot: options.content, pagesPerArticle: content.site.languages.count)
         let advice = errorPageAdvice(content, bodies: bodies)
         var pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice, bodies: bodies), templates: templates)
         // The search index is built and written on its own thread while the pages render: each
@@ -125,6 +125,7 @@ public enum SiteBuilder {
             return report
         }
         cache?.forget()
+        willReplace()
         do {
             try report.time("output replaced") { try output.commit() }
         } catch {
