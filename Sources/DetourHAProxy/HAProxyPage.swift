@@ -1,7 +1,9 @@
 import DetourDiagnostics
 
-/// A file a proxy sends for a status, as the line that names it writes it.
-struct HAProxyPage: Sendable {
+/// A file a proxy sends for a status, as the line that names it writes it. A class: every
+/// section that inherits a defaults' page holds it, and the rules read it thousands of times
+/// over, where a struct would copy its strings at each read.
+final class HAProxyPage: Sendable {
     enum Kind: Sendable {
         /// A whole HTTP response, status line and headers included (`errorfile`, `http-error
         /// … errorfile`, `http-response return … errorfile`): HAProxy sends it as it is.
@@ -10,12 +12,16 @@ struct HAProxyPage: Sendable {
         case body
     }
 
-    var code: Int
+    let code: Int
     /// The path as written, and where.
-    var path: String
-    var pathLocation: SourceLocation
-    var kind: Kind
+    let path: String
+    let pathLocation: SourceLocation
+    let kind: Kind
     /// `errorfile`, `http-error`, `http-response return`, `http-request return`, `errorfiles <name>`.
-    var directive: String
-    var line: SourceLocation
+    let directive: String
+    let line: SourceLocation
+
+    init(code: Int, path: String, pathLocation: SourceLocation, kind: Kind, directive: String, line: SourceLocation) {
+        (self.code, self.path, self.pathLocation, self.kind, self.directive, self.line) = (code, path, pathLocation, kind, directive, line)
+    }
 }

@@ -3,10 +3,15 @@ import Foundation
 
 @main
 struct Detour: ParsableCommand {
-    /// The repository's VERSION, built in.
-    static let version =
-        VersionFile.files.first.flatMap { Data(base64Encoded: $0.base64) }.map { String(decoding: $0, as: UTF8.self) }?
-        .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+    /// The repository's VERSION, built in. Every command reads it as it starts, so it is
+    /// trimmed in Swift: Foundation's `trimmingCharacters` goes through NSString, a fifth of a
+    /// millisecond's work and more than a twentieth of a quick `detour check`'s start.
+    static let version: String = {
+        guard let bytes = VersionFile.files.first.flatMap({ Data(base64Encoded: $0.base64) }) else { return "unknown" }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }), let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
+    }()
 
     static let configuration = CommandConfiguration(
         commandName: "detour",
