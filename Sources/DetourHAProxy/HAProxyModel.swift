@@ -155,9 +155,16 @@ struct HAProxyModel: Sendable {
 
     private func routedBackends(of proxy: HAProxyProxy) -> [HAProxyProxy] {
         if proxy.kind == "listen" { return [proxy] }
-        let names = ([proxy.settings.defaultBackend].compactMap { $0 } + proxy.settings.routes).map(\.backend)
-        var seen = Set<String>()
-        return names.filter { seen.insert($0).inserted }.compactMap { backendsByName[$0].map { proxies[$0] } }
+        // Each name looked up once, and kept once by its section's index: a frontend may
+        // route to thousands.
+        var seen = Set<Int>()
+        var backends: [HAProxyProxy] = []
+        func add(_ name: String) {
+            if let index = backendsByName[name], seen.insert(index).inserted { backends.append(proxies[index]) }
+        }
+        if let fallback = proxy.settings.defaultBackend { add(fallback.backend) }
+        for route in proxy.settings.routes { add(route.backend) }
+        return backends
     }
 
     private mutating func apply(_ line: HAProxyLine, to settings: inout HAProxySettings, errorSections: [String: [HAProxyLine]]) {
