@@ -7,9 +7,10 @@ struct FileComparison: ~Copyable {
     private var descriptor: Int32
     private var buffer: [UInt8] = []
 
-    /// `size`: the bytes' length when it is known at once, so a file of another length is not read.
-    init(path: String, size: Int? = nil) {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    /// `size`: the bytes' length when it is known at once, so a file of another length is not
+    /// read. A nil path (no previous output) compares unequal, without looking.
+    init(path: String?, size: Int? = nil) {
+        descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) } ?? -1
         var info = stat()
         guard descriptor >= 0 else { return }
         if fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG || size.map({ $0 != Int(info.st_size) }) == true { stop() }

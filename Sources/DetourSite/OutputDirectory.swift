@@ -13,10 +13,16 @@ struct OutputDirectory {
     /// Placeholder files kept from the previous output (git keeps `public/` with one).
     static let carriedOver = [".gitkeep"]
 
+    /// The output a build replaces, whose files an unchanged page is linked from; nil when
+    /// there is none, and a first build's seventy thousand pages look for nothing there.
+    private let previous: String?
+
     init(target: URL) {
         self.target = target.standardizedFileURL
         let parent = self.target.deletingLastPathComponent()
         staging = parent.appendingPathComponent(".\(self.target.lastPathComponent).detour-build-\(getpid())")
+        var info = stat()
+        previous = stat(self.target.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? self.target.path : nil
     }
 
     private var stagingPrefix: String { ".\(target.lastPathComponent).detour-build-" }
@@ -45,8 +51,7 @@ struct OutputDirectory {
 
     func write(_ relativePath: String, bytes: UnsafeBufferPointer<UInt8>) throws {
         let path = try stagedPath(relativePath)
-        let previous = target.path + "/" + relativePath
-        if Self.file(previous, equals: bytes), link(previous, path) == 0 { return }
+        if let previous = previous.map({ $0 + "/" + relativePath }), Self.file(previous, equals: bytes), link(previous, path) == 0 { return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: path) }
         defer { close(descriptor) }
@@ -61,7 +66,7 @@ struct OutputDirectory {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: path) }
         defer { close(descriptor) }
-        let previous = target.path + "/" + relativePath
+        let previous = previous.map { $0 + "/" + relativePath }
         var comparison = FileComparison(path: previous)
         try pieces { piece in
             var piece = piece
@@ -71,7 +76,7 @@ struct OutputDirectory {
             }
         }
         // The same bytes: the previous file takes the written one's place.
-        guard comparison.endsEqual() else { return }
+        guard comparison.endsEqual(), let previous else { return }
         let linked = path + ".previous"
         if link(previous, linked) == 0, rename(linked, path) != 0 { unlink(linked) }
     }
