@@ -7,10 +7,13 @@ extension HAProxyModel {
     /// routes nowhere answers with its own. A line shadowed everywhere answers nobody.
     func answersInEffect() -> Set<SourceLocation> {
         var found = Set<SourceLocation>()
-        func add(_ settings: HAProxySettings, _ code: Int) {
-            if let page = settings.page(for: code) {
-                found.insert(page.line)
-            } else if let redirect = settings.errorRedirects[code] {
+        // Thousands of backends hold the same few pages of their defaults: each page's line
+        // is hashed once, the rest known by the page itself.
+        var seenPages = Set<ObjectIdentifier>()
+        func add(_ proxy: HAProxyProxy, _ code: Int) {
+            if let page = proxy.settings.page(for: code) {
+                if seenPages.insert(ObjectIdentifier(page)).inserted { found.insert(page.line) }
+            } else if let redirect = proxy.settings.errorRedirects[code] {
                 found.insert(redirect.line)
             }
         }
@@ -22,12 +25,11 @@ extension HAProxyModel {
             for index in backends.indices where leftToFrontend.count < codes.count {
                 for code in codes where !backends[index].settings.answers(code) { leftToFrontend.insert(code) }
             }
-            for code in leftToFrontend { add(entry.settings, code) }
-            for index in backends.indices {
-                let settings = backends[index].settings
-                for code in settings.errorFiles.keys { add(settings, code) }
-                for code in settings.httpErrors.keys { add(settings, code) }
-                for code in settings.errorRedirects.keys { add(settings, code) }
+            for code in leftToFrontend { add(entry, code) }
+            for backend in backends {
+                for code in backend.settings.errorFiles.keys { add(backend, code) }
+                for code in backend.settings.httpErrors.keys { add(backend, code) }
+                for code in backend.settings.errorRedirects.keys { add(backend, code) }
             }
         }
         return found
