@@ -31,9 +31,6 @@ struct HAProxySettings: Sendable {
     /// The page for HAProxy's own `code`: `http-error` first, as HAProxy tries it first.
     func page(for code: Int) -> HAProxyPage? { httpErrors[code] ?? errorFiles[code] }
 
-    /// The line of the page or `errorloc` that answers HAProxy's own `code` here.
-    func answerLine(for code: Int) -> SourceLocation? { page(for: code)?.line ?? errorRedirects[code]?.line }
-
     /// Whether a page or an `errorloc` answers HAProxy's own `code` here.
     func answers(_ code: Int) -> Bool { httpErrors[code] != nil || errorFiles[code] != nil || errorRedirects[code] != nil }
 

@@ -39,16 +39,20 @@ struct HAProxySite: Sendable {
             let own = proxy.settings.answer(for: code)
             guard backends.isEmpty ? own != nil : own != nil || backends.indices.allSatisfy({ backends[$0].settings.answers(code) }) else { return (code, nil) }
             guard !backends.isEmpty else { return (code, own) }
-            // Backends that inherit one defaults section share its line: each line's answer once.
-            var lines = Set<SourceLocation>()
+            // Backends that inherit one defaults section share its page: each page's answer
+            // once, known by the page itself rather than by hashing its line.
+            var pages = Set<ObjectIdentifier>()
+            var redirectLines = Set<SourceLocation>()
             var shown = Set<String>()
             // Each backend's settings are read in place: a copy would count a dozen tables.
             for backend in backends {
-                guard let line = backend.settings.answerLine(for: code) else {
+                if let page = backend.settings.page(for: code) {
+                    if pages.insert(ObjectIdentifier(page)).inserted { shown.insert(backend.settings.answer(for: code)!) }
+                } else if let redirect = backend.settings.errorRedirects[code] {
+                    if redirectLines.insert(redirect.line).inserted { shown.insert(backend.settings.answer(for: code)!) }
+                } else {
                     shown.insert(own!)
-                    continue
                 }
-                if lines.insert(line).inserted { shown.insert(backend.settings.answer(for: code)!) }
             }
             return (code, shown.count == 1 ? shown.first! : "\(shown.count) backend pages")
         }
