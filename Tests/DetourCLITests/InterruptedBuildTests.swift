@@ -6,12 +6,8 @@ import XCTest
 /// (nginx may be serving it), and the next build must clean up after it.
 final class InterruptedBuildTests: XCTestCase {
     func testSIGKILLDuringRenderingLeavesPreviousOutputIntact() throws {
-        let folder = try TemporaryFolder()
+        let folder = try SampleSite.synthetic(articles: 3000)
         defer { folder.remove() }
-        try FileManager.default.copyItem(at: Repository.templates, to: folder.url.appendingPathComponent("templates"))
-        let synth = try ProcessRunner.run(
-            Repository.executable("detour-synth"), ["--articles", "3000", "--from", Repository.content.path, "content"], in: folder.url)
-        XCTAssertEqual(synth.status, 0, synth.stderr)
         XCTAssertEqual(try ProcessRunner.detour(["build", "-q"], in: folder.url).status, 0)
         let before = folder.snapshot("public")
         XCTAssertGreaterThan(before.count, 3000)

@@ -6,12 +6,8 @@ import XCTest
 /// saved during that build is served after it, as any later save is.
 final class ServeFirstBuildTests: XCTestCase {
     func testASaveDuringTheFirstBuildIsServedAfterIt() throws {
-        let folder = try TemporaryFolder()
+        let folder = try SampleSite.synthetic(articles: 1000)
         defer { folder.remove() }
-        try FileManager.default.copyItem(at: Repository.templates, to: folder.url.appendingPathComponent("templates"))
-        let synth = try ProcessRunner.run(
-            Repository.executable("detour-synth"), ["--articles", "1000", "--from", Repository.content.path, "content"], in: folder.url)
-        XCTAssertEqual(synth.status, 0, synth.stderr)
         let temporary = folder.url.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
         let section = folder.url.appendingPathComponent("content/articles/section-7")

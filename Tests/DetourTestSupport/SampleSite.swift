@@ -41,6 +41,24 @@ public enum SampleSite {
         return folder
     }
 
+    public struct SynthFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A temp folder with the repository's templates and `articles` articles written by
+    /// detour-synth from the shipped content: a site large enough that its build takes a while.
+    public static func synthetic(articles: Int) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(at: Repository.templates, to: folder.url.appendingPathComponent("templates"))
+        let synth = try ProcessRunner.run(
+            Repository.executable("detour-synth"), ["--articles", String(articles), "--from", Repository.content.path, "content"], in: folder.url)
+        guard synth.status == 0 else {
+            folder.remove()
+            throw SynthFailure(description: "detour-synth failed: \(synth.stderr)")
+        }
+        return folder
+    }
+
     /// A temp folder with the sample content, the repository's templates and `overrides` on top
     /// (an empty string removes a file).
     public static func make(_ overrides: [String: String] = [:]) throws -> TemporaryFolder {
