@@ -16,7 +16,7 @@ struct HAProxyLexer {
     /// The lines in parts, in order: joining them would copy every line once more.
     func lines(_ bytes: [UInt8], diagnostics: inout [Diagnostic]) -> [[HAProxyLine]] {
         // Up to four parts a core, so the cores share the work even when one starts late.
-        let parts = min(max(bytes.count / Self.parallelFrom, 1), ProcessInfo.processInfo.activeProcessorCount * 4)
+        let parts = min(max(bytes.count / Self.parallelFrom, 1), Cores.count * 4)
         // Each part from the line feed at or after its even share, with its first line's number.
         var starts = [0]
         for part in 1..<max(parts, 1) {

@@ -19,7 +19,7 @@ public final class SiteDriver<Site: Sendable, Result: Sendable>: Sendable {
     /// Sites per batch: enough to outweigh a hand-over, few enough to start early.
     @usableFromInline let batchSize: Int
     /// Workers beside the reader.
-    @usableFromInline let workerLimit = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    @usableFromInline let workerLimit = max(1, Cores.count - 1)
 
     @usableFromInline struct State {
         @usableFromInline var pending: [Site] = []

@@ -53,6 +53,6 @@ private func concurrentResults<Result: Sendable>(count: Int, _ result: @Sendable
 
 /// `0..<count` cut into contiguous ranges, eight per core (fewer for a short count).
 private func chunkRanges(count: Int) -> [Range<Int>] {
-    let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
+    let chunks = Swift.min(count, Cores.count * 8)
     return (0..<chunks).map { chunk in (chunk * count / chunks)..<((chunk + 1) * count / chunks) }
 }
