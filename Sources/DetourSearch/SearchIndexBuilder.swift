@@ -55,10 +55,10 @@ public enum SearchIndexBuilder {
     /// The same, its files handed to `emit` a few at a time as they are made, each let go once
     /// handed over: a large site's doc shards are hundreds of megabytes in all. The entry's
     /// object (`Output.head`), or nil once `cancelled` says so (some files may have been
-    /// handed over by then).
+    /// handed over by then). `sharing`: scores shared with the site's other languages.
     public static func build(
         _ pages: [SearchPage], language: String, languages: [String], until cancelled: @Sendable () -> Bool,
-        emit: (_ files: [(path: String, contents: String)]) -> Void, memo: ((SearchIndexMemo) -> Void)? = nil
+        emit: (_ files: [(path: String, contents: String)]) -> Void, memo: ((SearchIndexMemo) -> Void)? = nil, sharing: SearchIndexSharing? = nil
     ) -> String?? {
         let records = pages.reduce(0) { $0 + 1 + min($1.sectionCount, SearchIndexLayout.recordsPerPage - 1) }
         var layout = SearchIndexLayout(pages: pages.count, records: records)
@@ -82,7 +82,8 @@ public enum SearchIndexBuilder {
         var made = SearchIndexMemo(pages: pages.count, records: records, termShards: layout.termShards)
         guard
             Self.scoreTerms(
-                pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, layout: &layout, memo: &made, until: cancelled)
+                pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, layout: &layout, memo: &made, until: cancelled,
+                sharing: sharing)
         else { return nil }
         memo?(made)
 
@@ -125,22 +126,14 @@ public enum SearchIndexBuilder {
     private static func scoreTerms(
         _ pages: [SearchPage], references pageReference: [Int], tokenizer: SearchTokenizer, into texts: inout [String],
         logs: inout (text: String, filter: LogTermFilter)?, layout: inout SearchIndexLayout, memo: inout SearchIndexMemo,
-        until cancelled: @Sendable () -> Bool
+        until cancelled: @Sendable () -> Bool, sharing: SearchIndexSharing?
     ) -> Bool {
-        // Pages are scored in chunks, each with its own vocabulary: one per core, as every
-        // chunk holds a copy of the words it met (tens of megabytes on a large site).
-        let chunkCount = min(pages.count, ProcessInfo.processInfo.activeProcessorCount)
-        let ranges = (0..<chunkCount).map { chunk in (chunk * pages.count / chunkCount)..<((chunk + 1) * pages.count / chunkCount) }
-        let chunks: [SearchIndexChunk] = ranges.concurrentMap { range in
-            var chunk = SearchIndexChunk(tokenizer: tokenizer)
-            for index in range where pageReference[index] >= 0 {
-                if index % 64 == 0, cancelled() { break }
-                chunk.add(pages[index], reference: pageReference[index])
-            }
-            chunk.sortBucketsByTerm()
-            return chunk
-        }
-        if cancelled() { return false }
+        var chunks: [SearchIndexChunk] = []
+        var held = [Bool](repeating: false, count: pages.count)
+        if let shared = sharing?.chunks(for: pages, references: pageReference, tokenizer: tokenizer, until: cancelled) { (chunks, held) = shared }
+        let own = pages.indices.filter { !held[$0] && pageReference[$0] >= 0 }.map { (page: $0, reference: pageReference[$0]) }
+        guard let ownChunks = score(pages, own, tokenizer: tokenizer, until: cancelled) else { return false }
+        chunks += ownChunks
         // Words as written whose term is their stem, so the browser needs no stemmer: it looks
         // the typed word up here. Stop words have none and are found nowhere.
         var formsByBucket = [[String: String]](repeating: [:], count: SearchIndexLayout.termBuckets)
@@ -177,6 +170,26 @@ public enum SearchIndexBuilder {
         memo.frequentLogTerms = logFile?.frequent ?? [:]
         (texts, logs) = (termShards.map(\.text), logFile.map { ($0.text, $0.filter) })
         return true
+    }
+
+    /// `items`' pages scored, each page's records numbered from its `reference`, in chunks
+    /// that each have their own vocabulary: one per core, as every chunk holds a copy of the
+    /// words it met (tens of megabytes on a large site). Nil once `cancelled`.
+    static func score(
+        _ pages: [SearchPage], _ items: [(page: Int, reference: Int)], tokenizer: SearchTokenizer, until cancelled: @Sendable () -> Bool
+    ) -> [SearchIndexChunk]? {
+        let chunkCount = min(items.count, Cores.count)
+        let ranges = (0..<chunkCount).map { chunk in (chunk * items.count / chunkCount)..<((chunk + 1) * items.count / chunkCount) }
+        let chunks: [SearchIndexChunk] = ranges.concurrentMap { range in
+            var chunk = SearchIndexChunk(tokenizer: tokenizer)
+            for position in range {
+                if position % 64 == 0, cancelled() { break }
+                chunk.add(pages[items[position].page], reference: items[position].reference)
+            }
+            chunk.sortBucketsByTerm()
+            return chunk
+        }
+        return cancelled() ? nil : chunks
     }
 
     /// A term shard's text, with what a later patch needs of it (`SearchIndexMemo`).

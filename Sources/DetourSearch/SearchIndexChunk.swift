@@ -50,6 +50,24 @@ struct SearchIndexChunk: Sendable {
         for index in buckets.indices { buckets[index].sort { $0.bits < $1.bits } }
     }
 
+    var postingCount: Int { buckets.reduce(0) { $0 + $1.count } }
+
+    /// Each record's reference moved from its slot's to the page's: record `slot ×
+    /// recordsPerPage + n` becomes `references[slot] × recordsPerPage + n`, the buckets sorted
+    /// again (`SearchIndexSharing`).
+    mutating func move(to references: [Int32]) {
+        let perPage = Int32(SearchIndexLayout.recordsPerPage)
+        func moved(_ posting: SearchIndexBuilder.Posting) -> SearchIndexBuilder.Posting {
+            let record = posting.reference
+            return .init(term: posting.term, reference: references[Int(record / perPage)] * perPage + record % perPage, impact: posting.impact)
+        }
+        for bucket in buckets.indices {
+            for index in buckets[bucket].indices { buckets[bucket][index] = moved(buckets[bucket][index]) }
+        }
+        for index in logPostings.indices { logPostings[index] = moved(logPostings[index]) }
+        sortBucketsByTerm()
+    }
+
     /// The page's record (title, codes, headings, log lines, tags, text) and one per section
     /// (heading, text).
     mutating func add(_ page: SearchPage, reference: Int) {

@@ -25,6 +25,10 @@ public struct SearchPage: Sendable {
     public var definesStatus: Int?
     public var tags: [String]
     public var logPatterns: [String]
+    /// The file that alone decides what of the page is indexed (an article's, or its
+    /// translation's), nil where more does: two languages' pages from one source score alike
+    /// when the languages tokenize alike (`SearchIndexSharing`).
+    public var source: String?
     /// The summary and the text before the first section.
     public var text: String { body.text }
     public var sections: [Section] { body.sections }

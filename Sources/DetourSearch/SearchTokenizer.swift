@@ -9,7 +9,7 @@ import Foundation
 /// - text is lower-cased with accents removed (`Zeitüberschreitung` = `zeituberschreitung`);
 /// - runs of Chinese, Japanese or Korean characters become overlapping pairs (bigrams);
 /// - English drops its commonest words and is stemmed (`connections` → `connect`).
-public struct SearchTokenizer: Sendable {
+public struct SearchTokenizer: Sendable, Hashable {
     public let english: Bool
 
     public init(language: String) {

@@ -35,10 +35,18 @@ enum SearchPages {
         return codes + articles
     }
 
+    /// By language, the sources of its pages (`SearchPage.source`), without making them.
+    static func sources(of content: Content) -> [String: [String]] {
+        Dictionary(
+            uniqueKeysWithValues: content.site.languages.map { language in
+                (language, content.articles.map { $0.translations[language]?.relativePath ?? $0.relativePath })
+            })
+    }
+
     /// An article (or its translation) as the index of the language folder `folder` holds it.
     static func page(of article: Article, in folder: String) -> SearchPage {
         let (summary, source) = (article.summary, article.searchSections)
-        return SearchPage(
+        var page = SearchPage(
             url: folder + article.sitePath, title: article.title, codes: article.codes.map(\.value), tags: article.tags,
             logPatterns: article.logPatterns.map(\.value), sectionCount: source.headedCount
         ) {
@@ -49,6 +57,8 @@ enum SearchPages {
                 sections.compactMap { section in section.heading.map { SearchPage.Section(anchor: $0.id, title: $0.text, text: section.text) } }
             )
         }
+        page.source = article.relativePath
+        return page
     }
 
     /// A template section's text (the Markdown before its first heading, merged) and the

@@ -242,12 +242,14 @@ public enum SiteBuilder {
     ) -> [String: String]? {
         let languages = content.site.languages
         var heads: [String: String] = [:]
+        let sharing = SearchIndexSharing(sources: SearchPages.sources(of: content))
         for language in languages {
             let folder = SiteLayout.searchIndex(language)
             guard
                 let head = SearchIndexBuilder.build(
                     SearchPages.pages(of: content, language: language), language: language, languages: languages, until: cancelled,
-                    emit: { files in each(files.map { (folder + $0.path, $0.contents) }) }, memo: memo.map { sink in { sink(language, $0) } })
+                    emit: { files in each(files.map { (folder + $0.path, $0.contents) }) }, memo: memo.map { sink in { sink(language, $0) } },
+                    sharing: sharing)
             else { return nil }
             heads[language] = head
         }
