@@ -110,6 +110,7 @@ public struct TemplateSet: Sendable {
         case .list(let items): items.map(mustacheValue)
         case .generated(let list): list.items.map(mustacheValue)
         case .object(let fields): fields.mapValues(mustacheValue)
+        case .fields(let fields): fields.dictionary.mapValues(mustacheValue)
         case .deferred(let deferred): (deferred as? any MustacheCustomRenderable).map { $0 as Any } ?? deferred.text
         }
     }

@@ -10,6 +10,8 @@ public enum TemplateData: Sendable {
     /// page lists every article, which as data at once would be tens of megabytes per page.
     case generated(GeneratedList)
     case object([String: TemplateData])
+    /// An object of a few fields, as the typed views make them (`TemplateFieldList`).
+    case fields(TemplateFieldList)
     /// Text made when a template shows it: once and then shared (a cached partial), or each
     /// time (a card).
     case deferred(any DeferredText)

@@ -51,7 +51,7 @@ struct TemplateRenderer {
             case .flag(let flag): text = flag ? "true" : "false"
             case .deferred(let deferred): text = deferred.text
             // swift-mustache prints a list or object as Swift describes it; nothing is clearer.
-            case .list, .generated, .object: return
+            case .list, .generated, .object, .fields: return
             }
             if escaped { frame.contentType.append(text, to: &output) } else { output += text }
         case .section(let name, let body, let inverted):
@@ -166,7 +166,10 @@ struct TemplateRenderer {
 
 extension TemplateData {
     func child(_ name: String) -> TemplateData? {
-        if case .object(let fields) = self { return fields[name] }
-        return nil
+        switch self {
+        case .object(let fields): fields[name]
+        case .fields(let fields): fields[name]
+        default: nil
+        }
     }
 }

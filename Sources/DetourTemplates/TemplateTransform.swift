@@ -41,6 +41,8 @@ enum TemplateTransform {
             case "empty": return .flag(list.isEmpty)
             default: return nil
             }
+        case .fields(let fields):
+            return apply(name, to: .object(fields.dictionary))
         case .object(let fields):
             switch name {
             case "count": return .number(fields.count)

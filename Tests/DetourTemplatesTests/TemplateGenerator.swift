@@ -16,11 +16,11 @@ struct TemplateGenerator {
     /// describes them, which nothing should rely on).
     private static let scalars = [
         "s1", "s2", "n", "zero", "b", "f", "missing", "blank", "obj.s1", "obj.inner.x", "obj.missing", ".s1", "uppercased(s1)", "plusone(n)",
-        "count(list)", "empty(s1)", "index()", "first()", "odd()", "count(glist)", "count(gempty)",
+        "count(list)", "empty(s1)", "index()", "first()", "odd()", "count(glist)", "count(gempty)", "fobj.s1", "fobj.inner.x", "fobj.missing",
     ]
     private static let sections = [
         "list", "empty", "b", "f", "missing", "obj", "obj.inner", "s1", "n", "zero", "empty(list)", "empty(empty)", "first()", "last()", "even()", "strs",
-        "blank", "glist", "gempty", "empty(glist)", "empty(gempty)", "reversed(glist)", "first(glist)", "last(glist)",
+        "blank", "glist", "gempty", "empty(glist)", "empty(gempty)", "reversed(glist)", "first(glist)", "last(glist)", "fobj", "fobj.inner",
     ]
 
     /// A template that includes no partial, for the partials themselves.

@@ -10,23 +10,24 @@ protocol TemplateValue {
 
 /// The fields of one template object, absent values left out.
 struct TemplateFields {
-    private(set) var fields: [String: TemplateData]
+    private(set) var fields: TemplateFieldList
 
+    /// `fields`' keys are unique.
     init(_ fields: KeyValuePairs<String, (any TemplateValue)?>) {
-        self.fields = Dictionary(minimumCapacity: fields.count)
-        for (key, value) in fields { if let value { self.fields[key] = value.templateData } }
+        self.fields = TemplateFieldList(minimumCapacity: fields.count)
+        for (key, value) in fields { if let value { self.fields.append(key, value.templateData) } }
     }
 
     /// These fields with `other`'s added; a key both have keeps this one's value.
     func adding(_ other: TemplateFields) -> TemplateFields {
         var fields = self
-        fields.fields.merge(other.fields) { mine, _ in mine }
+        fields.fields = self.fields.adding(other.fields)
         return fields
     }
 }
 
 extension TemplateFields: TemplateValue {
-    var templateData: TemplateData { .object(fields) }
+    var templateData: TemplateData { .fields(fields) }
 }
 
 extension String: TemplateValue {
