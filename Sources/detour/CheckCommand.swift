@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMemory
 import DetourApache
 import DetourCaddy
 import DetourDiagnostics
@@ -81,6 +82,8 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        // A model of thousands of sections is megabytes, read once and let go at exit.
+        _ = detour_heap_in_huge_pages(64 << 20)
         if listRules {
             print(RuleTable.markdown(Self.catalogue), terminator: "")
             return
