@@ -49,9 +49,10 @@ struct PageModel: Sendable {
             })
         uiStringData = uiStrings.mapValues(\.templateData)
         guard everyPage else {
-            (tagPaths, sidebarLinks) = ([:], [:])
+            (tagPaths, sidebarLinks, articleBySlug) = ([:], [:], [:])
             return
         }
+        articleBySlug = Self.articlesBySlug(content.articles)
         tagPaths = Dictionary(content.articles.flatMap(\.tags).map { ($0, SiteLayout.tag($0)) }, uniquingKeysWith: { first, _ in first })
         // A language whose title of an article is the default language's shares its link:
         // most articles of a large site are not translated into every language.
@@ -80,6 +81,14 @@ struct PageModel: Sendable {
     /// Each tag's page, slugged once: every list entry links its article's tags. Empty for a
     /// quick rebuild.
     private let tagPaths: [String: String]
+    /// Each article's index by its slug, for the codes' curated `related` lists: made once, not
+    /// once per code page and language. Empty for a quick rebuild.
+    private let articleBySlug: [String: Int]
+
+    private static func articlesBySlug(_ articles: [Article]) -> [String: Int] {
+        Dictionary(articles.indices.map { (articles[$0].slug, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Each article's `partials/article-card` by its index, by root: rendered where a list
     /// shows it, and not kept (`TextOnUse`).
     var cards: [String: @Sendable (Int) -> String] = [:]
@@ -295,7 +304,7 @@ struct PageModel: Sendable {
             errorPageURL = SiteLayout.root(of: languageFolder(language) + code.sitePath) + page
         }
         let articles = content.articles
-        let bySlug = Dictionary(articles.indices.map { (articles[$0].slug, $0) }, uniquingKeysWith: { first, _ in first })
+        let bySlug = articleBySlug.isEmpty ? Self.articlesBySlug(articles) : articleBySlug
         // Curated `related` first, then every other article that lists this status.
         let curated = code.related.compactMap { bySlug[$0.value] }
         let curatedSlugs = Set(code.related.map(\.value))
