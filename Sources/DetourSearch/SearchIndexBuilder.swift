@@ -75,7 +75,20 @@ public enum SearchIndexBuilder {
         }
         let pageReference = references
         let docShardMembers = docShards
-        let docShardText: @Sendable (Int) -> String = { shard in "[" + docShardMembers[shard].map { Self.pageArray(pages[$0]) }.joined(separator: ",\n") + "]" }
+        // A page from a source another language wrote before is its text again, with its own URL.
+        defer { sharing?.finishDocs() }
+        let (knownDocs, keptDocs) = (sharing?.docs ?? [:], sharing?.docSourcesToKeep ?? [])
+        let docShard: @Sendable (Int) -> (text: String, made: [(source: String, tail: String)]) = { shard in
+            var made: [(source: String, tail: String)] = []
+            let arrays = docShardMembers[shard].map { index in
+                let page = pages[index]
+                if let source = page.source, let tail = knownDocs[source] { return "[" + literal(page.url) + "," + tail }
+                let tail = Self.pageTail(page)
+                if let source = page.source, keptDocs.contains(source) { made.append((source, tail)) }
+                return "[" + literal(page.url) + "," + tail
+            }
+            return ("[" + arrays.joined(separator: ",\n") + "]", made)
+        }
 
         var termShards: [String] = []
         var logs: (text: String, filter: LogTermFilter)?
@@ -92,7 +105,7 @@ public enum SearchIndexBuilder {
         if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
-        if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShardText(0))" }
+        if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShard(0).text)" }
         entry += "}"
         var files = [(path: "index.js", contents: "detourSearch.entry(\(literal(language)),\(entry));\n")]
         guard !layout.isSingleFile else {
@@ -112,7 +125,9 @@ public enum SearchIndexBuilder {
         for batch in stride(from: 0, to: docShardMembers.count, by: Self.docShardBatch) {
             if cancelled() { return nil }
             let shards = Array(batch..<min(batch + Self.docShardBatch, docShardMembers.count)).filter { !docShardMembers[$0].isEmpty }
-            emit(shards.concurrentMap { shard in ("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(docShardText(shard)));\n") })
+            let made = shards.concurrentMap { shard in (shard, docShard(shard)) }
+            sharing?.keepDocs(made.flatMap(\.1.made))
+            emit(made.map { shard, doc in ("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(doc.text));\n") })
         }
         return .some(entry)
     }
@@ -330,14 +345,17 @@ public enum SearchIndexBuilder {
     static func formPair(_ word: String, _ stem: String) -> String { literal(word) + ":" + literal(stem) }
 
     /// `[url, title, [codes], [[anchor, section title, text], …]]`; record 0 is the page's own text.
-    static func pageArray(_ page: SearchPage) -> String {
+    static func pageArray(_ page: SearchPage) -> String { "[" + literal(page.url) + "," + pageTail(page) }
+
+    /// `pageArray` after the URL: the same for one source in every language (`SearchIndexSharing`).
+    static func pageTail(_ page: SearchPage) -> String {
         let (text, sections) = page.body
         let records =
             [literals(["", "", excerptSource(text)])]
             + sections.prefix(SearchIndexLayout.recordsPerPage - 1).map {
                 literals([$0.anchor, $0.title, excerptSource($0.text)])
             }
-        return "[\(literal(page.url)),\(literal(page.title)),[\(page.codes.map(String.init).joined(separator: ","))],[\(records.joined(separator: ","))]]"
+        return "\(literal(page.title)),[\(page.codes.map(String.init).joined(separator: ","))],[\(records.joined(separator: ","))]]"
     }
 
     /// A string literal in the index's script files.

@@ -1,12 +1,13 @@
 import DetourSupport
 
-/// Scoring shared by the indexes of languages that tokenize alike. Most articles of a large
-/// site are not translated, so every language but English indexes the same text for them:
-/// the pages from a source that each such language holds once (`SearchPage.source`) are
-/// scored once, each record numbered by its page's slot, and each language's index takes
-/// those postings with its own references. The index is the one each language would make
-/// scoring all its pages itself (a test compares them), as scores never depend on other pages.
-/// Used by one thread, one language after another.
+/// Work shared by the indexes of a site's languages. Most articles of a large site are not
+/// translated, so each language indexes the same text for them:
+/// - languages that tokenize alike score the pages from a source each of them holds once
+///   (`SearchPage.source`) once, each record numbered by its page's slot, and each language's
+///   index takes those postings with its own references;
+/// - a page's doc shard text after its URL is made once for every language that holds its source.
+/// Each index is the one its language would make alone (a test compares them), as neither
+/// scores nor excerpts depend on other pages. Used by one thread, one language after another.
 public final class SearchIndexSharing {
     /// Postings kept from one language to the next at most, eight bytes each: beyond it (a
     /// site of 100,000 articles has tens of millions) each language scores its own pages.
@@ -19,14 +20,32 @@ public final class SearchIndexSharing {
         var kept = true
     }
 
+    /// Bytes of doc text kept from one language to the next at most.
+    public static let defaultDocBudget = 32 << 20
+
     private var groups: [SearchTokenizer: Group] = [:]
     private let budget: Int
+    private let docBudget: Int
+    /// The sources more than one language holds, and how many languages are still to write
+    /// their doc shards.
+    private let docSources: Set<String>
+    private var docLanguagesLeft: Int
+    /// By source, the doc text written so far (`SearchIndexBuilder.pageTail`), and its bytes.
+    private(set) var docs: [String: String] = [:]
+    private var docBytes = 0
     /// How many languages took shared scores.
     private(set) var languagesServed = 0
 
     /// `sources`: by language, the sources of its pages.
-    public init(sources: [String: [String]], budget: Int = defaultBudget) {
+    public init(sources: [String: [String]], budget: Int = defaultBudget, docBudget: Int = defaultDocBudget) {
         self.budget = budget
+        self.docBudget = docBudget
+        var languagesHolding: [String: Int] = [:]
+        for language in sources.keys {
+            for source in Set(sources[language] ?? []) { languagesHolding[source, default: 0] += 1 }
+        }
+        docSources = Set(languagesHolding.compactMap { $0.value > 1 ? $0.key : nil })
+        docLanguagesLeft = sources.count
         let byTokenizer = Dictionary(grouping: sources.keys) { SearchTokenizer(language: $0) }
         for (tokenizer, languages) in byTokenizer where languages.count > 1 {
             var languagesHolding: [String: Int] = [:]
@@ -38,6 +57,25 @@ public final class SearchIndexSharing {
             let shared = Set(languagesHolding.compactMap { $0.value == languages.count ? $0.key : nil })
             if !shared.isEmpty { groups[tokenizer] = Group(sources: shared, languagesLeft: languages.count) }
         }
+    }
+
+    /// The sources whose doc text a language writing its doc shards now hands over to later ones.
+    var docSourcesToKeep: Set<String> {
+        docLanguagesLeft > 1 && docBytes < docBudget ? docSources.subtracting(docs.keys) : []
+    }
+
+    /// Keeps `made` doc texts for later languages, as far as the budget goes.
+    func keepDocs(_ made: [(source: String, tail: String)]) {
+        for (source, tail) in made where docBytes < docBudget && docs[source] == nil {
+            docs[source] = tail
+            docBytes += tail.utf8.count
+        }
+    }
+
+    /// One language has written its doc shards; after the last, nothing is kept.
+    func finishDocs() {
+        docLanguagesLeft -= 1
+        if docLanguagesLeft <= 0 { (docs, docBytes) = ([:], 0) }
     }
 
     /// For one language's `pages`, placed at `references`: the shared pages' scores with

@@ -3,10 +3,10 @@ import XCTest
 
 @testable import DetourSearch
 
-/// Languages that share their scores write the index each would write alone, byte for byte,
-/// with the same memo for later patches: checked on generated sites whose articles are
-/// translated into some languages and not others, under budgets that keep the scores for
-/// every language, for one, or for none.
+/// Languages that share their scores and doc text write the index each would write alone, byte
+/// for byte, with the same memo for later patches: checked on generated sites whose articles
+/// are translated into some languages and not others, under budgets that keep the scores for
+/// every language or for one, and all of the doc text, some or none.
 final class SearchIndexSharingTests: XCTestCase {
     private static let words = [
         "upstream", "connection", "connections", "connecting", "timed", "timeout", "proxy", "server", "servers", "request", "requests",
@@ -55,9 +55,11 @@ final class SearchIndexSharingTests: XCTestCase {
         var frequentTerms: [String: [Int64]] = [:]
     }
 
-    private static func build(_ site: [String: [SearchPage]], sharing: SearchIndexSharing?) -> [String: Index] {
+    /// `docsKept`: after each language, how many sources' doc text the sharing holds.
+    private static func build(_ site: [String: [SearchPage]], sharing: SearchIndexSharing?, docsKept: ((Int) -> Void)? = nil) -> [String: Index] {
         var indexes: [String: Index] = [:]
         for language in languages {
+            defer { docsKept?(sharing?.docs.count ?? 0) }
             var index = Index()
             index.head = SearchIndexBuilder.build(
                 site[language]!, language: language, languages: languages, until: { false },
@@ -68,7 +70,7 @@ final class SearchIndexSharingTests: XCTestCase {
         return indexes
     }
 
-    func testSharedScoresMakeTheIndexEachLanguageMakesAlone() {
+    func testSharedWorkMakesTheIndexEachLanguageMakesAlone() {
         for (seed, articles) in [(UInt64(26_112_026), 400), (5, 40)] {
             let site = Self.site(seed: seed, articles: articles)
             let alone = Self.build(site, sharing: nil)
@@ -77,14 +79,27 @@ final class SearchIndexSharingTests: XCTestCase {
             let shared = Set(site["de"]!.compactMap(\.source)).intersection(site["fr"]!.compactMap(\.source)).intersection(site["ja"]!.compactMap(\.source))
             XCTAssertGreaterThan(shared.count, articles / 3, "seed \(seed)")
             let sources = site.mapValues { $0.compactMap(\.source) }
-            for (budget, served) in [(SearchIndexSharing.defaultBudget, 3), (0, 1)] {
-                let sharing = SearchIndexSharing(sources: sources, budget: budget)
-                let together = Self.build(site, sharing: sharing)
+            let cases = [
+                (budget: SearchIndexSharing.defaultBudget, docBudget: SearchIndexSharing.defaultDocBudget, served: 3),
+                (budget: 0, docBudget: 0, served: 1), (budget: SearchIndexSharing.defaultBudget, docBudget: 4096, served: 3),
+            ]
+            for (budget, docBudget, served) in cases {
+                let sharing = SearchIndexSharing(sources: sources, budget: budget, docBudget: docBudget)
+                var docsKept: [Int] = []
+                let together = Self.build(site, sharing: sharing) { docsKept.append($0) }
                 XCTAssertEqual(sharing.languagesServed, served, "seed \(seed), budget \(budget): languages that took shared scores")
+                // Kept from the first language on, while the budget lasts, and let go after the last.
+                XCTAssertEqual(docsKept.last, 0, "seed \(seed)")
+                if docBudget == 0 {
+                    XCTAssertEqual(docsKept.max(), 0, "seed \(seed)")
+                } else if articles > 64 {
+                    XCTAssertGreaterThan(docsKept[0], 0, "seed \(seed), doc budget \(docBudget)")
+                    XCTAssertEqual(docsKept[0] < shared.count, docBudget < 1 << 20, "seed \(seed), doc budget \(docBudget): all kept, or as many as fit")
+                }
                 for language in Self.languages {
                     XCTAssertEqual(Set(together[language]!.files.keys), Set(alone[language]!.files.keys), "seed \(seed) \(language)")
                     for (path, text) in alone[language]!.files where together[language]!.files[path] != text {
-                        XCTFail("seed \(seed), budget \(budget): \(language) \(path) differs when scores are shared")
+                        XCTFail("seed \(seed), budget \(budget): \(language) \(path) differs when work is shared")
                     }
                     XCTAssertTrue(together[language]! == alone[language]!, "seed \(seed), budget \(budget): \(language)'s entry and memo")
                 }
