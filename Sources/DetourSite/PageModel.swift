@@ -263,7 +263,9 @@ struct PageModel: Sendable {
         var codes: [CodeSummary]?
         var articles: GeneratedValues<ArticleSummary>?
 
-        var templateData: TemplateData { TemplateFields(["title": title, "id": id, "count": count, "codes": codes, "articles": articles]).templateData }
+        var templateData: TemplateData {
+            TemplateFields().with("title", title).with("id", id).with("count", count).with("codes", codes).with("articles", articles).templateData
+        }
     }
 
     func indexPage(language: String, tags: [(name: String, count: Int)]) -> HelpPage {
@@ -280,15 +282,14 @@ struct PageModel: Sendable {
                 title: section.title, id: "section-" + (section.folder.isEmpty ? "articles" : section.folder), count: section.articles.count,
                 articles: GeneratedValues(section.articles) { articleSummary(at: $0, language: language, root: root) })
         }
-        let fields = TemplateFields([
-            "codes": content.codes.map { codeSummary($0, language: language, root: root) },
-            "codeGroups": codeGroups,
-            "visitorArticles": GeneratedValues(visitorArticles) { articleSummary(at: $0, language: language, root: root) },
-            "visitorCodes": content.codes.filter { [500, 502, 503, 504].contains($0.status) }.map { codeSummary($0, language: language, root: root) },
-            "sections": sections,
-            "articles": GeneratedValues(Array(content.articles.indices)) { articleSummary(at: $0, language: language, root: root) },
-            "tags": tags.map { tag(name: $0.name, root: tagRoot(root, language: language), count: $0.count) },
-        ])
+        let fields = TemplateFields()
+            .with("codes", content.codes.map { codeSummary($0, language: language, root: root) })
+            .with("codeGroups", codeGroups)
+            .with("visitorArticles", GeneratedValues(visitorArticles) { articleSummary(at: $0, language: language, root: root) })
+            .with("visitorCodes", content.codes.filter { [500, 502, 503, 504].contains($0.status) }.map { codeSummary($0, language: language, root: root) })
+            .with("sections", sections)
+            .with("articles", GeneratedValues(Array(content.articles.indices)) { articleSummary(at: $0, language: language, root: root) })
+            .with("tags", tags.map { tag(name: $0.name, root: tagRoot(root, language: language), count: $0.count) })
         return helpPage(language: language, path: SiteLayout.home, title: content.site.name, fields: fields)
     }
 
@@ -320,7 +321,7 @@ struct PageModel: Sendable {
             related: GeneratedValues(curated + listing) { articleSummary(at: $0, language: language, root: root) })
         let title = "\(code.status) \(text.title) · \(content.site.name)"
         return helpPage(
-            language: language, path: code.sitePath, title: title, values: ["status": String(code.status)], fields: TemplateFields(["code": model]))
+            language: language, path: code.sitePath, title: title, values: ["status": String(code.status)], fields: TemplateFields().with("code", model))
     }
 
     /// An article's page in `language`: its translation, or the original with a notice.
@@ -364,18 +365,17 @@ struct PageModel: Sendable {
         }
         return helpPage(
             language: language, path: article.sitePath, title: "\(article.title) · \(content.site.name)",
-            notTranslated: translated ? nil : strings(in: language)["not_translated"], fields: TemplateFields(["article": model]))
+            notTranslated: translated ? nil : strings(in: language)["not_translated"], fields: TemplateFields().with("article", model))
     }
 
     /// The search page: what it lists for a visitor with no query or no JavaScript.
     func searchPage(tags: [(name: String, count: Int)]) -> HelpPage {
         let root = SiteLayout.root(of: SiteLayout.search)
         let language = content.site.language
-        let fields = TemplateFields([
-            "codes": content.codes.map { codeSummary($0, language: language, root: root) },
-            "tags": tags.map { tag(name: $0.name, root: root, count: $0.count) },
-            "searchIndexHead": searchIndexHeads[language],
-        ])
+        let fields = TemplateFields()
+            .with("codes", content.codes.map { codeSummary($0, language: language, root: root) })
+            .with("tags", tags.map { tag(name: $0.name, root: root, count: $0.count) })
+            .with("searchIndexHead", searchIndexHeads[language])
         return helpPage(language: language, path: SiteLayout.search, title: "Search · \(content.site.name)", inEveryLanguage: false, fields: fields)
     }
 
@@ -384,7 +384,7 @@ struct PageModel: Sendable {
         var name: String
         var articles: GeneratedValues<ArticleSummary>
 
-        var templateData: TemplateData { TemplateFields(["name": name, "articles": articles]).templateData }
+        var templateData: TemplateData { TemplateFields().with("name", name).with("articles", articles).templateData }
     }
 
     func tagPage(name: String, articles: [Int]) -> HelpPage {
@@ -393,7 +393,7 @@ struct PageModel: Sendable {
         let tag = TagPageView(name: name, articles: GeneratedValues(articles) { articleSummary(at: $0, language: language, root: root) })
         return helpPage(
             language: language, path: SiteLayout.tag(name), title: "\(name) · \(content.site.name)", inEveryLanguage: false,
-            fields: TemplateFields(["tag": tag]))
+            fields: TemplateFields().with("tag", tag))
     }
 
     /// The help site's own 404 page: no canonical URL, links from the site's path.
@@ -402,6 +402,6 @@ struct PageModel: Sendable {
         let language = content.site.language
         return helpPage(
             language: language, path: nil, title: "Page not found · \(content.site.name)", root: root,
-            fields: TemplateFields(["codes": content.codes.map { codeSummary($0, language: language, root: root) }]))
+            fields: TemplateFields().with("codes", content.codes.map { codeSummary($0, language: language, root: root) }))
     }
 }

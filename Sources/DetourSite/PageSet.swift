@@ -54,7 +54,7 @@ struct PageSet: Sendable {
             var tree = TemplateTree()
             for name in templates.names {
                 let partial = LazyText {
-                    templates.render(name, TemplateFields(["site": plain.site(root: root, language: language), "t": plain.stringData(in: language)]))
+                    templates.render(name, TemplateFields().with("site", plain.site(root: root, language: language)).with("t", plain.stringData(in: language)))
                 }
                 tree.insert(partial.templateData, at: name)
             }
@@ -209,7 +209,7 @@ struct PageSet: Sendable {
         case .search:
             templates.render(Self.searchTemplate, model.searchPage(tags: tags.map { ($0.name, $0.articles.count) }))
         case .styles:
-            templates.render("style.css", TemplateFields(["site": model.site(root: "")]))
+            templates.render("style.css", TemplateFields().with("site", model.site(root: "")))
         case .snippet(let name):
             templates.render(name, UntypedTemplateValue(value: SnippetModel(content: content, installPath: content.site.installPath).dictionary()))
         case .sitemap:

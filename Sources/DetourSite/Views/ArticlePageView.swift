@@ -9,7 +9,7 @@ struct ArticlePageView: TemplateValue {
         var text: String
         var id: String
 
-        var templateData: TemplateData { TemplateFields(["level": level, "text": text, "id": id]).templateData }
+        var templateData: TemplateData { TemplateFields().with("level", level).with("text", text).with("id", id).templateData }
     }
 
     var summary: ArticleSummary
@@ -29,10 +29,9 @@ struct ArticlePageView: TemplateValue {
     var editURL: String?
 
     var templateData: TemplateData {
-        TemplateFields([
-            "html": html, "language": language, "headings": headings, "logPatterns": logPatterns, "section": section,
-            "sectionArticles": sectionArticles, "sectionURL": sectionURL, "sectionCount": sectionCount, "previous": previous, "next": next,
-            "pager": pager, "editURL": editURL,
-        ]).adding(summary.fields).templateData
+        TemplateFields().with("html", html).with("language", language).with("headings", headings).with("logPatterns", logPatterns)
+            .with("section", section).with("sectionArticles", sectionArticles).with("sectionURL", sectionURL).with("sectionCount", sectionCount)
+            .with("previous", previous).with("next", next).with("pager", pager).with("editURL", editURL)
+            .adding(summary.fields).templateData
     }
 }

@@ -9,7 +9,7 @@ struct ArticleSummary: TemplateValue {
         var url: String
         var title: String?
 
-        var templateData: TemplateData { TemplateFields(["status": status, "url": url, "title": title]).templateData }
+        var templateData: TemplateData { TemplateFields().with("status", status).with("url", url).with("title", title).templateData }
     }
 
     var title: String
@@ -24,10 +24,8 @@ struct ArticleSummary: TemplateValue {
     var t: TemplateData
 
     var fields: TemplateFields {
-        TemplateFields([
-            "title": title, "summary": summary, "url": url, "audience": audience, "codes": codes, "tags": tags, "updated": updated,
-            "card": card, "t": t,
-        ])
+        TemplateFields().with("title", title).with("summary", summary).with("url", url).with("audience", audience).with("codes", codes)
+            .with("tags", tags).with("updated", updated).with("card", card).with("t", t)
     }
 
     var templateData: TemplateData { fields.templateData }
@@ -39,7 +37,7 @@ struct TagLink: TemplateValue {
     var url: String
     var count: Int?
 
-    var templateData: TemplateData { TemplateFields(["name": name, "url": url, "count": count]).templateData }
+    var templateData: TemplateData { TemplateFields().with("name", name).with("url", url).with("count", count).templateData }
 }
 
 /// A link to another article: the sidebar's (marking the current one), previous and next.
@@ -48,6 +46,6 @@ struct ArticleLink: TemplateValue {
     let templateData: TemplateData
 
     init(title: String, url: String, current: Bool? = nil) {
-        templateData = TemplateFields(["title": title, "url": url, "current": current]).templateData
+        templateData = TemplateFields().with("title", title).with("url", url).with("current", current).templateData
     }
 }

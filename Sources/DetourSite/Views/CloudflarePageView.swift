@@ -15,10 +15,8 @@ struct CloudflarePageView: TemplateValue {
         var helpURL: String
 
         var templateData: TemplateData {
-            TemplateFields([
-                "type": type, "title": title, "lead": lead, "token": token, "status": status, "showsRayID": showsRayID, "helpURL": helpURL,
-                "rayIDToken": "::RAY_ID::",
-            ]).templateData
+            TemplateFields().with("type", type).with("title", title).with("lead", lead).with("token", token).with("status", status)
+                .with("showsRayID", showsRayID).with("helpURL", helpURL).with("rayIDToken", "::RAY_ID::").templateData
         }
     }
 
@@ -27,6 +25,6 @@ struct CloudflarePageView: TemplateValue {
     var t: [String: String]
 
     var templateData: TemplateData {
-        TemplateFields(["site": site, "page": page, "t": t, "pageHeader": PageHeader(title: page.title)]).templateData
+        TemplateFields().with("site", site).with("page", page).with("t", t).with("pageHeader", PageHeader(title: page.title)).templateData
     }
 }

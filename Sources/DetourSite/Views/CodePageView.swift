@@ -15,10 +15,8 @@ struct CodePageView: TemplateValue {
     var related: GeneratedValues<ArticleSummary>
 
     var templateData: TemplateData {
-        TemplateFields([
-            "advice": advice, "operatorNotes": operatorNotes, "notesLanguage": notesLanguage, "retryAfter": retryAfter, "emittedBy": emittedBy,
-            "formerNames": formerNames,
-            "errorPageURL": errorPageURL, "related": related,
-        ]).adding(summary.fields).templateData
+        TemplateFields().with("advice", advice).with("operatorNotes", operatorNotes).with("notesLanguage", notesLanguage).with("retryAfter", retryAfter)
+            .with("emittedBy", emittedBy).with("formerNames", formerNames).with("errorPageURL", errorPageURL).with("related", related)
+            .adding(summary.fields).templateData
     }
 }

@@ -7,7 +7,7 @@ struct CodeSummary: TemplateValue {
     var summary: String
     var url: String
 
-    var fields: TemplateFields { TemplateFields(["status": status, "title": title, "summary": summary, "url": url]) }
+    var fields: TemplateFields { TemplateFields().with("status", status).with("title", title).with("summary", summary).with("url", url) }
 
     var templateData: TemplateData { fields.templateData }
 }

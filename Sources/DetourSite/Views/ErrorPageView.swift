@@ -12,8 +12,8 @@ struct ErrorPageView: TemplateValue {
         var retryAfter: Int?
 
         var templateData: TemplateData {
-            TemplateFields(["helpURL": helpURL, "advice": advice, "adviceText": adviceText, "retryAfter": retryAfter]).adding(summary.fields)
-                .templateData
+            TemplateFields().with("helpURL", helpURL).with("advice", advice).with("adviceText", adviceText).with("retryAfter", retryAfter)
+                .adding(summary.fields).templateData
         }
     }
 
@@ -24,6 +24,7 @@ struct ErrorPageView: TemplateValue {
     var requestReference: String
 
     var templateData: TemplateData {
-        TemplateFields(["site": site, "code": code, "t": t, "page": PageHeader(title: title), "requestReference": requestReference]).templateData
+        TemplateFields().with("site", site).with("code", code).with("t", t).with("page", PageHeader(title: title))
+            .with("requestReference", requestReference).templateData
     }
 }

@@ -10,6 +10,6 @@ struct HelpPage: TemplateValue {
     var fields: TemplateFields
 
     var templateData: TemplateData {
-        TemplateFields(["site": site, "page": header, "t": t, "cached": cached]).adding(fields).templateData
+        TemplateFields().with("site", site).with("page", header).with("t", t).with("cached", cached).adding(fields).templateData
     }
 }

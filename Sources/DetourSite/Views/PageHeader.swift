@@ -8,7 +8,7 @@ struct PageHeader: TemplateValue {
         var language: String
         var url: String
 
-        var templateData: TemplateData { TemplateFields(["language": language, "url": url]).templateData }
+        var templateData: TemplateData { TemplateFields().with("language", language).with("url", url).templateData }
     }
 
     /// One entry of the language switcher, its URL relative to the page.
@@ -18,7 +18,9 @@ struct PageHeader: TemplateValue {
         var url: String
         var current: Bool
 
-        var templateData: TemplateData { TemplateFields(["language": language, "name": name, "url": url, "current": current]).templateData }
+        var templateData: TemplateData {
+            TemplateFields().with("language", language).with("name", name).with("url", url).with("current", current).templateData
+        }
     }
 
     var title: String
@@ -30,9 +32,7 @@ struct PageHeader: TemplateValue {
     var notTranslated: String?
 
     var templateData: TemplateData {
-        TemplateFields([
-            "title": title, "language": language, "url": url, "alternates": alternates, "switchLanguages": languages.map { _ in true },
-            "languages": languages, "notTranslated": notTranslated,
-        ]).templateData
+        TemplateFields().with("title", title).with("language", language).with("url", url).with("alternates", alternates)
+            .with("switchLanguages", languages.map { _ in true }).with("languages", languages).with("notTranslated", notTranslated).templateData
     }
 }

@@ -10,13 +10,15 @@ struct SiteView: TemplateValue {
             (background, text, accent, muted) = (palette.background, palette.text, palette.accent, palette.muted)
         }
 
-        var templateData: TemplateData { TemplateFields(["background": background, "text": text, "accent": accent, "muted": muted]).templateData }
+        var templateData: TemplateData {
+            TemplateFields().with("background", background).with("text", text).with("accent", accent).with("muted", muted).templateData
+        }
     }
 
     struct Support: TemplateValue {
         var email, url, phone: String?
 
-        var templateData: TemplateData { TemplateFields(["email": email, "url": url, "phone": phone]).templateData }
+        var templateData: TemplateData { TemplateFields().with("email", email).with("url", url).with("phone", phone).templateData }
     }
 
     var name: String
@@ -40,10 +42,9 @@ struct SiteView: TemplateValue {
     var icon: String?
 
     var templateData: TemplateData {
-        TemplateFields([
-            "name": name, "baseURL": baseURL, "language": language, "colors": TemplateFields(["light": light, "dark": dark]),
-            "root": root, "home": home, "paths": paths, "searchLanguage": searchLanguage, "logo": logo, "statusPage": statusPage,
-            "footer": footer, "errorFooter": errorFooter, "autoRetry": autoRetry, "support": support, "icon": icon,
-        ]).templateData
+        TemplateFields().with("name", name).with("baseURL", baseURL).with("language", language)
+            .with("colors", TemplateFields().with("light", light).with("dark", dark)).with("root", root).with("home", home).with("paths", paths)
+            .with("searchLanguage", searchLanguage).with("logo", logo).with("statusPage", statusPage).with("footer", footer)
+            .with("errorFooter", errorFooter).with("autoRetry", autoRetry).with("support", support).with("icon", icon).templateData
     }
 }

@@ -8,14 +8,17 @@ protocol TemplateValue {
     var templateData: TemplateData { get }
 }
 
-/// The fields of one template object, absent values left out.
+/// The fields of one template object, absent values left out: `TemplateFields().with("title",
+/// title).with("updated", updated)`. Each field is added by a generic call, so a page's
+/// thousands of fields are each converted as their own type, with no existential box.
 struct TemplateFields {
-    private(set) var fields: TemplateFieldList
+    private(set) var fields = TemplateFieldList()
 
-    /// `fields`' keys are unique.
-    init(_ fields: KeyValuePairs<String, (any TemplateValue)?>) {
-        self.fields = TemplateFieldList(minimumCapacity: fields.count)
-        for (key, value) in fields { if let value { self.fields.append(key, value.templateData) } }
+    /// These fields and `value` under `key` (which they do not have), unless `value` is nil:
+    /// an absent key is how `{{#key}}` tests for presence.
+    consuming func with<Value: TemplateValue>(_ key: String, _ value: Value?) -> TemplateFields {
+        if let value { fields.append(key, value.templateData) }
+        return self
     }
 
     /// These fields with `other`'s added; a key both have keeps this one's value.
