@@ -78,13 +78,16 @@ public enum SearchIndexBuilder {
         // A page from a source another language wrote before is its text again, with its own URL.
         defer { sharing?.finishDocs() }
         let (knownDocs, keptDocs) = (sharing?.docs ?? [:], sharing?.docSourcesToKeep ?? [])
-        let docShard: @Sendable (Int) -> (text: String, made: [(source: String, tail: String)]) = { shard in
-            var made: [(source: String, tail: String)] = []
+        let docSpill = sharing?.spill
+        let docShard: @Sendable (Int) -> (text: String, made: [(source: String, reference: TextSpill.Reference)]) = { shard in
+            var made: [(source: String, reference: TextSpill.Reference)] = []
             let arrays = docShardMembers[shard].map { index in
                 let page = pages[index]
-                if let source = page.source, let tail = knownDocs[source] { return "[" + literal(page.url) + "," + tail }
+                if let source = page.source, let known = knownDocs[source], let tail = docSpill?.read(known) {
+                    return "[" + literal(page.url) + "," + String(decoding: tail, as: UTF8.self)
+                }
                 let tail = Self.pageTail(page)
-                if let source = page.source, keptDocs.contains(source) { made.append((source, tail)) }
+                if let source = page.source, keptDocs.contains(source), let reference = docSpill?.write(Array(tail.utf8)) { made.append((source, reference)) }
                 return "[" + literal(page.url) + "," + tail
             }
             return ("[" + arrays.joined(separator: ",\n") + "]", made)

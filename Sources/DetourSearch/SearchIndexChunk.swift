@@ -50,7 +50,24 @@ struct SearchIndexChunk: Sendable {
         for index in buckets.indices { buckets[index].sort { $0.bits < $1.bits } }
     }
 
-    var postingCount: Int { buckets.reduce(0) { $0 + $1.count } }
+    /// The postings, by bucket and of log terms, handed over and let go of here, with what only
+    /// scoring reads (the word lookups, the scratch space): a chunk kept for later languages
+    /// (`SearchIndexSharing`) keeps its vocabulary, its postings on disk meanwhile.
+    mutating func takePostings() -> (buckets: [[SearchIndexBuilder.Posting]], logs: [SearchIndexBuilder.Posting]) {
+        defer {
+            buckets = Array(repeating: [], count: SearchIndexLayout.termBuckets)
+            logPostings = []
+            vocabulary.numberOfWord = SearchWordTable()
+            vocabulary.numberOfTerm = [:]
+            (fieldCount, recordScore, formLastPage) = ([], [], [])
+        }
+        return (buckets, logPostings)
+    }
+
+    /// Postings `takePostings` handed over, back in place.
+    mutating func restore(buckets: [[SearchIndexBuilder.Posting]], logs: [SearchIndexBuilder.Posting]) {
+        (self.buckets, logPostings) = (buckets, logs)
+    }
 
     /// Each record's reference moved from its slot's to the page's: record `slot ×
     /// recordsPerPage + n` becomes `references[slot] × recordsPerPage + n`, the buckets sorted

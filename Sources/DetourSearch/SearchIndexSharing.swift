@@ -6,40 +6,43 @@ import DetourSupport
 ///   (`SearchPage.source`) once, each record numbered by its page's slot, and each language's
 ///   index takes those postings with its own references;
 /// - a page's doc shard text after its URL is made once for every language that holds its source.
-/// Each index is the one its language would make alone (a test compares them), as neither
-/// scores nor excerpts depend on other pages. Used by one thread, one language after another.
+/// What later languages take is written to a `TextSpill` meanwhile: a site of 100,000 articles
+/// has hundreds of megabytes of postings. Each index is the one its language would make alone
+/// (a test compares them), as neither scores nor excerpts depend on other pages. Used by one
+/// thread, one language after another.
 public final class SearchIndexSharing {
-    /// Postings kept from one language to the next at most, eight bytes each: beyond it (a
-    /// site of 100,000 articles has tens of millions) each language scores its own pages.
-    public static let defaultBudget = 8 << 20
+    /// A chunk of shared scores, its postings in the spill.
+    private struct SpilledChunk {
+        var chunk: SearchIndexChunk
+        var buckets: [TextSpill.Reference]
+        var logs: TextSpill.Reference
+    }
 
     private struct Group {
         var sources: Set<String>
         var languagesLeft: Int
-        var scored: (chunks: [SearchIndexChunk], slotOfSource: [String: Int])?
-        var kept = true
+        var scored: (chunks: [SpilledChunk], slotOfSource: [String: Int])?
     }
 
-    /// Bytes of doc text kept from one language to the next at most.
-    public static let defaultDocBudget = 32 << 20
-
     private var groups: [SearchTokenizer: Group] = [:]
-    private let budget: Int
-    private let docBudget: Int
+    /// Where scores and doc text wait for later languages; nil keeps nothing between them.
+    let spill: TextSpill?
     /// The sources more than one language holds, and how many languages are still to write
     /// their doc shards.
     private let docSources: Set<String>
     private var docLanguagesLeft: Int
-    /// By source, the doc text written so far (`SearchIndexBuilder.pageTail`), and its bytes.
-    private(set) var docs: [String: String] = [:]
-    private var docBytes = 0
+    /// By source, where in the spill the doc text written so far is (`SearchIndexBuilder.pageTail`).
+    private(set) var docs: [String: TextSpill.Reference] = [:]
     /// How many languages took shared scores.
     private(set) var languagesServed = 0
 
     /// `sources`: by language, the sources of its pages.
-    public init(sources: [String: [String]], budget: Int = defaultBudget, docBudget: Int = defaultDocBudget) {
-        self.budget = budget
-        self.docBudget = docBudget
+    public convenience init(sources: [String: [String]]) {
+        self.init(sources: sources, spill: TextSpill())
+    }
+
+    init(sources: [String: [String]], spill: TextSpill?) {
+        self.spill = spill
         var languagesHolding: [String: Int] = [:]
         for language in sources.keys {
             for source in Set(sources[language] ?? []) { languagesHolding[source, default: 0] += 1 }
@@ -61,47 +64,45 @@ public final class SearchIndexSharing {
 
     /// The sources whose doc text a language writing its doc shards now hands over to later ones.
     var docSourcesToKeep: Set<String> {
-        docLanguagesLeft > 1 && docBytes < docBudget ? docSources.subtracting(docs.keys) : []
+        docLanguagesLeft > 1 && spill != nil ? docSources.subtracting(docs.keys) : []
     }
 
-    /// Keeps `made` doc texts for later languages, as far as the budget goes.
-    func keepDocs(_ made: [(source: String, tail: String)]) {
-        for (source, tail) in made where docBytes < docBudget && docs[source] == nil {
-            docs[source] = tail
-            docBytes += tail.utf8.count
-        }
+    /// Keeps the doc texts a language spilled for later ones.
+    func keepDocs(_ made: [(source: String, reference: TextSpill.Reference)]) {
+        for (source, reference) in made { docs[source] = reference }
     }
 
     /// One language has written its doc shards; after the last, nothing is kept.
     func finishDocs() {
         docLanguagesLeft -= 1
-        if docLanguagesLeft <= 0 { (docs, docBytes) = ([:], 0) }
+        if docLanguagesLeft <= 0 { docs = [:] }
     }
 
     /// For one language's `pages`, placed at `references`: the shared pages' scores with
     /// this language's references, and which pages they hold; nil when the language scores
     /// all its own (it shares nothing, its pages lack a shared source or hold one twice, a
-    /// shared page has no place in its index, or `cancelled`).
+    /// shared page has no place in its index, the scores could not be read back, or `cancelled`).
     func chunks(for pages: [SearchPage], references: [Int], tokenizer: SearchTokenizer, until cancelled: @Sendable () -> Bool) -> (
         chunks: [SearchIndexChunk], held: [Bool]
     )? {
-        // Taken out while used, so that the last language moves the postings in place.
         guard var group = groups.removeValue(forKey: tokenizer) else { return nil }
         group.languagesLeft -= 1
-        if group.scored == nil {
+        var chunks: [SearchIndexChunk]
+        let slotOfSource: [String: Int]
+        if let scored = group.scored {
+            guard let restored = Self.restore(scored.chunks, from: spill) else { return nil }
+            (chunks, slotOfSource) = (restored, scored.slotOfSource)
+        } else {
             let shared = pages.indices.filter { pages[$0].source.map(group.sources.contains) ?? false }
             // Pages that are not what the sources said: nothing is shared.
             guard shared.count == group.sources.count else { return nil }
             let slots = shared.enumerated().map { (page: $0.element, reference: $0.offset) }
-            guard let chunks = SearchIndexBuilder.score(pages, slots, tokenizer: tokenizer, until: cancelled) else { return nil }
-            group.kept = chunks.reduce(0) { $0 + $1.postingCount } <= budget
-            group.scored = (chunks, Dictionary(uniqueKeysWithValues: shared.enumerated().map { (pages[$0.element].source!, $0.offset) }))
+            guard let scored = SearchIndexBuilder.score(pages, slots, tokenizer: tokenizer, until: cancelled) else { return nil }
+            chunks = scored
+            slotOfSource = Dictionary(uniqueKeysWithValues: shared.enumerated().map { (pages[$0.element].source!, $0.offset) })
+            if group.languagesLeft > 0, let spilled = Self.spill(chunks, to: spill) { group.scored = (spilled, slotOfSource) }
         }
-        guard case (var chunks, let slotOfSource)? = group.scored.take() else { return nil }
-        if group.languagesLeft > 0, group.kept {
-            group.scored = (chunks, slotOfSource)
-            groups[tokenizer] = group
-        }
+        if group.languagesLeft > 0, group.scored != nil { groups[tokenizer] = group }
         var held = [Bool](repeating: false, count: pages.count)
         var slotReferences = [Int32](repeating: -1, count: slotOfSource.count)
         for index in pages.indices {
@@ -115,5 +116,31 @@ public final class SearchIndexSharing {
         _ = chunks.concurrentUpdate { $0.move(to: moved) }
         languagesServed += 1
         return (chunks, held)
+    }
+
+    /// `chunks` with their postings written to `spill`, bucket by bucket; nil when they cannot be.
+    private static func spill(_ chunks: [SearchIndexChunk], to spill: TextSpill?) -> [SpilledChunk]? {
+        guard let spill else { return nil }
+        let spilled = chunks.concurrentMap { chunk -> SpilledChunk? in
+            var kept = chunk
+            let (buckets, logs) = kept.takePostings()
+            let references = buckets.compactMap { spill.write(values: $0) }
+            guard references.count == buckets.count, let logs = spill.write(values: logs) else { return nil }
+            return SpilledChunk(chunk: kept, buckets: references, logs: logs)
+        }
+        return spilled.contains { $0 == nil } ? nil : spilled.compactMap { $0 }
+    }
+
+    /// The chunks `spill` wrote, their postings read back; nil when they cannot be.
+    private static func restore(_ spilled: [SpilledChunk], from spill: TextSpill?) -> [SearchIndexChunk]? {
+        guard let spill else { return nil }
+        let chunks = spilled.concurrentMap { spilled -> SearchIndexChunk? in
+            let buckets = spilled.buckets.compactMap { spill.read($0, as: SearchIndexBuilder.Posting.self) }
+            guard buckets.count == spilled.buckets.count, let logs = spill.read(spilled.logs, as: SearchIndexBuilder.Posting.self) else { return nil }
+            var chunk = spilled.chunk
+            chunk.restore(buckets: buckets, logs: logs)
+            return chunk
+        }
+        return chunks.contains { $0 == nil } ? nil : chunks.compactMap { $0 }
     }
 }

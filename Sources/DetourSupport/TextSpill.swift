@@ -3,7 +3,8 @@ import Synchronization
 
 /// Bytes written to a temporary file that has no name (gone when the process ends) and read
 /// back when wanted: what a large build needs only now and then (the search index's text of
-/// every article) need not stay in memory meanwhile. The page cache keeps it close at hand.
+/// every article, the scores its languages share) need not stay in memory meanwhile. The page
+/// cache keeps it close at hand.
 public final class TextSpill: Sendable {
     /// Where one write's bytes are.
     public struct Reference: Sendable {
@@ -28,9 +29,16 @@ public final class TextSpill: Sendable {
     deinit { close(descriptor) }
 
     /// Writes `bytes` (from any thread), or nil when the file system refused them (full).
-    public func write(_ bytes: [UInt8]) -> Reference? {
-        let offset = end.add(bytes.count, ordering: .relaxed).oldValue
-        let written = bytes.withUnsafeBytes { buffer -> Bool in
+    public func write(_ bytes: [UInt8]) -> Reference? { write(values: bytes) }
+
+    /// The bytes one write left, or nil when they cannot be read back.
+    public func read(_ reference: Reference) -> [UInt8]? { read(reference, as: UInt8.self) }
+
+    /// Writes `values`' bytes (from any thread), or nil when the file system refused them.
+    public func write<Value: BitwiseCopyable>(values: [Value]) -> Reference? {
+        let count = values.count * MemoryLayout<Value>.stride
+        let offset = end.add(count, ordering: .relaxed).oldValue
+        let written = values.withUnsafeBytes { buffer -> Bool in
             var done = 0
             while done < buffer.count {
                 let count = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
@@ -40,15 +48,18 @@ public final class TextSpill: Sendable {
             }
             return true
         }
-        return written ? Reference(offset: offset, count: bytes.count) : nil
+        return written ? Reference(offset: offset, count: count) : nil
     }
 
-    /// The bytes one write left, or nil when they cannot be read back.
-    public func read(_ reference: Reference) -> [UInt8]? {
+    /// The values one `write(values:)` of `Value`s left, or nil when they cannot be read back.
+    public func read<Value: BitwiseCopyable>(_ reference: Reference, as type: Value.Type) -> [Value]? {
+        let stride = MemoryLayout<Value>.stride
         var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: reference.count) { buffer, filled in
+        let values = [Value](unsafeUninitializedCapacity: reference.count / stride) { buffer, initialized in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            var filled = 0
             while filled < reference.count {
-                let count = pread(descriptor, buffer.baseAddress! + filled, reference.count - filled, off_t(reference.offset + filled))
+                let count = pread(descriptor, bytes.baseAddress! + filled, reference.count - filled, off_t(reference.offset + filled))
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 {
                     failed = true
@@ -56,7 +67,8 @@ public final class TextSpill: Sendable {
                 }
                 filled += count
             }
+            initialized = reference.count / stride
         }
-        return failed ? nil : bytes
+        return failed ? nil : values
     }
 }
