@@ -44,7 +44,7 @@ struct SearchIndexChunk: Sendable {
         buckets = Array(repeating: [], count: SearchIndexLayout.termBuckets)
     }
 
-    /// Each bucket's postings by term, then reference: once, for however many shard counts the
+    /// Each bucket's postings by term (then reference): once, for however many shard counts the
     /// builder tries.
     mutating func sortBucketsByTerm() {
         for index in buckets.indices { buckets[index].sort { $0.bits < $1.bits } }
@@ -70,8 +70,9 @@ struct SearchIndexChunk: Sendable {
     }
 
     /// Each record's reference moved from its slot's to the page's: record `slot ×
-    /// recordsPerPage + n` becomes `references[slot] × recordsPerPage + n`, the buckets sorted
-    /// again (`SearchIndexSharing`).
+    /// recordsPerPage + n` becomes `references[slot] × recordsPerPage + n`
+    /// (`SearchIndexSharing`). Each term's postings stay together, all a term shard needs: its
+    /// lines rank them by impact and reference themselves, so the buckets are not sorted again.
     mutating func move(to references: [Int32]) {
         let perPage = Int32(SearchIndexLayout.recordsPerPage)
         func moved(_ posting: SearchIndexBuilder.Posting) -> SearchIndexBuilder.Posting {
@@ -82,7 +83,6 @@ struct SearchIndexChunk: Sendable {
             for index in buckets[bucket].indices { buckets[bucket][index] = moved(buckets[bucket][index]) }
         }
         for index in logPostings.indices { logPostings[index] = moved(logPostings[index]) }
-        sortBucketsByTerm()
     }
 
     /// The page's record (title, codes, headings, log lines, tags, text) and one per section
