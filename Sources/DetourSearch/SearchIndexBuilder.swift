@@ -159,34 +159,30 @@ public enum SearchIndexBuilder {
             for (word, stem) in chunk.vocabulary.forms { formsByBucket[SearchIndexLayout.termBucket(of: word)][word] = stem }
             for (number, word) in chunk.vocabulary.formWords.enumerated() { memo.formPages[word, default: 0] += Int(chunk.vocabulary.formPages[number]) }
         }
+        // Each term's line made once, whatever the shard count: a count is judged by the sizes
+        // of the shards it would make, and only the one chosen is written out.
+        let buckets = Self.bucketLines(chunks: chunks, forms: formsByBucket)
+        if cancelled() { return false }
         // More shards while one is over budget and splitting still shrinks the largest: a
         // two-letter start (`pr`: proxy_…) over budget alone cannot be split.
-        var termShards = Self.termShardTexts(chunks: chunks, forms: formsByBucket, count: layout.termShards)
-        var largest = termShards.map(\.text.utf8.count).max() ?? 0
+        var largest = Self.largestShard(buckets, count: layout.termShards)
         while layout.termShards < SearchIndexLayout.termBuckets, largest > SearchIndexLayout.termShardBudget {
-            let split = Self.termShardTexts(chunks: chunks, forms: formsByBucket, count: layout.termShards * 2)
-            let splitLargest = split.map(\.text.utf8.count).max() ?? 0
+            let splitLargest = Self.largestShard(buckets, count: layout.termShards * 2)
             guard splitLargest * 10 < largest * 9 else { break }
-            (layout.termShards, termShards, largest) = (layout.termShards * 2, split, splitLargest)
+            (layout.termShards, largest) = (layout.termShards * 2, splitLargest)
         }
-        if cancelled() { return false }
         memo.termShards = layout.termShards
-        for shard in termShards {
-            memo.frequentTerms.merge(shard.frequent) { first, _ in first }
-            for (bucket, bytes) in shard.lineBytes {
-                memo.buckets[4 * bucket] += bytes
-                memo.buckets[4 * bucket + 1] += 1
-            }
+        for (number, bucket) in buckets.enumerated() {
+            memo.frequentTerms.merge(bucket.frequent) { first, _ in first }
+            memo.buckets[4 * number] += bucket.lineBytes
+            memo.buckets[4 * number + 1] += bucket.lines.count
+            memo.buckets[4 * number + 2] += bucket.formBytes
+            memo.buckets[4 * number + 3] += bucket.forms.count
         }
-        for (bucket, forms) in formsByBucket.enumerated() {
-            for (word, stem) in forms {
-                memo.buckets[4 * bucket + 2] += formPair(word, stem).utf8.count
-                memo.buckets[4 * bucket + 3] += 1
-            }
-        }
+        let termShards = Self.termShardTexts(buckets, count: layout.termShards)
         let logFile = Self.logFile(chunks: chunks)
         memo.frequentLogTerms = logFile?.frequent ?? [:]
-        (texts, logs) = (termShards.map(\.text), logFile.map { ($0.text, $0.filter) })
+        (texts, logs) = (termShards, logFile.map { ($0.text, $0.filter) })
         return true
     }
 
@@ -210,37 +206,62 @@ public enum SearchIndexBuilder {
         return cancelled() ? nil : chunks
     }
 
-    /// A term shard's text, with what a later patch needs of it (`SearchIndexMemo`).
-    struct TermShardText {
-        var text: String
+    /// One term bucket as its shard writes it: each term's line (`termLine`), sorted by term,
+    /// its words' forms, and what a later patch needs of it (`SearchIndexMemo`).
+    struct BucketLines: Sendable {
+        var lines: [(term: String, line: String)]
         var frequent: [String: [Int64]]
-        /// By term: its bucket and the bytes of its line.
-        var lineBytes: [(bucket: Int, bytes: Int)]
+        var forms: [String: String]
+        var lineBytes: Int
+        var formBytes: Int
+    }
+
+    /// Every term bucket's lines, from every chunk's postings in it.
+    private static func bucketLines(chunks: [SearchIndexChunk], forms: [[String: String]]) -> [BucketLines] {
+        Array(0..<SearchIndexLayout.termBuckets).concurrentMap { bucketNumber in
+            var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
+            for chunk in chunks {
+                let bucket = chunk.buckets[bucketNumber]
+                var start = 0
+                while start < bucket.count {
+                    var end = start
+                    while end < bucket.count, bucket[end].term == bucket[start].term { end += 1 }
+                    byTerm[chunk.vocabulary.terms[Int(bucket[start].term)], default: []] += bucket[start..<end].map { ($0.reference, $0.impact) }
+                    start = end
+                }
+            }
+            let terms = termLines(byTerm)
+            return BucketLines(
+                lines: terms.lines, frequent: terms.frequent, forms: forms[bucketNumber], lineBytes: terms.lines.reduce(0) { $0 + $1.line.utf8.count },
+                formBytes: forms[bucketNumber].reduce(0) { $0 + formPair($1.key, $1.value).utf8.count })
+        }
+    }
+
+    /// The size of the largest of `count` term shards' texts (`termShardTexts`), without making them.
+    private static func largestShard(_ buckets: [BucketLines], count: Int) -> Int {
+        (0..<count).map { shard in
+            var (lineBytes, lines, formBytes, forms) = (0, 0, 0, 0)
+            for bucket in stride(from: shard, to: buckets.count, by: count) {
+                (lineBytes, lines) = (lineBytes + buckets[bucket].lineBytes, lines + buckets[bucket].lines.count)
+                (formBytes, forms) = (formBytes + buckets[bucket].formBytes, forms + buckets[bucket].forms.count)
+            }
+            // `{line,\nline}` `,` `{pair,pair}`
+            return 2 + lineBytes + 2 * max(0, lines - 1) + 1 + 2 + formBytes + max(0, forms - 1)
+        }.max() ?? 0
     }
 
     /// Each of `count` term shards as `{terms},{forms}`: the buckets whose number divided by
     /// `count` leaves the shard's.
-    private static func termShardTexts(chunks: [SearchIndexChunk], forms: [[String: String]], count: Int) -> [TermShardText] {
+    private static func termShardTexts(_ buckets: [BucketLines], count: Int) -> [String] {
         Array(0..<count).concurrentMap { shard in
-            var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
-            var shardForms: [String: String] = [:]
-            for bucketNumber in stride(from: shard, to: SearchIndexLayout.termBuckets, by: count) {
-                shardForms.merge(forms[bucketNumber]) { first, _ in first }
-                for chunk in chunks {
-                    let bucket = chunk.buckets[bucketNumber]
-                    var start = 0
-                    while start < bucket.count {
-                        var end = start
-                        while end < bucket.count, bucket[end].term == bucket[start].term { end += 1 }
-                        byTerm[chunk.vocabulary.terms[Int(bucket[start].term)], default: []] += bucket[start..<end].map { ($0.reference, $0.impact) }
-                        start = end
-                    }
-                }
+            var lines: [(term: String, line: String)] = []
+            var forms: [String: String] = [:]
+            for bucket in stride(from: shard, to: buckets.count, by: count) {
+                lines += buckets[bucket].lines
+                forms.merge(buckets[bucket].forms) { first, _ in first }
             }
-            let terms = termObject(byTerm)
-            return TermShardText(
-                text: terms.text + "," + formObject(shardForms), frequent: terms.frequent,
-                lineBytes: terms.lines.map { (SearchIndexLayout.termBucket(of: $0.term), $0.bytes) })
+            lines.sort { $0.term < $1.term }
+            return "{" + lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
         }
     }
 
@@ -257,32 +278,26 @@ public enum SearchIndexBuilder {
         for chunk in chunks {
             for (word, stem) in chunk.vocabulary.forms where byTerm[stem] != nil { forms[word] = stem }
         }
-        let terms = termObject(byTerm)
-        return (terms.text + "," + formObject(forms), LogTermFilter(words: Set(byTerm.keys).union(forms.keys)), terms.frequent)
+        let terms = termLines(byTerm)
+        let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}"
+        return (text + "," + formObject(forms), LogTermFilter(words: Set(byTerm.keys).union(forms.keys)), terms.frequent)
     }
 
-    /// `{"term":[documentFrequency,reference,impact,…]}`, terms sorted, best postings first;
-    /// the best `SearchIndexMemo.keptPerTerm` postings of each term whose line leaves some
-    /// out, and each line's size.
-    private static func termObject(_ byTerm: [String: [(reference: Int32, impact: UInt8)]]) -> (
-        text: String, frequent: [String: [Int64]], lines: [(term: String, bytes: Int)]
+    /// Each term's line (`termLine`: best postings first), sorted by term; and the best
+    /// `SearchIndexMemo.keptPerTerm` postings of each term whose line leaves some out.
+    private static func termLines(_ byTerm: [String: [(reference: Int32, impact: UInt8)]]) -> (
+        lines: [(term: String, line: String)], frequent: [String: [Int64]]
     ) {
-        var out = "{"
         var frequent: [String: [Int64]] = [:]
-        var lines: [(term: String, bytes: Int)] = []
-        lines.reserveCapacity(byTerm.count)
-        for (number, (term, postings)) in byTerm.sorted(by: { $0.key < $1.key }).enumerated() {
+        let lines = byTerm.sorted(by: { $0.key < $1.key }).map { term, postings in
             var best = Self.best(postings, count: postings.count > postingsPerTerm ? SearchIndexMemo.keptPerTerm : postingsPerTerm)
             if postings.count > postingsPerTerm {
                 frequent[term] = best.map { Int64($0.reference) << 8 | Int64($0.impact) }
                 best = Array(best.prefix(postingsPerTerm))
             }
-            if number > 0 { out += ",\n" }
-            let line = termLine(term, count: postings.count, best: best)
-            out += line
-            lines.append((term, line.utf8.count))
+            return (term, termLine(term, count: postings.count, best: best))
         }
-        return (out + "}", frequent, lines)
+        return (lines, frequent)
     }
 
     /// `"term":[documentFrequency,reference,impact,…]`.
