@@ -217,7 +217,7 @@ public enum SearchIndexBuilder {
     }
 
     /// Every term bucket's lines, from every chunk's postings in it.
-    private static func bucketLines(chunks: [SearchIndexChunk], forms: [[String: String]]) -> [BucketLines] {
+    static func bucketLines(chunks: [SearchIndexChunk], forms: [[String: String]]) -> [BucketLines] {
         Array(0..<SearchIndexLayout.termBuckets).concurrentMap { bucketNumber in
             var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
             for chunk in chunks {
@@ -238,7 +238,7 @@ public enum SearchIndexBuilder {
     }
 
     /// The size of the largest of `count` term shards' texts (`termShardTexts`), without making them.
-    private static func largestShard(_ buckets: [BucketLines], count: Int) -> Int {
+    static func largestShard(_ buckets: [BucketLines], count: Int) -> Int {
         (0..<count).map { shard in
             var (lineBytes, lines, formBytes, forms) = (0, 0, 0, 0)
             for bucket in stride(from: shard, to: buckets.count, by: count) {
@@ -252,7 +252,7 @@ public enum SearchIndexBuilder {
 
     /// Each of `count` term shards as `{terms},{forms}`: the buckets whose number divided by
     /// `count` leaves the shard's.
-    private static func termShardTexts(_ buckets: [BucketLines], count: Int) -> [String] {
+    static func termShardTexts(_ buckets: [BucketLines], count: Int) -> [String] {
         Array(0..<count).concurrentMap { shard in
             var lines: [(term: String, line: String)] = []
             var forms: [String: String] = [:]
