@@ -12,19 +12,24 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
     func check(_ model: HAProxyModel, in context: HAProxyCheckContext) -> [Diagnostic] {
         let codes = Self.replaced.filter(context.pageCodes.contains)
         guard !codes.isEmpty else { return [] }
-        // The frontends that route to each backend, by the backend's place: a frontend's own
-        // rules run on its backends' responses too.
-        var reachingBy: [SourceLocation: [HAProxyProxy]] = [:]
+        // By backend (its section's identity), the codes some frontend that routes to it
+        // leaves to it, one bit per code, and a bit for being routed to at all: a frontend's own
+        // rules run on its backends' responses too. Thousands of backends each hold a byte,
+        // not a list of frontends keyed by a hashed place.
+        let routed: UInt8 = 1 << 7
+        var leftBy: [ObjectIdentifier: UInt8] = [:]
+        leftBy.reserveCapacity(model.proxies.count)
         for entry in model.proxies where entry.takesRequests && entry.kind != "listen" {
-            for backend in model.backends(of: entry) { reachingBy[backend.location, default: []].append(entry) }
+            let replaced = entry.settings.replacedStatuses
+            var leaves = routed
+            for (bit, code) in codes.enumerated() where !replaced.contains(code) { leaves |= 1 << bit }
+            for backend in model.backends(of: entry) { leftBy[ObjectIdentifier(backend), default: 0] |= leaves }
         }
         return model.proxies.filter { $0.isBackend && $0.settings.mode == "http" && $0.settings.servers > 0 }.compactMap { proxy in
             // A status passes where a frontend that routes here leaves it, as the backend does.
-            let reaching = reachingBy[proxy.location] ?? []
-            let passed = codes.filter { code in
-                !proxy.settings.replacedStatuses.contains(code)
-                    && (reaching.isEmpty || reaching.contains { !$0.settings.replacedStatuses.contains(code) })
-            }
+            let left = leftBy[ObjectIdentifier(proxy)] ?? 0
+            let replaced = proxy.settings.replacedStatuses
+            let passed = codes.enumerated().filter { bit, code in !replaced.contains(code) && (left & routed == 0 || left & (1 << bit) != 0) }.map(\.element)
             guard !passed.isEmpty else { return nil }
             return Self.finding(
                 "\(proxy.kind) '\(proxy.name)' passes its servers' own \(Self.codes(passed)) to visitors as they are: errorfile and http-error cover only HAProxy's own errors",
