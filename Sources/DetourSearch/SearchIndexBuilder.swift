@@ -55,7 +55,7 @@ public enum SearchIndexBuilder {
     /// The same, its files handed to `emit` a few at a time as they are made, each let go once
     /// handed over: a large site's doc shards are hundreds of megabytes in all. The entry's
     /// object (`Output.head`), or nil once `cancelled` says so (some files may have been
-    /// handed over by then). `sharing`: scores shared with the site's other languages.
+    /// handed over by then). `sharing`: work shared with the site's other languages.
     public static func build(
         _ pages: [SearchPage], language: String, languages: [String], until cancelled: @Sendable () -> Bool,
         emit: (_ files: [(path: String, contents: String)]) -> Void, memo: ((SearchIndexMemo) -> Void)? = nil, sharing: SearchIndexSharing? = nil
