@@ -77,7 +77,8 @@ public enum SearchIndexBuilder {
         let docShardMembers = docShards
         // A page from a source another language wrote before is its text again, with its own URL.
         defer { sharing?.finishDocs() }
-        let (knownDocs, keptDocs) = (sharing?.docs ?? [:], sharing?.docSourcesToKeep ?? [])
+        // A one-file index's docs are in its entry, which no later language reads back.
+        let (knownDocs, keptDocs) = (sharing?.docs ?? [:], layout.isSingleFile ? [] : sharing?.docSourcesToKeep ?? [])
         let docSpill = sharing?.spill
         let docShard: @Sendable (Int) -> (text: String, made: [(source: String, reference: TextSpill.Reference)]) = { shard in
             var made: [(source: String, reference: TextSpill.Reference)] = []

@@ -2,18 +2,14 @@
 /// thousands of small objects per page, a handful of fields each, and a dictionary hashes
 /// every key to hold it. Its keys are unique.
 public struct TemplateFieldList: Sendable {
-    public private(set) var pairs: [(key: String, value: TemplateData)] = []
+    private var pairs: [(key: String, value: TemplateData)] = []
 
-    public init(minimumCapacity: Int = 0) {
-        pairs.reserveCapacity(minimumCapacity)
-    }
+    public init() {}
 
     public subscript(key: String) -> TemplateData? {
         for pair in pairs where pair.key == key { return pair.value }
         return nil
     }
-
-    public var count: Int { pairs.count }
 
     /// Adds `value` under `key`, which the list must not hold yet.
     public mutating func append(_ key: String, _ value: TemplateData) {
