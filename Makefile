@@ -7,8 +7,11 @@ BUILD_PACKAGES = libcmark-dev
 # Real servers (nginx, Caddy, HAProxy, Apache), the application servers behind them (PHP-FPM,
 # gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, ip(8) for their private
 # networks, script(1) for a terminal, and a real browser for the end-to-end tests; GNU time for
-# the benchmarks; dpkg-dev, lintian and man-db to build, check and use the Debian package.
-TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db
+# the benchmarks; dpkg-dev, lintian and man-db to build, check and use the Debian package;
+# Python for gunicorn 23 and the install scripts. scripts/install-packages.sh also brings the
+# libraries they load to the archive's versions, so no server warns that it was built against a
+# newer one.
+TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
 
 .PHONY: site test lint format install deb test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
 
@@ -17,8 +20,9 @@ site: deps
 	$(SWIFT) build --product detour
 	.build/debug/detour build
 
-## test: the formatting check, the whole suite, end-to-end tests included, then the installed binary outside the repository and the Debian package installed, used and removed
+## test: the formatting check, the whole suite, end-to-end tests included, then the installed binary outside the repository and the Debian package installed, used and removed; first, the versions of the servers and libraries the tests run against
 test: deps test-deps lint
+	@scripts/test-environment.sh $(BUILD_PACKAGES) $(TEST_PACKAGES) time
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/test-install.sh

@@ -1,6 +1,7 @@
 /// Reads log lines one at a time and keeps, per article, how many lines and incidents it
 /// explains, when the first and last were written, the upstreams named, an example and the
-/// first lines; and, for lines no article explains, how often each shape came. A warning or
+/// first lines; for lines no article explains, how many are routine (`LogRoutine`: a server
+/// starting, stopping, reading its configuration) and how often each shape of the others came. A warning or
 /// error of a request whose earlier line an article explained (`LogRequest`) counts under that
 /// article, as the same incident; so does a line that continues the one before it (a stack
 /// trace's, see `LogContinuation`), unexplained with it otherwise.
@@ -9,6 +10,8 @@ public struct Diagnosis: Sendable {
     public let causes: [LogCause]
     private let matcher: LogMatcher
     public private(set) var lines = 0
+    /// Lines no article explains and no request failed with (`LogRoutine`): not unexplained.
+    public private(set) var routine = 0
     public private(set) var unexplained = 0
     /// Lines longer than `LogLineReader.maximumLength`: counted, not matched.
     public private(set) var overlong = 0
@@ -29,6 +32,9 @@ public struct Diagnosis: Sendable {
     /// explained the last line that stood alone, if one did.
     private var continuation = LogContinuation()
     private var lastCause: Int?
+    /// Whether the last line that stood alone was routine: what continues it is routine too
+    /// (HAProxy's `   | While not properly invalid…` after a configuration warning).
+    private var lastRoutine = false
 
     /// Lines each cause keeps to show.
     public static let keptLines = 100
@@ -119,12 +125,15 @@ public struct Diagnosis: Sendable {
         if continuation.continues(line, ownStart: ownStart) {
             if let cause = lastCause {
                 found[cause]!.add(line, time: time, format: format, newIncident: false, companion: true)
+            } else if lastRoutine {
+                routine += 1
             } else {
                 unexplained += 1
             }
             return
         }
         lastCause = nil
+        lastRoutine = false
         let request = LogRequest.of(line, time: time)
         // A warning or error of a request an article explained earlier in the same second is
         // part of that incident, whatever it matches alone: the first line says why.
@@ -137,6 +146,11 @@ public struct Diagnosis: Sendable {
         }
         // The article whose matching pattern says the most.
         guard let best = matcher.best(line) else {
+            if LogRoutine.isRoutine(line, ownStart: ownStart) {
+                routine += 1
+                lastRoutine = true
+                return
+            }
             unexplained += 1
             LogShape.write(line, time: time, into: &shape)
             let key = LogShape.hash(shape)
@@ -162,6 +176,7 @@ public struct Diagnosis: Sendable {
     public mutating func readOverlong() {
         lines += 1
         lastCause = nil
+        lastRoutine = false
         overlong += 1
     }
 

@@ -21,7 +21,11 @@ enum DiagnosisText {
             }
             if let example = found.lines.first { out += "  e.g. \(example.prefix(300))\n" }
         }
-        out += "\n\(diagnosis.unexplained) \(diagnosis.unexplained == 1 ? "line" : "lines") no article explains"
+        out += "\n"
+        if diagnosis.routine > 0 {
+            out += "\(diagnosis.routine) routine \(diagnosis.routine == 1 ? "line" : "lines"): servers starting, stopping, reading their configuration\n"
+        }
+        out += "\(diagnosis.unexplained) \(diagnosis.unexplained == 1 ? "line" : "lines") no article explains"
         let top = diagnosis.topShapes(shapes)
         out += top.isEmpty ? "\n" : "; the most frequent:\n"
         for (shape, count) in top { out += "  \(count)  \(shape)\n" }
@@ -62,10 +66,14 @@ enum DiagnosisText {
             var count: Int
             var shapes: [Shape]
         }
+        struct Routine: Encodable {
+            var count: Int
+        }
         struct Report: Encodable {
             var lines: Int
             var overlong: Int
             var causes: [Cause]
+            var routine: Routine
             var unexplained: Unexplained
         }
         let report = Report(
@@ -76,6 +84,7 @@ enum DiagnosisText {
                     first: $0.first, last: $0.last, upstreams: $0.upstreamsByCount.map { Upstream(upstream: $0.upstream, count: $0.count) },
                     loggedStatuses: $0.statusesLogged.map { LoggedStatus(status: $0.status, count: $0.count) }, lines: $0.lines)
             },
+            routine: Routine(count: diagnosis.routine),
             unexplained: Unexplained(count: diagnosis.unexplained, shapes: diagnosis.topShapes(shapes).map { Shape(shape: $0.shape, count: $0.count) })
         )
         let encoder = JSONEncoder()

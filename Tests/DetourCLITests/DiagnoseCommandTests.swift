@@ -53,8 +53,13 @@ final class DiagnoseCommandTests: XCTestCase {
         XCTAssertEqual(cause.loggedStatuses.map { [$0.status, $0.count] }, [[502, 1]], "Caddy's line says its visitor got 502; nginx's error line says none")
         XCTAssertTrue(cause.lines.contains { $0.contains("connect() failed (111: Connection refused) while connecting to upstream") }, "nginx's line")
         XCTAssertTrue(cause.lines.contains { $0.contains("\"logger\":\"http.log.error\"") && $0.contains("connection refused") }, "Caddy's line")
-        // Caddy's start-up lines are counted, and explained by nothing.
-        XCTAssertEqual(report.unexplained.count, report.lines - 2)
+        // Caddy's start-up lines are counted as routine, and explained by nothing.
+        XCTAssertEqual(report.routine.count, report.lines - 2, result.stdout)
+        XCTAssertEqual(report.unexplained.count, 0, result.stdout)
+        let text = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path], in: scratch.url)
+        XCTAssertTrue(
+            text.stdout.contains("\n\(report.lines - 2) routine lines: servers starting, stopping, reading their configuration\n0 lines no article explains\n"),
+            text.stdout)
     }
 
     func testStandardInputTextAndAFileThatCannotBeRead() throws {

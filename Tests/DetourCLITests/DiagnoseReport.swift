@@ -26,7 +26,12 @@ struct DiagnoseReport: Decodable {
     struct Unexplained: Decodable {
         var count: Int
     }
+    struct Routine: Decodable {
+        var count: Int
+    }
     var lines: Int
     var causes: [Cause]
+    /// Lines no article explains that a server writes as it starts, stops or reads its configuration.
+    var routine: Routine
     var unexplained: Unexplained
 }

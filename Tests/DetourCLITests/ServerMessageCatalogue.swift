@@ -107,6 +107,10 @@ struct ServerMessageCatalogue {
             XCTAssertEqual(
                 explained(text, message), verdict.slug, "\"\(text)\": the article detour diagnose sends it to, against its verdict (- for none)", file: file,
                 line: line)
+            // Routine lines are those no request failed with: the class holds no line an article explains.
+            XCTAssertFalse(
+                verdict.slug != "-" && LogRoutine.isRoutine(logLine(text, message)), "\"\(logLine(text, message))\": routine, yet \(verdict.slug) explains it",
+                file: file, line: line)
         }
         for message in messages where message.level == "emerg" {
             XCTAssertEqual(explained(filledIn(message), message), emergSlug, "\(message.source): \(message.text)", file: file, line: line)

@@ -119,20 +119,29 @@ final class ShippedLogPatternTests: XCTestCase {
             var unexplained = 0
             // A stack trace's lines go where the line they continue went.
             var continuation = LogContinuation()
-            var lastExplained = false
-            for line in outcome.log.split(separator: "\n") where !line.allSatisfy({ $0 == " " || $0 == "\t" }) {
-                if continuation.continues(String(line)) {
-                    if !lastExplained { unexplained += 1 }
-                } else if let (cause, pattern) = matcher.explanation(of: String(line)) {
+            var last = LineKind.explained
+            var routine: [String] = []
+            for line in outcome.log.split(separator: "\n").map(String.init) where !line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                if continuation.continues(line) {
+                    if last == .unexplained { unexplained += 1 }
+                } else if let (cause, pattern) = matcher.explanation(of: line) {
                     matched.insert(articles[cause].slug + " " + pattern.text)
-                    lastExplained = true
-                } else if let (excuse, _) = excuses.explanation(of: String(line)) {
+                    last = .explained
+                } else if LogRoutine.isRoutine(line) {
+                    // A server starting, stopping or reading its configuration: no request's line.
+                    routine.append(line)
+                    last = .routine
+                } else if let (excuse, _) = excuses.explanation(of: line) {
                     excuseUsed.insert(excuse)
-                    lastExplained = excused[excuse].reason.hasPrefix("same request as")
-                    if !lastExplained { unexplained += 1 }
+                    last = excused[excuse].reason.hasPrefix("same request as") ? .explained : .unexplained
+                    if last == .unexplained { unexplained += 1 }
                 } else {
                     XCTFail("\(reproduction.name): no article explains this line, and LogCatalogue/unexplained.tsv does not say why: \(line)")
                 }
+            }
+            let blamed = Set(causes.flatMap(\.lines))
+            for line in routine where blamed.contains(line) {
+                XCTFail("\(reproduction.name): detour diagnose blames a routine line on a cause: \(line)")
             }
             XCTAssertEqual(
                 report.unexplained.count, unexplained,
@@ -149,6 +158,10 @@ final class ShippedLogPatternTests: XCTestCase {
     }
 
     // MARK: Helpers and the other servers
+
+    /// What a line of a reproduction's log is: explained by an article (or part of a request
+    /// one explains), routine (`LogRoutine`), or neither.
+    private enum LineKind { case explained, routine, unexplained }
 
     /// The lines reproductions write that no article explains on purpose, with the reason.
     static let deliberatelyUnexplained: [(pattern: String, reason: String)] = TestDataTable.rows("LogCatalogue/unexplained.tsv", fields: 2).map {

@@ -144,7 +144,8 @@ final class DiagnosisTests: XCTestCase {
             read(log, into: &diagnosis)
             XCTAssertEqual(diagnosis.results.first?.count, 5)
             XCTAssertEqual(diagnosis.results.first?.incidents, 3, "PHP-FPM's two lines of child 812 and nginx's *5 are one")
-            XCTAssertEqual(diagnosis.unexplained, 1)
+            XCTAssertEqual(diagnosis.unexplained, 0)
+            XCTAssertEqual(diagnosis.routine, 1, "a child started, as PHP-FPM's notice says")
         }
     }
 
@@ -262,5 +263,36 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(diagnosis.results.first?.count, 6)
         XCTAssertEqual(diagnosis.results.first?.incidents, 2)
         XCTAssertEqual(diagnosis.results.first?.statusesLogged.map(\.status), [502], "Caddy's status behind the prefix")
+    }
+
+    func testRoutineLinesAreCountedApartWithWhatContinuesThem() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(slug: "down", title: "Down", url: "https://h/down/", statuses: [503], patterns: ["is DOWN, reason: Layer4 connection problem"])
+        ])
+        read(
+            [
+                "[NOTICE]   (22549) : haproxy version is 2.6.12-1+deb12u4",
+                "[WARNING]  (22549) : config : missing timeouts for frontend 'web'.",
+                "   | While not properly invalid, you will certainly encounter various problems",
+                "   | with such a configuration.",
+                "[WARNING]  (22549) : Server app/app1 is DOWN, reason: Layer4 connection problem, info: \"Connection refused\".",
+                "[ALERT]    (22549) : backend 'app' has no server available!",
+                "   | a line after it",
+            ], into: &diagnosis)
+        XCTAssertEqual(diagnosis.routine, 4, "the notice, the configuration warning and its two lines")
+        XCTAssertEqual(diagnosis.results.map(\.count), [1])
+        XCTAssertEqual(diagnosis.unexplained, 2, "the alert and what continues it")
+        XCTAssertEqual(diagnosis.topShapes(5).map(\.shape), ["[ALERT]    (N) : backend 'app' has no server available!"])
+    }
+
+    func testAnArticleExplainsARoutineLineItNames() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(slug: "tls", title: "TLS", url: "https://h/tls/", statuses: [], patterns: ["compiled against a newer library"])
+        ])
+        read(
+            ["[Thu Nov 26 17:13:39.595544 2026] [ssl:warn] [pid 1:tid 1] AH01882: Init: this version of mod_ssl was compiled against a newer library"],
+            into: &diagnosis)
+        XCTAssertEqual(diagnosis.routine, 0)
+        XCTAssertEqual(diagnosis.results.map(\.cause.slug), ["tls"])
     }
 }

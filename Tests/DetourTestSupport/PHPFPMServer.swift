@@ -12,11 +12,15 @@ public final class PHPFPMServer {
     public var documentRoot: String { folder.path + "/www" }
     /// PHP-FPM's own log (its master's warnings about children and the pool).
     public var log: String { (try? folder.read("php-fpm.log")) ?? "" }
+    /// What it wrote to its standard output and error before its log was open (PHP's own
+    /// start-up warnings).
+    public var output: String { (try? folder.read("stdout.log")) ?? "" }
 
     /// - Parameters:
     ///   - scripts: file name → PHP source, written into the document root.
     ///   - pool: extra pool settings, one per line (`pm.max_children = 1`, …).
-    public init(scripts: [String: String], pool: String = "") throws {
+    ///   - arguments: more of php-fpm's options (`-d extension=…`).
+    public init(scripts: [String: String], pool: String = "", arguments: [String] = []) throws {
         folder = try TemporaryFolder()
         try folder.write(scripts.reduce(into: [:]) { $0["www/" + $1.key] = $1.value })
         try folder.write([
@@ -41,7 +45,8 @@ public final class PHPFPMServer {
         ])
         chmod(folder.path, 0o755)
         // -R: the tests run as root under CI; -n: no php.ini, the pool above says what matters.
-        server = try ServerProcess("php-fpm8.2", ["-R", "-n", "-y", folder.path + "/php-fpm.conf"], log: folder.url.appendingPathComponent("stdout.log"))
+        server = try ServerProcess(
+            "php-fpm8.2", ["-R", "-n"] + arguments + ["-y", folder.path + "/php-fpm.conf"], log: folder.url.appendingPathComponent("stdout.log"))
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
     }

@@ -1,0 +1,113 @@
+/// Lines a server writes as it starts, stops or reads its configuration, and its notices about
+/// its environment (its libraries, its modules, its host name): no request failed with them.
+/// When no article explains such a line, `detour diagnose` counts it as routine, not among the
+/// unexplained lines whose shapes ask for an article. Each server's grammar says which lines are
+/// so, by their level and by where they were written, never by their wording:
+/// - nginx: warn or below that names no connection (`*56`: written outside any request), and
+///   what it prints before its log is open (`nginx: [warn] …`);
+/// - Apache: warn or below that names no client (`[client …]`), and a line that starts with
+///   its AH number (`AH00558: …`), written before its log is open;
+/// - HAProxy: `[NOTICE]`, and `[WARNING]` while it reads its configuration (`: config :`);
+/// - Caddy: warn or below from a logger that serves no request (not `http.log.…` nor
+///   `http.handlers.…`);
+/// - PHP-FPM: its master's `NOTICE:` lines (PHP's own start-up warnings come at that level);
+/// - Varnish: its manager's `Info:` and `Debug:` lines.
+/// Not gunicorn: it writes why its master halts (`[INFO] Reason: Worker failed to boot.`) at
+/// the level of its start-up lines; nor uWSGI, whose lines have no level.
+public enum LogRoutine {
+    /// Whether `line`, whose own text (behind a syslog or journald prefix) starts at `ownStart`,
+    /// is routine.
+    static func isRoutine(_ line: UnsafeBufferPointer<UInt8>, ownStart: Int) -> Bool {
+        let own = UnsafeBufferPointer(rebasing: line[ownStart...])
+        guard let first = own.first else { return false }
+        if first == UInt8(ascii: "{") { return caddy(own) }
+        guard let time = LogTime.of(own) else { return untimed(own) }
+        var at = time.prefix
+        while at < own.count, own[at] == UInt8(ascii: " ") { at += 1 }
+        let rest = UnsafeBufferPointer(rebasing: own[at...])
+        switch LogFormat.of(own, ownStart: 0) {
+        case .nginx: return nginx(rest)
+        case .apache: return apache(rest)
+        default: return phpFPM(rest)
+        }
+    }
+
+    /// The same for a whole line as a string, syslog or journald prefix and all.
+    public static func isRoutine(_ line: String) -> Bool {
+        var bytes = Array(line.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            let line = UnsafeBufferPointer(buffer)
+            return isRoutine(line, ownStart: LogPrefix.end(of: line))
+        }
+    }
+
+    /// Levels below warn, as nginx, Apache and Caddy write them (Apache's trace1 to trace8 too).
+    private static func isQuiet(_ level: some Collection<UInt8>) -> Bool {
+        ["notice", "info", "debug"].contains { level.elementsEqual($0.utf8) } || level.starts(with: "trace".utf8)
+    }
+
+    private static func isWarnOrQuieter(_ level: some Collection<UInt8>) -> Bool {
+        level.elementsEqual("warn".utf8) || isQuiet(level)
+    }
+
+    /// `[warn] 1234#1234: could not build optimal …`, not `[warn] 1234#1234: *56 …`.
+    private static func nginx(_ rest: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let level = bracketed(rest, at: 0), isWarnOrQuieter(rest[level]) else { return false }
+        var at = level.upperBound + 1
+        while at < rest.count, rest[at] == UInt8(ascii: " ") { at += 1 }
+        while at < rest.count, LogPiece.isDigit(rest[at]) || rest[at] == UInt8(ascii: "#") { at += 1 }
+        guard at + 1 < rest.count, rest[at] == UInt8(ascii: ":") else { return false }
+        return !(at + 2 < rest.count && rest[at + 2] == UInt8(ascii: "*"))
+    }
+
+    /// `[ssl:warn] [pid 1234:tid 1234] AH01882: Init: …`, with no `[client …]`.
+    private static func apache(_ rest: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let inside = bracketed(rest, at: 0), let colon = rest[inside].lastIndex(of: UInt8(ascii: ":")),
+            isWarnOrQuieter(rest[(colon + 1)..<inside.upperBound])
+        else { return false }
+        return LogSearch.end(of: Array(" [client ".utf8), in: UnsafeBufferPointer(rebasing: rest.prefix(300))) == nil
+    }
+
+    /// `NOTICE: fpm is running, pid 22939`.
+    private static func phpFPM(_ rest: UnsafeBufferPointer<UInt8>) -> Bool {
+        rest.starts(with: "NOTICE: ".utf8) || rest.starts(with: "DEBUG: ".utf8)
+    }
+
+    /// Lines with no time of their own: HAProxy's, Varnish's and what nginx and Apache print
+    /// before their logs are open.
+    private static func untimed(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
+        if own.starts(with: "[NOTICE]".utf8) || own.starts(with: "Info: ".utf8) || own.starts(with: "Debug: ".utf8) { return true }
+        if own.starts(with: "[WARNING]".utf8) {
+            let start = UnsafeBufferPointer(rebasing: own.prefix(40))
+            return LogSearch.end(of: Array(") : config : ".utf8), in: start) != nil
+        }
+        if own.starts(with: "nginx: ".utf8) {
+            let rest = UnsafeBufferPointer(rebasing: own[7...])
+            return bracketed(rest, at: 0).map { isWarnOrQuieter(rest[$0]) } ?? false
+        }
+        // AH00558: apache2: Could not reliably determine the server's fully qualified domain name…
+        return own.count > 8 && own.starts(with: "AH".utf8) && own[2..<7].allSatisfy(LogPiece.isDigit) && own[7] == UInt8(ascii: ":")
+    }
+
+    private static let levelKey = Array(#"{"level":""#.utf8)
+    private static let loggerKey = Array(#""logger":""#.utf8)
+
+    /// `{"level":"warn","ts":…,"logger":"admin","msg":"admin endpoint disabled"}`.
+    private static func caddy(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard own.starts(with: levelKey), let close = own[levelKey.count...].firstIndex(of: UInt8(ascii: "\"")),
+            isWarnOrQuieter(own[levelKey.count..<close])
+        else { return false }
+        let head = UnsafeBufferPointer(rebasing: own.prefix(200))
+        guard let start = LogSearch.end(of: loggerKey, in: head) else { return true }
+        let logger = UnsafeBufferPointer(rebasing: head[start...])
+        return !logger.starts(with: "http.log.".utf8) && !logger.starts(with: "http.handlers.".utf8)
+    }
+
+    /// The span inside the brackets that open at `at`: `[warn]`'s `warn`.
+    private static func bracketed(_ text: UnsafeBufferPointer<UInt8>, at: Int) -> Range<Int>? {
+        guard at < text.count, text[at] == UInt8(ascii: "["),
+            let close = UnsafeBufferPointer(rebasing: text[at...].prefix(64)).firstIndex(of: UInt8(ascii: "]"))
+        else { return nil }
+        return (at + 1)..<(at + close)
+    }
+}

@@ -1,0 +1,67 @@
+import XCTest
+
+@testable import DetourLogs
+
+/// Which lines are a server's routine (starting, stopping, reading its configuration, its
+/// environment), by each server's grammar: lines as the real servers wrote them here.
+final class LogRoutineTests: XCTestCase {
+    func testStartUpStopAndEnvironmentLinesAreRoutine() {
+        let routine = [
+            // nginx: outside any request, and before its log is open.
+            #"2026/11/26 17:14:24 [warn] 22526#22526: conflicting server name "a" on 127.0.0.1:18124, ignored"#,
+            #"2026/11/26 17:14:24 [warn] 22526#22526: "ssl_stapling" ignored, issuer certificate not found for certificate "/tmp/pr/cert.pem""#,
+            "2026/11/26 17:14:24 [notice] 22526#22526: start worker process 22527",
+            "2026/11/26 17:14:26 [info] 22527#22527: epoll_wait() failed (4: Interrupted system call)",
+            "nginx: [warn] could not build optimal proxy_headers_hash, you should increase either proxy_headers_hash_max_size: 1",
+            // Apache: no client, and before its log is open.
+            "[Thu Nov 26 17:13:39.595544 2026] [ssl:warn] [pid 22371:tid 22371] AH01882: Init: this version of mod_ssl was compiled against a newer library (OpenSSL 3.0.22 25 Aug 2026 (OpenSSL 3.0.20 7 Apr 2026), version currently loaded is 0x30000140) - may result in undefined or erroneous behavior",
+            "[Thu Nov 26 17:13:39.594426 2026] [so:warn] [pid 22371:tid 22371] AH01574: module ssl_module is already loaded, skipping",
+            "[Thu Nov 26 17:13:39.598259 2026] [mpm_event:notice] [pid 22371:tid 22371] AH00489: Apache/2.4.71 (Debian) OpenSSL/3.0.20 configured -- resuming normal operations",
+            "[Thu Nov 26 17:13:39.598275 2026] [mpm_event:info] [pid 22371:tid 22371] AH00490: Server built: 2026-11-12T08:58:41",
+            "AH00558: apache2: Could not reliably determine the server's fully qualified domain name, using 127.0.0.1. Set the 'ServerName' directive globally to suppress this message",
+            // HAProxy
+            "[NOTICE]   (22545) : haproxy version is 2.6.12-1+deb12u4",
+            "[WARNING]  (22549) : config : missing timeouts for frontend 'web'.",
+            // Caddy
+            #"{"level":"warn","ts":1795713300.0811274,"logger":"admin","msg":"admin endpoint disabled"}"#,
+            #"{"level":"warn","ts":1795713300.0810044,"msg":"Caddyfile input is not formatted; run the 'caddy fmt' command to fix inconsistencies","adapter":"caddyfile","file":"Caddyfile","line":2}"#,
+            #"{"level":"info","ts":1795713300.0816755,"logger":"http.log","msg":"server running","name":"srv0","protocols":["h1","h2","h3"]}"#,
+            // PHP-FPM, PHP's own start-up through it, Varnish
+            "[26-Nov-2026 17:15:13] NOTICE: fpm is running, pid 22939",
+            "[26-Nov-2026 17:15:18] NOTICE: PHP message: PHP Warning:  Module \"calendar\" is already loaded in Unknown on line 0",
+            "Debug: Child (22611) Started",
+            "Info: Child (22611) said Child starts",
+            // Through syslog and journald.
+            "Nov 25 06:00:00 web1 nginx[812]: 2026/11/25 06:00:00 [notice] 812#812: signal process started",
+            #"2026-11-25T06:00:00+0000 web1 caddy[640]: {"level":"info","ts":1795588267.1,"logger":"tls","msg":"finished cleaning storage units"}"#,
+        ]
+        for line in routine { XCTAssertTrue(LogRoutine.isRoutine(line), line) }
+    }
+
+    func testLinesOfRequestsAndFailuresAreNot() {
+        let failures = [
+            // A request's warning names its connection (nginx) or client (Apache).
+            "2026/11/26 17:14:24 [warn] 22526#22526: *7 an upstream response is buffered to a temporary file /var/cache/nginx/1 while reading upstream",
+            "2026/11/26 17:14:24 [info] 22526#22526: *7 client closed connection while waiting for request, client: 127.0.0.1",
+            "2026/11/26 17:14:24 [error] 22526#22526: open() \"/run/nginx.pid\" failed (2: No such file or directory)",
+            "2026/11/26 17:14:24 [alert] 22526#22526: worker process 22527 exited on signal 11",
+            "nginx: [emerg] bind() to 127.0.0.1:80 failed (98: Address already in use)",
+            "[Thu Nov 26 17:13:39.595544 2026] [proxy_http:warn] [pid 22371:tid 22380] [client 127.0.0.1:51234] AH01106: bad HTTP/1.1 header returned by /x (x)",
+            "[Thu Nov 26 17:13:39.595544 2026] [proxy:error] [pid 22371:tid 22380] (111)Connection refused: AH00957: http: attempt to connect to 127.0.0.1:8080 (127.0.0.1:8080) failed",
+            "[Thu Nov 26 17:13:39.598900 2026] [unixd:alert] [pid 22372:tid 22372] AH02155: getpwuid: couldn't determine user name from uid 4294967295",
+            "(98)Address already in use: AH00072: make_sock: could not bind to address 127.0.0.1:80",
+            #"[WARNING]  (22575) : Server app/app1 is DOWN, reason: Layer4 connection problem, info: "Connection refused", check duration: 0ms."#,
+            "[ALERT]    (22554) : config : Fatal errors found in configuration.",
+            #"{"level":"warn","ts":1795713301.5,"logger":"http.handlers.reverse_proxy","msg":"reading from backend","error":"unexpected EOF"}"#,
+            #"{"level":"info","ts":1795713301.5,"logger":"http.log.access.log0","msg":"handled request","status":502}"#,
+            #"{"level":"error","ts":1795713301.5,"logger":"http.log.error","msg":"dial tcp 127.0.0.1:18128: connect: connection refused","status":502}"#,
+            "[26-Nov-2026 17:15:18] WARNING: [pool www] child 4321 exited on signal 9 (SIGKILL) after 0.501234 seconds from start",
+            "[2026-11-25 06:00:00 +0000] [7510] [CRITICAL] WORKER TIMEOUT (pid:7512)",
+            // gunicorn's INFO holds why its master halts.
+            "[2026-11-25 06:00:00 +0000] [7510] [INFO] Reason: Worker failed to boot.",
+            "Error: Child (22611) died signal=6",
+            "Child (22611) Panic at: Thu, 26 Nov 2026 17:15:00 GMT",
+        ]
+        for line in failures { XCTAssertFalse(LogRoutine.isRoutine(line), line) }
+    }
+}
