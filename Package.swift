@@ -112,12 +112,23 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // `detour verify`: the real server run on a sandboxed copy of a configuration, with a fake
+        // upstream, probed and judged; the one runtime engine.
+        .target(
+            name: "DetourVerify",
+            dependencies: [
+                "DetourSupport", "DetourDiagnostics", "DetourProxyCore", "DetourNginx",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The command line: one file per subcommand.
         .executableTarget(
             name: "detour",
             dependencies: [
                 "DetourSupport", "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics",
-                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish", "DetourLogs", "CMemory",
+                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish", "DetourLogs", "DetourVerify", "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedVersion"]

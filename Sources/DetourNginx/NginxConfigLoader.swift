@@ -12,6 +12,10 @@ struct NginxConfigLoader {
         var config: NginxConfig
         /// Every file read, as displayed, in reading order.
         var files: [String]
+        /// The same files' paths on this machine.
+        var paths: [String]
+        /// The `include` lines, which the configuration's directives no longer hold.
+        var includes: [NginxEntry]
         var diagnostics: [Diagnostic]
 
         var directives: [NginxDirective] { config.directives }
@@ -46,7 +50,7 @@ struct NginxConfigLoader {
         let files = session.files
         session.files = []
         let config = NginxConfig(files: files, entries: entries)
-        return Result(config: config, files: config.displayPaths, diagnostics: session.diagnostics)
+        return Result(config: config, files: config.displayPaths, paths: session.paths, includes: session.includes, diagnostics: session.diagnostics)
     }
 
     /// One load: the files read, with caches so a file included many times (`fastcgi_params`
@@ -55,6 +59,9 @@ struct NginxConfigLoader {
         let prefixPath: String
         let displayPrefix: String
         var files: [NginxParsedFile] = []
+        /// Each file's path, by the same index.
+        var paths: [String] = []
+        var includes: [NginxEntry] = []
         var diagnostics: [Diagnostic] = []
         /// File identity → the file's index in `files`, or nil when it could not be read.
         var fileIDs: [String: Int?] = [:]
@@ -133,13 +140,14 @@ struct NginxConfigLoader {
                 fileIDs[identity] = .some(nil)
                 return nil
             }
-            return add(NginxParser.parse(contents.bytes, fileID: Int32(files.count), path: displayPath), identity: identity)
+            return add(NginxParser.parse(contents.bytes, fileID: Int32(files.count), path: displayPath), identity: identity, path: path)
         }
 
-        private func add(_ file: NginxParsedFile, identity: String) -> Int {
+        private func add(_ file: NginxParsedFile, identity: String, path: String) -> Int {
             let id = files.count
             diagnostics += file.diagnostics
             files.append(file)
+            paths.append(path)
             fileIDs[identity] = id
             return id
         }
@@ -151,16 +159,16 @@ struct NginxConfigLoader {
             let unread = matches.filter { identities[$0.path] == nil }
             guard unread.count > 1 else { return }
             let results = unread.concurrentMap { FileBytes.read($0.path) }
-            var readable: [(bytes: [UInt8], id: Int32, display: String, identity: String)] = []
+            var readable: [(bytes: [UInt8], id: Int32, display: String, identity: String, path: String)] = []
             var seen = Set<String>()
             for (match, result) in zip(unread, results) {
                 guard case .success(let contents) = result else { continue }
                 identities[match.path] = contents.identity
                 guard fileIDs[contents.identity] == nil, seen.insert(contents.identity).inserted, contents.bytes.count < Int32.max else { continue }
-                readable.append((contents.bytes, Int32(files.count + readable.count), match.display, contents.identity))
+                readable.append((contents.bytes, Int32(files.count + readable.count), match.display, contents.identity, match.path))
             }
             let parsed = readable.concurrentMap { NginxParser.parse($0.bytes, fileID: $0.id, path: $0.display) }
-            for (file, source) in zip(parsed, readable) { _ = add(file, identity: source.identity) }
+            for (file, source) in zip(parsed, readable) { _ = add(file, identity: source.identity, path: source.path) }
         }
 
         /// Copies `range` of a file's entries to the output, replacing each `include` with
@@ -183,6 +191,7 @@ struct NginxConfigLoader {
         }
 
         private func expandInclude(_ entry: NginxEntry, chain: [Int], into output: inout [NginxEntry]) {
+            includes.append(entry)
             let key = [entry.file, entry.firstWord]
             guard !cyclicIncludes.contains(key) else { return }
             let file = Int(entry.file)

@@ -38,12 +38,7 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print the rules as a table (id, severity, what visitors would get) and exit.")
     var listRules = false
 
-    @Option(help: "Folder of detour's generated error pages.")
-    var pages: String?
-
-    @Option(
-        name: .customLong("map"), help: ArgumentHelp("Read INSTALL_PATH on the server as LOCAL_DIR here (repeatable).", valueName: "INSTALL_PATH=LOCAL_DIR"))
-    var maps: [String] = []
+    @OptionGroup var pageOptions: PageOptions
 
     @Option(
         help: ArgumentHelp(
@@ -76,9 +71,6 @@ struct CheckCommand: ParsableCommand {
         if let caddyVersion, CaddyVersion(caddyVersion) == nil {
             throw ValidationError("--caddy-version takes a version such as 2.6 or 2.8.4, not '\(caddyVersion)'")
         }
-        for map in maps where PagePathMap(argument: map) == nil {
-            throw ValidationError("--map takes INSTALL_PATH=LOCAL_DIR with an absolute INSTALL_PATH, not '\(map)'")
-        }
     }
 
     func run() throws {
@@ -99,14 +91,12 @@ struct CheckCommand: ParsableCommand {
         guard let dialect = Self.dialects.first(where: { $0.name == name }) else {
             throw ValidationError("'\(path)' looks like \(name) configuration; detour check reads nginx, Caddy, HAProxy, Apache and Varnish configurations")
         }
-        let pagesPath =
-            pages
-            ?? (FileManager.default.fileExists(atPath: cwd.appendingPathComponent(SiteLayout.defaultPagesFolder).path) ? SiteLayout.defaultPagesFolder : nil)
+        let pagesPath = pageOptions.pagesPath(in: cwd)
         let options = ProxyCheck.Options(
             main: file.standardizedFileURL,
             mainDisplay: path,
             pages: pagesPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : cwd.appendingPathComponent($0) },
-            maps: maps.compactMap { PagePathMap(argument: $0) },
+            maps: pageOptions.pathMaps,
             serverVersion: dialect == CaddyChecker.self ? caddyVersion : nil,
             more: zip(files, paths).dropFirst().map { ($0.0.standardizedFileURL, $0.1) },
             serverRoot: serverRoot.map { roots in

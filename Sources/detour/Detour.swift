@@ -19,9 +19,9 @@ struct Detour: ParsableCommand {
         discussion: """
             detour turns Markdown troubleshooting articles and YAML error-code definitions into self-contained error pages for nginx, Caddy, HAProxy and Apache and a help site, checks that a proxy configuration really serves those pages, and maps error-log lines to the articles that explain them.
 
-            Exit status: 0 clean, 1 errors (or warnings with --strict), 64 usage error.
+            Exit status: 0 clean, 1 errors (or warnings with --strict), 2 when detour verify cannot run the server, 64 usage error.
             """,
         version: version,
-        subcommands: [InitCommand.self, BuildCommand.self, ServeCommand.self, SnippetCommand.self, CheckCommand.self, DiagnoseCommand.self]
+        subcommands: [InitCommand.self, BuildCommand.self, ServeCommand.self, SnippetCommand.self, CheckCommand.self, VerifyCommand.self, DiagnoseCommand.self]
     )
 }

@@ -1,0 +1,27 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// `detour verify nginx`: what running an nginx configuration on 127.0.0.1 needs. The
+/// configuration is read as `detour check` reads it (includes and all); the plan copies every
+/// file it read and rewrites, by the bytes each word spans, only what a local run needs:
+/// listen addresses to free loopback ports (TLS and listen options dropped), upstreams to the
+/// fake one, pid, logs, temporary and cache paths into the sandbox, installed paths through
+/// `--map`. Its sites are each server's first name on each of its ports, with the paths of
+/// its prefix and exact locations.
+public enum NginxSandbox {
+    public static func plan(main: URL, mainDisplay: String, context: SandboxContext) -> SandboxPlan {
+        let loaded = NginxConfigLoader(main: main, displayPath: mainDisplay).load()
+        var planner = NginxSandboxPlanner(view: loaded.config.view, context: context)
+        planner.plan.files = zip(loaded.paths, loaded.files).map { SandboxPlan.File(path: $0.0, displayPath: $0.1) }
+        planner.plan.refusals = loaded.diagnostics.filter { $0.severity == .error }
+        guard planner.plan.refusals.isEmpty else { return planner.plan }
+        planner.rewriteIncludes(loaded.includes)
+        planner.upstreamNames = Set(
+            loaded.config.directives.filter { $0.kind == .http }.flatMap { Array($0.children) }.filter { $0.kind == .upstream }.compactMap(\.firstValue))
+        planner.walk(loaded.config.directives, in: .main)
+        // The configuration is held until here: the plan's words were read from it.
+        withExtendedLifetime(loaded.config) {}
+        return planner.plan
+    }
+}

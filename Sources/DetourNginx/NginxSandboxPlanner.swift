@@ -1,0 +1,341 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// Walks a loaded nginx configuration and writes its `SandboxPlan` (see `NginxSandbox`).
+struct NginxSandboxPlanner {
+    enum Block { case main, http, server, location, upstream, stream, other }
+
+    let view: NginxConfigView
+    let context: SandboxContext
+    var plan = SandboxPlan()
+    /// The names of the `upstream` blocks: a `proxy_pass` to one keeps it (its servers are rewritten).
+    var upstreamNames: Set<String> = []
+    /// Ports some listen already made the default server of: nginx takes one per address.
+    private var defaultPorts: Set<Int> = []
+    private var cacheFolders = 0
+
+    /// Timeouts longer than this are shortened, so a silent upstream is given up in time.
+    static let timeout = "3s"
+    static let timeoutSeconds = 3.0
+    /// Directives that name a file TLS needs: a sandbox site speaks plain HTTP, so they go.
+    static let tlsFiles: Set<String> = [
+        "ssl", "ssl_certificate", "ssl_certificate_key", "ssl_trusted_certificate", "ssl_client_certificate", "ssl_dhparam", "ssl_crl",
+        "ssl_password_file", "ssl_stapling_file", "ssl_session_ticket_key", "proxy_ssl_certificate", "proxy_ssl_certificate_key",
+        "proxy_ssl_trusted_certificate", "proxy_ssl_crl", "proxy_ssl_password_file", "grpc_ssl_certificate", "grpc_ssl_certificate_key",
+        "grpc_ssl_trusted_certificate", "uwsgi_ssl_certificate", "uwsgi_ssl_certificate_key", "uwsgi_ssl_trusted_certificate",
+    ]
+    /// What the sandbox's command line says instead (`-g 'daemon off; pid …;'`).
+    static let commandLine: Set<String> = ["pid", "daemon", "master_process", "lock_file", "working_directory"]
+    static let timeouts: Set<String> = ["connect_timeout", "read_timeout", "send_timeout"].reduce(into: []) { all, suffix in
+        for module in ["proxy", "fastcgi", "uwsgi", "scgi", "grpc"] { all.insert(module + "_" + suffix) }
+    }
+    /// Upstreams detour's fake one cannot speak for: they are sent where nothing listens.
+    static let otherUpstreams: Set<String> = ["fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass"]
+
+    init(view: NginxConfigView, context: SandboxContext) {
+        self.view = view
+        self.context = context
+    }
+
+    // MARK: Words and bytes
+
+    private func range(_ directive: NginxDirective, word position: Int) -> Range<Int> {
+        view.word(view.entry(directive.index), position).byteRange
+    }
+
+    private func file(_ directive: NginxDirective) -> Int { Int(view.entry(directive.index).file) }
+
+    /// From the name to the `;` that ends it.
+    private func wholeRange(_ directive: NginxDirective) -> Range<Int> {
+        let bytes = view.files[file(directive)].bytes
+        var end = range(directive, word: directive.argumentCount).upperBound
+        while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        return range(directive, word: 0).lowerBound..<min(end + 1, bytes.count)
+    }
+
+    /// Just after a block's `{`.
+    private func blockStart(_ directive: NginxDirective) -> Int {
+        let bytes = view.files[file(directive)].bytes
+        var at = range(directive, word: directive.argumentCount).upperBound
+        while at < bytes.count, bytes[at] != UInt8(ascii: "{") { at += 1 }
+        return min(at + 1, bytes.count)
+    }
+
+    private mutating func replace(_ directive: NginxDirective, word position: Int, with text: String, _ reason: String) {
+        // A directive without that argument (nginx refuses it) is left for nginx to say so.
+        guard position >= 1, position <= directive.argumentCount else { return }
+        plan.rewrites.append(
+            .init(
+                file: file(directive), range: range(directive, word: position), text: text, reason: reason,
+                location: directive.location(ofArgument: position - 1) ?? directive.location))
+    }
+
+    /// Blanks the directive out, its line breaks kept so lines keep their numbers.
+    private mutating func remove(_ directive: NginxDirective, _ reason: String) {
+        let whole = wholeRange(directive)
+        let bytes = view.files[file(directive)].bytes
+        let blank = String(whole.map { bytes[$0] == UInt8(ascii: "\n") ? "\n" : " " })
+        plan.rewrites.append(.init(file: file(directive), range: whole, text: blank, reason: reason, location: directive.location))
+    }
+
+    private mutating func insert(_ text: String, into block: NginxDirective, _ reason: String) {
+        let at = blockStart(block)
+        plan.rewrites.append(.init(file: file(block), range: at..<at, text: " " + text, reason: reason, location: block.location))
+    }
+
+    // MARK: Includes
+
+    /// An absolute include names the copy; a relative one starts at the copied main file's folder already.
+    mutating func rewriteIncludes(_ includes: [NginxEntry]) {
+        var seen = Set<[Int32]>()
+        for entry in includes where entry.wordCount == 2 && seen.insert([entry.file, entry.firstWord]).inserted {
+            let word = view.word(entry, 1)
+            let pattern = view.value(entry, 1)
+            guard pattern.hasPrefix("/") else { continue }
+            plan.rewrites.append(
+                .init(
+                    file: Int(entry.file), range: word.byteRange, text: context.copy(of: pattern), reason: "include \(pattern): its copy in the sandbox",
+                    location: view.location(entry, 1)))
+        }
+    }
+
+    // MARK: The walk
+
+    mutating func walk(_ directives: some Sequence<NginxDirective>, in block: Block) {
+        for directive in directives {
+            let name = directive.name
+            switch name {
+            case "http": walk(directive.children, in: .http)
+            case "server" where block == .http:
+                server(directive)
+            case "upstream": walk(directive.children, in: .upstream)
+            case "location", "if", "limit_except": walk(directive.children, in: .location)
+            case "server" where block == .upstream:
+                upstreamServer(directive)
+            case _ where Self.tables.contains(name):
+                // Keys and values, not directives: `map $x $y { root /x; }` names no root.
+                continue
+            case "stream": walk(directive.children, in: .stream)
+            default:
+                if directive.isBlock {
+                    walk(directive.children, in: block == .main ? .other : block)
+                } else {
+                    rewrite(directive, in: block)
+                }
+            }
+        }
+    }
+
+    /// Blocks whose lines are a table's rows.
+    static let tables: Set<String> = ["map", "geo", "types", "split_clients", "charset_map", "match"]
+
+    /// One directive that is not a block: rewritten if a local run needs it.
+    private mutating func rewrite(_ directive: NginxDirective, in block: Block) {
+        let name = directive.name
+        let first = directive.firstValue ?? ""
+        switch name {
+        case _ where Self.commandLine.contains(name):
+            remove(directive, "\(name): set by the sandbox's command line")
+        case "user" where directive.argumentCount >= 1:
+            if context.asRoot {
+                let end = range(directive, word: directive.argumentCount)
+                plan.rewrites.append(
+                    .init(
+                        file: file(directive), range: range(directive, word: 1).lowerBound..<end.upperBound, text: "nobody nogroup",
+                        reason: "user \(directive.values.joined(separator: " ")): workers run as nobody", location: directive.location))
+            } else {
+                remove(directive, "user: the sandbox does not run as root")
+            }
+        case "error_log" where first != "stderr" && !first.hasPrefix("memory:"):
+            replace(directive, word: 1, with: context.folder + "/error.log", "error_log \(first): into the sandbox")
+        case "access_log" where first != "off":
+            replace(directive, word: 1, with: context.folder + "/access.log", "access_log \(first): into the sandbox")
+        case _ where name.hasSuffix("_temp_path"):
+            replace(directive, word: 1, with: context.folder + "/temp/" + name, "\(name) \(first): into the sandbox")
+        case _ where name.hasSuffix("_cache_path"):
+            cacheFolders += 1
+            replace(directive, word: 1, with: context.folder + "/cache/\(cacheFolders)", "\(name) \(first): into the sandbox")
+        case "root", "alias":
+            installedPath(directive, first)
+        case _ where Self.tlsFiles.contains(name):
+            remove(directive, "\(name): sandbox sites speak plain HTTP")
+        case _ where Self.timeouts.contains(name):
+            if (Self.seconds(first) ?? 0) > Self.timeoutSeconds {
+                replace(directive, word: 1, with: Self.timeout, "\(name) \(first): \(Self.timeout), so a silent upstream is given up in time")
+            }
+        case "listen":
+            // A stream or mail server's: a free port, nothing probed.
+            replace(directive, word: 1, with: "127.0.0.1:\(context.port(Self.portKey(first)))", "listen \(first): a free port, not probed")
+        case "proxy_pass" where block == .stream:
+            replace(directive, word: 1, with: context.deadUpstream, "proxy_pass \(first): nothing listens there (a stream is not probed)")
+        case "proxy_pass":
+            proxyPass(directive, first)
+        case _ where Self.otherUpstreams.contains(name):
+            guard !upstreamNames.contains(Self.authority(of: first) ?? first) else { return }
+            let scheme = first.hasPrefix("grpcs://") || first.hasPrefix("grpc://") ? "grpc://" : ""
+            replace(directive, word: 1, with: scheme + context.deadUpstream, "\(name) \(first): nothing listens there (detour speaks HTTP only)")
+        default:
+            break
+        }
+    }
+
+    /// `root` and `alias` read through `--map` (a relative one from the server's prefix); an
+    /// installed path that is not mapped is an empty folder of the sandbox.
+    private mutating func installedPath(_ directive: NginxDirective, _ written: String) {
+        guard !written.hasPrefix("$") else { return }
+        let path = written.hasPrefix("/") ? written : context.serverPrefix + "/" + written
+        let mapped = PagePathMap.apply(context.maps, to: path)
+        if mapped != path {
+            replace(directive, word: 1, with: mapped, "\(directive.name) \(path): \(mapped) (--map)")
+        } else {
+            replace(
+                directive, word: 1, with: context.folder + "/unmapped" + path,
+                "\(directive.name) \(path): not mapped, an empty folder (--map \(path)=DIR reads it)")
+        }
+    }
+
+    private mutating func proxyPass(_ directive: NginxDirective, _ url: String) {
+        guard let authority = Self.authority(of: url) else {
+            // A URL entirely in a variable (`proxy_pass $backend;`).
+            replace(directive, word: 1, with: "http://" + context.upstream, "proxy_pass \(url): the fake upstream")
+            return
+        }
+        guard !upstreamNames.contains(authority) else { return }
+        let schemeEnd = url.range(of: "://")!.upperBound
+        let rest = url[schemeEnd...].dropFirst(authority.count)
+        let scheme = url[..<schemeEnd].replacingOccurrences(of: "https://", with: "http://").replacingOccurrences(of: "grpcs://", with: "grpc://")
+        replace(directive, word: 1, with: scheme + context.upstream + rest, "proxy_pass \(url): the fake upstream (plain HTTP)")
+    }
+
+    /// `host:port` of `scheme://host:port/path`, `unix:/path:` included; nil without a scheme.
+    static func authority(of url: String) -> String? {
+        guard let start = url.range(of: "://")?.upperBound else { return nil }
+        let rest = url[start...]
+        if rest.hasPrefix("unix:") {
+            let path = rest.dropFirst(5)
+            return "unix:" + (path.firstIndex(of: ":").map { String(path[...$0]) } ?? String(path))
+        }
+        return String(rest.prefix { $0 != "/" })
+    }
+
+    private mutating func upstreamServer(_ directive: NginxDirective) {
+        guard let address = directive.firstValue else { return }
+        replace(directive, word: 1, with: context.upstream, "upstream server \(address): the fake upstream")
+        for (position, value) in directive.values.enumerated().dropFirst() where value == "resolve" || value.hasPrefix("service=") {
+            replace(directive, word: position + 1, with: "", "upstream server \(value): no resolver in the sandbox")
+        }
+    }
+
+    // MARK: Servers
+
+    private mutating func server(_ directive: NginxDirective) {
+        let children = Array(directive.children)
+        var ports: [Int] = []
+        for listen in children where listen.name == "listen" {
+            if let port = self.listen(listen, seen: ports) { ports.append(port) }
+        }
+        if ports.isEmpty {
+            let port = context.port("80")
+            ports.append(port)
+            insert("listen 127.0.0.1:\(port);", into: directive, "no listen (nginx's *:80): 127.0.0.1:\(port)")
+        }
+        let names = children.filter { $0.name == "server_name" }.flatMap(\.values)
+        let host =
+            names.first { name in !name.isEmpty && name != "_" && !name.hasPrefix("~") && !name.contains("*") && !name.hasPrefix(".") && !name.contains("$") }
+            ?? "127.0.0.1"
+        var routes: [SandboxPlan.Route] = []
+        collectRoutes(children, into: &routes)
+        if !routes.contains(where: { $0.path == "/" }) {
+            routes.insert(.init(path: "/", location: directive.location, proxied: false), at: 0)
+        }
+        for port in ports { plan.sites.append(.init(host: host, port: port, location: directive.location, routes: routes)) }
+        walk(children.filter { $0.name != "listen" }, in: .server)
+        addTimeoutsIfMissing(children, in: directive)
+    }
+
+    /// Rewrites one `listen`; its port, or nil when the server listens there already.
+    private mutating func listen(_ directive: NginxDirective, seen: [Int]) -> Int? {
+        guard let address = directive.firstValue else { return nil }
+        let port = context.port(Self.portKey(address))
+        if seen.contains(port) {
+            remove(directive, "listen \(address): the same sandbox port as the server's listen before it")
+            return nil
+        }
+        var text = "127.0.0.1:\(port)"
+        let values = directive.values
+        if values.contains(where: { $0 == "default_server" || $0 == "default" }), defaultPorts.insert(port).inserted { text += " default_server" }
+        let dropped = values.dropFirst().filter { $0 != "default_server" && $0 != "default" }
+        let end = range(directive, word: directive.argumentCount).upperBound
+        plan.rewrites.append(
+            .init(
+                file: file(directive), range: range(directive, word: 1).lowerBound..<end, text: text,
+                reason: "listen \(values.joined(separator: " ")): \(text)"
+                    + (dropped.isEmpty ? "" : " (\(dropped.joined(separator: ", ")) dropped: plain HTTP)"),
+                location: directive.location))
+        return port
+    }
+
+    /// What identifies a listen address's port: `80` for `80`, `*:80` and `[::]:80` alike.
+    static func portKey(_ address: String) -> String {
+        if address.hasPrefix("unix:") { return address }
+        if address.allSatisfy(\.isNumber) { return address }
+        if let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") {
+            let port = address[address.index(after: colon)...]
+            if !port.isEmpty, port.allSatisfy(\.isNumber) { return String(port) }
+        }
+        return "80"
+    }
+
+    /// Each prefix and exact location's path, in order, nested ones included; the others are
+    /// listed as not probed.
+    private mutating func collectRoutes(_ directives: [NginxDirective], into routes: inout [SandboxPlan.Route]) {
+        for location in directives where location.name == "location" {
+            let values = location.values
+            let children = Array(location.children)
+            // Visitors cannot ask for an internal location: nginx answers 404 for it.
+            let isInternal = children.contains { $0.name == "internal" }
+            let proxied = children.contains { $0.name == "proxy_pass" }
+            let path: String?
+            switch values.count {
+            case 1 where values[0].hasPrefix("@"): path = nil
+            case 1: path = values[0]
+            case 2 where values[0] == "=" || values[0] == "^~": path = values[1]
+            default: path = nil
+            }
+            if isInternal {
+                // Not a visitors' route.
+            } else if let path, path.hasPrefix("/") {
+                routes.append(.init(path: path, location: location.location, proxied: proxied))
+            } else if !(values.first ?? "").hasPrefix("@") {
+                plan.notProbed.append((location.location, "location \(values.joined(separator: " ")): a regular expression, no path is derived from it yet"))
+            }
+            collectRoutes(children, into: &routes)
+        }
+    }
+
+    /// A server that sets no timeout of its own gets the short ones: the http block's (if any)
+    /// were shortened where they are written.
+    private mutating func addTimeoutsIfMissing(_ children: [NginxDirective], in server: NginxDirective) {
+        let set = Set(children.map(\.name))
+        let missing = ["proxy_connect_timeout", "proxy_read_timeout", "proxy_send_timeout"].filter { !set.contains($0) }
+        guard !missing.isEmpty else { return }
+        insert(
+            missing.map { "\($0) \(Self.timeout);" }.joined(separator: " "), into: server,
+            "\(missing.joined(separator: ", ")) \(Self.timeout): a silent upstream is given up in time")
+    }
+
+    /// nginx's time (`60`, `60s`, `1m`, `500ms`, `1h`) in seconds.
+    static func seconds(_ value: String) -> Double? {
+        let digits = value.prefix { $0.isNumber }
+        guard let number = Double(digits) else { return nil }
+        switch value.dropFirst(digits.count) {
+        case "", "s": return number
+        case "ms": return number / 1000
+        case "m": return number * 60
+        case "h": return number * 3600
+        case "d": return number * 86400
+        default: return nil
+        }
+    }
+}

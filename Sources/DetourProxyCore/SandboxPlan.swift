@@ -1,0 +1,112 @@
+import DetourDiagnostics
+
+/// What a dialect says a local run of a configuration needs (`detour verify`): the files to copy
+/// into the sandbox, every rewrite of their text with its reason, the sites and routes to probe,
+/// and what cannot be probed. Rewrites change only what a run on 127.0.0.1 needs: addresses,
+/// upstreams, state and log paths, installed paths (`--map`).
+public struct SandboxPlan: Sendable {
+    /// A file the configuration reads: where it is, and how findings name it.
+    public struct File: Sendable {
+        public var path: String
+        public var displayPath: String
+
+        public init(path: String, displayPath: String) {
+            self.path = path
+            self.displayPath = displayPath
+        }
+    }
+
+    /// Bytes `range` of file `file` replaced by `text` (an empty range inserts it).
+    public struct Rewrite: Sendable {
+        public var file: Int
+        public var range: Range<Int>
+        public var text: String
+        /// What was there and why it changed, as the report lists it.
+        public var reason: String
+        public var location: SourceLocation
+
+        public init(file: Int, range: Range<Int>, text: String, reason: String, location: SourceLocation) {
+            self.file = file
+            self.range = range
+            self.text = text
+            self.reason = reason
+            self.location = location
+        }
+    }
+
+    /// A path a site answers, and where the configuration says so.
+    public struct Route: Sendable {
+        public var path: String
+        public var location: SourceLocation
+        /// Whether the route hands requests to an HTTP upstream (the fake one answers it).
+        public var proxied: Bool
+
+        public init(path: String, location: SourceLocation, proxied: Bool) {
+            self.path = path
+            self.location = location
+            self.proxied = proxied
+        }
+    }
+
+    /// A site as visitors reach it: the name in their Host header, the port it listens on in
+    /// the sandbox, where it is written, and its routes.
+    public struct Site: Sendable {
+        public var host: String
+        public var port: Int
+        public var location: SourceLocation
+        public var routes: [Route]
+
+        public init(host: String, port: Int, location: SourceLocation, routes: [Route]) {
+            self.host = host
+            self.port = port
+            self.location = location
+            self.routes = routes
+        }
+    }
+
+    public var files: [File] = []
+    public var rewrites: [Rewrite] = []
+    public var sites: [Site] = []
+    /// What is not probed, and why (a regex location, a FastCGI upstream).
+    public var notProbed: [(location: SourceLocation, reason: String)] = []
+    /// Why the configuration cannot run in a sandbox at all (its own errors, a missing
+    /// include), as the dialect's findings; empty when it can.
+    public var refusals: [Diagnostic] = []
+
+    public init() {}
+}
+
+/// What a dialect's sandbox planner is told: where the sandbox is, where the fake upstream
+/// listens, a port where nothing listens, the free port each listen address gets, and the
+/// installed paths to read from local folders.
+public struct SandboxContext: Sendable {
+    /// The sandbox folder: the configuration's files are copied under `root` + their absolute path.
+    public var folder: String
+    public var upstream: String
+    public var deadUpstream: String
+    public var maps: [PagePathMap]
+    /// Whether the server runs as root (its workers are then made to run as nobody).
+    public var asRoot: Bool
+    /// Where the server's relative paths start on the machine it runs on (nginx's `--prefix`,
+    /// `/usr/share/nginx` on Debian): a relative `root html` is read there, through `--map`.
+    public var serverPrefix: String
+    /// The sandbox's port for a listen address as written (`80`, `[::]:443`, `unix:/run/x.sock`):
+    /// the same address gets the same port.
+    public var port: @Sendable (String) -> Int
+
+    public init(
+        folder: String, upstream: String, deadUpstream: String, maps: [PagePathMap], asRoot: Bool, serverPrefix: String,
+        port: @escaping @Sendable (String) -> Int
+    ) {
+        self.folder = folder
+        self.upstream = upstream
+        self.deadUpstream = deadUpstream
+        self.maps = maps
+        self.asRoot = asRoot
+        self.serverPrefix = serverPrefix
+        self.port = port
+    }
+
+    /// Where the configuration's file `path` is copied.
+    public func copy(of path: String) -> String { folder + "/root" + path }
+}

@@ -1,0 +1,144 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// The upstream every rewritten `proxy_pass` and upstream server points at, on 127.0.0.1: one
+/// behaviour at a time (`Mode`), switched between rounds of probes. Its own answers carry a
+/// body no server writes (`detour-upstream-<status>`), so a probe knows whose body it got, and
+/// it remembers the probe marks of the requests that reached it.
+public final class FakeUpstream: Sendable {
+    public enum Mode: Sendable, Equatable, CustomStringConvertible {
+        /// Answers 200.
+        case answers
+        /// Nothing listens: connections are refused.
+        case down
+        /// Answers with this status and a body of its own.
+        case status(Int)
+        /// Reads the request and says nothing: the proxy's timeout ends it.
+        case silent
+        /// Promises a long body, sends a little of it and closes.
+        case closesMidBody
+
+        public var description: String {
+            switch self {
+            case .answers: "answering 200"
+            case .down: "not listening"
+            case .status(let status): "answering \(status)"
+            case .silent: "slower than the timeout"
+            case .closesMidBody: "closing mid-body"
+            }
+        }
+    }
+
+    /// What a body written by the fake upstream holds.
+    public static let bodyMark = "detour-upstream-"
+
+    private struct State {
+        var mode = Mode.answers
+        var channel: (any Channel)?
+        var marks = Set<String>()
+    }
+
+    /// The state the upstream and each connection's handler share.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    public let port: Int
+    private let shared = Shared()
+    private let group: any EventLoopGroup
+
+    public init() throws {
+        group = MultiThreadedEventLoopGroup.singleton
+        let channel = try Self.bind(port: 0, group: group, shared: shared)
+        port = channel.localAddress?.port ?? 0
+        shared.state.withLock { $0.channel = channel }
+    }
+
+    /// Switches to `mode`: listening again, or no longer, as it asks.
+    public func set(_ mode: Mode) throws {
+        let open = shared.state.withLock { state -> (any Channel)? in
+            state.mode = mode
+            defer { if mode == .down { state.channel = nil } }
+            return state.channel
+        }
+        if mode == .down {
+            try open?.close().wait()
+        } else if open == nil {
+            let channel = try Self.bind(port: port, group: group, shared: shared)
+            shared.state.withLock { $0.channel = channel }
+        }
+    }
+
+    /// Whether a request marked `mark` (`detour-probe=<mark>` in its query) reached it.
+    public func wasAsked(_ mark: String) -> Bool { shared.state.withLock { $0.marks.contains(mark) } }
+
+    public func stop() {
+        let open = shared.state.withLock { state -> (any Channel)? in
+            defer { state.channel = nil }
+            return state.channel
+        }
+        try? open?.close().wait()
+    }
+
+    private static func bind(port: Int, group: any EventLoopGroup, shared: Shared) throws -> any Channel {
+        try ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(Handler(shared: shared))
+                }
+            }
+            .bind(host: "127.0.0.1", port: port).wait()
+    }
+
+    /// Answers each request as the mode of the moment says.
+    private final class Handler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        private let shared: Shared
+
+        init(shared: Shared) {
+            self.shared = shared
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard case .head(let head) = unwrapInboundIn(data) else { return }
+            let mark = head.uri.split(separator: "detour-probe=", maxSplits: 1).dropFirst().first.map { String($0.prefix { $0 != "&" }) }
+            let mode = shared.state.withLock { state in
+                if let mark { state.marks.insert(mark) }
+                return state.mode
+            }
+            switch mode {
+            case .silent, .down:
+                return
+            case .answers:
+                respond(context, status: 200, body: Self.body(200))
+            case .status(let status):
+                respond(context, status: status, body: Self.body(status))
+            case .closesMidBody:
+                var headers = HTTPHeaders([("Content-Type", "text/plain"), ("Content-Length", "100000")])
+                headers.add(name: "Connection", value: "close")
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                let part = String(repeating: "x", count: 1000)
+                let channel = context.channel
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: part))))).whenComplete { _ in channel.close(promise: nil) }
+            }
+        }
+
+        static func body(_ status: Int) -> String { "\(FakeUpstream.bodyMark)\(status)\n" }
+
+        private func respond(_ context: ChannelHandlerContext, status: Int, body: String) {
+            let headers = HTTPHeaders([
+                ("Content-Type", "text/plain"), ("Content-Length", String(body.utf8.count)), ("Connection", "close"),
+            ])
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// One request to a server in the sandbox, as a visitor sends it, and the answer as it came:
+/// the status, the headers detour looks at and the body's bytes.
+public struct HTTPProbe: Sendable {
+    public struct Answer: Sendable {
+        /// 0 when no HTTP answer came (refused, reset, timed out).
+        public var status = 0
+        public var headers: [(name: String, value: String)] = []
+        public var body: [UInt8] = []
+
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    public var port: Int
+    public var host: String
+    public var method: String
+    public var path: String
+
+    public init(port: Int, host: String, method: String = "GET", path: String) {
+        self.port = port
+        self.host = host
+        self.method = method
+        self.path = path
+    }
+
+    /// Sends the request with `Connection: close` and reads until the server closes or
+    /// `seconds` pass.
+    public func send(seconds: Double) async -> Answer {
+        let request = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: detour-verify\r\nAccept: */*\r\nConnection: close\r\n\r\n"
+        let collector = Collector()
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(5))
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
+                }
+                .connect(host: "127.0.0.1", port: port).get()
+            let deadline = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { channel.close(promise: nil) }
+            try await channel.writeAndFlush(ByteBuffer(string: request))
+            try? await channel.closeFuture.get()
+            deadline.cancel()
+        } catch {
+            return Answer()
+        }
+        return Self.parse(collector.received.withLock { $0 })
+    }
+
+    /// The status line, headers and body of a whole HTTP/1.1 answer (chunked bodies joined).
+    static func parse(_ bytes: [UInt8]) -> Answer {
+        var answer = Answer()
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let end = bytes.firstRange(of: separator) else { return answer }
+        let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
+        guard let statusLine = head.first, let status = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return answer }
+        answer.status = status
+        answer.headers = head.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        let body = Array(bytes[end.upperBound...])
+        answer.body = answer.header("Transfer-Encoding")?.lowercased() == "chunked" ? Self.unchunked(body) : body
+        return answer
+    }
+
+    private static func unchunked(_ body: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var at = 0
+        while at < body.count, let lineEnd = body[at...].firstRange(of: Array("\r\n".utf8)) {
+            let sizeText = String(decoding: body[at..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size > 0 else { break }
+            let start = lineEnd.upperBound
+            out += body[start..<min(start + size, body.count)]
+            at = start + size + 2
+        }
+        return out
+    }
+
+    /// Keeps every byte that arrives.
+    private final class Collector: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let received = Mutex<[UInt8]>([])
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            var buffer = unwrapInboundIn(data)
+            let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+            received.withLock { $0 += bytes }
+        }
+    }
+}

@@ -1,0 +1,308 @@
+import DetourDiagnostics
+import DetourProxyCore
+import DetourSupport
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// `detour verify`: the real server run on a copy of the user's configuration in a sandbox on
+/// 127.0.0.1 (`SandboxPlan`), its upstreams replaced by `FakeUpstream`, every site and route
+/// probed under each upstream mode, and the answers judged (`VerifyVerdict`).
+public enum Verifier {
+    public struct Options: Sendable {
+        public var main: URL
+        public var mainDisplay: String
+        public var pages: URL?
+        public var pagesDisplay: String
+        public var maps: [PagePathMap]
+        public var binary: String?
+        /// Seconds one probe may take.
+        public var probeTimeout: Double
+        /// Seconds the whole run may take.
+        public var budget: Double
+
+        public init(
+            main: URL, mainDisplay: String, pages: URL?, pagesDisplay: String, maps: [PagePathMap], binary: String?, probeTimeout: Double, budget: Double
+        ) {
+            self.main = main
+            self.mainDisplay = mainDisplay
+            self.pages = pages
+            self.pagesDisplay = pagesDisplay
+            self.maps = maps
+            self.binary = binary
+            self.probeTimeout = probeTimeout
+            self.budget = budget
+        }
+    }
+
+    public struct Report: Sendable {
+        public var diagnostics: [Diagnostic] = []
+        /// Each rewrite the sandbox made: where, and what.
+        public var rewrites: [(location: SourceLocation, reason: String)] = []
+        public var observations: [VerifyObservation] = []
+        public var notProbed: [(location: SourceLocation, reason: String)] = []
+        /// Why the configuration could not be run, when it could not: detour says so and exits 2.
+        public var refusal: String?
+    }
+
+    /// The modes each route is probed under, the working one first.
+    static let modes: [FakeUpstream.Mode] = [.answers, .down, .status(500), .status(502), .status(503), .status(504), .silent]
+
+    public static func verify(_ server: VerifyServer, _ options: Options) async -> Report {
+        var report = Report()
+        guard let binary = server.executable(options.binary) else {
+            report.refusal = "\(options.binary ?? server.binary) is not installed here: detour verify runs the real server (--server-binary names it)"
+            return report
+        }
+        let folder: String
+        do {
+            folder = try Self.makeFolder()
+        } catch {
+            report.refusal = "cannot make a sandbox folder: \(error)"
+            return report
+        }
+        VerifyCleanup.track(folder: folder)
+        defer { VerifyCleanup.remove(folder: folder) }
+        let upstream: FakeUpstream
+        do {
+            upstream = try FakeUpstream()
+        } catch {
+            report.refusal = "cannot listen on 127.0.0.1 for the fake upstream: \(error)"
+            return report
+        }
+        defer { upstream.stop() }
+        let ports = PortPool()
+        let asRoot = getuid() == 0
+        var maps = options.maps
+        if asRoot { maps = Self.copiedForWorkers(maps, into: folder) }
+        let context = SandboxContext(
+            folder: folder, upstream: "127.0.0.1:\(upstream.port)", deadUpstream: "127.0.0.1:\(ports.unused())", maps: maps, asRoot: asRoot,
+            serverPrefix: server.prefix(binary), port: { ports.port(for: $0) })
+        let plan = server.plan(options.main.standardizedFileURL, options.mainDisplay, context)
+        report.rewrites = plan.rewrites.map { ($0.location, $0.reason) }
+        report.notProbed = plan.notProbed
+        guard plan.refusals.isEmpty else {
+            report.diagnostics = plan.refusals
+            report.refusal =
+                "the configuration cannot be read as \(server.name) reads it (\(plan.refusals.count) \(plan.refusals.count == 1 ? "error" : "errors"))"
+            return report
+        }
+        let main: String
+        do {
+            // nginx makes a temporary or cache path's last folder, not its parents.
+            for parent in ["temp", "cache"] { try FileManager.default.createDirectory(atPath: folder + "/" + parent, withIntermediateDirectories: true) }
+            main = try Self.write(plan, context: context)
+        } catch {
+            report.refusal = "cannot write the sandbox: \(error)"
+            return report
+        }
+        let tested = Self.runToEnd(binary, server.test(main, folder), in: folder)
+        guard tested.status == 0 else {
+            let said = plan.files.reduce(tested.output) { text, file in text.replacingOccurrences(of: context.copy(of: file.path), with: file.displayPath) }
+            report.refusal = "\(server.name) refuses the configuration in the sandbox: \(said.trimmingCharacters(in: .whitespacesAndNewlines))"
+            return report
+        }
+        guard let process = Self.start(binary, server.run(main, folder), in: folder) else {
+            report.refusal = "cannot start \(binary)"
+            return report
+        }
+        defer { VerifyCleanup.stop(process) }
+        let listening = Set(plan.sites.map(\.port))
+        guard await Self.waitUntilListening(listening, while: { process.isRunning }) else {
+            let output = (try? String(contentsOfFile: folder + "/server.out", encoding: .utf8)) ?? ""
+            report.refusal = "\(server.name) did not listen on its ports in the sandbox: \(output.suffix(600))"
+            return report
+        }
+        let pages = PageIndex(folder: options.pages, display: options.pagesDisplay)
+        let deadline = Date().addingTimeInterval(options.budget)
+        for mode in modes {
+            guard Date() < deadline else {
+                report.notProbed.append((SourceLocation(path: options.mainDisplay), "upstream \(mode): the time budget of \(Int(options.budget)) s ran out"))
+                continue
+            }
+            do {
+                try upstream.set(mode)
+            } catch {
+                report.notProbed.append((SourceLocation(path: options.mainDisplay), "upstream \(mode): \(error)"))
+                continue
+            }
+            report.observations += await probe(plan, mode: mode, upstream: upstream, pages: pages, timeout: options.probeTimeout)
+        }
+        report.diagnostics = VerifyVerdict.findings(
+            report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes)
+        return report
+    }
+
+    /// Every route of every site under `mode`, at once.
+    private static func probe(_ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, timeout: Double) async
+        -> [VerifyObservation]
+    {
+        await withTaskGroup(of: VerifyObservation.self) { group in
+            for (siteIndex, site) in plan.sites.enumerated() {
+                for (routeIndex, route) in site.routes.enumerated() {
+                    group.addTask {
+                        let mark = UUID().uuidString
+                        let target = route.path + (route.path.contains("?") ? "&" : "?") + "detour-probe=" + mark
+                        let answer = await HTTPProbe(port: site.port, host: site.host, path: target).send(seconds: timeout)
+                        let body: VerifyObservation.Body =
+                            if let page = pages.page(answer.body) { .page(code: page.code, path: page.path) } else if answer.body.isEmpty {
+                                .empty
+                            } else if String(decoding: answer.body.prefix(64), as: UTF8.self).hasPrefix(FakeUpstream.bodyMark) { .upstream } else { .server }
+                        return VerifyObservation(
+                            site: siteIndex, route: routeIndex, method: "GET", mode: mode, host: site.host, path: route.path, status: answer.status,
+                            body: body, contentType: answer.header("Content-Type"), cacheControl: answer.header("Cache-Control"),
+                            retryAfter: answer.header("Retry-After"), reachedUpstream: upstream.wasAsked(mark))
+                    }
+                }
+            }
+            var observations: [VerifyObservation] = []
+            for await observation in group { observations.append(observation) }
+            return observations.sorted { ($0.site, $0.route) < ($1.site, $1.route) }
+        }
+    }
+
+    // MARK: The sandbox
+
+    private static func makeFolder() throws -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        let folder = base + "/detour-verify-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // The server's workers (nobody, under root) make their temporary files inside it.
+        chmod(folder, 0o755)
+        return folder
+    }
+
+    /// Each mapped folder copied into the sandbox, readable by the workers (nobody) wherever
+    /// the original lives (a home folder is not).
+    private static func copiedForWorkers(_ maps: [PagePathMap], into folder: String) -> [PagePathMap] {
+        maps.enumerated().map { index, map in
+            let copy = folder + "/mapped/\(index)"
+            try? FileManager.default.createDirectory(atPath: folder + "/mapped", withIntermediateDirectories: true)
+            guard (try? FileManager.default.copyItem(atPath: map.localPath, toPath: copy)) != nil else { return map }
+            Self.makeReadable(copy)
+            return PagePathMap(installPath: map.installPath, localPath: copy)
+        }
+    }
+
+    private static func makeReadable(_ root: String) {
+        chmod(root, 0o755)
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return }
+        for case let relative as String in walker {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder)
+            chmod(root + "/" + relative, isFolder.boolValue ? 0o755 : 0o644)
+        }
+    }
+
+    /// Writes each file with its rewrites into the sandbox; the main file's copy.
+    private static func write(_ plan: SandboxPlan, context: SandboxContext) throws -> String {
+        for (index, file) in plan.files.enumerated() {
+            guard case .success(let contents) = FileBytes.read(file.path) else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: file.path]) }
+            var bytes = contents.bytes
+            for rewrite in Self.applicable(plan.rewrites.filter { $0.file == index }, size: bytes.count).reversed() {
+                bytes.replaceSubrange(rewrite.range, with: Array(rewrite.text.utf8))
+            }
+            let copy = context.copy(of: file.path)
+            try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: copy))
+        }
+        return context.copy(of: plan.files.first?.path ?? "")
+    }
+
+    /// The rewrites in the order of their places, each within the file and after the one
+    /// before it: a configuration nginx would refuse may give words that overlap; the first wins.
+    static func applicable(_ rewrites: [SandboxPlan.Rewrite], size: Int) -> [SandboxPlan.Rewrite] {
+        var kept: [SandboxPlan.Rewrite] = []
+        for rewrite in rewrites.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }) {
+            guard rewrite.range.upperBound <= size, kept.last.map({ $0.range.upperBound <= rewrite.range.lowerBound }) ?? true else { continue }
+            kept.append(rewrite)
+        }
+        return kept
+    }
+
+    // MARK: The server
+
+    /// `binary` with `arguments`, run in `folder`, its output and errors to `output`.
+    private static func process(_ binary: String, _ arguments: [String], in folder: String, output: Any) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        return process
+    }
+
+    private static func start(_ binary: String, _ arguments: [String], in folder: String) -> Process? {
+        _ = FileManager.default.createFile(atPath: folder + "/server.out", contents: nil)
+        guard let output = FileHandle(forWritingAtPath: folder + "/server.out") else { return nil }
+        let process = process(binary, arguments, in: folder, output: output)
+        guard (try? process.run()) != nil else { return nil }
+        VerifyCleanup.track(process)
+        return process
+    }
+
+    /// Runs `binary` to its end: its status and what it printed.
+    static func runToEnd(_ binary: String, _ arguments: [String], in folder: String) -> (status: Int32, output: String) {
+        let pipe = Pipe()
+        let process = process(binary, arguments, in: folder, output: pipe)
+        do {
+            try process.run()
+        } catch {
+            return (-1, "\(error)")
+        }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    private static func waitUntilListening(_ ports: Set<Int>, while alive: @Sendable () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        var waiting = ports
+        while !waiting.isEmpty, Date() < deadline, alive() {
+            for port in waiting where await PortPool.isOpen(port) { waiting.remove(port) }
+            if !waiting.isEmpty { try? await Task.sleep(for: .milliseconds(20)) }
+        }
+        return waiting.isEmpty
+    }
+}
+
+/// Free ports on 127.0.0.1, one per listen address as written (the same address, the same
+/// port), found by binding port 0.
+final class PortPool: Sendable {
+    private let ports = Mutex<[String: Int]>([:])
+
+    func port(for key: String) -> Int {
+        while true {
+            if let known = ports.withLock({ $0[key] }) { return known }
+            let port = unused()
+            let taken = ports.withLock { taken -> Bool in
+                guard taken[key] == nil, !taken.values.contains(port) else { return true }
+                taken[key] = port
+                return false
+            }
+            if !taken { return port }
+        }
+    }
+
+    /// A port nothing listens on now.
+    func unused() -> Int {
+        guard
+            let channel = try? ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .bind(host: "127.0.0.1", port: 0).wait()
+        else { return 0 }
+        let port = channel.localAddress?.port ?? 0
+        try? channel.close().wait()
+        return port
+    }
+
+    static func isOpen(_ port: Int) async -> Bool {
+        guard let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get() else {
+            return false
+        }
+        try? await channel.close()
+        return true
+    }
+}

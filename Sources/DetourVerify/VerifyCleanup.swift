@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// What `detour verify` started and made, so that whatever ends it (success, failure, Ctrl-C,
+/// the time budget) stops every process by its PID and removes every sandbox.
+public enum VerifyCleanup {
+    private static let started = Mutex<(processes: [Process], folders: [String])>(([], []))
+    private static let interrupted = Mutex(false)
+
+    static func track(_ process: Process) { started.withLock { $0.processes.append(process) } }
+    static func track(folder: String) { started.withLock { $0.folders.append(folder) } }
+
+    /// Stops `process` (SIGQUIT, then SIGKILL after `grace` seconds) and forgets it.
+    static func stop(_ process: Process, grace: Double = 5) {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGQUIT)
+            let deadline = Date().addingTimeInterval(grace)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        started.withLock { $0.processes.removeAll { $0 === process } }
+    }
+
+    /// Under the lock: an interruption and the run's own end may remove the same folder at once.
+    static func remove(folder: String) {
+        started.withLock { state in
+            try? FileManager.default.removeItem(atPath: folder)
+            state.folders.removeAll { $0 == folder }
+        }
+    }
+
+    /// For Ctrl-C: stops everything still running, removes every sandbox and ends the process
+    /// with `status`, while the run itself, which may see its server go, waits (`parkIfInterrupted`).
+    public static func interrupt(exitStatus status: Int32) -> Never {
+        interrupted.withLock { $0 = true }
+        all()
+        exit(status)
+    }
+
+    /// Waits for `interrupt` to end the process, when it has begun to.
+    public static func parkIfInterrupted() {
+        while interrupted.withLock({ $0 }) { sleep(60) }
+    }
+
+    /// Stops everything still running and removes every sandbox.
+    public static func all() {
+        let (processes, folders) = started.withLock { ($0.processes, $0.folders) }
+        for process in processes { stop(process, grace: 2) }
+        for folder in folders { remove(folder: folder) }
+    }
+}

@@ -1,0 +1,43 @@
+/// What one probe of `detour verify` saw: which route of which site, asked how, with the
+/// upstream in which mode, and what came back.
+public struct VerifyObservation: Sendable {
+    /// Whose body a visitor got.
+    public enum Body: Sendable, Equatable, CustomStringConvertible {
+        /// One of detour's page files, byte for byte: its code (from its name) and path.
+        case page(code: Int?, path: String)
+        /// What the fake upstream wrote.
+        case upstream
+        /// The server's own (its built-in error page, a redirect's text, a file of the site).
+        case server
+        case empty
+
+        public var description: String {
+            switch self {
+            case .page(_, let path): "detour's \(path)"
+            case .upstream: "the upstream's own body"
+            case .server: "the server's own body"
+            case .empty: "an empty body"
+            }
+        }
+    }
+
+    public var site: Int
+    public var route: Int
+    public var method: String
+    public var mode: FakeUpstream.Mode
+    public var host: String
+    public var path: String
+    /// 0 when no HTTP answer came.
+    public var status: Int
+    public var body: Body
+    public var contentType: String?
+    public var cacheControl: String?
+    public var retryAfter: String?
+    /// Whether the request reached the fake upstream.
+    public var reachedUpstream: Bool
+
+    /// `GET example.com/api/, upstream answering 502 → 502 with the upstream's own body`.
+    public var evidence: String {
+        "\(method) \(host)\(path), upstream \(mode) → \(status == 0 ? "no answer" : String(status)) with \(body)"
+    }
+}

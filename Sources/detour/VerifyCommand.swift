@@ -1,0 +1,105 @@
+import ArgumentParser
+import DetourDiagnostics
+import DetourProxyCore
+import DetourVerify
+import Foundation
+import Synchronization
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Run the real server on a copy of a configuration and judge what visitors get.",
+        discussion: """
+            Use 'detour verify nginx <nginx.conf>'. Where 'detour check' reads a configuration and predicts, 'detour verify' runs the installed server on it: the configuration and every file it includes are copied into a sandbox folder and only what a local run needs is rewritten (every listen address to a free port on 127.0.0.1, TLS and listen options dropped; every upstream to detour's fake one, FastCGI, uwsgi, SCGI and gRPC to an address where nothing listens; pid, logs, temporary and cache paths into the sandbox; root and alias through --map, or an empty folder; timeouts above 3 s shortened to 3 s; as root, workers run as nobody). Every rewrite is listed.
+
+            Then every server is asked, on each of its ports with its first name as Host, for '/' and the path of each prefix and exact location that is not internal (regular-expression locations are listed as not probed), while the fake upstream answers 200, does not listen, answers 500, 502, 503 and 504 with a body of its own, and says nothing. Each answer's status and body are recorded: one of detour's pages (--pages, byte for byte), the upstream's own body, the server's own, or nothing.
+
+            Findings use detour check's rule ids and severities: <server>.code-not-covered (a status with a page answered without it), <server>.upstream-errors-pass-through (the upstream's own error body reached visitors), <server>.error-page-missing-file (a 404 where the upstream failed), <server>.error-page-soft-status (a page sent with a success status); each with the probes that show it.
+
+            Nothing outside the sandbox is written; mapped folders are read (as root, copied into the sandbox, so the workers can read them). Every process started is stopped by its PID and the sandbox removed on success, failure, Ctrl-C and timeout. Exit status: 0 clean, 1 findings (warnings too with --strict), 2 when the server is not installed or the configuration cannot run in the sandbox (why is printed), 64 usage.
+            """
+    )
+
+    @Argument(help: "The server (nginx), then its main configuration file.")
+    var arguments: [String] = []
+
+    @OptionGroup var pageOptions: PageOptions
+
+    @Option(
+        name: .customLong("server-binary"), help: ArgumentHelp("The server binary to run (default: the server's on PATH or in /usr/sbin).", valueName: "PATH"))
+    var serverBinary: String?
+
+    @Option(help: ArgumentHelp("Seconds one probe may take.", valueName: "S"))
+    var timeout: Double = 10
+
+    @Flag(name: .shortAndLong, help: "Print findings only, without the rewrites and the table of answers.")
+    var quiet = false
+
+    @OptionGroup var diagnostics: DiagnosticOptions
+
+    func validate() throws {
+        guard arguments.count == 2 else { throw ValidationError("give the server and the configuration file: detour verify nginx nginx.conf") }
+        guard VerifyServer.all.contains(where: { $0.name == arguments[0] }) else {
+            throw ValidationError("detour verify runs \(VerifyServer.all.map(\.name).joined(separator: ", ")); '\(arguments[0])' is none of them")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout takes a number of seconds above 0, not \(timeout)") }
+    }
+
+    func run() throws {
+        let server = VerifyServer.all.first { $0.name == arguments[0] }!
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let absolute = { (path: String) in path.hasPrefix("/") ? URL(fileURLWithPath: path) : cwd.appendingPathComponent(path) }
+        let main = absolute(arguments[1])
+        guard FileManager.default.fileExists(atPath: main.path) else { throw ValidationError("configuration file '\(arguments[1])' does not exist") }
+        let pagesPath = pageOptions.pagesPath(in: cwd)
+        let maps = pageOptions.pathMaps.map {
+            PagePathMap(installPath: $0.installPath, localPath: absolute($0.localPath).standardizedFileURL.path)
+        }
+        let options = Verifier.Options(
+            main: main, mainDisplay: arguments[1], pages: pagesPath.map(absolute), pagesDisplay: pagesPath ?? "", maps: maps, binary: serverBinary,
+            probeTimeout: timeout, budget: max(60, timeout * 30))
+        let interruption = Self.cleanUpOnSignals()
+        defer { interruption.forEach { $0.cancel() } }
+        let report = Self.wait { await Verifier.verify(server, options) }
+        VerifyCleanup.parkIfInterrupted()
+        if let refusal = report.refusal {
+            if !report.diagnostics.isEmpty { _ = diagnostics.report(report.diagnostics, catalogue: server.catalogue) }
+            FileHandle.standardError.write("detour verify: \(refusal)\n")
+            throw ExitCode(2)
+        }
+        if !quiet, diagnostics.format == .text { print(VerifyText.render(report), terminator: "") }
+        let status = diagnostics.report(
+            report.diagnostics, catalogue: server.catalogue,
+            extra: [
+                "rewrites": report.rewrites.map { VerifyText.Located(location: $0.location, text: $0.reason) },
+                "not_probed": report.notProbed.map { VerifyText.Located(location: $0.location, text: $0.reason) },
+                "observations": report.observations.map(VerifyText.Answer.init),
+            ])
+        throw ExitCode(status)
+    }
+
+    /// The result of `work`, waited for on this thread (the commands are synchronous; the
+    /// probes run on the cooperative pool).
+    private static func wait<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) -> Result {
+        let result = Mutex<Result?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+
+    /// Ctrl-C and SIGTERM stop what the run started and remove its sandbox before exiting.
+    private static func cleanUpOnSignals() -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { VerifyCleanup.interrupt(exitStatus: 128 + number) }
+            source.resume()
+            return source
+        }
+    }
+}

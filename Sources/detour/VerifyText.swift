@@ -1,0 +1,66 @@
+import DetourDiagnostics
+import DetourVerify
+
+/// `detour verify`'s report beside its findings: the sandbox's rewrites, what was not probed,
+/// and a table of what each route answered under each upstream mode; and their JSON forms.
+enum VerifyText {
+    struct Located: Encodable, Sendable {
+        var location: SourceLocation
+        var text: String
+    }
+
+    struct Answer: Encodable, Sendable {
+        var method, host, path, upstream, body: String
+        var status: Int
+        var contentType, cacheControl, retryAfter: String?
+        var reachedUpstream: Bool
+
+        init(_ observation: VerifyObservation) {
+            method = observation.method
+            host = observation.host
+            path = observation.path
+            upstream = observation.mode.description
+            body = observation.body.description
+            status = observation.status
+            contentType = observation.contentType
+            cacheControl = observation.cacheControl
+            retryAfter = observation.retryAfter
+            reachedUpstream = observation.reachedUpstream
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case method, host, path, upstream, body, status
+            case contentType = "content_type"
+            case cacheControl = "cache_control"
+            case retryAfter = "retry_after"
+            case reachedUpstream = "reached_upstream"
+        }
+    }
+
+    static func render(_ report: Verifier.Report) -> String {
+        var out = "Sandbox rewrites (\(report.rewrites.count)):\n"
+        for rewrite in report.rewrites { out += "  \(rewrite.location.path):\(rewrite.location.line): \(rewrite.reason)\n" }
+        if !report.notProbed.isEmpty {
+            out += "Not probed (\(report.notProbed.count)):\n"
+            for item in report.notProbed { out += "  \(item.location.path):\(item.location.line): \(item.reason)\n" }
+        }
+        // One line per route: its answer under each mode.
+        var routes: [String: [String]] = [:]
+        var order: [String] = []
+        for observation in report.observations {
+            let key = "\(observation.method) \(observation.host)\(observation.path)"
+            if routes[key] == nil { order.append(key) }
+            let body =
+                switch observation.body {
+                case .page(_, let path): "page \(path.split(separator: "/").last ?? "")"
+                case .upstream: "upstream's"
+                case .server: "server's"
+                case .empty: "empty"
+                }
+            routes[key, default: []].append("\(observation.mode): \(observation.status == 0 ? "none" : String(observation.status)) \(body)")
+        }
+        out += "Answers (\(report.observations.count) probes):\n"
+        for key in order { out += "  \(key)\n    " + routes[key]!.joined(separator: "; ") + "\n" }
+        return out
+    }
+}

@@ -1,0 +1,154 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour verify nginx` on small configurations written as operators write them: the real
+/// nginx runs on the sandboxed copy, and what it answered decides the findings.
+final class VerifyCommandTests: XCTestCase {
+    private var folder: TemporaryFolder!
+    /// The sandboxes go here, so a test sees what a run leaves behind.
+    private var scratch: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        _ = try RequiredTool.find("nginx")
+        folder = try TemporaryFolder()
+        scratch = try TemporaryFolder()
+        try folder.write(Dictionary(uniqueKeysWithValues: [500, 502, 503, 504].map { ("public/errors/\($0).html", "<p>detour's page for \($0)</p>\n") }))
+    }
+
+    override func tearDown() {
+        folder?.remove()
+        scratch?.remove()
+    }
+
+    /// `server` blocks in an http block, the way a site's file is included from nginx.conf.
+    private func write(_ servers: String) throws {
+        try folder.write(["conf/nginx.conf": "user www-data;\npid /run/nginx.pid;\nevents {}\nhttp {\n    include \(folder.path)/conf/sites/*.conf;\n}\n"])
+        try folder.write(["conf/sites/site.conf": servers])
+    }
+
+    private func verify(_ servers: String, map: Bool = true, extra: [String] = []) throws -> ProcessResult {
+        try write(servers)
+        let arguments =
+            ["verify", "nginx", "conf/nginx.conf", "--pages", "public/errors", "--format", "json"] + (map ? ["--map", "/usr/share/detour=public"] : [])
+            + extra
+        return try ProcessRunner.run(Repository.detourExecutable, arguments, in: folder.url, environment: environment)
+    }
+
+    private var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { _, new in new }
+    }
+
+    private func findings(_ result: ProcessResult) throws -> [(rule: String, line: Int)] {
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stderr)
+        let diagnostics = try XCTUnwrap(report["diagnostics"] as? [[String: Any]])
+        return diagnostics.map { (($0["rule"] as? String) ?? "", (($0["location"] as? [String: Any])?["line"] as? Int) ?? 0) }
+    }
+
+    private let pagesSnippet = """
+        error_page 500 502 503 504 /errors/$status.html;
+        location /errors/ { root /usr/share/detour; internal; }
+        """
+
+    func testACoveredSiteIsCleanAndEveryFailureGetsItsPage() throws {
+        let result = try verify(
+            """
+            server {
+                listen 443 ssl http2;
+                server_name shop.example;
+                ssl_certificate /etc/ssl/shop.pem;
+                ssl_certificate_key /etc/ssl/shop.key;
+                \(pagesSnippet)
+                location / { proxy_pass https://app.internal:8443; proxy_intercept_errors on; proxy_read_timeout 120s; }
+            }
+            """)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try findings(result).map(\.rule), [])
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let answers = try XCTUnwrap(report["observations"] as? [[String: Any]]).filter { $0["path"] as? String == "/" }
+        let byMode = Dictionary(answers.map { ($0["upstream"] as? String ?? "", ($0["status"] as? Int ?? 0, $0["body"] as? String ?? "")) }) { first, _ in first
+        }
+        XCTAssertEqual(byMode["answering 200"]?.0, 200)
+        XCTAssertEqual(byMode["not listening"]?.0, 502)
+        XCTAssertEqual(byMode["not listening"]?.1, "detour's public/errors/502.html")
+        XCTAssertEqual(byMode["answering 503"]?.1, "detour's public/errors/503.html")
+        XCTAssertEqual(byMode["slower than the timeout"]?.0, 504, "the 120 s timeout was shortened")
+        let rewrites = try XCTUnwrap(report["rewrites"] as? [[String: Any]]).compactMap { $0["text"] as? String }
+        for rewritten in [
+            "listen 443 ssl http2", "ssl_certificate", "proxy_pass https://app.internal:8443", "proxy_read_timeout 120s", "pid", "user", "include /",
+        ] {
+            XCTAssertTrue(rewrites.contains { $0.hasPrefix(rewritten) }, "\(rewritten) is listed among \(rewrites)")
+        }
+    }
+
+    func testASiteWithoutPagesIsNotCoveredWhereCheckSaysSo() throws {
+        let result = try verify("server {\n    listen 80;\n    server_name bare.example;\n    location /api/ { proxy_pass http://10.0.0.9:8080; }\n}\n")
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.code-not-covered"])
+        XCTAssertEqual(try findings(result).map(\.line), [1], "at the server, as detour check reports it")
+        let check = try ProcessRunner.detour(
+            ["check", "nginx", "conf/nginx.conf", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--format", "json"], in: folder.url)
+        XCTAssertEqual(try findings(check).map(\.rule), ["nginx.code-not-covered"])
+    }
+
+    func testTheUpstreamsOwnErrorsPassWithoutIntercepting() throws {
+        let result = try verify("server {\n    server_name app.example;\n    \(pagesSnippet)\n    location / { proxy_pass http://127.0.0.1:3000; }\n}\n")
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.upstream-errors-pass-through"])
+        XCTAssertEqual(try findings(result).map(\.line), [5], "at the location that proxies")
+        XCTAssertTrue(result.stdout.contains("reach visitors as it wrote it"), result.stdout)
+    }
+
+    func testAPageThatIsNotThereAndAPageSentWithSuccess() throws {
+        let missing = try verify(
+            "server {\n    server_name a.example;\n    \(pagesSnippet)\n    location / { proxy_pass http://app; proxy_intercept_errors on; }\n}\nupstream app { server 10.1.1.1:80 max_fails=3; }\n",
+            map: false)
+        XCTAssertEqual(try findings(missing).map(\.rule), ["nginx.error-page-missing-file"], missing.stdout)
+        let soft = try verify(
+            "server {\n    server_name b.example;\n    error_page 502 =200 /errors/502.html;\n    location /errors/ { root /usr/share/detour; }\n    location / { proxy_pass http://app:80; }\n}\n"
+        )
+        XCTAssertTrue(try findings(soft).map(\.rule).contains("nginx.error-page-soft-status"), soft.stdout)
+    }
+
+    func testWhatCannotRunIsRefusedWithExitTwo() throws {
+        let unknown = try verify("server {\n    listen 80;\n    lua_code_cache off;\n}\n")
+        XCTAssertEqual(unknown.status, 2, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("detour verify: nginx refuses the configuration in the sandbox"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("lua_code_cache"), unknown.stderr)
+        let absent = try verify("server { listen 80; }\n", extra: ["--server-binary", "/nonexistent/nginx"])
+        XCTAssertEqual(absent.status, 2)
+        XCTAssertTrue(absent.stderr.contains("/nonexistent/nginx is not installed here"), absent.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), [], "no sandbox is left")
+    }
+
+    func testNothingIsLeftAfterARunOrAnInterruption() throws {
+        let site = "server {\n    listen 8080;\n    location / { proxy_pass http://app:80; }\n}\n"
+        try write(site)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(try verify(site).status, 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), [], "the sandbox is removed")
+        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted(), before, "nothing is written beside the configuration")
+
+        // Interrupted while the upstream is silent: nginx stopped, the sandbox gone.
+        let process = Process()
+        process.executableURL = Repository.detourExecutable
+        process.arguments = ["verify", "nginx", "conf/nginx.conf", "--pages", "public/errors"]
+        process.currentDirectoryURL = folder.url
+        process.environment = environment
+        let output = scratch.url.appendingPathComponent("verify.out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = process.standardOutput
+        try process.run()
+        XCTAssertTrue(
+            Poll.until { ((try? FileManager.default.contentsOfDirectory(atPath: self.scratch.path)) ?? []).contains { $0.hasPrefix("detour-verify-") } })
+        let sandbox = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: scratch.path).first { $0.hasPrefix("detour-verify-") })
+        let pidFile = scratch.path + "/" + sandbox + "/server.pid"
+        XCTAssertTrue(Poll.until { ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").hasSuffix("\n") }, "nginx started")
+        let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), ["verify.out"], "the sandbox is removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/proc/\(pid)"), "nginx (\(pid)) was stopped")
+    }
+}

@@ -1,0 +1,99 @@
+import DetourProxyCore
+import DetourTestSupport
+import Foundation
+import XCTest
+
+@testable import DetourNginx
+
+/// What `detour verify nginx` rewrites in a configuration, by the bytes each word spans: the
+/// sandbox copy differs from the original only there.
+final class NginxSandboxTests: XCTestCase {
+    private func plan(_ text: String, asRoot: Bool = true) throws -> (plan: SandboxPlan, copy: String) {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["nginx.conf": text])
+        let context = SandboxContext(
+            folder: "/sandbox", upstream: "127.0.0.1:9001", deadUpstream: "127.0.0.1:9002",
+            maps: [PagePathMap(installPath: "/usr/share/detour", localPath: "/here/public")],
+            asRoot: asRoot, serverPrefix: "/usr/share/nginx", port: { key in key == "80" ? 8080 : key == "443" ? 8443 : 9999 })
+        let plan = NginxSandbox.plan(main: folder.url.appendingPathComponent("nginx.conf"), mainDisplay: "nginx.conf", context: context)
+        var bytes = Array(text.utf8)
+        for rewrite in plan.rewrites.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            bytes.replaceSubrange(rewrite.range, with: Array(rewrite.text.utf8))
+        }
+        return (plan, String(decoding: bytes, as: UTF8.self))
+    }
+
+    func testListensUpstreamsAndPathsAreRewrittenAndNothingElse() throws {
+        let (plan, copy) = try plan(
+            """
+            user www-data; pid /run/nginx.pid; worker_processes auto;
+            events { worker_connections 768; }
+            http {
+                access_log /var/log/nginx/access.log combined;
+                map $uri $root { default /var/www; }
+                upstream app { server app1.internal:8080 weight=2; server 10.0.0.2:8080 backup; }
+                server {
+                    listen 80 default_server; listen [::]:80 default_server;
+                    listen 443 ssl http2;
+                    ssl_certificate /etc/ssl/site.pem;
+                    server_name www.example.com example.com;
+                    root html;
+                    error_page 502 /errors/502.html;
+                    location /errors/ { root /usr/share/detour; internal; }
+                    location /api/ { proxy_pass http://app; proxy_read_timeout 5m; }
+                    location = /health { proxy_pass https://10.0.0.3:8443/healthz; }
+                    location ~ \\.php$ { fastcgi_pass unix:/run/php/php8.2-fpm.sock; }
+                }
+            }
+            """)
+        // Removed directives are blanked out, their line breaks kept: every line keeps its number.
+        func squeezed(_ text: String) -> [String] {
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: " ").joined(separator: " ") }
+        }
+        XCTAssertEqual(
+            squeezed(copy),
+            squeezed(
+                """
+                user nobody nogroup; worker_processes auto;
+                events { worker_connections 768; }
+                http {
+                    access_log /sandbox/access.log combined;
+                    map $uri $root { default /var/www; }
+                    upstream app { server 127.0.0.1:9001 weight=2; server 127.0.0.1:9001 backup; }
+                    server { proxy_connect_timeout 3s; proxy_read_timeout 3s; proxy_send_timeout 3s;
+                        listen 127.0.0.1:8080 default_server;
+                        listen 127.0.0.1:8443;
+
+                        server_name www.example.com example.com;
+                        root /sandbox/unmapped/usr/share/nginx/html;
+                        error_page 502 /errors/502.html;
+                        location /errors/ { root /here/public; internal; }
+                        location /api/ { proxy_pass http://app; proxy_read_timeout 3s; }
+                        location = /health { proxy_pass http://127.0.0.1:9001/healthz; }
+                        location ~ \\.php$ { fastcgi_pass 127.0.0.1:9002; }
+                    }
+                }
+                """))
+        XCTAssertEqual(plan.sites.map { "\($0.host):\($0.port)" }, ["www.example.com:8080", "www.example.com:8443"])
+        XCTAssertEqual(plan.sites.first?.routes.map(\.path), ["/", "/api/", "/health"])
+        XCTAssertEqual(plan.sites.first?.routes.map(\.proxied), [false, true, true])
+        XCTAssertEqual(plan.notProbed.map(\.location.line), [17], "the regular expression's location")
+        XCTAssertTrue(plan.rewrites.contains { $0.reason == "listen 443 ssl http2: 127.0.0.1:8443 (ssl, http2 dropped: plain HTTP)" })
+    }
+
+    func testWordsOfTimesAndAddresses() {
+        XCTAssertEqual(
+            ["80", "*:80", "[::]:80", "127.0.0.1", "10.0.0.1:8443", "unix:/run/x.sock"].map(NginxSandboxPlanner.portKey),
+            ["80", "80", "80", "80", "8443", "unix:/run/x.sock"])
+        XCTAssertEqual(
+            ["http://app", "http://app:8080/x", "https://unix:/run/a.sock:/x", "$backend"].map(NginxSandboxPlanner.authority),
+            ["app", "app:8080", "unix:/run/a.sock:", nil])
+        XCTAssertEqual(["60", "60s", "1m", "500ms", "2h", "x"].map(NginxSandboxPlanner.seconds), [60, 60, 60, 0.5, 7200, nil])
+    }
+
+    func testAConfigurationThatCannotBeReadIsRefused() throws {
+        let (plan, _) = try plan("events {}\nhttp { include /nonexistent/detour/*.conf; include /nonexistent/detour.conf; }\n")
+        XCTAssertEqual(plan.refusals.map(\.rule), ["nginx.include-missing"])
+    }
+}
