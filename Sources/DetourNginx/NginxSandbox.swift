@@ -14,8 +14,11 @@ public enum NginxSandbox {
         let loaded = NginxConfigLoader(main: main, displayPath: mainDisplay).load()
         var planner = NginxSandboxPlanner(view: loaded.config.view, context: context)
         planner.plan.files = zip(loaded.paths, loaded.files).map { SandboxPlan.File(path: $0.0, displayPath: $0.1) }
-        planner.plan.refusals = loaded.diagnostics.filter { $0.severity == .error }
-        guard planner.plan.refusals.isEmpty else { return planner.plan }
+        // nginx never finishes reading these (its test dies on a deep enough cycle): detour's
+        // findings stand in for its own. Syntax errors and missing includes are its test's to say.
+        let unending = Set([NginxRules.includeCycle.id, NginxRules.includeDepth.id, NginxRules.includeSize.id, NginxRules.fileTooLarge.id])
+        planner.plan.blockingFindings = loaded.diagnostics.filter { $0.severity == .error && unending.contains($0.rule) }
+        guard planner.plan.blockingFindings.isEmpty else { return planner.plan }
         planner.rewriteIncludes(loaded.includes)
         planner.upstreamNames = Set(
             loaded.config.directives.filter { $0.kind == .http }.flatMap { Array($0.children) }.filter { $0.kind == .upstream }.compactMap(\.firstValue))

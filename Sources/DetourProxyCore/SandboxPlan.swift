@@ -69,9 +69,10 @@ public struct SandboxPlan: Sendable {
     public var sites: [Site] = []
     /// What is not probed, and why (a regex location, a FastCGI upstream).
     public var notProbed: [(location: SourceLocation, reason: String)] = []
-    /// Why the configuration cannot run in a sandbox at all (its own errors, a missing
-    /// include), as the dialect's findings; empty when it can.
-    public var refusals: [Diagnostic] = []
+    /// What the reading found that keeps the configuration from running at all, where the
+    /// server itself would not say it (an include cycle nginx never finishes reading), as the
+    /// dialect's findings; empty when it can run. Other errors are left to the server's test.
+    public var blockingFindings: [Diagnostic] = []
 
     public init() {}
 }

@@ -82,10 +82,8 @@ public enum Verifier {
         let plan = server.plan(options.main.standardizedFileURL, options.mainDisplay, context)
         report.rewrites = plan.rewrites.map { ($0.location, $0.reason) }
         report.notProbed = plan.notProbed
-        guard plan.refusals.isEmpty else {
-            report.diagnostics = plan.refusals
-            report.refusal =
-                "the configuration cannot be read as \(server.name) reads it (\(plan.refusals.count) \(plan.refusals.count == 1 ? "error" : "errors"))"
+        guard plan.blockingFindings.isEmpty else {
+            report.diagnostics = plan.blockingFindings
             return report
         }
         let main: String
@@ -99,8 +97,18 @@ public enum Verifier {
         }
         let tested = Self.runToEnd(binary, server.test(main, folder), in: folder)
         guard tested.status == 0 else {
-            let said = plan.files.reduce(tested.output) { text, file in text.replacingOccurrences(of: context.copy(of: file.path), with: file.displayPath) }
-            report.refusal = "\(server.name) refuses the configuration in the sandbox: \(said.trimmingCharacters(in: .whitespacesAndNewlines))"
+            // The real server's own refusal is a verdict, at its file and line; unless what it
+            // lacks is the sandbox's (a module this machine does not have).
+            let copies = plan.files.map { (copy: context.copy(of: $0.path), display: $0.displayPath) }
+            let reading = server.readRefusal(tested.output, copies, options.mainDisplay)
+            if let missing = reading.missing {
+                report.refusal = "\(server.name) cannot run the configuration here: \(missing)"
+            } else if !reading.findings.isEmpty {
+                report.diagnostics = reading.findings
+            } else {
+                let said = copies.reduce(tested.output) { text, file in text.replacingOccurrences(of: file.copy, with: file.display) }
+                report.refusal = "\(server.name) refuses the configuration in the sandbox: \(said.trimmingCharacters(in: .whitespacesAndNewlines))"
+            }
             return report
         }
         guard let process = Self.start(binary, server.run(main, folder), in: folder) else {

@@ -17,6 +17,10 @@ public struct VerifyServer: Sendable {
     public var run: @Sendable (_ main: String, _ folder: String) -> [String]
     /// Where its relative paths start, asked of the binary.
     public var prefix: @Sendable (_ binary: String) -> String
+    /// What its configuration test said when it refused: findings at the original files' lines,
+    /// or what the sandbox lacks (a module), given each file's copy and name and the main file's.
+    public var readRefusal:
+        @Sendable (_ output: String, _ copies: [(copy: String, display: String)], _ main: String) -> (findings: [Diagnostic], missing: String?)
 
     public static let nginx = VerifyServer(
         name: "nginx", binary: "nginx", catalogue: NginxChecker.catalogue,
@@ -28,6 +32,10 @@ public struct VerifyServer: Sendable {
             let output = Verifier.runToEnd(binary, ["-V"], in: "/").output
             let option = output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("--prefix=") }
             return option.map { String($0.dropFirst("--prefix=".count)) } ?? "/usr/local/nginx"
+        },
+        readRefusal: { output, copies, main in
+            let reading = NginxTestOutput.read(output, copies: copies, main: main)
+            return (reading.findings, reading.missing)
         })
 
     /// The servers `detour verify` runs.

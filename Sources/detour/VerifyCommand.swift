@@ -16,7 +16,7 @@ struct VerifyCommand: ParsableCommand {
 
             Findings use detour check's rule ids and severities: <server>.code-not-covered (a status with a page answered without it), <server>.upstream-errors-pass-through (the upstream's own error body reached visitors), <server>.error-page-missing-file (a 404 where the upstream failed), <server>.error-page-soft-status (a page sent with a success status); each with the probes that show it.
 
-            Nothing outside the sandbox is written; mapped folders are read (as root, copied into the sandbox, so the workers can read them). Every process started is stopped by its PID and the sandbox removed on success, failure, Ctrl-C and timeout. Exit status: 0 clean, 1 findings (warnings too with --strict), 2 when the server is not installed or the configuration cannot run in the sandbox (why is printed), 64 usage.
+            Nothing outside the sandbox is written; mapped folders are read (as root, copied into the sandbox, so the workers can read them). Every process started is stopped by its PID and the sandbox removed on success, failure, Ctrl-C and timeout. What nginx's own test refuses in the sandboxed copy is a finding at the original file and line (nginx.syntax, nginx.directive, nginx.include-missing). Exit status: 0 clean, 1 findings (warnings too with --strict), 2 when the server is not installed or the configuration needs what this machine lacks, such as a dynamic module (why is printed), 64 usage.
             """
     )
 

@@ -109,11 +109,19 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertTrue(try findings(soft).map(\.rule).contains("nginx.error-page-soft-status"), soft.stdout)
     }
 
+    func testWhatNginxRefusesIsAFindingAtItsLine() throws {
+        let typo = try verify("server {\n    listen 80;\n    proxy_passs http://app;\n}\n")
+        XCTAssertEqual(typo.status, 1, typo.stderr)
+        XCTAssertEqual(try findings(typo).map(\.rule), ["nginx.directive"])
+        XCTAssertEqual(try findings(typo).map(\.line), [3], "the site's own line, not its sandbox copy's")
+        XCTAssertTrue(typo.stdout.contains("unknown directive \\\"proxy_passs\\\""), typo.stdout)
+    }
+
     func testWhatCannotRunIsRefusedWithExitTwo() throws {
-        let unknown = try verify("server {\n    listen 80;\n    lua_code_cache off;\n}\n")
-        XCTAssertEqual(unknown.status, 2, unknown.stderr)
-        XCTAssertTrue(unknown.stderr.contains("detour verify: nginx refuses the configuration in the sandbox"), unknown.stderr)
-        XCTAssertTrue(unknown.stderr.contains("lua_code_cache"), unknown.stderr)
+        let module = try verify("server {\n    listen 80;\n    more_set_headers \"X-A: b\";\n}\n")
+        XCTAssertEqual(module.status, 2, module.stderr)
+        XCTAssertTrue(
+            module.stderr.contains("detour verify: nginx cannot run the configuration here: \"more_set_headers\" is a module's directive"), module.stderr)
         let absent = try verify("server { listen 80; }\n", extra: ["--server-binary", "/nonexistent/nginx"])
         XCTAssertEqual(absent.status, 2)
         XCTAssertTrue(absent.stderr.contains("/nonexistent/nginx is not installed here"), absent.stderr)

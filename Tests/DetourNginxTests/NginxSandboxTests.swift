@@ -92,8 +92,14 @@ final class NginxSandboxTests: XCTestCase {
         XCTAssertEqual(["60", "60s", "1m", "500ms", "2h", "x"].map(NginxSandboxPlanner.seconds), [60, 60, 60, 0.5, 7200, nil])
     }
 
-    func testAConfigurationThatCannotBeReadIsRefused() throws {
-        let (plan, _) = try plan("events {}\nhttp { include /nonexistent/detour/*.conf; include /nonexistent/detour.conf; }\n")
-        XCTAssertEqual(plan.refusals.map(\.rule), ["nginx.include-missing"])
+    func testAnIncludeCycleStopsTheRunAndAMissingIncludeIsLeftToNginx() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["conf.d/a.conf": "include \(folder.path)/conf.d/*.conf;\n"])
+        let (cycle, _) = try plan("events {}\nhttp { include \(folder.path)/conf.d/*.conf; }\n")
+        XCTAssertEqual(Set(cycle.blockingFindings.map(\.rule)), ["nginx.include-cycle"])
+        let (missing, _) = try plan("events {}\nhttp { include /nonexistent/detour.conf; }\n")
+        XCTAssertEqual(missing.blockingFindings.map(\.rule), [], "nginx's own test says it, at its line")
+        XCTAssertEqual(missing.rewrites.map(\.text).filter { $0.hasSuffix("/nonexistent/detour.conf") }, ["/sandbox/root/nonexistent/detour.conf"])
     }
 }

@@ -1,0 +1,54 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// What `nginx -t` said of a sandboxed copy, read back: its `[emerg]` as a finding at the
+/// original file and line (`nginx.syntax`, `nginx.include-missing` or `nginx.directive`, as
+/// `detour check` names them),
+/// or, when nginx lacks a module the configuration uses (a dynamic module's directive that it
+/// does not know, a module file that is not there), why the sandbox cannot run it.
+public enum NginxTestOutput {
+    public struct Reading: Sendable {
+        public var findings: [Diagnostic] = []
+        /// What the sandbox cannot give, when that is why nginx refused.
+        public var missing: String?
+    }
+
+    /// `output`, in which each file's sandbox copy (`copies`) is named: each copy is replaced
+    /// by the file's own name, and a message without a place is put at `main`'s first line.
+    public static func read(_ output: String, copies: [(copy: String, display: String)], main: String) -> Reading {
+        var reading = Reading()
+        for raw in output.split(separator: "\n") where raw.contains("[emerg]") {
+            var line = String(raw)
+            for file in copies { line = line.replacingOccurrences(of: file.copy, with: file.display) }
+            guard let start = line.range(of: "[emerg] ")?.upperBound else { continue }
+            var message = String(line[start...])
+            var location = SourceLocation(path: main, line: 1, column: 1)
+            if let place = message.range(of: #" in [^ ]+:[0-9]+$"#, options: .regularExpression) {
+                let spot = message[place].dropFirst(4)
+                if let colon = spot.lastIndex(of: ":"), let number = Int(spot[spot.index(after: colon)...]) {
+                    location = SourceLocation(path: String(spot[..<colon]), line: number, column: 1)
+                }
+                message = String(message[..<place.lowerBound])
+            }
+            if message.hasPrefix("dlopen()") {
+                reading.missing = "a module file this nginx does not have: \(message)"
+            } else if let name = Self.unknownDirective(message), let id = NginxDirectiveTable.shared.nameID(name), !NginxDirectiveTable.shared.isBuiltin(id) {
+                reading.missing = "\"\(name)\" is a module's directive, and this nginx does not load that module (\(location.path):\(location.line))"
+            } else {
+                let rule =
+                    message.hasPrefix("open() \"")
+                    ? NginxRules.includeMissing.id
+                    : message.contains("unexpected") || message.contains("expecting") ? NginxRules.syntax.id : NginxRules.directive.id
+                reading.findings.append(.error(rule, message, at: location))
+            }
+        }
+        return reading
+    }
+
+    /// `unknown directive "name"`'s name.
+    private static func unknownDirective(_ message: String) -> String? {
+        guard message.hasPrefix("unknown directive \"") else { return nil }
+        return String(message.dropFirst("unknown directive \"".count).prefix { $0 != "\"" })
+    }
+}
