@@ -115,6 +115,11 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try findings(typo).map(\.rule), ["nginx.directive"])
         XCTAssertEqual(try findings(typo).map(\.line), [3], "the site's own line, not its sandbox copy's")
         XCTAssertTrue(typo.stdout.contains("unknown directive \\\"proxy_passs\\\""), typo.stdout)
+        // Directives without their arguments: nothing of them is rewritten, nginx says what is wrong.
+        let bare = try verify("server {\n    listen;\n    root;\n    access_log;\n    location / { proxy_pass; }\n}\n")
+        XCTAssertEqual(bare.status, 1, bare.stderr)
+        XCTAssertEqual(try findings(bare).map(\.rule), ["nginx.directive"])
+        XCTAssertEqual(try findings(bare).map(\.line), [2])
     }
 
     func testWhatCannotRunIsRefusedWithExitTwo() throws {
