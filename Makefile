@@ -13,7 +13,7 @@ BUILD_PACKAGES = libcmark-dev
 # newer one.
 TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
 
-.PHONY: site test lint format install deb test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve deps test-deps release clean
+.PHONY: site test lint format install deb test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release clean
 
 ## site: build content/ and templates/ into public/, with the debug build the tests share: on a fresh clone it compiles in a fraction of the release build's time, and writes the same files
 site: deps
@@ -76,6 +76,11 @@ bench-diagnose: deps release
 ## bench-search: search figures in Chromium (requests, bytes, time to first result) on the shipped and a synthetic knowledge base
 bench-search: deps test-deps release
 	scripts/bench-search.sh $(ARTICLES)
+
+## bench-verify: detour verify on a generated nginx configuration of $(SITES) sites (proxied, FastCGI and pages in each), beside the target of a minute for 50
+SITES ?= 50
+bench-verify: deps test-deps release
+	scripts/bench-verify.sh $(SITES)
 
 ## bench-serve: detour serve on a synthetic knowledge base of $(ARTICLES) articles: ready time, one saved article to served
 bench-serve: deps release
