@@ -47,7 +47,7 @@ public enum Verifier {
     }
 
     /// The modes each route is probed under, the working one first.
-    static let modes: [FakeUpstream.Mode] = [.answers, .down, .status(500), .status(502), .status(503), .status(504), .silent]
+    static let modes: [FakeUpstream.Mode] = [.answers, .down, .status(500), .status(502), .status(503), .status(504), .silent, .closesMidBody]
 
     public static func verify(_ server: VerifyServer, _ options: Options) async -> Report {
         var report = Report()
