@@ -123,7 +123,7 @@ public final class FakeUpstream: Sendable {
                 var headers = HTTPHeaders([("Content-Type", "text/plain"), ("Content-Length", "100000")])
                 headers.add(name: "Connection", value: "close")
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
-                let part = String(repeating: "x", count: 1000)
+                let part = Handler.body(200) + String(repeating: "x", count: 1000)
                 let channel = context.channel
                 context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: part))))).whenComplete { _ in channel.close(promise: nil) }
             }
