@@ -13,6 +13,8 @@ struct NginxSandboxPlanner {
     var upstreamNames: Set<String> = []
     /// Ports some listen already made the default server of: nginx takes one per address.
     private var defaultPorts: Set<Int> = []
+    /// The http block's `error_page` lines, which a server without its own inherits.
+    private var httpErrorPages: [NginxDirective] = []
     private var cacheFolders = 0
 
     /// Timeouts longer than this are shortened, so a silent upstream is given up in time.
@@ -106,7 +108,9 @@ struct NginxSandboxPlanner {
         for directive in directives {
             let name = directive.name
             switch name {
-            case "http": walk(directive.children, in: .http)
+            case "http":
+                httpErrorPages = directive.children.filter { $0.name == "error_page" }
+                walk(directive.children, in: .http)
             case "server" where block == .http:
                 server(directive)
             case "upstream": walk(directive.children, in: .upstream)
@@ -201,7 +205,7 @@ struct NginxSandboxPlanner {
             replace(directive, word: 1, with: "http://" + context.upstream, "proxy_pass \(url): the fake upstream")
             return
         }
-        guard !upstreamNames.contains(authority) else { return }
+        guard !upstreamNames.contains(authority), Self.hasValidPort(authority) else { return }
         let schemeEnd = url.range(of: "://")!.upperBound
         let rest = url[schemeEnd...].dropFirst(authority.count)
         let scheme = url[..<schemeEnd].replacingOccurrences(of: "https://", with: "http://").replacingOccurrences(of: "grpcs://", with: "grpc://")
@@ -220,7 +224,7 @@ struct NginxSandboxPlanner {
     }
 
     private mutating func upstreamServer(_ directive: NginxDirective) {
-        guard let address = directive.firstValue else { return }
+        guard let address = directive.firstValue, Self.hasValidPort(address) else { return }
         replace(directive, word: 1, with: context.upstream, "upstream server \(address): the fake upstream")
         for (position, value) in directive.values.enumerated().dropFirst() where value == "resolve" || value.hasPrefix("service=") {
             replace(directive, word: position + 1, with: "", "upstream server \(value): no resolver in the sandbox")
@@ -249,6 +253,10 @@ struct NginxSandboxPlanner {
         if !routes.contains(where: { $0.path == "/" }) {
             routes.insert(.init(path: "/", location: directive.location, proxied: false), at: 0)
         }
+        for page in pageRoutes(children, server: directive) {
+            routes.removeAll { $0.path == page.path }
+            routes.append(page)
+        }
         for port in ports { plan.sites.append(.init(host: host, port: port, location: directive.location, routes: routes)) }
         walk(children.filter { $0.name != "listen" }, in: .server)
         addTimeoutsIfMissing(children, in: directive)
@@ -256,7 +264,8 @@ struct NginxSandboxPlanner {
 
     /// Rewrites one `listen`; its port, or nil when the server listens there already.
     private mutating func listen(_ directive: NginxDirective, seen: [Int]) -> Int? {
-        guard let address = directive.firstValue else { return nil }
+        // A listen nginx refuses stays as written: the sandbox must not make it acceptable.
+        guard let address = directive.firstValue, Self.hasValidPort(address) else { return nil }
         let port = context.port(Self.portKey(address))
         if seen.contains(port) {
             remove(directive, "listen \(address): the same sandbox port as the server's listen before it")
@@ -274,6 +283,13 @@ struct NginxSandboxPlanner {
                     + (dropped.isEmpty ? "" : " (\(dropped.joined(separator: ", ")) dropped: plain HTTP)"),
                 location: directive.location))
         return port
+    }
+
+    /// Whether an address's port, if it names one, is one nginx takes (1 to 65535).
+    static func hasValidPort(_ address: String) -> Bool {
+        let key = portKey(address)
+        guard let port = Int(key) else { return true }
+        return (1...65535).contains(port)
     }
 
     /// What identifies a listen address's port: `80` for `80`, `*:80` and `[::]:80` alike.
@@ -295,7 +311,7 @@ struct NginxSandboxPlanner {
             let children = Array(location.children)
             // Visitors cannot ask for an internal location: nginx answers 404 for it.
             let isInternal = children.contains { $0.name == "internal" }
-            let proxied = children.contains { $0.name == "proxy_pass" }
+            let upstream = children.first { $0.name == "proxy_pass" }
             let path: String?
             switch values.count {
             case 1 where values[0].hasPrefix("@"): path = nil
@@ -306,12 +322,77 @@ struct NginxSandboxPlanner {
             if isInternal {
                 // Not a visitors' route.
             } else if let path, path.hasPrefix("/") {
-                routes.append(.init(path: path, location: location.location, proxied: proxied))
+                routes.append(.init(path: path, location: location.location, proxied: upstream != nil, upstreamLocation: upstream?.location))
             } else if !(values.first ?? "").hasPrefix("@") {
                 plan.notProbed.append((location.location, "location \(values.joined(separator: " ")): a regular expression, no path is derived from it yet"))
             }
             collectRoutes(children, into: &routes)
         }
+    }
+
+    /// Each error page URI the server's `error_page` lines name (or the http block's, which it
+    /// inherits when it names none; `$status` read as each code), as a route asked for directly,
+    /// placed at the location that answers it; not when that location is `internal` (asking
+    /// tells nothing then) or a regular expression might answer it instead.
+    private func pageRoutes(_ children: [NginxDirective], server: NginxDirective) -> [SandboxPlan.Route] {
+        let own = Self.all(children) { $0.name == "error_page" }
+        let errorPages = children.contains { $0.name == "error_page" } ? own : httpErrorPages + own
+        let locations = Self.all(children) { $0.name == "location" }
+        var routes: [SandboxPlan.Route] = []
+        for errorPage in errorPages {
+            let values = errorPage.values
+            guard let target = values.last?.split(separator: "?").first.map(String.init), target.hasPrefix("/") else { continue }
+            let codes = values.compactMap { Int($0) }
+            let uris = target.contains("$status") ? codes.map { target.replacingOccurrences(of: "$status", with: String($0)) } : [target]
+            for uri in uris where !uri.contains("$") && !routes.contains(where: { $0.path == uri }) {
+                let answering: NginxDirective?
+                switch Self.location(answering: uri, among: locations) {
+                case .unknown: continue
+                case .server: answering = nil
+                case .location(let location):
+                    if location.children.contains(where: { $0.name == "internal" }) { continue }
+                    answering = location
+                }
+                let page = SandboxPlan.PageTarget(codes: codes, directive: errorPage.location, reachableRule: NginxRules.errorPageNotInternal.id)
+                routes.append(.init(path: uri, location: answering?.location ?? server.location, proxied: false, page: page))
+            }
+        }
+        return routes
+    }
+
+    /// The directives that `matches` among `directives` and the blocks inside them.
+    private static func all(_ directives: [NginxDirective], _ matches: (NginxDirective) -> Bool) -> [NginxDirective] {
+        directives.flatMap { directive in (matches(directive) ? [directive] : []) + all(Array(directive.children), matches) }
+    }
+
+    /// Which location answers a URI, as far as prefixes decide it.
+    enum Answering {
+        case location(NginxDirective)
+        /// None matches: the server's own settings answer.
+        case server
+        /// A regular expression's location might be taken instead.
+        case unknown
+    }
+
+    /// The location nginx picks for `uri`: an exact match, else the longest prefix (unless a
+    /// regular expression might be taken instead).
+    static func location(answering uri: String, among locations: [NginxDirective]) -> Answering {
+        var best: (location: NginxDirective, length: Int, stops: Bool)?
+        var regular = false
+        for location in locations {
+            let values = location.values
+            switch values.count {
+            case 2 where values[0] == "=" && values[1] == uri: return .location(location)
+            case 2 where values[0] == "^~" && uri.hasPrefix(values[1]):
+                if values[1].count > best?.length ?? -1 { best = (location, values[1].count, true) }
+            case 1 where !values[0].hasPrefix("@") && uri.hasPrefix(values[0]):
+                if values[0].count > best?.length ?? -1 { best = (location, values[0].count, false) }
+            case 2 where values[0] == "~" || values[0] == "~*": regular = true
+            default: continue
+            }
+        }
+        if regular, best?.stops != true { return .unknown }
+        return best.map { .location($0.location) } ?? .server
     }
 
     /// A server that sets no timeout of its own gets the short ones: the http block's (if any)

@@ -40,11 +40,32 @@ public struct SandboxPlan: Sendable {
         public var location: SourceLocation
         /// Whether the route hands requests to an HTTP upstream (the fake one answers it).
         public var proxied: Bool
+        /// Where the route hands requests to the upstream (`proxy_pass`), when it does.
+        public var upstreamLocation: SourceLocation?
+        /// When the path is an error page's own URI: what asking for it directly tells.
+        public var page: PageTarget?
 
-        public init(path: String, location: SourceLocation, proxied: Bool) {
+        public init(path: String, location: SourceLocation, proxied: Bool, upstreamLocation: SourceLocation? = nil, page: PageTarget? = nil) {
             self.path = path
             self.location = location
             self.proxied = proxied
+            self.upstreamLocation = upstreamLocation
+            self.page = page
+        }
+    }
+
+    /// An error page's URI, asked for directly: its file should be there (a 404 says it is not,
+    /// at the line that names the page), and visitors should not get it as a page of its own
+    /// (`reachableRule`, at the route's place, when they do).
+    public struct PageTarget: Sendable {
+        public var codes: [Int]
+        public var directive: SourceLocation
+        public var reachableRule: String
+
+        public init(codes: [Int], directive: SourceLocation, reachableRule: String) {
+            self.codes = codes
+            self.directive = directive
+            self.reachableRule = reachableRule
         }
     }
 

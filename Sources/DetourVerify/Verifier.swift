@@ -135,7 +135,8 @@ public enum Verifier {
                 report.notProbed.append((SourceLocation(path: options.mainDisplay), "upstream \(mode): \(error)"))
                 continue
             }
-            report.observations += await probe(plan, mode: mode, upstream: upstream, pages: pages, timeout: options.probeTimeout)
+            report.observations += await probe(
+                plan, mode: mode, upstream: upstream, pages: pages, builtinMark: server.builtinPageMark, timeout: options.probeTimeout)
         }
         report.diagnostics = VerifyVerdict.findings(
             report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes)
@@ -143,7 +144,9 @@ public enum Verifier {
     }
 
     /// Every route of every site under `mode`, at once.
-    private static func probe(_ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, timeout: Double) async
+    private static func probe(
+        _ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, builtinMark: String, timeout: Double
+    ) async
         -> [VerifyObservation]
     {
         await withTaskGroup(of: VerifyObservation.self) { group in
@@ -153,10 +156,7 @@ public enum Verifier {
                         let mark = UUID().uuidString
                         let target = route.path + (route.path.contains("?") ? "&" : "?") + "detour-probe=" + mark
                         let answer = await HTTPProbe(port: site.port, host: site.host, path: target).send(seconds: timeout)
-                        let body: VerifyObservation.Body =
-                            if let page = pages.page(answer.body) { .page(code: page.code, path: page.path) } else if answer.body.isEmpty {
-                                .empty
-                            } else if String(decoding: answer.body.prefix(64), as: UTF8.self).hasPrefix(FakeUpstream.bodyMark) { .upstream } else { .server }
+                        let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)
                         return VerifyObservation(
                             site: siteIndex, route: routeIndex, method: "GET", mode: mode, host: site.host, path: route.path, status: answer.status,
                             body: body, contentType: answer.header("Content-Type"), cacheControl: answer.header("Cache-Control"),
@@ -168,6 +168,15 @@ public enum Verifier {
             for await observation in group { observations.append(observation) }
             return observations.sorted { ($0.site, $0.route) < ($1.site, $1.route) }
         }
+    }
+
+    /// Whose body a visitor got: detour's page, the fake upstream's, the server's built-in
+    /// error page (it alone holds `builtinMark`), or the site's own.
+    static func whose(_ body: [UInt8], pages: PageIndex, builtinMark: String) -> VerifyObservation.Body {
+        if let page = pages.page(body) { return .page(code: page.code, path: page.path) }
+        if body.isEmpty { return .empty }
+        if body.starts(with: FakeUpstream.bodyMark.utf8) { return .upstream }
+        return body.firstRange(of: Array(builtinMark.utf8)) != nil ? .builtin : .site
     }
 
     // MARK: The sandbox

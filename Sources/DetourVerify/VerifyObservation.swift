@@ -7,15 +7,18 @@ public struct VerifyObservation: Sendable {
         case page(code: Int?, path: String)
         /// What the fake upstream wrote.
         case upstream
-        /// The server's own (its built-in error page, a redirect's text, a file of the site).
-        case server
+        /// The server's own built-in error page.
+        case builtin
+        /// Anything else the site served: one of its files, a page of its own, a redirect's text.
+        case site
         case empty
 
         public var description: String {
             switch self {
             case .page(_, let path): "detour's \(path)"
             case .upstream: "the upstream's own body"
-            case .server: "the server's own body"
+            case .builtin: "the server's own error page"
+            case .site: "the site's own body"
             case .empty: "an empty body"
             }
         }

@@ -10,6 +10,8 @@ public struct VerifyServer: Sendable {
     /// The binary looked up on PATH (and in /usr/sbin, where Debian puts servers).
     public var binary: String
     public var catalogue: [RuleDescription]
+    /// Bytes only the server's built-in error pages hold.
+    public var builtinPageMark: String
     public var plan: @Sendable (_ main: URL, _ display: String, _ context: SandboxContext) -> SandboxPlan
     /// The arguments that test the configuration copied at `main` in the sandbox `folder`.
     public var test: @Sendable (_ main: String, _ folder: String) -> [String]
@@ -23,7 +25,7 @@ public struct VerifyServer: Sendable {
         @Sendable (_ output: String, _ copies: [(copy: String, display: String)], _ main: String) -> (findings: [Diagnostic], missing: String?)
 
     public static let nginx = VerifyServer(
-        name: "nginx", binary: "nginx", catalogue: NginxChecker.catalogue,
+        name: "nginx", binary: "nginx", catalogue: NginxChecker.catalogue, builtinPageMark: "<hr><center>nginx",
         plan: { main, display, context in NginxSandbox.plan(main: main, mainDisplay: display, context: context) },
         test: { main, folder in ["-t", "-q"] + nginxArguments(main, folder) },
         run: { main, folder in nginxArguments(main, folder) },

@@ -3,15 +3,23 @@ import DetourProxyCore
 
 /// Turns what the probes saw into findings with `detour check`'s rule ids (`SharedCheck`) and
 /// severities (the dialect's catalogue), one per rule and place, each with its evidence:
-/// - a status detour has a page for, answered without it, by a site that never answers with
-///   one of detour's pages: `code-not-covered`, at the site;
+/// - a status detour has a page for, answered by the server's built-in page, nothing, or the
+///   upstream's own body in a site that answers no error with a page: `code-not-covered`, at
+///   the site (a page of the site's own, not detour's, covers it);
 /// - the upstream's own body for such a status, in a site that does answer with detour's pages
 ///   elsewhere: `upstream-errors-pass-through`, at the route;
 /// - a 404 where a request that reached the upstream met its failure: `error-page-missing-file`;
 /// - one of detour's pages sent with a success status: `error-page-soft-status`.
 enum VerifyVerdict {
+    /// What a group of probes shows.
+    private enum Kind: Equatable {
+        case shared(SharedCheck)
+        /// The page's own URI answered visitors (the dialect's rule).
+        case reachable(String)
+    }
+
     private struct Group {
-        var check: SharedCheck
+        var kind: Kind
         var location: SourceLocation
         var observations: [VerifyObservation] = []
     }
@@ -21,21 +29,40 @@ enum VerifyVerdict {
     {
         // Routes whose requests reach the upstream while it answers: their failures are the upstream's.
         let reaching = Set(observations.filter { $0.mode == .answers && $0.reachedUpstream }.map { [$0.site, $0.route] })
-        // Sites that answer some probe with one of detour's pages: they have pages, set up somewhere.
-        let servingPages = Set(observations.filter { if case .page = $0.body { true } else { false } }.map(\.site))
+        // Sites that answer some error with a page (detour's, or one of the site's own files):
+        // they have pages, set up somewhere.
+        let servingPages = Set(
+            observations.filter { observation in
+                switch observation.body {
+                case .page: true
+                case .site: codes.contains(observation.status)
+                default: false
+                }
+            }.map(\.site))
         var groups: [String: Group] = [:]
         var order: [String] = []
-        func add(_ check: SharedCheck, at location: SourceLocation, _ observation: VerifyObservation) {
-            let key = "\(check.rawValue) \(location.path):\(location.line):\(location.column)"
+        func add(_ kind: Kind, at location: SourceLocation, _ observation: VerifyObservation) {
+            let key = "\(kind) \(location.path):\(location.line):\(location.column)"
             if groups[key] == nil {
-                groups[key] = Group(check: check, location: location)
+                groups[key] = Group(kind: kind, location: location)
                 order.append(key)
             }
             groups[key]!.observations.append(observation)
         }
+        func add(_ check: SharedCheck, at location: SourceLocation, _ observation: VerifyObservation) { add(.shared(check), at: location, observation) }
         for observation in observations {
             let site = plan.sites[observation.site]
             let route = site.routes[observation.route]
+            // An error page's own URI, asked for directly: there, and not for visitors to ask.
+            if let page = route.page {
+                guard observation.mode == .answers else { continue }
+                if (200..<300).contains(observation.status) {
+                    add(.reachable(page.reachableRule), at: route.location, observation)
+                } else if observation.status == 404 {
+                    add(.missingFile, at: page.directive, observation)
+                }
+                continue
+            }
             let reaches = reaching.contains([observation.site, observation.route])
             // A route that never reaches the upstream answers alike in every mode: judged once.
             if !reaches, observation.mode != .answers { continue }
@@ -45,7 +72,10 @@ enum VerifyVerdict {
             case .page:
                 continue
             case .upstream where codes.contains(observation.status) && servingPages.contains(observation.site):
-                add(.upstreamPassThrough, at: route.location, observation)
+                add(.upstreamPassThrough, at: route.upstreamLocation ?? route.location, observation)
+            case .site where codes.contains(observation.status):
+                // A page of the site's own answers it: covered, if not by detour's page.
+                continue
             case _ where reaches && observation.mode != .answers && observation.status == 404:
                 add(.missingFile, at: route.location, observation)
             case _ where codes.contains(observation.status):
@@ -57,7 +87,11 @@ enum VerifyVerdict {
         let severities = Dictionary(catalogue.map { ($0.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
         return order.map { key in
             let group = groups[key]!
-            let rule = group.check.id(dialect)
+            let rule: String =
+                switch group.kind {
+                case .shared(let check): check.id(dialect)
+                case .reachable(let rule): rule
+                }
             let evidence = group.observations.map(\.evidence)
             let shown = evidence.prefix(Self.shownEvidence).map { Diagnostic.Note("seen: \($0)") }
             let rest = evidence.count - shown.count
@@ -69,12 +103,19 @@ enum VerifyVerdict {
     private static func message(_ group: Group) -> String {
         let statuses = Set(group.observations.map(\.status)).sorted().map(String.init).joined(separator: ", ")
         let bodies = Set(group.observations.map(\.body.description)).sorted().joined(separator: " or ")
-        switch group.check {
+        guard case .shared(let check) = group.kind else {
+            return "visitors can ask for the error page itself: \(group.observations.map(\.path).first ?? "") answers \(statuses) with \(bodies)"
+        }
+        switch check {
         case .codeNotCovered: return "visitors get \(statuses) with \(bodies), not detour's page: the server answers no probe with one"
         case .upstreamPassThrough: return "the upstream's own \(statuses) \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
-        case .missingFile: return "visitors get a 404 where the upstream failed: the error page's file is not found"
+        case .missingFile:
+            let asked = group.observations.contains { $0.mode == .answers }
+            return asked
+                ? "the error page is not there: asked for, its URI answers 404"
+                : "visitors get a 404 where the upstream failed: the error page's file is not found"
         case .softStatus: return "detour's error page goes out with status \(statuses)"
-        case .proxied, .protected: return group.check.rawValue
+        case .proxied, .protected: return check.rawValue
         }
     }
 

@@ -54,7 +54,8 @@ enum VerifyText {
                 switch observation.body {
                 case .page(_, let path): "page \(path.split(separator: "/").last ?? "")"
                 case .upstream: "upstream's"
-                case .server: "server's"
+                case .builtin: "server's"
+                case .site: "site's"
                 case .empty: "empty"
                 }
             routes[key, default: []].append("\(observation.mode): \(observation.status == 0 ? "none" : String(observation.status)) \(body)")

@@ -122,6 +122,26 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try findings(bare).map(\.line), [2])
     }
 
+    func testAnErrorPageAskedForDirectlyIsThereAndNotForVisitors() throws {
+        let site =
+            "server {\n    server_name static.example;\n    error_page 500 502 503 504 /50x.html;\n    location = /50x.html { root /usr/share/detour/errors; }\n}\n"
+        let missing = try verify(site)
+        XCTAssertEqual(try findings(missing).map(\.rule), ["nginx.error-page-missing-file"], missing.stdout)
+        XCTAssertEqual(try findings(missing).map(\.line), [3], "at the error_page that names it")
+        try folder.write(["public/errors/50x.html": "<p>a page of the site's own</p>\n"])
+        let reachable = try verify(site)
+        XCTAssertEqual(try findings(reachable).map(\.rule), ["nginx.error-page-not-internal"], reachable.stdout)
+        XCTAssertEqual(try findings(reachable).map(\.line), [4], "at the location that serves it")
+        XCTAssertEqual(reachable.status, 0, "a note")
+    }
+
+    func testTheSandboxMakesNoRefusedListenAcceptable() throws {
+        let result = try verify("server {\n    listen 80000;\n    location / { proxy_pass http://app:99999; }\n}\n")
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.directive"], result.stdout)
+        XCTAssertEqual(try findings(result).map(\.line), [2])
+        XCTAssertTrue(result.stdout.contains("invalid port"), result.stdout)
+    }
+
     func testWhatCannotRunIsRefusedWithExitTwo() throws {
         let module = try verify("server {\n    listen 80;\n    more_set_headers \"X-A: b\";\n}\n")
         XCTAssertEqual(module.status, 2, module.stderr)
