@@ -52,6 +52,9 @@ struct VerifyCommand: ParsableCommand {
         let main = absolute(arguments[1])
         guard FileManager.default.fileExists(atPath: main.path) else { throw ValidationError("configuration file '\(arguments[1])' does not exist") }
         let pagesPath = pageOptions.pagesPath(in: cwd)
+        if let pagesPath, PageFolder.codes(in: absolute(pagesPath)).isEmpty {
+            throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
+        }
         let maps = pageOptions.pathMaps.map {
             PagePathMap(installPath: $0.installPath, localPath: absolute($0.localPath).standardizedFileURL.path)
         }

@@ -150,6 +150,9 @@ final class VerifyCommandTests: XCTestCase {
         let absent = try verify("server { listen 80; }\n", extra: ["--server-binary", "/nonexistent/nginx"])
         XCTAssertEqual(absent.status, 2)
         XCTAssertTrue(absent.stderr.contains("/nonexistent/nginx is not installed here"), absent.stderr)
+        let noPages = try ProcessRunner.detour(["verify", "nginx", "conf/nginx.conf", "--pages", "conf"], in: folder.url)
+        XCTAssertEqual(noPages.status, 64, noPages.stderr)
+        XCTAssertTrue(noPages.stderr.contains("no <status>.html pages in 'conf'"), noPages.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), [], "no sandbox is left")
     }
 
