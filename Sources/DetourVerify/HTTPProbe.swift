@@ -20,18 +20,23 @@ public struct HTTPProbe: Sendable {
     public var host: String
     public var method: String
     public var path: String
+    /// A form's body, for POST.
+    public var body: String?
 
-    public init(port: Int, host: String, method: String = "GET", path: String) {
+    public init(port: Int, host: String, method: String = "GET", path: String, body: String? = nil) {
         self.port = port
         self.host = host
         self.method = method
         self.path = path
+        self.body = body
     }
 
     /// Sends the request with `Connection: close` and reads until the server closes or
     /// `seconds` pass.
     public func send(seconds: Double) async -> Answer {
-        let request = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: detour-verify\r\nAccept: */*\r\nConnection: close\r\n\r\n"
+        let form = body.map { "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \($0.utf8.count)\r\n" } ?? ""
+        let request =
+            "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: detour-verify\r\nAccept: */*\r\n\(form)Connection: close\r\n\r\n\(body ?? "")"
         let collector = Collector()
         do {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -46,6 +46,9 @@ public enum Verifier {
         public var refusal: String?
     }
 
+    /// How each route is asked: as a page is read, as a form is sent, and for its headers only.
+    static let methods = ["GET", "POST", "HEAD"]
+
     /// The modes each route is probed under, the working one first.
     static let modes: [FakeUpstream.Mode] = [.answers, .down, .status(500), .status(502), .status(503), .status(504), .silent, .closesMidBody]
 
@@ -152,21 +155,27 @@ public enum Verifier {
         await withTaskGroup(of: VerifyObservation.self) { group in
             for (siteIndex, site) in plan.sites.enumerated() {
                 for (routeIndex, route) in site.routes.enumerated() {
-                    group.addTask {
-                        let mark = UUID().uuidString
-                        let target = route.path + (route.path.contains("?") ? "&" : "?") + "detour-probe=" + mark
-                        let answer = await HTTPProbe(port: site.port, host: site.host, path: target).send(seconds: timeout)
-                        let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)
-                        return VerifyObservation(
-                            site: siteIndex, route: routeIndex, method: "GET", mode: mode, host: site.host, path: route.path, status: answer.status,
-                            body: body, contentType: answer.header("Content-Type"), cacheControl: answer.header("Cache-Control"),
-                            retryAfter: answer.header("Retry-After"), reachedUpstream: upstream.wasAsked(mark))
+                    // An error page's own URI is read, not posted to.
+                    for method in route.page == nil ? methods : ["GET"] {
+                        group.addTask {
+                            let mark = UUID().uuidString
+                            let target = route.path + (route.path.contains("?") ? "&" : "?") + "detour-probe=" + mark
+                            let form = method == "POST" ? "detour=probe" : nil
+                            let answer = await HTTPProbe(port: site.port, host: site.host, method: method, path: target, body: form).send(seconds: timeout)
+                            let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)
+                            return VerifyObservation(
+                                site: siteIndex, route: routeIndex, method: method, mode: mode, host: site.host, path: route.path, status: answer.status,
+                                body: body, contentType: answer.header("Content-Type"), cacheControl: answer.header("Cache-Control"),
+                                retryAfter: answer.header("Retry-After"), reachedUpstream: upstream.wasAsked(mark))
+                        }
                     }
                 }
             }
             var observations: [VerifyObservation] = []
             for await observation in group { observations.append(observation) }
-            return observations.sorted { ($0.site, $0.route) < ($1.site, $1.route) }
+            return observations.sorted {
+                ($0.site, $0.route, Self.methods.firstIndex(of: $0.method) ?? 0) < ($1.site, $1.route, Self.methods.firstIndex(of: $1.method) ?? 0)
+            }
         }
     }
 

@@ -63,6 +63,8 @@ enum VerifyVerdict {
                 }
                 continue
             }
+            // A HEAD's answer has no body to tell whose page it is.
+            if observation.method == "HEAD" { continue }
             let reaches = reaching.contains([observation.site, observation.route])
             // A route that never reaches the upstream answers alike in every mode: judged once.
             if !reaches, observation.mode != .answers { continue }

@@ -65,7 +65,13 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertEqual(try findings(result).map(\.rule), [])
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let answers = try XCTUnwrap(report["observations"] as? [[String: Any]]).filter { $0["path"] as? String == "/" }
+        let all = try XCTUnwrap(report["observations"] as? [[String: Any]]).filter { $0["path"] as? String == "/" }
+        let answers = all.filter { $0["method"] as? String == "GET" }
+        let posted = all.first { $0["method"] as? String == "POST" && $0["upstream"] as? String == "not listening" }
+        XCTAssertEqual(posted?["status"] as? Int, 502, "a form sent while the upstream is down")
+        XCTAssertEqual(posted?["body"] as? String, "detour's public/errors/502.html")
+        let head = all.first { $0["method"] as? String == "HEAD" && $0["upstream"] as? String == "answering 503" }
+        XCTAssertEqual(head?["status"] as? Int, 503)
         let byMode = Dictionary(answers.map { ($0["upstream"] as? String ?? "", ($0["status"] as? Int ?? 0, $0["body"] as? String ?? "")) }) { first, _ in first
         }
         XCTAssertEqual(byMode["answering 200"]?.0, 200)
@@ -133,6 +139,21 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try findings(reachable).map(\.rule), ["nginx.error-page-not-internal"], reachable.stdout)
         XCTAssertEqual(try findings(reachable).map(\.line), [4], "at the location that serves it")
         XCTAssertEqual(reachable.status, 0, "a note")
+    }
+
+    func testAFormSentToAStaticPageIsRefusedWhereAPageReadIsServed() throws {
+        // A named location keeps the request's method: nginx's static files refuse a POST.
+        try folder.write(["public/errors/405.html": "<p>detour's page for 405</p>\n"])
+        let result = try verify(
+            "server {\n    server_name form.example;\n    error_page 502 @down;\n    location @down { root /usr/share/detour/errors; try_files /502.html =502; }\n    location / { proxy_pass http://app:80; proxy_intercept_errors on; }\n}\n"
+        )
+        XCTAssertTrue(try findings(result).map(\.rule).contains("nginx.code-not-covered"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("visitors get 405, 504 with the server's own error page"), result.stdout)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let answers = try XCTUnwrap(report["observations"] as? [[String: Any]]).filter {
+            $0["upstream"] as? String == "not listening" && $0["path"] as? String == "/"
+        }
+        XCTAssertEqual(answers.map { "\($0["method"] ?? "") \($0["status"] ?? "")" }, ["GET 502", "POST 405", "HEAD 502"])
     }
 
     func testTheSandboxMakesNoRefusedListenAcceptable() throws {
