@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Runs `detour verify nginx` on every case of a corpus laid out as cases/<name>/expect (the
-`# run (from this folder): detour check nginx ARGS` line gives the arguments; `finding` and
-`plant` lines are what must be found, `allow` what may be, `nginx-t FAIL FILE:LINE` a refusal
-that must be reported there) and prints, per case, agreement, then the totals.
+"""Runs `detour verify` on every case of a corpus laid out as cases/<name>/expect (the
+`# run (from this folder): detour check SERVER ARGS` line gives the server and the arguments;
+`finding` and `plant` lines are what must be found, `allow` what may be, `nginx-t FAIL FILE:LINE`
+(`caddy-validate`, `haproxy-c`, `apache2-t`) a refusal that must be reported there) and prints,
+per case, agreement, then the totals per server. Cases of a server `detour verify` does not run
+are counted apart.
 
     scripts/verify-corpus.py CORPUS_DIR [DETOUR_BINARY]
 """
@@ -12,22 +14,28 @@ import re
 import subprocess
 import sys
 
-CONFIG_RULES = {"nginx.syntax", "nginx.directive", "nginx.include-missing", "nginx.include-cycle", "nginx.include-depth", "nginx.include-size"}
-RUN = "# run (from this folder): detour check nginx "
+# The findings a server's refusal of the configuration is reported as.
+CONFIG_RULES = {
+    "nginx": {"nginx.syntax", "nginx.directive", "nginx.include-missing", "nginx.include-cycle", "nginx.include-depth", "nginx.include-size"},
+    "caddy": {"caddy.syntax", "caddy.directive", "caddy.import"},
+}
+REFUSAL = {"nginx-t": "nginx", "caddy-validate": "caddy", "haproxy-c": "haproxy", "apache2-t": "apache"}
+RUN = "# run (from this folder): detour check "
 
 
-def expectations(lines):
+def expectations(lines, server):
     required, allowed = [], []
+    config_rules = CONFIG_RULES.get(server, set())
     for line in lines:
         if line.startswith(("finding ", "plant ", "allow ")):
             kind, rules, place = line.split()[:3]
             path, numbers = place.rsplit(":", 1)
             spec = (set(rules.split("|")), path, {int(n) for n in numbers.split("|")})
             (allowed if kind == "allow" else required).append(spec)
-        elif match := re.match(r"nginx-t FAIL (\S+):(\d+) ", line):
-            required.append((CONFIG_RULES, match.group(1), {int(match.group(2))}))
-        elif line.startswith("nginx-t FAIL"):
-            allowed.append((CONFIG_RULES, None, None))
+        elif match := re.match(r"(\S+) FAIL (\S+):(\d+) ", line):
+            required.append((config_rules, match.group(2), {int(match.group(3))}))
+        elif re.match(r"(\S+) FAIL", line):
+            allowed.append((config_rules, None, None))
     return required, allowed
 
 
@@ -37,7 +45,8 @@ def hits(spec, finding):
 
 
 def main(corpus, detour):
-    totals = dict(cases=0, ran=0, refused=0, agree=0, required=0, found=0, false_alarms=0)
+    servers = subprocess.run([detour, "verify", "--help"], capture_output=True, text=True).stdout
+    all_totals = {}
     for name in sorted(os.listdir(os.path.join(corpus, "cases"))):
         folder = os.path.join(corpus, "cases", name)
         expect = os.path.join(folder, "expect")
@@ -47,15 +56,20 @@ def main(corpus, detour):
         arguments = next((line[len(RUN):].split() for line in lines if line.startswith(RUN)), None)
         if arguments is None:
             continue
+        server, arguments = arguments[0], arguments[1:]
+        totals = all_totals.setdefault(server, dict(cases=0, ran=0, refused=0, agree=0, required=0, found=0, false_alarms=0, unsupported=0))
         totals["cases"] += 1
-        run = subprocess.run([detour, "verify", "nginx", *arguments, "--format", "json", "--timeout", "5"], cwd=folder, capture_output=True, text=True, timeout=600)
+        if f"detour verify {server} " not in servers:
+            totals["unsupported"] += 1
+            continue
+        run = subprocess.run([detour, "verify", server, *arguments, "--format", "json", "--timeout", "5"], cwd=folder, capture_output=True, text=True, timeout=600)
         if run.returncode == 2:
             totals["refused"] += 1
             print(f"{name}: cannot run here: {run.stderr.strip().splitlines()[-1] if run.stderr.strip() else '?'}")
             continue
         totals["ran"] += 1
         found = {(d["rule"], d["location"]["path"], d["location"]["line"]) for d in json.loads(run.stdout)["diagnostics"]}
-        required, allowed = expectations(lines)
+        required, allowed = expectations(lines, server)
         matched = sum(1 for spec in required if any(hits(spec, f) for f in found))
         false_alarms = sorted(f for f in found if not any(hits(spec, f) for spec in required + allowed))
         agree = matched == len(required) and not false_alarms
@@ -64,10 +78,14 @@ def main(corpus, detour):
         totals["found"] += matched
         totals["false_alarms"] += len(false_alarms)
         print(f"{name}: {'agrees' if agree else 'disagrees'}: found {matched}/{len(required)}, false alarms {len(false_alarms)} {false_alarms[:2]}")
-    print(
-        f"{totals['cases']} cases: {totals['ran']} run ({totals['refused']} cannot run here); agreement {totals['agree']}/{totals['ran']}; "
-        f"findings {totals['found']}/{totals['required']}; false alarms {totals['false_alarms']}"
-    )
+    for server, totals in sorted(all_totals.items()):
+        if totals["unsupported"] == totals["cases"]:
+            print(f"{server}: {totals['cases']} cases, not run (detour verify does not run {server} yet)")
+            continue
+        print(
+            f"{server}: {totals['cases']} cases: {totals['ran']} run ({totals['refused']} cannot run here); agreement {totals['agree']}/{totals['ran']}; "
+            f"findings {totals['found']}/{totals['required']}; false alarms {totals['false_alarms']}"
+        )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ struct CaddyConfig: Sendable {
     var blocks: [CaddySiteBlock]
     var diagnostics: [Diagnostic]
     var version: CaddyVersionSource
+    /// Each file read, where it is on disk, by the same index as `files`.
+    var paths: [String] = []
 
     /// The site blocks: every block but a global options block written first.
     var sites: [CaddySiteBlock] {
@@ -64,7 +66,8 @@ struct CaddyConfig: Sendable {
                     let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
                     return tokens(of: absolute, shown: display(absolute))
                 }, onBlock: onSite.map { onSite in { block, index in if !(index == 0 && block.isGlobalOptions) { onSite(block) } } })
-            return CaddyConfig(files: names, blocks: parser.blocks, diagnostics: parser.error.map { [$0] } ?? [], version: version)
+            return CaddyConfig(
+                files: names, blocks: parser.blocks, diagnostics: parser.error.map { [$0] } ?? [], version: version, paths: files.map(\.absolute))
         }
     }
 

@@ -251,7 +251,7 @@ struct NginxSandboxPlanner {
         var routes: [SandboxPlan.Route] = []
         collectRoutes(children, into: &routes)
         if !routes.contains(where: { $0.path == "/" }) {
-            routes.insert(.init(path: "/", location: directive.location, proxied: false), at: 0)
+            routes.insert(.init(path: "/", location: directive.location), at: 0)
         }
         for page in pageRoutes(children, server: directive) {
             routes.removeAll { $0.path == page.path }
@@ -322,7 +322,7 @@ struct NginxSandboxPlanner {
             if isInternal {
                 // Not a visitors' route.
             } else if let path, path.hasPrefix("/") {
-                routes.append(.init(path: path, location: location.location, proxied: upstream != nil, upstreamLocation: upstream?.location))
+                routes.append(.init(path: path, location: location.location, upstreamLocation: upstream?.location))
             } else if !(values.first ?? "").hasPrefix("@") {
                 plan.notProbed.append((location.location, "location \(values.joined(separator: " ")): a regular expression, no path is derived from it yet"))
             }
@@ -354,7 +354,7 @@ struct NginxSandboxPlanner {
                     answering = location
                 }
                 let page = SandboxPlan.PageTarget(codes: codes, directive: errorPage.location, reachableRule: NginxRules.errorPageNotInternal.id)
-                routes.append(.init(path: uri, location: answering?.location ?? server.location, proxied: false, page: page))
+                routes.append(.init(path: uri, location: answering?.location ?? server.location, page: page))
             }
         }
         return routes

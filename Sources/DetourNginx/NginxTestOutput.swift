@@ -8,16 +8,10 @@ import Foundation
 /// or, when nginx lacks a module the configuration uses (a dynamic module's directive that it
 /// does not know, a module file that is not there), why the sandbox cannot run it.
 public enum NginxTestOutput {
-    public struct Reading: Sendable {
-        public var findings: [Diagnostic] = []
-        /// What the sandbox cannot give, when that is why nginx refused.
-        public var missing: String?
-    }
-
     /// `output`, in which each file's sandbox copy (`copies`) is named: each copy is replaced
     /// by the file's own name, and a message without a place is put at `main`'s first line.
-    public static func read(_ output: String, copies: [(copy: String, display: String)], main: String) -> Reading {
-        var reading = Reading()
+    public static func read(_ output: String, copies: [(copy: String, display: String)], main: String) -> SandboxRefusal {
+        var reading = SandboxRefusal()
         for raw in output.split(separator: "\n") where raw.contains("[emerg]") {
             var line = String(raw)
             for file in copies { line = line.replacingOccurrences(of: file.copy, with: file.display) }

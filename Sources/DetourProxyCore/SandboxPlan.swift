@@ -38,18 +38,21 @@ public struct SandboxPlan: Sendable {
     public struct Route: Sendable {
         public var path: String
         public var location: SourceLocation
-        /// Whether the route hands requests to an HTTP upstream (the fake one answers it).
-        public var proxied: Bool
         /// Where the route hands requests to the upstream (`proxy_pass`), when it does.
         public var upstreamLocation: SourceLocation?
+        /// Where the route answers in place of the upstream's response, when it does (Caddy's
+        /// `handle_response`): what turns an upstream's failure into something else.
+        public var responseLocation: SourceLocation?
         /// When the path is an error page's own URI: what asking for it directly tells.
         public var page: PageTarget?
 
-        public init(path: String, location: SourceLocation, proxied: Bool, upstreamLocation: SourceLocation? = nil, page: PageTarget? = nil) {
+        public init(
+            path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil
+        ) {
             self.path = path
             self.location = location
-            self.proxied = proxied
             self.upstreamLocation = upstreamLocation
+            self.responseLocation = responseLocation
             self.page = page
         }
     }
@@ -131,4 +134,14 @@ public struct SandboxContext: Sendable {
 
     /// Where the configuration's file `path` is copied.
     public func copy(of path: String) -> String { folder + "/root" + path }
+}
+
+/// What a server's own test said of a sandboxed copy when it refused it, read back by the
+/// dialect: findings at the original files' lines, or what the sandbox cannot give (a module
+/// this machine's server lacks), which is why it refused.
+public struct SandboxRefusal: Sendable {
+    public var findings: [Diagnostic] = []
+    public var missing: String?
+
+    public init() {}
 }

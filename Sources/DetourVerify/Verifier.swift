@@ -98,23 +98,24 @@ public enum Verifier {
             report.refusal = "cannot write the sandbox: \(error)"
             return report
         }
-        let tested = Self.runToEnd(binary, server.test(main, folder), in: folder)
-        guard tested.status == 0 else {
-            // The real server's own refusal is a verdict, at its file and line; unless what it
-            // lacks is the sandbox's (a module this machine does not have).
-            let copies = plan.files.map { (copy: context.copy(of: $0.path), display: $0.displayPath) }
-            let reading = server.readRefusal(tested.output, copies, options.mainDisplay)
-            if let missing = reading.missing {
-                report.refusal = "\(server.name) cannot run the configuration here: \(missing)"
-            } else if !reading.findings.isEmpty {
-                report.diagnostics = reading.findings
-            } else {
-                let said = copies.reduce(tested.output) { text, file in text.replacingOccurrences(of: file.copy, with: file.display) }
-                report.refusal = "\(server.name) refuses the configuration in the sandbox: \(said.trimmingCharacters(in: .whitespacesAndNewlines))"
+        let environment = server.environment(folder)
+        var runnable = main
+        if let prepare = server.prepare {
+            let prepared = prepare(binary, main, plan, context)
+            report.rewrites += prepared.rewrites
+            report.notProbed += prepared.notProbed
+            guard let prepared = prepared.main else {
+                Self.refused(server, prepared.output, plan: plan, context: context, options: options, into: &report)
+                return report
             }
+            runnable = prepared
+        }
+        let tested = Self.runToEnd(binary, server.test(runnable, folder), in: folder, environment: environment)
+        guard tested.status == 0 else {
+            Self.refused(server, tested.output, plan: plan, context: context, options: options, into: &report)
             return report
         }
-        guard let process = Self.start(binary, server.run(main, folder), in: folder) else {
+        guard let process = Self.start(binary, server.run(runnable, folder), in: folder, environment: environment) else {
             report.refusal = "cannot start \(binary)"
             return report
         }
@@ -146,9 +147,26 @@ public enum Verifier {
         return report
     }
 
+    /// The real server's own refusal is a verdict, at its file and line; unless what it lacks
+    /// is the sandbox's (a module this machine does not have).
+    private static func refused(
+        _ server: VerifyServer, _ output: String, plan: SandboxPlan, context: SandboxContext, options: Options, into report: inout Report
+    ) {
+        let copies = plan.files.map { (copy: context.copy(of: $0.path), display: $0.displayPath) }
+        let reading = server.readRefusal(output, copies, options.mainDisplay)
+        if let missing = reading.missing {
+            report.refusal = "\(server.name) cannot run the configuration here: \(missing)"
+        } else if !reading.findings.isEmpty {
+            report.diagnostics = reading.findings
+        } else {
+            let said = copies.reduce(output) { text, file in text.replacingOccurrences(of: file.copy, with: file.display) }
+            report.refusal = "\(server.name) refuses the configuration in the sandbox: \(said.trimmingCharacters(in: .whitespacesAndNewlines))"
+        }
+    }
+
     /// Every route of every site under `mode`, at once.
     private static func probe(
-        _ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, builtinMark: String, timeout: Double
+        _ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, builtinMark: String?, timeout: Double
     ) async
         -> [VerifyObservation]
     {
@@ -181,10 +199,11 @@ public enum Verifier {
 
     /// Whose body a visitor got: detour's page, the fake upstream's, the server's built-in
     /// error page (it alone holds `builtinMark`), or the site's own.
-    static func whose(_ body: [UInt8], pages: PageIndex, builtinMark: String) -> VerifyObservation.Body {
+    static func whose(_ body: [UInt8], pages: PageIndex, builtinMark: String?) -> VerifyObservation.Body {
         if let page = pages.page(body) { return .page(code: page.code, path: page.path) }
         if body.isEmpty { return .empty }
         if body.starts(with: FakeUpstream.bodyMark.utf8) { return .upstream }
+        guard let builtinMark else { return .site }
         return body.firstRange(of: Array(builtinMark.utf8)) != nil ? .builtin : .site
     }
 
@@ -250,38 +269,53 @@ public enum Verifier {
     // MARK: The server
 
     /// `binary` with `arguments`, run in `folder`, its output and errors to `output`.
-    private static func process(_ binary: String, _ arguments: [String], in folder: String, output: Any) -> Process {
+    private static func process(_ binary: String, _ arguments: [String], in folder: String, environment: [String: String], output: Any, errors: Any)
+        -> Process
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, sandbox in sandbox }
+        for folder in environment.values where folder.hasPrefix("/") {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         process.standardOutput = output
-        process.standardError = output
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         return process
     }
 
-    private static func start(_ binary: String, _ arguments: [String], in folder: String) -> Process? {
+    private static func start(_ binary: String, _ arguments: [String], in folder: String, environment: [String: String]) -> Process? {
         _ = FileManager.default.createFile(atPath: folder + "/server.out", contents: nil)
         guard let output = FileHandle(forWritingAtPath: folder + "/server.out") else { return nil }
-        let process = process(binary, arguments, in: folder, output: output)
+        let process = process(binary, arguments, in: folder, environment: environment, output: output, errors: output)
         guard (try? process.run()) != nil else { return nil }
         VerifyCleanup.track(process)
         return process
     }
 
-    /// Runs `binary` to its end: its status and what it printed.
-    static func runToEnd(_ binary: String, _ arguments: [String], in folder: String) -> (status: Int32, output: String) {
+    /// Runs `binary` to its end: its status and what it printed (with `separateErrors`, its
+    /// standard error apart, in `errors`).
+    static func runToEnd(_ binary: String, _ arguments: [String], in folder: String, environment: [String: String] = [:], separateErrors: Bool = false)
+        -> (status: Int32, output: String, errors: String)
+    {
         let pipe = Pipe()
-        let process = process(binary, arguments, in: folder, output: pipe)
+        // Standard error into a file: two pipes read one after the other can fill and stall.
+        let errorsFile = NSTemporaryDirectory() + "detour-verify-errors-" + UUID().uuidString
+        if separateErrors { _ = FileManager.default.createFile(atPath: errorsFile, contents: nil) }
+        defer { if separateErrors { try? FileManager.default.removeItem(atPath: errorsFile) } }
+        let errorsHandle = separateErrors ? FileHandle(forWritingAtPath: errorsFile) : nil
+        let process = process(binary, arguments, in: folder, environment: environment, output: pipe, errors: errorsHandle ?? pipe)
         do {
             try process.run()
         } catch {
-            return (-1, "\(error)")
+            return (-1, "\(error)", "\(error)")
         }
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let errors = separateErrors ? (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? "" : ""
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors)
     }
 
     private static func waitUntilListening(_ ports: Set<Int>, while alive: @Sendable () -> Bool) async -> Bool {

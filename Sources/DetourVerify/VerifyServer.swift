@@ -1,3 +1,4 @@
+import DetourCaddy
 import DetourDiagnostics
 import DetourNginx
 import DetourProxyCore
@@ -6,13 +7,26 @@ import Foundation
 /// How `detour verify` runs one server: its binary, how it tests and runs a configuration in
 /// the sandbox, and the dialect that plans the sandbox and names the findings.
 public struct VerifyServer: Sendable {
+    /// What a server that runs another form of its configuration (Caddy: JSON) made of the
+    /// sandboxed copy: the file it runs, or nil with what it said when it refused.
+    public struct Prepared: Sendable {
+        public var main: String?
+        public var output: String = ""
+        public var rewrites: [(location: SourceLocation, reason: String)] = []
+        public var notProbed: [(location: SourceLocation, reason: String)] = []
+    }
+
     public var name: String
     /// The binary looked up on PATH (and in /usr/sbin, where Debian puts servers).
     public var binary: String
     public var catalogue: [RuleDescription]
-    /// Bytes only the server's built-in error pages hold.
-    public var builtinPageMark: String
+    /// Bytes only the server's built-in error pages hold (nil: it has none, its errors are empty).
+    public var builtinPageMark: String?
     public var plan: @Sendable (_ main: URL, _ display: String, _ context: SandboxContext) -> SandboxPlan
+    /// Turns the copied main file into the one the server runs; nil when it runs the copy.
+    public var prepare: (@Sendable (_ binary: String, _ copy: String, _ plan: SandboxPlan, _ context: SandboxContext) -> Prepared)?
+    /// The environment its processes get beside the user's (state folders into the sandbox).
+    public var environment: @Sendable (_ folder: String) -> [String: String] = { _ in [:] }
     /// The arguments that test the configuration copied at `main` in the sandbox `folder`.
     public var test: @Sendable (_ main: String, _ folder: String) -> [String]
     /// The arguments that run it in the foreground.
@@ -21,8 +35,7 @@ public struct VerifyServer: Sendable {
     public var prefix: @Sendable (_ binary: String) -> String
     /// What its configuration test said when it refused: findings at the original files' lines,
     /// or what the sandbox lacks (a module), given each file's copy and name and the main file's.
-    public var readRefusal:
-        @Sendable (_ output: String, _ copies: [(copy: String, display: String)], _ main: String) -> (findings: [Diagnostic], missing: String?)
+    public var readRefusal: @Sendable (_ output: String, _ copies: [(copy: String, display: String)], _ main: String) -> SandboxRefusal
 
     public static let nginx = VerifyServer(
         name: "nginx", binary: "nginx", catalogue: NginxChecker.catalogue, builtinPageMark: "<hr><center>nginx",
@@ -35,16 +48,56 @@ public struct VerifyServer: Sendable {
             let option = output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("--prefix=") }
             return option.map { String($0.dropFirst("--prefix=".count)) } ?? "/usr/local/nginx"
         },
-        readRefusal: { output, copies, main in
-            let reading = NginxTestOutput.read(output, copies: copies, main: main)
-            return (reading.findings, reading.missing)
-        })
+        readRefusal: { output, copies, main in NginxTestOutput.read(output, copies: copies, main: main) })
+
+    /// Caddy adapts the sandboxed Caddyfile to JSON, which `CaddySandboxJSON` rewrites; its
+    /// state (autosave, certificates) goes into the sandbox by HOME and the XDG folders.
+    public static let caddy = VerifyServer(
+        name: "caddy", binary: "caddy", catalogue: CaddyChecker.catalogue, builtinPageMark: nil,
+        plan: { main, display, context in CaddySandbox.plan(main: main, mainDisplay: display, context: context) },
+        prepare: { binary, copy, plan, context in
+            var prepared = Prepared()
+            let environment = caddyEnvironment(context.folder)
+            let adapted = Verifier.runToEnd(
+                binary, ["adapt", "--config", copy, "--adapter", "caddyfile"], in: (copy as NSString).deletingLastPathComponent, environment: environment,
+                separateErrors: true)
+            guard adapted.status == 0 else {
+                prepared.output = adapted.errors
+                return prepared
+            }
+            let main = SourceLocation(path: plan.files.first?.displayPath ?? copy)
+            let folder = plan.files.first.map { ($0.path as NSString).deletingLastPathComponent } ?? context.folder
+            guard let patched = CaddySandboxJSON.patch(Data(adapted.output.utf8), context: context, configFolder: folder) else {
+                prepared.output = "Error: caddy adapt wrote no JSON object: \(adapted.output.prefix(200))"
+                return prepared
+            }
+            let json = context.folder + "/caddy.json"
+            guard FileManager.default.createFile(atPath: json, contents: patched.json) else {
+                prepared.output = "Error: cannot write \(json)"
+                return prepared
+            }
+            prepared.main = json
+            // The JSON's changes are on no line of the Caddyfile.
+            prepared.rewrites = patched.rewrites.map { (main, "in the adapted JSON, " + $0) }
+            prepared.notProbed = patched.notProbed.map { (main, $0) }
+            return prepared
+        },
+        environment: caddyEnvironment,
+        test: { main, _ in ["validate", "--config", main] },
+        run: { main, _ in ["run", "--config", main] },
+        prefix: { _ in "/" },
+        readRefusal: { output, copies, main in CaddyTestOutput.read(output, copies: copies, main: main) })
 
     /// The servers `detour verify` runs.
-    public static let all = [nginx]
+    public static let all = [nginx, caddy]
 
     private static func nginxArguments(_ main: String, _ folder: String) -> [String] {
         ["-p", folder + "/", "-c", main, "-e", folder + "/error.log", "-g", "daemon off; master_process on; pid \(folder)/server.pid;"]
+    }
+
+    @Sendable private static func caddyEnvironment(_ folder: String) -> [String: String] {
+        let state = folder + "/state"
+        return ["HOME": state, "XDG_DATA_HOME": state + "/data", "XDG_CONFIG_HOME": state + "/config", "XDG_CACHE_HOME": state + "/cache"]
     }
 
     /// The binary to run: `explicit` if given, else the first `binary` on PATH or in the sbin folders.

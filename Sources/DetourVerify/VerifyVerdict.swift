@@ -9,7 +9,8 @@ import DetourProxyCore
 /// - the upstream's own body for such a status, in a site that does answer with detour's pages
 ///   elsewhere: `upstream-errors-pass-through`, at the route;
 /// - a 404 where a request that reached the upstream met its failure: `error-page-missing-file`;
-/// - one of detour's pages sent with a success status: `error-page-soft-status`.
+/// - one of detour's pages sent with a success status, or any body but the upstream's sent with
+///   one while the upstream failed with an error status: `error-page-soft-status`.
 enum VerifyVerdict {
     /// What a group of probes shows.
     private enum Kind: Equatable {
@@ -70,7 +71,10 @@ enum VerifyVerdict {
             if !reaches, observation.mode != .answers { continue }
             switch observation.body {
             case .page where (200..<400).contains(observation.status):
-                add(.softStatus, at: route.location, observation)
+                add(.softStatus, at: route.responseLocation ?? route.location, observation)
+            case .site where (200..<300).contains(observation.status) && reaches && Self.failedWithStatus(observation.mode):
+                // The upstream's error answered as a success, with a page of the site's own.
+                add(.softStatus, at: route.responseLocation ?? route.upstreamLocation ?? route.location, observation)
             case .page:
                 continue
             case .upstream where codes.contains(observation.status) && servingPages.contains(observation.site):
@@ -102,6 +106,12 @@ enum VerifyVerdict {
         }
     }
 
+    /// Whether the fake upstream answered with an error status of its own in `mode`.
+    private static func failedWithStatus(_ mode: FakeUpstream.Mode) -> Bool {
+        if case .status(let status) = mode { return status >= 400 }
+        return false
+    }
+
     private static func message(_ group: Group) -> String {
         let statuses = Set(group.observations.map(\.status)).sorted().map(String.init).joined(separator: ", ")
         let bodies = Set(group.observations.map(\.body.description)).sorted().joined(separator: " or ")
@@ -116,7 +126,11 @@ enum VerifyVerdict {
             return asked
                 ? "the error page is not there: asked for, its URI answers 404"
                 : "visitors get a 404 where the upstream failed: the error page's file is not found"
-        case .softStatus: return "detour's error page goes out with status \(statuses)"
+        case .softStatus:
+            let upstreamFailed = group.observations.contains { Self.failedWithStatus($0.mode) && $0.body == .site }
+            return upstreamFailed
+                ? "the upstream's failure goes out as a success: visitors get \(statuses) with \(bodies)"
+                : "detour's error page goes out with status \(statuses)"
         case .proxied, .protected: return check.rawValue
         }
     }

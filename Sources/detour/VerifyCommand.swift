@@ -10,17 +10,17 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Run the real server on a copy of a configuration and judge what visitors get.",
         discussion: """
-            Use 'detour verify nginx <nginx.conf>'. Where 'detour check' reads a configuration and predicts, 'detour verify' runs the installed server on it: the configuration and every file it includes are copied into a sandbox folder and only what a local run needs is rewritten (every listen address to a free port on 127.0.0.1, TLS and listen options dropped; every upstream to detour's fake one, FastCGI, uwsgi, SCGI and gRPC to an address where nothing listens; pid, logs, temporary and cache paths into the sandbox; root and alias through --map, or an empty folder; timeouts above 3 s shortened to 3 s; as root, workers run as nobody). Every rewrite is listed.
+            Use 'detour verify nginx <nginx.conf>' or 'detour verify caddy <Caddyfile>'. Where 'detour check' reads a configuration and predicts, 'detour verify' runs the installed server on it: the configuration and every file it includes are copied into a sandbox folder and only what a local run needs is rewritten (every listen address to a free port on 127.0.0.1, TLS and listen options dropped; every upstream to detour's fake one, FastCGI, uwsgi, SCGI and gRPC to an address where nothing listens; pid, logs, temporary and cache paths into the sandbox; root and alias through --map, or an empty folder; timeouts above 3 s shortened to 3 s; as root, workers run as nobody). Caddy adapts the sandboxed Caddyfile to JSON itself, and that is rewritten: the admin endpoint off, storage and log files into the sandbox, no TLS app and no automatic HTTPS, every server on a free port on 127.0.0.1, every reverse_proxy upstream to the fake one (php_fastcgi's where nothing listens), root through --map. Every rewrite is listed.
 
-            Then every server is asked (GET, POST with a form's body, HEAD), on each of its ports with its first name as Host, for '/' and the path of each prefix and exact location that is not internal (regular-expression locations are listed as not probed), while the fake upstream answers 200, does not listen, answers 500, 502, 503 and 504 with a body of its own, says nothing, and closes in the middle of its body. Each error page's own URI is asked for too, unless its location is internal. Each answer's status and body are recorded: one of detour's pages (--pages, byte for byte), the upstream's own body, the server's built-in error page, the site's own body, or nothing.
+            Then every server is asked (GET, POST with a form's body, HEAD), on each of its ports with its first name as Host, for '/' and the path of each prefix and exact location that is not internal (regular-expression locations are listed as not probed), or of each Caddy handle, handle_path, route and reverse_proxy with a path (or a named matcher's path), while the fake upstream answers 200, does not listen, answers 500, 502, 503 and 504 with a body of its own, says nothing, and closes in the middle of its body. Each error page's own URI is asked for too, unless its location is internal. Each answer's status and body are recorded: one of detour's pages (--pages, byte for byte), the upstream's own body, the server's built-in error page, the site's own body, or nothing.
 
             Findings use detour check's rule ids and severities: <server>.code-not-covered (a status with a page answered without one), <server>.upstream-errors-pass-through (the upstream's own error body reached visitors), <server>.error-page-missing-file (a page's URI, or a failure that reached the upstream, answering 404), nginx.error-page-not-internal (a page's URI answering visitors), <server>.error-page-soft-status (a page sent with a success status); each with the probes that show it.
 
-            Nothing outside the sandbox is written; mapped folders are read (as root, copied into the sandbox, so the workers can read them). Every process started is stopped by its PID and the sandbox removed on success, failure, Ctrl-C and timeout. What nginx's own test refuses in the sandboxed copy is a finding at the original file and line (nginx.syntax, nginx.directive, nginx.include-missing). Exit status: 0 clean, 1 findings (warnings too with --strict), 2 when the server is not installed or the configuration needs what this machine lacks, such as a dynamic module (why is printed), 64 usage.
+            Nothing outside the sandbox is written; mapped folders are read (as root, copied into the sandbox, so the workers can read them). Every process started is stopped by its PID and the sandbox removed on success, failure, Ctrl-C and timeout. What the server's own test refuses in the sandboxed copy (nginx -t; caddy adapt and validate) is a finding at the original file and line (nginx.syntax, nginx.directive, nginx.include-missing; caddy.syntax, caddy.directive, caddy.import). Exit status: 0 clean, 1 findings (warnings too with --strict), 2 when the server is not installed or the configuration needs what this machine lacks, such as a dynamic module (why is printed), 64 usage.
             """
     )
 
-    @Argument(help: "The server (nginx), then its main configuration file.")
+    @Argument(help: "The server (nginx or caddy), then its main configuration file.")
     var arguments: [String] = []
 
     @OptionGroup var pageOptions: PageOptions
@@ -66,11 +66,13 @@ struct VerifyCommand: ParsableCommand {
         let report = Self.wait { await Verifier.verify(server, options) }
         VerifyCleanup.parkIfInterrupted()
         if let refusal = report.refusal {
-            if !report.diagnostics.isEmpty { _ = diagnostics.report(report.diagnostics, catalogue: server.catalogue) }
             FileHandle.standardError.write("detour verify: \(refusal)\n")
             throw ExitCode(2)
         }
-        if !quiet, diagnostics.format == .text { print(VerifyText.render(report), terminator: "") }
+        if !quiet, diagnostics.format == .text {
+            // Unbuffered, as the findings after it are: the table goes out first, whole.
+            FileHandle.standardOutput.write(Data(VerifyText.render(report).utf8))
+        }
         let status = diagnostics.report(
             report.diagnostics, catalogue: server.catalogue,
             extra: [

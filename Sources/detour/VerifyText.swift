@@ -58,7 +58,7 @@ enum VerifyText {
                 case .site: "site's"
                 case .empty: "empty"
                 }
-            routes[key, default: []].append("\(observation.mode): \(observation.status == 0 ? "none" : String(observation.status)) \(body)")
+            routes[key, default: []].append("\(observation.mode): \(observation.status == 0 ? "no answer" : "\(observation.status) \(body)")")
         }
         out += "Answers (\(report.observations.count) probes):\n"
         for key in order { out += "  \(key)\n    " + routes[key]!.joined(separator: "; ") + "\n" }

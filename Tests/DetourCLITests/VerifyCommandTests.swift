@@ -5,20 +5,17 @@ import XCTest
 /// `detour verify nginx` on small configurations written as operators write them: the real
 /// nginx runs on the sandboxed copy, and what it answered decides the findings.
 final class VerifyCommandTests: XCTestCase {
-    private var folder: TemporaryFolder!
+    private var workspace: VerifyWorkspace!
+    private var folder: TemporaryFolder { workspace.folder }
     /// The sandboxes go here, so a test sees what a run leaves behind.
-    private var scratch: TemporaryFolder!
+    private var scratch: TemporaryFolder { workspace.scratch }
 
     override func setUpWithError() throws {
-        _ = try RequiredTool.find("nginx")
-        folder = try TemporaryFolder()
-        scratch = try TemporaryFolder()
-        try folder.write(Dictionary(uniqueKeysWithValues: [500, 502, 503, 504].map { ("public/errors/\($0).html", "<p>detour's page for \($0)</p>\n") }))
+        workspace = try VerifyWorkspace(server: "nginx")
     }
 
     override func tearDown() {
-        folder?.remove()
-        scratch?.remove()
+        workspace?.remove()
     }
 
     /// `server` blocks in an http block, the way a site's file is included from nginx.conf.
@@ -35,9 +32,7 @@ final class VerifyCommandTests: XCTestCase {
         return try ProcessRunner.run(Repository.detourExecutable, arguments, in: folder.url, environment: environment)
     }
 
-    private var environment: [String: String] {
-        ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { _, new in new }
-    }
+    private var environment: [String: String] { workspace.environment }
 
     private func findings(_ result: ProcessResult) throws -> [(rule: String, line: Int)] {
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stderr)

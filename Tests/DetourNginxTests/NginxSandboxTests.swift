@@ -77,7 +77,7 @@ final class NginxSandboxTests: XCTestCase {
                 """))
         XCTAssertEqual(plan.sites.map { "\($0.host):\($0.port)" }, ["www.example.com:8080", "www.example.com:8443"])
         XCTAssertEqual(plan.sites.first?.routes.map(\.path), ["/", "/api/", "/health"])
-        XCTAssertEqual(plan.sites.first?.routes.map(\.proxied), [false, true, true])
+        XCTAssertEqual(plan.sites.first?.routes.map { $0.upstreamLocation != nil }, [false, true, true])
         XCTAssertEqual(plan.notProbed.map(\.location.line), [17], "the regular expression's location")
         XCTAssertTrue(plan.rewrites.contains { $0.reason == "listen 443 ssl http2: 127.0.0.1:8443 (ssl, http2 dropped: plain HTTP)" })
     }

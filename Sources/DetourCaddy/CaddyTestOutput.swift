@@ -1,0 +1,46 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// What `caddy adapt` or `caddy validate` said of a sandboxed copy, read back: its `Error:`
+/// as a finding at the original file and line, named as `detour check` names its class
+/// (`caddy.import`, `caddy.directive`, `caddy.syntax`); or, when Caddy lacks a module the
+/// configuration names (a plugin this build does not have), why the sandbox cannot run it.
+public enum CaddyTestOutput {
+    public static func read(_ output: String, copies: [(copy: String, display: String)], main: String) -> SandboxRefusal {
+        var reading = SandboxRefusal()
+        // Longer copies first: one file's copy may be the start of another's.
+        let copies = copies.sorted { $0.copy.count > $1.copy.count }
+        for raw in output.split(separator: "\n") where raw.hasPrefix("Error: ") {
+            var message = String(raw.dropFirst("Error: ".count))
+            for file in copies { message = message.replacingOccurrences(of: file.copy, with: file.display) }
+            if message.contains("module not registered") || message.contains("unknown module") {
+                reading.missing = "a module this caddy does not have: \(message)"
+                continue
+            }
+            // `FILE:LINE - Error during parsing: …`, `FILE:LINE: unrecognized directive: …`,
+            // `parsing caddyfile tokens for 'handle': FILE:12 - … for 'root': FILE:9 - …`: the
+            // innermost place, the last named, is the fault's.
+            var last: (at: String.Index, location: SourceLocation)?
+            for file in copies {
+                let escaped = NSRegularExpression.escapedPattern(for: file.display)
+                var searched = message.startIndex..<message.endIndex
+                while let place = message.range(of: "\(escaped):[0-9]+", options: .regularExpression, range: searched) {
+                    let number = message[place].dropFirst(file.display.count + 1)
+                    if place.lowerBound >= last?.at ?? message.startIndex {
+                        last = (place.lowerBound, SourceLocation(path: file.display, line: Int(number) ?? 1, column: 1))
+                    }
+                    searched = place.upperBound..<message.endIndex
+                }
+            }
+            let location = last?.location ?? SourceLocation(path: main, line: 1, column: 1)
+            let rule =
+                message.contains("import") && (message.contains("not found") || message.contains("Could not import"))
+                ? CaddyRules.importFailed.id
+                : message.contains("unrecognized directive") || message.contains("parsing caddyfile tokens for")
+                    || message.contains("Wrong argument count") ? CaddyRules.directive.id : CaddyRules.syntax.id
+            reading.findings.append(.error(rule, message, at: location))
+        }
+        return reading
+    }
+}
