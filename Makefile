@@ -77,7 +77,7 @@ bench-diagnose: deps release
 bench-search: deps test-deps release
 	scripts/bench-search.sh $(ARTICLES)
 
-## bench-verify: detour verify on a generated nginx configuration and Caddyfile of $(SITES) sites each (proxied routes and pages in each), beside the target of a minute for 50
+## bench-verify: detour verify on a generated nginx configuration, Caddyfile and haproxy.cfg of $(SITES) sites each (proxied routes and pages in each), beside the target of a minute for 50
 SITES ?= 50
 bench-verify: deps test-deps release
 	scripts/bench-verify.sh $(SITES)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Generates a configuration of N sites (default 50) for each server detour verify runs, each site
-# with its own port and name, a proxied route, a second upstream under /api/, and detour's pages
-# (nginx: a FastCGI location too), and times one `detour verify` of each with the release binary.
+# Generates a configuration of N sites (default 50) for each server detour verify runs (nginx,
+# Caddy, HAProxy), each site with its own port (and name), a proxied route, a second upstream under
+# /api/, and detour's pages (nginx: a FastCGI location too), and times one `detour verify` of each
+# with the release binary.
 # The run starts the server and waits on timeouts, so its time is mostly the probes'. The
 # target: under a minute for 50 sites on 2 cores.
 set -euo pipefail
@@ -35,9 +36,21 @@ awk -v sites="$sites" 'BEGIN {
         printf "\thandle_errors {\n\t\troot * /usr/share/detour\n\t\trewrite * /errors/{err.status_code}.html\n\t\tfile_server\n\t}\n}\n\n"
     }
 }' > "$work/Caddyfile"
+awk -v sites="$sites" 'BEGIN {
+    print "global\n    daemon\n    user haproxy\n    stats socket /run/haproxy/admin.sock mode 660 level admin\n"
+    print "defaults\n    mode http\n    timeout connect 5s\n    timeout client 50s\n    timeout server 50s"
+    for (code = 500; code <= 504; code += (code == 500 ? 2 : 1)) printf "    errorfile %d /usr/share/detour/errors/%d.http\n", code, code
+    print ""
+    for (i = 0; i < sites; i++) {
+        printf "frontend site%d\n    bind :%d\n    use_backend api%d if { path_beg /api }\n    default_backend app\n\n", i, 8000 + i, i
+        printf "backend api%d\n    server api 10.0.1.%d:3000 check\n\n", i, i % 250
+    }
+    print "backend app\n    server app1 10.0.0.10:8080 check\n    server app2 10.0.0.11:8080 check"
+}' > "$work/haproxy.cfg"
+for code in 500 502 503 504; do printf 'HTTP/1.0 %s Error\r\nContent-Type: text/html\r\n\r\n<h1>%s</h1>\n' $code $code > "$work/public/errors/$code.http"; done
 cd "$work"
-for server in nginx caddy; do
-    config=$([ "$server" = nginx ] && echo nginx.conf || echo Caddyfile)
+for server in nginx caddy haproxy; do
+    case $server in nginx) config=nginx.conf ;; caddy) config=Caddyfile ;; haproxy) config=haproxy.cfg ;; esac
     start=$EPOCHREALTIME
     status=0
     "$binary" verify "$server" "$config" --map /usr/share/detour=public --format json > "$server.json" 2> "$server.err" || status=$?

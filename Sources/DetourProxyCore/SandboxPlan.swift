@@ -142,6 +142,9 @@ public struct SandboxContext: Sendable {
 public struct SandboxRefusal: Sendable {
     public var findings: [Diagnostic] = []
     public var missing: String?
+    /// Why the server would not run a configuration it finds valid (HAProxy's "no listener"):
+    /// nothing to probe, and nothing wrong.
+    public var servesNothing: String?
 
     public init() {}
 }

@@ -115,7 +115,7 @@ public enum Verifier {
             Self.refused(server, tested.output, plan: plan, context: context, options: options, into: &report)
             return report
         }
-        guard let process = Self.start(binary, server.run(runnable, folder), in: folder, environment: environment) else {
+        guard let process = Self.start(binary, server.run(runnable, folder), in: folder, environment: environment, stopSignal: server.stopSignal) else {
             report.refusal = "cannot start \(binary)"
             return report
         }
@@ -143,7 +143,8 @@ public enum Verifier {
                 plan, mode: mode, upstream: upstream, pages: pages, builtinMark: server.builtinPageMark, timeout: options.probeTimeout)
         }
         report.diagnostics = VerifyVerdict.findings(
-            report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes)
+            report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes,
+            passThroughWithoutPages: server.passThroughWithoutPages)
         return report
     }
 
@@ -154,7 +155,9 @@ public enum Verifier {
     ) {
         let copies = plan.files.map { (copy: context.copy(of: $0.path), display: $0.displayPath) }
         let reading = server.readRefusal(output, copies, options.mainDisplay)
-        if let missing = reading.missing {
+        if let idle = reading.servesNothing {
+            report.notProbed.append((SourceLocation(path: options.mainDisplay), idle))
+        } else if let missing = reading.missing {
             report.refusal = "\(server.name) cannot run the configuration here: \(missing)"
         } else if !reading.findings.isEmpty {
             report.diagnostics = reading.findings
@@ -182,7 +185,8 @@ public enum Verifier {
                             let answer = await HTTPProbe(port: site.port, host: site.host, method: method, path: target, body: form).send(seconds: timeout)
                             let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)
                             return VerifyObservation(
-                                site: siteIndex, route: routeIndex, method: method, mode: mode, host: site.host, path: route.path, status: answer.status,
+                                site: siteIndex, route: routeIndex, method: method, mode: mode, host: site.host, port: site.port, path: route.path,
+                                status: answer.status,
                                 body: body, contentType: answer.header("Content-Type"), cacheControl: answer.header("Cache-Control"),
                                 retryAfter: answer.header("Retry-After"), reachedUpstream: upstream.wasAsked(mark))
                         }
@@ -286,12 +290,12 @@ public enum Verifier {
         return process
     }
 
-    private static func start(_ binary: String, _ arguments: [String], in folder: String, environment: [String: String]) -> Process? {
+    private static func start(_ binary: String, _ arguments: [String], in folder: String, environment: [String: String], stopSignal: Int32) -> Process? {
         _ = FileManager.default.createFile(atPath: folder + "/server.out", contents: nil)
         guard let output = FileHandle(forWritingAtPath: folder + "/server.out") else { return nil }
         let process = process(binary, arguments, in: folder, environment: environment, output: output, errors: output)
         guard (try? process.run()) != nil else { return nil }
-        VerifyCleanup.track(process)
+        VerifyCleanup.track(process, stopSignal: stopSignal)
         return process
     }
 

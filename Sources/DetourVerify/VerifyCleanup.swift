@@ -4,22 +4,24 @@ import Synchronization
 /// What `detour verify` started and made, so that whatever ends it (success, failure, Ctrl-C,
 /// the time budget) stops every process by its PID and removes every sandbox.
 public enum VerifyCleanup {
-    private static let started = Mutex<(processes: [Process], folders: [String])>(([], []))
+    /// Each process with the signal that stops it gracefully.
+    private static let started = Mutex<(processes: [(process: Process, signal: Int32)], folders: [String])>(([], []))
     private static let interrupted = Mutex(false)
 
-    static func track(_ process: Process) { started.withLock { $0.processes.append(process) } }
+    static func track(_ process: Process, stopSignal: Int32) { started.withLock { $0.processes.append((process, stopSignal)) } }
     static func track(folder: String) { started.withLock { $0.folders.append(folder) } }
 
-    /// Stops `process` (SIGQUIT, then SIGKILL after `grace` seconds) and forgets it.
+    /// Stops `process` (its stop signal, then SIGKILL after `grace` seconds) and forgets it.
     static func stop(_ process: Process, grace: Double = 5) {
+        let signal = started.withLock { $0.processes.first { $0.process === process }?.signal } ?? SIGTERM
         if process.isRunning {
-            kill(process.processIdentifier, SIGQUIT)
+            kill(process.processIdentifier, signal)
             let deadline = Date().addingTimeInterval(grace)
             while process.isRunning, Date() < deadline { usleep(20_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
-        started.withLock { $0.processes.removeAll { $0 === process } }
+        started.withLock { $0.processes.removeAll { $0.process === process } }
     }
 
     /// Under the lock: an interruption and the run's own end may remove the same folder at once.
@@ -46,7 +48,7 @@ public enum VerifyCleanup {
     /// Stops everything still running and removes every sandbox.
     public static func all() {
         let (processes, folders) = started.withLock { ($0.processes, $0.folders) }
-        for process in processes { stop(process, grace: 2) }
+        for (process, _) in processes { stop(process, grace: 2) }
         for folder in folders { remove(folder: folder) }
     }
 }

@@ -29,6 +29,8 @@ public struct VerifyObservation: Sendable {
     public var method: String
     public var mode: FakeUpstream.Mode
     public var host: String
+    /// The sandbox port it was asked on: one name may be served on several.
+    public var port: Int
     public var path: String
     /// 0 when no HTTP answer came.
     public var status: Int

@@ -1,5 +1,6 @@
 import DetourCaddy
 import DetourDiagnostics
+import DetourHAProxy
 import DetourNginx
 import DetourProxyCore
 import Foundation
@@ -36,6 +37,11 @@ public struct VerifyServer: Sendable {
     /// What its configuration test said when it refused: findings at the original files' lines,
     /// or what the sandbox lacks (a module), given each file's copy and name and the main file's.
     public var readRefusal: @Sendable (_ output: String, _ copies: [(copy: String, display: String)], _ main: String) -> SandboxRefusal
+    /// The signal that stops it gracefully (nginx and Caddy: SIGQUIT; HAProxy: SIGTERM).
+    public var stopSignal: Int32 = SIGQUIT
+    /// Whether the upstream's own error body is a pass-through in any site, as the dialect's
+    /// check asks every backend (HAProxy), not only in a site that answers others with pages.
+    public var passThroughWithoutPages = false
 
     public static let nginx = VerifyServer(
         name: "nginx", binary: "nginx", catalogue: NginxChecker.catalogue, builtinPageMark: "<hr><center>nginx",
@@ -88,8 +94,18 @@ public struct VerifyServer: Sendable {
         prefix: { _ in "/" },
         readRefusal: { output, copies, main in CaddyTestOutput.read(output, copies: copies, main: main) })
 
+    /// HAProxy tests with `-c` and runs in the foreground (`-db`), stopped by SIGTERM.
+    public static let haproxy = VerifyServer(
+        name: "haproxy", binary: "haproxy", catalogue: HAProxyChecker.catalogue, builtinPageMark: "<html><body><h1>",
+        plan: { main, display, context in HAProxySandbox.plan(main: main, mainDisplay: display, context: context) },
+        test: { main, _ in ["-c", "-f", main] },
+        run: { main, folder in ["-db", "-f", main, "-p", folder + "/server.pid"] },
+        prefix: { _ in "/" },
+        readRefusal: { output, copies, main in HAProxyTestOutput.read(output, copies: copies, main: main) },
+        stopSignal: SIGTERM, passThroughWithoutPages: true)
+
     /// The servers `detour verify` runs.
-    public static let all = [nginx, caddy]
+    public static let all = [nginx, caddy, haproxy]
 
     private static func nginxArguments(_ main: String, _ folder: String) -> [String] {
         ["-p", folder + "/", "-c", main, "-e", folder + "/error.log", "-g", "daemon off; master_process on; pid \(folder)/server.pid;"]

@@ -7,7 +7,8 @@ import DetourProxyCore
 ///   upstream's own body in a site that answers no error with a page: `code-not-covered`, at
 ///   the site (a page of the site's own, not detour's, covers it);
 /// - the upstream's own body for such a status, in a site that does answer with detour's pages
-///   elsewhere: `upstream-errors-pass-through`, at the route;
+///   elsewhere (or in any site, where the dialect's check asks every backend):
+///   `upstream-errors-pass-through`, at the route's upstream;
 /// - a 404 where a request that reached the upstream met its failure: `error-page-missing-file`;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
 ///   one while the upstream failed with an error status: `error-page-soft-status`.
@@ -25,9 +26,10 @@ enum VerifyVerdict {
         var observations: [VerifyObservation] = []
     }
 
-    static func findings(_ observations: [VerifyObservation], plan: SandboxPlan, dialect: String, catalogue: [RuleDescription], codes: Set<Int>)
-        -> [Diagnostic]
-    {
+    static func findings(
+        _ observations: [VerifyObservation], plan: SandboxPlan, dialect: String, catalogue: [RuleDescription], codes: Set<Int>,
+        passThroughWithoutPages: Bool = false
+    ) -> [Diagnostic] {
         // Routes whose requests reach the upstream while it answers: their failures are the upstream's.
         let reaching = Set(observations.filter { $0.mode == .answers && $0.reachedUpstream }.map { [$0.site, $0.route] })
         // Sites that answer some error with a page (detour's, or one of the site's own files):
@@ -77,7 +79,7 @@ enum VerifyVerdict {
                 add(.softStatus, at: route.responseLocation ?? route.upstreamLocation ?? route.location, observation)
             case .page:
                 continue
-            case .upstream where codes.contains(observation.status) && servingPages.contains(observation.site):
+            case .upstream where codes.contains(observation.status) && (passThroughWithoutPages || servingPages.contains(observation.site)):
                 add(.upstreamPassThrough, at: route.upstreamLocation ?? route.location, observation)
             case .site where codes.contains(observation.status):
                 // A page of the site's own answers it: covered, if not by detour's page.

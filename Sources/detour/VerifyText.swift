@@ -11,13 +11,14 @@ enum VerifyText {
 
     struct Answer: Encodable, Sendable {
         var method, host, path, upstream, body: String
-        var status: Int
+        var status, port: Int
         var contentType, cacheControl, retryAfter: String?
         var reachedUpstream: Bool
 
         init(_ observation: VerifyObservation) {
             method = observation.method
             host = observation.host
+            port = observation.port
             path = observation.path
             upstream = observation.mode.description
             body = observation.body.description
@@ -29,7 +30,7 @@ enum VerifyText {
         }
 
         enum CodingKeys: String, CodingKey {
-            case method, host, path, upstream, body, status
+            case method, host, port, path, upstream, body, status
             case contentType = "content_type"
             case cacheControl = "cache_control"
             case retryAfter = "retry_after"
@@ -47,8 +48,11 @@ enum VerifyText {
         // One line per route: its answer under each mode.
         var routes: [String: [String]] = [:]
         var order: [String] = []
+        // A name served on several ports is told apart by the port it was asked on.
+        let ports = Dictionary(grouping: report.observations, by: \.host).mapValues { Set($0.map(\.port)).count }
         for observation in report.observations {
-            let key = "\(observation.method) \(observation.host)\(observation.path)"
+            let port = ports[observation.host, default: 1] > 1 ? " (port \(observation.port))" : ""
+            let key = "\(observation.method) \(observation.host)\(observation.path)\(port)"
             if routes[key] == nil { order.append(key) }
             let body =
                 switch observation.body {

@@ -22,32 +22,7 @@ final class VerifyCaddyTests: XCTestCase {
         let arguments = [
             "verify", "caddy", "conf/Caddyfile", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "3", "--format", "json",
         ]
-        return try ProcessRunner.run(Repository.detourExecutable, arguments, in: folder.url, environment: workspace.environment)
-    }
-
-    private func report(_ result: ProcessResult) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout + result.stderr)
-    }
-
-    private func findings(_ result: ProcessResult) throws -> [String] {
-        let diagnostics = try XCTUnwrap(try report(result)["diagnostics"] as? [[String: Any]])
-        return diagnostics.map { diagnostic in
-            let location = diagnostic["location"] as? [String: Any]
-            return "\(diagnostic["rule"] as? String ?? ""):\(location?["line"] as? Int ?? 0)"
-        }
-    }
-
-    /// What `method` on `path` (of `host`, if given) got with the upstream `mode`: status and whose body.
-    private func answer(_ result: ProcessResult, _ path: String, _ mode: String, method: String = "GET", host: String? = nil) throws -> (
-        status: Int, body: String
-    )? {
-        let observations = try XCTUnwrap(try report(result)["observations"] as? [[String: Any]])
-        return observations.first { observation in
-            observation["path"] as? String == path && observation["upstream"] as? String == mode && observation["method"] as? String == method
-                && (host == nil || observation["host"] as? String == host)
-        }.map {
-            ($0["status"] as? Int ?? -1, $0["body"] as? String ?? "")
-        }
+        return try workspace.detour(arguments)
     }
 
     private let pages = """
@@ -77,14 +52,14 @@ final class VerifyCaddyTests: XCTestCase {
 
             """)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertEqual(try findings(result), [])
-        XCTAssertEqual(try answer(result, "/", "answering 200")?.status, 200)
-        XCTAssertEqual(try answer(result, "/", "answering 200")?.body, "the upstream's own body")
-        XCTAssertEqual(try answer(result, "/", "not listening")?.status, 502)
-        XCTAssertEqual(try answer(result, "/", "not listening", method: "POST")?.body, "detour's public/errors/502.html")
-        XCTAssertEqual(try answer(result, "/", "answering 503")?.status, 503)
-        XCTAssertEqual(try answer(result, "/", "answering 503")?.body, "detour's public/errors/503.html")
-        let rewrites = try XCTUnwrap(try report(result)["rewrites"] as? [[String: Any]]).compactMap { $0["text"] as? String }
+        XCTAssertEqual(try VerifyWorkspace.findings(result), [])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200")?.status, 200)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.status, 502)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", method: "POST")?.body, "detour's public/errors/502.html")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 503")?.status, 503)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 503")?.body, "detour's public/errors/503.html")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
         XCTAssertTrue(rewrites.contains { $0.hasPrefix("in the adapted JSON, admin, storage: off") }, "\(rewrites)")
         XCTAssertTrue(rewrites.contains { $0.hasPrefix("in the adapted JSON, the tls app: removed") }, "\(rewrites)")
         XCTAssertTrue(rewrites.contains { $0.hasPrefix("in the adapted JSON, reverse_proxy app.internal:8443: the fake upstream") }, "\(rewrites)")
@@ -117,10 +92,10 @@ final class VerifyCaddyTests: XCTestCase {
 
             """)
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        XCTAssertEqual(Set(try findings(result)), ["caddy.code-not-covered:1", "caddy.upstream-errors-pass-through:7"])
-        XCTAssertEqual(try answer(result, "/", "not listening", host: "api.example")?.body, "an empty body")
-        XCTAssertEqual(try answer(result, "/api/detour-probe", "answering 500")?.body, "the upstream's own body")
-        XCTAssertEqual(try answer(result, "/", "answering 500", host: "shop.example")?.body, "detour's public/errors/500.html")
+        XCTAssertEqual(Set(try VerifyWorkspace.findings(result)), ["caddy.code-not-covered:1", "caddy.upstream-errors-pass-through:7"])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", host: "api.example")?.body, "an empty body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/api/detour-probe", "answering 500")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 500", host: "shop.example")?.body, "detour's public/errors/500.html")
     }
 
     /// handle_response that sends a page of the site's own with file_server answers 200 where
@@ -141,8 +116,8 @@ final class VerifyCaddyTests: XCTestCase {
             }
 
             """)
-        XCTAssertEqual(try findings(result), ["caddy.error-page-soft-status:7"], result.stdout)
-        XCTAssertEqual(try answer(result, "/", "answering 503")?.status, 200)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["caddy.error-page-soft-status:7"], result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 503")?.status, 200)
     }
 
     /// What Caddy refuses is a finding at the line it names, the innermost of a nested message;
@@ -150,12 +125,12 @@ final class VerifyCaddyTests: XCTestCase {
     func testWhatCaddyRefusesIsAFindingAtItsLine() throws {
         let nested = try verify("example.com {\n    handle /app/* {\n        root /srv\n        file_server\n    }\n}\n")
         XCTAssertEqual(nested.status, 1, nested.stderr)
-        XCTAssertEqual(try findings(nested), ["caddy.directive:3"], nested.stdout)
+        XCTAssertEqual(try VerifyWorkspace.findings(nested), ["caddy.directive:3"], nested.stdout)
         let imported = try verify(
             "import \(folder.path)/conf/sites/*.caddy\n",
             files: ["conf/sites/shop.caddy": "shop.example {\n    reverse_proxy app:80\n    bogus_directive on\n}\n"])
         XCTAssertEqual(imported.status, 1, imported.stderr)
-        let diagnostic = try XCTUnwrap((try report(imported)["diagnostics"] as? [[String: Any]])?.first)
+        let diagnostic = try XCTUnwrap((try VerifyWorkspace.report(imported)["diagnostics"] as? [[String: Any]])?.first)
         XCTAssertEqual(diagnostic["rule"] as? String, "caddy.directive")
         let location = try XCTUnwrap(diagnostic["location"] as? [String: Any])
         XCTAssertEqual(location["path"] as? String, "conf/sites/shop.caddy")

@@ -1,0 +1,45 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// `detour verify haproxy`: what running an HAProxy configuration on 127.0.0.1 needs. The file
+/// is read as `detour check` reads it (`.if` blocks decided, defaults inherited); the plan
+/// rewrites whole lines, as HAProxy reads a line at a time: `bind` addresses to free loopback
+/// ports (TLS and bind options dropped), `server` lines to the fake upstream (their options
+/// dropped: no TLS, no health checks whose timing would decide the answers; a FastCGI
+/// backend's where nothing listens), process settings (daemon, chroot, pidfile, stats socket,
+/// user) out of the way, `errorfile` and `return … file` paths through `--map`, and timeouts
+/// above 3 s shortened. Its sites are each HTTP frontend's (and listen section's) ports, with
+/// `/` and a path (and Host) for each `use_backend` whose ACLs name one.
+public enum HAProxySandbox {
+    public static func plan(main: URL, mainDisplay: String, context: SandboxContext) -> SandboxPlan {
+        var plan = SandboxPlan()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: main.path, isDirectory: &isFolder), isFolder.boolValue {
+            plan.blockingFindings = [
+                .error(
+                    HAProxyRules.syntax.id, "detour verify haproxy runs one configuration file, and '\(mainDisplay)' is a folder",
+                    at: SourceLocation(path: mainDisplay))
+            ]
+            return plan
+        }
+        plan.files = [SandboxPlan.File(path: main.path, displayPath: mainDisplay)]
+        let config = HAProxyConfig.load([(main, mainDisplay)], environment: ProcessInfo.processInfo.environment)
+        // A file HAProxy cannot read: its own test says so, at its line.
+        guard config.diagnostics.isEmpty, let data = FileManager.default.contents(atPath: main.path) else { return plan }
+        var planner = HAProxySandboxPlanner(bytes: [UInt8](data), context: context, configFolder: main.deletingLastPathComponent().path)
+        for section in config.sections { planner.rewrite(section) }
+        plan.rewrites = planner.rewrites
+        plan.notProbed = planner.notProbed
+        let model = HAProxyModel(config)
+        guard model.diagnostics.isEmpty else { return plan }
+        let sites = HAProxySandboxSites(model: model, ports: planner.bindPorts)
+        plan.sites = sites.sites
+        plan.notProbed += sites.notProbed
+        plan.notProbed += config.sections.filter { HAProxySection.proxies.contains($0.kind) && $0.kind != "backend" }.compactMap { section in
+            model.httpEntries.contains { $0.location == section.location }
+                ? nil : (section.location, "\(section.kind) \(section.name ?? ""): mode tcp, not probed over HTTP")
+        }
+        return plan
+    }
+}

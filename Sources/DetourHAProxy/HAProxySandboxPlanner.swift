@@ -1,0 +1,171 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// The line rewrites of `HAProxySandbox`: each line a local run needs changed is written anew
+/// from its words (HAProxy's quoting already undone), its indentation and number kept.
+struct HAProxySandboxPlanner {
+    let bytes: [UInt8]
+    let context: SandboxContext
+    let configFolder: String
+    private(set) var rewrites: [SandboxPlan.Rewrite] = []
+    private(set) var notProbed: [(location: SourceLocation, reason: String)] = []
+    /// Each frontend's and listen section's sandbox ports, by its place.
+    private(set) var bindPorts: [SourceLocation: [Int]] = [:]
+    /// Where each line starts, by its number (1-based).
+    private let lineStarts: [Int]
+
+    /// Timeouts longer than this are shortened, so a silent server is given up in time.
+    static let timeout = "3s"
+    static let timeoutMilliseconds = 3000
+    /// Process settings a sandboxed run does without: the command line runs it in the foreground.
+    static let processSettings: Set<String> = [
+        "daemon", "master-worker", "chroot", "pidfile", "nbproc", "ca-base", "crt-base", "ssl-dh-param-file", "server-state-file",
+        "server-state-base", "ulimit-n", "uid", "gid", "node", "localpeer", "set-dumpable", "quiet",
+    ]
+    static let timeouts: Set<String> = ["connect", "server", "tunnel", "queue"]
+    /// Words after which a path names a file to answer with (`http-request return … file F`).
+    static let fileArguments: Set<String> = ["file", "lf-file", "errorfile"]
+
+    init(bytes: [UInt8], context: SandboxContext, configFolder: String) {
+        self.bytes = bytes
+        self.context = context
+        self.configFolder = configFolder
+        var starts = [0, 0]
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(index + 1) }
+        lineStarts = starts
+    }
+
+    mutating func rewrite(_ section: HAProxySection) {
+        let isFastCGI = section.lines.contains { $0.keyword == "use-fcgi-app" }
+        for line in section.lines {
+            let words = line.words.map(\.text)
+            switch (section.kind, line.keyword) {
+            case ("global", "user"), ("global", "group"):
+                if context.asRoot {
+                    replace(
+                        line, with: [line.keyword, line.keyword == "user" ? "nobody" : "nogroup"], "\(words.joined(separator: " ")): workers run as nobody")
+                } else {
+                    replace(line, with: [], "\(line.keyword): the sandbox does not run as root")
+                }
+            case ("global", "stats") where words.count >= 2 && words[1] == "socket":
+                replace(line, with: [], "stats socket \(words.count > 2 ? words[2] : ""): no runtime socket in the sandbox")
+            case ("global", "maxconn") where (Int(words.count > 1 ? words[1] : "") ?? 0) > 400:
+                replace(line, with: ["maxconn", "400"], "maxconn \(words[1]): 400, within this machine's open-file limit")
+            case ("global", let keyword) where Self.processSettings.contains(keyword):
+                replace(line, with: [], "\(keyword): the sandbox runs HAProxy in the foreground, in its folder")
+            case (_, "bind"), ("peers", "peer"):
+                bind(line, in: section)
+            case (_, "server"), (_, "server-template"):
+                server(line, fastCGI: isFastCGI || !["backend", "listen"].contains(section.kind))
+            case (_, "source") where words.contains("usesrc"):
+                replace(line, with: [], "\(words.joined(separator: " ")): transparent proxying needs TPROXY and privileges the sandbox does not have")
+            case (_, "default-server"):
+                replace(line, with: [], "default-server: its options (TLS, health checks) dropped with the servers'")
+            case (_, "errorfile") where words.count >= 3:
+                let page = installed(words[2], "errorfile \(words[1])")
+                replace(line, with: [words[0], words[1], page.path], page.reason)
+            case (_, "timeout") where words.count >= 3 && Self.timeouts.contains(words[1]):
+                if (Self.milliseconds(words[2]) ?? 0) > Self.timeoutMilliseconds {
+                    replace(
+                        line, with: ["timeout", words[1], Self.timeout],
+                        "timeout \(words[1]) \(words[2]): \(Self.timeout), so a silent server is given up in time")
+                }
+            case (_, "http-request"), (_, "http-response"), (_, "http-after-response"):
+                guard let index = words.firstIndex(where: Self.fileArguments.contains), index + 1 < words.count, words.contains("return") else { continue }
+                var changed = words
+                let page = installed(words[index + 1], "\(words[0]) return \(words[index])")
+                changed[index + 1] = page.path
+                replace(line, with: changed, page.reason)
+            default:
+                continue
+            }
+        }
+    }
+
+    // MARK: Lines
+
+    /// Line `line` from its first word to its end replaced by `words` (nothing: blanked).
+    private mutating func replace(_ line: HAProxyLine, with words: [String], _ reason: String) {
+        guard line.number < lineStarts.count else { return }
+        var start = lineStarts[line.number]
+        var end = line.number + 1 < lineStarts.count ? lineStarts[line.number + 1] - 1 : bytes.count
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        // A line continued with `\` ends on a later line: its words were read across them.
+        guard end > start, bytes[end - 1] != UInt8(ascii: "\\") else { return }
+        rewrites.append(.init(file: 0, range: start..<end, text: words.map(Self.quoted).joined(separator: " "), reason: reason, location: line.location))
+    }
+
+    /// A word as HAProxy reads it back: quoted when it holds a blank or a character HAProxy treats.
+    private static func quoted(_ word: String) -> String {
+        guard word.isEmpty || word.contains(where: { " \t#\\\"'$".contains($0) }) else { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    // MARK: Addresses
+
+    private mutating func bind(_ line: HAProxyLine, in section: HAProxySection) {
+        guard line.words.count >= 2 else { return }
+        let written = line.words[line.keyword == "peer" ? 2 : 1].text
+        guard line.keyword == "bind" || line.words.count >= 3 else { return }
+        var ports: [Int] = []
+        for address in written.split(separator: ",") where !ports.contains(context.port(Self.portKey(String(address)))) {
+            ports.append(context.port(Self.portKey(String(address))))
+        }
+        let addresses = ports.map { "127.0.0.1:\($0)" }.joined(separator: ",")
+        let words = line.keyword == "peer" ? ["peer", line.words[1].text, addresses] : ["bind", addresses]
+        let dropped = line.words.dropFirst(line.keyword == "peer" ? 3 : 2).map(\.text)
+        replace(
+            line, with: words,
+            "\(line.keyword) \(written): \(addresses)" + (dropped.isEmpty ? "" : " (\(dropped.joined(separator: " ")) dropped: plain HTTP)"))
+        if line.keyword == "bind" { bindPorts[section.location, default: []] += ports }
+    }
+
+    private mutating func server(_ line: HAProxyLine, fastCGI: Bool) {
+        let template = line.keyword == "server-template"
+        let addressIndex = template ? 3 : 2
+        guard line.words.count > addressIndex else { return }
+        let words = line.words.map(\.text)
+        let target = fastCGI ? context.deadUpstream : context.upstream
+        let dropped = words.dropFirst(addressIndex + 1)
+        replace(
+            line, with: Array(words.prefix(addressIndex)) + [target],
+            "\(words.prefix(addressIndex + 1).joined(separator: " ")): "
+                + (fastCGI ? "nothing listens there (detour speaks HTTP only)" : "the fake upstream (plain HTTP)")
+                + (dropped.isEmpty ? "" : ", \(dropped.joined(separator: " ")) dropped"))
+        if fastCGI { notProbed.append((line.location, "\(words[0]) \(words[1]): not an HTTP server, detour's fake upstream speaks HTTP only")) }
+    }
+
+    /// `:80`, `*:443`, `[::]:8080`, `ipv4@0.0.0.0:80`, `/run/haproxy.sock`: what keys its port.
+    static func portKey(_ address: String) -> String {
+        guard let colon = address.lastIndex(of: ":") else { return address }
+        let port = address[address.index(after: colon)...].prefix { $0.isNumber }
+        return port.isEmpty ? address : String(port)
+    }
+
+    /// A page file read through `--map` (a relative one from the configuration's folder); an
+    /// installed path that is not mapped is where nothing is, in the sandbox.
+    private func installed(_ written: String, _ what: String) -> (path: String, reason: String) {
+        let path = written.hasPrefix("/") ? written : configFolder + "/" + written
+        let mapped = PagePathMap.apply(context.maps, to: path)
+        if mapped != path { return (mapped, "\(what) \(path): \(mapped) (--map)") }
+        let folder = (path as NSString).deletingLastPathComponent
+        return (context.folder + "/unmapped" + path, "\(what) \(path): not mapped, not in the sandbox (--map \(folder)=DIR reads it)")
+    }
+
+    /// HAProxy's time (`5000`, `5s`, `1m`, `500ms`) in milliseconds.
+    static func milliseconds(_ value: String) -> Int? {
+        let digits = value.prefix { $0.isNumber }
+        guard let number = Int(digits) else { return nil }
+        switch value.dropFirst(digits.count) {
+        case "", "ms": return number
+        case "us": return number / 1000
+        case "s": return number * 1000
+        case "m": return number * 60_000
+        case "h": return number * 3_600_000
+        case "d": return number * 86_400_000
+        default: return nil
+        }
+    }
+}

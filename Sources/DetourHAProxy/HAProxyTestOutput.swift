@@ -1,0 +1,42 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// What `haproxy -c` said of a sandboxed copy, read back: each `[ALERT]` as a finding at the
+/// original file and line, named as `detour check` names it (a page file that cannot be opened
+/// `haproxy.error-page-missing-file`, one it cannot parse `haproxy.errorfile-invalid`, a code
+/// errorfile cannot answer `haproxy.errorfile-code`, anything else `haproxy.syntax`).
+public enum HAProxyTestOutput {
+    public static func read(_ output: String, copies: [(copy: String, display: String)], main: String) -> SandboxRefusal {
+        var reading = SandboxRefusal()
+        if output.contains("has no error but will not start (no listener)") {
+            reading.servesNothing = "haproxy: the configuration has no frontend or listen section to serve visitors, nothing to probe"
+            return reading
+        }
+        for raw in output.split(separator: "\n") where raw.contains("[ALERT]") {
+            var line = String(raw)
+            for file in copies { line = line.replacingOccurrences(of: file.copy, with: file.display) }
+            // `[ALERT]    (1234) : config : parsing [conf/haproxy.cfg:36] : errorfile : …`
+            guard var message = line.range(of: ") : ").map({ String(line[$0.upperBound...]) }) else { continue }
+            if message.hasPrefix("config : ") { message.removeFirst("config : ".count) }
+            // The summary after the alerts names no fault of its own.
+            if message.hasPrefix("Fatal errors found in configuration") || message.hasPrefix("Error(s) found in configuration file") { continue }
+            var location = SourceLocation(path: main, line: 1, column: 1)
+            if let open = message.range(of: "["), let close = message.range(of: "]", range: open.upperBound..<message.endIndex) {
+                let place = message[open.upperBound..<close.lowerBound]
+                if let colon = place.lastIndex(of: ":"), let number = Int(place[place.index(after: colon)...]) {
+                    location = SourceLocation(path: String(place[..<colon]), line: number, column: 1)
+                    message = String(message[close.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: " :"))
+                }
+            }
+            let rule =
+                message.contains("error opening file")
+                ? HAProxyRules.missingFile.id
+                : message.contains("unable to parse headers") || message.contains("exceeds the buffer")
+                    ? HAProxyRules.errorfileInvalid.id
+                    : message.contains("not handled") ? HAProxyRules.errorfileCode.id : HAProxyRules.syntax.id
+            reading.findings.append(.error(rule, message, at: location))
+        }
+        return reading
+    }
+}

@@ -1,0 +1,124 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour verify haproxy` on configurations written as operators write them: the real HAProxy
+/// runs the sandboxed copy, its lines rewritten whole, and what it answered decides the findings.
+final class VerifyHAProxyTests: XCTestCase {
+    private var workspace: VerifyWorkspace!
+    private var folder: TemporaryFolder { workspace.folder }
+
+    override func setUpWithError() throws {
+        workspace = try VerifyWorkspace(server: "haproxy")
+        // detour's pages in HAProxy's raw form, their bodies the HTML pages' bytes.
+        try folder.write(
+            Dictionary(
+                uniqueKeysWithValues: [500, 502, 503, 504].map { code in
+                    (
+                        "public/errors/\(code).http",
+                        "HTTP/1.0 \(code) Error\r\nCache-Control: no-cache\r\nContent-Type: text/html\r\n\r\n<p>detour's page for \(code)</p>\n"
+                    )
+                }))
+    }
+
+    override func tearDown() {
+        workspace?.remove()
+    }
+
+    private let head = """
+        global
+            log /dev/log local0
+            chroot /var/lib/haproxy
+            stats socket /run/haproxy/admin.sock mode 660 level admin
+            user haproxy
+            group haproxy
+            daemon
+
+        defaults
+            mode http
+            timeout connect 5s
+            timeout client 50s
+            timeout server 50s
+
+        """
+
+    private let pages = """
+            errorfile 500 /usr/share/detour/errors/500.http
+            errorfile 502 /usr/share/detour/errors/502.http
+            errorfile 503 /usr/share/detour/errors/503.http
+            errorfile 504 /usr/share/detour/errors/504.http
+
+        """
+
+    private func verify(_ config: String) throws -> ProcessResult {
+        try folder.write(["conf/haproxy.cfg": config])
+        let arguments = [
+            "verify", "haproxy", "conf/haproxy.cfg", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
+        ]
+        return try workspace.detour(arguments)
+    }
+
+    /// HAProxy's own 503 and 504 answered with detour's errorfiles; the application's own 500
+    /// passes through the backend that has no `http-response return` for it, and is named at
+    /// that backend, the one the request was routed to by its path.
+    func testPagesForHAProxysOwnErrorsAndTheApplicationsPassingThrough() throws {
+        let result = try verify(
+            head + pages
+                + """
+                frontend www
+                    bind :80
+                    bind :443 ssl crt /etc/haproxy/certs/site.pem alpn h2,http/1.1
+                    use_backend api if { path_beg /api }
+                    default_backend app
+
+                backend app
+                    http-response return status 500 errorfile /usr/share/detour/errors/500.http if { status 500 }
+                    http-response return status 502 errorfile /usr/share/detour/errors/502.http if { status 502 }
+                    http-response return status 503 errorfile /usr/share/detour/errors/503.http if { status 503 }
+                    http-response return status 504 errorfile /usr/share/detour/errors/504.http if { status 504 }
+                    server app1 10.0.0.5:8080 check inter 2s
+
+                backend api
+                    server api1 10.0.0.6:9000 check
+
+                """)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["haproxy.upstream-errors-pass-through:31"])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.status, 503)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 500")?.body, "detour's public/errors/500.html")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "slower than the timeout")?.status, 504)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/api", "answering 500")?.body, "the upstream's own body")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(
+            rewrites.contains {
+                $0.hasPrefix("bind :443: 127.0.0.1:") && $0.hasSuffix("(ssl crt /etc/haproxy/certs/site.pem alpn h2,http/1.1 dropped: plain HTTP)")
+            }, "\(rewrites)")
+        XCTAssertTrue(rewrites.contains { $0.hasPrefix("server app1 10.0.0.5:8080: the fake upstream (plain HTTP), check inter 2s dropped") }, "\(rewrites)")
+        XCTAssertTrue(rewrites.contains("timeout server 50s: 3s, so a silent server is given up in time"), "\(rewrites)")
+    }
+
+    /// Without errorfiles visitors get HAProxy's built-in pages: named at the frontend.
+    func testBuiltInPagesAreNotCovered() throws {
+        let result = try verify(head + "frontend www\n    bind :80\n    default_backend app\n\nbackend app\n    server app1 10.0.0.5:8080\n")
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertEqual(Set(try VerifyWorkspace.findings(result)), ["haproxy.code-not-covered:14", "haproxy.upstream-errors-pass-through:18"])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "the server's own error page")
+    }
+
+    /// An errorfile that is not there is HAProxy's refusal, at its line; a configuration with
+    /// nothing to serve is valid, with nothing to probe.
+    func testRefusalsAndAConfigurationWithoutListeners() throws {
+        let missing = try verify(
+            head
+                + "    errorfile 503 /etc/haproxy/errors/503.http\n\nfrontend www\n    bind :80\n    default_backend app\n\nbackend app\n    server a 10.0.0.5:80\n"
+        )
+        XCTAssertEqual(missing.status, 1, missing.stdout + missing.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(missing), ["haproxy.error-page-missing-file:14"])
+        let idle = try verify(head + pages)
+        XCTAssertEqual(idle.status, 0, idle.stdout + idle.stderr)
+        let notProbed = try VerifyWorkspace.texts(idle, "not_probed")
+        XCTAssertTrue(notProbed.contains { $0.contains("nothing to probe") }, "\(notProbed)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: workspace.scratch.path), [], "the sandbox is removed")
+    }
+}
