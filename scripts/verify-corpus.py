@@ -8,6 +8,7 @@ are counted apart.
 
     scripts/verify-corpus.py CORPUS_DIR [DETOUR_BINARY]
 """
+import collections
 import json
 import os
 import re
@@ -60,6 +61,9 @@ def hits(spec, finding):
 def main(corpus, detour):
     servers = subprocess.run([detour, "verify", "--help"], capture_output=True, text=True).stdout
     all_totals = {}
+    # Per server: required findings missed, and false alarms, by rule.
+    missed_by_rule = collections.defaultdict(collections.Counter)
+    false_by_rule = collections.defaultdict(collections.Counter)
     for name in sorted(os.listdir(os.path.join(corpus, "cases"))):
         folder = os.path.join(corpus, "cases", name)
         expect = os.path.join(folder, "expect")
@@ -84,12 +88,16 @@ def main(corpus, detour):
         found = {(d["rule"], d["location"]["path"], d["location"]["line"]) for d in json.loads(run.stdout)["diagnostics"]}
         required, allowed = expectations(lines, server)
         matched = sum(1 for spec in required if any(hits(spec, f) for f in found))
+        for spec in required:
+            if not any(hits(spec, f) for f in found):
+                missed_by_rule[server]["|".join(sorted(spec[0])) if len(spec[0]) < 3 else "refusal"] += 1
         false_alarms = sorted(f for f in found if not any(hits(spec, f) for spec in required + allowed))
         agree = matched == len(required) and not false_alarms
         totals["agree"] += agree
         totals["required"] += len(required)
         totals["found"] += matched
         totals["false_alarms"] += len(false_alarms)
+        false_by_rule[server].update(f[0] for f in false_alarms)
         print(f"{name}: {'agrees' if agree else 'disagrees'}: found {matched}/{len(required)}, false alarms {len(false_alarms)} {false_alarms[:2]}")
     for server, totals in sorted(all_totals.items()):
         if totals["unsupported"] == totals["cases"]:
@@ -99,6 +107,10 @@ def main(corpus, detour):
             f"{server}: {totals['cases']} cases: {totals['ran']} run ({totals['refused']} cannot run here); agreement {totals['agree']}/{totals['ran']}; "
             f"findings {totals['found']}/{totals['required']}; false alarms {totals['false_alarms']}"
         )
+        if missed_by_rule[server]:
+            print(f"  missed: " + ", ".join(f"{rule} {count}" for rule, count in missed_by_rule[server].most_common()))
+        if false_by_rule[server]:
+            print(f"  false alarms: " + ", ".join(f"{rule} {count}" for rule, count in false_by_rule[server].most_common()))
 
 
 if __name__ == "__main__":

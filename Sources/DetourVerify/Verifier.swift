@@ -99,22 +99,10 @@ public enum Verifier {
             return report
         }
         let environment = server.environment(folder)
-        var runnable = main
-        if let prepare = server.prepare {
-            let prepared = prepare(binary, main, plan, context)
-            report.rewrites += prepared.rewrites
-            report.notProbed += prepared.notProbed
-            guard let prepared = prepared.main else {
-                Self.refused(server, prepared.output, plan: plan, context: context, options: options, into: &report)
-                return report
-            }
-            runnable = prepared
-        }
-        let tested = Self.runToEnd(binary, server.test(runnable, folder), in: folder, environment: environment)
-        guard tested.status == 0 else {
-            Self.refused(server, tested.output, plan: plan, context: context, options: options, into: &report)
-            return report
-        }
+        guard
+            let runnable = VerifyTest.run(
+                server, binary: binary, main: main, plan: plan, context: context, mainDisplay: options.mainDisplay, environment: environment, into: &report)
+        else { return report }
         guard let process = Self.start(binary, server.run(runnable, folder), in: folder, environment: environment, stopSignal: server.stopSignal) else {
             report.refusal = "cannot start \(binary)"
             return report
@@ -146,25 +134,6 @@ public enum Verifier {
             report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes,
             passThroughWithoutPages: server.passThroughWithoutPages)
         return report
-    }
-
-    /// The real server's own refusal is a verdict, at its file and line; unless what it lacks
-    /// is the sandbox's (a module this machine does not have).
-    private static func refused(
-        _ server: VerifyServer, _ output: String, plan: SandboxPlan, context: SandboxContext, options: Options, into report: inout Report
-    ) {
-        let copies = plan.files.map { (copy: context.copy(of: $0.path), display: $0.displayPath) }
-        let reading = server.readRefusal(output, copies, options.mainDisplay)
-        if let idle = reading.servesNothing {
-            report.notProbed.append((SourceLocation(path: options.mainDisplay), idle))
-        } else if let missing = reading.missing {
-            report.refusal = "\(server.name) cannot run the configuration here: \(missing)"
-        } else if !reading.findings.isEmpty {
-            report.diagnostics = reading.findings
-        } else {
-            let said = copies.reduce(output) { text, file in text.replacingOccurrences(of: file.copy, with: file.display) }
-            report.refusal = "\(server.name) refuses the configuration in the sandbox: \(said.trimmingCharacters(in: .whitespacesAndNewlines))"
-        }
     }
 
     /// Every route of every site under `mode`, at once.

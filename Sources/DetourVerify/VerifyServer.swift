@@ -37,6 +37,11 @@ public struct VerifyServer: Sendable {
     /// What its configuration test said when it refused: findings at the original files' lines,
     /// or what the sandbox lacks (a module), given each file's copy and name and the main file's.
     public var readRefusal: @Sendable (_ output: String, _ copies: [(copy: String, display: String)], _ main: String) -> SandboxRefusal
+    /// The rules of refusals its test stops at one at a time that blanking the statement lets
+    /// it read past (`VerifyTest`): a directive it does not take, a file it cannot include.
+    public var blankable: Set<String> = []
+    /// The byte that ends a statement (nginx's `;`); nil where a line does.
+    public var statementEnd: UInt8?
     /// The signal that stops it gracefully (nginx and Caddy: SIGQUIT; HAProxy: SIGTERM).
     public var stopSignal: Int32 = SIGQUIT
     /// Whether the upstream's own error body is a pass-through in any site, as the dialect's
@@ -54,7 +59,8 @@ public struct VerifyServer: Sendable {
             let option = output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("--prefix=") }
             return option.map { String($0.dropFirst("--prefix=".count)) } ?? "/usr/local/nginx"
         },
-        readRefusal: { output, copies, main in NginxTestOutput.read(output, copies: copies, main: main) })
+        readRefusal: { output, copies, main in NginxTestOutput.read(output, copies: copies, main: main) },
+        blankable: ["nginx.directive", "nginx.include-missing"], statementEnd: UInt8(ascii: ";"))
 
     /// Caddy adapts the sandboxed Caddyfile to JSON, which `CaddySandboxJSON` rewrites; its
     /// state (autosave, certificates) goes into the sandbox by HOME and the XDG folders.
@@ -92,7 +98,8 @@ public struct VerifyServer: Sendable {
         test: { main, _ in ["validate", "--config", main] },
         run: { main, _ in ["run", "--config", main] },
         prefix: { _ in "/" },
-        readRefusal: { output, copies, main in CaddyTestOutput.read(output, copies: copies, main: main) })
+        readRefusal: { output, copies, main in CaddyTestOutput.read(output, copies: copies, main: main) },
+        blankable: ["caddy.directive", "caddy.import"])
 
     /// HAProxy tests with `-c` and runs in the foreground (`-db`), stopped by SIGTERM.
     public static let haproxy = VerifyServer(

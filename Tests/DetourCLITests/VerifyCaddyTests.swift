@@ -126,6 +126,9 @@ final class VerifyCaddyTests: XCTestCase {
         let nested = try verify("example.com {\n    handle /app/* {\n        root /srv\n        file_server\n    }\n}\n")
         XCTAssertEqual(nested.status, 1, nested.stderr)
         XCTAssertEqual(try VerifyWorkspace.findings(nested), ["caddy.directive:3"], nested.stdout)
+        // Caddy stops at the first; each refused block blanked, it names the next.
+        let twice = try verify("example.com {\n    handle_errors 404 {\n        respond gone\n    }\n    handle_errors 5xx {\n        respond down\n    }\n}\n")
+        XCTAssertEqual(try VerifyWorkspace.findings(twice), ["caddy.directive:2", "caddy.directive:5"], twice.stdout)
         let imported = try verify(
             "import \(folder.path)/conf/sites/*.caddy\n",
             files: ["conf/sites/shop.caddy": "shop.example {\n    reverse_proxy app:80\n    bogus_directive on\n}\n"])

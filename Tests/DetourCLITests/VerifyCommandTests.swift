@@ -116,11 +116,16 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try findings(typo).map(\.rule), ["nginx.directive"])
         XCTAssertEqual(try findings(typo).map(\.line), [3], "the site's own line, not its sandbox copy's")
         XCTAssertTrue(typo.stdout.contains("unknown directive \\\"proxy_passs\\\""), typo.stdout)
-        // Directives without their arguments: nothing of them is rewritten, nginx says what is wrong.
+        // Directives without their arguments: nothing of them is rewritten, nginx says what is
+        // wrong, one at a time; each refused statement blanked, it names the next.
         let bare = try verify("server {\n    listen;\n    root;\n    access_log;\n    location / { proxy_pass; }\n}\n")
         XCTAssertEqual(bare.status, 1, bare.stderr)
-        XCTAssertEqual(try findings(bare).map(\.rule), ["nginx.directive"])
-        XCTAssertEqual(try findings(bare).map(\.line), [2])
+        XCTAssertEqual(try findings(bare).map(\.rule), ["nginx.directive", "nginx.directive", "nginx.directive", "nginx.directive"])
+        XCTAssertEqual(try findings(bare).map(\.line), [2, 3, 4, 5])
+        // A block out of place is blanked whole; the brace an extra one leaves is its echo, not a refusal of its own.
+        let brace = try verify("server {\n    listen 80;\n    }\n    location /app { return 200; }\n}\n")
+        XCTAssertEqual(try findings(brace).map(\.line), [4], brace.stdout)
+        XCTAssertEqual(try findings(brace).map(\.rule), ["nginx.directive"])
     }
 
     func testAnErrorPageAskedForDirectlyIsThereAndNotForVisitors() throws {
@@ -152,10 +157,12 @@ final class VerifyCommandTests: XCTestCase {
     }
 
     func testTheSandboxMakesNoRefusedListenAcceptable() throws {
+        // Both ports are refused, the listen's first and then the upstream's, as written.
         let result = try verify("server {\n    listen 80000;\n    location / { proxy_pass http://app:99999; }\n}\n")
-        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.directive"], result.stdout)
-        XCTAssertEqual(try findings(result).map(\.line), [2])
-        XCTAssertTrue(result.stdout.contains("invalid port"), result.stdout)
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.directive", "nginx.directive"], result.stdout)
+        XCTAssertEqual(try findings(result).map(\.line), [2, 3])
+        XCTAssertTrue(result.stdout.contains("invalid port in \\\"80000\\\""), result.stdout)
+        XCTAssertTrue(result.stdout.contains("app:99999"), result.stdout)
     }
 
     func testWhatCannotRunIsRefusedWithExitTwo() throws {
