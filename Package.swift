@@ -163,6 +163,7 @@ let package = Package(
             name: "DetourVarnishTests", dependencies: ["DetourVarnish", "DetourProxyCore", "DetourTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
+        .testTarget(name: "DetourVerifyTests", dependencies: ["DetourVerify"]),
         .testTarget(
             name: "DetourCLITests", dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"],
             exclude: ["SearchProbe", "SearchRelevance"]),

@@ -250,6 +250,7 @@ public enum Verifier {
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, sandbox in sandbox }
+        // The sandbox's state folders the environment names (Caddy's HOME and XDG folders).
         for folder in environment.values where folder.hasPrefix("/") {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
@@ -274,8 +275,9 @@ public enum Verifier {
         -> (status: Int32, output: String, errors: String)
     {
         let pipe = Pipe()
-        // Standard error into a file: two pipes read one after the other can fill and stall.
-        let errorsFile = NSTemporaryDirectory() + "detour-verify-errors-" + UUID().uuidString
+        // Standard error into a file of the folder it runs in (the sandbox's): two pipes read
+        // one after the other can fill and stall.
+        let errorsFile = folder + "/.detour-errors-" + UUID().uuidString
         if separateErrors { _ = FileManager.default.createFile(atPath: errorsFile, contents: nil) }
         defer { if separateErrors { try? FileManager.default.removeItem(atPath: errorsFile) } }
         let errorsHandle = separateErrors ? FileHandle(forWritingAtPath: errorsFile) : nil

@@ -1,0 +1,36 @@
+import XCTest
+
+@testable import DetourVerify
+
+/// What `detour verify` blanks when the server refuses a statement and it asks again: the
+/// statement whole, a block it opens with it, and nothing of the next.
+final class StatementBlankingTests: XCTestCase {
+    private func blanked(_ text: String, line: Int, terminator: UInt8?) -> String? {
+        let bytes = Array(text.utf8)
+        return VerifyTest.statement(at: line, in: bytes, terminator: terminator).map { String(decoding: bytes[$0], as: UTF8.self) }
+    }
+
+    func testAnNginxStatementEndsAtItsSemicolonWhereverTheLinesBreak() {
+        let config = "server {\n    listen 80;\n    proxy_pass\n        http://app;  # the app\n    root /srv;\n}\n"
+        XCTAssertEqual(blanked(config, line: 2, terminator: UInt8(ascii: ";")), "    listen 80;")
+        XCTAssertEqual(blanked(config, line: 3, terminator: UInt8(ascii: ";")), "    proxy_pass\n        http://app;")
+        // A `;` or a brace inside quotes ends nothing.
+        XCTAssertEqual(blanked("add_header X \"a;b{\";\nroot /x;\n", line: 1, terminator: UInt8(ascii: ";")), "add_header X \"a;b{\";")
+    }
+
+    func testABlockGoesWithTheStatementThatOpensIt() {
+        let config = "server {\n    location /a {\n        root /a;\n        location /b { root /b; }\n    }\n    root /srv;\n}\n"
+        XCTAssertEqual(
+            blanked(config, line: 2, terminator: UInt8(ascii: ";")), "    location /a {\n        root /a;\n        location /b { root /b; }\n    }")
+        let caddy = "example.com {\n\thandle_errors 404 {\n\t\trespond gone\n\t}\n\troot * /srv\n}\n"
+        XCTAssertEqual(blanked(caddy, line: 2, terminator: nil), "\thandle_errors 404 {\n\t\trespond gone\n\t}")
+        XCTAssertEqual(blanked(caddy, line: 5, terminator: nil), "\troot * /srv")
+    }
+
+    /// A `}` that closes the block around the statement ends it: the block stays whole.
+    func testTheEnclosingBlocksBraceIsNotTaken() {
+        XCTAssertEqual(blanked("server {\n    listen 80; }\n", line: 2, terminator: UInt8(ascii: ";")), "    listen 80;")
+        XCTAssertEqual(blanked("site {\n\tbogus on }\n", line: 2, terminator: nil), "\tbogus on ")
+        XCTAssertNil(blanked("one line\n", line: 3, terminator: nil))
+    }
+}
