@@ -90,6 +90,9 @@ public struct SandboxPlan: Sendable {
 
     public var files: [File] = []
     public var rewrites: [Rewrite] = []
+    /// What the server's command line adds, which no file of the configuration holds (Varnish's
+    /// listen address, `-a`, and where it looks for includes).
+    public var arguments: [String] = []
     public var sites: [Site] = []
     /// What is not probed, and why (a regex location, a FastCGI upstream).
     public var notProbed: [(location: SourceLocation, reason: String)] = []

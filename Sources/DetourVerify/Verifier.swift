@@ -103,7 +103,9 @@ public enum Verifier {
             let runnable = VerifyTest.run(
                 server, binary: binary, main: main, plan: plan, context: context, mainDisplay: options.mainDisplay, environment: environment, into: &report)
         else { return report }
-        guard let process = Self.start(binary, server.run(runnable, folder), in: folder, environment: environment, stopSignal: server.stopSignal) else {
+        guard
+            let process = Self.start(binary, server.run(runnable, folder) + plan.arguments, in: folder, environment: environment, stopSignal: server.stopSignal)
+        else {
             report.refusal = "cannot start \(binary)"
             return report
         }

@@ -3,6 +3,7 @@ import DetourDiagnostics
 import DetourHAProxy
 import DetourNginx
 import DetourProxyCore
+import DetourVarnish
 import Foundation
 
 /// How `detour verify` runs one server: its binary, how it tests and runs a configuration in
@@ -111,8 +112,22 @@ public struct VerifyServer: Sendable {
         readRefusal: { output, copies, main in HAProxyTestOutput.read(output, copies: copies, main: main) },
         stopSignal: SIGTERM, passThroughWithoutPages: true)
 
+    /// varnishd compiles the VCL with `-C` and runs in the foreground (`-F`) on the listen
+    /// address the plan gives (`-a`), its state in the sandbox (`-n`); without root, in no jail.
+    public static let varnish = VerifyServer(
+        name: "varnish", binary: "varnishd", catalogue: VarnishChecker.catalogue, builtinPageMark: "<h1>Error ",
+        plan: { main, display, context in VarnishSandbox.plan(main: main, mainDisplay: display, context: context) },
+        test: { main, folder in ["-C", "-f", main, "-n", folder + "/varnish-test"] + varnishJail },
+        run: { main, folder in ["-F", "-f", main, "-n", folder + "/varnish", "-s", "malloc,32m", "-P", folder + "/server.pid"] + varnishJail },
+        prefix: { _ in "/" },
+        readRefusal: { output, copies, main in VarnishTestOutput.read(output, copies: copies, main: main) },
+        stopSignal: SIGTERM)
+
+    /// As root varnishd runs its workers as its own users, as Debian does; otherwise it cannot switch.
+    private static var varnishJail: [String] { getuid() == 0 ? [] : ["-j", "none"] }
+
     /// The servers `detour verify` runs.
-    public static let all = [nginx, caddy, haproxy]
+    public static let all = [nginx, caddy, haproxy, varnish]
 
     private static func nginxArguments(_ main: String, _ folder: String) -> [String] {
         ["-p", folder + "/", "-c", main, "-e", folder + "/error.log", "-g", "daemon off; master_process on; pid \(folder)/server.pid;"]

@@ -33,7 +33,7 @@ enum VerifyTest {
                 if let made = prepared.main { runnable = made } else { refusal = prepared.output }
             }
             if refusal == nil {
-                let tested = Verifier.runToEnd(binary, server.test(runnable, context.folder), in: context.folder, environment: environment)
+                let tested = Verifier.runToEnd(binary, server.test(runnable, context.folder) + plan.arguments, in: context.folder, environment: environment)
                 guard tested.status != 0 else {
                     passed = runnable
                     break

@@ -1,0 +1,86 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour verify varnish` on VCL written as operators write it: the real varnishd compiles the
+/// sandboxed copy, runs it on a loopback port, and what it answered decides the findings.
+final class VerifyVarnishTests: XCTestCase {
+    private var workspace: VerifyWorkspace!
+
+    override func setUpWithError() throws {
+        workspace = try VerifyWorkspace(server: "varnishd")
+    }
+
+    override func tearDown() {
+        workspace?.remove()
+    }
+
+    private func verify(_ vcl: String) throws -> ProcessResult {
+        try workspace.folder.write(["default.vcl": vcl])
+        return try workspace.detour([
+            "verify", "varnish", "default.vcl", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
+        ])
+    }
+
+    /// A failed fetch answered with detour's page read by std.fileread; the backend's own 5xx
+    /// delivered as it came, named at the VCL as `detour check varnish` names it.
+    func testAFailedFetchGetsItsPageAndTheBackendsErrorsPass() throws {
+        let result = try verify(
+            """
+            vcl 4.1;
+
+            import std;
+
+            backend default {
+                .host = "app.internal";
+                .port = "8080";
+                .first_byte_timeout = 60s;
+                .probe = {
+                    .url = "/health";
+                    .interval = 5s;
+                }
+            }
+
+            sub vcl_backend_error {
+                set beresp.http.Content-Type = "text/html; charset=utf-8";
+                synthetic(std.fileread("/usr/share/detour/errors/" + beresp.status + ".html"));
+                return (deliver);
+            }
+
+            # A fetch that fails once delivery has begun (a backend closing mid-answer) ends here.
+            sub vcl_synth {
+                set resp.http.Content-Type = "text/html; charset=utf-8";
+                synthetic(std.fileread("/usr/share/detour/errors/" + resp.status + ".html"));
+                return (deliver);
+            }
+
+            """)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["varnish.upstream-errors-pass-through:1"])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200")?.status, 200)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.status, 503)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 500")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "slower than the timeout")?.status, 503, "first_byte_timeout, shortened")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(rewrites.contains("backend default app.internal:8080: the fake upstream"), "\(rewrites)")
+        XCTAssertTrue(rewrites.contains("backend default .probe: removed, a health check's timing would decide the answers"), "\(rewrites)")
+        XCTAssertTrue(rewrites.contains("backend default .first_byte_timeout 60s: 3s, so a silent upstream is given up in time"), "\(rewrites)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: workspace.scratch.path), [], "the sandbox is removed")
+    }
+
+    /// Varnish's own error page where the VCL has none; what the compiler refuses at its place;
+    /// a VMOD this machine lacks is a refusal to run, exit 2.
+    func testBuiltInPagesRefusalsAndMissingVMODs() throws {
+        let bare = try verify("vcl 4.1;\n\nbackend default {\n    .host = \"app.internal\";\n}\n")
+        XCTAssertEqual(bare.status, 1, bare.stdout + bare.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(bare), ["varnish.code-not-covered:1"])
+        XCTAssertEqual(try VerifyWorkspace.answer(bare, "/", "not listening")?.body, "the server's own error page")
+        let refused = try verify("vcl 4.1;\nbackend default { .host = \"app\"; }\nsub vcl_recv { set req.foo = 1; }\n")
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(refused), ["varnish.syntax:3"])
+        let vmod = try verify("vcl 4.1;\nimport geoip2;\nbackend default { .host = \"app\"; }\n")
+        XCTAssertEqual(vmod.status, 2, vmod.stdout)
+        XCTAssertTrue(vmod.stderr.contains("a VMOD this varnishd does not have: Could not find VMOD geoip2"), vmod.stderr)
+    }
+}
