@@ -57,7 +57,8 @@ struct HAProxySandboxPlanner {
             case (_, "bind"), ("peers", "peer"):
                 bind(line, in: section)
             case (_, "server"), (_, "server-template"):
-                server(line, fastCGI: isFastCGI || !["backend", "listen"].contains(section.kind))
+                let proxied = ["backend", "listen"].contains(section.kind)
+                server(line, notHTTP: !proxied ? "a \(section.kind) section's server" : isFastCGI ? "a FastCGI application's server" : nil)
             case (_, "source") where words.contains("usesrc"):
                 replace(line, with: [], "\(words.joined(separator: " ")): transparent proxying needs TPROXY and privileges the sandbox does not have")
             case (_, "default-server"):
@@ -122,19 +123,20 @@ struct HAProxySandboxPlanner {
         if line.keyword == "bind" { bindPorts[section.location, default: []] += ports }
     }
 
-    private mutating func server(_ line: HAProxyLine, fastCGI: Bool) {
+    /// A server line to the fake upstream, or, for one that speaks no HTTP (`notHTTP` says
+    /// what it is), to where nothing listens; its options dropped either way.
+    private mutating func server(_ line: HAProxyLine, notHTTP: String?) {
         let template = line.keyword == "server-template"
         let addressIndex = template ? 3 : 2
         guard line.words.count > addressIndex else { return }
         let words = line.words.map(\.text)
-        let target = fastCGI ? context.deadUpstream : context.upstream
         let dropped = words.dropFirst(addressIndex + 1)
         replace(
-            line, with: Array(words.prefix(addressIndex)) + [target],
+            line, with: Array(words.prefix(addressIndex)) + [notHTTP == nil ? context.upstream : context.deadUpstream],
             "\(words.prefix(addressIndex + 1).joined(separator: " ")): "
-                + (fastCGI ? "nothing listens there (detour speaks HTTP only)" : "the fake upstream (plain HTTP)")
+                + (notHTTP == nil ? "the fake upstream (plain HTTP)" : "nothing listens there (detour speaks HTTP only)")
                 + (dropped.isEmpty ? "" : ", \(dropped.joined(separator: " ")) dropped"))
-        if fastCGI { notProbed.append((line.location, "\(words[0]) \(words[1]): not an HTTP server, detour's fake upstream speaks HTTP only")) }
+        if let notHTTP { notProbed.append((line.location, "\(words[0]) \(words[1]): \(notHTTP), not probed: detour's fake upstream speaks HTTP only")) }
     }
 
     /// `:80`, `*:443`, `[::]:8080`, `ipv4@0.0.0.0:80`, `/run/haproxy.sock`: what keys its port.
