@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "DetourVerify",
             dependencies: [
-                "DetourSupport", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourVarnish",
+                "DetourSupport", "DetourDiagnostics", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

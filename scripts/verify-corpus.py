@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs `detour verify` on every case of a corpus laid out as cases/<name>/expect (the
 `# run (from this folder): detour check SERVER ARGS` line gives the server and the arguments;
-`finding` and `plant` lines are what must be found, `allow` what may be, `nginx-t FAIL FILE:LINE`
+`# env: K=V ...` lines the environment it runs in; `finding` and `plant` lines are what must be found, `allow` what may be, `nginx-t FAIL FILE:LINE`
 (`caddy-validate`, `haproxy-c`, `apache2-t`) a refusal that must be reported there) and prints,
 per case, agreement, then the totals per server. Cases of a server `detour verify` does not run
 are counted apart.
@@ -79,7 +79,14 @@ def main(corpus, detour):
         if f"detour verify {server} " not in servers:
             totals["unsupported"] += 1
             continue
-        run = subprocess.run([detour, "verify", server, *arguments, "--format", "json", "--timeout", "5"], cwd=folder, capture_output=True, text=True, timeout=600)
+        # `# env: K=V …` lines: the environment the case's configuration reads.
+        environment = dict(os.environ)
+        for line in lines:
+            if line.startswith("# env: "):
+                environment.update(pair.split("=", 1) for pair in line[len("# env: "):].split() if "=" in pair)
+        run = subprocess.run(
+            [detour, "verify", server, *arguments, "--format", "json", "--timeout", "5"], cwd=folder, capture_output=True, text=True, timeout=600, env=environment
+        )
         if run.returncode == 2:
             totals["refused"] += 1
             print(f"{name}: cannot run here: {run.stderr.strip().splitlines()[-1] if run.stderr.strip() else '?'}")

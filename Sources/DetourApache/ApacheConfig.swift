@@ -11,6 +11,8 @@ import Foundation
 struct ApacheConfig: Sendable {
     /// Every file read, in the order read (a file included twice is here twice).
     var sources: [SourceBuffer] = []
+    /// Where each of `sources` is on disk.
+    var paths: [String] = []
     var entries: [FlatEntry<ApacheName>] = []
     var diagnostics: [Diagnostic] = []
     /// Every file read, as findings name them.
@@ -27,7 +29,8 @@ struct ApacheConfig: Sendable {
         var reader = ApacheReader(environment: environment, serverRoot: serverRoot ?? main.deletingLastPathComponent().path)
         reader.read(main.path, display: display, depth: 0)
         var config = ApacheConfig(
-            sources: reader.sources, entries: reader.entries, diagnostics: reader.diagnostics, files: reader.files, serverRoot: reader.serverRoot)
+            sources: reader.sources, paths: reader.paths, entries: reader.entries, diagnostics: reader.diagnostics, files: reader.files,
+            serverRoot: reader.serverRoot)
         if reader.files.isEmpty { config.files = [display] }
         return config
     }

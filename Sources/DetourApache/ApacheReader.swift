@@ -13,6 +13,8 @@ struct ApacheReader {
     var diagnostics: [Diagnostic] = []
     var files: [String] = []
     private(set) var sources: [SourceBuffer] = []
+    /// Where each of `sources` is on disk.
+    private(set) var paths: [String] = []
     private(set) var entries: [FlatEntry<ApacheName>] = []
     /// The files open, by device and inode: a file that includes itself, under any path, is a loop.
     private var reading: [String] = []
@@ -81,6 +83,7 @@ struct ApacheReader {
         // Files included from here are stored after this one, which is stored once read.
         let file = sources.count
         sources.append(SourceBuffer(displayPath: display, bytes: []))
+        paths.append(path)
         defer { sources[file] = source }
         var stack: [OpenSection] = []
         // Room for the file's directives at once (doubling, as included files add theirs).

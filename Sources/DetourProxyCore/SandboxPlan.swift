@@ -90,6 +90,8 @@ public struct SandboxPlan: Sendable {
 
     public var files: [File] = []
     public var rewrites: [Rewrite] = []
+    /// Folders the sandbox must have though no file is copied into them (Apache's ServerRoot).
+    public var folders: [String] = []
     /// What the server's command line adds, which no file of the configuration holds (Varnish's
     /// listen address, `-a`, and where it looks for includes).
     public var arguments: [String] = []

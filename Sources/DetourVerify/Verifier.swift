@@ -99,6 +99,10 @@ public enum Verifier {
             return report
         }
         let environment = server.environment(folder)
+        // The state folders the server expects made before it starts (Caddy's HOME, Apache's run and lock folders).
+        for state in server.stateFolders.map({ folder + "/" + $0 }) + plan.folders {
+            try? FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        }
         guard
             let runnable = VerifyTest.run(
                 server, binary: binary, main: main, plan: plan, context: context, mainDisplay: options.mainDisplay, environment: environment, into: &report)
@@ -252,10 +256,6 @@ public enum Verifier {
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, sandbox in sandbox }
-        // The sandbox's state folders the environment names (Caddy's HOME and XDG folders).
-        for folder in environment.values where folder.hasPrefix("/") {
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
@@ -266,7 +266,7 @@ public enum Verifier {
         _ = FileManager.default.createFile(atPath: folder + "/server.out", contents: nil)
         guard let output = FileHandle(forWritingAtPath: folder + "/server.out") else { return nil }
         let process = process(binary, arguments, in: folder, environment: environment, output: output, errors: output)
-        guard (try? process.run()) != nil else { return nil }
+        guard (try? Self.launch(process)) != nil else { return nil }
         VerifyCleanup.track(process, stopSignal: stopSignal)
         return process
     }
@@ -285,7 +285,7 @@ public enum Verifier {
         let errorsHandle = separateErrors ? FileHandle(forWritingAtPath: errorsFile) : nil
         let process = process(binary, arguments, in: folder, environment: environment, output: pipe, errors: errorsHandle ?? pipe)
         do {
-            try process.run()
+            try Self.launch(process)
         } catch {
             return (-1, "\(error)", "\(error)")
         }
@@ -293,6 +293,24 @@ public enum Verifier {
         process.waitUntilExit()
         let errors = separateErrors ? (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? "" : ""
         return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors)
+    }
+
+    /// Starts `process` from a thread of its own that blocks no signal: a server inherits the
+    /// mask of the thread that starts it, and the pool's threads block most signals, so one that
+    /// keeps the mask it finds (Apache) would never see the SIGTERM that stops it.
+    private static func launch(_ process: Process) throws {
+        let failure = Mutex<(any Error)?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            var nothing = sigset_t()
+            sigemptyset(&nothing)
+            pthread_sigmask(SIG_SETMASK, &nothing, nil)
+            do { try process.run() } catch { failure.withLock { $0 = error } }
+            started.signal()
+        }
+        thread.start()
+        started.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     private static func waitUntilListening(_ ports: Set<Int>, while alive: @Sendable () -> Bool) async -> Bool {

@@ -1,3 +1,4 @@
+import DetourApache
 import DetourCaddy
 import DetourDiagnostics
 import DetourHAProxy
@@ -29,6 +30,8 @@ public struct VerifyServer: Sendable {
     public var prepare: (@Sendable (_ binary: String, _ copy: String, _ plan: SandboxPlan, _ context: SandboxContext) -> Prepared)?
     /// The environment its processes get beside the user's (state folders into the sandbox).
     public var environment: @Sendable (_ folder: String) -> [String: String] = { _ in [:] }
+    /// Folders of the sandbox made before the server starts, as its packaging makes them.
+    public var stateFolders: [String] = []
     /// The arguments that test the configuration copied at `main` in the sandbox `folder`.
     public var test: @Sendable (_ main: String, _ folder: String) -> [String]
     /// The arguments that run it in the foreground.
@@ -95,7 +98,7 @@ public struct VerifyServer: Sendable {
             prepared.notProbed = patched.notProbed.map { (main, $0) }
             return prepared
         },
-        environment: caddyEnvironment,
+        environment: caddyEnvironment, stateFolders: ["state/data", "state/config", "state/cache"],
         test: { main, _ in ["validate", "--config", main] },
         run: { main, _ in ["run", "--config", main] },
         prefix: { _ in "/" },
@@ -126,8 +129,20 @@ public struct VerifyServer: Sendable {
     /// As root varnishd runs its workers as its own users, as Debian does; otherwise it cannot switch.
     private static var varnishJail: [String] { getuid() == 0 ? [] : ["-j", "none"] }
 
+    /// Apache runs as Debian's apache2ctl runs it: its `envvars` into the sandbox, the run, lock
+    /// and log folders made, ServerRoot given by the plan (`-d`), in the foreground.
+    public static let apache = VerifyServer(
+        name: "apache", binary: "apache2", catalogue: ApacheChecker.catalogue, builtinPageMark: "</title>\n</head><body>\n<h1>",
+        plan: { main, display, context in ApacheSandbox.plan(main: main, mainDisplay: display, context: context) },
+        environment: { folder in ApacheSandbox.environment(folder: folder, asRoot: getuid() == 0) }, stateFolders: ["run", "lock", "log"],
+        test: { main, _ in ["-t", "-f", main] },
+        run: { main, _ in ["-f", main, "-DFOREGROUND"] },
+        prefix: { _ in "/" },
+        readRefusal: { output, copies, main in ApacheTestOutput.read(output, copies: copies, main: main) },
+        stopSignal: SIGTERM, passThroughWithoutPages: true)
+
     /// The servers `detour verify` runs.
-    public static let all = [nginx, caddy, haproxy, varnish]
+    public static let all = [nginx, caddy, haproxy, apache, varnish]
 
     private static func nginxArguments(_ main: String, _ folder: String) -> [String] {
         ["-p", folder + "/", "-c", main, "-e", folder + "/error.log", "-g", "daemon off; master_process on; pid \(folder)/server.pid;"]

@@ -1,0 +1,233 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// The line rewrites and sites of `ApacheSandbox`. A line is written anew from its words
+/// (variables already applied), its indentation and number kept; a line continued with `\` is
+/// left as written. Rewritten: `Listen` and `<VirtualHost>` addresses to free loopback ports,
+/// every proxied URL (ProxyPass, ProxyPassMatch, ProxyPassReverse, BalancerMember, a `proxy:`
+/// handler, a `[P]` RewriteRule) to the fake upstream (FastCGI, uwsgi, AJP and sockets where
+/// nothing listens), mod_ssl's directives out (sites speak plain HTTP), pid, log, mutex and
+/// runtime paths into the sandbox, User and Group to nobody (or out, without root), installed
+/// paths (DocumentRoot, Alias, `<Directory>`) through `--map`, relative LoadModule paths to
+/// the installed modules, absolute Include paths to their copies, Timeout above 3 s to 3 s.
+struct ApacheSandboxPlanner {
+    let config: ApacheConfig
+    let context: SandboxContext
+    let serverRoot: String
+    private(set) var rewrites: [SandboxPlan.Rewrite] = []
+    private(set) var notProbed: [(location: SourceLocation, reason: String)] = []
+    private(set) var sites: [SandboxPlan.Site] = []
+    /// Each file's bytes as written, read once.
+    private var files: [Int: [UInt8]] = [:]
+
+    static let timeoutSeconds = 3
+    static let logs: Set<String> = ["errorlog", "customlog", "transferlog", "forensiclog", "rewritelog", "scriptlog"]
+    static let stateFiles: [String: String] = [
+        "pidfile": "server.pid", "scoreboardfile": "scoreboard", "lockfile": "lock/accept", "defaultruntimedir": "run",
+        "coredumpdirectory": "run", "scriptsock": "run/cgisock",
+    ]
+    static let installed: Set<String> = ["documentroot", "alias", "scriptalias", "directory", "aliasmatch", "scriptaliasmatch"]
+
+    init(config: ApacheConfig, context: SandboxContext, serverRoot: String) {
+        self.config = config
+        self.context = context
+        self.serverRoot = serverRoot
+    }
+
+    private func name(_ entry: FlatEntry<ApacheName>) -> String {
+        config.sources[Int(entry.file)].apacheValue(config.sources[Int(entry.file)].words[Int(entry.firstWord)]).lowercased()
+    }
+
+    mutating func rewrite() {
+        var hosts: [(entry: Int, host: String?, ports: [Int], routes: [SandboxPlan.Route])] = []
+        var serverRoutes: [SandboxPlan.Route] = []
+        var listened: [Int] = []
+        var open: [Int] = []
+        for (index, entry) in config.entries.enumerated() {
+            while let last = open.last, Int(config.entries[last].end) <= index { open.removeLast() }
+            let name = self.name(entry)
+            let arguments = config.arguments(of: entry)
+            let location = config.location(of: entry)
+            let inHost = open.last(where: { config.entries[$0].name == .virtualhost })
+            if entry.isBlock { open.append(index) }
+            switch name {
+            case "listen" where !arguments.isEmpty:
+                let port = context.port(Self.portKey(arguments[0]))
+                listened.append(port)
+                replace(entry, with: ["Listen", "127.0.0.1:\(port)"], "Listen \(arguments.joined(separator: " ")): 127.0.0.1:\(port)")
+            case "virtualhost":
+                let ports = arguments.map { context.port(Self.portKey($0)) }
+                replace(
+                    entry, with: ["<VirtualHost"] + ports.map { "*:\($0)" } + [">"],
+                    "<VirtualHost \(arguments.joined(separator: " "))>: \(ports.map { "*:\($0)" }.joined(separator: " "))", section: true)
+                hosts.append((index, nil, ports, [.init(path: "/", location: location)]))
+            case "servername" where !arguments.isEmpty:
+                if let host = hosts.indices.last, inHost == hosts[host].entry, hosts[host].host == nil { hosts[host].host = Self.hostName(arguments[0]) }
+            case "serverroot" where !arguments.isEmpty:
+                replace(entry, with: ["ServerRoot", context.copy(of: serverRoot)], "ServerRoot \(arguments[0]): its copy in the sandbox")
+            case "user", "group":
+                if context.asRoot {
+                    replace(entry, with: [name == "user" ? "User" : "Group", name == "user" ? "nobody" : "nogroup"], "\(name) \(arguments.joined()): nobody")
+                } else {
+                    replace(entry, with: [], "\(name): the sandbox does not run as root")
+                }
+            case _ where name.hasPrefix("ssl"):
+                replace(entry, with: [], "\(name): sandbox sites speak plain HTTP")
+            case _ where Self.logs.contains(name) && !arguments.isEmpty:
+                replace(
+                    entry, with: [self.word(entry, 0), context.folder + "/log/\(name).log"] + arguments.dropFirst(),
+                    "\(name) \(arguments[0]): into the sandbox")
+            case _ where Self.stateFiles[name] != nil && !arguments.isEmpty:
+                replace(entry, with: [self.word(entry, 0), context.folder + "/" + Self.stateFiles[name]!], "\(name) \(arguments[0]): into the sandbox")
+            case "mutex" where !arguments.isEmpty:
+                replace(entry, with: ["Mutex", "file:" + context.folder + "/lock"] + arguments.dropFirst(), "Mutex \(arguments[0]): its files in the sandbox")
+            case "timeout", "proxytimeout":
+                if let seconds = Int(arguments.first ?? ""), seconds > Self.timeoutSeconds {
+                    replace(entry, with: [self.word(entry, 0), "\(Self.timeoutSeconds)"], "\(name) \(seconds): 3, so a silent upstream is given up in time")
+                }
+            case "loadmodule" where arguments.count >= 2 && !arguments[1].hasPrefix("/"):
+                replace(entry, with: ["LoadModule", arguments[0], serverRoot + "/" + arguments[1]], "LoadModule \(arguments[0]): the installed module")
+            case "include", "includeoptional":
+                guard let pattern = arguments.first, pattern.hasPrefix("/") else { continue }
+                replace(entry, with: [self.word(entry, 0), context.copy(of: pattern)], "\(name) \(pattern): its copy in the sandbox")
+            case _ where Self.installed.contains(name) && !arguments.isEmpty:
+                let position = name == "documentroot" || name == "directory" ? 0 : arguments.count - 1
+                var changed = arguments
+                let mapped = installed(arguments[position])
+                guard mapped.path != arguments[position] else { continue }
+                changed[position] = mapped.path
+                replace(
+                    entry, with: (entry.isBlock ? ["<" + self.word(entry, 0)] : [self.word(entry, 0)]) + changed + (entry.isBlock ? [">"] : []), mapped.reason,
+                    section: entry.isBlock)
+            case "proxypass", "proxypassmatch", "proxypassreverse", "balancermember":
+                proxied(entry, name: name, arguments: arguments)
+                if name == "proxypass", arguments.count >= 2, arguments[0].hasPrefix("/"), arguments[1] != "!" {
+                    let route = SandboxPlan.Route(path: arguments[0], location: location, upstreamLocation: location)
+                    if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
+                }
+            case "sethandler" where arguments.first?.lowercased().hasPrefix("proxy:") == true:
+                replace(
+                    entry, with: ["SetHandler", "proxy:fcgi://" + context.deadUpstream],
+                    "SetHandler \(arguments[0]): nothing listens there (detour speaks HTTP only)")
+                notProbed.append((location, "SetHandler \(arguments[0]): not an HTTP upstream, detour's fake upstream speaks HTTP only"))
+            case "rewriterule" where arguments.count >= 3 && arguments[2].uppercased().contains("P"):
+                if let url = Self.fake(arguments[1], context: context) {
+                    replace(entry, with: ["RewriteRule", arguments[0], url] + arguments.dropFirst(2), "RewriteRule [P] \(arguments[1]): the fake upstream")
+                }
+            case "location" where arguments.first?.hasPrefix("/") == true:
+                let route = SandboxPlan.Route(path: arguments[0], location: location)
+                if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
+            default:
+                continue
+            }
+        }
+        // Directives outside every virtual host apply in each; the main server answers ports none takes.
+        for host in hosts {
+            let routes = Self.merged(host.routes + serverRoutes)
+            for port in Set(host.ports).sorted() {
+                sites.append(.init(host: host.host ?? "127.0.0.1", port: port, location: config.location(of: config.entries[host.entry]), routes: routes))
+            }
+        }
+        let main = SourceLocation(path: config.files.first ?? "")
+        for port in Set(listened).subtracting(hosts.flatMap(\.ports)).sorted() {
+            sites.append(.init(host: "127.0.0.1", port: port, location: main, routes: Self.merged([.init(path: "/", location: main)] + serverRoutes)))
+        }
+    }
+
+    /// One route per path, each with the ProxyPass that takes it (its own, else the longest
+    /// proxied prefix of its path): what that upstream sends is named at that line.
+    static func merged(_ routes: [SandboxPlan.Route]) -> [SandboxPlan.Route] {
+        let proxies = routes.filter { $0.upstreamLocation != nil }
+        var merged: [SandboxPlan.Route] = []
+        for route in routes where !merged.contains(where: { $0.path == route.path }) {
+            var route = route
+            if route.upstreamLocation == nil {
+                route.upstreamLocation = proxies.filter { route.path.hasPrefix($0.path) }.max { $0.path.count < $1.path.count }?.upstreamLocation
+            }
+            merged.append(route)
+        }
+        return merged
+    }
+
+    // MARK: Proxies
+
+    private mutating func proxied(_ entry: FlatEntry<ApacheName>, name: String, arguments: [String]) {
+        let position = name == "balancermember" ? 0 : 1
+        guard arguments.count > position, let url = Self.fake(arguments[position], context: context) else { return }
+        var changed = arguments
+        changed[position] = url
+        replace(entry, with: [word(entry, 0)] + changed, "\(word(entry, 0)) \(arguments[position]): \(url)")
+    }
+
+    /// A proxied URL's fake: `http://fake/path` for HTTP and WebSocket, where nothing listens for
+    /// the others; nil for what is not a URL (`!`, a balancer, which its members make).
+    static func fake(_ url: String, context: SandboxContext) -> String? {
+        guard let separator = url.range(of: "://") else { return nil }
+        let scheme = url[..<separator.lowerBound].lowercased()
+        let rest = url[separator.upperBound...]
+        let path = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
+        switch scheme {
+        case "http", "https", "ws", "wss", "h2c", "h2": return "http://" + context.upstream + path
+        case "balancer": return nil
+        default: return scheme + "://" + context.deadUpstream + path
+        }
+    }
+
+    // MARK: Lines
+
+    /// The entry's line written anew (a section's opening line when `section`).
+    private mutating func replace(_ entry: FlatEntry<ApacheName>, with words: [String], _ reason: String, section: Bool = false) {
+        let file = Int(entry.file)
+        let line = Int(config.sources[file].words[Int(entry.firstWord)].line)
+        if files[file] == nil { files[file] = FileManager.default.contents(atPath: config.paths[file]).map([UInt8].init) ?? [] }
+        let bytes = files[file]!
+        var start = 0
+        var number = 1
+        while number < line, let feed = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            start = feed + 1
+            number += 1
+        }
+        guard number == line else { return }
+        var end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: "\r") || bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        guard end > start, bytes[end - 1] != UInt8(ascii: "\\") else { return }
+        var text = words.map(Self.quoted).joined(separator: " ")
+        if section { text = text.replacingOccurrences(of: " >", with: ">").replacingOccurrences(of: "< ", with: "<") }
+        rewrites.append(.init(file: file, range: start..<end, text: text, reason: reason, location: config.location(of: entry)))
+    }
+
+    private func word(_ entry: FlatEntry<ApacheName>, _ index: Int) -> String {
+        let source = config.sources[Int(entry.file)]
+        return source.apacheValue(source.words[Int(entry.firstWord) + index])
+    }
+
+    private static func quoted(_ word: String) -> String {
+        guard word.isEmpty || word.contains(where: { " \t\"".contains($0) }) else { return word }
+        return "\"" + word.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// A path through `--map` (a relative one from ServerRoot); an unmapped one is an empty folder.
+    private func installed(_ written: String) -> (path: String, reason: String) {
+        guard !written.hasPrefix("~"), !written.contains("$") else { return (written, "") }
+        let path = written.hasPrefix("/") ? written : serverRoot + "/" + written
+        let mapped = PagePathMap.apply(context.maps, to: path)
+        if mapped != path { return (mapped, "\(written): \(mapped) (--map)") }
+        return (context.folder + "/unmapped" + path, "\(written): not mapped, an empty folder (--map \(path)=DIR reads it)")
+    }
+
+    // MARK: Addresses
+
+    /// `80`, `*:80`, `[::]:443`, `192.0.2.1:8080 https`: the port.
+    static func portKey(_ address: String) -> String {
+        let port = address.split(separator: ":").last.map(String.init) ?? address
+        return port.allSatisfy(\.isNumber) && !port.isEmpty ? port : "80"
+    }
+
+    static func hostName(_ serverName: String) -> String {
+        var name = serverName
+        if let scheme = name.range(of: "://") { name = String(name[scheme.upperBound...]) }
+        return String(name.prefix { $0 != ":" && $0 != "/" })
+    }
+}

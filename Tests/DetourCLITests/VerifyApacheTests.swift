@@ -1,0 +1,86 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// `detour verify apache` on configurations written as operators write them: the real Apache
+/// runs the sandboxed copy, its lines rewritten whole, and what it answered decides the findings.
+final class VerifyApacheTests: XCTestCase {
+    private var workspace: VerifyWorkspace!
+
+    override func setUpWithError() throws {
+        workspace = try VerifyWorkspace(server: "apache2")
+    }
+
+    override func tearDown() {
+        workspace?.remove()
+    }
+
+    private let head = """
+        ServerRoot /etc/apache2
+        Listen 80
+        LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so
+        LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so
+        LoadModule alias_module /usr/lib/apache2/modules/mod_alias.so
+        LoadModule proxy_module /usr/lib/apache2/modules/mod_proxy.so
+        LoadModule proxy_http_module /usr/lib/apache2/modules/mod_proxy_http.so
+        User www-data
+        Group www-data
+        PidFile /run/apache2/apache2.pid
+        ErrorLog /var/log/apache2/error.log
+        Timeout 300
+
+        """
+
+    private func verify(_ config: String) throws -> ProcessResult {
+        try workspace.folder.write(["conf/apache2.conf": config])
+        return try workspace.detour([
+            "verify", "apache", "conf/apache2.conf", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
+        ])
+    }
+
+    /// ErrorDocument with ProxyErrorOverride answers the codes it names with detour's pages;
+    /// the codes it leaves out get Apache's own page, named at the virtual host.
+    func testPagesWhereErrorDocumentNamesThemAndApachesOwnElsewhere() throws {
+        let result = try verify(
+            head
+                + """
+                <VirtualHost *:80>
+                    ServerName shop.example
+                    Alias /errors/ /usr/share/detour/errors/
+                    <Directory /usr/share/detour/errors/>
+                        Require all granted
+                    </Directory>
+                    ErrorDocument 502 /errors/502.html
+                    ErrorDocument 503 /errors/503.html
+                    ProxyPass /errors/ !
+                    ProxyPass /app/ http://10.0.0.5:8080/
+                    ProxyErrorOverride On
+                </VirtualHost>
+
+                """)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["apache.code-not-covered:13"])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/", "not listening")?.status, 503)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/", "not listening")?.body, "detour's public/errors/503.html")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/", "answering 502")?.body, "detour's public/errors/502.html")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/", "answering 500")?.body, "the server's own error page")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(rewrites.contains { $0.hasPrefix("Listen 80: 127.0.0.1:") }, "\(rewrites)")
+        XCTAssertTrue(rewrites.contains { $0.hasPrefix("ProxyPass http://10.0.0.5:8080/: http://127.0.0.1:") }, "\(rewrites)")
+        XCTAssertTrue(rewrites.contains("timeout 300: 3, so a silent upstream is given up in time"), "\(rewrites)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: workspace.scratch.path), [], "the sandbox is removed")
+        let left = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", workspace.scratch.path], in: workspace.folder.url)
+        XCTAssertEqual(left.stdout, "", "no Apache is left: the parent got the signal that stops it, and its children went with it")
+    }
+
+    /// Without ProxyErrorOverride the application's own errors pass, named at its ProxyPass;
+    /// what `apache2 -t` refuses is a finding at its line.
+    func testErrorsThatPassAndRefusals() throws {
+        let passing = try verify(head + "<VirtualHost *:80>\n    ErrorDocument 503 /503.html\n    ProxyPass / http://10.0.0.5:8080/\n</VirtualHost>\n")
+        XCTAssertTrue(try VerifyWorkspace.findings(passing).contains("apache.upstream-errors-pass-through:15"), passing.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(passing, "/", "answering 500")?.body, "the upstream's own body")
+        let refused = try verify(head + "<VirtualHost *:80>\n    ProxyPas / http://10.0.0.5:8080/\n</VirtualHost>\n")
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(refused), ["apache.syntax:14"])
+    }
+}
