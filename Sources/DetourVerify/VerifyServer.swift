@@ -46,10 +46,10 @@ public struct VerifyServer: Sendable {
     public var blankable: Set<String> = []
     /// The byte that ends a statement (nginx's `;`); nil where a line does.
     public var statementEnd: UInt8?
-    /// The signal that stops it gracefully (nginx and Caddy: SIGQUIT; HAProxy: SIGTERM).
+    /// The signal that stops it gracefully (nginx and Caddy: SIGQUIT; HAProxy, Apache and Varnish: SIGTERM).
     public var stopSignal: Int32 = SIGQUIT
     /// Whether the upstream's own error body is a pass-through in any site, as the dialect's
-    /// check asks every backend (HAProxy), not only in a site that answers others with pages.
+    /// check asks every backend (HAProxy, Apache), not only in a site that answers others with pages.
     public var passThroughWithoutPages = false
 
     public static let nginx = VerifyServer(
