@@ -79,7 +79,7 @@ enum VerifyTest {
         else { return }
         guard let range = statement(at: location.line, in: bytes, terminator: terminator) else { return }
         for index in range where bytes[index] != UInt8(ascii: "\n") { bytes[index] = UInt8(ascii: " ") }
-        FileManager.default.createFile(atPath: copy, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: copy, contents: Data(bytes))
     }
 
     /// The bytes of the statement that starts on line `line` (1-based).
