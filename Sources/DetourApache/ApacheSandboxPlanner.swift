@@ -18,8 +18,8 @@ struct ApacheSandboxPlanner {
     private(set) var rewrites: [SandboxPlan.Rewrite] = []
     private(set) var notProbed: [(location: SourceLocation, reason: String)] = []
     private(set) var sites: [SandboxPlan.Site] = []
-    /// Each file's bytes as written, read once.
-    private var files: [Int: [UInt8]] = [:]
+    /// Each file's lines as written, read once.
+    private var files: [Int: SourceLines] = [:]
 
     static let timeoutSeconds = 3
     static let logs: Set<String> = ["errorlog", "customlog", "transferlog", "forensiclog", "rewritelog", "scriptlog"]
@@ -180,22 +180,11 @@ struct ApacheSandboxPlanner {
     private mutating func replace(_ entry: FlatEntry<ApacheName>, with words: [String], _ reason: String, section: Bool = false) {
         let file = Int(entry.file)
         let line = Int(config.sources[file].words[Int(entry.firstWord)].line)
-        if files[file] == nil { files[file] = FileManager.default.contents(atPath: config.paths[file]).map([UInt8].init) ?? [] }
-        let bytes = files[file]!
-        var start = 0
-        var number = 1
-        while number < line, let feed = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            start = feed + 1
-            number += 1
-        }
-        guard number == line else { return }
-        var end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-        while end > start, bytes[end - 1] == UInt8(ascii: "\r") || bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
-        guard end > start, bytes[end - 1] != UInt8(ascii: "\\") else { return }
+        if files[file] == nil { files[file] = SourceLines(FileManager.default.contents(atPath: config.paths[file]).map([UInt8].init) ?? []) }
+        guard let range = files[file]?.statement(at: line) else { return }
         var text = words.map(Self.quoted).joined(separator: " ")
         if section { text = text.replacingOccurrences(of: " >", with: ">").replacingOccurrences(of: "< ", with: "<") }
-        rewrites.append(.init(file: file, range: start..<end, text: text, reason: reason, location: config.location(of: entry)))
+        rewrites.append(.init(file: file, range: range, text: text, reason: reason, location: config.location(of: entry)))
     }
 
     private func word(_ entry: FlatEntry<ApacheName>, _ index: Int) -> String {

@@ -5,15 +5,14 @@ import Foundation
 /// The line rewrites of `HAProxySandbox`: each line a local run needs changed is written anew
 /// from its words (HAProxy's quoting already undone), its indentation and number kept.
 struct HAProxySandboxPlanner {
-    let bytes: [UInt8]
+    /// The file's lines, as written.
+    let lines: SourceLines
     let context: SandboxContext
     let configFolder: String
     private(set) var rewrites: [SandboxPlan.Rewrite] = []
     private(set) var notProbed: [(location: SourceLocation, reason: String)] = []
     /// Each frontend's and listen section's sandbox ports, by its place.
     private(set) var bindPorts: [SourceLocation: [Int]] = [:]
-    /// Where each line starts, by its number (1-based).
-    private let lineStarts: [Int]
 
     /// Timeouts longer than this are shortened, so a silent server is given up in time.
     static let timeout = "3s"
@@ -28,12 +27,9 @@ struct HAProxySandboxPlanner {
     static let fileArguments: Set<String> = ["file", "lf-file", "errorfile"]
 
     init(bytes: [UInt8], context: SandboxContext, configFolder: String) {
-        self.bytes = bytes
+        lines = SourceLines(bytes)
         self.context = context
         self.configFolder = configFolder
-        var starts = [0, 0]
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(index + 1) }
-        lineStarts = starts
     }
 
     mutating func rewrite(_ section: HAProxySection) {
@@ -88,14 +84,8 @@ struct HAProxySandboxPlanner {
 
     /// Line `line` from its first word to its end replaced by `words` (nothing: blanked).
     private mutating func replace(_ line: HAProxyLine, with words: [String], _ reason: String) {
-        guard line.number < lineStarts.count else { return }
-        var start = lineStarts[line.number]
-        var end = line.number + 1 < lineStarts.count ? lineStarts[line.number + 1] - 1 : bytes.count
-        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-        while end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        // A line continued with `\` ends on a later line: its words were read across them.
-        guard end > start, bytes[end - 1] != UInt8(ascii: "\\") else { return }
-        rewrites.append(.init(file: 0, range: start..<end, text: words.map(Self.quoted).joined(separator: " "), reason: reason, location: line.location))
+        guard let range = lines.statement(at: line.number) else { return }
+        rewrites.append(.init(file: 0, range: range, text: words.map(Self.quoted).joined(separator: " "), reason: reason, location: line.location))
     }
 
     /// A word as HAProxy reads it back: quoted when it holds a blank or a character HAProxy treats.
