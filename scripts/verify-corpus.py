@@ -7,6 +7,8 @@ per case, agreement, then the totals per server. Cases of a server `detour verif
 are counted apart.
 
     scripts/verify-corpus.py CORPUS_DIR [DETOUR_BINARY]
+
+VERBOSE=1 lists each case's missed findings and false alarms.
 """
 import collections
 import json
@@ -106,6 +108,12 @@ def main(corpus, detour):
         totals["false_alarms"] += len(false_alarms)
         false_by_rule[server].update(f[0] for f in false_alarms)
         print(f"{name}: {'agrees' if agree else 'disagrees'}: found {matched}/{len(required)}, false alarms {len(false_alarms)} {false_alarms[:2]}")
+        if os.environ.get("VERBOSE"):
+            for spec in required:
+                if not any(hits(spec, f) for f in found):
+                    print(f"  missed {'|'.join(sorted(spec[0]))} {spec[1]}:{'|'.join(map(str, sorted(spec[2] or [])))}")
+            for finding in false_alarms:
+                print(f"  false alarm {finding[0]} {finding[1]}:{finding[2]}")
     for server, totals in sorted(all_totals.items()):
         if totals["unsupported"] == totals["cases"]:
             print(f"{server}: {totals['cases']} cases, not run (detour verify does not run {server} yet)")

@@ -8,7 +8,7 @@ import Foundation
 /// listen addresses to free loopback ports (TLS and listen options dropped), upstreams to the
 /// fake one, pid, logs, temporary and cache paths into the sandbox, installed paths through
 /// `--map`. Its sites are each server's first name on each of its ports, with the paths of
-/// its prefix and exact locations.
+/// its prefix and exact locations and a path routed to each regular expression's.
 public enum NginxSandbox {
     public static func plan(main: URL, mainDisplay: String, context: SandboxContext) -> SandboxPlan {
         let loaded = NginxConfigLoader(main: main, displayPath: mainDisplay).load()
@@ -22,6 +22,12 @@ public enum NginxSandbox {
         planner.rewriteIncludes(loaded.includes)
         planner.upstreamNames = Set(
             loaded.config.directives.filter { $0.kind == .http }.flatMap { Array($0.children) }.filter { $0.kind == .upstream }.compactMap(\.firstValue))
+        var ignored: [Diagnostic] = []
+        let model = NginxConfigModel(loaded.config, diagnostics: &ignored)
+        for (block, inherited) in model.serverBlocks {
+            planner.models[block] = NginxServer(directive: block, in: model.config, inherited: inherited, diagnostics: &ignored)
+        }
+        planner.plan.serverRaisedStatuses = [502, 504]
         planner.walk(loaded.config.directives, in: .main)
         // The configuration is held until here: the plan's words were read from it.
         withExtendedLifetime(loaded.config) {}

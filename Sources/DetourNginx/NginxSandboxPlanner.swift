@@ -13,6 +13,8 @@ struct NginxSandboxPlanner {
     var upstreamNames: Set<String> = []
     /// Ports some listen already made the default server of: nginx takes one per address.
     private var defaultPorts: Set<Int> = []
+    /// Each server block modelled as `detour check` models it: which location answers a path.
+    var models: [NginxDirective: NginxServer] = [:]
     /// The http block's `error_page` lines, which a server without its own inherits.
     private var httpErrorPages: [NginxDirective] = []
     private var cacheFolders = 0
@@ -249,9 +251,9 @@ struct NginxSandboxPlanner {
             names.first { name in !name.isEmpty && name != "_" && !name.hasPrefix("~") && !name.contains("*") && !name.hasPrefix(".") && !name.contains("$") }
             ?? "127.0.0.1"
         var routes: [SandboxPlan.Route] = []
-        collectRoutes(children, into: &routes)
+        collectRoutes(children, server: models[directive], prefix: "", into: &routes)
         if !routes.contains(where: { $0.path == "/" }) {
-            routes.insert(.init(path: "/", location: directive.location), at: 0)
+            routes.insert(.init(path: "/", location: directive.location, pageCodes: models[directive].map { Self.pageCodes(for: "/", in: $0) }), at: 0)
         }
         for page in pageRoutes(children, server: directive) {
             routes.removeAll { $0.path == page.path }
@@ -303,9 +305,12 @@ struct NginxSandboxPlanner {
         return "80"
     }
 
-    /// Each prefix and exact location's path, in order, nested ones included; the others are
-    /// listed as not probed.
-    private mutating func collectRoutes(_ directives: [NginxDirective], into routes: inout [SandboxPlan.Route]) {
+    /// Each prefix and exact location's path, in order, nested ones included, and for each
+    /// regular expression a path nginx routes to it (`prefix`: the enclosing location's path,
+    /// which a nested one's must start with); the others are listed as not probed.
+    private mutating func collectRoutes(
+        _ directives: [NginxDirective], server: NginxServer?, prefix: String, into routes: inout [SandboxPlan.Route]
+    ) {
         for location in directives where location.name == "location" {
             let values = location.values
             let children = Array(location.children)
@@ -322,39 +327,75 @@ struct NginxSandboxPlanner {
             if isInternal {
                 // Not a visitors' route.
             } else if let path, path.hasPrefix("/") {
-                routes.append(.init(path: path, location: location.location, upstreamLocation: upstream?.location))
-            } else if !(values.first ?? "").hasPrefix("@") {
-                plan.notProbed.append((location.location, "location \(values.joined(separator: " ")): a regular expression, no path is derived from it yet"))
+                routes.append(
+                    .init(
+                        path: path, location: location.location, upstreamLocation: upstream?.location,
+                        pageCodes: server.map { Self.pageCodes(for: path, in: $0) }))
+            } else if (values.first ?? "").hasPrefix("@") {
+                // Named: only the configuration sends requests there.
+            } else if let server, let sample = Self.regexPath(to: location, in: server, under: prefix) {
+                routes.append(
+                    .init(path: sample, location: location.location, upstreamLocation: upstream?.location, pageCodes: Self.pageCodes(for: sample, in: server)))
+            } else {
+                plan.notProbed.append((location.location, "location \(values.joined(separator: " ")): no path was found that nginx routes to it"))
             }
-            collectRoutes(children, into: &routes)
+            collectRoutes(children, server: server, prefix: path ?? prefix, into: &routes)
         }
+    }
+
+    /// The codes an `error_page` names where a request for `path` ends up: the location nginx
+    /// picks, or the named location its `try_files` falls back to.
+    static func pageCodes(for path: String, in server: NginxServer) -> Set<Int> {
+        guard var location = server.location(for: path) else { return server.scope.coveredCodes }
+        if let fallback = location.tryFiles?.values.last, fallback.hasPrefix("@"), let named = server.namedLocation(fallback) { location = named }
+        return location.scope.coveredCodes
+    }
+
+    /// A path the regular expression of `directive` matches and nginx routes to it (no earlier
+    /// expression, exact or `^~` location takes it first), written as nginx reads it: no `//`,
+    /// no `.` or `..` segment, nothing a request line would have to escape.
+    static func regexPath(to directive: NginxDirective, in server: NginxServer, under prefix: String) -> String? {
+        guard let target = server.allLocations.first(where: { $0.directive == directive }), case .regex = target.match else { return nil }
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/")
+        for sample in RegexSample.candidates(target.pattern) {
+            let start = prefix.hasSuffix("/") ? prefix : prefix + "/"
+            for path in [sample, start + "a" + sample, start + sample, sample + "a", start + sample + "a"] where path.hasPrefix("/") {
+                guard path.allSatisfy(safe.contains), !path.contains("//"),
+                    !path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." })
+                else { continue }
+                if server.location(for: path) === target { return path }
+            }
+        }
+        return nil
     }
 
     /// Each error page URI the server's `error_page` lines name (or the http block's, which it
     /// inherits when it names none; `$status` read as each code), as a route asked for directly,
-    /// placed at the location that answers it; not when that location is `internal` (asking
-    /// tells nothing then) or a regular expression might answer it instead.
+    /// placed at the location nginx picks for it; where none does, the server's root answers
+    /// it, placed (as `detour check` places it) at the server's first such page; a location's
+    /// own page that no location answers is the root's only inside that location, and not asked
+    /// for. Not when the location is `internal` (asking tells nothing then).
     private func pageRoutes(_ children: [NginxDirective], server: NginxDirective) -> [SandboxPlan.Route] {
-        let own = Self.all(children) { $0.name == "error_page" }
-        let errorPages = children.contains { $0.name == "error_page" } ? own : httpErrorPages + own
-        let locations = Self.all(children) { $0.name == "location" }
+        guard let model = models[server] else { return [] }
+        let serverLevel = children.contains { $0.name == "error_page" } ? children.filter { $0.name == "error_page" } : httpErrorPages
+        let errorPages = serverLevel + Self.all(children.filter { $0.name != "error_page" }) { $0.name == "error_page" }
         var routes: [SandboxPlan.Route] = []
+        var rootPlace: SourceLocation?
         for errorPage in errorPages {
             let values = errorPage.values
             guard let target = values.last?.split(separator: "?").first.map(String.init), target.hasPrefix("/") else { continue }
             let codes = values.compactMap { Int($0) }
             let uris = target.contains("$status") ? codes.map { target.replacingOccurrences(of: "$status", with: String($0)) } : [target]
             for uri in uris where !uri.contains("$") && !routes.contains(where: { $0.path == uri }) {
-                let answering: NginxDirective?
-                switch Self.location(answering: uri, among: locations) {
-                case .unknown: continue
-                case .server: answering = nil
-                case .location(let location):
-                    if location.children.contains(where: { $0.name == "internal" }) { continue }
-                    answering = location
-                }
+                let answering = model.location(for: uri)
+                if answering?.isInternal == true { continue }
                 let page = SandboxPlan.PageTarget(codes: codes, directive: errorPage.location, reachableRule: NginxRules.errorPageNotInternal.id)
-                routes.append(.init(path: uri, location: answering?.location ?? server.location, page: page))
+                if let answering {
+                    routes.append(.init(path: uri, location: answering.directive.location, page: page))
+                } else if serverLevel.contains(errorPage) {
+                    rootPlace = rootPlace ?? errorPage.endLocation
+                    routes.append(.init(path: uri, location: rootPlace!, page: page))
+                }
             }
         }
         return routes
@@ -363,36 +404,6 @@ struct NginxSandboxPlanner {
     /// The directives that `matches` among `directives` and the blocks inside them.
     private static func all(_ directives: [NginxDirective], _ matches: (NginxDirective) -> Bool) -> [NginxDirective] {
         directives.flatMap { directive in (matches(directive) ? [directive] : []) + all(Array(directive.children), matches) }
-    }
-
-    /// Which location answers a URI, as far as prefixes decide it.
-    enum Answering {
-        case location(NginxDirective)
-        /// None matches: the server's own settings answer.
-        case server
-        /// A regular expression's location might be taken instead.
-        case unknown
-    }
-
-    /// The location nginx picks for `uri`: an exact match, else the longest prefix (unless a
-    /// regular expression might be taken instead).
-    static func location(answering uri: String, among locations: [NginxDirective]) -> Answering {
-        var best: (location: NginxDirective, length: Int, stops: Bool)?
-        var regular = false
-        for location in locations {
-            let values = location.values
-            switch values.count {
-            case 2 where values[0] == "=" && values[1] == uri: return .location(location)
-            case 2 where values[0] == "^~" && uri.hasPrefix(values[1]):
-                if values[1].count > best?.length ?? -1 { best = (location, values[1].count, true) }
-            case 1 where !values[0].hasPrefix("@") && uri.hasPrefix(values[0]):
-                if values[0].count > best?.length ?? -1 { best = (location, values[0].count, false) }
-            case 2 where values[0] == "~" || values[0] == "~*": regular = true
-            default: continue
-            }
-        }
-        if regular, best?.stops != true { return .unknown }
-        return best.map { .location($0.location) } ?? .server
     }
 
     /// A server that sets no timeout of its own gets the short ones: the http block's (if any)

@@ -45,15 +45,21 @@ public struct SandboxPlan: Sendable {
         public var responseLocation: SourceLocation?
         /// When the path is an error page's own URI: what asking for it directly tells.
         public var page: PageTarget?
+        /// The codes the configuration names an error page for where this route's requests end
+        /// up, when the dialect knows: an upstream's error that passes through with one of them
+        /// is the upstream's pass-through, without one the code is not covered.
+        public var pageCodes: Set<Int>?
 
         public init(
-            path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil
+            path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil,
+            pageCodes: Set<Int>? = nil
         ) {
             self.path = path
             self.location = location
             self.upstreamLocation = upstreamLocation
             self.responseLocation = responseLocation
             self.page = page
+            self.pageCodes = pageCodes
         }
     }
 
@@ -96,6 +102,10 @@ public struct SandboxPlan: Sendable {
     /// listen address, `-a`, and where it looks for includes).
     public var arguments: [String] = []
     public var sites: [Site] = []
+    /// Statuses the server raises itself when an upstream fails (nginx's 502 and 504), which
+    /// `detour check` does not count as an upstream's pass-through where a page covers them:
+    /// visitors meet those from the server, with the page.
+    public var serverRaisedStatuses: Set<Int> = []
     /// What is not probed, and why (a regex location, a FastCGI upstream).
     public var notProbed: [(location: SourceLocation, reason: String)] = []
     /// What the reading found that keeps the configuration from running at all, where the

@@ -6,10 +6,13 @@ import DetourProxyCore
 /// - a status detour has a page for, answered by the server's built-in page, nothing, or the
 ///   upstream's own body in a site that answers no error with a page: `code-not-covered`, at
 ///   the site (a page of the site's own, not detour's, covers it);
-/// - the upstream's own body for such a status, in a site that does answer with detour's pages
+/// - the upstream's own body for such a status where the route names a page for it (when the
+///   dialect says which codes it names), else in a site that does answer with detour's pages
 ///   elsewhere (or in any site, where the dialect's check asks every backend):
 ///   `upstream-errors-pass-through`, at the route's upstream;
 /// - a 404 where a request that reached the upstream met its failure: `error-page-missing-file`;
+/// - an error page's own URI answered by the upstream: `error-page-proxied`, at the line that
+///   names the page; answered with a success by anything else: the dialect's reachable rule;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
 ///   one while the upstream failed with an error status: `error-page-soft-status`.
 enum VerifyVerdict {
@@ -59,7 +62,10 @@ enum VerifyVerdict {
             // An error page's own URI, asked for directly: there, and not for visitors to ask.
             if let page = route.page {
                 guard observation.mode == .answers else { continue }
-                if (200..<300).contains(observation.status) {
+                if observation.body == .upstream {
+                    // The page's URI is the upstream's: so is the page nginx would fetch for it.
+                    add(.proxied, at: page.directive, observation)
+                } else if (200..<300).contains(observation.status) {
                     add(.reachable(page.reachableRule), at: route.location, observation)
                 } else if observation.status == 404 {
                     add(.missingFile, at: page.directive, observation)
@@ -79,7 +85,10 @@ enum VerifyVerdict {
                 add(.softStatus, at: route.responseLocation ?? route.upstreamLocation ?? route.location, observation)
             case .page:
                 continue
-            case .upstream where codes.contains(observation.status) && (passThroughWithoutPages || servingPages.contains(observation.site)):
+            case .upstream
+            where codes.contains(observation.status)
+                && (route.pageCodes.map { $0.contains(observation.status) } ?? (passThroughWithoutPages || servingPages.contains(observation.site))):
+                if route.pageCodes != nil, plan.serverRaisedStatuses.contains(observation.status) { continue }
                 add(.upstreamPassThrough, at: route.upstreamLocation ?? route.location, observation)
             case .site where codes.contains(observation.status):
                 // A page of the site's own answers it: covered, if not by detour's page.
@@ -133,7 +142,8 @@ enum VerifyVerdict {
             return upstreamFailed
                 ? "the upstream's failure goes out as a success: visitors get \(statuses) with \(bodies)"
                 : "detour's error page goes out with status \(statuses)"
-        case .proxied, .protected: return check.rawValue
+        case .proxied: return "the error page is the upstream's: asked for, \(group.observations.map(\.path).first ?? "its URI") is answered by the upstream"
+        case .protected: return check.rawValue
         }
     }
 

@@ -141,6 +141,14 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(reachable.status, 0, "a note")
     }
 
+    func testAnErrorPageTheUpstreamAnswersIsProxied() throws {
+        // /502.html is the catch-all location's, which proxies: nginx fetches the page from the
+        // upstream that has just failed.
+        let result = try verify("server {\n    server_name app.example;\n    error_page 502 /502.html;\n    location / { proxy_pass http://app:80; }\n}\n")
+        XCTAssertEqual(try findings(result).filter { $0.rule == "nginx.error-page-proxied" }.map(\.line), [3], result.stdout)
+        XCTAssertTrue(result.stdout.contains("/502.html is answered by the upstream"), result.stdout)
+    }
+
     func testAFormSentToAStaticPageIsRefusedWhereAPageReadIsServed() throws {
         // A named location keeps the request's method: nginx's static files refuse a POST.
         try folder.write(["public/errors/405.html": "<p>detour's page for 405</p>\n"])
@@ -148,7 +156,9 @@ final class VerifyCommandTests: XCTestCase {
             "server {\n    server_name form.example;\n    error_page 502 @down;\n    location @down { root /usr/share/detour/errors; try_files /502.html =502; }\n    location / { proxy_pass http://app:80; proxy_intercept_errors on; }\n}\n"
         )
         XCTAssertTrue(try findings(result).map(\.rule).contains("nginx.code-not-covered"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("visitors get 405, 504 with the server's own error page"), result.stdout)
+        // The upstream's own 500 and 503 pass too: no error_page names them.
+        XCTAssertTrue(result.stdout.contains("visitors get 405, 500, 503, 504 with the server's own error page or the upstream's own body"), result.stdout)
+        XCTAssertFalse(try findings(result).map(\.rule).contains("nginx.upstream-errors-pass-through"), "uncovered codes are not the upstream's pass-through")
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let answers = try XCTUnwrap(report["observations"] as? [[String: Any]]).filter {
             $0["upstream"] as? String == "not listening" && $0["path"] as? String == "/"

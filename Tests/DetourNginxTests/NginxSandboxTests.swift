@@ -76,10 +76,37 @@ final class NginxSandboxTests: XCTestCase {
                 }
                 """))
         XCTAssertEqual(plan.sites.map { "\($0.host):\($0.port)" }, ["www.example.com:8080", "www.example.com:8443"])
-        XCTAssertEqual(plan.sites.first?.routes.map(\.path), ["/", "/api/", "/health"])
-        XCTAssertEqual(plan.sites.first?.routes.map { $0.upstreamLocation != nil }, [false, true, true])
-        XCTAssertEqual(plan.notProbed.map(\.location.line), [17], "the regular expression's location")
+        XCTAssertEqual(plan.sites.first?.routes.map(\.path), ["/", "/api/", "/health", "/a.php"])
+        XCTAssertEqual(plan.sites.first?.routes.map { $0.upstreamLocation != nil }, [false, true, true, false])
+        XCTAssertEqual(plan.notProbed.map(\.location.line), [])
         XCTAssertTrue(plan.rewrites.contains { $0.reason == "listen 443 ssl http2: 127.0.0.1:8443 (ssl, http2 dropped: plain HTTP)" })
+    }
+
+    /// Each regular expression's location is asked for by a path nginx really routes to it:
+    /// one no earlier expression, exact or `^~` location takes, inside the enclosing prefix.
+    func testRegularExpressionsAreAskedForByAPathRoutedToThem() throws {
+        let (plan, _) = try plan(
+            """
+            events {}
+            http {
+                server {
+                    listen 80;
+                    location ^~ /static/ { root /var/www; }
+                    location ~ ^/api/v1/ { return 204; }
+                    location ~ ^/api/(v1|v2)/ { proxy_pass http://app:8080; }
+                    location ~* \\.(?:css|js)$ { expires 1d; }
+                    location /app/ { location ~ \\.php$ { fastcgi_pass 127.0.0.1:9000; } }
+                    location ~ (?P<user>^/u/\\d+)$ { return 204; }
+                    location ~ ^/api/v1/x { return 204; }
+                }
+            }
+            """)
+        let routes = plan.sites.first?.routes ?? []
+        XCTAssertEqual(
+            routes.map { "\($0.location.line) \($0.path)" },
+            ["3 /", "5 /static/", "6 /api/v1/", "7 /api/v2/", "8 /a.css", "9 /app/", "9 /app/a.php", "10 /u/1"])
+        XCTAssertEqual(routes.map { $0.upstreamLocation != nil }, [false, false, false, true, false, false, false, false])
+        XCTAssertEqual(plan.notProbed.map(\.location.line), [11], "every path it matches, ^/api/v1/ takes first")
     }
 
     func testWordsOfTimesAndAddresses() {
