@@ -227,10 +227,8 @@ struct NginxSandboxPlanner {
 
     private mutating func upstreamServer(_ directive: NginxDirective) {
         guard let address = directive.firstValue, Self.hasValidPort(address) else { return }
+        // Its parameters stay: those this nginx refuses (NGINX Plus's `resolve`) are its test's to say.
         replace(directive, word: 1, with: context.upstream, "upstream server \(address): the fake upstream")
-        for (position, value) in directive.values.enumerated().dropFirst() where value == "resolve" || value.hasPrefix("service=") {
-            replace(directive, word: position + 1, with: "", "upstream server \(value): no resolver in the sandbox")
-        }
     }
 
     // MARK: Servers
@@ -372,9 +370,8 @@ struct NginxSandboxPlanner {
     /// Each error page URI the server's `error_page` lines name (or the http block's, which it
     /// inherits when it names none; `$status` read as each code), as a route asked for directly,
     /// placed at the location nginx picks for it; where none does, the server's root answers
-    /// it, placed (as `detour check` places it) at the server's first such page; a location's
-    /// own page that no location answers is the root's only inside that location, and not asked
-    /// for. Not when the location is `internal` (asking tells nothing then).
+    /// it, placed (as `detour check` places it) at the server's first such page. Not when the
+    /// location is `internal` (asking tells nothing then).
     private func pageRoutes(_ children: [NginxDirective], server: NginxDirective) -> [SandboxPlan.Route] {
         guard let model = models[server] else { return [] }
         let serverLevel = children.contains { $0.name == "error_page" } ? children.filter { $0.name == "error_page" } : httpErrorPages
@@ -392,7 +389,7 @@ struct NginxSandboxPlanner {
                 let page = SandboxPlan.PageTarget(codes: codes, directive: errorPage.location, reachableRule: NginxRules.errorPageNotInternal.id)
                 if let answering {
                     routes.append(.init(path: uri, location: answering.directive.location, page: page))
-                } else if serverLevel.contains(errorPage) {
+                } else {
                     rootPlace = rootPlace ?? errorPage.endLocation
                     routes.append(.init(path: uri, location: rootPlace!, page: page))
                 }

@@ -34,10 +34,22 @@ public enum NginxTestOutput {
                     message.hasPrefix("open() \"")
                     ? NginxRules.includeMissing.id
                     : message.contains("unexpected") || message.contains("expecting") ? NginxRules.syntax.id : NginxRules.directive.id
+                if let word = Self.invalidParameter(message) {
+                    reading.words[reading.findings.count] = word
+                    let key = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+                    reading.anotherEdition = reading.anotherEdition || NginxPlusOnly.serverParameters.contains(key)
+                }
+                if let name = Self.unknownDirective(message), NginxPlusOnly.directives.contains(name) { reading.anotherEdition = true }
                 reading.findings.append(.error(rule, message, at: location))
             }
         }
         return reading
+    }
+
+    /// `invalid parameter "resolve"`'s parameter.
+    private static func invalidParameter(_ message: String) -> String? {
+        guard message.hasPrefix("invalid parameter \"") else { return nil }
+        return String(message.dropFirst("invalid parameter \"".count).prefix { $0 != "\"" })
     }
 
     /// `unknown directive "name"`'s name.

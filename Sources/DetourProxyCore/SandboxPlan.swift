@@ -156,6 +156,14 @@ public struct SandboxContext: Sendable {
 /// this machine's server lacks), which is why it refused.
 public struct SandboxRefusal: Sendable {
     public var findings: [Diagnostic] = []
+    /// The word a finding's refusal names in its statement (nginx's `invalid parameter
+    /// "resolve"`), by the finding's index: blanking that word alone reads past it, the
+    /// statement (an upstream's only `server`) kept.
+    public var words: [Int: String] = [:]
+    /// Whether a refusal is one another edition of the server lifts (NGINX Plus's directives
+    /// and parameters): the configuration is then also run with the refused words blanked, and
+    /// judged as that edition would serve it, as `detour check` judges it.
+    public var anotherEdition = false
     public var missing: String?
     /// Why the server would not run a configuration it finds valid (HAProxy's "no listener"):
     /// nothing to probe, and nothing wrong.

@@ -136,7 +136,8 @@ public enum Verifier {
             report.observations += await probe(
                 plan, mode: mode, upstream: upstream, pages: pages, builtinMark: server.builtinPageMark, timeout: options.probeTimeout)
         }
-        report.diagnostics = VerifyVerdict.findings(
+        // After any refusals another edition of the server lifts (`VerifyTest`).
+        report.diagnostics += VerifyVerdict.findings(
             report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes,
             passThroughWithoutPages: server.passThroughWithoutPages)
         return report

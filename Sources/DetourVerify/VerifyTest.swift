@@ -7,7 +7,10 @@ import Foundation
 /// its first, so each refused statement it names (a directive it does not take, an include it
 /// cannot read: `VerifyServer.blankable`) is blanked in the copy and the test run again, as one
 /// fixes a file a statement at a time, until the test passes or refuses something that cannot
-/// be blanked (a syntax error). A configuration it refused is judged by its refusals alone.
+/// be blanked (a syntax error); a refused parameter (`invalid parameter "resolve"`) is blanked
+/// alone. A configuration it refused is judged by its refusals alone, unless another edition of
+/// the server lifts them (NGINX Plus): then, once every refusal is blanked and the test passes,
+/// it also runs, as `detour check` judges it as that edition would serve it.
 enum VerifyTest {
     /// Refusals collected at most, each one a test run.
     static let maximumRuns = 50
@@ -19,7 +22,9 @@ enum VerifyTest {
     ) -> String? {
         let copies = plan.files.map { (copy: context.copy(of: $0.path), display: $0.displayPath) }
         var findings: [Diagnostic] = []
-        var blanked = Set<SourceLocation>()
+        // Each blank: its place, and the word blanked there (empty: the whole statement).
+        var blanked = Set<String>()
+        var anotherEdition = false
         var passed: String?
         for run in 0..<maximumRuns {
             var runnable = main
@@ -58,28 +63,54 @@ enum VerifyTest {
             }
             // After a blank, only refusals of the same kinds are the file's own: a syntax error
             // then may be the blank's echo (the `}` of a block that an extra brace had closed).
-            let new = reading.findings.filter { !blanked.contains($0.location) && (run == 0 || server.blankable.contains($0.rule)) }
-            findings += new
+            anotherEdition = anotherEdition || reading.anotherEdition
+            let new = reading.findings.indices.filter { index in
+                let finding = reading.findings[index]
+                return !blanked.contains(Self.key(finding.location, reading.words[index])) && (run == 0 || server.blankable.contains(finding.rule))
+            }
+            findings += new.map { reading.findings[$0] }
             // Past what cannot be blanked, or what blanking did not move, the server says no more.
-            guard reading.missing == nil, !new.isEmpty, new.allSatisfy({ server.blankable.contains($0.rule) }) else { break }
-            for finding in new {
-                blanked.insert(finding.location)
-                Self.blank(finding.location, copies: copies, terminator: server.statementEnd)
+            guard reading.missing == nil, !new.isEmpty, new.allSatisfy({ server.blankable.contains(reading.findings[$0].rule) }) else { break }
+            for index in new {
+                let location = reading.findings[index].location
+                blanked.insert(Self.key(location, reading.words[index]))
+                Self.blank(location, word: reading.words[index], copies: copies, terminator: server.statementEnd)
             }
         }
         report.diagnostics = findings
-        return findings.isEmpty ? passed : nil
+        return findings.isEmpty || anotherEdition ? passed : nil
+    }
+
+    private static func key(_ location: SourceLocation, _ word: String?) -> String {
+        "\(location.path):\(location.line) \(word ?? "")"
     }
 
     /// The statement at `location` in its copy made blanks, its line breaks kept: from the
     /// line's first word to `terminator` (nginx's `;`) or the line's end, a block it opens
-    /// (`{` … `}`) with it.
-    static func blank(_ location: SourceLocation, copies: [(copy: String, display: String)], terminator: UInt8?) {
+    /// (`{` … `}`) with it; or only `word` in it, when the refusal names one.
+    static func blank(_ location: SourceLocation, word: String? = nil, copies: [(copy: String, display: String)], terminator: UInt8?) {
         guard let copy = copies.first(where: { $0.display == location.path })?.copy, var bytes = FileManager.default.contents(atPath: copy).map([UInt8].init)
         else { return }
-        guard let range = statement(at: location.line, in: bytes, terminator: terminator) else { return }
+        guard var range = statement(at: location.line, in: bytes, terminator: terminator) else { return }
+        if let word, let found = Self.word(Array(word.utf8), in: bytes, within: range) { range = found }
         for index in range where bytes[index] != UInt8(ascii: "\n") { bytes[index] = UInt8(ascii: " ") }
         _ = FileManager.default.createFile(atPath: copy, contents: Data(bytes))
+    }
+
+    /// Where `word` stands alone (between blanks or the statement's ends) within `range`.
+    static func word(_ word: [UInt8], in bytes: [UInt8], within range: Range<Int>) -> Range<Int>? {
+        let separators: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ";")]
+        var start = range.lowerBound
+        while start + word.count <= range.upperBound {
+            let end = start + word.count
+            if Array(bytes[start..<end]) == word, start == range.lowerBound || separators.contains(bytes[start - 1]),
+                end == range.upperBound || separators.contains(bytes[end])
+            {
+                return start..<end
+            }
+            start += 1
+        }
+        return nil
     }
 
     /// The bytes of the statement that starts on line `line` (1-based).

@@ -141,6 +141,27 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(reachable.status, 0, "a note")
     }
 
+    func testAConfigurationForNGINXPlusIsRefusedAndStillRunAsPlusWouldServeIt() throws {
+        // This nginx refuses Plus's `status_zone` and `resolve`: each is reported (a parameter
+        // blanked alone, its upstream keeping its server), then the rest runs, as check judges it.
+        let result = try verify(
+            """
+            upstream app {
+                zone app 64k;
+                server app.internal:8080 resolve;
+            }
+            server {
+                server_name plus.example;
+                status_zone plus;
+                location / { proxy_pass http://app; }
+            }
+            """)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        let found = try findings(result)
+        XCTAssertEqual(found.filter { $0.rule == "nginx.directive" }.map(\.line), [3, 7], result.stdout)
+        XCTAssertEqual(found.filter { $0.rule == "nginx.code-not-covered" }.map(\.line), [5], "what visitors get, once Plus's lines are set aside")
+    }
+
     func testAnErrorPageTheUpstreamAnswersIsProxied() throws {
         // /502.html is the catch-all location's, which proxies: nginx fetches the page from the
         // upstream that has just failed.

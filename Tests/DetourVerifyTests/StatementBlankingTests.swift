@@ -18,6 +18,16 @@ final class StatementBlankingTests: XCTestCase {
         XCTAssertEqual(blanked("add_header X \"a;b{\";\nroot /x;\n", line: 1, terminator: UInt8(ascii: ";")), "add_header X \"a;b{\";")
     }
 
+    /// A refused parameter is found as a word of its own in its statement, not inside another.
+    func testARefusedParameterIsAWordOfItsStatement() {
+        let bytes = Array("    server resolver.internal:80 resolve;\n".utf8)
+        let statement = VerifyTest.statement(at: 1, in: bytes, terminator: UInt8(ascii: ";"))!
+        let word = VerifyTest.word(Array("resolve".utf8), in: bytes, within: statement)
+        XCTAssertEqual(word.map { String(decoding: bytes[$0], as: UTF8.self) }, "resolve")
+        XCTAssertEqual(word?.lowerBound, 32, "the parameter, not the host name that starts with it")
+        XCTAssertNil(VerifyTest.word(Array("internal".utf8), in: bytes, within: statement))
+    }
+
     func testABlockGoesWithTheStatementThatOpensIt() {
         let config = "server {\n    location /a {\n        root /a;\n        location /b { root /b; }\n    }\n    root /srv;\n}\n"
         XCTAssertEqual(
