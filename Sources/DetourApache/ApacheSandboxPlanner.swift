@@ -107,10 +107,16 @@ struct ApacheSandboxPlanner {
                     if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
                 }
             case "sethandler" where arguments.first?.lowercased().hasPrefix("proxy:") == true:
+                // `proxy:fcgi://…` or `proxy:unix:/run/php.sock|fcgi://localhost/`: the scheme after the socket's `|`.
+                let handler = arguments[0].dropFirst("proxy:".count)
+                let url = handler.split(separator: "|").last.map(String.init) ?? String(handler)
+                let fake = Self.fake(url, context: context) ?? ("fcgi://" + context.deadUpstream)
+                let scheme = fake.prefix { $0 != ":" }
+                let listening = !fake.contains(context.deadUpstream)
                 replace(
-                    entry, with: ["SetHandler", "proxy:fcgi://" + context.deadUpstream],
-                    "SetHandler \(arguments[0]): nothing listens there (detour speaks HTTP only)")
-                notProbed.append((location, "SetHandler \(arguments[0]): not an HTTP upstream, detour's fake upstream speaks HTTP only"))
+                    entry, with: ["SetHandler", "proxy:" + fake],
+                    "SetHandler \(arguments[0]): " + (listening ? "the fake upstream (\(scheme))" : "nothing listens there (detour does not speak \(scheme))"))
+                if !listening { notProbed.append((location, "SetHandler \(arguments[0]): detour's fake upstream does not speak \(scheme)")) }
             case "rewriterule" where arguments.count >= 3 && arguments[2].uppercased().contains("P"):
                 if let url = Self.fake(arguments[1], context: context) {
                     replace(entry, with: ["RewriteRule", arguments[0], url] + arguments.dropFirst(2), "RewriteRule [P] \(arguments[1]): the fake upstream")
@@ -160,8 +166,9 @@ struct ApacheSandboxPlanner {
         replace(entry, with: [word(entry, 0)] + changed, "\(word(entry, 0)) \(arguments[position]): \(url)")
     }
 
-    /// A proxied URL's fake: `http://fake/path` for HTTP and WebSocket, where nothing listens for
-    /// the others; nil for what is not a URL (`!`, a balancer, which its members make).
+    /// A proxied URL's fake: `http://fake/path` for HTTP and WebSocket, the fake upstream
+    /// speaking FastCGI, SCGI or uwsgi for those, where nothing listens for the others; nil for
+    /// what is not a URL (`!`, a balancer, which its members make).
     static func fake(_ url: String, context: SandboxContext) -> String? {
         guard let separator = url.range(of: "://") else { return nil }
         let scheme = url[..<separator.lowerBound].lowercased()
@@ -170,6 +177,9 @@ struct ApacheSandboxPlanner {
         switch scheme {
         case "http", "https", "ws", "wss", "h2c", "h2": return "http://" + context.upstream + path
         case "balancer": return nil
+        case "fcgi": return "fcgi://" + context.upstream(speaking: "fastcgi") + path
+        case "scgi": return "scgi://" + context.upstream(speaking: "scgi") + path
+        case "uwsgi": return "uwsgi://" + context.upstream(speaking: "uwsgi") + path
         default: return scheme + "://" + context.deadUpstream + path
         }
     }

@@ -148,9 +148,14 @@ public enum CaddySandboxJSON {
             proxy.removeValue(forKey: "dynamic_upstreams")
             var transport = proxy["transport"] as? [String: Any] ?? [:]
             if transport["protocol"] as? String == "fastcgi" {
-                proxy["upstreams"] = [["dial": context.deadUpstream]]
-                note("reverse_proxy (FastCGI) \(shown): nothing listens there (detour speaks HTTP only)")
-                notProbed.append("FastCGI upstream \(shown): detour's fake upstream speaks HTTP only")
+                let fake = context.upstream(speaking: "fastcgi")
+                proxy["upstreams"] = [["dial": fake]]
+                if fake == context.deadUpstream {
+                    note("reverse_proxy (FastCGI) \(shown): nothing listens there")
+                    notProbed.append("FastCGI upstream \(shown): no fake upstream speaks FastCGI here")
+                } else {
+                    note("reverse_proxy (FastCGI) \(shown): the fake upstream (fastcgi)")
+                }
                 return
             }
             proxy["upstreams"] = [["dial": context.upstream]]

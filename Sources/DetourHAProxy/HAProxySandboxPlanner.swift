@@ -54,7 +54,7 @@ struct HAProxySandboxPlanner {
                 bind(line, in: section)
             case (_, "server"), (_, "server-template"):
                 let proxied = ["backend", "listen"].contains(section.kind)
-                server(line, notHTTP: !proxied ? "a \(section.kind) section's server" : isFastCGI ? "a FastCGI application's server" : nil)
+                server(line, notHTTP: !proxied ? "a \(section.kind) section's server" : nil, gateway: isFastCGI ? "fastcgi" : nil)
             case (_, "source") where words.contains("usesrc"):
                 replace(line, with: [], "\(words.joined(separator: " ")): transparent proxying needs TPROXY and privileges the sandbox does not have")
             case (_, "default-server"):
@@ -113,20 +113,23 @@ struct HAProxySandboxPlanner {
         if line.keyword == "bind" { bindPorts[section.location, default: []] += ports }
     }
 
-    /// A server line to the fake upstream, or, for one that speaks no HTTP (`notHTTP` says
-    /// what it is), to where nothing listens; its options dropped either way.
-    private mutating func server(_ line: HAProxyLine, notHTTP: String?) {
+    /// A server line to the fake upstream (speaking `gateway`, FastCGI, when its backend uses
+    /// a FastCGI application), or, for one that is no web upstream (`notHTTP` says what it is),
+    /// to where nothing listens; its options dropped either way.
+    private mutating func server(_ line: HAProxyLine, notHTTP: String?, gateway: String? = nil) {
         let template = line.keyword == "server-template"
         let addressIndex = template ? 3 : 2
         guard line.words.count > addressIndex else { return }
         let words = line.words.map(\.text)
         let dropped = words.dropFirst(addressIndex + 1)
+        let fake = notHTTP != nil ? context.deadUpstream : gateway.map { context.upstream(speaking: $0) } ?? context.upstream
+        let fakeName = gateway.map { "the fake upstream (\($0))" } ?? "the fake upstream (plain HTTP)"
         replace(
-            line, with: Array(words.prefix(addressIndex)) + [notHTTP == nil ? context.upstream : context.deadUpstream],
+            line, with: Array(words.prefix(addressIndex)) + [fake],
             "\(words.prefix(addressIndex + 1).joined(separator: " ")): "
-                + (notHTTP == nil ? "the fake upstream (plain HTTP)" : "nothing listens there (detour speaks HTTP only)")
+                + (fake == context.deadUpstream ? "nothing listens there" : fakeName)
                 + (dropped.isEmpty ? "" : ", \(dropped.joined(separator: " ")) dropped"))
-        if let notHTTP { notProbed.append((line.location, "\(words[0]) \(words[1]): \(notHTTP), not probed: detour's fake upstream speaks HTTP only")) }
+        if let notHTTP { notProbed.append((line.location, "\(words[0]) \(words[1]): \(notHTTP), not probed: no web upstream")) }
     }
 
     /// `:80`, `*:443`, `[::]:8080`, `ipv4@0.0.0.0:80`, `/run/haproxy.sock`: what keys its port.

@@ -34,8 +34,15 @@ struct NginxSandboxPlanner {
     static let timeouts: Set<String> = ["connect_timeout", "read_timeout", "send_timeout"].reduce(into: []) { all, suffix in
         for module in ["proxy", "fastcgi", "uwsgi", "scgi", "grpc"] { all.insert(module + "_" + suffix) }
     }
-    /// Upstreams detour's fake one cannot speak for: they are sent where nothing listens.
+    /// Upstreams spoken to in another protocol than HTTP: those the fake upstream speaks
+    /// (`gateways`) go to it in that protocol, the others where nothing listens.
     static let otherUpstreams: Set<String> = ["fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass"]
+    static let gateways = ["fastcgi_pass": "fastcgi", "uwsgi_pass": "uwsgi", "scgi_pass": "scgi"]
+    /// The `upstream` blocks a gateway's pass names, with its protocol: their servers go to
+    /// the fake upstream speaking it.
+    var gatewayUpstreams: [String: String] = [:]
+    /// The `upstream` block the walk is in.
+    private var currentUpstream: String?
 
     init(view: NginxConfigView, context: SandboxContext) {
         self.view = view
@@ -115,7 +122,10 @@ struct NginxSandboxPlanner {
                 walk(directive.children, in: .http)
             case "server" where block == .http:
                 server(directive)
-            case "upstream": walk(directive.children, in: .upstream)
+            case "upstream":
+                currentUpstream = directive.firstValue
+                walk(directive.children, in: .upstream)
+                currentUpstream = nil
             case "location", "if", "limit_except": walk(directive.children, in: .location)
             case "server" where block == .upstream:
                 upstreamServer(directive)
@@ -179,8 +189,13 @@ struct NginxSandboxPlanner {
             proxyPass(directive, first)
         case _ where Self.otherUpstreams.contains(name):
             guard !upstreamNames.contains(Self.authority(of: first) ?? first) else { return }
+            if let gateway = Self.gateways[name] {
+                let scheme = first.contains("uwsgi://") ? "uwsgi://" : ""
+                replace(directive, word: 1, with: scheme + context.upstream(speaking: gateway), "\(name) \(first): the fake upstream (\(gateway))")
+                return
+            }
             let scheme = first.hasPrefix("grpcs://") || first.hasPrefix("grpc://") ? "grpc://" : ""
-            replace(directive, word: 1, with: scheme + context.deadUpstream, "\(name) \(first): nothing listens there (detour speaks HTTP only)")
+            replace(directive, word: 1, with: scheme + context.deadUpstream, "\(name) \(first): nothing listens there (detour does not speak it)")
         default:
             break
         }
@@ -228,6 +243,10 @@ struct NginxSandboxPlanner {
     private mutating func upstreamServer(_ directive: NginxDirective) {
         guard let address = directive.firstValue, Self.hasValidPort(address) else { return }
         // Its parameters stay: those this nginx refuses (NGINX Plus's `resolve`) are its test's to say.
+        if let gateway = currentUpstream.flatMap({ gatewayUpstreams[$0] }) {
+            replace(directive, word: 1, with: context.upstream(speaking: gateway), "upstream server \(address): the fake upstream (\(gateway))")
+            return
+        }
         replace(directive, word: 1, with: context.upstream, "upstream server \(address): the fake upstream")
     }
 
@@ -251,7 +270,7 @@ struct NginxSandboxPlanner {
         var routes: [SandboxPlan.Route] = []
         collectRoutes(children, server: models[directive], prefix: "", into: &routes)
         if !routes.contains(where: { $0.path == "/" }) {
-            routes.insert(.init(path: "/", location: directive.location, pageCodes: models[directive].map { Self.pageCodes(for: "/", in: $0) }), at: 0)
+            routes.insert(Self.route("/", at: directive.location, in: models[directive], passing: nil), at: 0)
         }
         for page in pageRoutes(children, server: directive) {
             routes.removeAll { $0.path == page.path }
@@ -325,15 +344,11 @@ struct NginxSandboxPlanner {
             if isInternal {
                 // Not a visitors' route.
             } else if let path, path.hasPrefix("/") {
-                routes.append(
-                    .init(
-                        path: path, location: location.location, upstreamLocation: upstream?.location,
-                        pageCodes: server.map { Self.pageCodes(for: path, in: $0) }))
+                routes.append(Self.route(path, at: location.location, in: server, passing: upstream))
             } else if (values.first ?? "").hasPrefix("@") {
                 // Named: only the configuration sends requests there.
             } else if let server, let sample = Self.regexPath(to: location, in: server, under: prefix) {
-                routes.append(
-                    .init(path: sample, location: location.location, upstreamLocation: upstream?.location, pageCodes: Self.pageCodes(for: sample, in: server)))
+                routes.append(Self.route(sample, at: location.location, in: server, passing: upstream))
             } else {
                 plan.notProbed.append((location.location, "location \(values.joined(separator: " ")): no path was found that nginx routes to it"))
             }
@@ -341,12 +356,26 @@ struct NginxSandboxPlanner {
         }
     }
 
-    /// The codes an `error_page` names where a request for `path` ends up: the location nginx
-    /// picks, or the named location its `try_files` falls back to.
-    static func pageCodes(for path: String, in server: NginxServer) -> Set<Int> {
-        guard var location = server.location(for: path) else { return server.scope.coveredCodes }
-        if let fallback = location.tryFiles?.values.last, fallback.hasPrefix("@"), let named = server.namedLocation(fallback) { location = named }
-        return location.scope.coveredCodes
+    /// A route to probe at `path`, written at `place`: where its requests end up, read from
+    /// the server's model (`passing`, the location's own `proxy_pass`, without one), says which
+    /// upstream its failures are and which codes it has pages for.
+    static func route(_ path: String, at place: SourceLocation, in server: NginxServer?, passing: NginxDirective?) -> SandboxPlan.Route {
+        guard let server else { return .init(path: path, location: place, upstreamLocation: passing?.location) }
+        let destination = Self.destination(of: path, in: server)
+        return .init(
+            path: path, location: place, upstreamLocation: destination?.upstreamPass?.directive.location ?? passing?.location,
+            pageCodes: destination?.scope.coveredCodes ?? server.scope.coveredCodes)
+    }
+
+    /// The location a request for `path` ends up in: the one nginx picks, or where its
+    /// `try_files` falls back to (a named location, or a URI's location: `/index.php$is_args$args`).
+    static func destination(of path: String, in server: NginxServer) -> NginxLocation? {
+        guard let location = server.location(for: path) else { return nil }
+        guard location.upstreamPass == nil, let fallback = location.tryFiles?.values.last else { return location }
+        if fallback.hasPrefix("@") { return server.namedLocation(fallback) ?? location }
+        let uri = String(fallback.prefix { $0 != "$" && $0 != "?" })
+        guard uri.hasPrefix("/"), uri != path, let next = server.location(for: uri), next !== location else { return location }
+        return next
     }
 
     /// A path the regular expression of `directive` matches and nginx routes to it (no earlier
@@ -407,7 +436,10 @@ struct NginxSandboxPlanner {
     /// were shortened where they are written.
     private mutating func addTimeoutsIfMissing(_ children: [NginxDirective], in server: NginxDirective) {
         let set = Set(children.map(\.name))
-        let missing = ["proxy_connect_timeout", "proxy_read_timeout", "proxy_send_timeout"].filter { !set.contains($0) }
+        // proxy's, and those of the gateways the server passes to.
+        let used = Set(Self.all(children) { Self.gateways[$0.name] != nil }.map { String($0.name.dropLast("_pass".count)) })
+        let modules = ["proxy"] + ["fastcgi", "uwsgi", "scgi"].filter(used.contains)
+        let missing = modules.flatMap { module in ["connect", "read", "send"].map { "\(module)_\($0)_timeout" } }.filter { !set.contains($0) }
         guard !missing.isEmpty else { return }
         insert(
             missing.map { "\($0) \(Self.timeout);" }.joined(separator: " "), into: server,

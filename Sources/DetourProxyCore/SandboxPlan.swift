@@ -124,6 +124,9 @@ public struct SandboxContext: Sendable {
     public var folder: String
     public var upstream: String
     public var deadUpstream: String
+    /// The fake upstream's address for each gateway protocol (`fastcgi`, `uwsgi`, `scgi`);
+    /// one not given is sent where nothing listens.
+    public var gateways: [String: String] = [:]
     public var maps: [PagePathMap]
     /// Whether the server runs as root (its workers are then made to run as nobody).
     public var asRoot: Bool
@@ -149,6 +152,9 @@ public struct SandboxContext: Sendable {
 
     /// Where the configuration's file `path` is copied.
     public func copy(of path: String) -> String { folder + "/root" + path }
+
+    /// Where an upstream speaking `gateway` (`fastcgi`, `uwsgi`, `scgi`) is sent.
+    public func upstream(speaking gateway: String) -> String { gateways[gateway] ?? deadUpstream }
 }
 
 /// What a server's own test said of a sandboxed copy when it refused it, read back by the

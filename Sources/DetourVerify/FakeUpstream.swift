@@ -6,7 +6,8 @@ import Synchronization
 /// The upstream every rewritten `proxy_pass` and upstream server points at, on 127.0.0.1: one
 /// behaviour at a time (`Mode`), switched between rounds of probes. Its own answers carry a
 /// body no server writes (`detour-upstream-<status>`), so a probe knows whose body it got, and
-/// it remembers the probe marks of the requests that reached it.
+/// it remembers the probe marks of the requests that reached it. It speaks HTTP on `port`, and
+/// FastCGI, uwsgi and SCGI each on a port of its own (`gatewayPorts`), in the same mode.
 public final class FakeUpstream: Sendable {
     public enum Mode: Sendable, Equatable, CustomStringConvertible {
         /// Answers 200.
@@ -36,7 +37,8 @@ public final class FakeUpstream: Sendable {
 
     private struct State {
         var mode = Mode.answers
-        var channel: (any Channel)?
+        /// The listening channels, none while the mode is `down`.
+        var channels: [any Channel] = []
         var marks = Set<String>()
     }
 
@@ -46,28 +48,38 @@ public final class FakeUpstream: Sendable {
     }
 
     public let port: Int
+    public let gatewayPorts: [FakeGateway: Int]
     private let shared = Shared()
     private let group: any EventLoopGroup
 
     public init() throws {
         group = MultiThreadedEventLoopGroup.singleton
         let channel = try Self.bind(port: 0, group: group, shared: shared)
+        var channels = [channel]
+        var gatewayPorts: [FakeGateway: Int] = [:]
+        for gateway in FakeGateway.allCases {
+            let listening = try Self.bind(gateway, port: 0, group: group, shared: shared)
+            channels.append(listening)
+            gatewayPorts[gateway] = listening.localAddress?.port ?? 0
+        }
         port = channel.localAddress?.port ?? 0
-        shared.state.withLock { $0.channel = channel }
+        self.gatewayPorts = gatewayPorts
+        shared.state.withLock { $0.channels = channels }
     }
 
     /// Switches to `mode`: listening again, or no longer, as it asks.
     public func set(_ mode: Mode) throws {
-        let open = shared.state.withLock { state -> (any Channel)? in
+        let open = shared.state.withLock { state -> [any Channel] in
             state.mode = mode
-            defer { if mode == .down { state.channel = nil } }
-            return state.channel
+            defer { if mode == .down { state.channels = [] } }
+            return state.channels
         }
         if mode == .down {
-            try open?.close().wait()
-        } else if open == nil {
-            let channel = try Self.bind(port: port, group: group, shared: shared)
-            shared.state.withLock { $0.channel = channel }
+            for channel in open { try channel.close().wait() }
+        } else if open.isEmpty {
+            var channels = [try Self.bind(port: port, group: group, shared: shared)]
+            for (gateway, port) in gatewayPorts { channels.append(try Self.bind(gateway, port: port, group: group, shared: shared)) }
+            shared.state.withLock { $0.channels = channels }
         }
     }
 
@@ -75,11 +87,42 @@ public final class FakeUpstream: Sendable {
     public func wasAsked(_ mark: String) -> Bool { shared.state.withLock { $0.marks.contains(mark) } }
 
     public func stop() {
-        let open = shared.state.withLock { state -> (any Channel)? in
-            defer { state.channel = nil }
-            return state.channel
+        let open = shared.state.withLock { state -> [any Channel] in
+            defer { state.channels = [] }
+            return state.channels
         }
-        try? open?.close().wait()
+        for channel in open { try? channel.close().wait() }
+    }
+
+    /// The probe's mark in a request's URI (`detour-probe=<mark>` in its query).
+    private static func mark(in uri: String) -> String? {
+        uri.split(separator: "detour-probe=", maxSplits: 1).dropFirst().first.map { String($0.prefix { $0 != "&" }) }
+    }
+
+    /// A listener speaking `gateway`, answering from the same state as the HTTP one.
+    private static func bind(_ gateway: FakeGateway, port: Int, group: any EventLoopGroup, shared: Shared) throws -> any Channel {
+        try ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        FakeGatewayHandler(gateway: gateway) { uri in
+                            let mark = Self.mark(in: uri)
+                            let mode = shared.state.withLock { state in
+                                if let mark { state.marks.insert(mark) }
+                                return state.mode
+                            }
+                            switch mode {
+                            case .silent, .down: return nil
+                            case .answers: return gateway.answer(status: 200, body: Handler.body(200))
+                            case .status(let status): return gateway.answer(status: status, body: Handler.body(status))
+                            case .closesMidBody:
+                                return gateway.answer(status: 200, body: Handler.body(200) + String(repeating: "x", count: 1000), complete: false)
+                            }
+                        })
+                }
+            }
+            .bind(host: "127.0.0.1", port: port).wait()
     }
 
     private static func bind(port: Int, group: any EventLoopGroup, shared: Shared) throws -> any Channel {
@@ -107,7 +150,7 @@ public final class FakeUpstream: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard case .head(let head) = unwrapInboundIn(data) else { return }
-            let mark = head.uri.split(separator: "detour-probe=", maxSplits: 1).dropFirst().first.map { String($0.prefix { $0 != "&" }) }
+            let mark = FakeUpstream.mark(in: head.uri)
             let mode = shared.state.withLock { state in
                 if let mark { state.marks.insert(mark) }
                 return state.mode

@@ -79,9 +79,10 @@ public enum Verifier {
         let asRoot = getuid() == 0
         var maps = options.maps
         if asRoot { maps = Self.copiedForWorkers(maps, into: folder) }
-        let context = SandboxContext(
+        var context = SandboxContext(
             folder: folder, upstream: "127.0.0.1:\(upstream.port)", deadUpstream: "127.0.0.1:\(ports.unused())", maps: maps, asRoot: asRoot,
             serverPrefix: server.prefix(binary), port: { ports.port(for: $0) })
+        context.gateways = Dictionary(uniqueKeysWithValues: upstream.gatewayPorts.map { ($0.key.rawValue, "127.0.0.1:\($0.value)") })
         let plan = server.plan(options.main.standardizedFileURL, options.mainDisplay, context)
         report.rewrites = plan.rewrites.map { ($0.location, $0.reason) }
         report.notProbed = plan.notProbed

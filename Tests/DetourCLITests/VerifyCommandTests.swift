@@ -162,6 +162,34 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(found.filter { $0.rule == "nginx.code-not-covered" }.map(\.line), [5], "what visitors get, once Plus's lines are set aside")
     }
 
+    func testAPHPApplicationBehindFastCGIFailsLikeOneBehindHTTP() throws {
+        // The fake upstream speaks FastCGI where fastcgi_pass goes: the application's own 500
+        // passes (fastcgi_intercept_errors is off), nginx's 502 gets the page.
+        let result = try verify(
+            """
+            server {
+                server_name php.example;
+                \(pagesSnippet)
+                location / {
+                    fastcgi_pass unix:/run/php/php8.2-fpm.sock;
+                    fastcgi_param REQUEST_URI $request_uri;
+                }
+            }
+            """)
+        XCTAssertTrue(result.stdout.contains("fastcgi_pass unix:/run/php/php8.2-fpm.sock: the fake upstream (fastcgi)"), result.stdout)
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.upstream-errors-pass-through"], result.stdout)
+        XCTAssertEqual(try findings(result).map(\.line), [6], "at the fastcgi_pass")
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let gets = try XCTUnwrap(report["observations"] as? [[String: Any]]).filter { $0["method"] as? String == "GET" && $0["path"] as? String == "/" }
+        XCTAssertEqual(
+            gets.map { "\($0["upstream"] ?? "") \($0["status"] ?? "") \($0["body"] ?? "")" },
+            [
+                "answering 200 200 the upstream's own body", "not listening 502 detour's public/errors/502.html", "answering 500 500 the upstream's own body",
+                "answering 502 502 the upstream's own body", "answering 503 503 the upstream's own body", "answering 504 504 the upstream's own body",
+                "slower than the timeout 504 detour's public/errors/504.html", "closing mid-body 200 the upstream's own body",
+            ])
+    }
+
     func testAnErrorPageTheUpstreamAnswersIsProxied() throws {
         // /502.html is the catch-all location's, which proxies: nginx fetches the page from the
         // upstream that has just failed.

@@ -12,10 +12,11 @@ final class NginxSandboxTests: XCTestCase {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(["nginx.conf": text])
-        let context = SandboxContext(
+        var context = SandboxContext(
             folder: "/sandbox", upstream: "127.0.0.1:9001", deadUpstream: "127.0.0.1:9002",
             maps: [PagePathMap(installPath: "/usr/share/detour", localPath: "/here/public")],
             asRoot: asRoot, serverPrefix: "/usr/share/nginx", port: { key in key == "80" ? 8080 : key == "443" ? 8443 : 9999 })
+        context.gateways = ["fastcgi": "127.0.0.1:9003"]
         let plan = NginxSandbox.plan(main: folder.url.appendingPathComponent("nginx.conf"), mainDisplay: "nginx.conf", context: context)
         var bytes = Array(text.utf8)
         for rewrite in plan.rewrites.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
@@ -61,7 +62,7 @@ final class NginxSandboxTests: XCTestCase {
                     access_log /sandbox/access.log combined;
                     map $uri $root { default /var/www; }
                     upstream app { server 127.0.0.1:9001 weight=2; server 127.0.0.1:9001 backup; }
-                    server { proxy_connect_timeout 3s; proxy_read_timeout 3s; proxy_send_timeout 3s;
+                    server { proxy_connect_timeout 3s; proxy_read_timeout 3s; proxy_send_timeout 3s; fastcgi_connect_timeout 3s; fastcgi_read_timeout 3s; fastcgi_send_timeout 3s;
                         listen 127.0.0.1:8080 default_server;
                         listen 127.0.0.1:8443;
 
@@ -71,13 +72,13 @@ final class NginxSandboxTests: XCTestCase {
                         location /errors/ { root /here/public; internal; }
                         location /api/ { proxy_pass http://app; proxy_read_timeout 3s; }
                         location = /health { proxy_pass http://127.0.0.1:9001/healthz; }
-                        location ~ \\.php$ { fastcgi_pass 127.0.0.1:9002; }
+                        location ~ \\.php$ { fastcgi_pass 127.0.0.1:9003; }
                     }
                 }
                 """))
         XCTAssertEqual(plan.sites.map { "\($0.host):\($0.port)" }, ["www.example.com:8080", "www.example.com:8443"])
         XCTAssertEqual(plan.sites.first?.routes.map(\.path), ["/", "/api/", "/health", "/a.php"])
-        XCTAssertEqual(plan.sites.first?.routes.map { $0.upstreamLocation != nil }, [false, true, true, false])
+        XCTAssertEqual(plan.sites.first?.routes.map { $0.upstreamLocation != nil }, [false, true, true, true])
         XCTAssertEqual(plan.notProbed.map(\.location.line), [])
         XCTAssertTrue(plan.rewrites.contains { $0.reason == "listen 443 ssl http2: 127.0.0.1:8443 (ssl, http2 dropped: plain HTTP)" })
     }
@@ -105,7 +106,7 @@ final class NginxSandboxTests: XCTestCase {
         XCTAssertEqual(
             routes.map { "\($0.location.line) \($0.path)" },
             ["3 /", "5 /static/", "6 /api/v1/", "7 /api/v2/", "8 /a.css", "9 /app/", "9 /app/a.php", "10 /u/1"])
-        XCTAssertEqual(routes.map { $0.upstreamLocation != nil }, [false, false, false, true, false, false, false, false])
+        XCTAssertEqual(routes.map { $0.upstreamLocation != nil }, [false, false, false, true, false, false, true, false])
         XCTAssertEqual(plan.notProbed.map(\.location.line), [11], "every path it matches, ^/api/v1/ takes first")
     }
 
