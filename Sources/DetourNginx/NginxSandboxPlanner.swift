@@ -201,6 +201,31 @@ struct NginxSandboxPlanner {
         }
     }
 
+    /// A route whose request an upstream answers after `try_files` looked for its file
+    /// (`try_files $uri =404` before `fastcgi_pass`): in a root that is not mapped, the
+    /// application's file is made, empty, in the sandbox's folder, as a deployment has it there.
+    private mutating func addPlaceholder(for path: String, in server: NginxServer) {
+        guard let location = server.location(for: path), location.upstreamPass != nil, location.tryFiles != nil,
+            location.scope.rootDirective != nil, !path.hasSuffix("/")
+        else { return }
+        let root = location.scope.root.hasPrefix("/") ? location.scope.root : context.serverPrefix + "/" + location.scope.root
+        guard !root.contains("$"), PagePathMap.apply(context.maps, to: root) == root else { return }
+        // After the location's first `rewrite` that matches it (Nextcloud's `/index.php$request_uri`),
+        // the script's own path, as `$fastcgi_script_name` is (`/index.php/x` → `/index.php`).
+        var target = path
+        for rewrite in location.directive.children where rewrite.name == "rewrite" && rewrite.argumentCount >= 2 {
+            let values = rewrite.values
+            guard let regex = NginxRegex.compile(values[0]), regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil else { continue }
+            let written = values[1].replacingOccurrences(of: "$request_uri", with: path).replacingOccurrences(of: "$uri", with: path)
+            target = String(written.prefix { $0 != "$" && $0 != "?" })
+            break
+        }
+        let script = target.range(of: ".php/").map { String(target[..<$0.lowerBound]) + ".php" } ?? target
+        let file = context.folder + "/unmapped" + root + script
+        guard !plan.placeholders.contains(where: { $0.file == file }) else { return }
+        plan.placeholders.append((file, location.directive.location, "\(root)\(script): an empty file in the unmapped folder, for try_files to find"))
+    }
+
     /// `root` and `alias` read through `--map` (a relative one from the server's prefix); an
     /// installed path that is not mapped is an empty folder of the sandbox.
     private mutating func installedPath(_ directive: NginxDirective, _ written: String) {
@@ -277,6 +302,9 @@ struct NginxSandboxPlanner {
             routes.append(page)
         }
         for port in ports { plan.sites.append(.init(host: host, port: port, location: directive.location, routes: routes)) }
+        if let model = models[directive] {
+            for route in routes where route.page == nil { addPlaceholder(for: route.path, in: model) }
+        }
         walk(children.filter { $0.name != "listen" }, in: .server)
         addTimeoutsIfMissing(children, in: directive)
     }
@@ -362,9 +390,13 @@ struct NginxSandboxPlanner {
     static func route(_ path: String, at place: SourceLocation, in server: NginxServer?, passing: NginxDirective?) -> SandboxPlan.Route {
         guard let server else { return .init(path: path, location: place, upstreamLocation: passing?.location) }
         let destination = Self.destination(of: path, in: server)
-        return .init(
+        var route = SandboxPlan.Route(
             path: path, location: place, upstreamLocation: destination?.upstreamPass?.directive.location ?? passing?.location,
             pageCodes: destination?.scope.coveredCodes ?? server.scope.coveredCodes)
+        if let destination, let pass = destination.upstreamPass, destination.scope.intercepts[pass.module] != nil {
+            route.intercepting = NginxRules.interceptedCodeWithoutPage.id
+        }
+        return route
     }
 
     /// The location a request for `path` ends up in: the one nginx picks, or where its

@@ -49,6 +49,9 @@ public struct SandboxPlan: Sendable {
         /// up, when the dialect knows: an upstream's error that passes through with one of them
         /// is the upstream's pass-through, without one the code is not covered.
         public var pageCodes: Set<Int>?
+        /// The rule an upstream's error without a page is, beside the code not covered, where
+        /// the route intercepts the upstream's errors (nginx's `proxy_intercept_errors on`).
+        public var intercepting: String?
 
         public init(
             path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil,
@@ -98,6 +101,9 @@ public struct SandboxPlan: Sendable {
     public var rewrites: [Rewrite] = []
     /// Folders the sandbox must have though no file is copied into them (Apache's ServerRoot).
     public var folders: [String] = []
+    /// Empty files made in the sandbox's stand-ins for installed folders that are not mapped
+    /// (the application's files an upstream's `try_files` looks for).
+    public var placeholders: [(file: String, location: SourceLocation, reason: String)] = []
     /// What the server's command line adds, which no file of the configuration holds (Varnish's
     /// listen address, `-a`, and where it looks for includes).
     public var arguments: [String] = []

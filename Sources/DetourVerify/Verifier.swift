@@ -104,6 +104,11 @@ public enum Verifier {
         for state in server.stateFolders.map({ folder + "/" + $0 }) + plan.folders {
             try? FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         }
+        for placeholder in plan.placeholders where placeholder.file.hasPrefix(folder + "/") {
+            try? FileManager.default.createDirectory(
+                atPath: (placeholder.file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if FileManager.default.createFile(atPath: placeholder.file, contents: Data()) { report.rewrites.append((placeholder.location, placeholder.reason)) }
+        }
         guard
             let runnable = VerifyTest.run(
                 server, binary: binary, main: main, plan: plan, context: context, mainDisplay: options.mainDisplay, environment: environment, into: &report)

@@ -12,7 +12,11 @@ import DetourProxyCore
 ///   `upstream-errors-pass-through`, at the route's upstream;
 /// - a 404 where a request that reached the upstream met its failure: `error-page-missing-file`;
 /// - an error page's own URI answered by the upstream: `error-page-proxied`, at the line that
-///   names the page; answered with a success by anything else: the dialect's reachable rule;
+///   names the page; answered by anything else, the dialect's reachable rule (its location is
+///   not internal), with `error-page-missing-file` for a 404 and `error-page-protected` for a
+///   401 or 403;
+/// - the upstream's own body for a status with no page where the route intercepts errors:
+///   `code-not-covered`, and the dialect's intercepting rule at the route's upstream;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
 ///   one while the upstream failed with an error status: `error-page-soft-status`.
 enum VerifyVerdict {
@@ -21,6 +25,8 @@ enum VerifyVerdict {
         case shared(SharedCheck)
         /// The page's own URI answered visitors (the dialect's rule).
         case reachable(String)
+        /// The upstream's error passed where the route intercepts errors (the dialect's rule).
+        case intercepted(String)
     }
 
     private struct Group {
@@ -45,6 +51,12 @@ enum VerifyVerdict {
                 default: false
                 }
             }.map(\.site))
+        // Sites that refuse every probe alike (a server-wide password): the visitor who meets an
+        // error has passed that guard, which then guards no page from them.
+        var guardedEverywhere = Set(plan.sites.indices)
+        for observation in observations where observation.mode == .answers && plan.sites[observation.site].routes[observation.route].page == nil {
+            if observation.status != 401, observation.status != 403 { guardedEverywhere.remove(observation.site) }
+        }
         var groups: [String: Group] = [:]
         var order: [String] = []
         func add(_ kind: Kind, at location: SourceLocation, _ observation: VerifyObservation) {
@@ -62,13 +74,22 @@ enum VerifyVerdict {
             // An error page's own URI, asked for directly: there, and not for visitors to ask.
             if let page = route.page {
                 guard observation.mode == .answers else { continue }
-                if observation.body == .upstream {
-                    // The page's URI is the upstream's: so is the page nginx would fetch for it.
+                switch observation.status {
+                case _ where observation.body == .upstream:
+                    // The page's URI is the upstream's: so is the page the server would fetch for it.
                     add(.proxied, at: page.directive, observation)
-                } else if (200..<300).contains(observation.status) {
+                case 200..<300:
                     add(.reachable(page.reachableRule), at: route.location, observation)
-                } else if observation.status == 404 {
+                case 404:
+                    // Its location is not internal (those are not asked for): once the file is
+                    // there, visitors get it too.
                     add(.missingFile, at: page.directive, observation)
+                    add(.reachable(page.reachableRule), at: route.location, observation)
+                case 401, 403:
+                    if !guardedEverywhere.contains(observation.site) { add(.protected, at: route.location, observation) }
+                    add(.reachable(page.reachableRule), at: route.location, observation)
+                default:
+                    break
                 }
                 continue
             }
@@ -93,6 +114,10 @@ enum VerifyVerdict {
             case .site where codes.contains(observation.status):
                 // A page of the site's own answers it: covered, if not by detour's page.
                 continue
+            case .upstream where codes.contains(observation.status) && route.intercepting != nil:
+                // Intercepted, and still the upstream's: no page here for that status.
+                add(.codeNotCovered, at: site.location, observation)
+                add(.intercepted(route.intercepting!), at: route.upstreamLocation ?? route.location, observation)
             case _ where reaches && observation.mode != .answers && observation.status == 404:
                 add(.missingFile, at: route.location, observation)
             case _ where codes.contains(observation.status):
@@ -107,7 +132,7 @@ enum VerifyVerdict {
             let rule: String =
                 switch group.kind {
                 case .shared(let check): check.id(dialect)
-                case .reachable(let rule): rule
+                case .reachable(let rule), .intercepted(let rule): rule
                 }
             let evidence = group.observations.map(\.evidence)
             let shown = evidence.prefix(Self.shownEvidence).map { Diagnostic.Note("seen: \($0)") }
@@ -126,9 +151,19 @@ enum VerifyVerdict {
     private static func message(_ group: Group) -> String {
         let statuses = Set(group.observations.map(\.status)).sorted().map(String.init).joined(separator: ", ")
         let bodies = Set(group.observations.map(\.body.description)).sorted().joined(separator: " or ")
-        guard case .shared(let check) = group.kind else {
-            return "visitors can ask for the error page itself: \(group.observations.map(\.path).first ?? "") answers \(statuses) with \(bodies)"
+        let path = group.observations.map(\.path).first ?? ""
+        switch group.kind {
+        case .reachable where group.observations.allSatisfy({ (200..<300).contains($0.status) }):
+            return "visitors can ask for the error page itself: \(path) answers \(statuses) with \(bodies)"
+        case .reachable:
+            return "visitors can ask for the error page itself: its location is not internal (\(path) answers \(statuses) now)"
+        case .intercepted:
+            return
+                "errors are intercepted here, but the upstream's own \(statuses) \(statuses.contains(",") ? "have" : "has") no page and \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
+        case .shared:
+            break
         }
+        guard case .shared(let check) = group.kind else { return "" }
         switch check {
         case .codeNotCovered: return "visitors get \(statuses) with \(bodies), not detour's page: the server answers no probe with one"
         case .upstreamPassThrough: return "the upstream's own \(statuses) \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
@@ -143,7 +178,7 @@ enum VerifyVerdict {
                 ? "the upstream's failure goes out as a success: visitors get \(statuses) with \(bodies)"
                 : "detour's error page goes out with status \(statuses)"
         case .proxied: return "the error page is the upstream's: asked for, \(group.observations.map(\.path).first ?? "its URI") is answered by the upstream"
-        case .protected: return check.rawValue
+        case .protected: return "the error page is behind an access rule: asked for, \(path) answers \(statuses)"
         }
     }
 

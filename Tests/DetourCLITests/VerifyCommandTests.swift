@@ -132,8 +132,9 @@ final class VerifyCommandTests: XCTestCase {
         let site =
             "server {\n    server_name static.example;\n    error_page 500 502 503 504 /50x.html;\n    location = /50x.html { root /usr/share/detour/errors; }\n}\n"
         let missing = try verify(site)
-        XCTAssertEqual(try findings(missing).map(\.rule), ["nginx.error-page-missing-file"], missing.stdout)
-        XCTAssertEqual(try findings(missing).map(\.line), [3], "at the error_page that names it")
+        // Its location is not internal either: once the file is there, visitors get it too.
+        XCTAssertEqual(try findings(missing).map(\.rule), ["nginx.error-page-missing-file", "nginx.error-page-not-internal"], missing.stdout)
+        XCTAssertEqual(try findings(missing).map(\.line), [3, 4], "at the error_page that names it, and at its location")
         try folder.write(["public/errors/50x.html": "<p>a page of the site's own</p>\n"])
         let reachable = try verify(site)
         XCTAssertEqual(try findings(reachable).map(\.rule), ["nginx.error-page-not-internal"], reachable.stdout)
@@ -188,6 +189,51 @@ final class VerifyCommandTests: XCTestCase {
                 "answering 502 502 the upstream's own body", "answering 503 503 the upstream's own body", "answering 504 504 the upstream's own body",
                 "slower than the timeout 504 detour's public/errors/504.html", "closing mid-body 200 the upstream's own body",
             ])
+    }
+
+    func testAPageBehindAnAccessRuleIsProtectedUnlessTheWholeSiteIs() throws {
+        try folder.write(["public/errors/50x.html": "<p>a page of the site's own</p>\n"])
+        let denied = try verify(
+            "server {\n    server_name static.example;\n    error_page 502 /50x.html;\n    location = /50x.html { root /usr/share/detour/errors; deny all; }\n}\n"
+        )
+        XCTAssertEqual(try findings(denied).map(\.rule), ["nginx.error-page-not-internal", "nginx.error-page-protected"], denied.stdout)
+        XCTAssertEqual(try findings(denied).map(\.line), [4, 4])
+        // A password on the whole site: whoever meets an error has given it, the page included.
+        let everywhere = try verify(
+            "server {\n    server_name static.example;\n    auth_basic staging;\n    auth_basic_user_file /etc/nginx/htpasswd;\n    error_page 502 /50x.html;\n    location = /50x.html { root /usr/share/detour/errors; }\n}\n"
+        )
+        XCTAssertEqual(try findings(everywhere).map(\.rule), ["nginx.error-page-not-internal"], everywhere.stdout)
+    }
+
+    func testAnInterceptedErrorWithoutAPageIsNamedAtItsUpstream() throws {
+        // Intercepting is on, but only 502 has a page: the application's own 500 and 503 pass.
+        let result = try verify(
+            "server {\n    server_name app.example;\n    error_page 502 /errors/502.html;\n    location /errors/ { root /usr/share/detour; internal; }\n    location / {\n        proxy_pass http://app:80;\n        proxy_intercept_errors on;\n    }\n}\n"
+        )
+        let found = try findings(result)
+        XCTAssertEqual(found.filter { $0.rule == "nginx.intercepted-code-without-page" }.map(\.line), [6], result.stdout)
+        XCTAssertEqual(found.filter { $0.rule == "nginx.code-not-covered" }.map(\.line), [1], result.stdout)
+    }
+
+    func testAnUnmappedApplicationFolderHoldsTheScriptsItsTryFilesLooksFor() throws {
+        // /srv/app is not mapped: the sandbox's stand-in holds an empty index.php, as the
+        // deployment does, so try_files lets the request through to PHP.
+        let result = try verify(
+            """
+            server {
+                server_name php.example;
+                root /srv/app;
+                \(pagesSnippet)
+                location ~ \\.php$ {
+                    try_files $uri =404;
+                    fastcgi_pass unix:/run/php/php8.2-fpm.sock;
+                    fastcgi_param REQUEST_URI $request_uri;
+                }
+            }
+            """)
+        XCTAssertTrue(result.stdout.contains("/srv/app/a.php: an empty file in the unmapped folder"), result.stdout)
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.upstream-errors-pass-through"], result.stdout)
+        XCTAssertEqual(try findings(result).map(\.line), [8], "at the fastcgi_pass")
     }
 
     func testAnErrorPageTheUpstreamAnswersIsProxied() throws {
