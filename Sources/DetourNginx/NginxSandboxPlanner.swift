@@ -392,11 +392,20 @@ struct NginxSandboxPlanner {
         let destination = Self.destination(of: path, in: server)
         var route = SandboxPlan.Route(
             path: path, location: place, upstreamLocation: destination?.upstreamPass?.directive.location ?? passing?.location,
-            pageCodes: destination?.scope.coveredCodes ?? server.scope.coveredCodes)
+            pageLines: Self.pageLines((destination?.scope ?? server.scope).errorPages))
         if let destination, let pass = destination.upstreamPass, destination.scope.intercepts[pass.module] != nil {
             route.intercepting = NginxRules.interceptedCodeWithoutPage.id
         }
         return route
+    }
+
+    /// Each code's `error_page` line; the first that names it, as nginx takes it.
+    static func pageLines(_ pages: [NginxErrorPage]) -> [Int: SourceLocation] {
+        var lines: [Int: SourceLocation] = [:]
+        for page in pages {
+            for code in page.codes where lines[code] == nil { lines[code] = page.directive.location }
+        }
+        return lines
     }
 
     /// The location a request for `path` ends up in: the one nginx picks, or where its

@@ -45,24 +45,25 @@ public struct SandboxPlan: Sendable {
         public var responseLocation: SourceLocation?
         /// When the path is an error page's own URI: what asking for it directly tells.
         public var page: PageTarget?
-        /// The codes the configuration names an error page for where this route's requests end
-        /// up, when the dialect knows: an upstream's error that passes through with one of them
-        /// is the upstream's pass-through, without one the code is not covered.
-        public var pageCodes: Set<Int>?
+        /// For each code the configuration names an error page for where this route's requests
+        /// end up, the line that names it, when the dialect knows: an upstream's error that
+        /// passes through with one of them is the upstream's pass-through, without one the code
+        /// is not covered; a failure answered with a success is that line's.
+        public var pageLines: [Int: SourceLocation]?
         /// The rule an upstream's error without a page is, beside the code not covered, where
         /// the route intercepts the upstream's errors (nginx's `proxy_intercept_errors on`).
         public var intercepting: String?
 
         public init(
             path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil,
-            pageCodes: Set<Int>? = nil
+            pageLines: [Int: SourceLocation]? = nil
         ) {
             self.path = path
             self.location = location
             self.upstreamLocation = upstreamLocation
             self.responseLocation = responseLocation
             self.page = page
-            self.pageCodes = pageCodes
+            self.pageLines = pageLines
         }
     }
 

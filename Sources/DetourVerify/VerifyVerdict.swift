@@ -18,7 +18,8 @@ import DetourProxyCore
 /// - the upstream's own body for a status with no page where the route intercepts errors:
 ///   `code-not-covered`, and the dialect's intercepting rule at the route's upstream;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
-///   one while the upstream failed with an error status: `error-page-soft-status`.
+///   one while the upstream failed: `error-page-soft-status`, at the line naming the page for
+///   the status the server met, where the dialect says which.
 enum VerifyVerdict {
     /// What a group of probes shows.
     private enum Kind: Equatable {
@@ -100,16 +101,18 @@ enum VerifyVerdict {
             if !reaches, observation.mode != .answers { continue }
             switch observation.body {
             case .page where (200..<400).contains(observation.status):
-                add(.softStatus, at: route.responseLocation ?? route.location, observation)
-            case .site where (200..<300).contains(observation.status) && reaches && Self.failedWithStatus(observation.mode):
-                // The upstream's error answered as a success, with a page of the site's own.
-                add(.softStatus, at: route.responseLocation ?? route.upstreamLocation ?? route.location, observation)
+                add(.softStatus, at: Self.pageLine(route, observation.mode) ?? route.responseLocation ?? route.location, observation)
+            case .site where (200..<300).contains(observation.status) && reaches && observation.mode != .answers:
+                // The upstream's failure answered as a success, with a page of the site's own.
+                add(
+                    .softStatus, at: Self.pageLine(route, observation.mode) ?? route.responseLocation ?? route.upstreamLocation ?? route.location,
+                    observation)
             case .page:
                 continue
             case .upstream
             where codes.contains(observation.status)
-                && (route.pageCodes.map { $0.contains(observation.status) } ?? (passThroughWithoutPages || servingPages.contains(observation.site))):
-                if route.pageCodes != nil, plan.serverRaisedStatuses.contains(observation.status) { continue }
+                && (route.pageLines.map { $0[observation.status] != nil } ?? (passThroughWithoutPages || servingPages.contains(observation.site))):
+                if route.pageLines != nil, plan.serverRaisedStatuses.contains(observation.status) { continue }
                 add(.upstreamPassThrough, at: route.upstreamLocation ?? route.location, observation)
             case .site where codes.contains(observation.status):
                 // A page of the site's own answers it: covered, if not by detour's page.
@@ -142,10 +145,18 @@ enum VerifyVerdict {
         }
     }
 
-    /// Whether the fake upstream answered with an error status of its own in `mode`.
-    private static func failedWithStatus(_ mode: FakeUpstream.Mode) -> Bool {
-        if case .status(let status) = mode { return status >= 400 }
-        return false
+    /// The line naming the page for the status the server meets in `mode` (its own 502 for an
+    /// upstream that does not listen or breaks off, 504 for a silent one, the upstream's own
+    /// status), where the route's dialect says.
+    private static func pageLine(_ route: SandboxPlan.Route, _ mode: FakeUpstream.Mode) -> SourceLocation? {
+        let status: Int
+        switch mode {
+        case .answers: return nil
+        case .down, .closesMidBody: status = 502
+        case .silent: status = 504
+        case .status(let own): status = own
+        }
+        return route.pageLines?[status]
     }
 
     private static func message(_ group: Group) -> String {
@@ -173,7 +184,7 @@ enum VerifyVerdict {
                 ? "the error page is not there: asked for, its URI answers 404"
                 : "visitors get a 404 where the upstream failed: the error page's file is not found"
         case .softStatus:
-            let upstreamFailed = group.observations.contains { Self.failedWithStatus($0.mode) && $0.body == .site }
+            let upstreamFailed = group.observations.contains { $0.mode != .answers && $0.body == .site }
             return upstreamFailed
                 ? "the upstream's failure goes out as a success: visitors get \(statuses) with \(bodies)"
                 : "detour's error page goes out with status \(statuses)"

@@ -236,6 +236,16 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try findings(result).map(\.line), [8], "at the fastcgi_pass")
     }
 
+    func testAFailureAnsweredAsASuccessIsNamedAtTheLineThatTurnsIt() throws {
+        // `=200` turns nginx's 502 into a success with the site's own maintenance page.
+        try folder.write(["public/errors/maintenance.html": "<p>back soon</p>\n"])
+        let result = try verify(
+            "server {\n    server_name app.example;\n    error_page 502 =200 /maintenance.html;\n    location = /maintenance.html { root /usr/share/detour/errors; internal; }\n    location / { proxy_pass http://app:80; }\n}\n"
+        )
+        XCTAssertEqual(try findings(result).filter { $0.rule == "nginx.error-page-soft-status" }.map(\.line), [3], result.stdout)
+        XCTAssertTrue(result.stdout.contains("detour's error page goes out with status 200"), result.stdout)
+    }
+
     func testAnErrorPageTheUpstreamAnswersIsProxied() throws {
         // /502.html is the catch-all location's, which proxies: nginx fetches the page from the
         // upstream that has just failed.
