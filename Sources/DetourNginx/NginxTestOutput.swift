@@ -25,7 +25,9 @@ public enum NginxTestOutput {
                 }
                 message = String(message[..<place.lowerBound])
             }
-            if message.hasPrefix("dlopen()") {
+            if let name = Self.unknownDirective(message), Self.unprobedBlocks[name] != nil {
+                reading.setAside.append((location, "\(name) {…}: this nginx does not load \(Self.unprobedBlocks[name]!), and it is not probed"))
+            } else if message.hasPrefix("dlopen()") {
                 reading.missing = "a module file this nginx does not have: \(message)"
             } else if let name = Self.unknownDirective(message), let id = NginxDirectiveTable.shared.nameID(name), !NginxDirectiveTable.shared.isBuiltin(id) {
                 reading.missing = "\"\(name)\" is a module's directive, and this nginx does not load that module (\(location.path):\(location.line))"
@@ -40,11 +42,19 @@ public enum NginxTestOutput {
                     reading.anotherEdition = reading.anotherEdition || NginxPlusOnly.serverParameters.contains(key)
                 }
                 if let name = Self.unknownDirective(message), NginxPlusOnly.directives.contains(name) { reading.anotherEdition = true }
+                // An upstream whose servers come at run time (NGINX Plus's API): one is given it,
+                // at the line of its `}`, which nginx names.
+                if message == "no servers are inside upstream" {
+                    reading.insertions[reading.findings.count] = "server \(SandboxRefusal.upstreamMark); "
+                }
                 reading.findings.append(.error(rule, message, at: location))
             }
         }
         return reading
     }
+
+    /// Top-level blocks of dynamic modules whose servers detour does not probe, with the module.
+    static let unprobedBlocks = ["stream": "ngx_stream_module", "mail": "ngx_mail_module"]
 
     /// `invalid parameter "resolve"`'s parameter.
     private static func invalidParameter(_ message: String) -> String? {

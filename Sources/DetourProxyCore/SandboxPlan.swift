@@ -177,6 +177,15 @@ public struct SandboxRefusal: Sendable {
     /// and parameters): the configuration is then also run with the refused words blanked, and
     /// judged as that edition would serve it, as `detour check` judges it.
     public var anotherEdition = false
+    /// What to write at the start of a finding's line to read past it, by the finding's index,
+    /// where blanking cannot (nginx's `no servers are inside upstream`: a server is added to
+    /// the block, `upstreamMark` standing for the fake upstream's address).
+    public var insertions: [Int: String] = [:]
+    public static let upstreamMark = "{detour-upstream}"
+    /// Statements this machine's server lacks the module for, that no probe asks anyway (an
+    /// nginx `stream` block without ngx_stream_module): blanked and listed as not probed, not
+    /// a finding.
+    public var setAside: [(location: SourceLocation, reason: String)] = []
     public var missing: String?
     /// Why the server would not run a configuration it finds valid (HAProxy's "no listener"):
     /// nothing to probe, and nothing wrong.

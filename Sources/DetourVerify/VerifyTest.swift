@@ -8,7 +8,7 @@ import Foundation
 /// cannot read: `VerifyServer.blankable`) is blanked in the copy and the test run again, as one
 /// fixes a file a statement at a time, until the test passes or refuses something that cannot
 /// be blanked (a syntax error); a refused parameter (`invalid parameter "resolve"`) is blanked
-/// alone. A configuration it refused is judged by its refusals alone, unless another edition of
+/// alone, and an upstream with no server is given the fake one. A configuration it refused is judged by its refusals alone, unless another edition of
 /// the server lifts them (NGINX Plus): then, once every refusal is blanked and the test passes,
 /// it also runs, as `detour check` judges it as that edition would serve it.
 enum VerifyTest {
@@ -46,6 +46,14 @@ enum VerifyTest {
                 refusal = tested.output
             }
             let reading = server.readRefusal(refusal ?? "", copies, mainDisplay)
+            // What no probe asks, and this server cannot read, is set aside and the test asked again.
+            let asideNow = reading.setAside.filter { !blanked.contains(Self.key($0.location, nil)) }
+            for aside in asideNow {
+                blanked.insert(Self.key(aside.location, nil))
+                Self.blank(aside.location, copies: copies, terminator: server.statementEnd)
+                report.notProbed.append(aside)
+            }
+            if !asideNow.isEmpty, reading.findings.isEmpty, reading.missing == nil { continue }
             if run == 0 {
                 if let idle = reading.servesNothing {
                     report.notProbed.append((SourceLocation(path: mainDisplay), idle))
@@ -74,7 +82,11 @@ enum VerifyTest {
             for index in new {
                 let location = reading.findings[index].location
                 blanked.insert(Self.key(location, reading.words[index]))
-                Self.blank(location, word: reading.words[index], copies: copies, terminator: server.statementEnd)
+                if let text = reading.insertions[index] {
+                    Self.insert(text.replacingOccurrences(of: SandboxRefusal.upstreamMark, with: context.upstream), at: location, copies: copies)
+                } else {
+                    Self.blank(location, word: reading.words[index], copies: copies, terminator: server.statementEnd)
+                }
             }
         }
         report.diagnostics = findings
@@ -94,6 +106,15 @@ enum VerifyTest {
         guard var range = statement(at: location.line, in: bytes, terminator: terminator) else { return }
         if let word, let found = Self.word(Array(word.utf8), in: bytes, within: range) { range = found }
         for index in range where bytes[index] != UInt8(ascii: "\n") { bytes[index] = UInt8(ascii: " ") }
+        _ = FileManager.default.createFile(atPath: copy, contents: Data(bytes))
+    }
+
+    /// `text` written at the start of `location`'s line in its copy.
+    static func insert(_ text: String, at location: SourceLocation, copies: [(copy: String, display: String)]) {
+        guard let copy = copies.first(where: { $0.display == location.path })?.copy, var bytes = FileManager.default.contents(atPath: copy).map([UInt8].init),
+            let start = statement(at: location.line, in: bytes, terminator: nil)?.lowerBound
+        else { return }
+        bytes.insert(contentsOf: Array(text.utf8), at: start)
         _ = FileManager.default.createFile(atPath: copy, contents: Data(bytes))
     }
 

@@ -151,16 +151,25 @@ final class VerifyCommandTests: XCTestCase {
                 zone app 64k;
                 server app.internal:8080 resolve;
             }
+            upstream api { zone api 64k;
+            }
             server {
                 server_name plus.example;
                 status_zone plus;
                 location / { proxy_pass http://app; }
+                location /api/ { proxy_pass http://api; }
             }
             """)
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let found = try findings(result)
-        XCTAssertEqual(found.filter { $0.rule == "nginx.directive" }.map(\.line), [3, 7], result.stdout)
-        XCTAssertEqual(found.filter { $0.rule == "nginx.code-not-covered" }.map(\.line), [5], "what visitors get, once Plus's lines are set aside")
+        // `api`'s servers come through Plus's API: this nginx refuses it empty, and it gets the fake one.
+        XCTAssertEqual(found.filter { $0.rule == "nginx.directive" }.map(\.line), [3, 6, 9], result.stdout)
+        XCTAssertEqual(found.filter { $0.rule == "nginx.code-not-covered" }.map(\.line), [7], "what visitors get, once Plus's lines are set aside")
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let api = try XCTUnwrap(report["observations"] as? [[String: Any]]).filter {
+            $0["path"] as? String == "/api/" && $0["upstream"] as? String == "answering 503"
+        }
+        XCTAssertEqual(api.compactMap { $0["status"] as? Int }, [503, 503, 503], "the empty upstream answers through the fake one")
     }
 
     func testAPHPApplicationBehindFastCGIFailsLikeOneBehindHTTP() throws {
@@ -244,6 +253,27 @@ final class VerifyCommandTests: XCTestCase {
         )
         XCTAssertEqual(try findings(result).filter { $0.rule == "nginx.error-page-soft-status" }.map(\.line), [3], result.stdout)
         XCTAssertTrue(result.stdout.contains("detour's error page goes out with status 200"), result.stdout)
+    }
+
+    func testAStreamBlockThisNginxCannotReadIsSetAsideAndTheSitesStillRun() throws {
+        // The test's nginx.conf loads no module: Debian's nginx then has no `stream`. Streams
+        // are not probed anyway; the http site is.
+        try folder.write([
+            "conf/nginx.conf":
+                "events {}\nhttp {\n    include \(folder.path)/conf/sites/*.conf;\n}\nstream {\n    server { listen 3306; proxy_pass 10.0.0.5:3306; }\n}\n"
+        ])
+        try folder.write(["conf/sites/site.conf": "server {\n    server_name app.example;\n    location / { proxy_pass http://app:80; }\n}\n"])
+        let result = try ProcessRunner.run(
+            Repository.detourExecutable, ["verify", "nginx", "conf/nginx.conf", "--pages", "public/errors", "--format", "json"], in: folder.url,
+            environment: environment)
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.code-not-covered"], result.stdout + result.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let notProbed = try XCTUnwrap(report["not_probed"] as? [[String: Any]]).compactMap { $0["text"] as? String }
+        let rewrites = try XCTUnwrap(report["rewrites"] as? [[String: Any]]).compactMap { $0["text"] as? String }
+        XCTAssertTrue(
+            notProbed.contains { $0.hasPrefix("stream {…}: this nginx does not load ngx_stream_module") }
+                || rewrites.contains { $0.hasSuffix("a free port, not probed") },
+            "\(notProbed) \(rewrites)")
     }
 
     func testAnErrorPageTheUpstreamAnswersIsProxied() throws {
