@@ -44,20 +44,24 @@ def expectations(lines, server):
     config_rules = CONFIG_RULES.get(server, set())
     for line in lines:
         if line.startswith(("finding ", "plant ", "allow ")):
-            kind, rules, place = line.split()[:3]
-            path, numbers = place.rsplit(":", 1)
-            spec = ({canonical(rule) for rule in rules.split("|")}, path, {int(n) for n in numbers.split("|")})
+            # RULE[|RULE…] PATH:LINE[|LINE…][,PATH:LINE…]: any of the rules at any of the places.
+            kind, rules, places = line.split()[:3]
+            spots = set()
+            for place in places.split(","):
+                path, numbers = place.rsplit(":", 1)
+                spots |= {(path, int(n)) for n in numbers.split("|")}
+            spec = ({canonical(rule) for rule in rules.split("|")}, spots)
             (allowed if kind == "allow" else required).append(spec)
         elif match := re.match(r"(\S+) FAIL (\S+):(\d+) ", line):
-            required.append((config_rules, match.group(2), {int(match.group(3))}))
+            required.append((config_rules, {(match.group(2), int(match.group(3)))}))
         elif re.match(r"(\S+) FAIL", line):
-            allowed.append((config_rules, None, None))
+            allowed.append((config_rules, None))
     return required, allowed
 
 
 def hits(spec, finding):
-    rules, path, lines = spec
-    return finding[0] in rules and (path is None or (finding[1] == path and finding[2] in lines))
+    rules, spots = spec
+    return finding[0] in rules and (spots is None or (finding[1], finding[2]) in spots)
 
 
 def main(corpus, detour):
@@ -111,7 +115,7 @@ def main(corpus, detour):
         if os.environ.get("VERBOSE"):
             for spec in required:
                 if not any(hits(spec, f) for f in found):
-                    print(f"  missed {'|'.join(sorted(spec[0]))} {spec[1]}:{'|'.join(map(str, sorted(spec[2] or [])))}")
+                    print(f"  missed {'|'.join(sorted(spec[0]))} {','.join(f'{path}:{line}' for path, line in sorted(spec[1] or []))}")
             for finding in false_alarms:
                 print(f"  false alarm {finding[0]} {finding[1]}:{finding[2]}")
     for server, totals in sorted(all_totals.items()):

@@ -33,7 +33,7 @@ public enum ApacheSandbox {
         plan.notProbed = planner.notProbed
         plan.sites = planner.sites
         plan.arguments = ["-d", context.copy(of: root)]
-        plan.folders = [context.copy(of: root)]
+        plan.folders = [context.copy(of: root)] + planner.unmappedFolders
         return plan
     }
 }

@@ -18,6 +18,9 @@ struct ApacheSandboxPlanner {
     private(set) var rewrites: [SandboxPlan.Rewrite] = []
     private(set) var notProbed: [(location: SourceLocation, reason: String)] = []
     private(set) var sites: [SandboxPlan.Site] = []
+    /// The sandbox's empty stand-ins for installed folders not mapped: made before Apache
+    /// starts, as the installed ones exist where it runs.
+    private(set) var unmappedFolders: [String] = []
     /// Each file's lines as written, read once.
     private var files: [Int: SourceLines] = [:]
 
@@ -40,8 +43,10 @@ struct ApacheSandboxPlanner {
     }
 
     mutating func rewrite() {
-        var hosts: [(entry: Int, host: String?, ports: [Int], routes: [SandboxPlan.Route])] = []
+        var hosts: [(entry: Int, host: String?, ports: [Int], routes: [SandboxPlan.Route], pageLines: [Int: SourceLocation])] = []
         var serverRoutes: [SandboxPlan.Route] = []
+        // Each code's ErrorDocument line: a virtual host's own, else the main server's.
+        var serverPageLines: [Int: SourceLocation] = [:]
         var listened: [Int] = []
         var open: [Int] = []
         for (index, entry) in config.entries.enumerated() {
@@ -61,7 +66,7 @@ struct ApacheSandboxPlanner {
                 replace(
                     entry, with: ["<VirtualHost"] + ports.map { "*:\($0)" } + [">"],
                     "<VirtualHost \(arguments.joined(separator: " "))>: \(ports.map { "*:\($0)" }.joined(separator: " "))", section: true)
-                hosts.append((index, nil, ports, [.init(path: "/", location: location)]))
+                hosts.append((index, nil, ports, [.init(path: "/", location: location)], [:]))
             case "servername" where !arguments.isEmpty:
                 if let host = hosts.indices.last, inHost == hosts[host].entry, hosts[host].host == nil { hosts[host].host = Self.hostName(arguments[0]) }
             case "serverroot" where !arguments.isEmpty:
@@ -91,10 +96,13 @@ struct ApacheSandboxPlanner {
             case "include", "includeoptional":
                 guard let pattern = arguments.first, pattern.hasPrefix("/") else { continue }
                 replace(entry, with: [self.word(entry, 0), context.copy(of: pattern)], "\(name) \(pattern): its copy in the sandbox")
+            case "directory" where arguments.first == "/":
+                // `<Directory />` covers every folder, the sandbox's included: it stays as written.
+                continue
             case _ where Self.installed.contains(name) && !arguments.isEmpty:
                 let position = name == "documentroot" || name == "directory" ? 0 : arguments.count - 1
                 var changed = arguments
-                let mapped = installed(arguments[position])
+                let mapped = installed(arguments[position], folder: name == "documentroot" || name == "directory")
                 guard mapped.path != arguments[position] else { continue }
                 changed[position] = mapped.path
                 replace(
@@ -117,12 +125,35 @@ struct ApacheSandboxPlanner {
                     entry, with: ["SetHandler", "proxy:" + fake],
                     "SetHandler \(arguments[0]): " + (listening ? "the fake upstream (\(scheme))" : "nothing listens there (detour does not speak \(scheme))"))
                 if !listening { notProbed.append((location, "SetHandler \(arguments[0]): detour's fake upstream does not speak \(scheme)")) }
+                // The section it is in says which requests it takes: a path that reaches it is probed.
+                if let section = open.last, let path = sectionPath(section) {
+                    let route = SandboxPlan.Route(path: path, location: config.location(of: config.entries[section]), upstreamLocation: location)
+                    if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
+                }
             case "rewriterule" where arguments.count >= 3 && arguments[2].uppercased().contains("P"):
                 if let url = Self.fake(arguments[1], context: context) {
                     replace(entry, with: ["RewriteRule", arguments[0], url] + arguments.dropFirst(2), "RewriteRule [P] \(arguments[1]): the fake upstream")
                 }
-            case "location" where arguments.first?.hasPrefix("/") == true:
-                let route = SandboxPlan.Route(path: arguments[0], location: location)
+            case "errordocument" where arguments.count >= 2 && arguments[1].hasPrefix("/"):
+                // A local page: asked for directly, it should be there for visitors to get.
+                if let code = Int(arguments[0]) {
+                    if let host = hosts.indices.last, inHost == hosts[host].entry {
+                        hosts[host].pageLines[code] = hosts[host].pageLines[code] ?? location
+                    } else {
+                        serverPageLines[code] = serverPageLines[code] ?? location
+                    }
+                }
+                let page = SandboxPlan.PageTarget(codes: Int(arguments[0]).map { [$0] } ?? [], directive: location, reachableRule: nil)
+                let route = SandboxPlan.Route(path: arguments[1], location: location, page: page)
+                if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
+            case "location", "locationmatch", "files", "filesmatch":
+                guard let path = sectionPath(index) else {
+                    if name.hasSuffix("match") || arguments.first == "~" {
+                        notProbed.append((location, "<\(name) \(arguments.joined(separator: " "))>: no path was found that it matches"))
+                    }
+                    continue
+                }
+                let route = SandboxPlan.Route(path: path, location: location)
                 if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
             default:
                 continue
@@ -130,14 +161,24 @@ struct ApacheSandboxPlanner {
         }
         // Directives outside every virtual host apply in each; the main server answers ports none takes.
         for host in hosts {
-            let routes = Self.merged(host.routes + serverRoutes)
+            let pageLines = host.pageLines.merging(serverPageLines) { own, _ in own }
+            let routes = Self.merged(host.routes + serverRoutes).map { route in
+                var route = route
+                route.pageLines = pageLines
+                return route
+            }
             for port in Set(host.ports).sorted() {
                 sites.append(.init(host: host.host ?? "127.0.0.1", port: port, location: config.location(of: config.entries[host.entry]), routes: routes))
             }
         }
         let main = SourceLocation(path: config.files.first ?? "")
         for port in Set(listened).subtracting(hosts.flatMap(\.ports)).sorted() {
-            sites.append(.init(host: "127.0.0.1", port: port, location: main, routes: Self.merged([.init(path: "/", location: main)] + serverRoutes)))
+            let routes = Self.merged([.init(path: "/", location: main)] + serverRoutes).map { route in
+                var route = route
+                route.pageLines = serverPageLines
+                return route
+            }
+            sites.append(.init(host: "127.0.0.1", port: port, location: main, routes: routes))
         }
     }
 
@@ -146,14 +187,15 @@ struct ApacheSandboxPlanner {
     static func merged(_ routes: [SandboxPlan.Route]) -> [SandboxPlan.Route] {
         let proxies = routes.filter { $0.upstreamLocation != nil }
         var merged: [SandboxPlan.Route] = []
-        for route in routes where !merged.contains(where: { $0.path == route.path }) {
+        for route in routes where route.page == nil && !merged.contains(where: { $0.path == route.path }) {
             var route = route
             if route.upstreamLocation == nil {
                 route.upstreamLocation = proxies.filter { route.path.hasPrefix($0.path) }.max { $0.path.count < $1.path.count }?.upstreamLocation
             }
             merged.append(route)
         }
-        return merged
+        // An error page's URI is asked for once per line that names it: each is judged there.
+        return merged + routes.filter { $0.page != nil }
     }
 
     // MARK: Proxies
@@ -164,6 +206,38 @@ struct ApacheSandboxPlanner {
         var changed = arguments
         changed[position] = url
         replace(entry, with: [word(entry, 0)] + changed, "\(word(entry, 0)) \(arguments[position]): \(url)")
+    }
+
+    /// A path that reaches the section at `index`: a `<Location>`'s path, or a string its
+    /// expression matches (`<LocationMatch>`, `<Location ~>`; `<FilesMatch>` and `<Files ~>`
+    /// against the file's name); nil for a section of another kind.
+    private func sectionPath(_ index: Int) -> String? {
+        let section = config.entries[index]
+        let arguments = config.arguments(of: section)
+        let regex = arguments.count == 2 && arguments[0] == "~"
+        switch name(section) {
+        case "location" where arguments.count == 1 && arguments[0].hasPrefix("/"): return arguments[0]
+        case "location" where regex, "locationmatch" where arguments.count == 1: return Self.sample(arguments[arguments.count - 1], fileName: false)
+        case "files" where regex, "filesmatch" where arguments.count == 1: return Self.sample(arguments[arguments.count - 1], fileName: true)
+        case "files" where arguments.count == 1 && !arguments[0].contains(where: { "*?[".contains($0) }): return "/" + arguments[0]
+        default: return nil
+        }
+    }
+
+    /// A plain path the expression matches: the whole path, or (`fileName`) its last part.
+    static func sample(_ pattern: String, fileName: Bool) -> String? {
+        guard let regex = ApacheRegex(pattern) else { return nil }
+        for candidate in RegexSample.candidates(pattern) where !candidate.isEmpty {
+            if fileName {
+                // A name of its own before `.php`: a file named only `.php` is one Debian denies.
+                for name in candidate.hasPrefix(".") ? ["a" + candidate, candidate] : [candidate] {
+                    if !name.contains("/"), RegexSample.isPlainPath("/" + name), regex.matches(name) { return "/" + name }
+                }
+            } else {
+                for path in [candidate, "/" + candidate] where RegexSample.isPlainPath(path) && regex.matches(path) { return path }
+            }
+        }
+        return nil
     }
 
     /// A proxied URL's fake: `http://fake/path` for HTTP and WebSocket, the fake upstream
@@ -207,12 +281,14 @@ struct ApacheSandboxPlanner {
         return "\"" + word.replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    /// A path through `--map` (a relative one from ServerRoot); an unmapped one is an empty folder.
-    private func installed(_ written: String) -> (path: String, reason: String) {
+    /// A path through `--map` (a relative one from ServerRoot); an unmapped one is an empty folder
+    /// of the sandbox (made, for a `folder`: DocumentRoot and `<Directory>`).
+    private mutating func installed(_ written: String, folder: Bool = false) -> (path: String, reason: String) {
         guard !written.hasPrefix("~"), !written.contains("$") else { return (written, "") }
         let path = written.hasPrefix("/") ? written : serverRoot + "/" + written
         let mapped = PagePathMap.apply(context.maps, to: path)
         if mapped != path { return (mapped, "\(written): \(mapped) (--map)") }
+        if folder { unmappedFolders.append(context.folder + "/unmapped" + path) }
         return (context.folder + "/unmapped" + path, "\(written): not mapped, an empty folder (--map \(path)=DIR reads it)")
     }
 

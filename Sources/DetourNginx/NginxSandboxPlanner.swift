@@ -424,13 +424,9 @@ struct NginxSandboxPlanner {
     /// no `.` or `..` segment, nothing a request line would have to escape.
     static func regexPath(to directive: NginxDirective, in server: NginxServer, under prefix: String) -> String? {
         guard let target = server.allLocations.first(where: { $0.directive == directive }), case .regex = target.match else { return nil }
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/")
         for sample in RegexSample.candidates(target.pattern) {
             let start = prefix.hasSuffix("/") ? prefix : prefix + "/"
-            for path in [sample, start + "a" + sample, start + sample, sample + "a", start + sample + "a"] where path.hasPrefix("/") {
-                guard path.allSatisfy(safe.contains), !path.contains("//"),
-                    !path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." })
-                else { continue }
+            for path in [sample, start + "a" + sample, start + sample, sample + "a", start + sample + "a"] where RegexSample.isPlainPath(path) {
                 if server.location(for: path) === target { return path }
             }
         }

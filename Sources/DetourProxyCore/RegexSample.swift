@@ -16,6 +16,15 @@ public enum RegexSample {
         return tree.samples(limit: limit).filter { seen.insert($0).inserted }
     }
 
+    /// Whether `path` reaches a server as written: it starts with `/`, holds no `//` (merged)
+    /// and no `.` or `..` segment (resolved), and nothing a request line would have to escape.
+    public static func isPlainPath(_ path: String) -> Bool {
+        path.hasPrefix("/") && path.utf8.allSatisfy { plain.contains($0) } && !path.contains("//")
+            && !path.split(separator: "/").contains { $0 == "." || $0 == ".." }
+    }
+
+    private static let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
+
     indirect enum Node {
         case text(String)
         case sequence([Node])

@@ -68,14 +68,14 @@ public struct SandboxPlan: Sendable {
     }
 
     /// An error page's URI, asked for directly: its file should be there (a 404 says it is not,
-    /// at the line that names the page), and visitors should not get it as a page of its own
-    /// (`reachableRule`, at the route's place, when they do).
+    /// at the line that names the page), and, where the dialect has such a rule, visitors
+    /// should not get it as a page of its own (`reachableRule`, at the route's place).
     public struct PageTarget: Sendable {
         public var codes: [Int]
         public var directive: SourceLocation
-        public var reachableRule: String
+        public var reachableRule: String?
 
-        public init(codes: [Int], directive: SourceLocation, reachableRule: String) {
+        public init(codes: [Int], directive: SourceLocation, reachableRule: String?) {
             self.codes = codes
             self.directive = directive
             self.reachableRule = reachableRule

@@ -78,7 +78,7 @@ public enum Verifier {
         let ports = PortPool()
         let asRoot = getuid() == 0
         var maps = options.maps
-        if asRoot { maps = Self.copiedForWorkers(maps, into: folder) }
+        maps = Self.placed(maps, into: folder, copy: asRoot)
         var context = SandboxContext(
             folder: folder, upstream: "127.0.0.1:\(upstream.port)", deadUpstream: "127.0.0.1:\(ports.unused())", maps: maps, asRoot: asRoot,
             serverPrefix: server.prefix(binary), port: { ports.port(for: $0) })
@@ -206,13 +206,27 @@ public enum Verifier {
 
     /// Each mapped folder copied into the sandbox, readable by the workers (nobody) wherever
     /// the original lives (a home folder is not).
-    private static func copiedForWorkers(_ maps: [PagePathMap], into folder: String) -> [PagePathMap] {
-        maps.enumerated().map { index, map in
-            let copy = folder + "/mapped/\(index)"
-            try? FileManager.default.createDirectory(atPath: folder + "/mapped", withIntermediateDirectories: true)
-            guard (try? FileManager.default.copyItem(atPath: map.localPath, toPath: copy)) != nil else { return map }
-            Self.makeReadable(copy)
-            return PagePathMap(installPath: map.installPath, localPath: copy)
+    /// Each mapped folder put where an unmapped installed path goes (`unmapped` + its install
+    /// path), so that every installed path keeps its place beside the others: an Apache
+    /// `<Directory /var/www/>` written around `/var/www/html` still holds the mapped copy. As
+    /// root it is copied (the workers, running as nobody, can read it); otherwise linked, unless
+    /// another mapped folder holds it (a link would let that one's copy write into it).
+    private static func placed(_ maps: [PagePathMap], into folder: String, copy: Bool) -> [PagePathMap] {
+        maps.sorted { $0.installPath.count < $1.installPath.count }.map { map in
+            let installPath = map.installPath.hasSuffix("/") && map.installPath.count > 1 ? String(map.installPath.dropLast()) : map.installPath
+            let target = folder + "/unmapped" + installPath
+            let nested = maps.contains { $0.installPath != map.installPath && installPath.hasPrefix($0.installPath) }
+            guard installPath.hasPrefix("/"), installPath != "/", copy || !nested else { return map }
+            try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(atPath: target)
+            let local = URL(fileURLWithPath: map.localPath).standardizedFileURL.path
+            if copy {
+                guard (try? FileManager.default.copyItem(atPath: local, toPath: target)) != nil else { return map }
+                Self.makeReadable(target)
+            } else {
+                guard (try? FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: local)) != nil else { return map }
+            }
+            return PagePathMap(installPath: map.installPath, localPath: target)
         }
     }
 

@@ -58,6 +58,14 @@ enum VerifyVerdict {
         for observation in observations where observation.mode == .answers && plan.sites[observation.site].routes[observation.route].page == nil {
             if observation.status != 401, observation.status != 403 { guardedEverywhere.remove(observation.site) }
         }
+        // Codes whose page, asked for directly, is refused, missing or the upstream's, by site.
+        var brokenPages = Set<[Int]>()
+        for observation in observations where observation.mode == .answers {
+            guard let page = plan.sites[observation.site].routes[observation.route].page,
+                [401, 403, 404].contains(observation.status) || observation.body == .upstream
+            else { continue }
+            for code in page.codes { brokenPages.insert([observation.site, code]) }
+        }
         var groups: [String: Group] = [:]
         var order: [String] = []
         func add(_ kind: Kind, at location: SourceLocation, _ observation: VerifyObservation) {
@@ -80,15 +88,15 @@ enum VerifyVerdict {
                     // The page's URI is the upstream's: so is the page the server would fetch for it.
                     add(.proxied, at: page.directive, observation)
                 case 200..<300:
-                    add(.reachable(page.reachableRule), at: route.location, observation)
+                    if let rule = page.reachableRule { add(.reachable(rule), at: route.location, observation) }
                 case 404:
                     // Its location is not internal (those are not asked for): once the file is
                     // there, visitors get it too.
                     add(.missingFile, at: page.directive, observation)
-                    add(.reachable(page.reachableRule), at: route.location, observation)
+                    if let rule = page.reachableRule { add(.reachable(rule), at: route.location, observation) }
                 case 401, 403:
                     if !guardedEverywhere.contains(observation.site) { add(.protected, at: route.location, observation) }
-                    add(.reachable(page.reachableRule), at: route.location, observation)
+                    if let rule = page.reachableRule { add(.reachable(rule), at: route.location, observation) }
                 default:
                     break
                 }
@@ -109,21 +117,28 @@ enum VerifyVerdict {
                     observation)
             case .page:
                 continue
-            case .upstream
-            where codes.contains(observation.status)
-                && (route.pageLines.map { $0[observation.status] != nil } ?? (passThroughWithoutPages || servingPages.contains(observation.site))):
-                if route.pageLines != nil, plan.serverRaisedStatuses.contains(observation.status) { continue }
-                add(.upstreamPassThrough, at: route.upstreamLocation ?? route.location, observation)
+            case .upstream where codes.contains(observation.status):
+                // Whether the route names a page for it (nil: the dialect does not say).
+                let named = route.pageLines.map { $0[observation.status] != nil }
+                if named == false {
+                    add(.codeNotCovered, at: site.location, observation)
+                    // Intercepted, and still the upstream's: no page here for that status.
+                    if let rule = route.intercepting { add(.intercepted(rule), at: route.upstreamLocation ?? route.location, observation) }
+                } else if named == nil, !passThroughWithoutPages, !servingPages.contains(observation.site) {
+                    add(.codeNotCovered, at: site.location, observation)
+                }
+                let passes = named == true || passThroughWithoutPages || (named == nil && servingPages.contains(observation.site))
+                if passes, !(named == true && plan.serverRaisedStatuses.contains(observation.status)) {
+                    add(.upstreamPassThrough, at: route.upstreamLocation ?? route.location, observation)
+                }
             case .site where codes.contains(observation.status):
                 // A page of the site's own answers it: covered, if not by detour's page.
                 continue
-            case .upstream where codes.contains(observation.status) && route.intercepting != nil:
-                // Intercepted, and still the upstream's: no page here for that status.
-                add(.codeNotCovered, at: site.location, observation)
-                add(.intercepted(route.intercepting!), at: route.upstreamLocation ?? route.location, observation)
             case _ where reaches && observation.mode != .answers && observation.status == 404:
                 add(.missingFile, at: route.location, observation)
             case _ where codes.contains(observation.status):
+                // A page named for it that its own URI shows broken is that page's finding.
+                if brokenPages.contains([observation.site, observation.status]) { continue }
                 add(.codeNotCovered, at: site.location, observation)
             default:
                 continue

@@ -73,6 +73,40 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertEqual(left.stdout, "", "no Apache is left: the parent got the signal that stops it, and its children went with it")
     }
 
+    /// PHP behind FastCGI is asked for by a file name its `<FilesMatch>` takes, and answered by
+    /// the fake upstream speaking FastCGI; a page outside every `<Directory>` grant is refused,
+    /// as the real layout has it (`<Directory />` denies, `/var/www/` grants).
+    func testFastCGIByFileNameAndAPageNoGrantReaches() throws {
+        let result = try verify(
+            head
+                + """
+                LoadModule proxy_fcgi_module /usr/lib/apache2/modules/mod_proxy_fcgi.so
+                <Directory />
+                    Require all denied
+                </Directory>
+                <VirtualHost *:80>
+                    ServerName php.example
+                    DocumentRoot /var/www/php
+                    <Directory /var/www/>
+                        Require all granted
+                    </Directory>
+                    Alias /maintenance.html /srv/pages/maintenance.html
+                    ErrorDocument 503 /maintenance.html
+                    <FilesMatch "\\.php$">
+                        SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"
+                    </FilesMatch>
+                </VirtualHost>
+
+                """)
+        let findings = try VerifyWorkspace.findings(result)
+        XCTAssertTrue(findings.contains("apache.error-page-protected:24"), "\(findings) \(result.stdout)")
+        XCTAssertTrue(findings.contains("apache.upstream-errors-pass-through:26"), "\(findings)")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/a.php", "answering 500")?.body, "the upstream's own body", result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/maintenance.html", "answering 200")?.status, 403)
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(rewrites.contains { $0.hasSuffix("the fake upstream (fcgi)") }, "\(rewrites)")
+    }
+
     /// Without ProxyErrorOverride the application's own errors pass, named at its ProxyPass;
     /// what `apache2 -t` refuses is a finding at its line.
     func testErrorsThatPassAndRefusals() throws {
