@@ -39,8 +39,22 @@ public enum CaddyTestOutput {
                 ? CaddyRules.importFailed.id
                 : message.contains("unrecognized directive") || message.contains("parsing caddyfile tokens for")
                     || message.contains("Wrong argument count") ? CaddyRules.directive.id : CaddyRules.syntax.id
+            // `root /srv` and `handle_errors 5xx { … }` are Caddy 2.8's forms: judged, as check
+            // judges them, as that Caddy would serve the rest.
+            if message.contains("Wrong argument count"), let name = Self.innermostDirective(message), Self.laterForms.contains(name) {
+                reading.anotherEdition = true
+            }
             reading.findings.append(.error(rule, message, at: location))
         }
         return reading
+    }
+
+    /// Directives a later Caddy (2.8) takes in a form 2.6 refuses for its argument count.
+    static let laterForms: Set<String> = ["root", "handle_errors"]
+
+    /// The last `for 'name'` of a `parsing caddyfile tokens for 'handle': … for 'root': …`.
+    private static func innermostDirective(_ message: String) -> String? {
+        guard let start = message.range(of: "tokens for '", options: .backwards)?.upperBound else { return nil }
+        return String(message[start...].prefix { $0 != "'" })
     }
 }

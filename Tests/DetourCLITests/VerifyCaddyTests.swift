@@ -33,6 +33,27 @@ final class VerifyCaddyTests: XCTestCase {
             }
         """
 
+    /// `root /srv` is Caddy 2.8's form, which 2.6 refuses: the refusal is reported, and the rest
+    /// still runs, as check judges it, as that Caddy would serve it.
+    func testAFormOfALaterCaddyIsRefusedAndTheSiteStillJudged() throws {
+        let result = try verify(
+            """
+            spa.example {
+                handle /api/* {
+                    reverse_proxy backend:8000
+                }
+                handle {
+                    root /srv
+                    file_server
+                }
+            }
+            """)
+        let findings = try VerifyWorkspace.findings(result)
+        XCTAssertTrue(findings.contains("caddy.directive:6"), "\(findings) \(result.stdout)")
+        XCTAssertTrue(findings.contains("caddy.code-not-covered:1"), "\(findings)")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/api/detour-probe", "not listening")?.status, 502)
+    }
+
     func testACoveredSiteIsCleanAndEveryFailureGetsItsPage() throws {
         let result = try verify(
             """
