@@ -301,7 +301,12 @@ struct NginxSandboxPlanner {
             routes.removeAll { $0.path == page.path }
             routes.append(page)
         }
-        for port in ports { plan.sites.append(.init(host: host, port: port, location: directive.location, routes: routes)) }
+        let headers = models[directive].map(Self.successHeaders) ?? []
+        for port in ports {
+            var site = SandboxPlan.Site(host: host, port: port, location: directive.location, routes: routes)
+            site.successHeaders = headers
+            plan.sites.append(site)
+        }
         if let model = models[directive] {
             for route in routes where route.page == nil { addPlaceholder(for: route.path, in: model) }
         }
@@ -462,6 +467,23 @@ struct NginxSandboxPlanner {
             }
         }
         return routes
+    }
+
+    /// The `add_header` lines without `always` in effect where the server's error pages (its
+    /// own and its locations', by URI) are served from files, internal locations included.
+    static func successHeaders(_ server: NginxServer) -> [(name: String, location: SourceLocation, rule: String)] {
+        var found: [(name: String, location: SourceLocation, rule: String)] = []
+        let pages = server.scope.errorPages + server.allLocations.flatMap { $0.definesErrorPages ? $0.scope.errorPages : [] }
+        for page in pages where page.target.hasPrefix("/") && !page.target.contains("$") {
+            // A page a location proxies or returns is not served from a file there.
+            let location = server.location(for: page.target)
+            if let location, location.upstreamPass != nil || location.returnDirective != nil { continue }
+            let scope = location?.scope ?? server.scope
+            for header in scope.addHeaders where header.lastValue != "always" && !found.contains(where: { $0.location == header.location }) {
+                if let name = header.firstValue { found.append((name.lowercased(), header.location, NginxRules.addHeaderWithoutAlways.id)) }
+            }
+        }
+        return found
     }
 
     /// The directives that `matches` among `directives` and the blocks inside them.

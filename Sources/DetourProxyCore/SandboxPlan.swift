@@ -89,6 +89,10 @@ public struct SandboxPlan: Sendable {
         public var port: Int
         public var location: SourceLocation
         public var routes: [Route]
+        /// Headers in effect where the site's error pages are served that the server adds to
+        /// successful answers only (nginx's `add_header` without `always`), each with its line
+        /// and the dialect's rule: seen on the site's successes, missing from its errors.
+        public var successHeaders: [(name: String, location: SourceLocation, rule: String)] = []
 
         public init(host: String, port: Int, location: SourceLocation, routes: [Route]) {
             self.host = host

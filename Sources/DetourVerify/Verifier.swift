@@ -170,7 +170,8 @@ public enum Verifier {
                                 site: siteIndex, route: routeIndex, method: method, mode: mode, host: site.host, port: site.port, path: route.path,
                                 status: answer.status,
                                 body: body, contentType: answer.header("Content-Type"), cacheControl: answer.header("Cache-Control"),
-                                retryAfter: answer.header("Retry-After"), reachedUpstream: upstream.wasAsked(mark))
+                                retryAfter: answer.header("Retry-After"), reachedUpstream: upstream.wasAsked(mark),
+                                headerNames: Set(answer.headers.map { $0.name.lowercased() }))
                         }
                     }
                 }

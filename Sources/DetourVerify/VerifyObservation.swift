@@ -40,6 +40,8 @@ public struct VerifyObservation: Sendable {
     public var retryAfter: String?
     /// Whether the request reached the fake upstream.
     public var reachedUpstream: Bool
+    /// The answer's header names, lowercased.
+    public var headerNames: Set<String> = []
 
     /// `GET example.com/api/, upstream answering 502 → 502 with the upstream's own body`.
     public var evidence: String {

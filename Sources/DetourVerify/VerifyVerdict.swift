@@ -28,6 +28,8 @@ enum VerifyVerdict {
         case reachable(String)
         /// The upstream's error passed where the route intercepts errors (the dialect's rule).
         case intercepted(String)
+        /// A header the page carries as a success is missing from it as an error (rule, name).
+        case header(String, String)
     }
 
     private struct Group {
@@ -65,6 +67,16 @@ enum VerifyVerdict {
                 [401, 403, 404].contains(observation.status) || observation.body == .upstream
             else { continue }
             for code in page.codes { brokenPages.insert([observation.site, code]) }
+        }
+        // By site, the headers added to successes only where its pages are served
+        // (`successHeaders`) that one of its successful answers showed.
+        var pageHeaders: [Int: [(name: String, location: SourceLocation, rule: String)]] = [:]
+        for observation in observations where (200..<300).contains(observation.status) {
+            for header in plan.sites[observation.site].successHeaders where observation.headerNames.contains(header.name) {
+                if !(pageHeaders[observation.site] ?? []).contains(where: { $0.location == header.location }) {
+                    pageHeaders[observation.site, default: []].append(header)
+                }
+            }
         }
         var groups: [String: Group] = [:]
         var order: [String] = []
@@ -104,6 +116,12 @@ enum VerifyVerdict {
             }
             // A HEAD's answer has no body to tell whose page it is.
             if observation.method == "HEAD" { continue }
+            // A page sent as an error, without a header it carries when asked for directly.
+            if observation.status >= 400, observation.body != .upstream, observation.body != .empty {
+                for header in pageHeaders[observation.site] ?? [] where !observation.headerNames.contains(header.name) {
+                    add(.header(header.rule, header.name), at: header.location, observation)
+                }
+            }
             let reaches = reaching.contains([observation.site, observation.route])
             // A route that never reaches the upstream answers alike in every mode: judged once.
             if !reaches, observation.mode != .answers { continue }
@@ -150,7 +168,7 @@ enum VerifyVerdict {
             let rule: String =
                 switch group.kind {
                 case .shared(let check): check.id(dialect)
-                case .reachable(let rule), .intercepted(let rule): rule
+                case .reachable(let rule), .intercepted(let rule), .header(let rule, _): rule
                 }
             let evidence = group.observations.map(\.evidence)
             let shown = evidence.prefix(Self.shownEvidence).map { Diagnostic.Note("seen: \($0)") }
@@ -186,6 +204,8 @@ enum VerifyVerdict {
         case .intercepted:
             return
                 "errors are intercepted here, but the upstream's own \(statuses) \(statuses.contains(",") ? "have" : "has") no page and \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
+        case .header(_, let name):
+            return "\(name) is missing from the error answers (\(statuses)): the page carries it only when asked for directly, as a success"
         case .shared:
             break
         }

@@ -276,6 +276,18 @@ final class VerifyCommandTests: XCTestCase {
             "\(notProbed) \(rewrites)")
     }
 
+    func testAHeaderAddedToSuccessesOnlyIsMissingFromThePages() throws {
+        let site = { (always: String) in
+            "server {\n    server_name app.example;\n    add_header Strict-Transport-Security \"max-age=31536000\"\(always);\n    error_page 502 504 /errors/$status.html;\n    location /errors/ { root /usr/share/detour; internal; }\n    location / { proxy_pass http://app:80; proxy_intercept_errors on; }\n}\n"
+        }
+        // The application's 200 carries it; nginx's 502 with detour's page does not.
+        let without = try verify(site(""))
+        XCTAssertEqual(try findings(without).filter { $0.rule == "nginx.add-header-without-always" }.map(\.line), [3], without.stdout)
+        XCTAssertTrue(without.stdout.contains("strict-transport-security is missing from the error answers"), without.stdout)
+        let with = try verify(site(" always"))
+        XCTAssertEqual(try findings(with).filter { $0.rule == "nginx.add-header-without-always" }.map(\.line), [], with.stdout)
+    }
+
     func testAnErrorPageTheUpstreamAnswersIsProxied() throws {
         // /502.html is the catch-all location's, which proxies: nginx fetches the page from the
         // upstream that has just failed.
