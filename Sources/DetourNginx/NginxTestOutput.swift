@@ -24,6 +24,9 @@ public enum NginxTestOutput {
                     location = SourceLocation(path: String(spot[..<colon]), line: number, column: 1)
                 }
                 message = String(message[..<place.lowerBound])
+            } else if let variable = Self.unknownVariable(message), let use = Self.firstUse(of: variable, in: copies) {
+                // nginx names no place for a variable it does not know: its first use is it.
+                location = use
             }
             if let name = Self.unknownDirective(message), Self.unprobedBlocks[name] != nil {
                 reading.setAside.append((location, "\(name) {…}: this nginx does not load \(Self.unprobedBlocks[name]!), and it is not probed"))
@@ -55,6 +58,29 @@ public enum NginxTestOutput {
 
     /// Top-level blocks of dynamic modules whose servers detour does not probe, with the module.
     static let unprobedBlocks = ["stream": "ngx_stream_module", "mail": "ngx_mail_module"]
+
+    /// `unknown "arg" variable`'s name.
+    private static func unknownVariable(_ message: String) -> String? {
+        guard message.hasPrefix("unknown \""), message.hasSuffix("\" variable") else { return nil }
+        return String(message.dropFirst("unknown \"".count).dropLast("\" variable".count))
+    }
+
+    /// The first line, in the files' order, that writes `$name` or `${name}`.
+    private static func firstUse(of name: String, in copies: [(copy: String, display: String)]) -> SourceLocation? {
+        let pattern = "\\$(\\{" + NSRegularExpression.escapedPattern(for: name) + "\\}|" + NSRegularExpression.escapedPattern(for: name) + "(?![A-Za-z0-9_]))"
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        for file in copies {
+            guard let text = try? String(contentsOfFile: file.copy, encoding: .utf8) else { continue }
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = String(line)
+                let code = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? line
+                if let found = regex.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)), let range = Range(found.range, in: code) {
+                    return SourceLocation(path: file.display, line: index + 1, column: code.distance(from: code.startIndex, to: range.lowerBound) + 1)
+                }
+            }
+        }
+        return nil
+    }
 
     /// `invalid parameter "resolve"`'s parameter.
     private static func invalidParameter(_ message: String) -> String? {

@@ -288,6 +288,13 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try findings(with).filter { $0.rule == "nginx.add-header-without-always" }.map(\.line), [], with.stdout)
     }
 
+    func testAnUnknownVariableIsPlacedAtItsFirstUse() throws {
+        // nginx names no file or line for it.
+        let result = try verify(
+            "map $host $backend {\n    default app;\n    beta.example $beta_backnd;\n}\nserver {\n    location / { proxy_pass http://$backend; }\n}\n")
+        XCTAssertEqual(try findings(result).map { "\($0.rule):\($0.line)" }, ["nginx.directive:3"], result.stdout)
+    }
+
     func testAnErrorPageTheUpstreamAnswersIsProxied() throws {
         // /502.html is the catch-all location's, which proxies: nginx fetches the page from the
         // upstream that has just failed.
