@@ -101,10 +101,11 @@ public enum Verifier {
         }
         let environment = server.environment(folder)
         // The state folders the server expects made before it starts (Caddy's HOME, Apache's run and lock folders).
-        for state in server.stateFolders.map({ folder + "/" + $0 }) + plan.folders {
+        for state in server.stateFolders.map({ folder + "/" + $0 }) + plan.folders where !Self.crossesLink(state, below: folder) {
             try? FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         }
-        for placeholder in plan.placeholders where placeholder.file.hasPrefix(folder + "/") {
+        // Made only where no link (a mapped folder, when not root) would take the write out of the sandbox.
+        for placeholder in plan.placeholders where placeholder.file.hasPrefix(folder + "/") && !Self.crossesLink(placeholder.file, below: folder) {
             try? FileManager.default.createDirectory(
                 atPath: (placeholder.file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             if FileManager.default.createFile(atPath: placeholder.file, contents: Data()) { report.rewrites.append((placeholder.location, placeholder.reason)) }
@@ -229,6 +230,16 @@ public enum Verifier {
             }
             return PagePathMap(installPath: map.installPath, localPath: target)
         }
+    }
+
+    /// Whether a folder on the way to `path`, below `folder`, is a symbolic link.
+    static func crossesLink(_ path: String, below folder: String) -> Bool {
+        var current = path
+        while current.hasPrefix(folder + "/") {
+            if (try? FileManager.default.attributesOfItem(atPath: current)[.type] as? FileAttributeType) == .typeSymbolicLink { return true }
+            current = (current as NSString).deletingLastPathComponent
+        }
+        return false
     }
 
     private static func makeReadable(_ root: String) {
