@@ -116,8 +116,9 @@ enum VerifyVerdict {
             }
             // A HEAD's answer has no body to tell whose page it is.
             if observation.method == "HEAD" { continue }
-            // A page sent as an error, without a header it carries when asked for directly.
-            if observation.status >= 400, observation.body != .upstream, observation.body != .empty {
+            // An error answer for a code detour has a page for, without a header the site's
+            // successes carry.
+            if codes.contains(observation.status), observation.body != .upstream, observation.body != .empty {
                 for header in pageHeaders[observation.site] ?? [] where !observation.headerNames.contains(header.name) {
                     add(.header(header.rule, header.name), at: header.location, observation)
                 }
@@ -205,7 +206,7 @@ enum VerifyVerdict {
             return
                 "errors are intercepted here, but the upstream's own \(statuses) \(statuses.contains(",") ? "have" : "has") no page and \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
         case .header(_, let name):
-            return "\(name) is missing from the error answers (\(statuses)): the page carries it only when asked for directly, as a success"
+            return "\(name) is missing from the error answers (\(statuses)): it is added to the site's successful answers only"
         case .shared:
             break
         }

@@ -283,7 +283,9 @@ final class VerifyCommandTests: XCTestCase {
         // The application's 200 carries it; nginx's 502 with detour's page does not.
         let without = try verify(site(""))
         XCTAssertEqual(try findings(without).filter { $0.rule == "nginx.add-header-without-always" }.map(\.line), [3], without.stdout)
-        XCTAssertTrue(without.stdout.contains("strict-transport-security is missing from the error answers"), without.stdout)
+        XCTAssertTrue(
+            without.stdout.contains(
+                "strict-transport-security is missing from the error answers (502, 504): it is added to the site's successful answers only"), without.stdout)
         let with = try verify(site(" always"))
         XCTAssertEqual(try findings(with).filter { $0.rule == "nginx.add-header-without-always" }.map(\.line), [], with.stdout)
     }
