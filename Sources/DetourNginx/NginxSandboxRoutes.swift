@@ -1,0 +1,74 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// How `detour verify nginx` reads a route from `detour check`'s model of a server: where a
+/// request for a path ends up, which upstream and error pages that place has, a path a
+/// regular-expression location is reached by, and the headers its pages go out without.
+extension NginxSandboxPlanner {
+    /// A route to probe at `path`, written at `place`: where its requests end up, read from
+    /// the server's model (without one, `passing`: the location's own `proxy_pass`), says which
+    /// upstream its failures are and which codes it has pages for.
+    static func route(_ path: String, at place: SourceLocation, in server: NginxServer?, passing: NginxDirective?) -> SandboxPlan.Route {
+        guard let server else { return .init(path: path, location: place, upstreamLocation: passing?.location) }
+        let destination = Self.destination(of: path, in: server)
+        var route = SandboxPlan.Route(
+            path: path, location: place, upstreamLocation: destination?.upstreamPass?.directive.location ?? passing?.location,
+            pageLines: Self.pageLines((destination?.scope ?? server.scope).errorPages))
+        if let destination, let pass = destination.upstreamPass, destination.scope.intercepts[pass.module] != nil {
+            route.intercepting = NginxRules.interceptedCodeWithoutPage.id
+        }
+        return route
+    }
+
+    /// Each code's `error_page` line; the first that names it, as nginx takes it.
+    static func pageLines(_ pages: [NginxErrorPage]) -> [Int: SourceLocation] {
+        var lines: [Int: SourceLocation] = [:]
+        for page in pages {
+            for code in page.codes where lines[code] == nil { lines[code] = page.directive.location }
+        }
+        return lines
+    }
+
+    /// The location a request for `path` ends up in: the one nginx picks, or where its
+    /// `try_files` falls back to (a named location, or a URI's location: `/index.php$is_args$args`).
+    static func destination(of path: String, in server: NginxServer) -> NginxLocation? {
+        guard let location = server.location(for: path) else { return nil }
+        guard location.upstreamPass == nil, let fallback = location.tryFiles?.values.last else { return location }
+        if fallback.hasPrefix("@") { return server.namedLocation(fallback) ?? location }
+        let uri = String(fallback.prefix { $0 != "$" && $0 != "?" })
+        guard uri.hasPrefix("/"), uri != path, let next = server.location(for: uri), next !== location else { return location }
+        return next
+    }
+
+    /// A path the regular expression of `directive` matches and nginx routes to it (no earlier
+    /// expression, exact or `^~` location takes it first), written as nginx reads it: no `//`,
+    /// no `.` or `..` segment, nothing a request line would have to escape.
+    static func regexPath(to directive: NginxDirective, in server: NginxServer, under prefix: String) -> String? {
+        guard let target = server.allLocations.first(where: { $0.directive == directive }), case .regex = target.match else { return nil }
+        for sample in RegexSample.candidates(target.pattern) {
+            let start = prefix.hasSuffix("/") ? prefix : prefix + "/"
+            for path in [sample, start + "a" + sample, start + sample, sample + "a", start + sample + "a"] where RegexSample.isPlainPath(path) {
+                if server.location(for: path) === target { return path }
+            }
+        }
+        return nil
+    }
+
+    /// The `add_header` lines without `always` in effect where the server's error pages (its
+    /// own and its locations', by URI) are served from files, internal locations included.
+    static func successHeaders(_ server: NginxServer) -> [(name: String, location: SourceLocation, rule: String)] {
+        var found: [(name: String, location: SourceLocation, rule: String)] = []
+        let pages = server.scope.errorPages + server.allLocations.flatMap { $0.definesErrorPages ? $0.scope.errorPages : [] }
+        for page in pages where page.target.hasPrefix("/") && !page.target.contains("$") {
+            // A page a location proxies or returns is not served from a file there.
+            let location = server.location(for: page.target)
+            if let location, location.upstreamPass != nil || location.returnDirective != nil { continue }
+            let scope = location?.scope ?? server.scope
+            for header in scope.addHeaders where header.lastValue != "always" && !found.contains(where: { $0.location == header.location }) {
+                if let name = header.firstValue { found.append((name.lowercased(), header.location, NginxRules.addHeaderWithoutAlways.id)) }
+            }
+        }
+        return found
+    }
+}
