@@ -28,7 +28,7 @@ public enum NginxSandbox {
             planner.models[block] = NginxServer(directive: block, in: model.config, inherited: inherited, diagnostics: &ignored)
         }
         planner.plan.serverRaisedStatuses = [502, 504]
-        for directive in loaded.config.directives.flatMap({ [$0] + Self.all($0.children) }) {
+        for directive in NginxSandboxPlanner.all(loaded.config.directives, { NginxSandboxPlanner.gateways[$0.name] != nil }) {
             if let gateway = NginxSandboxPlanner.gateways[directive.name], let name = directive.firstValue, planner.upstreamNames.contains(name) {
                 planner.gatewayUpstreams[name] = gateway
             }
@@ -37,10 +37,5 @@ public enum NginxSandbox {
         // The configuration is held until here: the plan's words were read from it.
         withExtendedLifetime(loaded.config) {}
         return planner.plan
-    }
-
-    /// Every directive inside these, at any depth.
-    private static func all(_ directives: some Sequence<NginxDirective>) -> [NginxDirective] {
-        directives.flatMap { [$0] + all($0.children) }
     }
 }

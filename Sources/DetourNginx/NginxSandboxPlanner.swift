@@ -421,7 +421,7 @@ struct NginxSandboxPlanner {
     }
 
     /// The directives that `matches` among `directives` and the blocks inside them.
-    private static func all(_ directives: [NginxDirective], _ matches: (NginxDirective) -> Bool) -> [NginxDirective] {
+    static func all(_ directives: [NginxDirective], _ matches: (NginxDirective) -> Bool) -> [NginxDirective] {
         directives.flatMap { directive in (matches(directive) ? [directive] : []) + all(Array(directive.children), matches) }
     }
 
