@@ -4,14 +4,14 @@ PREFIX ?= /usr/local
 ARTICLES ?= 10000
 LINES ?= 2000000
 BUILD_PACKAGES = libcmark-dev
-# Real servers (nginx, Caddy, HAProxy, Apache), the application servers behind them (PHP-FPM,
+# Real servers (nginx and its stream module, Caddy, HAProxy, Apache), the application servers behind them (PHP-FPM,
 # gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, ip(8) for their private
 # networks, script(1) for a terminal, and a real browser for the end-to-end tests; GNU time for
 # the benchmarks; dpkg-dev, lintian and man-db to build, check and use the Debian package;
 # Python for gunicorn 23 and the install scripts. scripts/install-packages.sh also brings the
 # libraries they load to the archive's versions, so no server warns that it was built against a
 # newer one.
-TEST_PACKAGES = cmark-gfm nginx-light caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
+TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
 
 .PHONY: site test lint format install deb test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release clean
 

@@ -10,7 +10,9 @@ import Foundation
 public enum NginxTestOutput {
     /// `output`, in which each file's sandbox copy (`copies`) is named: each copy is replaced
     /// by the file's own name, and a message without a place is put at `main`'s first line.
-    public static func read(_ output: String, copies: [(copy: String, display: String)], main: String) -> SandboxRefusal {
+    /// A `stream` or `mail` block whose module this nginx has as a file in `modulesFolder` but
+    /// the configuration does not load (built in where it was written) gets it loaded.
+    public static func read(_ output: String, copies: [(copy: String, display: String)], main: String, modulesFolder: String? = nil) -> SandboxRefusal {
         var reading = SandboxRefusal()
         for raw in output.split(separator: "\n") where raw.contains("[emerg]") {
             var line = String(raw)
@@ -28,7 +30,15 @@ public enum NginxTestOutput {
                 // nginx names no place for a variable it does not know: its first use is it.
                 location = use
             }
-            if let name = Self.unknownDirective(message), Self.unprobedBlocks[name] != nil {
+            if let name = Self.unknownDirective(message), let module = Self.unprobedBlocks[name], let folder = modulesFolder,
+                FileManager.default.fileExists(atPath: folder + "/" + module + ".so")
+            {
+                reading.loads.append(
+                    (
+                        SourceLocation(path: main, line: 1, column: 1), "load_module \(folder)/\(module).so; ",
+                        "load_module \(folder)/\(module).so added: \(name) {…} needs it, a dynamic module of this nginx"
+                    ))
+            } else if let name = Self.unknownDirective(message), Self.unprobedBlocks[name] != nil {
                 reading.setAside.append((location, "\(name) {…}: this nginx does not load \(Self.unprobedBlocks[name]!), and it is not probed"))
             } else if message.hasPrefix("dlopen()") {
                 reading.missing = "a module file this nginx does not have: \(message)"

@@ -190,6 +190,10 @@ public struct SandboxRefusal: Sendable {
     /// nginx `stream` block without ngx_stream_module): blanked and listed as not probed, not
     /// a finding.
     public var setAside: [(location: SourceLocation, reason: String)] = []
+    /// What lets this machine's server read a block the configuration does not load the module
+    /// for, when the module is installed here (nginx's dynamic `ngx_stream_module`, built in
+    /// where the configuration comes from): `text` written at `location`, a rewrite, not a finding.
+    public var loads: [(location: SourceLocation, text: String, reason: String)] = []
     public var missing: String?
     /// Why the server would not run a configuration it finds valid (HAProxy's "no listener"):
     /// nothing to probe, and nothing wrong.

@@ -40,7 +40,7 @@ public struct VerifyServer: Sendable {
     public var prefix: @Sendable (_ binary: String) -> String
     /// What its configuration test said when it refused: findings at the original files' lines,
     /// or what the sandbox lacks (a module), given each file's copy and name and the main file's.
-    public var readRefusal: @Sendable (_ output: String, _ copies: [(copy: String, display: String)], _ main: String) -> SandboxRefusal
+    public var readRefusal: @Sendable (_ output: String, _ binary: String, _ copies: [(copy: String, display: String)], _ main: String) -> SandboxRefusal
     /// The rules of refusals its test stops at one at a time that blanking the statement lets
     /// it read past (`VerifyTest`): a directive it does not take, a file it cannot include.
     public var blankable: Set<String> = []
@@ -57,13 +57,10 @@ public struct VerifyServer: Sendable {
         plan: { main, display, context in NginxSandbox.plan(main: main, mainDisplay: display, context: context) },
         test: { main, folder in ["-t", "-q"] + nginxArguments(main, folder) },
         run: { main, folder in nginxArguments(main, folder) },
-        prefix: { binary in
-            // `nginx -V` prints its configure arguments: `--prefix=/usr/share/nginx`.
-            let output = Verifier.runToEnd(binary, ["-V"], in: "/").output
-            let option = output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("--prefix=") }
-            return option.map { String($0.dropFirst("--prefix=".count)) } ?? "/usr/local/nginx"
+        prefix: { binary in configureOption("--prefix", of: binary) ?? "/usr/local/nginx" },
+        readRefusal: { output, binary, copies, main in
+            NginxTestOutput.read(output, copies: copies, main: main, modulesFolder: configureOption("--modules-path", of: binary))
         },
-        readRefusal: { output, copies, main in NginxTestOutput.read(output, copies: copies, main: main) },
         blankable: ["nginx.directive", "nginx.include-missing"], statementEnd: UInt8(ascii: ";"))
 
     /// Caddy adapts the sandboxed Caddyfile to JSON, which `CaddySandboxJSON` rewrites; its
@@ -102,7 +99,7 @@ public struct VerifyServer: Sendable {
         test: { main, _ in ["validate", "--config", main] },
         run: { main, _ in ["run", "--config", main] },
         prefix: { _ in "/" },
-        readRefusal: { output, copies, main in CaddyTestOutput.read(output, copies: copies, main: main) },
+        readRefusal: { output, _, copies, main in CaddyTestOutput.read(output, copies: copies, main: main) },
         blankable: ["caddy.directive", "caddy.import"])
 
     /// HAProxy tests with `-c` and runs in the foreground (`-db`), stopped by SIGTERM.
@@ -112,7 +109,7 @@ public struct VerifyServer: Sendable {
         test: { main, _ in ["-c", "-f", main] },
         run: { main, folder in ["-db", "-f", main, "-p", folder + "/server.pid"] },
         prefix: { _ in "/" },
-        readRefusal: { output, copies, main in HAProxyTestOutput.read(output, copies: copies, main: main) },
+        readRefusal: { output, _, copies, main in HAProxyTestOutput.read(output, copies: copies, main: main) },
         stopSignal: SIGTERM, passThroughWithoutPages: true)
 
     /// varnishd compiles the VCL with `-C` and runs in the foreground (`-F`) on the listen
@@ -123,7 +120,7 @@ public struct VerifyServer: Sendable {
         test: { main, folder in ["-C", "-f", main, "-n", folder + "/varnish-test"] + varnishJail },
         run: { main, folder in ["-F", "-f", main, "-n", folder + "/varnish", "-s", "malloc,32m", "-P", folder + "/server.pid"] + varnishJail },
         prefix: { _ in "/" },
-        readRefusal: { output, copies, main in VarnishTestOutput.read(output, copies: copies, main: main) },
+        readRefusal: { output, _, copies, main in VarnishTestOutput.read(output, copies: copies, main: main) },
         stopSignal: SIGTERM)
 
     /// As root varnishd runs its workers as its own users, as Debian does; otherwise it cannot switch.
@@ -138,11 +135,19 @@ public struct VerifyServer: Sendable {
         test: { main, _ in ["-t", "-f", main] },
         run: { main, _ in ["-f", main, "-DFOREGROUND"] },
         prefix: { _ in "/" },
-        readRefusal: { output, copies, main in ApacheTestOutput.read(output, copies: copies, main: main) },
+        readRefusal: { output, _, copies, main in ApacheTestOutput.read(output, copies: copies, main: main) },
         stopSignal: SIGTERM, passThroughWithoutPages: true)
 
     /// The servers `detour verify` runs.
     public static let all = [nginx, caddy, haproxy, apache, varnish]
+
+    /// An option nginx was built with, as `nginx -V` prints its configure arguments
+    /// (`--prefix=/usr/share/nginx`, `--modules-path=/usr/lib/nginx/modules`).
+    private static func configureOption(_ name: String, of binary: String) -> String? {
+        let output = Verifier.runToEnd(binary, ["-V"], in: "/").output
+        let option = output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix(name + "=") }
+        return option.map { String($0.dropFirst(name.count + 1)) }
+    }
 
     private static func nginxArguments(_ main: String, _ folder: String) -> [String] {
         ["-p", folder + "/", "-c", main, "-e", folder + "/error.log", "-g", "daemon off; master_process on; pid \(folder)/server.pid;"]

@@ -45,7 +45,7 @@ enum VerifyTest {
                 }
                 refusal = tested.output
             }
-            let reading = server.readRefusal(refusal ?? "", copies, mainDisplay)
+            let reading = server.readRefusal(refusal ?? "", binary, copies, mainDisplay)
             // What no probe asks, and this server cannot read, is set aside and the test asked again.
             let asideNow = reading.setAside.filter { !blanked.contains(Self.key($0.location, nil)) }
             for aside in asideNow {
@@ -53,7 +53,14 @@ enum VerifyTest {
                 Self.blank(aside.location, copies: copies, terminator: server.statementEnd)
                 report.notProbed.append(aside)
             }
-            if !asideNow.isEmpty, reading.findings.isEmpty, reading.missing == nil { continue }
+            // A module installed here that the configuration does not load is loaded, and the test asked again.
+            let loadsNow = reading.loads.filter { !blanked.contains("load " + $0.text) }
+            for load in loadsNow {
+                blanked.insert("load " + load.text)
+                Self.insert(load.text, at: load.location, copies: copies)
+                report.rewrites.append((load.location, load.reason))
+            }
+            if !asideNow.isEmpty || !loadsNow.isEmpty, reading.findings.isEmpty, reading.missing == nil { continue }
             if run == 0 {
                 if let idle = reading.servesNothing {
                     report.notProbed.append((SourceLocation(path: mainDisplay), idle))
