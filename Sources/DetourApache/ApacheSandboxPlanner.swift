@@ -48,6 +48,8 @@ struct ApacheSandboxPlanner {
         // Each code's ErrorDocument line: a virtual host's own, else the main server's.
         var serverPageLines: [Int: SourceLocation] = [:]
         var listened: [Int] = []
+        // The virtual hosts that keep `SSLEngine on`.
+        var tlsHosts: Set<Int> = []
         var open: [Int] = []
         for (index, entry) in config.entries.enumerated() {
             while let last = open.last, Int(config.entries[last].end) <= index { open.removeLast() }
@@ -77,8 +79,17 @@ struct ApacheSandboxPlanner {
                 } else {
                     replace(entry, with: [], "\(name): the sandbox does not run as root")
                 }
+            case "sslengine" where inHost != nil && context.certificate != nil && arguments.first?.lowercased() == "on":
+                // The virtual host keeps TLS, with the sandbox's certificate: its sites are asked over TLS.
+                tlsHosts.insert(inHost!)
+            case "sslcertificatefile" where context.certificate != nil && !arguments.isEmpty,
+                "sslcertificatekeyfile" where context.certificate != nil && !arguments.isEmpty:
+                let file = name == "sslcertificatefile" ? context.certificate!.certificate : context.certificate!.key
+                replace(entry, with: [self.word(entry, 0), file], "\(name) \(arguments[0]): the sandbox's throwaway one")
             case _ where name.hasPrefix("ssl"):
-                replace(entry, with: [], "\(name): sandbox sites speak plain HTTP")
+                replace(
+                    entry, with: [],
+                    "\(name): " + (context.certificate == nil || name == "sslengine" ? "sandbox sites speak plain HTTP" : "not in the sandbox"))
             case _ where Self.logs.contains(name) && !arguments.isEmpty:
                 replace(
                     entry, with: [self.word(entry, 0), context.folder + "/log/\(name).log"] + arguments.dropFirst(),
@@ -168,7 +179,10 @@ struct ApacheSandboxPlanner {
                 return route
             }
             for port in Set(host.ports).sorted() {
-                sites.append(.init(host: host.host ?? "127.0.0.1", port: port, location: config.location(of: config.entries[host.entry]), routes: routes))
+                var site = SandboxPlan.Site(
+                    host: host.host ?? "127.0.0.1", port: port, location: config.location(of: config.entries[host.entry]), routes: routes)
+                site.tls = tlsHosts.contains(host.entry)
+                sites.append(site)
             }
         }
         let main = SourceLocation(path: config.files.first ?? "")

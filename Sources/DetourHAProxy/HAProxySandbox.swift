@@ -5,7 +5,7 @@ import Foundation
 /// `detour verify haproxy`: what running an HAProxy configuration on 127.0.0.1 needs. The file
 /// is read as `detour check` reads it (`.if` blocks decided, defaults inherited); the plan
 /// rewrites whole lines, as HAProxy reads a line at a time: `bind` addresses to free loopback
-/// ports (TLS and bind options dropped), `server` lines to the fake upstream (their options
+/// ports (bind options dropped; TLS kept with the sandbox's certificate), `server` lines to the fake upstream (their options
 /// dropped: no TLS, no health checks whose timing would decide the answers; a FastCGI
 /// backend's where nothing listens), process settings (daemon, chroot, pidfile, stats socket,
 /// user) out of the way, `errorfile` and `return … file` paths through `--map`, and timeouts
@@ -33,8 +33,9 @@ public enum HAProxySandbox {
         plan.notProbed = planner.notProbed
         let model = HAProxyModel(config)
         guard model.diagnostics.isEmpty else { return plan }
-        let sites = HAProxySandboxSites(model: model, ports: planner.bindPorts)
+        let sites = HAProxySandboxSites(model: model, ports: planner.bindPorts, tlsPorts: planner.tlsPorts)
         plan.sites = sites.sites
+        plan.redirectRule = HAProxyRules.errorlocRedirect.id
         plan.notProbed += sites.notProbed
         plan.notProbed += config.sections.filter { HAProxySection.proxies.contains($0.kind) && $0.kind != "backend" }.compactMap { section in
             model.httpEntries.contains { $0.location == section.location }

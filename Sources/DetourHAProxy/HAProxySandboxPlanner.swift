@@ -13,6 +13,8 @@ struct HAProxySandboxPlanner {
     private(set) var notProbed: [(location: SourceLocation, reason: String)] = []
     /// Each frontend's and listen section's sandbox ports, by its place.
     private(set) var bindPorts: [SourceLocation: [Int]] = [:]
+    /// The sandbox ports whose `bind` keeps `ssl`, with the sandbox's certificate.
+    private(set) var tlsPorts: Set<Int> = []
 
     /// Timeouts longer than this are shortened, so a silent server is given up in time.
     static let timeout = "3s"
@@ -105,11 +107,18 @@ struct HAProxySandboxPlanner {
             ports.append(context.port(Self.portKey(String(address))))
         }
         let addresses = ports.map { "127.0.0.1:\($0)" }.joined(separator: ",")
-        let words = line.keyword == "peer" ? ["peer", line.words[1].text, addresses] : ["bind", addresses]
+        var words = line.keyword == "peer" ? ["peer", line.words[1].text, addresses] : ["bind", addresses]
         let dropped = line.words.dropFirst(line.keyword == "peer" ? 3 : 2).map(\.text)
-        replace(
-            line, with: words,
-            "\(line.keyword) \(written): \(addresses)" + (dropped.isEmpty ? "" : " (\(dropped.joined(separator: " ")) dropped: plain HTTP)"))
+        // A TLS listener stays one, with the sandbox's certificate: its other options (the
+        // certificates, client certificates, ALPN) are the sandbox's to drop.
+        let tls = line.keyword == "bind" && dropped.contains("ssl") ? context.certificate : nil
+        if let tls {
+            words += ["ssl", "crt", tls.combined]
+            tlsPorts.formUnion(ports)
+        }
+        let gone = tls == nil ? dropped : dropped.filter { $0 != "ssl" }
+        let kept = tls == nil ? "plain HTTP" : "TLS kept, with the sandbox's certificate"
+        replace(line, with: words, "\(line.keyword) \(written): \(addresses)" + (gone.isEmpty ? "" : " (\(gone.joined(separator: " ")) dropped: \(kept))"))
         if line.keyword == "bind" { bindPorts[section.location, default: []] += ports }
     }
 

@@ -15,15 +15,19 @@ struct HAProxySandboxSites {
     static let exact: Set<String> = ["path", "url"]
     static let hosts: Set<String> = ["hdr(host)", "req.hdr(host)", "hdr_beg(host)", "hdr_dom(host)", "hdr_end(host)", "req.hdr(host),lower"]
 
-    init(model: HAProxyModel, ports: [SourceLocation: [Int]]) {
+    init(model: HAProxyModel, ports: [SourceLocation: [Int]], tlsPorts: Set<Int> = []) {
         for proxy in model.httpEntries {
             guard let ports = ports[proxy.location], !ports.isEmpty else { continue }
             let backend = { (name: String) in model.backendsByName[name].map { model.proxies[$0] } }
             let fallback = proxy.settings.defaultBackend.flatMap { backend($0.backend) } ?? (proxy.kind == "listen" ? proxy : nil)
-            var routes = [
-                SandboxPlan.Route(
-                    path: "/", location: proxy.location, upstreamLocation: fallback.flatMap { $0.settings.servers > 0 ? $0.location : nil })
-            ]
+            // HAProxy's own errors are answered by the backend's errorloc, else the frontend's.
+            let redirects = { (backend: HAProxyProxy?) in
+                proxy.settings.errorRedirects.merging(backend?.settings.errorRedirects ?? [:]) { $1 }.mapValues(\.line)
+            }
+            var first = SandboxPlan.Route(
+                path: "/", location: proxy.location, upstreamLocation: fallback.flatMap { $0.settings.servers > 0 ? $0.location : nil })
+            first.redirects = redirects(fallback)
+            var routes = [first]
             var byHost: [(host: String, routes: [SandboxPlan.Route])] = []
             for route in proxy.settings.routes {
                 guard !route.isDynamic, let target = Self.target(route.condition, acls: proxy.settings.acls) else {
@@ -31,7 +35,8 @@ struct HAProxySandboxSites {
                     continue
                 }
                 let upstream = backend(route.backend).flatMap { $0.settings.servers > 0 ? $0.location : nil }
-                let probe = SandboxPlan.Route(path: target.path ?? "/", location: route.line, upstreamLocation: upstream)
+                var probe = SandboxPlan.Route(path: target.path ?? "/", location: route.line, upstreamLocation: upstream)
+                probe.redirects = redirects(backend(route.backend))
                 if let host = target.host {
                     if let index = byHost.firstIndex(where: { $0.host == host }) {
                         if !byHost[index].routes.contains(where: { $0.path == probe.path }) { byHost[index].routes.append(probe) }
@@ -43,8 +48,14 @@ struct HAProxySandboxSites {
                 }
             }
             for port in ports {
-                sites.append(.init(host: "127.0.0.1", port: port, location: proxy.location, routes: routes))
-                for (host, hostRoutes) in byHost { sites.append(.init(host: host, port: port, location: proxy.location, routes: hostRoutes)) }
+                var site = SandboxPlan.Site(host: "127.0.0.1", port: port, location: proxy.location, routes: routes)
+                site.tls = tlsPorts.contains(port)
+                sites.append(site)
+                for (host, hostRoutes) in byHost {
+                    site.host = host
+                    site.routes = hostRoutes
+                    sites.append(site)
+                }
             }
         }
     }

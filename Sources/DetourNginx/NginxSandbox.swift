@@ -5,7 +5,7 @@ import Foundation
 /// `detour verify nginx`: what running an nginx configuration on 127.0.0.1 needs. The
 /// configuration is read as `detour check` reads it (includes and all); the plan copies every
 /// file it read and rewrites, by the bytes each word spans, only what a local run needs:
-/// listen addresses to free loopback ports (TLS and listen options dropped), upstreams to the
+/// listen addresses to free loopback ports (listen options dropped; TLS kept, with the sandbox's certificate), upstreams to the
 /// fake one, pid, logs, temporary and cache paths into the sandbox, installed paths through
 /// `--map`. Its sites are each server's first name on each of its ports, with the paths of
 /// its prefix and exact locations and a path routed to each regular expression's.
@@ -34,6 +34,8 @@ public enum NginxSandbox {
             }
         }
         planner.walk(loaded.config.directives, in: .main)
+        // A port is TLS for every server on it once one of its listens says `ssl`, as in nginx.
+        for index in planner.plan.sites.indices { planner.plan.sites[index].tls = planner.tlsPorts.contains(planner.plan.sites[index].port) }
         // The configuration is held until here: the plan's words were read from it.
         withExtendedLifetime(loaded.config) {}
         return planner.plan

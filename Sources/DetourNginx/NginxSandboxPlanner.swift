@@ -22,13 +22,17 @@ struct NginxSandboxPlanner {
     /// Timeouts longer than this are shortened, so a silent upstream is given up in time.
     static let timeout = "3s"
     static let timeoutSeconds = 3.0
-    /// Directives that name a file TLS needs: a sandbox site speaks plain HTTP, so they go.
+    /// Sandbox ports a `listen … ssl` keeps TLS on, with the sandbox's certificate.
+    private(set) var tlsPorts: Set<Int> = []
+    /// Directives that name a file TLS needs, or ask visitors for theirs: they go, and where a
+    /// listener keeps TLS, the server's certificate and key are the sandbox's (`certificates`).
     static let tlsFiles: Set<String> = [
         "ssl", "ssl_certificate", "ssl_certificate_key", "ssl_trusted_certificate", "ssl_client_certificate", "ssl_dhparam", "ssl_crl",
         "ssl_password_file", "ssl_stapling_file", "ssl_session_ticket_key", "proxy_ssl_certificate", "proxy_ssl_certificate_key",
         "proxy_ssl_trusted_certificate", "proxy_ssl_crl", "proxy_ssl_password_file", "grpc_ssl_certificate", "grpc_ssl_certificate_key",
-        "grpc_ssl_trusted_certificate", "uwsgi_ssl_certificate", "uwsgi_ssl_certificate_key", "uwsgi_ssl_trusted_certificate",
+        "grpc_ssl_trusted_certificate", "uwsgi_ssl_certificate", "uwsgi_ssl_certificate_key", "uwsgi_ssl_trusted_certificate", "ssl_verify_client",
     ]
+    static let certificates: Set<String> = ["ssl_certificate", "ssl_certificate_key"]
     /// What the sandbox's command line says instead (`-g 'daemon off; pid …;'`).
     static let commandLine: Set<String> = ["pid", "daemon", "master_process", "lock_file", "working_directory"]
     static let timeouts: Set<String> = ["connect_timeout", "read_timeout", "send_timeout"].reduce(into: []) { all, suffix in
@@ -174,8 +178,14 @@ struct NginxSandboxPlanner {
             replace(directive, word: 1, with: context.folder + "/cache/\(cacheFolders)", "\(name) \(first): into the sandbox")
         case "root", "alias":
             installedPath(directive, first)
+        case _ where Self.certificates.contains(name) && context.certificate != nil:
+            let file = name == "ssl_certificate" ? context.certificate!.certificate : context.certificate!.key
+            replace(directive, word: 1, with: file, "\(name) \(first): the sandbox's throwaway one")
         case _ where Self.tlsFiles.contains(name):
-            remove(directive, "\(name): sandbox sites speak plain HTTP")
+            let why =
+                context.certificate == nil
+                ? "sandbox sites speak plain HTTP" : name == "ssl" ? "a listen's ssl says which ports keep TLS" : "not in the sandbox"
+            remove(directive, "\(name): " + why)
         case _ where Self.timeouts.contains(name):
             if (Self.seconds(first) ?? 0) > Self.timeoutSeconds {
                 replace(directive, word: 1, with: Self.timeout, "\(name) \(first): \(Self.timeout), so a silent upstream is given up in time")
@@ -326,13 +336,22 @@ struct NginxSandboxPlanner {
         var text = "127.0.0.1:\(port)"
         let values = directive.values
         if values.contains(where: { $0 == "default_server" || $0 == "default" }), defaultPorts.insert(port).inserted { text += " default_server" }
-        let dropped = values.dropFirst().filter { $0 != "default_server" && $0 != "default" }
+        var dropped = values.dropFirst().filter { $0 != "default_server" && $0 != "default" }
+        // TLS stays where the sandbox has a certificate to serve: `$https`, `$scheme` and
+        // redirects to HTTPS are then decided as for visitors.
+        let tls = dropped.contains("ssl") && context.certificate != nil
+        if tls {
+            text += " ssl"
+            dropped.removeAll { $0 == "ssl" }
+            tlsPorts.insert(port)
+        }
         let end = range(directive, word: directive.argumentCount).upperBound
         plan.rewrites.append(
             .init(
                 file: file(directive), range: range(directive, word: 1).lowerBound..<end, text: text,
                 reason: "listen \(values.joined(separator: " ")): \(text)"
-                    + (dropped.isEmpty ? "" : " (\(dropped.joined(separator: ", ")) dropped: plain HTTP)"),
+                    + (dropped.isEmpty
+                        ? "" : " (\(dropped.joined(separator: ", ")) dropped: \(tls ? "TLS kept, with the sandbox's certificate" : "plain HTTP"))"),
                 location: directive.location))
         return port
     }

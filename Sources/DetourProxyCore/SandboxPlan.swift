@@ -53,6 +53,10 @@ public struct SandboxPlan: Sendable {
         /// The rule an upstream's error without a page is, beside the code not covered, where
         /// the route intercepts the upstream's errors (nginx's `proxy_intercept_errors on`).
         public var intercepting: String?
+        /// For each status the server answers in this route's place with a redirect rather than
+        /// a page (HAProxy's `errorloc`), the line that says so: an upstream's failure answered
+        /// with a redirect is that line's `SandboxPlan.redirectRule`.
+        public var redirects: [Int: SourceLocation] = [:]
 
         public init(
             path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil,
@@ -89,6 +93,8 @@ public struct SandboxPlan: Sendable {
         public var port: Int
         public var location: SourceLocation
         public var routes: [Route]
+        /// Whether it is asked over TLS: its listener keeps TLS with the sandbox's certificate.
+        public var tls = false
         /// Headers in effect where the site's error pages are served that the server adds to
         /// successful answers only (nginx's `add_header` without `always`), each with its line
         /// and the dialect's rule: seen on the site's successes, missing from its errors.
@@ -117,6 +123,8 @@ public struct SandboxPlan: Sendable {
     /// `detour check` does not count as an upstream's pass-through where a page covers them:
     /// visitors meet those from the server, with the page.
     public var serverRaisedStatuses: Set<Int> = []
+    /// The dialect's rule for an error answered with a redirect (`Route.redirects`).
+    public var redirectRule: String?
     /// What is not probed, and why (a regex location, a FastCGI upstream).
     public var notProbed: [(location: SourceLocation, reason: String)] = []
     /// What the reading found that keeps the configuration from running at all, where the
@@ -138,6 +146,8 @@ public struct SandboxContext: Sendable {
     /// The fake upstream's address for each gateway protocol (`fastcgi`, `uwsgi`, `scgi`);
     /// one not given is sent where nothing listens.
     public var gateways: [String: String] = [:]
+    /// The throwaway certificate TLS listeners keep TLS with; nil: they are made plain HTTP.
+    public var certificate: SandboxCertificate?
     public var maps: [PagePathMap]
     /// Whether the server runs as root (its workers are then made to run as nobody).
     public var asRoot: Bool

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// One request to a server in the sandbox, as a visitor sends it, and the answer as it came:
@@ -22,14 +23,24 @@ public struct HTTPProbe: Sendable {
     public var path: String
     /// A form's body, for POST.
     public var body: String?
+    /// Whether it is sent over TLS (the server's certificate is not checked: the sandbox made it).
+    public var tls: Bool
 
-    public init(port: Int, host: String, method: String = "GET", path: String, body: String? = nil) {
+    public init(port: Int, host: String, method: String = "GET", path: String, body: String? = nil, tls: Bool = false) {
         self.port = port
         self.host = host
         self.method = method
         self.path = path
         self.body = body
+        self.tls = tls
     }
+
+    /// One context for every TLS probe: it trusts any certificate.
+    private static let tlsContext: NIOSSLContext? = {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        return try? NIOSSLContext(configuration: configuration)
+    }()
 
     /// Sends the request with `Connection: close` and reads until the server closes or
     /// `seconds` pass.
@@ -38,11 +49,21 @@ public struct HTTPProbe: Sendable {
         let request =
             "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: detour-verify\r\nAccept: */*\r\n\(form)Connection: close\r\n\r\n\(body ?? "")"
         let collector = Collector()
+        // The name is sent as SNI (a name, not an address, as TLS asks), so that a listener
+        // choosing its certificate or backend by SNI chooses as it does for visitors.
+        let serverName = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host.split(separator: ":").first.map(String.init)
+        let tlsContext = tls ? Self.tlsContext : nil
+        if tls, tlsContext == nil { return Answer() }
         do {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(5))
                 .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
+                    channel.eventLoop.makeCompletedFuture {
+                        if let tlsContext {
+                            try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: serverName))
+                        }
+                        try channel.pipeline.syncOperations.addHandler(collector)
+                    }
                 }
                 .connect(host: "127.0.0.1", port: port).get()
             let deadline = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { channel.close(promise: nil) }

@@ -83,6 +83,7 @@ public enum Verifier {
             folder: folder, upstream: "127.0.0.1:\(upstream.port)", deadUpstream: "127.0.0.1:\(ports.unused())", maps: maps, asRoot: asRoot,
             serverPrefix: server.prefix(binary), port: { ports.port(for: $0) })
         context.gateways = Dictionary(uniqueKeysWithValues: upstream.gatewayPorts.map { ($0.key.rawValue, "127.0.0.1:\($0.value)") })
+        context.certificate = ThrowawayCertificate.write(into: folder)
         let plan = server.plan(options.main.standardizedFileURL, options.mainDisplay, context)
         report.rewrites = plan.rewrites.map { ($0.location, $0.reason) }
         report.notProbed = plan.notProbed
@@ -165,10 +166,12 @@ public enum Verifier {
                             let mark = UUID().uuidString
                             let target = route.path + (route.path.contains("?") ? "&" : "?") + "detour-probe=" + mark
                             let form = method == "POST" ? "detour=probe" : nil
-                            let answer = await HTTPProbe(port: site.port, host: site.host, method: method, path: target, body: form).send(seconds: timeout)
+                            let answer = await HTTPProbe(port: site.port, host: site.host, method: method, path: target, body: form, tls: site.tls).send(
+                                seconds: timeout)
                             let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)
                             return VerifyObservation(
-                                site: siteIndex, route: routeIndex, method: method, mode: mode, host: site.host, port: site.port, path: route.path,
+                                site: siteIndex, route: routeIndex, method: method, mode: mode, host: site.host, port: site.port, tls: site.tls,
+                                path: route.path,
                                 status: answer.status,
                                 body: body, contentType: answer.header("Content-Type"), cacheControl: answer.header("Cache-Control"),
                                 retryAfter: answer.header("Retry-After"), reachedUpstream: upstream.wasAsked(mark),

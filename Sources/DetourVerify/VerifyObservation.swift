@@ -31,6 +31,8 @@ public struct VerifyObservation: Sendable {
     public var host: String
     /// The sandbox port it was asked on: one name may be served on several.
     public var port: Int
+    /// Whether it was asked over TLS.
+    public var tls = false
     public var path: String
     /// 0 when no HTTP answer came.
     public var status: Int
@@ -45,6 +47,6 @@ public struct VerifyObservation: Sendable {
 
     /// `GET example.com/api/, upstream answering 502 → 502 with the upstream's own body`.
     public var evidence: String {
-        "\(method) \(host)\(path), upstream \(mode) → \(status == 0 ? "no answer" : String(status)) with \(body)"
+        "\(method) \(tls ? "https://" : "")\(host)\(path), upstream \(mode) → \(status == 0 ? "no answer" : String(status)) with \(body)"
     }
 }

@@ -30,6 +30,8 @@ enum VerifyVerdict {
         case intercepted(String)
         /// A header the page carries as a success is missing from it as an error (rule, name).
         case header(String, String)
+        /// The upstream's failure answered with a redirect (the dialect's rule).
+        case redirect(String)
     }
 
     private struct Group {
@@ -126,6 +128,12 @@ enum VerifyVerdict {
             let reaches = reaching.contains([observation.site, observation.route])
             // A route that never reaches the upstream answers alike in every mode: judged once.
             if !reaches, observation.mode != .answers { continue }
+            if reaches, observation.mode != .answers, (300..<400).contains(observation.status), let rule = plan.redirectRule, !route.redirects.isEmpty {
+                let lines = Set(route.redirects.values.map { "\($0.path):\($0.line)" })
+                let place = Self.pageStatus(observation.mode).flatMap { route.redirects[$0] } ?? (lines.count == 1 ? route.redirects.values.first : nil)
+                add(.redirect(rule), at: place ?? route.location, observation)
+                continue
+            }
             switch observation.body {
             case .page where (200..<400).contains(observation.status):
                 add(.softStatus, at: Self.pageLine(route, observation.mode) ?? route.responseLocation ?? route.location, observation)
@@ -169,7 +177,7 @@ enum VerifyVerdict {
             let rule: String =
                 switch group.kind {
                 case .shared(let check): check.id(dialect)
-                case .reachable(let rule), .intercepted(let rule), .header(let rule, _): rule
+                case .reachable(let rule), .intercepted(let rule), .header(let rule, _), .redirect(let rule): rule
                 }
             let evidence = group.observations.map(\.evidence)
             let shown = evidence.prefix(Self.shownEvidence).map { Diagnostic.Note("seen: \($0)") }
@@ -183,14 +191,16 @@ enum VerifyVerdict {
     /// upstream that does not listen or breaks off, 504 for a silent one, the upstream's own
     /// status), where the route's dialect says.
     private static func pageLine(_ route: SandboxPlan.Route, _ mode: FakeUpstream.Mode) -> SourceLocation? {
-        let status: Int
+        pageStatus(mode).flatMap { route.pageLines?[$0] }
+    }
+
+    private static func pageStatus(_ mode: FakeUpstream.Mode) -> Int? {
         switch mode {
-        case .answers: return nil
-        case .down, .closesMidBody: status = 502
-        case .silent: status = 504
-        case .status(let own): status = own
+        case .answers: nil
+        case .down, .closesMidBody: 502
+        case .silent: 504
+        case .status(let own): own
         }
-        return route.pageLines?[status]
     }
 
     private static func message(_ group: Group) -> String {
@@ -205,6 +215,8 @@ enum VerifyVerdict {
         case .intercepted:
             return
                 "errors are intercepted here, but the upstream's own \(statuses) \(statuses.contains(",") ? "have" : "has") no page and \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
+        case .redirect:
+            return "the upstream's failure is answered with a redirect (\(statuses)), not with its error: crawlers and monitors see a move"
         case .header(_, let name):
             return "\(name) is missing from the error answers (\(statuses)): it is added to the site's successful answers only"
         case .shared:

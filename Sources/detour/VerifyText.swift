@@ -10,13 +10,14 @@ enum VerifyText {
     }
 
     struct Answer: Encodable, Sendable {
-        var method, host, path, upstream, body: String
+        var method, scheme, host, path, upstream, body: String
         var status, port: Int
         var contentType, cacheControl, retryAfter: String?
         var reachedUpstream: Bool
 
         init(_ observation: VerifyObservation) {
             method = observation.method
+            scheme = observation.tls ? "https" : "http"
             host = observation.host
             port = observation.port
             path = observation.path
@@ -30,7 +31,7 @@ enum VerifyText {
         }
 
         enum CodingKeys: String, CodingKey {
-            case method, host, port, path, upstream, body, status
+            case method, scheme, host, port, path, upstream, body, status
             case contentType = "content_type"
             case cacheControl = "cache_control"
             case retryAfter = "retry_after"
@@ -52,7 +53,7 @@ enum VerifyText {
         let ports = Dictionary(grouping: report.observations, by: \.host).mapValues { Set($0.map(\.port)).count }
         for observation in report.observations {
             let port = ports[observation.host, default: 1] > 1 ? " (port \(observation.port))" : ""
-            let key = "\(observation.method) \(observation.host)\(observation.path)\(port)"
+            let key = "\(observation.method) \(observation.tls ? "https://" : "")\(observation.host)\(observation.path)\(port)"
             if routes[key] == nil { order.append(key) }
             let body =
                 switch observation.body {

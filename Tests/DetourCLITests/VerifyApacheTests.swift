@@ -73,6 +73,41 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertEqual(left.stdout, "", "no Apache is left: the parent got the signal that stops it, and its children went with it")
     }
 
+    /// A virtual host with `SSLEngine on` keeps TLS with the sandbox's certificate and is asked
+    /// over TLS; its sibling on port 80 only redirects (`RewriteCond %{HTTPS} off`), as
+    /// Certbot writes it.
+    func testATLSVirtualHostIsAskedOverTLS() throws {
+        let result = try verify(
+            head
+                + """
+                Listen 443
+                LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so
+                LoadModule rewrite_module /usr/lib/apache2/modules/mod_rewrite.so
+                <VirtualHost *:80>
+                    ServerName shop.example
+                    RewriteEngine on
+                    RewriteCond %{HTTPS} off
+                    RewriteRule ^ https://%{SERVER_NAME}%{REQUEST_URI} [END,NE,R=permanent]
+                </VirtualHost>
+                <VirtualHost *:443>
+                    ServerName shop.example
+                    SSLEngine on
+                    SSLCertificateFile /etc/letsencrypt/live/shop.example/fullchain.pem
+                    SSLCertificateKeyFile /etc/letsencrypt/live/shop.example/privkey.pem
+                    SSLProtocol all -SSLv3 -TLSv1 -TLSv1.1
+                    ProxyPass / http://10.0.0.5:8080/
+                </VirtualHost>
+
+                """)
+        XCTAssertEqual(
+            Set(try VerifyWorkspace.findings(result)), ["apache.code-not-covered:22", "apache.upstream-errors-pass-through:28"], result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "http")?.status, 301)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "https")?.status, 503)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "https")?.body, "the server's own error page")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(rewrites.contains("sslcertificatefile /etc/letsencrypt/live/shop.example/fullchain.pem: the sandbox's throwaway one"), "\(rewrites)")
+    }
+
     /// PHP behind FastCGI is asked for by a file name its `<FilesMatch>` takes, and answered by
     /// the fake upstream speaking FastCGI; a page outside every `<Directory>` grant is refused,
     /// as the real layout has it (`<Directory />` denies, `/var/www/` grants).

@@ -306,6 +306,17 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try findings(result).filter { $0.rule == "nginx.directive" }.map(\.line), [8], result.stdout + result.stderr)
     }
 
+    func testASiteThatSendsPlainHTTPToHTTPSIsJudgedOverTLS() throws {
+        // The redirect answers every plain probe; visitors meet the upstream's failures over TLS.
+        let result = try verify(
+            "server {\n    listen 80;\n    listen 443 ssl;\n    server_name app.example;\n    ssl_certificate /etc/letsencrypt/live/app/fullchain.pem;\n    ssl_certificate_key /etc/letsencrypt/live/app/privkey.pem;\n    if ($scheme != \"https\") { return 301 https://$host$request_uri; }\n    location / { proxy_pass http://app:80; }\n}\n"
+        )
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.code-not-covered"], result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "http")?.status, 301)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "https")?.status, 502)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "https")?.body, "the server's own error page")
+    }
+
     func testAHeaderAddedToSuccessesOnlyIsMissingFromThePages() throws {
         let site = { (always: String) in
             "server {\n    server_name app.example;\n    add_header Strict-Transport-Security \"max-age=31536000\"\(always);\n    error_page 502 504 /errors/$status.html;\n    location /errors/ { root /usr/share/detour; internal; }\n    location / { proxy_pass http://app:80; proxy_intercept_errors on; }\n}\n"

@@ -92,10 +92,37 @@ final class VerifyHAProxyTests: XCTestCase {
         let rewrites = try VerifyWorkspace.texts(result, "rewrites")
         XCTAssertTrue(
             rewrites.contains {
-                $0.hasPrefix("bind :443: 127.0.0.1:") && $0.hasSuffix("(ssl crt /etc/haproxy/certs/site.pem alpn h2,http/1.1 dropped: plain HTTP)")
+                $0.hasPrefix("bind :443: 127.0.0.1:")
+                    && $0.hasSuffix("(crt /etc/haproxy/certs/site.pem alpn h2,http/1.1 dropped: TLS kept, with the sandbox's certificate)")
             }, "\(rewrites)")
         XCTAssertTrue(rewrites.contains { $0.hasPrefix("server app1 10.0.0.5:8080: the fake upstream (plain HTTP), check inter 2s dropped") }, "\(rewrites)")
         XCTAssertTrue(rewrites.contains("timeout server 50s: 3s, so a silent server is given up in time"), "\(rewrites)")
+    }
+
+    /// The edge idiom: plain HTTP redirected to HTTPS unless the connection is TLS. The TLS
+    /// listener is probed over TLS, where the backend's failures are met: HAProxy's 503 is
+    /// answered with a redirect (`errorloc`), its 504 with its built-in page.
+    func testATLSListenerIsProbedOverTLSAndAnErrorlocRedirectIsNamed() throws {
+        let result = try verify(
+            head + "    errorloc 503 /maintenance.html\n\n"
+                + """
+                frontend pub
+                    bind :80
+                    bind :443 ssl crt /etc/haproxy/certs/site.pem alpn h2,http/1.1
+                    http-request redirect scheme https code 301 if !{ ssl_fc }
+                    default_backend app
+
+                backend app
+                    server app1 10.0.0.5:8080 check
+
+                """)
+        XCTAssertEqual(
+            Set(try VerifyWorkspace.findings(result)),
+            ["haproxy.errorloc-redirect:14", "haproxy.code-not-covered:16", "haproxy.upstream-errors-pass-through:22"], result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "http")?.status, 301)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "https")?.status, 302)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200", scheme: "https")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "slower than the timeout", scheme: "https")?.body, "the server's own error page")
     }
 
     /// Without errorfiles visitors get HAProxy's built-in pages: named at the frontend.

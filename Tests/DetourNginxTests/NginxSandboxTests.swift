@@ -8,7 +8,7 @@ import XCTest
 /// What `detour verify nginx` rewrites in a configuration, by the bytes each word spans: the
 /// sandbox copy differs from the original only there.
 final class NginxSandboxTests: XCTestCase {
-    private func plan(_ text: String, asRoot: Bool = true) throws -> (plan: SandboxPlan, copy: String) {
+    private func plan(_ text: String, asRoot: Bool = true, certificate: Bool = false) throws -> (plan: SandboxPlan, copy: String) {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(["nginx.conf": text])
@@ -17,6 +17,9 @@ final class NginxSandboxTests: XCTestCase {
             maps: [PagePathMap(installPath: "/usr/share/detour", localPath: "/here/public")],
             asRoot: asRoot, serverPrefix: "/usr/share/nginx", port: { key in key == "80" ? 8080 : key == "443" ? 8443 : 9999 })
         context.gateways = ["fastcgi": "127.0.0.1:9003"]
+        if certificate {
+            context.certificate = SandboxCertificate(certificate: "/sandbox/tls/c.pem", key: "/sandbox/tls/k.pem", combined: "/sandbox/tls/ck.pem")
+        }
         let plan = NginxSandbox.plan(main: folder.url.appendingPathComponent("nginx.conf"), mainDisplay: "nginx.conf", context: context)
         var bytes = Array(text.utf8)
         for rewrite in plan.rewrites.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
@@ -81,6 +84,35 @@ final class NginxSandboxTests: XCTestCase {
         XCTAssertEqual(plan.sites.first?.routes.map { $0.upstreamLocation != nil }, [false, true, true, true])
         XCTAssertEqual(plan.notProbed.map(\.location.line), [])
         XCTAssertTrue(plan.rewrites.contains { $0.reason == "listen 443 ssl http2: 127.0.0.1:8443 (ssl, http2 dropped: plain HTTP)" })
+    }
+
+    /// With a certificate to serve, a `listen … ssl` keeps TLS for every server on its port, as
+    /// in nginx, and the certificate and key are the sandbox's; other TLS files and asking
+    /// visitors for theirs go.
+    func testATLSListenKeepsTLSWithTheSandboxsCertificate() throws {
+        let (plan, copy) = try plan(
+            """
+            events {}
+            http {
+                server {
+                    listen 80; listen 443 ssl http2;
+                    server_name shop.example.com;
+                    ssl_certificate /etc/letsencrypt/live/shop/fullchain.pem;
+                    ssl_certificate_key /etc/letsencrypt/live/shop/privkey.pem;
+                    ssl_client_certificate /etc/ssl/clients.pem; ssl_verify_client optional;
+                    location / { proxy_pass http://10.0.0.5:8080; }
+                }
+                server { listen 443; server_name other.example.com; location / { return 200; } }
+            }
+            """, certificate: true)
+        XCTAssertEqual(
+            plan.sites.map { "\($0.host):\($0.port) \($0.tls)" }, ["shop.example.com:8080 false", "shop.example.com:8443 true", "other.example.com:8443 true"])
+        XCTAssertTrue(copy.contains("listen 127.0.0.1:8443 ssl;"), copy)
+        XCTAssertTrue(copy.contains("ssl_certificate /sandbox/tls/c.pem;"), copy)
+        XCTAssertTrue(copy.contains("ssl_certificate_key /sandbox/tls/k.pem;"), copy)
+        XCTAssertFalse(copy.contains("clients.pem") || copy.contains("ssl_verify_client"), copy)
+        XCTAssertTrue(
+            plan.rewrites.contains { $0.reason == "listen 443 ssl http2: 127.0.0.1:8443 ssl (http2 dropped: TLS kept, with the sandbox's certificate)" })
     }
 
     /// Each regular expression's location is asked for by a path nginx really routes to it:

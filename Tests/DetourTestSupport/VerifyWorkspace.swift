@@ -41,13 +41,15 @@ public struct VerifyWorkspace {
 
     /// What `method` on `path` (of `host`, if given) got with the upstream `mode`: its status
     /// and whose body.
-    public static func answer(_ result: ProcessResult, _ path: String, _ mode: String, method: String = "GET", host: String? = nil) throws -> (
+    public static func answer(
+        _ result: ProcessResult, _ path: String, _ mode: String, method: String = "GET", host: String? = nil, scheme: String? = nil
+    ) throws -> (
         status: Int, body: String
     )? {
         let observations = try report(result)["observations"] as? [[String: Any]] ?? []
         return observations.first { observation in
             observation["path"] as? String == path && observation["upstream"] as? String == mode && observation["method"] as? String == method
-                && (host == nil || observation["host"] as? String == host)
+                && (host == nil || observation["host"] as? String == host) && (scheme == nil || observation["scheme"] as? String == scheme)
         }.map { ($0["status"] as? Int ?? -1, $0["body"] as? String ?? "") }
     }
 
