@@ -4,7 +4,8 @@ import DetourProxyCore
 /// The paths a Caddy site's lines route by, for `detour verify` to ask: `/` (answered by the
 /// site's catch-all proxy, if any), then each `handle`, `handle_path`, `route` and
 /// `reverse_proxy`/`php_fastcgi` with a path or a named matcher whose `path` it knows, nested
-/// blocks included, each with the proxy line that answers it.
+/// blocks included, each with the proxy line that answers it; for `php_fastcgi`, a script's
+/// path (`index.php`), which it passes on whether or not the site has the file.
 struct CaddySandboxRoutes {
     let config: CaddyConfig
     let site: SourceLocation
@@ -72,9 +73,14 @@ struct CaddySandboxRoutes {
             guard let name = line.first?.text else { continue }
             if Self.proxies.contains(name) {
                 switch matcher(line) {
-                case .path(let path): add(path, at: line[0], upstream: line)
+                case .path(let path):
+                    add(path, at: line[0], upstream: line)
+                    // php_fastcgi passes a script whether or not the site has it: one is asked for.
+                    if name == "php_fastcgi", path.hasSuffix("*") { add(String(path.dropLast()) + "index.php", at: line[0], upstream: line) }
                 case .other(let matcher): notProbed.append((location(line[0]), "\(name) \(matcher): no path is derived from this matcher yet"))
-                case .none: continue
+                case .none:
+                    // Its other paths reach it only through files the site has (`try_files`).
+                    if name == "php_fastcgi" { add("/index.php", at: line[0], upstream: line) }
                 }
             } else if Self.routing.contains(name) {
                 let inner = CaddyDirectiveCheck.block(inside: line).lines

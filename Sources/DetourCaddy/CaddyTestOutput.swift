@@ -44,9 +44,21 @@ public enum CaddyTestOutput {
             if message.contains("Wrong argument count"), let name = Self.innermostDirective(message), Self.laterForms.contains(name) {
                 reading.anotherEdition = true
             }
+            // An option inside a block this Caddy reads (`servers { trusted_proxies … }`, an ACME
+            // issuer's `profile`: later Caddys' options) is set aside, and the rest judged as
+            // served without it; the refusal stays an error.
+            if Self.isUnknownOption(message) { reading.anotherEdition = true }
             reading.findings.append(.error(rule, message, at: location))
         }
         return reading
+    }
+
+    /// `unrecognized servers option 'trusted_proxies'`, `unrecognized ACME issuer property:
+    /// profile`, `unrecognized subdirective …`: one line of a block, not the block itself.
+    static func isUnknownOption(_ message: String) -> Bool {
+        guard let range = message.range(of: "unrecognized ", options: .backwards) else { return false }
+        let rest = message[range.upperBound...].prefix { $0 != "'" && $0 != ":" }
+        return rest.hasSuffix("option ") || rest.hasSuffix("property") || rest.hasSuffix("subdirective ") || rest.hasSuffix("subdirective")
     }
 
     /// Directives a later Caddy (2.8) takes in a form 2.6 refuses for its argument count.

@@ -54,6 +54,33 @@ final class VerifyCaddyTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/api/detour-probe", "not listening")?.status, 502)
     }
 
+    /// An option of a later Caddy inside a block this one reads (`servers { trusted_proxies … }`
+    /// before 2.6.3) is refused and reported; the rest runs, judged as served without it. And
+    /// `php_fastcgi` is asked for a script (`/index.php`), which it passes on whether or not the
+    /// site has the file.
+    func testALaterCaddysOptionIsReportedAndPHPIsAskedForAScript() throws {
+        let result = try verify(
+            """
+            {
+                servers {
+                    trusted_proxies static private_ranges
+                }
+            }
+            app.example {
+                root * /srv/public
+                php_fastcgi localhost:9000
+                file_server
+            }
+            """)
+        let findings = try VerifyWorkspace.findings(result)
+        XCTAssertTrue(findings.contains("caddy.directive:3"), "\(findings) \(result.stdout)")
+        XCTAssertTrue(findings.contains("caddy.code-not-covered:6"), "\(findings)")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/index.php", "not listening")?.status, 502)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/index.php", "answering 503")?.body, "the upstream's own body")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(rewrites.contains { $0.contains("reverse_proxy (FastCGI) localhost:9000: the fake upstream (fastcgi)") }, "\(rewrites)")
+    }
+
     func testACoveredSiteIsCleanAndEveryFailureGetsItsPage() throws {
         let result = try verify(
             """
