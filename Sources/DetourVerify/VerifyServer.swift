@@ -44,6 +44,10 @@ public struct VerifyServer: Sendable {
     /// The rules of refusals its test stops at one at a time that blanking the statement lets
     /// it read past (`VerifyTest`): a directive it does not take, a file it cannot include.
     public var blankable: Set<String> = []
+    /// The rule of a syntax error its test stops at that blanking the refused line reads past,
+    /// when the statement starts on that line and it holds no brace (nothing a blank would
+    /// unbalance): nginx, whose statements end at `;`.
+    public var lineBlankable: String?
     /// The byte that ends a statement (nginx's `;`); nil where a line does.
     public var statementEnd: UInt8?
     /// The signal that stops it gracefully (nginx and Caddy: SIGQUIT; HAProxy, Apache and Varnish: SIGTERM).
@@ -61,7 +65,7 @@ public struct VerifyServer: Sendable {
         readRefusal: { output, binary, copies, main in
             NginxTestOutput.read(output, copies: copies, main: main, modulesFolder: configureOption("--modules-path", of: binary))
         },
-        blankable: ["nginx.directive", "nginx.include-missing"], statementEnd: UInt8(ascii: ";"))
+        blankable: ["nginx.directive", "nginx.include-missing"], lineBlankable: "nginx.syntax", statementEnd: UInt8(ascii: ";"))
 
     /// Caddy adapts the sandboxed Caddyfile to JSON, which `CaddySandboxJSON` rewrites; its
     /// state (autosave, certificates) goes into the sandbox by HOME and the XDG folders.

@@ -7,7 +7,7 @@ import Foundation
 /// its first, so each refused statement it names (a directive it does not take, an include it
 /// cannot read: `VerifyServer.blankable`) is blanked in the copy and the test run again, as one
 /// fixes a file a statement at a time, until the test passes or refuses something that cannot
-/// be blanked (a syntax error); a refused parameter (`invalid parameter "resolve"`) is blanked
+/// be blanked (a syntax error, unless it is on a line of its own: `VerifyServer.lineBlankable`); a refused parameter (`invalid parameter "resolve"`) is blanked
 /// alone, and an upstream with no server is given the fake one. A configuration it refused is judged by its refusals alone, unless another edition of
 /// the server lifts them (NGINX Plus): then, once every refusal is blanked and the test passes,
 /// it also runs, as `detour check` judges it as that edition would serve it.
@@ -25,6 +25,8 @@ enum VerifyTest {
         // Each blank: its place, and the word blanked there (empty: the whole statement).
         var blanked = Set<String>()
         var anotherEdition = false
+        // The last syntax error blanked (`VerifyServer.lineBlankable`).
+        var syntaxBlank: SourceLocation?
         var passed: String?
         // Whether the other form's rewrites are listed: those of the first run that made it.
         var preparedListed = false
@@ -84,15 +86,27 @@ enum VerifyTest {
             anotherEdition = anotherEdition || reading.anotherEdition
             let new = reading.findings.indices.filter { index in
                 let finding = reading.findings[index]
-                return !blanked.contains(Self.key(finding.location, reading.words[index])) && (run == 0 || server.blankable.contains(finding.rule))
+                // After a blanked syntax error, what is said at or before its line may be the blank's echo.
+                if let line = syntaxBlank, finding.location.path == line.path, finding.location.line <= line.line { return false }
+                return !blanked.contains(Self.key(finding.location, reading.words[index]))
+                    && (run == 0 || server.blankable.contains(finding.rule) || (syntaxBlank != nil && finding.rule == server.lineBlankable))
             }
             findings += new.map { reading.findings[$0] }
             // Past what cannot be blanked, or what blanking did not move, the server says no more.
-            guard reading.missing == nil, !new.isEmpty, new.allSatisfy({ server.blankable.contains(reading.findings[$0].rule) }) else { break }
+            let readable = { (index: Int) in
+                let finding = reading.findings[index]
+                return server.blankable.contains(finding.rule)
+                    || (finding.rule == server.lineBlankable
+                        && Self.standsAlone(finding.location.line, in: copies.first { $0.display == finding.location.path }?.copy))
+            }
+            guard reading.missing == nil, !new.isEmpty, new.allSatisfy(readable) else { break }
             for index in new {
                 let location = reading.findings[index].location
                 blanked.insert(Self.key(location, reading.words[index]))
-                if let text = reading.insertions[index] {
+                if reading.findings[index].rule == server.lineBlankable {
+                    Self.blankLine(location, copies: copies)
+                    syntaxBlank = location
+                } else if let text = reading.insertions[index] {
                     Self.insert(text.replacingOccurrences(of: SandboxRefusal.upstreamMark, with: context.upstream), at: location, copies: copies)
                 } else {
                     Self.blank(location, word: reading.words[index], copies: copies, terminator: server.statementEnd)
@@ -117,6 +131,37 @@ enum VerifyTest {
         if let word, let found = Self.word(Array(word.utf8), in: bytes, within: range) { range = found }
         for index in range where bytes[index] != UInt8(ascii: "\n") { bytes[index] = UInt8(ascii: " ") }
         _ = FileManager.default.createFile(atPath: copy, contents: Data(bytes))
+    }
+
+    /// Whether line `line` of `copy` holds no brace and starts a statement: what comes before
+    /// it, past blanks and comments, ends one (`;`, `{`, `}`) or is the file's start.
+    static func standsAlone(_ line: Int, in copy: String?) -> Bool {
+        guard let copy, let bytes = FileManager.default.contents(atPath: copy).map([UInt8].init), let range = lineRange(line, in: bytes) else { return false }
+        guard !bytes[range].contains(UInt8(ascii: "{")), !bytes[range].contains(UInt8(ascii: "}")) else { return false }
+        let before = String(decoding: bytes[..<range.lowerBound], as: UTF8.self).split(separator: "\n").map { line in
+            (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces)
+        }
+        guard let last = before.last(where: { !$0.isEmpty })?.last else { return true }
+        return last == ";" || last == "{" || last == "}"
+    }
+
+    /// Line `location.line` of its copy made blanks.
+    static func blankLine(_ location: SourceLocation, copies: [(copy: String, display: String)]) {
+        guard let copy = copies.first(where: { $0.display == location.path })?.copy, var bytes = FileManager.default.contents(atPath: copy).map([UInt8].init),
+            let range = lineRange(location.line, in: bytes)
+        else { return }
+        for index in range { bytes[index] = UInt8(ascii: " ") }
+        _ = FileManager.default.createFile(atPath: copy, contents: Data(bytes))
+    }
+
+    /// The bytes of line `line` (1-based), its line feed left out.
+    static func lineRange(_ line: Int, in bytes: [UInt8]) -> Range<Int>? {
+        var start = 0
+        for _ in 1..<max(line, 1) {
+            guard let feed = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            start = feed + 1
+        }
+        return start..<(bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count)
     }
 
     /// `text` written at the start of `location`'s line in its copy.

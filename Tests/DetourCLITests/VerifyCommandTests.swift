@@ -317,6 +317,24 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "https")?.body, "the server's own error page")
     }
 
+    func testEverySyntaxErrorOnALineOfItsOwnIsFoundInOneRun() throws {
+        // nginx stops at its first; the refused line is blanked and its test asked again. A
+        // line with a brace is not blanked: the block it opens or closes would be unbalanced.
+        let config = { (location: String) in
+            "events {}\nhttp {\n    server {\n        listen 80;\n        server_name \"app\"x;\n        \(location)\n        add_header X-A \"a\"b;\n    }\n}\n"
+        }
+        try folder.write(["conf/nginx.conf": config("location / { proxy_pass http://app:80; }")])
+        let both = try ProcessRunner.run(
+            Repository.detourExecutable, ["verify", "nginx", "conf/nginx.conf", "--pages", "public/errors", "--format", "json"], in: folder.url,
+            environment: environment)
+        XCTAssertEqual(try findings(both).map { "\($0.rule):\($0.line)" }, ["nginx.syntax:5", "nginx.syntax:7"], both.stdout + both.stderr)
+        try folder.write(["conf/nginx.conf": config("location \"/a\"b { proxy_pass http://app:80; }")])
+        let first = try ProcessRunner.run(
+            Repository.detourExecutable, ["verify", "nginx", "conf/nginx.conf", "--pages", "public/errors", "--format", "json"], in: folder.url,
+            environment: environment)
+        XCTAssertEqual(try findings(first).map { "\($0.rule):\($0.line)" }, ["nginx.syntax:5", "nginx.syntax:6"], first.stdout + first.stderr)
+    }
+
     func testAHeaderAddedToSuccessesOnlyIsMissingFromThePages() throws {
         let site = { (always: String) in
             "server {\n    server_name app.example;\n    add_header Strict-Transport-Security \"max-age=31536000\"\(always);\n    error_page 502 504 /errors/$status.html;\n    location /errors/ { root /usr/share/detour; internal; }\n    location / { proxy_pass http://app:80; proxy_intercept_errors on; }\n}\n"
