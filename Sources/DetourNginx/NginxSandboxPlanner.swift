@@ -219,7 +219,10 @@ struct NginxSandboxPlanner {
             location.scope.rootDirective != nil, !path.hasSuffix("/")
         else { return }
         let root = location.scope.root.hasPrefix("/") ? location.scope.root : context.serverPrefix + "/" + location.scope.root
-        guard !root.contains("$"), PagePathMap.apply(context.maps, to: root) == root else { return }
+        // An unmapped root is the sandbox's empty folder; a mapped one is read from its copy there
+        // (as root; otherwise a link to the user's folder, which the sandbox never writes into).
+        let mapped = PagePathMap.apply(context.maps, to: root)
+        guard !root.contains("$"), mapped == root || mapped == context.folder + "/unmapped" + root else { return }
         // After the location's first `rewrite` that matches it (Nextcloud's `/index.php$request_uri`),
         // the script's own path, as `$fastcgi_script_name` is (`/index.php/x` → `/index.php`).
         var target = path
@@ -233,7 +236,8 @@ struct NginxSandboxPlanner {
         let script = target.range(of: ".php/").map { String(target[..<$0.lowerBound]) + ".php" } ?? target
         let file = context.folder + "/unmapped" + root + script
         guard !plan.placeholders.contains(where: { $0.file == file }) else { return }
-        plan.placeholders.append((file, location.directive.location, "\(root)\(script): an empty file in the unmapped folder, for try_files to find"))
+        let folder = mapped == root ? "the unmapped folder" : "the sandbox's copy of the mapped folder, where it has none"
+        plan.placeholders.append((file, location.directive.location, "\(root)\(script): an empty file in \(folder), for try_files to find"))
     }
 
     /// `root` and `alias` read through `--map` (a relative one from the server's prefix); an

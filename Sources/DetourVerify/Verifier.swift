@@ -106,7 +106,10 @@ public enum Verifier {
             try? FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         }
         // Made only where no link (a mapped folder, when not root) would take the write out of the sandbox.
-        for placeholder in plan.placeholders where placeholder.file.hasPrefix(folder + "/") && !Self.crossesLink(placeholder.file, below: folder) {
+        for placeholder in plan.placeholders
+        where placeholder.file.hasPrefix(folder + "/") && !Self.crossesLink(placeholder.file, below: folder)
+            && !FileManager.default.fileExists(atPath: placeholder.file)
+        {
             try? FileManager.default.createDirectory(
                 atPath: (placeholder.file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             if FileManager.default.createFile(atPath: placeholder.file, contents: Data()) { report.rewrites.append((placeholder.location, placeholder.reason)) }
