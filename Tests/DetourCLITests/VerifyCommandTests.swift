@@ -224,23 +224,27 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(found.filter { $0.rule == "nginx.code-not-covered" }.map(\.line), [1], result.stdout)
     }
 
+    /// PHP in /srv/app behind a regular-expression location whose try_files looks for the script.
+    private var phpSite: String {
+        """
+        server {
+            server_name php.example;
+            root /srv/app;
+            \(pagesSnippet)
+            location ~ \\.php$ {
+                try_files $uri =404;
+                fastcgi_pass unix:/run/php/php8.2-fpm.sock;
+                fastcgi_param REQUEST_URI $request_uri;
+            }
+        }
+        """
+    }
+
     func testAMappedApplicationFolderGetsTheScriptsInItsCopyNeverInTheUsersFolder() throws {
         // As root the mapped folder is copied into the sandbox: the script try_files looks for
         // is made in the copy, where the local folder (the site's static files) lacks it.
         try folder.write(["site/index.html": "<p>home</p>\n"])
-        let result = try verify(
-            """
-            server {
-                server_name php.example;
-                root /srv/app;
-                \(pagesSnippet)
-                location ~ \\.php$ {
-                    try_files $uri =404;
-                    fastcgi_pass unix:/run/php/php8.2-fpm.sock;
-                    fastcgi_param REQUEST_URI $request_uri;
-                }
-            }
-            """, extra: ["--map", "/srv/app=site"])
+        let result = try verify(phpSite, extra: ["--map", "/srv/app=site"])
         if getuid() == 0 {
             XCTAssertTrue(result.stdout.contains("/srv/app/a.php: an empty file in the sandbox's copy of the mapped folder"), result.stdout)
             XCTAssertEqual(try findings(result).map(\.rule), ["nginx.upstream-errors-pass-through"], result.stdout)
@@ -251,19 +255,7 @@ final class VerifyCommandTests: XCTestCase {
     func testAnUnmappedApplicationFolderHoldsTheScriptsItsTryFilesLooksFor() throws {
         // /srv/app is not mapped: the sandbox's stand-in holds an empty index.php, as the
         // deployment does, so try_files lets the request through to PHP.
-        let result = try verify(
-            """
-            server {
-                server_name php.example;
-                root /srv/app;
-                \(pagesSnippet)
-                location ~ \\.php$ {
-                    try_files $uri =404;
-                    fastcgi_pass unix:/run/php/php8.2-fpm.sock;
-                    fastcgi_param REQUEST_URI $request_uri;
-                }
-            }
-            """)
+        let result = try verify(phpSite)
         XCTAssertTrue(result.stdout.contains("/srv/app/a.php: an empty file in the unmapped folder"), result.stdout)
         XCTAssertEqual(try findings(result).map(\.rule), ["nginx.upstream-errors-pass-through"], result.stdout)
         XCTAssertEqual(try findings(result).map(\.line), [8], "at the fastcgi_pass")
