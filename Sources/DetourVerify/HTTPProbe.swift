@@ -51,7 +51,8 @@ public struct HTTPProbe: Sendable {
         let collector = Collector()
         // The name is sent as SNI (a name, not an address, as TLS asks), so that a listener
         // choosing its certificate or backend by SNI chooses as it does for visitors.
-        let serverName = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host.split(separator: ":").first.map(String.init)
+        let isAddress = host.hasPrefix("[") || host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" }
+        let serverName = isAddress ? nil : host.split(separator: ":").first.map(String.init)
         let tlsContext = tls ? Self.tlsContext : nil
         if tls, tlsContext == nil { return Answer() }
         do {

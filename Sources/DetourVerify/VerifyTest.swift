@@ -7,10 +7,13 @@ import Foundation
 /// its first, so each refused statement it names (a directive it does not take, an include it
 /// cannot read: `VerifyServer.blankable`) is blanked in the copy and the test run again, as one
 /// fixes a file a statement at a time, until the test passes or refuses something that cannot
-/// be blanked (a syntax error, unless it is on a line of its own: `VerifyServer.lineBlankable`); a refused parameter (`invalid parameter "resolve"`) is blanked
-/// alone, and an upstream with no server is given the fake one. A configuration it refused is judged by its refusals alone, unless another edition of
-/// the server lifts them (NGINX Plus): then, once every refusal is blanked and the test passes,
-/// it also runs, as `detour check` judges it as that edition would serve it.
+/// be blanked (a syntax error, unless it is on a line of its own: `VerifyServer.lineBlankable`);
+/// a refused parameter (`invalid parameter "resolve"`) is blanked alone, an upstream with no
+/// server is given the fake one, and a module installed here that the configuration does not
+/// load is loaded (`SandboxRefusal.loads`). A configuration it refused is judged by its
+/// refusals alone, unless another edition of the server lifts them (NGINX Plus, a later Caddy):
+/// then, once every refusal is blanked and the test passes, it also runs, as `detour check`
+/// judges it as that edition would serve it.
 enum VerifyTest {
     /// Refusals collected at most, each one a test run.
     static let maximumRuns = 50
