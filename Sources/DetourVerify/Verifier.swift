@@ -212,8 +212,6 @@ public enum Verifier {
         return folder
     }
 
-    /// Each mapped folder copied into the sandbox, readable by the workers (nobody) wherever
-    /// the original lives (a home folder is not).
     /// Each mapped folder put where an unmapped installed path goes (`unmapped` + its install
     /// path), so that every installed path keeps its place beside the others: an Apache
     /// `<Directory /var/www/>` written around `/var/www/html` still holds the mapped copy. As
