@@ -130,7 +130,9 @@ enum VerifyVerdict {
             if !reaches, observation.mode != .answers { continue }
             if reaches, observation.mode != .answers, (300..<400).contains(observation.status), let rule = plan.redirectRule, !route.redirects.isEmpty {
                 let lines = Set(route.redirects.values.map { "\($0.path):\($0.line)" })
-                let place = Self.pageStatus(observation.mode).flatMap { route.redirects[$0] } ?? (lines.count == 1 ? route.redirects.values.first : nil)
+                let place =
+                    Self.raisedStatuses(observation.mode).lazy.compactMap { route.redirects[$0] }.first
+                    ?? (lines.count == 1 ? route.redirects.values.first : nil)
                 add(.redirect(rule), at: place ?? route.location, observation)
                 continue
             }
@@ -192,6 +194,18 @@ enum VerifyVerdict {
     /// status), where the route's dialect says.
     private static func pageLine(_ route: SandboxPlan.Route, _ mode: FakeUpstream.Mode) -> SourceLocation? {
         pageStatus(mode).flatMap { route.pageLines?[$0] }
+    }
+
+    /// The statuses a server that redirects its own errors (HAProxy) may raise in `mode`, the
+    /// likeliest first: 503 when nothing listens (no server left), 504 for a silent one.
+    private static func raisedStatuses(_ mode: FakeUpstream.Mode) -> [Int] {
+        switch mode {
+        case .answers: []
+        case .down: [503, 502]
+        case .closesMidBody: [502]
+        case .silent: [504]
+        case .status(let own): [own]
+        }
     }
 
     private static func pageStatus(_ mode: FakeUpstream.Mode) -> Int? {

@@ -100,11 +100,11 @@ final class VerifyHAProxyTests: XCTestCase {
     }
 
     /// The edge idiom: plain HTTP redirected to HTTPS unless the connection is TLS. The TLS
-    /// listener is probed over TLS, where the backend's failures are met: HAProxy's 503 is
-    /// answered with a redirect (`errorloc`), its 504 with its built-in page.
+    /// listener is probed over TLS, where the backend's failures are met: HAProxy's 503 and 504
+    /// are answered with redirects (`errorloc`), each named at its own line.
     func testATLSListenerIsProbedOverTLSAndAnErrorlocRedirectIsNamed() throws {
         let result = try verify(
-            head + "    errorloc 503 /maintenance.html\n\n"
+            head + "    errorloc 503 /maintenance.html\n    errorloc 504 /slow.html\n\n"
                 + """
                 frontend pub
                     bind :80
@@ -118,11 +118,11 @@ final class VerifyHAProxyTests: XCTestCase {
                 """)
         XCTAssertEqual(
             Set(try VerifyWorkspace.findings(result)),
-            ["haproxy.errorloc-redirect:14", "haproxy.code-not-covered:16", "haproxy.upstream-errors-pass-through:22"], result.stdout)
+            ["haproxy.errorloc-redirect:14", "haproxy.errorloc-redirect:15", "haproxy.upstream-errors-pass-through:23"], result.stdout)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "http")?.status, 301)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "https")?.status, 302)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200", scheme: "https")?.body, "the upstream's own body")
-        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "slower than the timeout", scheme: "https")?.body, "the server's own error page")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "slower than the timeout", scheme: "https")?.status, 302)
     }
 
     /// Without errorfiles visitors get HAProxy's built-in pages: named at the frontend.
