@@ -128,10 +128,17 @@ enum VerifyTest {
     /// line's first word to `terminator` (nginx's `;`) or the line's end, a block it opens
     /// (`{` … `}`) with it; or only `word` in it, when the refusal names one.
     static func blank(_ location: SourceLocation, word: String? = nil, copies: [(copy: String, display: String)], terminator: UInt8?) {
-        guard let copy = copies.first(where: { $0.display == location.path })?.copy, var bytes = FileManager.default.contents(atPath: copy).map([UInt8].init)
+        blank(location, copies: copies) { bytes in
+            guard let range = statement(at: location.line, in: bytes, terminator: terminator) else { return nil }
+            return word.flatMap { Self.word(Array($0.utf8), in: bytes, within: range) } ?? range
+        }
+    }
+
+    /// The bytes `range` picks in `location`'s copy made blanks, its line breaks kept.
+    private static func blank(_ location: SourceLocation, copies: [(copy: String, display: String)], range: ([UInt8]) -> Range<Int>?) {
+        guard let copy = copies.first(where: { $0.display == location.path })?.copy, var bytes = FileManager.default.contents(atPath: copy).map([UInt8].init),
+            let range = range(bytes)
         else { return }
-        guard var range = statement(at: location.line, in: bytes, terminator: terminator) else { return }
-        if let word, let found = Self.word(Array(word.utf8), in: bytes, within: range) { range = found }
         for index in range where bytes[index] != UInt8(ascii: "\n") { bytes[index] = UInt8(ascii: " ") }
         _ = FileManager.default.createFile(atPath: copy, contents: Data(bytes))
     }
@@ -150,11 +157,7 @@ enum VerifyTest {
 
     /// Line `location.line` of its copy made blanks.
     static func blankLine(_ location: SourceLocation, copies: [(copy: String, display: String)]) {
-        guard let copy = copies.first(where: { $0.display == location.path })?.copy, var bytes = FileManager.default.contents(atPath: copy).map([UInt8].init),
-            let range = lineRange(location.line, in: bytes)
-        else { return }
-        for index in range { bytes[index] = UInt8(ascii: " ") }
-        _ = FileManager.default.createFile(atPath: copy, contents: Data(bytes))
+        blank(location, copies: copies) { lineRange(location.line, in: $0) }
     }
 
     /// The bytes of line `line` (1-based), its line feed left out.
@@ -194,13 +197,7 @@ enum VerifyTest {
 
     /// The bytes of the statement that starts on line `line` (1-based).
     static func statement(at line: Int, in bytes: [UInt8], terminator: UInt8?) -> Range<Int>? {
-        var start = 0
-        var number = 1
-        while number < line {
-            guard let feed = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            start = feed + 1
-            number += 1
-        }
+        guard let start = lineRange(line, in: bytes)?.lowerBound else { return nil }
         var depth = 0
         var quote: UInt8?
         var index = start
