@@ -21,7 +21,7 @@ struct ApacheRewriteRule: Sendable {
         pattern = ApacheRegex(negated ? String(written.dropFirst()) : written)
         substitution = arguments[1]
         let flags = arguments.count > 2 ? Self.flags(arguments[2]) : []
-        proxies = flags.contains("p") || flags.contains("proxy")
+        proxies = Self.proxies(flags)
         stops = proxies || flags.contains("l") || flags.contains("last") || flags.contains("end")
         self.conditioned = conditioned
         self.location = location
@@ -32,6 +32,9 @@ struct ApacheRewriteRule: Sendable {
         guard written.hasPrefix("["), written.hasSuffix("]") else { return [] }
         return written.dropFirst().dropLast().split(separator: ",").map { $0.split(separator: "=", maxSplits: 1).first?.lowercased() ?? "" }
     }
+
+    /// Whether the flags hand the request to mod_proxy (`[P]`; `[PT]` is another flag).
+    static func proxies(_ flags: [String]) -> Bool { flags.contains("p") || flags.contains("proxy") }
 
     /// A path every request the rule takes starts with ("/" when the pattern says none).
     var start: String { negated ? "/" : pattern?.literalStart ?? "/" }

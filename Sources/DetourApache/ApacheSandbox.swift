@@ -32,6 +32,8 @@ public enum ApacheSandbox {
         plan.rewrites = planner.rewrites
         plan.notProbed = planner.notProbed
         plan.sites = planner.sites
+        plan.unnamedStatusesPass = true
+        plan.ownErrorStatuses = Set([500, 502, 503] + (planner.timesOutAs504 ? [504] : []))
         plan.arguments = ["-d", context.copy(of: root)]
         plan.folders = [context.copy(of: root)] + planner.unmappedFolders
         return plan

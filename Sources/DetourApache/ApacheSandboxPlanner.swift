@@ -18,6 +18,8 @@ struct ApacheSandboxPlanner {
     private(set) var rewrites: [SandboxPlan.Rewrite] = []
     private(set) var notProbed: [(location: SourceLocation, reason: String)] = []
     private(set) var sites: [SandboxPlan.Site] = []
+    /// Whether a FastCGI or AJP upstream is proxied to: Apache then raises 504 itself too.
+    private(set) var timesOutAs504 = false
     /// The sandbox's empty stand-ins for installed folders not mapped: made before Apache
     /// starts, as the installed ones exist where it runs.
     private(set) var unmappedFolders: [String] = []
@@ -43,7 +45,7 @@ struct ApacheSandboxPlanner {
     }
 
     mutating func rewrite() {
-        var hosts: [(entry: Int, host: String?, ports: [Int], routes: [SandboxPlan.Route], pageLines: [Int: SourceLocation])] = []
+        var hosts: [VirtualHostRoutes] = []
         var serverRoutes: [SandboxPlan.Route] = []
         // Each code's ErrorDocument line: a virtual host's own, else the main server's.
         var serverPageLines: [Int: SourceLocation] = [:]
@@ -51,6 +53,8 @@ struct ApacheSandboxPlanner {
         // The virtual hosts that keep `SSLEngine on`.
         var tlsHosts: Set<Int> = []
         var open: [Int] = []
+        // The first proxying line outside every virtual host.
+        var serverFirstProxy: SourceLocation?
         for (index, entry) in config.entries.enumerated() {
             while let last = open.last, Int(config.entries[last].end) <= index { open.removeLast() }
             let name = self.name(entry)
@@ -58,6 +62,17 @@ struct ApacheSandboxPlanner {
             let location = config.location(of: entry)
             let inHost = open.last(where: { config.entries[$0].name == .virtualhost })
             if entry.isBlock { open.append(index) }
+            if Self.proxies(name: name, arguments: arguments) || name == "balancermember" {
+                // mod_proxy_fcgi and mod_proxy_ajp answer a silent upstream with 504, not 502.
+                if arguments.contains(where: { $0.lowercased().contains("fcgi://") || $0.lowercased().contains("ajp://") }) { timesOutAs504 = true }
+            }
+            if Self.proxies(name: name, arguments: arguments) {
+                if let host = hosts.indices.last, inHost == hosts[host].entry {
+                    if hosts[host].firstProxy == nil { hosts[host].firstProxy = location }
+                } else if inHost == nil, serverFirstProxy == nil {
+                    serverFirstProxy = location
+                }
+            }
             switch name {
             case "listen" where !arguments.isEmpty:
                 let port = context.port(Self.portKey(arguments[0]))
@@ -68,7 +83,7 @@ struct ApacheSandboxPlanner {
                 replace(
                     entry, with: ["<VirtualHost"] + ports.map { "*:\($0)" } + [">"],
                     "<VirtualHost \(arguments.joined(separator: " "))>: \(ports.map { "*:\($0)" }.joined(separator: " "))", section: true)
-                hosts.append((index, nil, ports, [.init(path: "/", location: location)], [:]))
+                hosts.append(VirtualHostRoutes(entry: index, ports: ports, routes: [.init(path: "/", location: location)]))
             case "servername" where !arguments.isEmpty:
                 if let host = hosts.indices.last, inHost == hosts[host].entry, hosts[host].host == nil { hosts[host].host = Self.hostName(arguments[0]) }
             case "serverroot" where !arguments.isEmpty:
@@ -121,8 +136,16 @@ struct ApacheSandboxPlanner {
                     section: entry.isBlock)
             case "proxypass", "proxypassmatch", "proxypassreverse", "balancermember":
                 proxied(entry, name: name, arguments: arguments)
+                var route: SandboxPlan.Route?
                 if name == "proxypass", arguments.count >= 2, arguments[0].hasPrefix("/"), arguments[1] != "!" {
-                    let route = SandboxPlan.Route(path: arguments[0], location: location, upstreamLocation: location)
+                    route = SandboxPlan.Route(path: arguments[0], location: location, upstreamLocation: location)
+                } else if name.hasPrefix("proxypass"), name != "proxypassreverse", let first = arguments.first, Self.isProxyTarget(first),
+                    let section = open.last, let path = sectionPath(section)
+                {
+                    // `ProxyPass URL` in a `<Location>`, `ProxyPassMatch URL` in a `<LocationMatch>`.
+                    route = SandboxPlan.Route(path: path, location: config.location(of: config.entries[section]), upstreamLocation: location)
+                }
+                if let route {
                     if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
                 }
             case "sethandler" where arguments.first?.lowercased().hasPrefix("proxy:") == true:
@@ -141,7 +164,7 @@ struct ApacheSandboxPlanner {
                     let route = SandboxPlan.Route(path: path, location: config.location(of: config.entries[section]), upstreamLocation: location)
                     if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
                 }
-            case "rewriterule" where arguments.count >= 3 && arguments[2].uppercased().contains("P"):
+            case "rewriterule" where arguments.count >= 3 && ApacheRewriteRule.proxies(ApacheRewriteRule.flags(arguments[2])):
                 if let url = Self.fake(arguments[1], context: context) {
                     replace(entry, with: ["RewriteRule", arguments[0], url] + arguments.dropFirst(2), "RewriteRule [P] \(arguments[1]): the fake upstream")
                 }
@@ -176,12 +199,17 @@ struct ApacheSandboxPlanner {
             let routes = Self.merged(host.routes + serverRoutes).map { route in
                 var route = route
                 route.pageLines = pageLines
+                // A path no ProxyPass takes reaches the upstream, if at all, through another of the
+                // host's proxying lines (a `[P]` rule, whose conditions decide which requests).
+                if route.page == nil, route.upstreamLocation == nil { route.upstreamLocation = host.firstProxy }
                 return route
             }
             for port in Set(host.ports).sorted() {
                 var site = SandboxPlan.Site(
                     host: host.host ?? "127.0.0.1", port: port, location: config.location(of: config.entries[host.entry]), routes: routes)
                 site.tls = tlsHosts.contains(host.entry)
+                // As `detour check` has it: the host lacks ProxyErrorOverride, one cause.
+                site.passThroughLocation = host.firstProxy ?? serverFirstProxy
                 sites.append(site)
             }
         }
@@ -192,8 +220,22 @@ struct ApacheSandboxPlanner {
                 route.pageLines = serverPageLines
                 return route
             }
-            sites.append(.init(host: "127.0.0.1", port: port, location: main, routes: routes))
+            var site = SandboxPlan.Site(host: "127.0.0.1", port: port, location: main, routes: routes)
+            site.passThroughLocation = serverFirstProxy
+            sites.append(site)
         }
+    }
+
+    /// What one `<VirtualHost>` holds that decides its routes.
+    private struct VirtualHostRoutes {
+        var entry: Int
+        var host: String? = nil
+        var ports: [Int]
+        var routes: [SandboxPlan.Route]
+        /// Each code's ErrorDocument line in the host.
+        var pageLines: [Int: SourceLocation] = [:]
+        /// The host's first line that proxies (ProxyPass to a URL, `[P]`, a `proxy:` handler).
+        var firstProxy: SourceLocation? = nil
     }
 
     /// One route per path, each with the ProxyPass that takes it (its own, else the longest
@@ -215,12 +257,26 @@ struct ApacheSandboxPlanner {
     // MARK: Proxies
 
     private mutating func proxied(_ entry: FlatEntry<ApacheName>, name: String, arguments: [String]) {
-        let position = name == "balancermember" ? 0 : 1
+        // In a `<Location>` the path is the section's, and the URL comes first.
+        let position = name == "balancermember" || arguments.first.map(Self.isProxyTarget) == true ? 0 : 1
         guard arguments.count > position, let url = Self.fake(arguments[position], context: context) else { return }
         var changed = arguments
         changed[position] = url
         replace(entry, with: [word(entry, 0)] + changed, "\(word(entry, 0)) \(arguments[position]): \(url)")
     }
+
+    /// Whether the directive hands requests to an upstream.
+    static func proxies(name: String, arguments: [String]) -> Bool {
+        switch name {
+        case "proxypass", "proxypassmatch": arguments.contains { $0.contains("://") }
+        case "rewriterule": arguments.count >= 3 && ApacheRewriteRule.proxies(ApacheRewriteRule.flags(arguments[2]))
+        case "sethandler": arguments.first?.lowercased().hasPrefix("proxy:") == true
+        default: false
+        }
+    }
+
+    /// Whether a ProxyPass argument is where requests go (`!` or a URL), not the path they come by.
+    static func isProxyTarget(_ argument: String) -> Bool { argument == "!" || argument.contains("://") }
 
     /// A path that reaches the section at `index`: a `<Location>`'s path, or a string its
     /// expression matches (`<LocationMatch>`, `<Location ~>`; `<FilesMatch>` and `<Files ~>`
@@ -261,7 +317,12 @@ struct ApacheSandboxPlanner {
         guard let separator = url.range(of: "://") else { return nil }
         let scheme = url[..<separator.lowerBound].lowercased()
         let rest = url[separator.upperBound...]
-        let path = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
+        // The path starts at the first `/`, or at a substitution right after the port
+        // (`http://127.0.0.1:8181%{REQUEST_URI}`, `http://app$1`): mod_proxy refuses a URL without one.
+        // A substitution that opens the address (`http://%{HTTP_HOST}/…`) is the address itself.
+        let substitution = rest.firstIndex { $0 == "%" || $0 == "$" }.flatMap { $0 == rest.startIndex ? nil : $0 }
+        let slash = rest.firstIndex(of: "/")
+        let path = [substitution, slash].compactMap { $0 }.min().map { String(rest[$0...]) } ?? ""
         switch scheme {
         case "http", "https", "ws", "wss", "h2c", "h2": return "http://" + context.upstream + path
         case "balancer": return nil

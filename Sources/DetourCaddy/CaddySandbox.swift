@@ -123,7 +123,9 @@ public enum CaddySandbox {
                 siteRoutes = siteRoutes.filter { $0.path.hasPrefix(base) }
                 if siteRoutes.isEmpty { siteRoutes = [.init(path: base, location: location)] }
             }
-            plan.sites.append(.init(host: address.host, port: port, location: location, routes: siteRoutes))
+            var site = SandboxPlan.Site(host: address.host, port: port, location: location, routes: siteRoutes)
+            site.passThroughLocation = routes.firstPassingProxy
+            plan.sites.append(site)
         }
     }
 }

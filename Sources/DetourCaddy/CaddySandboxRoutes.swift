@@ -11,6 +11,9 @@ struct CaddySandboxRoutes {
     let site: SourceLocation
     private(set) var routes: [SandboxPlan.Route] = []
     private(set) var notProbed: [(location: SourceLocation, reason: String)] = []
+    /// The site's first proxy without `handle_response`: as `detour check` has it, the one
+    /// place its upstreams' own errors pass through (the fix is the same for each).
+    private(set) var firstPassingProxy: SourceLocation?
     /// `@name path /api/*`: a path each named matcher matches.
     private var matcherPaths: [String: String] = [:]
     static let proxies: Set<String> = ["reverse_proxy", "php_fastcgi"]
@@ -72,6 +75,7 @@ struct CaddySandboxRoutes {
         for line in lines {
             guard let name = line.first?.text else { continue }
             if Self.proxies.contains(name) {
+                if firstPassingProxy == nil, response(of: line) == nil { firstPassingProxy = written(line[0]) }
                 switch matcher(line) {
                 case .path(let path):
                     add(path, at: line[0], upstream: line)

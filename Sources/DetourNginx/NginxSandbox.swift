@@ -28,6 +28,8 @@ public enum NginxSandbox {
             planner.models[block] = NginxServer(directive: block, in: model.config, inherited: inherited, diagnostics: &ignored)
         }
         planner.plan.serverRaisedStatuses = [502, 504]
+        planner.plan.errorLogs = ["error.log"]
+        planner.plan.logSignatures = model.serverBlocks.flatMap { block, _ in planner.models[block].map(NginxSandboxPlanner.undefinedNamedLocations) ?? [] }
         for directive in NginxSandboxPlanner.all(loaded.config.directives, { NginxSandboxPlanner.gateways[$0.name] != nil }) {
             if let gateway = NginxSandboxPlanner.gateways[directive.name], let name = directive.firstValue, planner.upstreamNames.contains(name) {
                 planner.gatewayUpstreams[name] = gateway

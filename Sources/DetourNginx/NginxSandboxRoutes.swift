@@ -21,6 +21,19 @@ extension NginxSandboxPlanner {
         return route
     }
 
+    /// What nginx logs when an `error_page` of `server` sends a code to a named location the
+    /// server does not have: it answers a plain 500, which the log alone tells apart.
+    static func undefinedNamedLocations(_ server: NginxServer) -> [SandboxPlan.LogSignature] {
+        let pages = server.scope.errorPages + server.allLocations.filter { $0.definesErrorPages }.flatMap { $0.scope.errorPages }
+        return pages.filter { $0.isNamedLocation && server.namedLocation($0.target) == nil }.map { page in
+            SandboxPlan.LogSignature(
+                text: "could not find named location \"\(page.target)\"", rule: NginxRules.errorPageUndefinedNamedLocation.id,
+                message:
+                    "named location '\(page.target)' is not defined in this server: nginx answered 500 where \(page.codes.map(String.init).joined(separator: ", ")) occurred",
+                location: page.directive.location)
+        }
+    }
+
     /// Each code's `error_page` line; the first that names it, as nginx takes it.
     static func pageLines(_ pages: [NginxErrorPage]) -> [Int: SourceLocation] {
         var lines: [Int: SourceLocation] = [:]

@@ -99,6 +99,12 @@ public struct SandboxPlan: Sendable {
         /// successful answers only (nginx's `add_header` without `always`), each with its line
         /// and the dialect's rule: seen on the site's successes, missing from its errors.
         public var successHeaders: [(name: String, location: SourceLocation, rule: String)] = []
+        /// Where the upstream's own errors passing to visitors is one cause for every route of
+        /// the site, when the dialect says so (Apache: the virtual host proxies without
+        /// `ProxyErrorOverride On`, named at its first proxying line; Caddy: at its first proxy
+        /// without `handle_response`): each route's pass-through
+        /// is named there, not at the route's own upstream.
+        public var passThroughLocation: SourceLocation?
 
         public init(host: String, port: Int, location: SourceLocation, routes: [Route]) {
             self.host = host
@@ -123,6 +129,37 @@ public struct SandboxPlan: Sendable {
     /// `detour check` does not count as an upstream's pass-through where a page covers them:
     /// visitors meet those from the server, with the page.
     public var serverRaisedStatuses: Set<Int> = []
+    /// Whether the dialect's pass-through check counts an upstream's error no page is named
+    /// for (Apache: a site proxies without `ProxyErrorOverride On`), not only one whose page
+    /// does not apply to it (nginx without `proxy_intercept_errors`): a route that does not
+    /// intercept passes it, and a page would not change what visitors get.
+    public var unnamedStatusesPass = false
+    /// Where `unnamedStatusesPass`, the statuses the server raises itself for a site that
+    /// proxies, whether or not a probe can make it (Apache's mod_proxy: 500, 502, 503, and 504
+    /// for FastCGI or AJP), as `detour check` counts them: the upstream's own one of them
+    /// without a page names the code as not covered as well.
+    public var ownErrorStatuses: Set<Int> = []
+    /// A line the server writes to its error log when it meets what one of `detour check`'s
+    /// rules is about and no answer tells apart by itself (nginx's `could not find named
+    /// location "@down"`, answered as any 500): met in the sandbox's error logs after the
+    /// probes, it is that rule's finding at `location`.
+    public struct LogSignature: Sendable {
+        public var text: String
+        public var rule: String
+        public var message: String
+        public var location: SourceLocation
+
+        public init(text: String, rule: String, message: String, location: SourceLocation) {
+            self.text = text
+            self.rule = rule
+            self.message = message
+            self.location = location
+        }
+    }
+
+    public var logSignatures: [LogSignature] = []
+    /// The server's error logs in the sandbox, relative to its folder.
+    public var errorLogs: [String] = []
     /// The dialect's rule for an error answered with a redirect (`Route.redirects`).
     public var redirectRule: String?
     /// What is not probed, and why (a regex location, a FastCGI upstream).

@@ -151,6 +151,8 @@ public enum Verifier {
         report.diagnostics += VerifyVerdict.findings(
             report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes,
             passThroughWithoutPages: server.passThroughWithoutPages)
+        let logs = plan.errorLogs.compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
+        report.diagnostics += VerifyLogFindings.findings(plan, logs: logs, catalogue: server.catalogue)
         return report
     }
 

@@ -9,14 +9,16 @@ import DetourProxyCore
 /// - the upstream's own body for such a status where the route names a page for it (when the
 ///   dialect says which codes it names), else in a site that does answer with detour's pages
 ///   elsewhere (or in any site, where the dialect's check asks every backend):
-///   `upstream-errors-pass-through`, at the route's upstream;
+///   `upstream-errors-pass-through`, at the route's upstream (or the site's one place for it);
 /// - a 404 where a request that reached the upstream met its failure: `error-page-missing-file`;
 /// - an error page's own URI answered by the upstream: `error-page-proxied`, at the line that
 ///   names the page; answered by anything else, the dialect's reachable rule (its location is
 ///   not internal), with `error-page-missing-file` for a 404 and `error-page-protected` for a
 ///   401 or 403;
 /// - the upstream's own body for a status with no page where the route intercepts errors:
-///   `code-not-covered`, and the dialect's intercepting rule at the route's upstream;
+///   `code-not-covered`, and the dialect's intercepting rule at the route's upstream; where it
+///   does not, and the dialect counts the upstream's other errors as its pass-through
+///   (`unnamedStatusesPass`), `code-not-covered` only for a status the server raises too;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
 ///   one while the upstream failed: `error-page-soft-status`, at the line naming the page for
 ///   the status the server met, where the dialect says which.
@@ -149,16 +151,21 @@ enum VerifyVerdict {
             case .upstream where codes.contains(observation.status):
                 // Whether the route names a page for it (nil: the dialect does not say).
                 let named = route.pageLines.map { $0[observation.status] != nil }
-                if named == false {
-                    add(.codeNotCovered, at: site.location, observation)
+                // Not intercepted, where the dialect counts it so, the upstream's status passes
+                // whether a page is named for it or not.
+                let passesUnnamed = named == false && route.intercepting == nil && plan.unnamedStatusesPass
+                if named == false, let rule = route.intercepting {
                     // Intercepted, and still the upstream's: no page here for that status.
-                    if let rule = route.intercepting { add(.intercepted(rule), at: route.upstreamLocation ?? route.location, observation) }
+                    add(.codeNotCovered, at: site.location, observation)
+                    add(.intercepted(rule), at: route.upstreamLocation ?? route.location, observation)
+                } else if named == false, !passesUnnamed || plan.ownErrorStatuses.contains(observation.status) {
+                    add(.codeNotCovered, at: site.location, observation)
                 } else if named == nil, !passThroughWithoutPages, !servingPages.contains(observation.site) {
                     add(.codeNotCovered, at: site.location, observation)
                 }
-                let passes = named == true || passThroughWithoutPages || (named == nil && servingPages.contains(observation.site))
+                let passes = named == true || passesUnnamed || passThroughWithoutPages || (named == nil && servingPages.contains(observation.site))
                 if passes, !(named == true && plan.serverRaisedStatuses.contains(observation.status)) {
-                    add(.upstreamPassThrough, at: route.upstreamLocation ?? route.location, observation)
+                    add(.upstreamPassThrough, at: site.passThroughLocation ?? route.upstreamLocation ?? route.location, observation)
                 }
             case .site where codes.contains(observation.status):
                 // A page of the site's own answers it: covered, if not by detour's page.

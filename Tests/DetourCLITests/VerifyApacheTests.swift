@@ -152,4 +152,61 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertEqual(try VerifyWorkspace.findings(refused), ["apache.syntax:14"])
     }
+
+    /// A `[P]` rule whose substitution follows the port (`http://app:8181%{REQUEST_URI}`)
+    /// keeps its path in the sandbox; without `ProxyErrorOverride` every error of the
+    /// upstream passes, one cause named at the host's proxying line, a `<Location>` that
+    /// does not proxy included; a 504 Apache never raises for an HTTP upstream is not a code
+    /// without a page.
+    func testARewriteProxyPassesErrorsAtItsLine() throws {
+        let result = try verify(
+            head
+                + """
+                LoadModule rewrite_module /usr/lib/apache2/modules/mod_rewrite.so
+                <VirtualHost *:80>
+                    ServerName git.example
+                    DocumentRoot /usr/share/detour
+                    <Location /status>
+                        Require all granted
+                    </Location>
+                    RewriteEngine on
+                    RewriteCond %{DOCUMENT_ROOT}/%{REQUEST_FILENAME} !-f
+                    RewriteRule .* http://10.0.0.5:8181%{REQUEST_URI} [P,QSA,NE]
+                    ErrorDocument 500 /errors/500.html
+                    ErrorDocument 502 /errors/502.html
+                    ErrorDocument 503 /errors/503.html
+                </VirtualHost>
+
+                """)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["apache.upstream-errors-pass-through:22"], result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200")?.status, 200, "the path after the port is kept")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/status", "answering 504")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
+    }
+
+    /// `ProxyPassMatch` in a `<LocationMatch>` names only the URL: it is the fake upstream too,
+    /// and a path its expression matches is asked for; with `ProxyErrorOverride on` and one
+    /// ErrorDocument, the other codes get Apache's own page.
+    func testAProxyPassMatchInItsSection() throws {
+        let result = try verify(
+            head
+                + """
+                LoadModule proxy_fcgi_module /usr/lib/apache2/modules/mod_proxy_fcgi.so
+                <VirtualHost *:80>
+                    ServerName php.example
+                    Alias /errors/ /usr/share/detour/errors/
+                    <LocationMatch "^/app/(.*\\.php)$">
+                        ProxyPassMatch "fcgi://127.0.0.1:9000/srv/app/$1"
+                        ProxyErrorOverride on
+                        ErrorDocument 503 /errors/503.html
+                    </LocationMatch>
+                </VirtualHost>
+
+                """)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["apache.code-not-covered:14"], result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/a.php", "answering 500")?.body, "the server's own error page", result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/a.php", "not listening")?.body, "detour's public/errors/503.html")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(rewrites.contains { $0.hasPrefix("ProxyPassMatch fcgi://127.0.0.1:9000/srv/app/$1: fcgi://127.0.0.1:") }, "\(rewrites)")
+    }
 }

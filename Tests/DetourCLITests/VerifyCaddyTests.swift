@@ -189,4 +189,32 @@ final class VerifyCaddyTests: XCTestCase {
         XCTAssertTrue((diagnostic["message"] as? String ?? "").contains("unrecognized directive: bogus_directive"), imported.stdout)
         XCTAssertFalse(imported.stdout.contains(scratch.path), "no sandbox path is shown")
     }
+
+    /// Proxies without `handle_response` pass the upstream's errors: one cause for the site,
+    /// named at its first proxy in the site's order (where the snippet that holds it is
+    /// written), however many handles import one, as `detour check` names it.
+    func testPassingProxiesAreOneFindingAtTheFirst() throws {
+        let result = try verify(
+            """
+            (app) {
+                reverse_proxy 10.0.0.5:3000
+            }
+            (streaming) {
+                reverse_proxy 10.0.0.5:4000
+            }
+            social.example {
+                handle /api/v1/streaming* {
+                    import streaming
+                }
+                handle {
+                    import app
+                }
+            \(pages)
+            }
+
+            """)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["caddy.upstream-errors-pass-through:5"], result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 500")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/502.html")
+    }
 }

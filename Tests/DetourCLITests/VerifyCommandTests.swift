@@ -380,6 +380,15 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("/502.html is answered by the upstream"), result.stdout)
     }
 
+    func testANamedLocationTheServerLacksIsFoundInItsErrorLog() throws {
+        // nginx answers the failure with a plain 500; only its error log says why.
+        let result = try verify(
+            "server {\n    server_name app.example;\n    error_page 502 503 504 @down;\n    location @5xx { return 503; }\n    location / { proxy_pass http://app:80; }\n}\n"
+        )
+        XCTAssertEqual(try findings(result).filter { $0.rule == "nginx.error-page-undefined-named-location" }.map(\.line), [3], result.stdout)
+        XCTAssertTrue(result.stdout.contains("could not find named location \\\"@down\\\""), result.stdout)
+    }
+
     func testAFormSentToAStaticPageIsRefusedWhereAPageReadIsServed() throws {
         // A named location keeps the request's method: nginx's static files refuse a POST.
         try folder.write(["public/errors/405.html": "<p>detour's page for 405</p>\n"])
