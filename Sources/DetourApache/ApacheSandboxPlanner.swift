@@ -49,6 +49,7 @@ struct ApacheSandboxPlanner {
         var serverRoutes: [SandboxPlan.Route] = []
         // Each code's ErrorDocument line: a virtual host's own, else the main server's.
         var serverPageLines: [Int: SourceLocation] = [:]
+        var serverFiles = LocalFiles()
         var listened: [Int] = []
         // The virtual hosts that keep `SSLEngine on`.
         var tlsHosts: Set<Int> = []
@@ -129,6 +130,12 @@ struct ApacheSandboxPlanner {
                 let position = name == "documentroot" || name == "directory" ? 0 : arguments.count - 1
                 var changed = arguments
                 let mapped = installed(arguments[position], folder: name == "documentroot" || name == "directory")
+                if name == "documentroot" || (name == "alias" && arguments.count == 2) {
+                    let host = hosts.indices.last.flatMap { inHost == hosts[$0].entry ? $0 : nil }
+                    var files = host.map { hosts[$0].files } ?? serverFiles
+                    if name == "documentroot" { files.documentRoot = mapped.path } else { files.aliases.append((arguments[0], mapped.path)) }
+                    if let host { hosts[host].files = files } else { serverFiles = files }
+                }
                 guard mapped.path != arguments[position] else { continue }
                 changed[position] = mapped.path
                 replace(
@@ -196,9 +203,13 @@ struct ApacheSandboxPlanner {
         // Directives outside every virtual host apply in each; the main server answers ports none takes.
         for host in hosts {
             let pageLines = host.pageLines.merging(serverPageLines) { own, _ in own }
+            let files = LocalFiles(documentRoot: host.files.documentRoot ?? serverFiles.documentRoot, aliases: host.files.aliases + serverFiles.aliases)
             let routes = Self.merged(host.routes + serverRoutes).map { route in
                 var route = route
                 route.pageLines = pageLines
+                if let path = route.page.map({ _ in route.path }), let file = files.file(for: path) {
+                    route.page?.fileMissing = !FileManager.default.fileExists(atPath: file)
+                }
                 // A path no ProxyPass takes reaches the upstream, if at all, through another of the
                 // host's proxying lines (a `[P]` rule, whose conditions decide which requests).
                 if route.page == nil, route.upstreamLocation == nil { route.upstreamLocation = host.firstProxy }
@@ -232,10 +243,25 @@ struct ApacheSandboxPlanner {
         var host: String? = nil
         var ports: [Int]
         var routes: [SandboxPlan.Route]
+        var files = LocalFiles()
         /// Each code's ErrorDocument line in the host.
         var pageLines: [Int: SourceLocation] = [:]
         /// The host's first line that proxies (ProxyPass to a URL, `[P]`, a `proxy:` handler).
         var firstProxy: SourceLocation? = nil
+    }
+
+    /// Where a host's local files are in the sandbox: its DocumentRoot and Aliases, mapped.
+    private struct LocalFiles {
+        var documentRoot: String? = nil
+        var aliases: [(prefix: String, path: String)] = []
+
+        /// The file a URI names (the longest Alias prefix, else under DocumentRoot).
+        func file(for uri: String) -> String? {
+            if let alias = aliases.filter({ uri.hasPrefix($0.prefix) }).max(by: { $0.prefix.count < $1.prefix.count }) {
+                return alias.path + "/" + uri.dropFirst(alias.prefix.count)
+            }
+            return documentRoot.map { $0 + "/" + uri.drop { $0 == "/" } }
+        }
     }
 
     /// One route per path, each with the ProxyPass that takes it (its own, else the longest

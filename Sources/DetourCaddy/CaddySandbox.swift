@@ -20,6 +20,8 @@ public enum CaddySandbox {
         }
         for (index, file) in plan.files.enumerated() { plan.rewrites += Self.absoluteImports(in: file, index: index, context: context) }
         guard config.diagnostics.isEmpty else { return plan }
+        // Caddy logs to its standard error, which the sandbox keeps.
+        plan.errorLogs = ["server.out"]
         let ports = Self.defaultPorts(config)
         for block in config.sites where !block.hasStrayBrace {
             Self.addSites(of: block, config: config, ports: ports, context: context, to: &plan)
@@ -113,6 +115,7 @@ public enum CaddySandbox {
         routes.collect(block.segments.map { CaddyLine($0) })
         plan.notProbed += routes.notProbed
         var seen: Set<Int> = []
+        let firstSite = plan.sites.count
         for key in block.keys {
             guard let address = Self.address(key.text, ports: ports) else { continue }
             let port = context.port(address.port)
@@ -126,6 +129,34 @@ public enum CaddySandbox {
             var site = SandboxPlan.Site(host: address.host, port: port, location: location, routes: siteRoutes)
             site.passThroughLocation = routes.firstPassingProxy
             plan.sites.append(site)
+        }
+        // Caddy answers an error whose page handle_errors' file_server does not find with the
+        // status and no body, and logs why: the page is missing, not the code uncovered.
+        for line in routes.errorPageLines {
+            for host in Set(plan.sites[firstSite...].map(\.host)) {
+                var signature = SandboxPlan.LogSignature(
+                    parts: ["error handling handler error", "fileserver.(*FileServer).notFound", "\"host\":\"\(host)"],
+                    rule: CaddyRules.missingFile.id,
+                    message:
+                        "the error page is not there: handle_errors' file_server found no file for the error, and Caddy answered with the status and no body",
+                    location: line)
+                signature.brokenPagesOf = Set(plan.sites.indices[firstSite...].filter { plan.sites[$0].host == host })
+                plan.logSignatures.append(signature)
+            }
+        }
+        // A page fetched from the upstream that has just failed fails with it: Caddy logs the
+        // proxy's error for the error handler, and answers with the status and no body. The
+        // site has no page of its own (as `detour check` has it, nothing to pass through to).
+        for line in routes.errorPagesFromTheSiteUpstream {
+            for host in Set(plan.sites[firstSite...].map(\.host)) {
+                plan.logSignatures.append(
+                    SandboxPlan.LogSignature(
+                        parts: ["error handling handler error", "reverseproxy.statusError", "\"host\":\"\(host)"],
+                        rule: CaddyRules.proxied.id,
+                        message:
+                            "the error page is the upstream's: handle_errors fetches it from the upstream that failed, which failed it too (Caddy answered with the status and no body)",
+                        location: line))
+            }
         }
     }
 }

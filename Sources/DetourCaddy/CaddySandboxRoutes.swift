@@ -14,6 +14,14 @@ struct CaddySandboxRoutes {
     /// The site's first proxy without `handle_response`: as `detour check` has it, the one
     /// place its upstreams' own errors pass through (the fix is the same for each).
     private(set) var firstPassingProxy: SourceLocation?
+    /// Where each `handle_errors` that sends files names them (its `rewrite` to the page, else
+    /// its `root`, else its `file_server`): the line a page Caddy does not find is named at, as
+    /// `detour check` names it.
+    private(set) var errorPageLines: [SourceLocation] = []
+    /// Each proxy inside a `handle_errors` (where it is used) with the upstreams it names.
+    private var errorPageProxies: [(location: SourceLocation, upstreams: Set<String>)] = []
+    /// The upstreams the site's other proxies name.
+    private var siteUpstreams: Set<String> = []
     /// `@name path /api/*`: a path each named matcher matches.
     private var matcherPaths: [String: String] = [:]
     static let proxies: Set<String> = ["reverse_proxy", "php_fastcgi"]
@@ -75,6 +83,7 @@ struct CaddySandboxRoutes {
         for line in lines {
             guard let name = line.first?.text else { continue }
             if Self.proxies.contains(name) {
+                siteUpstreams.formUnion(Self.upstreams(of: line))
                 if firstPassingProxy == nil, response(of: line) == nil { firstPassingProxy = written(line[0]) }
                 switch matcher(line) {
                 case .path(let path):
@@ -86,6 +95,11 @@ struct CaddySandboxRoutes {
                     // Its other paths reach it only through files the site has (`try_files`).
                     if name == "php_fastcgi" { add("/index.php", at: line[0], upstream: line) }
                 }
+            } else if name == "handle_errors" {
+                let inner = CaddyDirectiveCheck.block(inside: line).lines
+                let naming = ["rewrite", "root", "file_server"].lazy.compactMap { name in inner.first { $0.first?.text == name } }.first
+                if inner.contains(where: { $0.first?.text == "file_server" }), let naming { errorPageLines.append(written(naming[0])) }
+                for proxy in Self.proxyLines(in: inner) { errorPageProxies.append((location(proxy[0]), Self.upstreams(of: proxy))) }
             } else if Self.routing.contains(name) {
                 let inner = CaddyDirectiveCheck.block(inside: line).lines
                 for nested in inner { readMatcher(nested) }
@@ -106,6 +120,34 @@ struct CaddySandboxRoutes {
         guard !routes.contains(where: { $0.path == concrete }) else { return }
         routes.append(
             .init(path: concrete, location: location(token), upstreamLocation: upstream.map { written($0[0]) }, responseLocation: response(of: upstream)))
+    }
+
+    /// The proxies inside `handle_errors` that fetch the page from an upstream the site's
+    /// requests go to: the one that has just failed.
+    var errorPagesFromTheSiteUpstream: [SourceLocation] {
+        errorPageProxies.filter { !$0.upstreams.isDisjoint(with: siteUpstreams) }.map(\.location)
+    }
+
+    /// The proxy lines among `lines`, those in routing blocks included.
+    private static func proxyLines(in lines: [CaddyLine]) -> [CaddyLine] {
+        lines.flatMap { line -> [CaddyLine] in
+            guard let name = line.first?.text else { return [] }
+            if proxies.contains(name) { return [line] }
+            return routing.contains(name) ? proxyLines(in: CaddyDirectiveCheck.block(inside: line).lines) : []
+        }
+    }
+
+    /// The upstream addresses a proxy line names (`reverse_proxy @api http://app:8080 app2:8080 {`),
+    /// without their scheme.
+    private static func upstreams(of line: CaddyLine) -> Set<String> {
+        var addresses: Set<String> = []
+        for token in line.dropFirst() {
+            let text = token.text
+            if text == "{" { break }
+            if text.hasPrefix("@") || text.hasPrefix("/") || text == "*" { continue }
+            addresses.insert(text.range(of: "://").map { String(text[$0.upperBound...]) } ?? text)
+        }
+        return addresses
     }
 
     /// The line of a proxy's `handle_response` that answers instead of the upstream (its

@@ -47,6 +47,9 @@ struct NginxSandboxPlanner {
     var gatewayUpstreams: [String: String] = [:]
     /// The `upstream` block the walk is in.
     private var currentUpstream: String?
+    /// Whether the upstream block being walked has more than one server: nginx then counts
+    /// each one's failures (`max_fails`, 1 by default) and, all failed, answers without asking.
+    private var upstreamHasPeers = false
 
     init(view: NginxConfigView, context: SandboxContext) {
         self.view = view
@@ -128,6 +131,7 @@ struct NginxSandboxPlanner {
                 server(directive)
             case "upstream":
                 currentUpstream = directive.firstValue
+                upstreamHasPeers = directive.children.filter { $0.name == "server" }.count > 1
                 walk(directive.children, in: .upstream)
                 currentUpstream = nil
             case "location", "if", "limit_except": walk(directive.children, in: .location)
@@ -281,12 +285,24 @@ struct NginxSandboxPlanner {
 
     private mutating func upstreamServer(_ directive: NginxDirective) {
         guard let address = directive.firstValue, Self.hasValidPort(address) else { return }
-        // Its parameters stay: those this nginx refuses (NGINX Plus's `resolve`) are its test's to say.
+        // In a group of servers, failures are not counted (`max_fails=0`): one upstream mode's
+        // failures would otherwise mark every server down for the next modes' probes, which
+        // would meet nginx's "no live upstreams" instead of the upstream.
+        let values = directive.values
+        let written = values.indices.first { values[$0].hasPrefix("max_fails=") }
+        let uncounted = upstreamHasPeers && written == nil ? " max_fails=0" : ""
+        if upstreamHasPeers, let written, values[written] != "max_fails=0" {
+            replace(
+                directive, word: written + 1, with: "max_fails=0", "\(values[written]): max_fails=0, so one mode's failures do not mark it down for the next")
+        }
+        let note = uncounted.isEmpty ? "" : ", max_fails=0 so one mode's failures do not mark it down for the next"
+        // Its other parameters stay: those this nginx refuses (NGINX Plus's `resolve`) are its test's to say.
         if let gateway = currentUpstream.flatMap({ gatewayUpstreams[$0] }) {
-            replace(directive, word: 1, with: context.upstream(speaking: gateway), "upstream server \(address): the fake upstream (\(gateway))")
+            replace(
+                directive, word: 1, with: context.upstream(speaking: gateway) + uncounted, "upstream server \(address): the fake upstream (\(gateway))\(note)")
             return
         }
-        replace(directive, word: 1, with: context.upstream, "upstream server \(address): the fake upstream")
+        replace(directive, word: 1, with: context.upstream + uncounted, "upstream server \(address): the fake upstream\(note)")
     }
 
     // MARK: Servers
@@ -322,7 +338,7 @@ struct NginxSandboxPlanner {
             plan.sites.append(site)
         }
         if let model = models[directive] {
-            for route in routes where route.page == nil { addPlaceholder(for: route.path, in: model) }
+            for route in routes where route.page == nil && route.droppedPages == nil { addPlaceholder(for: route.path, in: model) }
         }
         walk(children.filter { $0.name != "listen" }, in: .server)
         addTimeoutsIfMissing(children, in: directive)
@@ -397,19 +413,45 @@ struct NginxSandboxPlanner {
             case 2 where values[0] == "=" || values[0] == "^~": path = values[1]
             default: path = nil
             }
+            var asked: String?
             if isInternal {
                 // Not a visitors' route.
             } else if let path, path.hasPrefix("/") {
-                routes.append(Self.route(path, at: location.location, in: server, passing: upstream))
+                asked = path
             } else if (values.first ?? "").hasPrefix("@") {
                 // Named: only the configuration sends requests there.
             } else if let server, let sample = Self.regexPath(to: location, in: server, under: prefix) {
-                routes.append(Self.route(sample, at: location.location, in: server, passing: upstream))
+                asked = sample
             } else {
                 plan.notProbed.append((location.location, "location \(values.joined(separator: " ")): no path was found that nginx routes to it"))
             }
+            if let asked {
+                routes.append(Self.route(asked, at: location.location, in: server, passing: upstream))
+                if let server, let missing = Self.missingFileRoute(in: location, server: server, path: asked) { routes.append(missing) }
+            }
             collectRoutes(children, server: server, prefix: path ?? prefix, into: &routes)
         }
+    }
+
+    /// For a location whose own `error_page` drops the inherited page for 404, a route asking
+    /// it for a file that is not there: the 404 shows whether any page answers it.
+    private static func missingFileRoute(in directive: NginxDirective, server: NginxServer, path: String) -> SandboxPlan.Route? {
+        guard let location = server.allLocations.first(where: { $0.directive == directive }), location.definesErrorPages,
+            location.match != .exact, let first = location.scope.errorPages.first
+        else { return nil }
+        let dropped = DroppedInheritedPagesRule.droppedCodes(location)
+        guard dropped.contains(404) else { return nil }
+        // A name of its own in the location's path: `/downloads/` → `/downloads/detour-missing`,
+        // `/a.php` → `/detour-missing-a.php`.
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let candidates = [
+            path + (path.hasSuffix("/") ? "" : "/") + "detour-missing",
+            String(path[...slash]) + "detour-missing-" + path[path.index(after: slash)...],
+        ]
+        guard let missing = candidates.first(where: { server.location(for: $0) === location }) else { return nil }
+        var route = SandboxPlan.Route(path: missing, location: directive.location)
+        route.droppedPages = (first.directive.location, dropped, NginxRules.inheritedErrorPageDropped.id)
+        return route
     }
 
     /// Each error page URI the server's `error_page` lines name (or the http block's, which it

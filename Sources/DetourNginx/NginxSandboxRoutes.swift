@@ -27,7 +27,7 @@ extension NginxSandboxPlanner {
         let pages = server.scope.errorPages + server.allLocations.filter { $0.definesErrorPages }.flatMap { $0.scope.errorPages }
         return pages.filter { $0.isNamedLocation && server.namedLocation($0.target) == nil }.map { page in
             SandboxPlan.LogSignature(
-                text: "could not find named location \"\(page.target)\"", rule: NginxRules.errorPageUndefinedNamedLocation.id,
+                parts: ["could not find named location \"\(page.target)\""], rule: NginxRules.errorPageUndefinedNamedLocation.id,
                 message:
                     "named location '\(page.target)' is not defined in this server: nginx answered 500 where \(page.codes.map(String.init).joined(separator: ", ")) occurred",
                 location: page.directive.location)

@@ -57,6 +57,12 @@ public struct SandboxPlan: Sendable {
         /// a page (HAProxy's `errorloc`), the line that says so: an upstream's failure answered
         /// with a redirect is that line's `SandboxPlan.redirectRule`.
         public var redirects: [Int: SourceLocation] = [:]
+        /// Where the route's location names error pages of its own, dropping the ones it would
+        /// inherit for `codes` (nginx: an `error_page` in a location replaces every inherited
+        /// one): one of those answered with the server's built-in page is the dialect's `rule`
+        /// at `location`. Such a route asks for a file that is not there (no placeholder is
+        /// made for it), so the 404 it meets shows which page answers.
+        public var droppedPages: (location: SourceLocation, codes: Set<Int>, rule: String)?
 
         public init(
             path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil,
@@ -78,6 +84,10 @@ public struct SandboxPlan: Sendable {
         public var codes: [Int]
         public var directive: SourceLocation
         public var reachableRule: String?
+        /// Whether the dialect found no file where the URI is served from locally (Apache: under
+        /// DocumentRoot or an Alias): the upstream answering the URI is then the missing file's
+        /// doing (a `RewriteCond … !-f` proxies what is not there), and that is the finding.
+        public var fileMissing = false
 
         public init(codes: [Int], directive: SourceLocation, reachableRule: String?) {
             self.codes = codes
@@ -141,16 +151,20 @@ public struct SandboxPlan: Sendable {
     public var ownErrorStatuses: Set<Int> = []
     /// A line the server writes to its error log when it meets what one of `detour check`'s
     /// rules is about and no answer tells apart by itself (nginx's `could not find named
-    /// location "@down"`, answered as any 500): met in the sandbox's error logs after the
-    /// probes, it is that rule's finding at `location`.
+    /// location "@down"`, answered as any 500; Caddy's `handle_errors` finding no file, answered
+    /// with an empty body): a line holding every one of `parts`, met in the sandbox's error
+    /// logs after the probes, is that rule's finding at `location`.
     public struct LogSignature: Sendable {
-        public var text: String
+        public var parts: [String]
         public var rule: String
         public var message: String
         public var location: SourceLocation
+        /// The sites whose error pages the finding says are broken (indices into `sites`):
+        /// their answers without a page are that finding's, not codes left uncovered.
+        public var brokenPagesOf: Set<Int> = []
 
-        public init(text: String, rule: String, message: String, location: SourceLocation) {
-            self.text = text
+        public init(parts: [String], rule: String, message: String, location: SourceLocation) {
+            self.parts = parts
             self.rule = rule
             self.message = message
             self.location = location

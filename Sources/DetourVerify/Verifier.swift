@@ -147,12 +147,13 @@ public enum Verifier {
             report.observations += await probe(
                 plan, mode: mode, upstream: upstream, pages: pages, builtinMark: server.builtinPageMark, timeout: options.probeTimeout)
         }
+        let logs = plan.errorLogs.compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
+        let logged = VerifyLogFindings.findings(plan, logs: logs, catalogue: server.catalogue)
         // After any refusals another edition of the server lifts (`VerifyTest`).
         report.diagnostics += VerifyVerdict.findings(
             report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes,
-            passThroughWithoutPages: server.passThroughWithoutPages)
-        let logs = plan.errorLogs.compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
-        report.diagnostics += VerifyLogFindings.findings(plan, logs: logs, catalogue: server.catalogue)
+            passThroughWithoutPages: server.passThroughWithoutPages, brokenPageSites: logged.brokenPageSites)
+        report.diagnostics += logged.findings
         return report
     }
 

@@ -6,6 +6,7 @@ import DetourNginx
 import DetourProxyCore
 import DetourVarnish
 import Foundation
+import Synchronization
 
 /// How `detour verify` runs one server: its binary, how it tests and runs a configuration in
 /// the sandbox, and the dialect that plans the sandbox and names the findings.
@@ -145,10 +146,14 @@ public struct VerifyServer: Sendable {
     /// The servers `detour verify` runs.
     public static let all = [nginx, caddy, haproxy, apache, varnish]
 
+    /// What `nginx -V` printed, by binary: asked once a run, though every refusal read needs it.
+    private static let configureOutputs = Mutex<[String: String]>([:])
+
     /// An option nginx was built with, as `nginx -V` prints its configure arguments
     /// (`--prefix=/usr/share/nginx`, `--modules-path=/usr/lib/nginx/modules`).
     private static func configureOption(_ name: String, of binary: String) -> String? {
-        let output = Verifier.runToEnd(binary, ["-V"], in: "/").output
+        let output = configureOutputs.withLock { $0[binary] } ?? Verifier.runToEnd(binary, ["-V"], in: "/").output
+        configureOutputs.withLock { $0[binary] = output }
         let option = output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix(name + "=") }
         return option.map { String($0.dropFirst(name.count + 1)) }
     }

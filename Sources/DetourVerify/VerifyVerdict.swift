@@ -34,6 +34,8 @@ enum VerifyVerdict {
         case header(String, String)
         /// The upstream's failure answered with a redirect (the dialect's rule).
         case redirect(String)
+        /// A code whose inherited page the route's location dropped (the dialect's rule).
+        case dropped(String)
     }
 
     private struct Group {
@@ -44,12 +46,12 @@ enum VerifyVerdict {
 
     static func findings(
         _ observations: [VerifyObservation], plan: SandboxPlan, dialect: String, catalogue: [RuleDescription], codes: Set<Int>,
-        passThroughWithoutPages: Bool = false
+        passThroughWithoutPages: Bool = false, brokenPageSites: Set<Int> = []
     ) -> [Diagnostic] {
         // Routes whose requests reach the upstream while it answers: their failures are the upstream's.
         let reaching = Set(observations.filter { $0.mode == .answers && $0.reachedUpstream }.map { [$0.site, $0.route] })
-        // Sites that answer some error with a page (detour's, or one of the site's own files):
-        // they have pages, set up somewhere.
+        // Sites that answer some error with a page (detour's, or one of the site's own files),
+        // or whose pages the server's log shows missing: they have pages, set up somewhere.
         let servingPages = Set(
             observations.filter { observation in
                 switch observation.body {
@@ -57,7 +59,8 @@ enum VerifyVerdict {
                 case .site: codes.contains(observation.status)
                 default: false
                 }
-            }.map(\.site))
+            }.map(\.site)
+        ).union(brokenPageSites)
         // Sites that refuse every probe alike (a server-wide password): the visitor who meets an
         // error has passed that guard, which then guards no page from them.
         var guardedEverywhere = Set(plan.sites.indices)
@@ -101,8 +104,9 @@ enum VerifyVerdict {
                 guard observation.mode == .answers else { continue }
                 switch observation.status {
                 case _ where observation.body == .upstream:
-                    // The page's URI is the upstream's: so is the page the server would fetch for it.
-                    add(.proxied, at: page.directive, observation)
+                    // The page's URI is the upstream's: so is the page the server would fetch for
+                    // it, unless it went there for want of its file.
+                    add(page.fileMissing ? .missingFile : .proxied, at: page.directive, observation)
                 case 200..<300:
                     if let rule = page.reachableRule { add(.reachable(rule), at: route.location, observation) }
                 case 404:
@@ -120,6 +124,11 @@ enum VerifyVerdict {
             }
             // A HEAD's answer has no body to tell whose page it is.
             if observation.method == "HEAD" { continue }
+            // A code whose inherited page the route's location dropped, answered without a page.
+            if let dropped = route.droppedPages, dropped.codes.contains(observation.status), observation.body == .builtin || observation.body == .empty {
+                add(.dropped(dropped.rule), at: dropped.location, observation)
+                continue
+            }
             // An error answer for a code detour has a page for, without a header the site's
             // successes carry.
             if codes.contains(observation.status), observation.body != .upstream, observation.body != .empty {
@@ -173,8 +182,9 @@ enum VerifyVerdict {
             case _ where reaches && observation.mode != .answers && observation.status == 404:
                 add(.missingFile, at: route.location, observation)
             case _ where codes.contains(observation.status):
-                // A page named for it that its own URI shows broken is that page's finding.
-                if brokenPages.contains([observation.site, observation.status]) { continue }
+                // A page named for it that its own URI (or the server's log) shows broken is
+                // that page's finding.
+                if brokenPages.contains([observation.site, observation.status]) || brokenPageSites.contains(observation.site) { continue }
                 add(.codeNotCovered, at: site.location, observation)
             default:
                 continue
@@ -186,7 +196,7 @@ enum VerifyVerdict {
             let rule: String =
                 switch group.kind {
                 case .shared(let check): check.id(dialect)
-                case .reachable(let rule), .intercepted(let rule), .header(let rule, _), .redirect(let rule): rule
+                case .reachable(let rule), .intercepted(let rule), .header(let rule, _), .redirect(let rule), .dropped(let rule): rule
                 }
             let evidence = group.observations.map(\.evidence)
             let shown = evidence.prefix(Self.shownEvidence).map { Diagnostic.Note("seen: \($0)") }
@@ -238,6 +248,8 @@ enum VerifyVerdict {
                 "errors are intercepted here, but the upstream's own \(statuses) \(statuses.contains(",") ? "have" : "has") no page and \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
         case .redirect:
             return "the upstream's failure is answered with a redirect (\(statuses)), not with its error: crawlers and monitors see a move"
+        case .dropped:
+            return "the page this location inherits is dropped by its own error_page: \(path) answers \(statuses) with \(bodies)"
         case .header(_, let name):
             return "\(name) is missing from the error answers (\(statuses)): it is added to the site's successful answers only"
         case .shared:
@@ -249,6 +261,9 @@ enum VerifyVerdict {
         case .upstreamPassThrough: return "the upstream's own \(statuses) \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
         case .missingFile:
             let asked = group.observations.contains { $0.mode == .answers }
+            if asked, group.observations.contains(where: { $0.body == .upstream }) {
+                return "the error page is not there: its file is missing, and asked for, \(path) is answered by the upstream"
+            }
             return asked
                 ? "the error page is not there: asked for, its URI answers 404"
                 : "visitors get a 404 where the upstream failed: the error page's file is not found"

@@ -157,7 +157,8 @@ final class VerifyApacheTests: XCTestCase {
     /// keeps its path in the sandbox; without `ProxyErrorOverride` every error of the
     /// upstream passes, one cause named at the host's proxying line, a `<Location>` that
     /// does not proxy included; a 504 Apache never raises for an HTTP upstream is not a code
-    /// without a page.
+    /// without a page. A page whose file is not there goes to the upstream by the same rule:
+    /// its file is missing.
     func testARewriteProxyPassesErrorsAtItsLine() throws {
         let result = try verify(
             head
@@ -175,10 +176,14 @@ final class VerifyApacheTests: XCTestCase {
                     ErrorDocument 500 /errors/500.html
                     ErrorDocument 502 /errors/502.html
                     ErrorDocument 503 /errors/503.html
+                    ErrorDocument 504 /errors/gone.html
                 </VirtualHost>
 
                 """)
-        XCTAssertEqual(try VerifyWorkspace.findings(result), ["apache.upstream-errors-pass-through:22"], result.stdout + result.stderr)
+        XCTAssertEqual(
+            try VerifyWorkspace.findings(result), ["apache.upstream-errors-pass-through:22", "apache.error-page-missing-file:26"], result.stdout + result.stderr
+        )
+        XCTAssertTrue(result.stdout.contains("its file is missing, and asked for, /errors/gone.html is answered by the upstream"), result.stdout)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200")?.status, 200, "the path after the port is kept")
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/status", "answering 504")?.body, "the upstream's own body")
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")

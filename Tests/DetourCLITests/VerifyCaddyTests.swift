@@ -217,4 +217,41 @@ final class VerifyCaddyTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 500")?.body, "the upstream's own body")
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/502.html")
     }
+
+    /// A handle_errors whose root holds no page: Caddy answers with the status and no body and
+    /// logs that its file_server found nothing; the finding is the missing page, at the rewrite
+    /// to it, and the site has pages, which the upstream's own errors pass.
+    func testAPageHandleErrorsDoesNotFindIsMissingNotUncovered() throws {
+        let result = try verify(
+            """
+            shop.example {
+                reverse_proxy 10.0.0.5:8080
+                handle_errors {
+                    root * /srv/errors
+                    rewrite * /{err.status_code}.html
+                    file_server
+                }
+            }
+
+            """)
+        XCTAssertEqual(
+            try VerifyWorkspace.findings(result), ["caddy.upstream-errors-pass-through:2", "caddy.error-page-missing-file:5"], result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("fileserver.(*FileServer).notFound"), result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "an empty body")
+    }
+
+    /// A handle_errors that fetches its page from the upstream that failed fails with it (Caddy
+    /// logs the proxy's error for the error handler): the page is proxied. One that fetches it
+    /// from a page service of its own is not.
+    func testAPageFetchedFromTheFailedUpstreamIsProxied() throws {
+        let proxied = try verify(
+            "shop.example {\n    reverse_proxy 10.0.0.5:8080\n    handle_errors {\n        rewrite * /500.html\n        reverse_proxy 10.0.0.5:8080\n    }\n}\n"
+        )
+        XCTAssertTrue(try VerifyWorkspace.findings(proxied).contains("caddy.error-page-proxied:5"), proxied.stdout + proxied.stderr)
+        XCTAssertTrue(proxied.stdout.contains("reverseproxy.statusError"), proxied.stdout)
+        let service = try verify(
+            "shop.example {\n    reverse_proxy 10.0.0.5:8080\n    handle_errors {\n        rewrite * /500.html\n        reverse_proxy pages.internal:80\n    }\n}\n"
+        )
+        XCTAssertFalse(try VerifyWorkspace.findings(service).contains("caddy.error-page-proxied:5"), service.stdout)
+    }
 }

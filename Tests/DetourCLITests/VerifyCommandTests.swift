@@ -389,6 +389,26 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("could not find named location \\\"@down\\\""), result.stdout)
     }
 
+    func testALocationThatDropsTheInheritedNotFoundPageIsAskedForAMissingFile() throws {
+        // Its own error_page replaces the server's: a file not there gets nginx's built-in 404.
+        let result = try verify(
+            "server {\n    server_name files.example;\n    root /usr/share/detour;\n    error_page 404 /errors/500.html;\n    location /downloads/ { error_page 403 /errors/403.html; }\n}\n"
+        )
+        XCTAssertEqual(try findings(result).filter { $0.rule == "nginx.inherited-error-page-dropped" }.map(\.line), [5], result.stdout)
+        XCTAssertTrue(result.stdout.contains("/downloads/detour-missing answers 404 with the server's own error page"), result.stdout)
+    }
+
+    func testAGroupOfServersIsNotMarkedDownByAnEarlierMode() throws {
+        // Two servers: nginx would count the failures of the mode where nothing listens and
+        // answer the next modes with "no live upstreams" without asking; the upstream's own
+        // 500 must reach the probe to be judged.
+        let result = try verify(
+            "upstream app {\n    server 10.0.0.1:80;\n    server 10.0.0.2:80 max_fails=3 fail_timeout=30s;\n}\nserver {\n    server_name app.example;\n    \(pagesSnippet)\n    location / { proxy_pass http://app; }\n}\n"
+        )
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.upstream-errors-pass-through"], result.stdout)
+        XCTAssertTrue(result.stdout.contains("max_fails=3: max_fails=0"), result.stdout)
+    }
+
     func testAFormSentToAStaticPageIsRefusedWhereAPageReadIsServed() throws {
         // A named location keeps the request's method: nginx's static files refuse a POST.
         try folder.write(["public/errors/405.html": "<p>detour's page for 405</p>\n"])

@@ -18,6 +18,11 @@ struct DroppedInheritedPagesRule: NginxRule {
         return found
     }
 
+    /// The codes `location`'s own error pages drop from those it inherits, as reported.
+    static func droppedCodes(_ location: NginxLocation) -> Set<Int> {
+        location.inherited.coveredCodes.subtracting(location.scope.coveredCodes).subtracting(applicationCodes(of: location))
+    }
+
     /// 4xx codes left to the application in a location that intercepts its upstream: all but
     /// those nginx raises there (authentication, access rules, reading the request body).
     static func applicationCodes(of location: NginxLocation) -> Set<Int> {
