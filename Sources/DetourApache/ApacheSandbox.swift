@@ -32,6 +32,7 @@ public enum ApacheSandbox {
         plan.rewrites = planner.rewrites
         plan.notProbed = planner.notProbed
         plan.sites = planner.sites
+        plan.errorLogs = ["log/errorlog.log"]
         plan.unnamedStatusesPass = true
         plan.ownErrorStatuses = Set([500, 502, 503] + (planner.timesOutAs504 ? [504] : []))
         plan.arguments = ["-d", context.copy(of: root)]

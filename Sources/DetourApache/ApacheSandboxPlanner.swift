@@ -288,6 +288,13 @@ struct ApacheSandboxPlanner {
         guard arguments.count > position, let url = Self.fake(arguments[position], context: context) else { return }
         var changed = arguments
         changed[position] = url
+        // The worker's own timeouts (`timeout=7200`, `connectiontimeout=`) as the server's: 3 s at most.
+        for index in changed.indices.dropFirst(position + 1) {
+            let parts = changed[index].split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, ["timeout", "connectiontimeout"].contains(parts[0].lowercased()), let seconds = Int(parts[1]), seconds > Self.timeoutSeconds
+            else { continue }
+            changed[index] = "\(parts[0])=\(Self.timeoutSeconds)"
+        }
         replace(entry, with: [word(entry, 0)] + changed, "\(word(entry, 0)) \(arguments[position]): \(url)")
     }
 

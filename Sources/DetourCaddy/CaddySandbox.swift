@@ -130,33 +130,38 @@ public enum CaddySandbox {
             site.passThroughLocation = routes.firstPassingProxy
             plan.sites.append(site)
         }
-        // Caddy answers an error whose page handle_errors' file_server does not find with the
-        // status and no body, and logs why: the page is missing, not the code uncovered.
-        for line in routes.errorPageLines {
-            for host in Set(plan.sites[firstSite...].map(\.host)) {
-                var signature = SandboxPlan.LogSignature(
-                    parts: ["error handling handler error", "fileserver.(*FileServer).notFound", "\"host\":\"\(host)"],
-                    rule: CaddyRules.missingFile.id,
-                    message:
-                        "the error page is not there: handle_errors' file_server found no file for the error, and Caddy answered with the status and no body",
-                    location: line)
-                signature.brokenPagesOf = Set(plan.sites.indices[firstSite...].filter { plan.sites[$0].host == host })
-                plan.logSignatures.append(signature)
+        plan.logSignatures += Self.errorHandlerSignatures(of: routes, sites: firstSite..<plan.sites.count, in: plan.sites)
+        plan.notProbed += routes.errorPagesWithoutRoot.map {
+            ($0, "handle_errors' file_server has no root: it reads the folder Caddy is started in, which the sandbox does not know")
+        }
+    }
+
+    /// What Caddy logs when a `handle_errors` fails, by host of the block's sites (`sites`):
+    /// a page its file_server does not find is missing, not a code left uncovered (without a
+    /// root, the folder is Caddy's working one, which the sandbox does not know: the site has
+    /// pages, set up somewhere); a page fetched from the upstream that has just failed fails
+    /// with it, and the site has no page of its own (as `detour check` has it, nothing for the
+    /// upstream's errors to pass in place of). Either way Caddy answers the status, no body.
+    private static func errorHandlerSignatures(of routes: CaddySandboxRoutes, sites: Range<Int>, in all: [SandboxPlan.Site]) -> [SandboxPlan.LogSignature] {
+        let notFound = ["error handling handler error", "fileserver.(*FileServer).notFound"]
+        let missing = "the error page is not there: handle_errors' file_server found no file for the error, and Caddy answered with the status and no body"
+        let proxied =
+            "the error page is the upstream's: handle_errors fetches it from the upstream that failed, which failed it too (Caddy answered with the status and no body)"
+        let kinds: [(lines: [SourceLocation], parts: [String], rule: String?, message: String, marksPages: Bool)] = [
+            (routes.errorPageLines, notFound, CaddyRules.missingFile.id, missing, true),
+            (routes.errorPagesWithoutRoot, notFound, nil, "", true),
+            (routes.errorPagesFromTheSiteUpstream, ["error handling handler error", "reverseproxy.statusError"], CaddyRules.proxied.id, proxied, false),
+        ]
+        var signatures: [SandboxPlan.LogSignature] = []
+        for kind in kinds {
+            for line in kind.lines {
+                for host in Set(sites.map { all[$0].host }).sorted() {
+                    var signature = SandboxPlan.LogSignature(parts: kind.parts + ["\"host\":\"\(host)"], rule: kind.rule, message: kind.message, location: line)
+                    if kind.marksPages { signature.brokenPagesOf = Set(sites.filter { all[$0].host == host }) }
+                    signatures.append(signature)
+                }
             }
         }
-        // A page fetched from the upstream that has just failed fails with it: Caddy logs the
-        // proxy's error for the error handler, and answers with the status and no body. The
-        // site has no page of its own (as `detour check` has it, nothing to pass through to).
-        for line in routes.errorPagesFromTheSiteUpstream {
-            for host in Set(plan.sites[firstSite...].map(\.host)) {
-                plan.logSignatures.append(
-                    SandboxPlan.LogSignature(
-                        parts: ["error handling handler error", "reverseproxy.statusError", "\"host\":\"\(host)"],
-                        rule: CaddyRules.proxied.id,
-                        message:
-                            "the error page is the upstream's: handle_errors fetches it from the upstream that failed, which failed it too (Caddy answered with the status and no body)",
-                        location: line))
-            }
-        }
+        return signatures
     }
 }

@@ -18,6 +18,11 @@ struct CaddySandboxRoutes {
     /// its `root`, else its `file_server`): the line a page Caddy does not find is named at, as
     /// `detour check` names it.
     private(set) var errorPageLines: [SourceLocation] = []
+    /// The `file_server` of each `handle_errors` with no `root` in it or in the site: it reads
+    /// the folder Caddy is started in, which the sandbox does not know.
+    private(set) var errorPagesWithoutRoot: [SourceLocation] = []
+    /// Whether the site sets `root` outside its `handle_errors`, which its error routes keep.
+    private var siteHasRoot = false
     /// Each proxy inside a `handle_errors` (where it is used) with the upstreams it names.
     private var errorPageProxies: [(location: SourceLocation, upstreams: Set<String>)] = []
     /// The upstreams the site's other proxies name.
@@ -40,6 +45,7 @@ struct CaddySandboxRoutes {
 
     mutating func collect(_ lines: [CaddyLine]) {
         for line in lines { readMatcher(line) }
+        siteHasRoot = lines.contains { $0.first?.text == "root" }
         let catchAll = Self.catchAllProxy(in: lines)
         routes.append(.init(path: "/", location: site, upstreamLocation: catchAll.map { written($0[0]) }, responseLocation: response(of: catchAll)))
         walk(lines)
@@ -98,7 +104,13 @@ struct CaddySandboxRoutes {
             } else if name == "handle_errors" {
                 let inner = CaddyDirectiveCheck.block(inside: line).lines
                 let naming = ["rewrite", "root", "file_server"].lazy.compactMap { name in inner.first { $0.first?.text == name } }.first
-                if inner.contains(where: { $0.first?.text == "file_server" }), let naming { errorPageLines.append(written(naming[0])) }
+                if let server = inner.first(where: { $0.first?.text == "file_server" }), let naming {
+                    if siteHasRoot || inner.contains(where: { $0.first?.text == "root" }) {
+                        errorPageLines.append(written(naming[0]))
+                    } else {
+                        errorPagesWithoutRoot.append(written(server[0]))
+                    }
+                }
                 for proxy in Self.proxyLines(in: inner) { errorPageProxies.append((location(proxy[0]), Self.upstreams(of: proxy))) }
             } else if Self.routing.contains(name) {
                 let inner = CaddyDirectiveCheck.block(inside: line).lines

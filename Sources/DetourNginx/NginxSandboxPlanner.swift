@@ -473,7 +473,8 @@ struct NginxSandboxPlanner {
             for uri in uris where !uri.contains("$") && !routes.contains(where: { $0.path == uri }) {
                 let answering = model.location(for: uri)
                 if answering?.isInternal == true { continue }
-                let page = SandboxPlan.PageTarget(codes: codes, directive: errorPage.location, reachableRule: NginxRules.errorPageNotInternal.id)
+                var page = SandboxPlan.PageTarget(codes: codes, directive: errorPage.location, reachableRule: NginxRules.errorPageNotInternal.id)
+                if answering?.returnDirective != nil { page.returnedRule = NginxRules.returned.id }
                 if let answering {
                     routes.append(.init(path: uri, location: answering.directive.location, page: page))
                 } else {

@@ -88,6 +88,9 @@ public struct SandboxPlan: Sendable {
         /// DocumentRoot or an Alias): the upstream answering the URI is then the missing file's
         /// doing (a `RewriteCond … !-f` proxies what is not there), and that is the finding.
         public var fileMissing = false
+        /// The dialect's rule for a page URI something other than a file answers (nginx's
+        /// `return` in the location it falls into): asked for, the site's own answer shows it.
+        public var returnedRule: String?
 
         public init(codes: [Int], directive: SourceLocation, reachableRule: String?) {
             self.codes = codes
@@ -153,17 +156,18 @@ public struct SandboxPlan: Sendable {
     /// rules is about and no answer tells apart by itself (nginx's `could not find named
     /// location "@down"`, answered as any 500; Caddy's `handle_errors` finding no file, answered
     /// with an empty body): a line holding every one of `parts`, met in the sandbox's error
-    /// logs after the probes, is that rule's finding at `location`.
+    /// logs after the probes, is that rule's finding at `location` (none without a rule: the
+    /// line then only says whose the answers are).
     public struct LogSignature: Sendable {
         public var parts: [String]
-        public var rule: String
+        public var rule: String?
         public var message: String
         public var location: SourceLocation
         /// The sites whose error pages the finding says are broken (indices into `sites`):
         /// their answers without a page are that finding's, not codes left uncovered.
         public var brokenPagesOf: Set<Int> = []
 
-        public init(parts: [String], rule: String, message: String, location: SourceLocation) {
+        public init(parts: [String], rule: String?, message: String, location: SourceLocation) {
             self.parts = parts
             self.rule = rule
             self.message = message

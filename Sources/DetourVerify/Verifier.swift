@@ -127,7 +127,11 @@ public enum Verifier {
         defer { VerifyCleanup.stop(process) }
         let listening = Set(plan.sites.map(\.port))
         guard await Self.waitUntilListening(listening, while: { process.isRunning }) else {
-            let output = (try? String(contentsOfFile: folder + "/server.out", encoding: .utf8)) ?? ""
+            // What it said, and what its error log says (Apache writes why it stopped there).
+            let said = (["server.out"] + plan.errorLogs).compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
+            // Named as the user's paths: a copy by its original, the rest of the sandbox as such.
+            let output = said.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.joined(separator: "\n")
+                .replacingOccurrences(of: folder + "/root/", with: "/").replacingOccurrences(of: folder, with: "<sandbox>")
             report.refusal = "\(server.name) did not listen on its ports in the sandbox: \(output.suffix(600))"
             return report
         }

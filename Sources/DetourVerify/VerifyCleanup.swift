@@ -14,13 +14,19 @@ public enum VerifyCleanup {
     /// Stops `process` (its stop signal, then SIGKILL after `grace` seconds) and forgets it.
     static func stop(_ process: Process, grace: Double = 5) {
         let signal = started.withLock { $0.processes.first { $0.process === process }?.signal } ?? SIGTERM
+        let pid = process.processIdentifier
         if process.isRunning {
-            kill(process.processIdentifier, signal)
+            kill(pid, signal)
             let deadline = Date().addingTimeInterval(grace)
             while process.isRunning, Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            if process.isRunning { kill(pid, SIGKILL) }
+            // Bounded: a killed parent Foundation has not seen end would be waited for forever.
+            let killed = Date().addingTimeInterval(grace)
+            while process.isRunning, Date() < killed { usleep(20_000) }
         }
+        // Its workers, in the process group it leads, go with it: Apache's children stuck in
+        // a long upstream read outlive a parent killed before it could stop them.
+        if pid > 0 { kill(-pid, SIGKILL) }
         started.withLock { $0.processes.removeAll { $0.process === process } }
     }
 

@@ -16,10 +16,10 @@ enum VerifyLogFindings {
         for signature in plan.logSignatures {
             guard let line = lines.first(where: { line in signature.parts.allSatisfy { line.contains($0) } }) else { continue }
             broken.formUnion(signature.brokenPagesOf)
-            guard seen.insert("\(signature.rule) \(signature.location.path):\(signature.location.line)").inserted else { continue }
+            guard let rule = signature.rule, seen.insert("\(rule) \(signature.location.path):\(signature.location.line)").inserted else { continue }
             findings.append(
                 Diagnostic(
-                    severities[signature.rule] ?? .warning, signature.rule, signature.message, at: signature.location,
+                    severities[rule] ?? .warning, rule, signature.message, at: signature.location,
                     notes: [.init("the error log says: \(Self.shown(line))")]))
         }
         return (findings, broken)

@@ -36,6 +36,8 @@ enum VerifyVerdict {
         case redirect(String)
         /// A code whose inherited page the route's location dropped (the dialect's rule).
         case dropped(String)
+        /// A page's URI answered by something other than a file (the dialect's rule).
+        case returned(String)
     }
 
     private struct Group {
@@ -50,6 +52,9 @@ enum VerifyVerdict {
     ) -> [Diagnostic] {
         // Routes whose requests reach the upstream while it answers: their failures are the upstream's.
         let reaching = Set(observations.filter { $0.mode == .answers && $0.reachedUpstream }.map { [$0.site, $0.route] })
+        // Routes that answer 404 while the upstream answers (the site has no such file, and
+        // its own error handling asked the upstream): a 404 when it fails is that same one.
+        let notFoundAnyway = Set(observations.filter { $0.mode == .answers && $0.status == 404 }.map { [$0.site, $0.route] })
         // Sites that answer some error with a page (detour's, or one of the site's own files),
         // or whose pages the server's log shows missing: they have pages, set up somewhere.
         let servingPages = Set(
@@ -102,6 +107,11 @@ enum VerifyVerdict {
             // An error page's own URI, asked for directly: there, and not for visitors to ask.
             if let page = route.page {
                 guard observation.mode == .answers else { continue }
+                if let rule = page.returnedRule, observation.method != "HEAD", [.site, .builtin, .empty].contains(observation.body) {
+                    // Not a file: what answers the URI is what visitors get for the codes.
+                    add(.returned(rule), at: page.directive, observation)
+                    continue
+                }
                 switch observation.status {
                 case _ where observation.body == .upstream:
                     // The page's URI is the upstream's: so is the page the server would fetch for
@@ -179,8 +189,9 @@ enum VerifyVerdict {
             case .site where codes.contains(observation.status):
                 // A page of the site's own answers it: covered, if not by detour's page.
                 continue
-            case _ where reaches && observation.mode != .answers && observation.status == 404:
-                add(.missingFile, at: route.location, observation)
+            case _
+            where reaches && observation.mode != .answers && observation.status == 404 && !notFoundAnyway.contains([observation.site, observation.route]):
+                add(.missingFile, at: Self.pageLine(route, observation.mode) ?? route.location, observation)
             case _ where codes.contains(observation.status):
                 // A page named for it that its own URI (or the server's log) shows broken is
                 // that page's finding.
@@ -196,7 +207,7 @@ enum VerifyVerdict {
             let rule: String =
                 switch group.kind {
                 case .shared(let check): check.id(dialect)
-                case .reachable(let rule), .intercepted(let rule), .header(let rule, _), .redirect(let rule), .dropped(let rule): rule
+                case .reachable(let rule), .intercepted(let rule), .header(let rule, _), .redirect(let rule), .dropped(let rule), .returned(let rule): rule
                 }
             let evidence = group.observations.map(\.evidence)
             let shown = evidence.prefix(Self.shownEvidence).map { Diagnostic.Note("seen: \($0)") }
@@ -248,6 +259,8 @@ enum VerifyVerdict {
                 "errors are intercepted here, but the upstream's own \(statuses) \(statuses.contains(",") ? "have" : "has") no page and \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
         case .redirect:
             return "the upstream's failure is answered with a redirect (\(statuses)), not with its error: crawlers and monitors see a move"
+        case .returned:
+            return "the error page is not a file: asked for, \(path) answers \(statuses) with \(bodies), and so do visitors who meet the error"
         case .dropped:
             return "the page this location inherits is dropped by its own error_page: \(path) answers \(statuses) with \(bodies)"
         case .header(_, let name):

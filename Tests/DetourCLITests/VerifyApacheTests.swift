@@ -142,12 +142,16 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertTrue(rewrites.contains { $0.hasSuffix("the fake upstream (fcgi)") }, "\(rewrites)")
     }
 
-    /// Without ProxyErrorOverride the application's own errors pass, named at its ProxyPass;
-    /// what `apache2 -t` refuses is a finding at its line.
+    /// Without ProxyErrorOverride the application's own errors pass, named at its ProxyPass
+    /// (whose own `timeout=` is shortened like Timeout); what `apache2 -t` refuses is a finding
+    /// at its line.
     func testErrorsThatPassAndRefusals() throws {
-        let passing = try verify(head + "<VirtualHost *:80>\n    ErrorDocument 503 /503.html\n    ProxyPass / http://10.0.0.5:8080/\n</VirtualHost>\n")
+        let passing = try verify(
+            head + "<VirtualHost *:80>\n    ErrorDocument 503 /503.html\n    ProxyPass / http://10.0.0.5:8080/ timeout=7200\n</VirtualHost>\n")
         XCTAssertTrue(try VerifyWorkspace.findings(passing).contains("apache.upstream-errors-pass-through:15"), passing.stdout)
         XCTAssertEqual(try VerifyWorkspace.answer(passing, "/", "answering 500")?.body, "the upstream's own body")
+        // The worker's own timeout is shortened too: Apache gives a silent upstream up itself.
+        XCTAssertEqual(try VerifyWorkspace.answer(passing, "/", "slower than the timeout")?.status, 502, passing.stdout)
         let refused = try verify(head + "<VirtualHost *:80>\n    ProxyPas / http://10.0.0.5:8080/\n</VirtualHost>\n")
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertEqual(try VerifyWorkspace.findings(refused), ["apache.syntax:14"])

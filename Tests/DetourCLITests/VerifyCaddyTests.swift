@@ -254,4 +254,20 @@ final class VerifyCaddyTests: XCTestCase {
         )
         XCTAssertFalse(try VerifyWorkspace.findings(service).contains("caddy.error-page-proxied:5"), service.stdout)
     }
+
+    /// A handle_errors file_server without a root reads Caddy's working folder, which the
+    /// sandbox does not know: listed as not probed, never a missing page. A static site whose
+    /// pages come from a page service answers 404 with the service's page whether the service
+    /// is up or not: no page file is missing for it.
+    func testPagesTheSandboxCannotPlaceAreNotCalledMissing() throws {
+        let rootless = try verify(
+            "shop.example {\n    reverse_proxy 10.0.0.5:8000\n    handle_errors {\n        rewrite * /500.html\n        file_server\n    }\n}\n")
+        XCTAssertEqual(try VerifyWorkspace.findings(rootless), ["caddy.upstream-errors-pass-through:2"], rootless.stdout + rootless.stderr)
+        XCTAssertTrue(try VerifyWorkspace.texts(rootless, "not_probed").contains { $0.contains("file_server has no root") }, rootless.stdout)
+        let service = try verify(
+            "files.example {\n    root * /srv/www\n    file_server browse\n    handle_errors {\n        rewrite * /{err.status_code}\n        reverse_proxy pages.internal:80 {\n            replace_status {err.status_code}\n        }\n    }\n}\n"
+        )
+        XCTAssertEqual(try VerifyWorkspace.findings(service), [], service.stdout + service.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(service, "/", "answering 200")?.status, 404)
+    }
 }

@@ -409,6 +409,19 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("max_fails=3: max_fails=0"), result.stdout)
     }
 
+    func testAPageAReturnAnswersAndAMissingPageAreNamedAtTheirErrorPageLines() throws {
+        // /502.json falls into a location whose `return` answers it: not a page file.
+        let returned = try verify(
+            "server {\n    server_name api.example;\n    error_page 502 /502.json;\n    location /502.json { return 502 '{\"status\": \"error\"}'; }\n    location / { proxy_pass http://127.0.0.1:5000; }\n}\n"
+        )
+        XCTAssertEqual(try findings(returned).filter { $0.rule == "nginx.error-page-returned" }.map(\.line), [3], returned.stdout)
+        // A location's own error_page whose file is not there: the 404 is that line's.
+        let missing = try verify(
+            "server {\n    server_name app.example;\n    location / {\n        proxy_pass http://127.0.0.1:5000;\n        error_page 502 503 504 /maintenance.html;\n    }\n    location = /maintenance.html { root /srv/none; internal; }\n}\n"
+        )
+        XCTAssertEqual(try findings(missing).filter { $0.rule == "nginx.error-page-missing-file" }.map(\.line), [5], missing.stdout)
+    }
+
     func testAFormSentToAStaticPageIsRefusedWhereAPageReadIsServed() throws {
         // A named location keeps the request's method: nginx's static files refuse a POST.
         try folder.write(["public/errors/405.html": "<p>detour's page for 405</p>\n"])
