@@ -53,7 +53,18 @@ enum VerifyTest {
                 }
                 refusal = tested.output
             }
-            let reading = server.readRefusal(refusal ?? "", binary, copies, mainDisplay)
+            // An installed path not mapped is an empty folder of the sandbox (`unmapped/…`):
+            // named as the path it stands for, with how to map it.
+            let unmapped = context.folder + "/unmapped"
+            var reading = server.readRefusal((refusal ?? "").replacingOccurrences(of: unmapped + "/", with: "/"), binary, copies, mainDisplay)
+            let standIns = Self.paths(after: unmapped, in: refusal ?? "")
+            reading.findings = reading.findings.map { finding in
+                guard let path = standIns.first(where: { finding.message.contains($0) }) else { return finding }
+                var finding = finding
+                let folder = (path as NSString).deletingLastPathComponent
+                finding.notes.append(.init("\(folder) is not mapped: the sandbox has an empty folder there (--map \(folder)=DIR reads a local one)"))
+                return finding
+            }
             // What no probe asks, and this server cannot read, is set aside and the test asked again.
             let asideNow = reading.setAside.filter { !blanked.contains(Self.key($0.location, nil)) }
             for aside in asideNow {
@@ -118,6 +129,12 @@ enum VerifyTest {
         }
         report.diagnostics = findings
         return findings.isEmpty || anotherEdition ? passed : nil
+    }
+
+    /// The paths `output` names under `folder` (`/tmp/…/unmapped/etc/haproxy/errors/503.http`
+    /// → `/etc/haproxy/errors/503.http`), up to a quote, a blank or a closing bracket.
+    static func paths(after folder: String, in output: String) -> [String] {
+        output.components(separatedBy: folder).dropFirst().map { rest in String(rest.prefix { !"'\" \n\t)]".contains($0) }) }.filter { $0.hasPrefix("/") }
     }
 
     private static func key(_ location: SourceLocation, _ word: String?) -> String {

@@ -142,6 +142,10 @@ final class VerifyHAProxyTests: XCTestCase {
         )
         XCTAssertEqual(missing.status, 1, missing.stdout + missing.stderr)
         XCTAssertEqual(try VerifyWorkspace.findings(missing), ["haproxy.error-page-missing-file:14"])
+        // Named by the path written, with how to map it, never by the sandbox's stand-in.
+        XCTAssertTrue(missing.stdout.contains("error opening file '/etc/haproxy/errors/503.http'"), missing.stdout)
+        XCTAssertTrue(missing.stdout.contains("--map /etc/haproxy/errors=DIR reads a local one"), missing.stdout)
+        XCTAssertFalse(missing.stdout.contains(workspace.scratch.path), missing.stdout)
         let idle = try verify(head + pages)
         XCTAssertEqual(idle.status, 0, idle.stdout + idle.stderr)
         let notProbed = try VerifyWorkspace.texts(idle, "not_probed")
