@@ -24,7 +24,7 @@ import DetourProxyCore
 ///   the status the server met, where the dialect says which.
 enum VerifyVerdict {
     /// What a group of probes shows.
-    private enum Kind: Equatable {
+    enum Kind: Equatable {
         case shared(SharedCheck)
         /// The page's own URI answered visitors (the dialect's rule).
         case reachable(String)
@@ -40,7 +40,7 @@ enum VerifyVerdict {
         case returned(String)
     }
 
-    private struct Group {
+    struct Group {
         var kind: Kind
         var location: SourceLocation
         var observations: [VerifyObservation] = []
@@ -242,51 +242,6 @@ enum VerifyVerdict {
         case .down, .closesMidBody: 502
         case .silent: 504
         case .status(let own): own
-        }
-    }
-
-    private static func message(_ group: Group) -> String {
-        let statuses = Set(group.observations.map(\.status)).sorted().map(String.init).joined(separator: ", ")
-        let bodies = Set(group.observations.map(\.body.description)).sorted().joined(separator: " or ")
-        let path = group.observations.map(\.path).first ?? ""
-        switch group.kind {
-        case .reachable where group.observations.allSatisfy({ (200..<300).contains($0.status) }):
-            return "visitors can ask for the error page itself: \(path) answers \(statuses) with \(bodies)"
-        case .reachable:
-            return "visitors can ask for the error page itself: its location is not internal (\(path) answers \(statuses) now)"
-        case .intercepted:
-            return
-                "errors are intercepted here, but the upstream's own \(statuses) \(statuses.contains(",") ? "have" : "has") no page and \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
-        case .redirect:
-            return "the upstream's failure is answered with a redirect (\(statuses)), not with its error: crawlers and monitors see a move"
-        case .returned:
-            return "the error page is not a file: asked for, \(path) answers \(statuses) with \(bodies), and so do visitors who meet the error"
-        case .dropped:
-            return "the page this location inherits is dropped by its own error_page: \(path) answers \(statuses) with \(bodies)"
-        case .header(_, let name):
-            return "\(name) is missing from the error answers (\(statuses)): it is added to the site's successful answers only"
-        case .shared:
-            break
-        }
-        guard case .shared(let check) = group.kind else { return "" }
-        switch check {
-        case .codeNotCovered: return "visitors get \(statuses) with \(bodies), not detour's page: the server answers no probe with one"
-        case .upstreamPassThrough: return "the upstream's own \(statuses) \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
-        case .missingFile:
-            let asked = group.observations.contains { $0.mode == .answers }
-            if asked, group.observations.contains(where: { $0.body == .upstream }) {
-                return "the error page is not there: its file is missing, and asked for, \(path) is answered by the upstream"
-            }
-            return asked
-                ? "the error page is not there: asked for, its URI answers 404"
-                : "visitors get a 404 where the upstream failed: the error page's file is not found"
-        case .softStatus:
-            let upstreamFailed = group.observations.contains { $0.mode != .answers && $0.body == .site }
-            return upstreamFailed
-                ? "the upstream's failure goes out as a success: visitors get \(statuses) with \(bodies)"
-                : "detour's error page goes out with status \(statuses)"
-        case .proxied: return "the error page is the upstream's: asked for, \(group.observations.map(\.path).first ?? "its URI") is answered by the upstream"
-        case .protected: return "the error page is behind an access rule: asked for, \(path) answers \(statuses)"
         }
     }
 
