@@ -50,6 +50,7 @@ struct ApacheSandboxPlanner {
         // Each code's ErrorDocument line: a virtual host's own, else the main server's.
         var serverPageLines: [Int: SourceLocation] = [:]
         var serverFiles = LocalFiles()
+        var serverProxyPasses: [(path: String, excluded: Bool)] = []
         var listened: [Int] = []
         // The virtual hosts that keep `SSLEngine on`.
         var tlsHosts: Set<Int> = []
@@ -155,6 +156,14 @@ struct ApacheSandboxPlanner {
                 if let route {
                     if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
                 }
+                if name == "proxypass", arguments.count >= 2, arguments[0].hasPrefix("/") {
+                    let prefix = (path: arguments[0], excluded: arguments[1] == "!")
+                    if let host = hosts.indices.last, inHost == hosts[host].entry {
+                        hosts[host].proxyPasses.append(prefix)
+                    } else {
+                        serverProxyPasses.append(prefix)
+                    }
+                }
             case "sethandler" where arguments.first?.lowercased().hasPrefix("proxy:") == true:
                 // `proxy:fcgi://…` or `proxy:unix:/run/php.sock|fcgi://localhost/`: the scheme after the socket's `|`.
                 let handler = arguments[0].dropFirst("proxy:".count)
@@ -207,7 +216,10 @@ struct ApacheSandboxPlanner {
             let routes = Self.merged(host.routes + serverRoutes).map { route in
                 var route = route
                 route.pageLines = pageLines
-                if let path = route.page.map({ _ in route.path }), let file = files.file(for: path) {
+                // A page no ProxyPass takes reaches the upstream by a rule that may ask for its
+                // file (`RewriteCond … !-f`): there, a missing file is why.
+                let proxyPass = (host.proxyPasses + serverProxyPasses).filter { route.path.hasPrefix($0.path) }.max { $0.path.count < $1.path.count }
+                if route.page != nil, proxyPass.map({ !$0.excluded }) != true, let file = files.file(for: route.path) {
                     route.page?.fileMissing = !FileManager.default.fileExists(atPath: file)
                 }
                 // A path no ProxyPass takes reaches the upstream, if at all, through another of the
@@ -244,6 +256,8 @@ struct ApacheSandboxPlanner {
         var ports: [Int]
         var routes: [SandboxPlan.Route]
         var files = LocalFiles()
+        /// Its `ProxyPass PATH URL|!` lines: the path, and whether `!` keeps it local.
+        var proxyPasses: [(path: String, excluded: Bool)] = []
         /// Each code's ErrorDocument line in the host.
         var pageLines: [Int: SourceLocation] = [:]
         /// The host's first line that proxies (ProxyPass to a URL, `[P]`, a `proxy:` handler).

@@ -147,8 +147,13 @@ final class VerifyApacheTests: XCTestCase {
     /// at its line.
     func testErrorsThatPassAndRefusals() throws {
         let passing = try verify(
-            head + "<VirtualHost *:80>\n    ErrorDocument 503 /503.html\n    ProxyPass / http://10.0.0.5:8080/ timeout=7200\n</VirtualHost>\n")
+            head
+                + "<VirtualHost *:80>\n    ErrorDocument 503 /503.html\n    ProxyPass / http://10.0.0.5:8080/ timeout=7200\n    DocumentRoot /srv/none\n</VirtualHost>\n"
+        )
         XCTAssertTrue(try VerifyWorkspace.findings(passing).contains("apache.upstream-errors-pass-through:15"), passing.stdout)
+        // The page's URI is the ProxyPass's whether or not its file is there: proxied, not missing.
+        XCTAssertTrue(try VerifyWorkspace.findings(passing).contains("apache.error-page-proxied:14"), passing.stdout)
+        XCTAssertFalse(try VerifyWorkspace.findings(passing).contains("apache.error-page-missing-file:14"), passing.stdout)
         XCTAssertEqual(try VerifyWorkspace.answer(passing, "/", "answering 500")?.body, "the upstream's own body")
         // The worker's own timeout is shortened too: Apache gives a silent upstream up itself.
         XCTAssertEqual(try VerifyWorkspace.answer(passing, "/", "slower than the timeout")?.status, 502, passing.stdout)
