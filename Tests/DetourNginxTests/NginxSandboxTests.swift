@@ -64,7 +64,7 @@ final class NginxSandboxTests: XCTestCase {
                 http {
                     access_log /sandbox/access.log combined;
                     map $uri $root { default /var/www; }
-                    upstream app { server 127.0.0.1:9001 weight=2; server 127.0.0.1:9001 backup; }
+                    upstream app { server 127.0.0.1:9001 max_fails=0 weight=2; server 127.0.0.1:9001 max_fails=0 backup; }
                     server { proxy_connect_timeout 3s; proxy_read_timeout 3s; proxy_send_timeout 3s; fastcgi_connect_timeout 3s; fastcgi_read_timeout 3s; fastcgi_send_timeout 3s;
                         listen 127.0.0.1:8080 default_server;
                         listen 127.0.0.1:8443;
