@@ -19,6 +19,10 @@ import DetourProxyCore
 ///   `code-not-covered`, and the dialect's intercepting rule at the route's upstream; where it
 ///   does not, and the dialect counts the upstream's other errors as its pass-through
 ///   (`unnamedStatusesPass`), `code-not-covered` only for a status the server raises too;
+/// - a code whose inherited page the route's location dropped, answered with the server's own
+///   page or nothing: the dialect's rule for it, at the location's own `error_page`;
+/// - an error page's URI answered by something other than a file (a `return`): the dialect's
+///   rule for it, at the line that names the page;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
 ///   one while the upstream failed: `error-page-soft-status`, at the line naming the page for
 ///   the status the server met, where the dialect says which.
