@@ -64,11 +64,13 @@ struct ApacheSandboxPlanner {
             let location = config.location(of: entry)
             let inHost = open.last(where: { config.entries[$0].name == .virtualhost })
             if entry.isBlock { open.append(index) }
-            if Self.proxies(name: name, arguments: arguments) || name == "balancermember" {
-                // mod_proxy_fcgi and mod_proxy_ajp answer a silent upstream with 504, not 502.
-                if arguments.contains(where: { $0.lowercased().contains("fcgi://") || $0.lowercased().contains("ajp://") }) { timesOutAs504 = true }
+            let proxying = Self.proxies(name: name, arguments: arguments)
+            if proxying || name == "balancermember" {
+                // A handler's target without its `proxy:` (`proxy:unix:…|fcgi://…`).
+                let targets = arguments.map { $0.lowercased().hasPrefix("proxy:") ? String($0.dropFirst("proxy:".count)) : $0 }
+                if targets.contains(where: ApacheScope.timesOutAs504) { timesOutAs504 = true }
             }
-            if Self.proxies(name: name, arguments: arguments) {
+            if proxying {
                 if let host = hosts.indices.last, inHost == hosts[host].entry {
                     if hosts[host].firstProxy == nil { hosts[host].firstProxy = location }
                 } else if inHost == nil, serverFirstProxy == nil {

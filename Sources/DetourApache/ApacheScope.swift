@@ -19,6 +19,13 @@ final class ApacheScope: Sendable {
 
     func errorDocument(for code: Int, at start: String) -> ApacheErrorDocument? { fields.errorDocument(for: code, at: start) }
     func raisesItself(_ code: Int) -> Bool { fields.raisesItself(code) }
+
+    /// Whether Apache answers a silent upstream at `target` (`fcgi://…`, `unix:…|fcgi://…`,
+    /// `ajp://…`) with 504 rather than 502: mod_proxy_fcgi and mod_proxy_ajp do.
+    static func timesOutAs504(_ target: String) -> Bool {
+        let scheme = target.lowercased().split(separator: "|").last?.prefix { $0 != ":" } ?? ""
+        return scheme == "fcgi" || scheme == "ajp"
+    }
     func proxy(of path: String) -> ApacheProxyLine? { fields.proxy(of: path) }
     func file(of path: String) -> String? { fields.file(of: path) }
     func guardOf(url: String, file: String?) -> ApacheGuard? { fields.guardOf(url: url, file: file) }
@@ -112,8 +119,7 @@ final class ApacheScope: Sendable {
         /// Records what a proxy target (`fcgi://…`, `unix:…|fcgi://…`, `http://…`) tells of
         /// the statuses Apache raises for it.
         mutating func noteTarget(_ target: String) {
-            let scheme = target.lowercased().split(separator: "|").last?.prefix { $0 != ":" } ?? ""
-            if scheme == "fcgi" || scheme == "ajp" { upstreamTimesOutAs504 = true }
+            if ApacheScope.timesOutAs504(target) { upstreamTimesOutAs504 = true }
         }
 
         /// The 5xx statuses visitors can get from Apache's own error handling: what mod_proxy
