@@ -11,7 +11,7 @@ BUILD_PACKAGES = libcmark-dev
 # Python for gunicorn 23 and the install scripts. scripts/install-packages.sh also brings the
 # libraries they load to the archive's versions, so no server warns that it was built against a
 # newer one.
-TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
+TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-headers-more-filter libnginx-mod-http-set-misc caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
 
 .PHONY: site test lint format install deb test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release clean
 

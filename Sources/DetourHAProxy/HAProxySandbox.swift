@@ -33,7 +33,7 @@ public enum HAProxySandbox {
         plan.notProbed = planner.notProbed
         let model = HAProxyModel(config)
         guard model.diagnostics.isEmpty else { return plan }
-        let sites = HAProxySandboxSites(model: model, ports: planner.bindPorts, tlsPorts: planner.tlsPorts)
+        let sites = HAProxySandboxSites(model: model, ports: planner.bindPorts, tlsPorts: planner.tlsPorts, clients: planner.clientAddresses)
         plan.sites = sites.sites
         plan.redirectRule = HAProxyRules.errorlocRedirect.id
         plan.notProbed += sites.notProbed

@@ -15,6 +15,9 @@ struct HAProxySandboxPlanner {
     private(set) var bindPorts: [SourceLocation: [Int]] = [:]
     /// The sandbox ports whose `bind` keeps `ssl`, with the sandbox's certificate.
     private(set) var tlsPorts: Set<Int> = []
+    /// Each frontend's client address for the probes, where it refuses 127.0.0.1
+    /// (`HAProxyClientAddress`): its binds accept the PROXY protocol.
+    private(set) var clientAddresses: [SourceLocation: String] = [:]
 
     /// Timeouts longer than this are shortened, so a silent server is given up in time.
     static let timeout = "3s"
@@ -36,6 +39,9 @@ struct HAProxySandboxPlanner {
 
     mutating func rewrite(_ section: HAProxySection) {
         let isFastCGI = section.lines.contains { $0.keyword == "use-fcgi-app" }
+        if ["frontend", "listen"].contains(section.kind), let client = HAProxyClientAddress.needed(section) {
+            clientAddresses[section.location] = client
+        }
         for line in section.lines {
             let words = line.words.map(\.text)
             switch (section.kind, line.keyword) {
@@ -118,7 +124,14 @@ struct HAProxySandboxPlanner {
         }
         let gone = tls == nil ? dropped : dropped.filter { $0 != "ssl" }
         let kept = tls == nil ? "plain HTTP" : "TLS kept, with the sandbox's certificate"
-        replace(line, with: words, "\(line.keyword) \(written): \(addresses)" + (gone.isEmpty ? "" : " (\(gone.joined(separator: " ")) dropped: \(kept))"))
+        var client = ""
+        if line.keyword == "bind", let address = clientAddresses[section.location] {
+            words.append("accept-proxy")
+            client = "; accept-proxy: the probes come from \(address), which its ACLs let in, as 127.0.0.1 is not"
+        }
+        replace(
+            line, with: words,
+            "\(line.keyword) \(written): \(addresses)" + (gone.isEmpty ? "" : " (\(gone.joined(separator: " ")) dropped: \(kept))") + client)
         if line.keyword == "bind" { bindPorts[section.location, default: []] += ports }
     }
 

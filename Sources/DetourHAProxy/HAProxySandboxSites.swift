@@ -15,7 +15,7 @@ struct HAProxySandboxSites {
     static let exact: Set<String> = ["path", "url"]
     static let hosts: Set<String> = ["hdr(host)", "req.hdr(host)", "hdr_beg(host)", "hdr_dom(host)", "hdr_end(host)", "req.hdr(host),lower"]
 
-    init(model: HAProxyModel, ports: [SourceLocation: [Int]], tlsPorts: Set<Int> = []) {
+    init(model: HAProxyModel, ports: [SourceLocation: [Int]], tlsPorts: Set<Int> = [], clients: [SourceLocation: String] = [:]) {
         for proxy in model.httpEntries {
             guard let ports = ports[proxy.location], !ports.isEmpty else { continue }
             let backend = { (name: String) in model.backendsByName[name].map { model.proxies[$0] } }
@@ -50,6 +50,7 @@ struct HAProxySandboxSites {
             for port in ports {
                 var site = SandboxPlan.Site(host: "127.0.0.1", port: port, location: proxy.location, routes: routes)
                 site.tls = tlsPorts.contains(port)
+                site.clientAddress = clients[proxy.location]
                 sites.append(site)
                 for (host, hostRoutes) in byHost {
                     site.host = host

@@ -171,6 +171,9 @@ struct NginxSandboxPlanner {
             } else {
                 remove(directive, "user: the sandbox does not run as root")
             }
+        case "limit_req", "limit_conn":
+            // A probe's dozens of requests a second are not a visitor's: limited, they would be 429s or 503s.
+            remove(directive, "\(name): probes are not limited")
         case "error_log" where first != "stderr" && !first.hasPrefix("memory:"):
             replace(directive, word: 1, with: context.folder + "/error.log", "error_log \(first): into the sandbox")
         case "access_log" where first != "off":
@@ -327,6 +330,10 @@ struct NginxSandboxPlanner {
         if !routes.contains(where: { $0.path == "/" }) {
             routes.insert(Self.route("/", at: directive.location, in: models[directive], passing: nil), at: 0)
         }
+        if let model = models[directive] {
+            routes += Self.serverConditionRoutes(children, server: model)
+            routes += raiseRoutes(children, server: directive, model: model)
+        }
         for page in pageRoutes(children, server: directive) {
             routes.removeAll { $0.path == page.path }
             routes.append(page)
@@ -338,7 +345,7 @@ struct NginxSandboxPlanner {
             plan.sites.append(site)
         }
         if let model = models[directive] {
-            for route in routes where route.page == nil && route.droppedPages == nil { addPlaceholder(for: route.path, in: model) }
+            for route in routes where route.page == nil && route.droppedPages == nil && route.rerunPages == nil { addPlaceholder(for: route.path, in: model) }
         }
         walk(children.filter { $0.name != "listen" }, in: .server)
         addTimeoutsIfMissing(children, in: directive)
@@ -378,13 +385,23 @@ struct NginxSandboxPlanner {
 
     /// Whether an address's port, if it names one, is one nginx takes (1 to 65535).
     static func hasValidPort(_ address: String) -> Bool {
-        let key = portKey(address)
-        guard let port = Int(key) else { return true }
+        guard let port = Int(port(of: address)) else { return true }
         return (1...65535).contains(port)
     }
 
-    /// What identifies a listen address's port: `80` for `80`, `*:80` and `[::]:80` alike.
+    /// What identifies a listen socket: its port (`80` for `80`, `*:80` and `[::]:80` alike),
+    /// after its address when it names one (`10.0.0.1:80`). nginx hands a connection to a named
+    /// address only to the servers that listen on that address, never to the wildcard's, so
+    /// each such address is a sandbox port of its own.
     static func portKey(_ address: String) -> String {
+        let port = port(of: address)
+        guard !address.hasPrefix("unix:"), !address.allSatisfy(\.isNumber) else { return port }
+        let host = address.hasSuffix("]") || !address.contains(":") ? address : String(address[..<address.lastIndex(of: ":")!])
+        return ["", "*", "0.0.0.0", "[::]"].contains(host) ? port : host + ":" + port
+    }
+
+    /// A listen address's port: `80` where it names none; a socket's path for `unix:`.
+    private static func port(of address: String) -> String {
         if address.hasPrefix("unix:") { return address }
         if address.allSatisfy(\.isNumber) { return address }
         if let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") {
@@ -482,6 +499,34 @@ struct NginxSandboxPlanner {
                     routes.append(.init(path: uri, location: rootPlace!, page: page))
                 }
             }
+        }
+        return routes
+    }
+
+    /// For each code whose server-level page is a URI in an `internal` location, a location
+    /// only the sandbox has that answers the code (`return 429;`), where it inherits the same
+    /// pages: what visitors get when the server raises the code itself (a limit's 429, a body
+    /// size's 413), which no other probe meets.
+    private mutating func raiseRoutes(_ children: [NginxDirective], server: NginxDirective, model: NginxServer) -> [SandboxPlan.Route] {
+        let serverLevel = children.contains { $0.name == "error_page" } ? children.filter { $0.name == "error_page" } : httpErrorPages
+        var routes: [SandboxPlan.Route] = []
+        var raised: [String] = []
+        for errorPage in serverLevel {
+            let values = errorPage.values
+            guard let target = values.last?.split(separator: "?").first.map(String.init), target.hasPrefix("/"), !target.contains("$"),
+                model.location(for: target)?.isInternal == true
+            else { continue }
+            for code in values.compactMap({ Int($0) }) where (400...599).contains(code) && !routes.contains(where: { $0.raises == code }) {
+                let path = "/detour-raise-\(code)"
+                guard model.scope.page(for: code)?.path == target else { continue }
+                var route = SandboxPlan.Route(path: path, location: errorPage.location, pageLines: [code: errorPage.location])
+                route.raises = code
+                routes.append(route)
+                raised.append("location = \(path) { return \(code); }")
+            }
+        }
+        if !raised.isEmpty {
+            insert(raised.joined(separator: " "), into: server, "locations /detour-raise-CODE: the server's own errors, for their internal pages")
         }
         return routes
     }

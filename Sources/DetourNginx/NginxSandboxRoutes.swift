@@ -68,6 +68,30 @@ extension NginxSandboxPlanner {
         return nil
     }
 
+    /// For each server-level `if` on the request's path (`$uri`, `$request_uri`) that returns a
+    /// code the server names a page URI for, a route its pattern matches: nginx runs that `if`
+    /// again for the redirect to the page, and the answer shows whether the page got through.
+    static func serverConditionRoutes(_ children: [NginxDirective], server: NginxServer) -> [SandboxPlan.Route] {
+        var routes: [SandboxPlan.Route] = []
+        for directive in children where directive.kind == .if {
+            guard let condition = NginxCondition(directive), condition.words.count == 3, ["$uri", "$request_uri"].contains(condition.words[0]),
+                ["~", "~*"].contains(condition.words[1]),
+                let code = directive.children.first(where: { $0.kind == .return })?.firstValue.flatMap({ Int($0) }), code >= 400,
+                let page = server.scope.page(for: code), !page.isNamedLocation, !page.hasVariables,
+                let regex = NginxRegex.compile(condition.words[2], caseless: condition.words[1] == "~*")
+            else { continue }
+            let matching = RegexSample.candidates(condition.words[2]).lazy.flatMap { sample in [sample, sample + "a", "/" + sample, "/a" + sample] }.first {
+                path in
+                RegexSample.isPlainPath(path) && regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+            }
+            guard let path = matching else { continue }
+            var route = SandboxPlan.Route(path: path, location: directive.location)
+            route.rerunPages = (directive.location, [code], NginxRules.errorPageServerRewrite.id)
+            routes.append(route)
+        }
+        return routes
+    }
+
     /// The `add_header` lines without `always` in effect where the server's error pages (its
     /// own and its locations', by URI) are served from files, internal locations included.
     static func successHeaders(_ server: NginxServer) -> [(name: String, location: SourceLocation, rule: String)] {

@@ -40,10 +40,33 @@ public enum NginxTestOutput {
                     ))
             } else if let name = Self.unknownDirective(message), Self.unprobedBlocks[name] != nil {
                 reading.setAside.append((location, "\(name) {…}: this nginx does not load \(Self.unprobedBlocks[name]!), and it is not probed"))
+            } else if let name = Self.unknownDirective(message), let folder = modulesFolder,
+                case let files = NginxDirectiveTable.shared.moduleFiles(of: name).filter({ FileManager.default.fileExists(atPath: folder + "/" + $0) }),
+                !files.isEmpty
+            {
+                // The user's nginx has the module built in or loaded elsewhere; here it is a file.
+                for file in files {
+                    reading.loads.append(
+                        (
+                            SourceLocation(path: main, line: 1, column: 1), "load_module \(folder)/\(file); ",
+                            "load_module \(folder)/\(file) added: \(name) needs it, a dynamic module installed with this nginx"
+                        ))
+                }
+            } else if message.hasPrefix("dlopen()"), let symbol = Self.undefinedSymbol(message), let folder = modulesFolder,
+                let needed = NginxModuleFiles.defining(symbol, in: folder)
+            {
+                // A module built on another (set-misc and lua on the NDK) needs that one loaded first.
+                reading.loads.append(
+                    (
+                        location, "load_module \(folder)/\(needed); ",
+                        "load_module \(folder)/\(needed) added: the module loaded here needs its \(symbol)"
+                    ))
             } else if message.hasPrefix("dlopen()") {
                 reading.missing = "a module file this nginx does not have: \(message)"
             } else if let name = Self.unknownDirective(message), let id = NginxDirectiveTable.shared.nameID(name), !NginxDirectiveTable.shared.isBuiltin(id) {
-                reading.missing = "\"\(name)\" is a module's directive, and this nginx does not load that module (\(location.path):\(location.line))"
+                let files = NginxDirectiveTable.shared.moduleFiles(of: name).joined(separator: " or ")
+                reading.missing =
+                    "\"\(name)\" is a directive of \(files), a dynamic module not installed here (\(location.path):\(location.line)); install it where nginx's modules are (\(modulesFolder ?? "nginx -V's --modules-path"))"
             } else {
                 let rule =
                     message.hasPrefix("open() \"")
@@ -96,6 +119,13 @@ public enum NginxTestOutput {
     private static func invalidParameter(_ message: String) -> String? {
         guard message.hasPrefix("invalid parameter \"") else { return nil }
         return String(message.dropFirst("invalid parameter \"".count).prefix { $0 != "\"" })
+    }
+
+    /// `dlopen() "…" failed (…: undefined symbol: ndk_set_var_value)`'s symbol.
+    private static func undefinedSymbol(_ message: String) -> String? {
+        guard let range = message.range(of: "undefined symbol: ") else { return nil }
+        let symbol = String(message[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        return symbol.isEmpty ? nil : symbol
     }
 
     /// `unknown directive "name"`'s name.

@@ -63,6 +63,15 @@ public struct SandboxPlan: Sendable {
         /// at `location`. Such a route asks for a file that is not there (no placeholder is
         /// made for it), so the 404 it meets shows which page answers.
         public var droppedPages: (location: SourceLocation, codes: Set<Int>, rule: String)?
+        /// Where a server-level statement at `location` answers the route with one of `codes`
+        /// and, run again for the internal redirect to that code's page, refuses the page too
+        /// (nginx's `if ($request_uri ~ …) { return 403; }`): one of them answered with the
+        /// server's built-in page is the dialect's `rule` there.
+        public var rerunPages: (location: SourceLocation, codes: Set<Int>, rule: String)?
+        /// A path only the sandbox has, where the server answers this code as it raises it
+        /// itself (a rate limit's 429, a body size's 413): visitors meet its page only then, and
+        /// the page's location is internal, so asking for it tells nothing. Asked once, by GET.
+        public var raises: Int?
 
         public init(
             path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil,
@@ -118,6 +127,9 @@ public struct SandboxPlan: Sendable {
         /// without `handle_response`): each route's pass-through
         /// is named there, not at the route's own upstream.
         public var passThroughLocation: SourceLocation?
+        /// The client address the probes declare (the PROXY protocol, which the sandbox has
+        /// the listener accept), where the configuration refuses 127.0.0.1 and lets this one in.
+        public var clientAddress: String?
 
         public init(host: String, port: Int, location: SourceLocation, routes: [Route]) {
             self.host = host

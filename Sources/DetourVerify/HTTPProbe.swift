@@ -25,14 +25,19 @@ public struct HTTPProbe: Sendable {
     public var body: String?
     /// Whether it is sent over TLS (the server's certificate is not checked: the sandbox made it).
     public var tls: Bool
+    /// The client address declared first in a PROXY protocol (v1) header, before TLS.
+    public var clientAddress: String?
 
-    public init(port: Int, host: String, method: String = "GET", path: String, body: String? = nil, tls: Bool = false) {
+    public init(
+        port: Int, host: String, method: String = "GET", path: String, body: String? = nil, tls: Bool = false, clientAddress: String? = nil
+    ) {
         self.port = port
         self.host = host
         self.method = method
         self.path = path
         self.body = body
         self.tls = tls
+        self.clientAddress = clientAddress
     }
 
     /// One context for every TLS probe: it trusts any certificate.
@@ -60,7 +65,7 @@ public struct HTTPProbe: Sendable {
                 .connectTimeout(.seconds(5))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        if let tlsContext {
+                        if let tlsContext, clientAddress == nil {
                             try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: serverName))
                         }
                         try channel.pipeline.syncOperations.addHandler(collector)
@@ -68,6 +73,16 @@ public struct HTTPProbe: Sendable {
                 }
                 .connect(host: "127.0.0.1", port: port).get()
             let deadline = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { channel.close(promise: nil) }
+            if let clientAddress {
+                // The PROXY header goes first, in the clear; TLS, if any, starts after it.
+                let family = clientAddress.contains(":") ? "TCP6" : "TCP4"
+                let local = clientAddress.contains(":") ? "::1" : "127.0.0.1"
+                try await channel.writeAndFlush(ByteBuffer(string: "PROXY \(family) \(clientAddress) \(local) 40000 \(port)\r\n"))
+                if let tlsContext {
+                    let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: serverName)
+                    try await channel.pipeline.addHandler(handler, position: .first)
+                }
+            }
             try await channel.writeAndFlush(ByteBuffer(string: request))
             try? await channel.closeFuture.get()
             deadline.cancel()

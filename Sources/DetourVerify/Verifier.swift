@@ -169,14 +169,16 @@ public enum Verifier {
     {
         await withTaskGroup(of: VerifyObservation.self) { group in
             for (siteIndex, site) in plan.sites.enumerated() {
-                for (routeIndex, route) in site.routes.enumerated() {
+                for (routeIndex, route) in site.routes.enumerated() where route.raises == nil || mode == .answers {
                     // An error page's own URI is read, not posted to.
-                    for method in route.page == nil ? methods : ["GET"] {
+                    for method in route.page == nil && route.raises == nil ? methods : ["GET"] {
                         group.addTask {
                             let mark = UUID().uuidString
                             let target = route.path + (route.path.contains("?") ? "&" : "?") + "detour-probe=" + mark
                             let form = method == "POST" ? "detour=probe" : nil
-                            let answer = await HTTPProbe(port: site.port, host: site.host, method: method, path: target, body: form, tls: site.tls).send(
+                            let answer = await HTTPProbe(
+                                port: site.port, host: site.host, method: method, path: target, body: form, tls: site.tls, clientAddress: site.clientAddress
+                            ).send(
                                 seconds: timeout)
                             let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)
                             return VerifyObservation(

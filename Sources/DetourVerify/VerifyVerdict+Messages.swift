@@ -20,6 +20,12 @@ extension VerifyVerdict {
             return "the error page is not a file: asked for, \(path) answers \(statuses) with \(bodies), and so do visitors who meet the error"
         case .dropped:
             return "the page this location inherits is dropped by its own error_page: \(path) answers \(statuses) with \(bodies)"
+        case .rerun:
+            return
+                "this answers \(statuses) and runs again for the error page's own request, which it refuses too: \(path) answers \(statuses) with \(bodies)"
+        case .raisedPageMissing:
+            let code = path.split(separator: "-").last ?? ""
+            return "the error page is not there: visitors who meet the server's own \(code) get a 404 instead (\(path) answers it, raised in the sandbox)"
         case .header(_, let name):
             return "\(name) is missing from the error answers (\(statuses)): it is added to the site's successful answers only"
         case .shared:

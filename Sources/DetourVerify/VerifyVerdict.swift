@@ -21,6 +21,10 @@ import DetourProxyCore
 ///   (`unnamedStatusesPass`), `code-not-covered` only for a status the server raises too;
 /// - a code whose inherited page the route's location dropped, answered with the server's own
 ///   page or nothing: the dialect's rule for it, at the location's own `error_page`;
+/// - a code a server-level statement answered, and answered again for its page's own request,
+///   with the server's own page or nothing: the dialect's rule for it, at that statement;
+/// - a code the server raises itself (`SandboxPlan.Route.raises`) answered with a 404:
+///   `error-page-missing-file`, at the line naming its page;
 /// - an error page's URI answered by something other than a file (a `return`): the dialect's
 ///   rule for it, at the line that names the page;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
@@ -40,6 +44,10 @@ enum VerifyVerdict {
         case redirect(String)
         /// A code whose inherited page the route's location dropped (the dialect's rule).
         case dropped(String)
+        /// A code a server-level statement answered, whose page it refused in turn (the dialect's rule).
+        case rerun(String)
+        /// A code the server raised itself answered with a 404: its page's file is missing.
+        case raisedPageMissing
         /// A page's URI answered by something other than a file (the dialect's rule).
         case returned(String)
     }
@@ -94,6 +102,12 @@ enum VerifyVerdict {
                 }
             }
         }
+        // A site that answers no probe with a success (`return 444` for all else) has none to
+        // show them: nginx's rule (`always` or successes only) is the fact there.
+        let succeeding = Set(observations.filter { (200..<300).contains($0.status) }.map(\.site))
+        for site in plan.sites.indices where !succeeding.contains(site) && !plan.sites[site].successHeaders.isEmpty {
+            pageHeaders[site] = plan.sites[site].successHeaders
+        }
         var groups: [String: Group] = [:]
         var order: [String] = []
         func add(_ kind: Kind, at location: SourceLocation, _ observation: VerifyObservation) {
@@ -136,6 +150,11 @@ enum VerifyVerdict {
                 }
                 continue
             }
+            // A code the server raises itself: a 404 in its place is its page's missing file.
+            if let code = route.raises {
+                if observation.status == 404, code != 404, let line = route.pageLines?[code] { add(.raisedPageMissing, at: line, observation) }
+                continue
+            }
             // A HEAD's answer has no body to tell whose page it is.
             if observation.method == "HEAD" { continue }
             // A code whose inherited page the route's location dropped, answered without a page.
@@ -143,9 +162,16 @@ enum VerifyVerdict {
                 add(.dropped(dropped.rule), at: dropped.location, observation)
                 continue
             }
-            // An error answer for a code detour has a page for, without a header the site's
-            // successes carry.
-            if codes.contains(observation.status), observation.body != .upstream, observation.body != .empty {
+            // A code a server-level statement answered, without the page named for it.
+            if let rerun = route.rerunPages, rerun.codes.contains(observation.status), observation.body == .builtin || observation.body == .empty {
+                add(.rerun(rerun.rule), at: rerun.location, observation)
+                continue
+            }
+            // An error answer for a code detour has a page for, or one of the site's own error
+            // pages, without a header the site's successes carry.
+            if observation.status >= 400, observation.body != .upstream, observation.body != .empty,
+                codes.contains(observation.status) || observation.body != .builtin
+            {
                 for header in pageHeaders[observation.site] ?? [] where !observation.headerNames.contains(header.name) {
                     add(.header(header.rule, header.name), at: header.location, observation)
                 }
@@ -211,7 +237,10 @@ enum VerifyVerdict {
             let rule: String =
                 switch group.kind {
                 case .shared(let check): check.id(dialect)
-                case .reachable(let rule), .intercepted(let rule), .header(let rule, _), .redirect(let rule), .dropped(let rule), .returned(let rule): rule
+                case .raisedPageMissing: SharedCheck.missingFile.id(dialect)
+                case .reachable(let rule), .intercepted(let rule), .header(let rule, _), .redirect(let rule), .dropped(let rule), .rerun(let rule),
+                    .returned(let rule):
+                    rule
                 }
             let evidence = group.observations.map(\.evidence)
             let shown = evidence.prefix(Self.shownEvidence).map { Diagnostic.Note("seen: \($0)") }

@@ -125,6 +125,33 @@ final class VerifyHAProxyTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "slower than the timeout", scheme: "https")?.status, 302)
     }
 
+    /// A frontend that serves only its office's network refuses 127.0.0.1: the probes come
+    /// from an address its ACLs let in (the PROXY protocol, before TLS), and what they meet is
+    /// the backend's, not the refusal.
+    func testAFrontendThatLetsOnlySomeNetworksInIsProbedFromOneOfThem() throws {
+        let result = try verify(
+            head + pages
+                + """
+                frontend office
+                    bind :80
+                    bind :443 ssl crt /etc/haproxy/certs/site.pem
+                    acl office src 192.168.10.0/24 10.8.0.0/16
+                    http-request deny if !office
+                    default_backend app
+
+                backend app
+                    server app1 10.0.0.5:8080
+
+                """)
+        XCTAssertEqual(Set(try VerifyWorkspace.findings(result)), ["haproxy.upstream-errors-pass-through:25"], result.stdout)
+        for scheme in ["http", "https"] {
+            XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200", scheme: scheme)?.body, "the upstream's own body", scheme)
+            XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: scheme)?.body, "detour's public/errors/503.html", scheme)
+        }
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(rewrites.contains { $0.contains("accept-proxy: the probes come from 192.168.10.1") }, "\(rewrites)")
+    }
+
     /// Without errorfiles visitors get HAProxy's built-in pages: named at the frontend.
     func testBuiltInPagesAreNotCovered() throws {
         let result = try verify(head + "frontend www\n    bind :80\n    default_backend app\n\nbackend app\n    server app1 10.0.0.5:8080\n")

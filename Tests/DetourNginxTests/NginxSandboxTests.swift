@@ -65,7 +65,7 @@ final class NginxSandboxTests: XCTestCase {
                     access_log /sandbox/access.log combined;
                     map $uri $root { default /var/www; }
                     upstream app { server 127.0.0.1:9001 max_fails=0 weight=2; server 127.0.0.1:9001 max_fails=0 backup; }
-                    server { proxy_connect_timeout 3s; proxy_read_timeout 3s; proxy_send_timeout 3s; fastcgi_connect_timeout 3s; fastcgi_read_timeout 3s; fastcgi_send_timeout 3s;
+                    server { proxy_connect_timeout 3s; proxy_read_timeout 3s; proxy_send_timeout 3s; fastcgi_connect_timeout 3s; fastcgi_read_timeout 3s; fastcgi_send_timeout 3s; location = /detour-raise-502 { return 502; }
                         listen 127.0.0.1:8080 default_server;
                         listen 127.0.0.1:8443;
 
@@ -80,8 +80,10 @@ final class NginxSandboxTests: XCTestCase {
                 }
                 """))
         XCTAssertEqual(plan.sites.map { "\($0.host):\($0.port)" }, ["www.example.com:8080", "www.example.com:8443"])
-        XCTAssertEqual(plan.sites.first?.routes.map(\.path), ["/", "/api/", "/health", "/a.php"])
-        XCTAssertEqual(plan.sites.first?.routes.map { $0.upstreamLocation != nil }, [false, true, true, true])
+        // The internal page's code is raised where only the sandbox asks, as the server raises it.
+        XCTAssertEqual(plan.sites.first?.routes.map(\.path), ["/", "/api/", "/health", "/a.php", "/detour-raise-502"])
+        XCTAssertEqual(plan.sites.first?.routes.map { $0.upstreamLocation != nil }, [false, true, true, true, false])
+        XCTAssertEqual(plan.sites.first?.routes.last?.raises, 502)
         XCTAssertEqual(plan.notProbed.map(\.location.line), [])
         XCTAssertTrue(plan.rewrites.contains { $0.reason == "listen 443 ssl http2: 127.0.0.1:8443 (ssl, http2 dropped: plain HTTP)" })
     }
@@ -144,8 +146,8 @@ final class NginxSandboxTests: XCTestCase {
 
     func testWordsOfTimesAndAddresses() {
         XCTAssertEqual(
-            ["80", "*:80", "[::]:80", "127.0.0.1", "10.0.0.1:8443", "unix:/run/x.sock"].map(NginxSandboxPlanner.portKey),
-            ["80", "80", "80", "80", "8443", "unix:/run/x.sock"])
+            ["80", "*:80", "[::]:80", "0.0.0.0:80", "127.0.0.1", "10.0.0.1:8443", "[::1]:8443", "unix:/run/x.sock"].map(NginxSandboxPlanner.portKey),
+            ["80", "80", "80", "80", "127.0.0.1:80", "10.0.0.1:8443", "[::1]:8443", "unix:/run/x.sock"])
         XCTAssertEqual(
             ["http://app", "http://app:8080/x", "https://unix:/run/a.sock:/x", "$backend"].map(NginxSandboxPlanner.authority),
             ["app", "app:8080", "unix:/run/a.sock:", nil])

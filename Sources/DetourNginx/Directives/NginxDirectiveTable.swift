@@ -50,6 +50,8 @@ struct NginxDirectiveTable: Sendable {
     private var slots: [Int32] = []
     /// The dynamic modules the table knows, by file name.
     private(set) var modules: Set<String> = []
+    /// Each module directive's module files (a name two modules share, `geoip_country`, has both).
+    private var moduleFilesByName: [String: [String]] = [:]
     /// Variables by name, and the families any suffix completes (`http_`), each with the
     /// blocks it is known in (`variableInHTTP`, `variableInStream`).
     private var variables: [String: UInt8] = [:]
@@ -98,7 +100,10 @@ struct NginxDirectiveTable: Sendable {
                         contexts: contexts, isBlock: equals(fields[3], "block"), counts: counts, orMore: orMore,
                         isFlag: equals(fields[5], "flag"), isOnce: equals(fields[6], "once"), isBuiltin: isBuiltin)
                 ))
-            if !isBuiltin { modules.insert(string(fields[1])) }
+            if !isBuiltin {
+                modules.insert(string(fields[1]))
+                moduleFilesByName[string(fields[0]), default: []].append(string(fields[1]))
+            }
         }
         var spelled: [[UInt8]] = []
         for row in rows.sorted(by: { $0.name.lexicographicallyPrecedes($1.name) }) {
@@ -163,6 +168,9 @@ struct NginxDirectiveTable: Sendable {
 
     /// Whether nginx itself has directive number `id` (not only a dynamic module).
     func isBuiltin(_ id: Int) -> Bool { names[id].forms.contains { forms[Int($0)].isBuiltin } }
+
+    /// The dynamic modules' files that have directive `name` (none for nginx's own directives).
+    func moduleFiles(of name: String) -> [String] { moduleFilesByName[name] ?? [] }
 
     /// Whether nginx knows variable `name` (lower case, without `$`) in `blocks`.
     func knowsVariable(_ name: String, in blocks: UInt8) -> Bool {
