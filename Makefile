@@ -13,7 +13,7 @@ BUILD_PACKAGES = libcmark-dev
 # newer one.
 TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-headers-more-filter libnginx-mod-http-set-misc caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
 
-.PHONY: site test lint format install deb test-install check-oracle bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release clean
+.PHONY: site test lint format install deb test-install check-oracle check-real bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release clean
 
 ## site: build content/ and templates/ into public/, with the debug build the tests share: on a fresh clone it compiles in a fraction of the release build's time, and writes the same files
 site: deps
@@ -72,6 +72,11 @@ bench-check: deps release
 bench-diagnose: deps release
 	@scripts/install-packages.sh time bc
 	scripts/bench-diagnose.sh $(LINES)
+
+## check-real: detour check and detour verify on every real configuration of Tests/RealConfigs (MANIFEST.tsv names each one's source and licence), compared rule by rule: per server, agreement and the disagreements by rule and kind (in full in .build/check-real/<server>.txt)
+check-real: deps test-deps release
+	@test -d public/errors || .build/static/release/detour build
+	DETOUR=.build/static/release/detour scripts/check-real.py
 
 ## bench-search: search figures in Chromium (requests, bytes, time to first result) on the shipped and a synthetic knowledge base
 bench-search: deps test-deps release

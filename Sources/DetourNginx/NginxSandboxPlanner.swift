@@ -45,6 +45,8 @@ struct NginxSandboxPlanner {
     /// The `upstream` blocks a gateway's pass names, with its protocol: their servers go to
     /// the fake upstream speaking it.
     var gatewayUpstreams: [String: String] = [:]
+    /// Whether the walk is in a `limit_except` block, where `set` is not allowed.
+    private var insideLimitExcept = false
     /// The `upstream` block the walk is in.
     private var currentUpstream: String?
     /// Whether the upstream block being walked has more than one server: nginx then counts
@@ -134,7 +136,11 @@ struct NginxSandboxPlanner {
                 upstreamHasPeers = directive.children.filter { $0.name == "server" }.count > 1
                 walk(directive.children, in: .upstream)
                 currentUpstream = nil
-            case "location", "if", "limit_except": walk(directive.children, in: .location)
+            case "location", "if", "limit_except":
+                let outer = insideLimitExcept
+                insideLimitExcept = name == "limit_except"
+                walk(directive.children, in: .location)
+                insideLimitExcept = outer
             case "server" where block == .upstream:
                 upstreamServer(directive)
             case _ where Self.tables.contains(name):
@@ -208,7 +214,9 @@ struct NginxSandboxPlanner {
             guard !upstreamNames.contains(Self.authority(of: first) ?? first) else { return }
             if let gateway = Self.gateways[name] {
                 let scheme = first.contains("uwsgi://") ? "uwsgi://" : ""
-                replace(directive, word: 1, with: scheme + context.upstream(speaking: gateway), "\(name) \(first): the fake upstream (\(gateway))")
+                replace(
+                    directive, word: 1, with: scheme + context.upstream(speaking: gateway) + keptVariables(first),
+                    "\(name) \(first): the fake upstream (\(gateway))")
                 return
             }
             let scheme = first.hasPrefix("grpcs://") || first.hasPrefix("grpc://") ? "grpc://" : ""
@@ -265,14 +273,24 @@ struct NginxSandboxPlanner {
     private mutating func proxyPass(_ directive: NginxDirective, _ url: String) {
         guard let authority = Self.authority(of: url) else {
             // A URL entirely in a variable (`proxy_pass $backend;`).
-            replace(directive, word: 1, with: "http://" + context.upstream, "proxy_pass \(url): the fake upstream")
+            replace(directive, word: 1, with: "http://" + context.upstream + keptVariables(url), "proxy_pass \(url): the fake upstream")
             return
         }
         guard !upstreamNames.contains(authority), Self.hasValidPort(authority) else { return }
         let schemeEnd = url.range(of: "://")!.upperBound
         let rest = url[schemeEnd...].dropFirst(authority.count)
         let scheme = url[..<schemeEnd].replacingOccurrences(of: "https://", with: "http://").replacingOccurrences(of: "grpcs://", with: "grpc://")
-        replace(directive, word: 1, with: scheme + context.upstream + rest, "proxy_pass \(url): the fake upstream (plain HTTP)")
+        replace(
+            directive, word: 1, with: scheme + context.upstream + rest + keptVariables(String(url[..<rest.startIndex])),
+            "proxy_pass \(url): the fake upstream (plain HTTP)")
+    }
+
+    /// For an address with variables that the fake upstream replaces, a `set` of them after
+    /// it: nginx still compiles them, and refuses one nothing defines (`unknown "backend"
+    /// variable`) as it does the configuration as written. Not where `set` is not allowed.
+    private func keptVariables(_ replaced: String) -> String {
+        guard replaced.contains("$"), !replaced.contains("\""), !insideLimitExcept else { return "" }
+        return "; set $detour_variables \"\(replaced)\""
     }
 
     /// `host:port` of `scheme://host:port/path`, `unix:/path:` included; nil without a scheme.

@@ -101,7 +101,8 @@ public enum NginxTestOutput {
     /// The first line, in the files' order, that writes `$name` or `${name}`.
     private static func firstUse(of name: String, in copies: [(copy: String, display: String)]) -> SourceLocation? {
         let pattern = "\\$(\\{" + NSRegularExpression.escapedPattern(for: name) + "\\}|" + NSRegularExpression.escapedPattern(for: name) + "(?![A-Za-z0-9_]))"
-        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        // nginx names a variable in lower case; it reads any case alike.
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: .caseInsensitive) else { return nil }
         for file in copies {
             guard let text = try? String(contentsOfFile: file.copy, encoding: .utf8) else { continue }
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

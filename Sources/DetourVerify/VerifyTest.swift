@@ -146,8 +146,18 @@ enum VerifyTest {
     /// (`{` … `}`) with it; or only `word` in it, when the refusal names one.
     static func blank(_ location: SourceLocation, word: String? = nil, copies: [(copy: String, display: String)], terminator: UInt8?) {
         blank(location, copies: copies) { bytes in
-            guard let range = statement(at: location.line, in: bytes, terminator: terminator) else { return nil }
-            return word.flatMap { Self.word(Array($0.utf8), in: bytes, within: range) } ?? range
+            guard var range = statement(at: location.line, in: bytes, terminator: terminator) else { return nil }
+            if let word { return Self.word(Array(word.utf8), in: bytes, within: range) ?? range }
+            // A place inside the line (where a variable is used): the statements up to it go too.
+            if location.column > 1, let lineStart = lineRange(location.line, in: bytes)?.lowerBound {
+                let place = lineStart + location.column - 1
+                while range.upperBound <= place, range.upperBound < bytes.count,
+                    let next = statement(from: range.upperBound, in: bytes, terminator: terminator), next.upperBound > range.upperBound
+                {
+                    range = range.lowerBound..<next.upperBound
+                }
+            }
+            return range
         }
     }
 
@@ -214,7 +224,11 @@ enum VerifyTest {
 
     /// The bytes of the statement that starts on line `line` (1-based).
     static func statement(at line: Int, in bytes: [UInt8], terminator: UInt8?) -> Range<Int>? {
-        guard let start = lineRange(line, in: bytes)?.lowerBound else { return nil }
+        lineRange(line, in: bytes).flatMap { statement(from: $0.lowerBound, in: bytes, terminator: terminator) }
+    }
+
+    /// The bytes of the statement that starts at `start`.
+    static func statement(from start: Int, in bytes: [UInt8], terminator: UInt8?) -> Range<Int>? {
         var depth = 0
         var quote: UInt8?
         var index = start

@@ -464,6 +464,16 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(Set(answers.compactMap { $0["status"] as? Int }), [200], "the site runs: \(answers)")
     }
 
+    func testAnUpstreamAddressInAVariableNothingDefinesIsRefusedAtEachUse() throws {
+        // The fake upstream takes the address's place; nginx still reads the variable, as
+        // docker-compose templates left unrendered show it.
+        let result = try verify(
+            "server {\n    listen 80;\n    location / { proxy_pass http://$BACKEND_ADDR; }\n    location /api/ { proxy_pass http://$BACKEND_ADDR/v1/; }\n}\n")
+        XCTAssertEqual(try findings(result).map(\.rule), ["nginx.directive", "nginx.directive"], result.stdout)
+        XCTAssertEqual(try findings(result).map(\.line), [3, 4])
+        XCTAssertTrue(result.stdout.contains("unknown \\\"backend_addr\\\" variable"), result.stdout)
+    }
+
     func testCodesTheServerRaisesItselfAndAnAddressOfItsOwnAreProbed() throws {
         // 429 comes only from a limit and its page's location is internal; the `if` answers 403
         // and, run again for the page's own request, refuses it too. The second server shares

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Adds one configuration to Tests/RealConfigs from a repository mirror (a git directory, as the
+fetch tool leaves them: /work/.mirror/<owner>+<name>/repo), byte for byte at the mirror's HEAD,
+with its manifest line (case, repository, path, commit, licence, main file, setup, arguments).
+
+    scripts/real-configs/add.py SERVER CASE GIT_DIR PATH LICENCE [SETUP] [ARGUMENTS]
+
+SETUP is `sites-enabled` for a file of server blocks (check-real.py includes it from an http
+block), empty otherwise. More files of the same case: PATH may list several, comma-separated;
+the first is the main file. The licence is the one the repository's licence file names.
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def main(argv):
+    server, case, git_dir, paths, licence = argv[:5]
+    setup = argv[5] if len(argv) > 5 else ""
+    arguments = argv[6] if len(argv) > 6 else ""
+    commit = subprocess.run(["git", "-C", git_dir, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    owner_name = os.path.basename(os.path.dirname(git_dir.rstrip("/"))).replace("+", "/", 1)
+    folder = os.path.join(ROOT, "Tests", "RealConfigs", server, case)
+    os.makedirs(folder, exist_ok=True)
+    names = []
+    for path in paths.split(","):
+        data = subprocess.run(["git", "-C", git_dir, "show", "%s:%s" % (commit, path)], capture_output=True, check=True).stdout
+        name = os.path.basename(path)
+        with open(os.path.join(folder, name), "wb") as out:
+            out.write(data)
+        names.append(name)
+    manifest = os.path.join(ROOT, "Tests", "RealConfigs", server, "MANIFEST.tsv")
+    if not os.path.exists(manifest):
+        with open(manifest, "w", encoding="utf-8") as out:
+            out.write("# case\trepository\tpath\tcommit\tlicence\tmain\tsetup\targuments\n")
+    with open(manifest, "a", encoding="utf-8") as out:
+        out.write("\t".join([case, owner_name, paths, commit, licence, names[0], setup, arguments]) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
