@@ -69,9 +69,9 @@ def nginx_snippet(text, top):
     """detour's nginx snippet added as the README tells users to: the server part in every
     server block of http, the proxy part in every location that passes to an upstream, and the
     http part in the http block. `top`: the block the file's top level stands in (`http` for a
-    site's file). Blocks are followed by their braces (comments set aside); each include goes
-    on the line it belongs to, so every line keeps its number."""
-    out, blocks, statement = [], [top], ""
+    site's file). Blocks are followed by their braces (comments and quoted words set aside);
+    each include goes on the line it belongs to, so every line keeps its number."""
+    out, blocks, statement, quote = [], [top], "", None
     for line in text.splitlines(keepends=True):
         code = line.split("#", 1)[0]
         words = code.split()
@@ -83,7 +83,16 @@ def nginx_snippet(text, top):
             written += character
             if index >= len(code):
                 continue
-            if character == "{":
+            if quote:
+                # Braces in a quoted word (`body ~ '{"a":1}'`) open nothing.
+                statement += character
+                if character == quote and line[index - 1:index] != "\\":
+                    quote = None
+                continue
+            if character in "'\"":
+                quote = character
+                statement += character
+            elif character == "{":
                 opened = statement.split()
                 blocks.append(opened[0] if opened else "")
                 statement = ""

@@ -293,6 +293,14 @@ struct NginxSandboxPlanner {
         return "; set $detour_variables \"\(replaced)\""
     }
 
+    /// Whether `address` (`host:port`, `[v6]:port`, `unix:/path`) is one a resolver could
+    /// answer: a host name holds letters, digits, `-`, `.` and `_` only.
+    static func couldResolve(_ address: String) -> Bool {
+        guard !address.hasPrefix("unix:"), !address.hasPrefix("[") else { return true }
+        let host = address.split(separator: ":", maxSplits: 1).first ?? ""
+        return !host.isEmpty && host.allSatisfy { $0.isLetter || $0.isNumber || "-._".contains($0) }
+    }
+
     /// `host:port` of `scheme://host:port/path`, `unix:/path:` included; nil without a scheme.
     static func authority(of url: String) -> String? {
         guard let start = url.range(of: "://")?.upperBound else { return nil }
@@ -305,7 +313,9 @@ struct NginxSandboxPlanner {
     }
 
     private mutating func upstreamServer(_ directive: NginxDirective) {
-        guard let address = directive.firstValue, Self.hasValidPort(address) else { return }
+        // An address no resolver resolves anywhere (`${BACKEND}`, a template not rendered) stays
+        // as written: nginx refuses it as it does on the user's machine.
+        guard let address = directive.firstValue, Self.hasValidPort(address), Self.couldResolve(address) else { return }
         // In a group of servers, failures are not counted (`max_fails=0`): one upstream mode's
         // failures would otherwise mark every server down for the next modes' probes, which
         // would meet nginx's "no live upstreams" instead of the upstream.

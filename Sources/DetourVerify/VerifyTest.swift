@@ -227,13 +227,31 @@ enum VerifyTest {
         lineRange(line, in: bytes).flatMap { statement(from: $0.lowerBound, in: bytes, terminator: terminator) }
     }
 
+    private static let blanks: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")]
+
     /// The bytes of the statement that starts at `start`.
     static func statement(from start: Int, in bytes: [UInt8], terminator: UInt8?) -> Range<Int>? {
         var depth = 0
         var quote: UInt8?
+        // Braces inside a word open no block: nginx's `${name}`, and where lines end statements
+        // (Caddy), a placeholder's `{http.request.uri}`.
+        var wordBraces = 0
         var index = start
         while index < bytes.count {
             let byte = bytes[index]
+            let next = index + 1 < bytes.count ? bytes[index + 1] : UInt8(ascii: "\n")
+            if byte == UInt8(ascii: "{"), quote == nil,
+                (index > start && bytes[index - 1] == UInt8(ascii: "$")) || (terminator == nil && !Self.blanks.contains(next))
+            {
+                wordBraces += 1
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "}"), quote == nil, wordBraces > 0 {
+                wordBraces -= 1
+                index += 1
+                continue
+            }
             if let open = quote {
                 if byte == UInt8(ascii: "\\") {
                     index += 2

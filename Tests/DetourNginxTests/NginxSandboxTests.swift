@@ -152,6 +152,10 @@ final class NginxSandboxTests: XCTestCase {
             ["http://app", "http://app:8080/x", "https://unix:/run/a.sock:/x", "$backend"].map(NginxSandboxPlanner.authority),
             ["app", "app:8080", "unix:/run/a.sock:", nil])
         XCTAssertEqual(["60", "60s", "1m", "500ms", "2h", "x"].map(NginxSandboxPlanner.seconds), [60, 60, 60, 0.5, 7200, nil])
+        // A template's `${BACKEND}` is no host name: the sandbox leaves it for nginx to refuse.
+        XCTAssertEqual(
+            ["app:8000", "10.0.0.5", "unix:/run/a.sock", "[::1]:80", "${BACKEND}", "$backend:80", "my_app"].map(NginxSandboxPlanner.couldResolve),
+            [true, true, true, true, false, false, true])
     }
 
     func testAnIncludeCycleStopsTheRunAndAMissingIncludeIsLeftToNginx() throws {

@@ -37,6 +37,20 @@ final class StatementBlankingTests: XCTestCase {
         XCTAssertEqual(blanked(caddy, line: 5, terminator: nil), "\troot * /srv")
     }
 
+    /// Braces inside a word open no block: nginx's `${name}` and a Caddy placeholder.
+    func testAVariablesOrAPlaceholdersBracesAreTheWords() {
+        let nginx = "set_real_ip_from ${UPSTREAM};\nroot /srv;\n"
+        XCTAssertEqual(blanked(nginx, line: 1, terminator: UInt8(ascii: ";")), "set_real_ip_from ${UPSTREAM};")
+        let caddy = "site {\n\theader X-Host {http.request.host}\n\troot * /srv\n}\n"
+        XCTAssertEqual(blanked(caddy, line: 2, terminator: nil), "\theader X-Host {http.request.host}")
+        // A statement through the one at a place inside the line (where a variable is used).
+        let bytes = Array("include a.conf; proxy_pass http://x; set $v \"$backend\";\nroot /srv;\n".utf8)
+        let first = VerifyTest.statement(at: 1, in: bytes, terminator: UInt8(ascii: ";"))!
+        XCTAssertEqual(String(decoding: bytes[first], as: UTF8.self), "include a.conf;")
+        let second = VerifyTest.statement(from: first.upperBound, in: bytes, terminator: UInt8(ascii: ";"))!
+        XCTAssertEqual(String(decoding: bytes[second], as: UTF8.self), " proxy_pass http://x;")
+    }
+
     /// A `}` that closes the block around the statement ends it: the block stays whole.
     func testTheEnclosingBlocksBraceIsNotTaken() {
         XCTAssertEqual(blanked("server {\n    listen 80; }\n", line: 2, terminator: UInt8(ascii: ";")), "    listen 80;")
