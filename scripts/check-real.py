@@ -10,7 +10,9 @@ agreement, and the disagreements by rule and kind:
 
 Only the rules verify can observe are compared (VERIFY_RULES: what its verdicts, log readings
 and the server's own test report, read from Sources/DetourVerify and the dialects' sandbox
-plans); check's other findings are counted apart. Each disagreement is written in full to
+plans); check's other findings are counted apart. The rules a server's refusal is reported as
+compare as one (`SERVER.refused`, at the line the server names); where the server refused the
+configuration, nothing was probed and only refusals compare. Each disagreement is written in full to
 .build/check-real/<server>.txt.
 
     scripts/check-real.py [--sample N] [SERVER...]
@@ -46,6 +48,15 @@ VERIFY_RULES = {
     "caddy": ["syntax", "directive", "import", "handle-errors-redirect"],
     "haproxy": ["syntax", "errorfile-code", "errorfile-invalid", "errorloc-redirect"],
     "apache": ["syntax", "error-document-redirect"],
+    "varnish": ["syntax"],
+}
+# The findings a server's refusal of the configuration is reported as: one class when compared
+# (the server names the line, the rule is detour's reading of its words).
+CONFIG_RULES = {
+    "nginx": ["syntax", "directive", "include-missing", "include-cycle", "include-depth", "include-size"],
+    "caddy": ["syntax", "directive", "import"],
+    "haproxy": ["syntax", "errorfile-code", "errorfile-invalid"],
+    "apache": ["syntax"],
     "varnish": ["syntax"],
 }
 FIELDS = ["case", "repository", "path", "commit", "licence", "main", "setup", "arguments"]
@@ -156,12 +167,15 @@ def run(detour, command, server, main, arguments, folder):
     return report, None
 
 
-def findings(report, folder, judged):
+def findings(report, folder, judged, refusals):
+    """Each judged finding by (rule, path, line): the refusal rules as one, `SERVER.refused`."""
     found = {}
     for item in report.get("diagnostics", []):
         rule = item.get("rule", "")
         if rule not in judged:
             continue
+        if rule in refusals:
+            rule = rule.split(".")[0] + ".refused"
         place = item.get("location", {})
         path = os.path.relpath(os.path.join(folder, place.get("path", "")), folder)
         found[(rule, path, place.get("line", 0))] = item.get("severity", "")
@@ -215,8 +229,12 @@ def main(argv):
                 cannot.append((row["case"], refusal or error))
                 report_lines.append("%s: not run: %s" % (row["case"], refusal or error))
                 continue
-            said = findings(checked, folder, judged)
-            seen = findings(verified, folder, judged)
+            refusals = {server + "." + rule for rule in CONFIG_RULES.get(server, [])}
+            said = findings(checked, folder, judged, refusals)
+            seen = findings(verified, folder, judged, refusals)
+            if any(key[0].endswith(".refused") for key in seen):
+                # The server refused it: nothing was probed, only the refusals compare.
+                said = {key: value for key, value in said.items() if key[0].endswith(".refused")}
             others += sum(1 for item in checked.get("diagnostics", []) if item.get("rule") not in judged)
             disagreements = compare(said, seen)
             if not disagreements:

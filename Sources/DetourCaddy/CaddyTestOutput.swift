@@ -37,7 +37,9 @@ public enum CaddyTestOutput {
             let rule =
                 message.contains("import") && (message.contains("not found") || message.contains("Could not import"))
                 ? CaddyRules.importFailed.id
-                : message.contains("unrecognized directive") || message.contains("parsing caddyfile tokens for")
+                // A name Caddy does not know (a directive, a global option, a block's option)
+                // is one statement refused, as check names it.
+                : message.contains("unrecognized ") || message.contains("parsing caddyfile tokens for")
                     || message.contains("Wrong argument count") ? CaddyRules.directive.id : CaddyRules.syntax.id
             // `root /srv` and `handle_errors 5xx { … }` are Caddy 2.8's forms: judged, as check
             // judges them, as that Caddy would serve the rest.

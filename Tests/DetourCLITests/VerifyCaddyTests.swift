@@ -177,6 +177,9 @@ final class VerifyCaddyTests: XCTestCase {
         // Caddy stops at the first; each refused block blanked, it names the next.
         let twice = try verify("example.com {\n    handle_errors 404 {\n        respond gone\n    }\n    handle_errors 5xx {\n        respond down\n    }\n}\n")
         XCTAssertEqual(try VerifyWorkspace.findings(twice), ["caddy.directive:2", "caddy.directive:5"], twice.stdout)
+        // An unknown global option (a plugin's, FrankenPHP's) is one statement too: the rest is read on.
+        let plugin = try verify("{\n    frankenphp\n}\n\nexample.com {\n    php_server\n}\n")
+        XCTAssertEqual(try VerifyWorkspace.findings(plugin), ["caddy.directive:2", "caddy.directive:6"], plugin.stdout)
         let imported = try verify(
             "import \(folder.path)/conf/sites/*.caddy\n",
             files: ["conf/sites/shop.caddy": "shop.example {\n    reverse_proxy app:80\n    bogus_directive on\n}\n"])
