@@ -47,9 +47,10 @@ enum HAProxyClientAddress {
             }
             guard actionIndex < words.count else { return nil }
             let action = words[actionIndex]
-            guard action == "allow" || ["deny", "reject", "tarpit", "silent-drop"].contains(action) else { return nil }
+            // `allow` (http-request) and `accept` (tcp-request) end their phase for the request.
+            guard ["allow", "accept", "deny", "reject", "tarpit", "silent-drop"].contains(action) else { return nil }
             phase = line.keyword + (actionIndex == 2 ? " " + words[1] : "")
-            allows = action == "allow"
+            allows = action == "allow" || action == "accept"
             condition = line.condition
         }
     }

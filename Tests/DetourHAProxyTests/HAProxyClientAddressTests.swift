@@ -19,6 +19,8 @@ final class HAProxyClientAddressTests: XCTestCase {
         // Allowed first, every other request refused.
         let allowFirst = ["acl ok src 172.16.0.0/12", "tcp-request connection accept if ok", "http-request allow if ok", "http-request deny"]
         XCTAssertEqual(HAProxyClientAddress.needed(section(allowFirst)), "172.16.0.1")
+        let acceptFirst = ["acl ok src 172.16.0.0/12", "tcp-request connection accept if ok", "tcp-request connection reject"]
+        XCTAssertEqual(HAProxyClientAddress.needed(section(acceptFirst)), "172.16.0.1")
         XCTAssertEqual(HAProxyClientAddress.needed(section(["http-request deny if !{ src 10.1.0.0/16 }", "acl x src 10.1.0.0/16"])), "10.1.0.1")
     }
 
