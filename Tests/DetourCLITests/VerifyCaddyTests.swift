@@ -180,6 +180,11 @@ final class VerifyCaddyTests: XCTestCase {
         // An unknown global option (a plugin's, FrankenPHP's) is one statement too: the rest is read on.
         let plugin = try verify("{\n    frankenphp\n}\n\nexample.com {\n    php_server\n}\n")
         XCTAssertEqual(try VerifyWorkspace.findings(plugin), ["caddy.directive:2", "caddy.directive:6"], plugin.stdout)
+        // Past a blank, a module this Caddy lacks (a plugin's encoder) ends the reading, and says so.
+        let encoder = try verify("{\n    frankenphp\n}\n\nexample.com {\n    encode zstd br gzip\n    php_server\n}\n")
+        XCTAssertEqual(try VerifyWorkspace.findings(encoder), ["caddy.directive:2"], encoder.stdout)
+        let notProbed = try VerifyWorkspace.texts(encoder, "not_probed")
+        XCTAssertTrue(notProbed.contains { $0.contains("http.encoders.br") && $0.contains("the refusals after it are not read") }, "\(notProbed)")
         let imported = try verify(
             "import \(folder.path)/conf/sites/*.caddy\n",
             files: ["conf/sites/shop.caddy": "shop.example {\n    reverse_proxy app:80\n    bogus_directive on\n}\n"])
