@@ -12,7 +12,7 @@ Only the rules verify can observe are compared (VERIFY_RULES: what its verdicts,
 and the server's own test report, read from Sources/DetourVerify and the dialects' sandbox
 plans); check's other findings are counted apart. The rules a server's refusal is reported as
 compare as one (`SERVER.refused`, at the line the server names); where the server refused the
-configuration, nothing was probed and only refusals compare. Each disagreement is written in full to
+configuration and nothing was probed, only refusals compare. Each disagreement is written in full to
 .build/check-real/<server>.txt.
 
     scripts/check-real.py [--sample N] [SERVER...]
@@ -232,8 +232,8 @@ def main(argv):
             refusals = {server + "." + rule for rule in CONFIG_RULES.get(server, [])}
             said = findings(checked, folder, judged, refusals)
             seen = findings(verified, folder, judged, refusals)
-            if any(key[0].endswith(".refused") for key in seen):
-                # The server refused it: nothing was probed, only the refusals compare.
+            if not verified.get("observations"):
+                # The server refused it and nothing was probed: only the refusals compare.
                 said = {key: value for key, value in said.items() if key[0].endswith(".refused")}
             others += sum(1 for item in checked.get("diagnostics", []) if item.get("rule") not in judged)
             disagreements = compare(said, seen)

@@ -177,6 +177,14 @@ struct NginxSandboxPlanner {
             } else {
                 remove(directive, "user: the sandbox does not run as root")
             }
+        case "resolver":
+            // nginx resolves a resolver's own name when it loads (`consul:53` in a compose
+            // network): here it is the loopback, as upstreams are the fake one. An address no
+            // resolver answers (`${DNS}`) stays, for nginx to refuse.
+            for (index, value) in directive.values.enumerated() where !value.contains("=") && Self.couldResolve(value) && Self.isHostName(value) {
+                let port = value.split(separator: ":", maxSplits: 1).dropFirst().first.map { ":" + $0 } ?? ""
+                replace(directive, word: index + 1, with: "127.0.0.1" + port, "resolver \(value): 127.0.0.1\(port), its name is not resolved here")
+            }
         case "limit_req", "limit_conn":
             // A probe's dozens of requests a second are not a visitor's: limited, they would be 429s or 503s.
             remove(directive, "\(name): probes are not limited")
@@ -299,6 +307,13 @@ struct NginxSandboxPlanner {
         guard !address.hasPrefix("unix:"), !address.hasPrefix("[") else { return true }
         let host = address.split(separator: ":", maxSplits: 1).first ?? ""
         return !host.isEmpty && host.allSatisfy { $0.isLetter || $0.isNumber || "-._".contains($0) }
+    }
+
+    /// Whether `address`'s host is a name, not an IPv4 or IPv6 address.
+    static func isHostName(_ address: String) -> Bool {
+        guard !address.hasPrefix("["), !address.hasPrefix("unix:") else { return false }
+        let host = address.split(separator: ":", maxSplits: 1).first ?? ""
+        return host.contains { $0.isLetter } && !address.contains("::")
     }
 
     /// `host:port` of `scheme://host:port/path`, `unix:/path:` included; nil without a scheme.

@@ -156,6 +156,7 @@ final class NginxSandboxTests: XCTestCase {
         XCTAssertEqual(
             ["app:8000", "10.0.0.5", "unix:/run/a.sock", "[::1]:80", "${BACKEND}", "$backend:80", "my_app"].map(NginxSandboxPlanner.couldResolve),
             [true, true, true, true, false, false, true])
+        XCTAssertEqual(["consul:53", "8.8.8.8", "[::1]", "dns.local", "2001:db8::1"].map(NginxSandboxPlanner.isHostName), [true, false, false, true, false])
     }
 
     func testAnIncludeCycleStopsTheRunAndAMissingIncludeIsLeftToNginx() throws {
