@@ -521,7 +521,7 @@ struct NginxSandboxPlanner {
     /// location is `internal` (asking tells nothing then).
     private func pageRoutes(_ children: [NginxDirective], server: NginxDirective) -> [SandboxPlan.Route] {
         guard let model = models[server] else { return [] }
-        let serverLevel = children.contains { $0.name == "error_page" } ? children.filter { $0.name == "error_page" } : httpErrorPages
+        let serverLevel = serverErrorPages(children)
         let errorPages = serverLevel + Self.all(children.filter { $0.name != "error_page" }) { $0.name == "error_page" }
         var routes: [SandboxPlan.Route] = []
         var rootPlace: SourceLocation?
@@ -551,7 +551,7 @@ struct NginxSandboxPlanner {
     /// pages: what visitors get when the server raises the code itself (a limit's 429, a body
     /// size's 413), which no other probe meets.
     private mutating func raiseRoutes(_ children: [NginxDirective], server: NginxDirective, model: NginxServer) -> [SandboxPlan.Route] {
-        let serverLevel = children.contains { $0.name == "error_page" } ? children.filter { $0.name == "error_page" } : httpErrorPages
+        let serverLevel = serverErrorPages(children)
         var routes: [SandboxPlan.Route] = []
         var raised: [String] = []
         for errorPage in serverLevel {
@@ -572,6 +572,12 @@ struct NginxSandboxPlanner {
             insert(raised.joined(separator: " "), into: server, "locations /detour-raise-CODE: the server's own errors, for their internal pages")
         }
         return routes
+    }
+
+    /// The server's own `error_page` lines, or the http block's, which it inherits when it names none.
+    private func serverErrorPages(_ children: [NginxDirective]) -> [NginxDirective] {
+        let own = children.filter { $0.name == "error_page" }
+        return own.isEmpty ? httpErrorPages : own
     }
 
     /// The directives that `matches` among `directives` and the blocks inside them.
