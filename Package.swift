@@ -143,7 +143,7 @@ let package = Package(
         ),
         // Writes synthetic knowledge bases for `make bench` and the interrupted-build test.
         .executableTarget(name: "detour-synth"),
-        .target(name: "DetourTestSupport", dependencies: ["DetourDiagnostics"], path: "Tests/DetourTestSupport"),
+        .target(name: "DetourTestSupport", dependencies: ["DetourDiagnostics", "DetourProxyCore", "DetourVerify"], path: "Tests/DetourTestSupport"),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
         .testTarget(name: "DetourSupportTests", dependencies: ["DetourSupport"]),
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch", "DetourTestSupport"]),

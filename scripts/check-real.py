@@ -8,12 +8,11 @@ agreement, and the disagreements by rule and kind:
 - severity: both, at the same place, with another severity;
 - place: both, for the same rule, at other lines.
 
-Only the rules verify can observe are compared (VERIFY_RULES: what its verdicts, log readings
-and the server's own test report, read from Sources/DetourVerify and the dialects' sandbox
-plans); check's other findings are counted apart. The rules a server's refusal is reported as
-compare as one (`SERVER.refused`, at the line the server names); where the server refused the
-configuration and nothing was probed, only refusals compare. Each disagreement is written in full to
-.build/check-real/<server>.txt.
+The comparison is `detour verify --compare-check`'s (CheckAgreement, as the runtime oracles
+use it): only the rules verify can observe compare, check's other findings are counted apart;
+the rules a server's refusal is reported as compare as one (`SERVER.refused`, at the line the
+server names); where the server refused the configuration and nothing was probed, only refusals
+compare. Each disagreement is written in full to .build/check-real/<server>.txt.
 
     scripts/check-real.py [--sample N] [SERVER...]
 
@@ -38,27 +37,6 @@ CORPUS = os.path.join(ROOT, "Tests", "RealConfigs")
 OUT = os.path.join(ROOT, ".build", "check-real")
 PAGES = os.path.join(ROOT, "public", "errors")
 
-SHARED = ["code-not-covered", "error-page-missing-file", "upstream-errors-pass-through", "error-page-proxied",
-          "error-page-protected", "error-page-soft-status"]
-# The rules each dialect's verify reports, beside the shared ones.
-VERIFY_RULES = {
-    "nginx": ["syntax", "directive", "include-missing", "error-page-not-internal", "intercepted-code-without-page",
-              "add-header-without-always", "error-page-undefined-named-location", "error-page-returned",
-              "inherited-error-page-dropped", "error-page-server-rewrite"],
-    "caddy": ["syntax", "directive", "import", "handle-errors-redirect"],
-    "haproxy": ["syntax", "errorfile-code", "errorfile-invalid", "errorloc-redirect"],
-    "apache": ["syntax", "error-document-redirect"],
-    "varnish": ["syntax"],
-}
-# The findings a server's refusal of the configuration is reported as: one class when compared
-# (the server names the line, the rule is detour's reading of its words).
-CONFIG_RULES = {
-    "nginx": ["syntax", "directive", "include-missing", "include-cycle", "include-depth", "include-size"],
-    "caddy": ["syntax", "directive", "import"],
-    "haproxy": ["syntax", "errorfile-code", "errorfile-invalid"],
-    "apache": ["syntax"],
-    "varnish": ["syntax"],
-}
 FIELDS = ["case", "repository", "path", "commit", "licence", "main", "setup", "arguments"]
 
 
@@ -167,40 +145,6 @@ def run(detour, command, server, main, arguments, folder):
     return report, None
 
 
-def findings(report, folder, judged, refusals):
-    """Each judged finding by (rule, path, line): the refusal rules as one, `SERVER.refused`."""
-    found = {}
-    for item in report.get("diagnostics", []):
-        rule = item.get("rule", "")
-        if rule not in judged:
-            continue
-        if rule in refusals:
-            rule = rule.split(".")[0] + ".refused"
-        place = item.get("location", {})
-        path = os.path.relpath(os.path.join(folder, place.get("path", "")), folder)
-        found[(rule, path, place.get("line", 0))] = item.get("severity", "")
-    return found
-
-
-def compare(checked, verified):
-    """Disagreements as (kind, rule, text)."""
-    out = []
-    for key, severity in verified.items():
-        if key in checked and checked[key] != severity:
-            out.append(("severity", key[0], "%s:%d: check says %s, verify %s" % (key[1], key[2], checked[key], severity)))
-    missed = [key for key in verified if key not in checked]
-    alarms = [key for key in checked if key not in verified]
-    for key in list(missed):
-        other = next((a for a in alarms if a[0] == key[0]), None)
-        if other:
-            missed.remove(key)
-            alarms.remove(other)
-            out.append(("place", key[0], "verify at %s:%d, check at %s:%d" % (key[1], key[2], other[1], other[2])))
-    out += [("missed", key[0], "%s:%d" % (key[1], key[2])) for key in missed]
-    out += [("false alarm", key[0], "%s:%d" % (key[1], key[2])) for key in alarms]
-    return out
-
-
 def main(argv):
     sample = None
     if argv[:1] == ["--sample"]:
@@ -216,7 +160,6 @@ def main(argv):
         if sample and sample < len(rows):
             step = len(rows) / sample
             rows = [rows[int(i * step)] for i in range(sample)]
-        judged = {server + "." + rule for rule in SHARED + VERIFY_RULES.get(server, [])}
         cannot, agree, others = [], 0, 0
         kinds = collections.Counter()
         report_lines = []
@@ -224,19 +167,14 @@ def main(argv):
             folder, main_file, snippet = prepare(server, row)
             arguments = (row["arguments"].split() if row["arguments"] else []) + ["--map", "/usr/share/detour=" + os.path.join(ROOT, "public")]
             checked, error = run(detour, "check", server, main_file, arguments, folder)
-            verified, refusal = run(detour, "verify", server, main_file, arguments, folder)
+            verified, refusal = run(detour, "verify", server, main_file, arguments + ["--compare-check"], folder)
             if checked is None or verified is None:
                 cannot.append((row["case"], refusal or error))
                 report_lines.append("%s: not run: %s" % (row["case"], refusal or error))
                 continue
-            refusals = {server + "." + rule for rule in CONFIG_RULES.get(server, [])}
-            said = findings(checked, folder, judged, refusals)
-            seen = findings(verified, folder, judged, refusals)
-            if not verified.get("observations"):
-                # The server refused it and nothing was probed: only the refusals compare.
-                said = {key: value for key, value in said.items() if key[0].endswith(".refused")}
+            judged = {item["rule"] for item in verified.get("diagnostics", [])} | {item["rule"] for item in verified["check_disagreements"]}
             others += sum(1 for item in checked.get("diagnostics", []) if item.get("rule") not in judged)
-            disagreements = compare(said, seen)
+            disagreements = [(item["kind"], item["rule"], "%s: %s" % (item["place"], item["detail"])) for item in verified["check_disagreements"]]
             if not disagreements:
                 agree += 1
                 continue

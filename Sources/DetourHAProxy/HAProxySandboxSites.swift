@@ -28,6 +28,8 @@ struct HAProxySandboxSites {
                 path: "/", location: proxy.location, upstreamLocation: fallback.flatMap { $0.settings.servers > 0 ? $0.location : nil })
             first.redirects = redirects(fallback)
             var routes = [first]
+            // Whether `/` still goes to the default backend: a use_backend that takes it is asked first.
+            var rootIsDefault = true
             var byHost: [(host: String, routes: [SandboxPlan.Route])] = []
             for route in proxy.settings.routes {
                 guard !route.isDynamic, let target = Self.target(route.condition, acls: proxy.settings.acls) else {
@@ -43,6 +45,9 @@ struct HAProxySandboxSites {
                     } else {
                         byHost.append((host, [probe]))
                     }
+                } else if probe.path == first.path, rootIsDefault {
+                    routes[0] = probe
+                    rootIsDefault = false
                 } else if !routes.contains(where: { $0.path == probe.path }) {
                     routes.append(probe)
                 }

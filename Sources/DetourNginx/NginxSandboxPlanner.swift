@@ -49,6 +49,11 @@ struct NginxSandboxPlanner {
     private var insideLimitExcept = false
     /// The `upstream` block the walk is in.
     private var currentUpstream: String?
+    /// The locations the walk is in, innermost last.
+    private var locations: [SourceLocation] = []
+    /// The locations an `auth_request` asks: their `proxy_pass` goes to the auth service that
+    /// lets every probe in, so the routes behind it meet the upstream's failures.
+    private var authLocations: Set<SourceLocation> = []
     /// Whether the upstream block being walked has more than one server: nginx then counts
     /// each one's failures (`max_fails`, 1 by default) and, all failed, answers without asking.
     private var upstreamHasPeers = false
@@ -139,7 +144,9 @@ struct NginxSandboxPlanner {
             case "location", "if", "limit_except":
                 let outer = insideLimitExcept
                 insideLimitExcept = name == "limit_except"
+                if name == "location" { locations.append(directive.location) }
                 walk(directive.children, in: .location)
+                if name == "location" { locations.removeLast() }
                 insideLimitExcept = outer
             case "server" where block == .upstream:
                 upstreamServer(directive)
@@ -279,6 +286,16 @@ struct NginxSandboxPlanner {
     }
 
     private mutating func proxyPass(_ directive: NginxDirective, _ url: String) {
+        if let admitting = context.admitting, let location = locations.last, authLocations.contains(location),
+            let authority = Self.authority(of: url), !upstreamNames.contains(authority)
+        {
+            let schemeEnd = url.range(of: "://")!.upperBound
+            let rest = url[schemeEnd...].dropFirst(authority.count)
+            replace(
+                directive, word: 1, with: "http://" + admitting + rest + keptVariables(String(url[..<rest.startIndex])),
+                "proxy_pass \(url): an auth service that lets every probe in, so the routes behind it meet the upstream's failures")
+            return
+        }
         guard let authority = Self.authority(of: url) else {
             // A URL entirely in a variable (`proxy_pass $backend;`).
             replace(directive, word: 1, with: "http://" + context.upstream + keptVariables(url), "proxy_pass \(url): the fake upstream")
@@ -382,6 +399,7 @@ struct NginxSandboxPlanner {
             routes.append(page)
         }
         let headers = models[directive].map(Self.successHeaders) ?? []
+        authLocations = Set((models[directive]?.authServiceLocations ?? []).map(\.directive.location))
         for port in ports {
             var site = SandboxPlan.Site(host: host, port: port, location: directive.location, routes: routes)
             site.successHeaders = headers
@@ -529,12 +547,19 @@ struct NginxSandboxPlanner {
             let values = errorPage.values
             guard let target = values.last?.split(separator: "?").first.map(String.init), target.hasPrefix("/") else { continue }
             let codes = values.compactMap { Int($0) }
+            // A sign-in flow's form is for visitors to ask for, not an error page.
+            if model.isSignIn(NginxErrorPage(codes: codes, statusOverride: .none, target: target, directive: errorPage)) { continue }
             let uris = target.contains("$status") ? codes.map { target.replacingOccurrences(of: "$status", with: String($0)) } : [target]
             for uri in uris where !uri.contains("$") && !routes.contains(where: { $0.path == uri }) {
                 let answering = model.location(for: uri)
                 if answering?.isInternal == true { continue }
                 var page = SandboxPlan.PageTarget(codes: codes, directive: errorPage.location, reachableRule: NginxRules.errorPageNotInternal.id)
-                if answering?.returnDirective != nil { page.returnedRule = NginxRules.returned.id }
+                if let answering, answering.returnDirective != nil {
+                    // Not a file to keep from visitors; and a location written for the page's
+                    // own URI (`location = /signin { return 200 …; }`) is the page.
+                    page.reachableRule = nil
+                    if !ReturnedPageRule.isWrittenForPages(answering, uri) { page.returnedRule = NginxRules.returned.id }
+                }
                 if let answering {
                     routes.append(.init(path: uri, location: answering.directive.location, page: page))
                 } else {
@@ -549,19 +574,36 @@ struct NginxSandboxPlanner {
     /// For each code whose server-level page is a URI in an `internal` location, a location
     /// only the sandbox has that answers the code (`return 429;`), where it inherits the same
     /// pages: what visitors get when the server raises the code itself (a limit's 429, a body
-    /// size's 413), which no other probe meets.
+    /// size's 413), which no other probe meets. The same inside each prefix location with
+    /// pages of its own (`location = /app/detour-raise-500` in `location /app/`).
     private mutating func raiseRoutes(_ children: [NginxDirective], server: NginxDirective, model: NginxServer) -> [SandboxPlan.Route] {
-        let serverLevel = serverErrorPages(children)
+        var routes = raised(serverErrorPages(children), under: "/", in: server, scope: model.scope, model: model)
+        for location in model.allLocations where location.match == .prefix || location.match == .preferredPrefix {
+            let own = location.directive.children.filter { $0.name == "error_page" }
+            guard !own.isEmpty, !location.isInternal, location.pattern.hasPrefix("/") else { continue }
+            let under = location.pattern.hasSuffix("/") ? location.pattern : location.pattern + "/"
+            // Only where the nested location is the one nginx picks for its path.
+            routes += raised(own, under: under, in: location.directive, scope: location.scope, model: model) { model.location(for: $0) === location }
+        }
+        return routes
+    }
+
+    /// The raise routes for `errorPages` written in `block`, whose paths start with `under`;
+    /// `picked` says whether nginx would send the path to the location added for it.
+    private mutating func raised(
+        _ errorPages: [NginxDirective], under: String, in block: NginxDirective, scope: NginxScope, model: NginxServer,
+        picked: (String) -> Bool = { _ in true }
+    ) -> [SandboxPlan.Route] {
         var routes: [SandboxPlan.Route] = []
         var raised: [String] = []
-        for errorPage in serverLevel {
+        for errorPage in errorPages {
             let values = errorPage.values
             guard let target = values.last?.split(separator: "?").first.map(String.init), target.hasPrefix("/"), !target.contains("$"),
                 model.location(for: target)?.isInternal == true
             else { continue }
             for code in values.compactMap({ Int($0) }) where (400...599).contains(code) && !routes.contains(where: { $0.raises == code }) {
-                let path = "/detour-raise-\(code)"
-                guard model.scope.page(for: code)?.path == target else { continue }
+                let path = under + "detour-raise-\(code)"
+                guard scope.page(for: code)?.path == target, picked(path) else { continue }
                 var route = SandboxPlan.Route(path: path, location: errorPage.location, pageLines: [code: errorPage.location])
                 route.raises = code
                 routes.append(route)
@@ -569,7 +611,7 @@ struct NginxSandboxPlanner {
             }
         }
         if !raised.isEmpty {
-            insert(raised.joined(separator: " "), into: server, "locations /detour-raise-CODE: the server's own errors, for their internal pages")
+            insert(raised.joined(separator: " "), into: block, "locations \(under)detour-raise-CODE: the server's own errors, for their internal pages")
         }
         return routes
     }

@@ -35,12 +35,16 @@ public enum ErrorPageChecks {
         }
     }
 
-    /// Error pages sent with a success status: crawlers and monitors see the site working.
+    /// Error pages sent with a success status: crawlers and monitors see the site working. Not
+    /// where a guard refuses every visitor the page, or its file is missing: they get that
+    /// refusal or a 404, not the success (each its own finding; the status is seen once it goes).
     @inlinable public static func softStatuses<Origin>(_ site: ErrorPageSite<Origin>) -> [(
         route: ErrorPageRoute<Origin>, status: ErrorPageRoute<Origin>.SuccessStatus
     )] {
         site.routes.flatMap { route -> [(ErrorPageRoute<Origin>, ErrorPageRoute<Origin>.SuccessStatus)] in
-            guard !route.isSignIn else { return [] }
+            guard !route.isSignIn, !route.guards.contains(where: { !$0.selectsRequests }),
+                route.files.isEmpty || route.files.contains(where: { $0.file.exists })
+            else { return [] }
             return route.successStatuses.filter { $0.status < 400 }.map { (route, $0) }
         }
     }

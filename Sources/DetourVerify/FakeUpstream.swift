@@ -8,6 +8,8 @@ import Synchronization
 /// body no server writes (`detour-upstream-<status>`), so a probe knows whose body it got, and
 /// it remembers the probe marks of the requests that reached it. It speaks HTTP on `port`, and
 /// FastCGI, uwsgi and SCGI each on a port of its own (`gatewayPorts`), in the same mode.
+/// An auth service (`admittingPort`) lets every request in, in every mode, so the routes behind
+/// it meet the upstream's failures rather than the auth service's.
 public final class FakeUpstream: Sendable {
     public enum Mode: Sendable, Equatable, CustomStringConvertible {
         /// Answers 200.
@@ -49,6 +51,9 @@ public final class FakeUpstream: Sendable {
 
     public let port: Int
     public let gatewayPorts: [FakeGateway: Int]
+    /// Where the auth service listens: it answers 200, with no body, whatever the mode.
+    public let admittingPort: Int
+    private let admitting: any Channel
     private let shared = Shared()
     private let group: any EventLoopGroup
 
@@ -64,6 +69,8 @@ public final class FakeUpstream: Sendable {
         }
         port = channel.localAddress?.port ?? 0
         self.gatewayPorts = gatewayPorts
+        admitting = try Self.bind(port: 0, group: group, shared: shared, admits: true)
+        admittingPort = admitting.localAddress?.port ?? 0
         shared.state.withLock { $0.channels = channels }
     }
 
@@ -91,7 +98,7 @@ public final class FakeUpstream: Sendable {
             defer { state.channels = [] }
             return state.channels
         }
-        for channel in open { try? channel.close().wait() }
+        for channel in open + [admitting] { try? channel.close().wait() }
     }
 
     /// The probe's mark in a request's URI (`detour-probe=<mark>` in its query).
@@ -125,13 +132,13 @@ public final class FakeUpstream: Sendable {
             .bind(host: "127.0.0.1", port: port).wait()
     }
 
-    private static func bind(port: Int, group: any EventLoopGroup, shared: Shared) throws -> any Channel {
+    private static func bind(port: Int, group: any EventLoopGroup, shared: Shared, admits: Bool = false) throws -> any Channel {
         try ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Handler(shared: shared))
+                    try channel.pipeline.syncOperations.addHandler(Handler(shared: shared, admits: admits))
                 }
             }
             .bind(host: "127.0.0.1", port: port).wait()
@@ -143,13 +150,17 @@ public final class FakeUpstream: Sendable {
         typealias OutboundOut = HTTPServerResponsePart
 
         private let shared: Shared
+        /// The auth service's: 200 to all, and no probe counted as reaching the upstream.
+        private let admits: Bool
 
-        init(shared: Shared) {
+        init(shared: Shared, admits: Bool) {
             self.shared = shared
+            self.admits = admits
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard case .head(let head) = unwrapInboundIn(data) else { return }
+            if admits { return respond(context, status: 200, body: "") }
             let mark = FakeUpstream.mark(in: head.uri)
             let mode = shared.state.withLock { state in
                 if let mark { state.marks.insert(mark) }

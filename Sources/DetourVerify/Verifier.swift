@@ -83,6 +83,7 @@ public enum Verifier {
             folder: folder, upstream: "127.0.0.1:\(upstream.port)", deadUpstream: "127.0.0.1:\(ports.unused())", maps: maps, asRoot: asRoot,
             serverPrefix: server.prefix(binary), port: { ports.port(for: $0) })
         context.gateways = Dictionary(uniqueKeysWithValues: upstream.gatewayPorts.map { ($0.key.rawValue, "127.0.0.1:\($0.value)") })
+        context.admitting = "127.0.0.1:\(upstream.admittingPort)"
         context.certificate = ThrowawayCertificate.write(into: folder)
         let plan = server.plan(options.main.standardizedFileURL, options.mainDisplay, context)
         report.rewrites = plan.rewrites.map { ($0.location, $0.reason) }

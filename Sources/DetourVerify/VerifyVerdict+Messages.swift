@@ -49,7 +49,11 @@ extension VerifyVerdict {
                 ? "the upstream's failure goes out as a success: visitors get \(statuses) with \(bodies)"
                 : "detour's error page goes out with status \(statuses)"
         case .proxied: return "the error page is the upstream's: asked for, \(group.observations.map(\.path).first ?? "its URI") is answered by the upstream"
-        case .protected: return "the error page is behind an access rule: asked for, \(path) answers \(statuses)"
+        case .protected:
+            if group.observations.allSatisfy({ $0.mode != .answers }) {
+                return "the error page is behind an access rule: visitors who meet the upstream's failure at \(path) get \(statuses) instead"
+            }
+            return "the error page is behind an access rule: asked for, \(path) answers \(statuses)"
         }
     }
 }

@@ -24,9 +24,12 @@ import DetourProxyCore
 /// - a code a server-level statement answered, and answered again for its page's own request,
 ///   with the server's own page or nothing: the dialect's rule for it, at that statement;
 /// - a code the server raises itself (`SandboxPlan.Route.raises`) answered with a 404:
-///   `error-page-missing-file`, at the line naming its page;
+///   `error-page-missing-file`, with one of detour's pages and a success status:
+///   `error-page-soft-status`, each at the line naming its page;
 /// - an error page's URI answered by something other than a file (a `return`): the dialect's
 ///   rule for it, at the line that names the page;
+/// - a 401 or 403 where the upstream failed (it sends neither): the page's own request refused,
+///   `error-page-protected` at the location that answers the page's URI;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
 ///   one while the upstream failed: `error-page-soft-status`, at the line naming the page for
 ///   the status the server met, where the dialect says which.
@@ -150,11 +153,14 @@ enum VerifyVerdict {
                 }
                 continue
             }
-            // A code the server raises itself: a 404 in its place is its page's missing file.
-            if let code = route.raises {
-                if observation.status == 404, code != 404, let line = route.pageLines?[code] { add(.raisedPageMissing, at: line, observation) }
+            // A code the server raises itself: a 404 in its place is its page's missing file, and
+            // a page sent with a success is a soft status (what a limit's 503 would get).
+            if let code = route.raises, let line = route.pageLines?[code] {
+                if observation.status == 404, code != 404 { add(.raisedPageMissing, at: line, observation) }
+                if case .page = observation.body, (200..<400).contains(observation.status) { add(.softStatus, at: line, observation) }
                 continue
             }
+            if route.raises != nil { continue }
             // A HEAD's answer has no body to tell whose page it is.
             if observation.method == "HEAD" { continue }
             // A code whose inherited page the route's location dropped, answered without a page.
@@ -197,9 +203,18 @@ enum VerifyVerdict {
                     observation)
             case .page:
                 continue
+            case _ where reaches && observation.mode != .answers && (observation.status == 401 || observation.status == 403):
+                // The upstream sends neither: the page's own request was refused (a password on
+                // the pages' location), and that refusal is what visitors who meet the failure get.
+                guard !guardedEverywhere.contains(observation.site), let status = pageStatus(observation.mode),
+                    let page = site.routes.first(where: { $0.page?.codes.contains(status) == true })
+                else { continue }
+                add(.protected, at: page.location, observation)
             case .upstream where codes.contains(observation.status):
                 // Whether the route names a page for it (nil: the dialect does not say).
                 let named = route.pageLines.map { $0[observation.status] != nil }
+                // Intercepted, with a page its own URI shows broken (the upstream's): that page's finding.
+                if named == true, route.intercepting != nil, brokenPages.contains([observation.site, observation.status]) { continue }
                 // Not intercepted, where the dialect counts it so, the upstream's status passes
                 // whether a page is named for it or not.
                 let passesUnnamed = named == false && route.intercepting == nil && plan.unnamedStatusesPass
@@ -232,7 +247,10 @@ enum VerifyVerdict {
             }
         }
         let severities = Dictionary(catalogue.map { ($0.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
-        return order.map { key in
+        // Groups of one rule at one place are one finding (a page missing for the server's own
+        // code and for the upstream's failure alike), worded as the first.
+        var merged: [(rule: String, group: Group)] = []
+        for key in order {
             let group = groups[key]!
             let rule: String =
                 switch group.kind {
@@ -242,6 +260,13 @@ enum VerifyVerdict {
                     .returned(let rule):
                     rule
                 }
+            if let same = merged.firstIndex(where: { $0.rule == rule && $0.group.location == group.location }) {
+                merged[same].group.observations += group.observations
+            } else {
+                merged.append((rule, group))
+            }
+        }
+        return merged.map { rule, group in
             let evidence = group.observations.map(\.evidence)
             let shown = evidence.prefix(Self.shownEvidence).map { Diagnostic.Note("seen: \($0)") }
             let rest = evidence.count - shown.count

@@ -35,6 +35,13 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print findings only, without the rewrites and the table of answers.")
     var quiet = false
 
+    @Flag(
+        name: .customLong("compare-check"),
+        help:
+            "Also read the configuration as 'detour check' does and list where that reading and the real server disagree, on the rules verify observes: missed, false alarm, severity, place."
+    )
+    var compareCheck = false
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func validate() throws {
@@ -73,13 +80,19 @@ struct VerifyCommand: ParsableCommand {
             // Unbuffered, as the findings after it are: the table goes out first, whole.
             FileHandle.standardOutput.write(Data(VerifyText.render(report).utf8))
         }
-        let status = diagnostics.report(
-            report.diagnostics, catalogue: server.catalogue,
-            extra: [
-                "rewrites": report.rewrites.map { VerifyText.Located(location: $0.location, text: $0.reason) },
-                "not_probed": report.notProbed.map { VerifyText.Located(location: $0.location, text: $0.reason) },
-                "observations": report.observations.map(VerifyText.Answer.init),
-            ])
+        var extra: [String: any Encodable & Sendable] = [
+            "rewrites": report.rewrites.map { VerifyText.Located(location: $0.location, text: $0.reason) },
+            "not_probed": report.notProbed.map { VerifyText.Located(location: $0.location, text: $0.reason) },
+            "observations": report.observations.map(VerifyText.Answer.init),
+        ]
+        if compareCheck, let dialect = CheckCommand.dialects.first(where: { $0.name == server.name }) {
+            let checked = dialect.check(
+                ProxyCheck.Options(main: main.standardizedFileURL, mainDisplay: arguments[1], pages: pagesPath.map(absolute), maps: pageOptions.pathMaps))
+            let disagreements = CheckAgreement(server).disagreements(checked: checked.diagnostics, verified: report)
+            extra["check_disagreements"] = disagreements.map(VerifyText.Disagreement.init)
+            if diagnostics.format == .text { FileHandle.standardOutput.write(Data(VerifyText.render(disagreements).utf8)) }
+        }
+        let status = diagnostics.report(report.diagnostics, catalogue: server.catalogue, extra: extra)
         throw ExitCode(status)
     }
 

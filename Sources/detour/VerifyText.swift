@@ -9,6 +9,24 @@ enum VerifyText {
         var text: String
     }
 
+    /// Where `detour check` says otherwise (`--compare-check`).
+    struct Disagreement: Encodable, Sendable {
+        var kind, rule, place, detail: String
+
+        init(_ disagreement: CheckAgreement.Disagreement) {
+            kind = disagreement.kind.rawValue
+            rule = disagreement.rule
+            place = disagreement.place
+            detail = disagreement.detail
+        }
+    }
+
+    /// The comparison with `detour check`, for the text report.
+    static func render(_ disagreements: [CheckAgreement.Disagreement]) -> String {
+        guard !disagreements.isEmpty else { return "detour check says the same on every rule verify observes.\n" }
+        return "Where detour check says otherwise (\(disagreements.count)):\n" + disagreements.map { "  \($0)\n" }.joined()
+    }
+
     struct Answer: Encodable, Sendable {
         var method, scheme, host, path, upstream, body: String
         var status, port: Int

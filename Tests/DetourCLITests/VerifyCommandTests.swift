@@ -510,6 +510,76 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertTrue(rewrites.contains("limit_req: probes are not limited"), "\(rewrites)")
     }
 
+    func testRoutesBehindAnAuthServiceMeetTheUpstreamsFailuresAndTheSignInFormIsNoErrorPage() throws {
+        // The auth service lets every probe in, so /app/'s own 503 is seen passing through; the
+        // sign-in form answering 401 is the flow, not an error page to keep internal.
+        let result = try verify(
+            """
+            server {
+                server_name shop.example;
+                error_page 401 =200 /signin;
+                error_page 500 502 504 /errors/$status.html;
+                location /errors/ { root /usr/share/detour; internal; }
+                location = /auth { internal; proxy_pass http://auth.internal:9091/verify; }
+                location = /signin { return 200 "sign-in form"; }
+                location /app/ { auth_request /auth; proxy_pass http://app.internal:8080; proxy_intercept_errors on; }
+                location / { return 200 "home"; }
+            }
+            """)
+        let found = try findings(result)
+        XCTAssertTrue(found.contains { $0.rule == "nginx.code-not-covered" && $0.line == 1 }, "503 from the application: \(result.stdout)")
+        XCTAssertTrue(found.contains { $0.rule == "nginx.intercepted-code-without-page" && $0.line == 8 }, result.stdout)
+        XCTAssertFalse(found.contains { $0.line == 3 || $0.line == 7 }, "the sign-in form is no error page: \(result.stdout)")
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let rewrites = try XCTUnwrap(report["rewrites"] as? [[String: Any]]).compactMap { $0["text"] as? String }
+        XCTAssertTrue(
+            rewrites.contains { $0.hasPrefix("proxy_pass http://auth.internal:9091/verify: an auth service that lets every probe in") }, "\(rewrites)")
+    }
+
+    func testALocationsOwnPagesAreRaisedAndAPasswordOnThemIsSeenWhereTheUpstreamFails() throws {
+        // /app/'s 500 is sent as 200 when nginx raises it (the upstream's own 500 is not
+        // intercepted); /shop/'s pages sit behind a password its visitors never give.
+        let result = try verify(
+            """
+            server {
+                server_name shop.example;
+                location ^~ /errors/ { root /usr/share/detour; internal; }
+                location /app/ {
+                    proxy_pass http://app.internal:8080;
+                    error_page 500 =200 /errors/500.html;
+                }
+                location /shop/ { proxy_pass http://app.internal:8080; proxy_intercept_errors on; error_page 500 502 503 504 /pages/$status.html; }
+                location /pages/ { alias /usr/share/detour/errors/; auth_basic staff; auth_basic_user_file /etc/nginx/htpasswd; }
+                location / { return 200 "home"; }
+            }
+            """)
+        let found = try findings(result)
+        XCTAssertTrue(found.contains { $0.rule == "nginx.error-page-soft-status" && $0.line == 6 }, result.stdout)
+        XCTAssertTrue(found.contains { $0.rule == "nginx.error-page-protected" && $0.line == 9 }, result.stdout)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let observations = try XCTUnwrap(report["observations"] as? [[String: Any]])
+        let raised = observations.filter { $0["path"] as? String == "/app/detour-raise-500" }
+        XCTAssertEqual(raised.compactMap { $0["status"] as? Int }, [200], "the raise route sits inside /app/: \(raised)")
+        let shop = observations.filter { $0["path"] as? String == "/shop/" && $0["upstream"] as? String == "answering 502" && $0["method"] as? String == "GET" }
+        XCTAssertEqual(shop.compactMap { $0["status"] as? Int }, [401], "\(shop)")
+    }
+
+    func testCompareCheckListsWhereCheckSaysOtherwise() throws {
+        // A 503 page with no error_page for it: check and the real server both say so, at the server.
+        let servers =
+            "server {\n    server_name shop.example;\n    error_page 502 504 /errors/$status.html;\n    location /errors/ { root /usr/share/detour; internal; }\n    location / { proxy_pass http://app.internal:8080; proxy_intercept_errors on; }\n}\n"
+        let result = try verify(servers, extra: ["--compare-check"])
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stderr)
+        XCTAssertEqual(try XCTUnwrap(report["check_disagreements"] as? [[String: Any]]).count, 0, result.stdout)
+        XCTAssertTrue(try findings(result).contains { $0.rule == "nginx.code-not-covered" }, result.stdout)
+        // Without the map, check finds no page file where verify serves none either: both say it, alike.
+        try write(servers)
+        let text = try ProcessRunner.run(
+            Repository.detourExecutable, ["verify", "nginx", "conf/nginx.conf", "--pages", "public/errors", "--compare-check", "-q"], in: folder.url,
+            environment: environment)
+        XCTAssertTrue(text.stdout.contains("detour check says the same on every rule verify observes."), text.stdout + text.stderr)
+    }
+
     func testWhatCannotRunIsRefusedWithExitTwo() throws {
         let absent = try verify("server { listen 80; }\n", extra: ["--server-binary", "/nonexistent/nginx"])
         XCTAssertEqual(absent.status, 2)

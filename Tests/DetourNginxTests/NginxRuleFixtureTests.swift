@@ -38,6 +38,8 @@ final class NginxRuleFixtureTests: XCTestCase {
         "error-page-soft-status-sign-in": "nginx.error-page-soft-status",
         "error-page-protected": "nginx.error-page-protected",
         "error-page-protected-lifted": "nginx.error-page-protected",
+        // Its '=200' is no soft status while the password keeps the page from everyone.
+        "error-page-protected-soft-status": "nginx.error-page-protected",
         "add-header-without-always": "nginx.add-header-without-always",
         "code-not-covered": "nginx.code-not-covered",
         "code-not-covered-other-location": "nginx.code-not-covered",

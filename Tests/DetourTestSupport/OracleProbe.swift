@@ -50,13 +50,4 @@ public struct OracleProbe: Sendable, CustomStringConvertible {
         let shown = body.contains("detour-page-") ? "detour's page" : body.isEmpty ? "empty body" : "'\(body.prefix(60))'"
         return "GET \(host)\(path) -> \(status) \(shown)\(reachedUpstream ? "" : " (upstream not reached)")"
     }
-
-    /// A page for each code, as detour's generated ones are marked, into `folder`.
-    public static func writePages(_ codes: [Int], into folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for code in codes {
-            try "<!doctype html><title>\(code)</title><p class=\"detour-page-\(code)\">detour-page-\(code)</p>\n".write(
-                to: folder.appendingPathComponent("\(code).html"), atomically: true, encoding: .utf8)
-        }
-    }
 }

@@ -1,10 +1,12 @@
 import DetourDiagnostics
+import DetourProxyCore
+import DetourVerify
 import Foundation
 import XCTest
 
-/// One server's part in the runtime oracle: how to write a configuration, start the real
-/// server on it, and ask detour about it.
-public protocol OracleServer {
+/// One server's part in the runtime oracle: how to write a configuration and ask detour about it.
+/// `detour verify`'s engine runs the real server on it and is the judge.
+public protocol OracleServer: Sendable {
     /// `nginx`, `caddy`, …: the summary line's word.
     var name: String { get }
     /// The main file's name in the server's folder (`nginx.conf`, `Caddyfile`).
@@ -13,12 +15,14 @@ public protocol OracleServer {
     var codes: [Int] { get }
     /// The vocabulary file: every word the generator can write, one per line.
     var vocabulary: URL { get }
+    /// How `detour verify` runs this server.
+    var judge: VerifyServer { get }
     /// A configuration whose sites listen on `port` (or their own), send requests on to
-    /// `upstream`, serve the pages of `pages` (its `errors/` folder), and keep their state in `folder`.
-    mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite])
+    /// `upstream`, serve the pages of `pages` (its `errors/` folder), and keep their state in
+    /// `folder`; the files it reads beside the main one by their names (a password file).
+    mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, files: [String: String])
     /// Extra page files the server's form needs beside the `.html` ones (HAProxy's raw pages).
     func preparePages(_ folder: URL) throws
-    func start(_ main: URL, in folder: TemporaryFolder) throws -> ServerProcess
     /// What detour says, the main file named `mainFile`.
     func check(_ main: URL, pages: URL) -> [Diagnostic]
 }
@@ -27,79 +31,79 @@ extension OracleServer {
     public func preparePages(_ folder: URL) throws {}
 }
 
-/// Runs `ORACLE_N` generated configurations of one server and compares (`OracleVerdict`):
-/// the tally, and every word of the vocabulary the sample never wrote.
+/// Runs `ORACLE_N` generated configurations of one server through `detour check` and through
+/// `detour verify`'s engine (the real server in its sandbox, the upstream in each failure
+/// mode, every route probed) and counts where they disagree (`CheckAgreement`), with every
+/// word of the vocabulary the sample never wrote.
 public enum OracleRunner {
-    /// The server started again on `text`, written over `main`.
-    private static func restarted<Server: OracleServer>(_ server: Server, _ text: String, _ main: URL, _ state: TemporaryFolder) throws -> ServerProcess {
-        try state.write([server.mainFile: text])
-        return try server.start(main, in: state)
+    /// Configurations verified at once: most of a run is waiting on a silent upstream's timeout.
+    private static let parallel = 3
+
+    /// One generated configuration, in its own folder.
+    private struct Case: Sendable {
+        var text: String
+        var folder: URL
     }
 
-    public static func run<Server: OracleServer>(_ server: inout Server, file: StaticString = #filePath, line: UInt = #line) throws {
-        let upstream = try FakeUpstream(.byPath)
-        defer { upstream.stop() }
+    public static func run<Server: OracleServer>(_ server: inout Server, file: StaticString = #filePath, line: UInt = #line) async throws {
         let pages = try TemporaryFolder()
         defer { pages.remove() }
         let errors = pages.url.appendingPathComponent("errors")
-        try OracleProbe.writePages(server.codes, into: errors)
+        try writePages(server.codes, into: errors)
         try server.preparePages(errors)
-        var tally = OracleTally(server: server.name)
         var written = Set<String>()
+        var cases: [Case] = []
+        defer { cases.forEach { try? FileManager.default.removeItem(at: $0.folder) } }
         for _ in 0..<OracleTally.count {
             let state = try TemporaryFolder()
-            defer { state.remove() }
-            let port = LoopbackPort.free()
-            let generated = server.generate(port: port, upstream: upstream.port, pages: pages.path, folder: state.path)
+            let generated = server.generate(port: LoopbackPort.free(), upstream: LoopbackPort.free(), pages: pages.path, folder: state.path)
             for statement in generated.text.split(whereSeparator: { "\n;{".contains($0) }) {
                 if let word = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { written.insert(String(word)) }
             }
-            try state.write([server.mainFile: generated.text])
-            let main = state.url.appendingPathComponent(server.mainFile)
-            let process = try server.start(main, in: state)
-            defer { process.stop() }
-            let diagnostics = server.check(main, pages: errors)
-            let ports = Set(generated.sites.map { $0.port ?? port })
-            guard ports.allSatisfy({ LoopbackPort.waitUntilOpen($0, while: { process.isRunning }) }) else {
-                let refused = diagnostics.contains { $0.severity == .error }
-                let others = diagnostics.filter { $0.severity != .error }
-                var found: [String] = []
-                if !refused { found.append("\(server.name) refused the configuration (\(process.log.suffix(400))); detour reported no error") }
-                if refused, !others.isEmpty {
-                    found.append("\(server.name) refused the configuration; detour reported more than its refusal: \(others.map(\.message))")
-                }
-                tally.record(configuration: generated.text, disagreements: found)
-                continue
-            }
-            let live = OracleVerdict.probe(port: port, upstream: upstream, sites: generated.sites)
-            process.stop()
-            // Again with the upstream dead (nothing listens at its address): the proxy's own
-            // 502 or 503. A request meets that failure where it reached the live upstream.
-            let dead = try restarted(
-                server, generated.text.replacingOccurrences(of: "127.0.0.1:\(upstream.port)", with: "127.0.0.1:\(LoopbackPort.free())"), main, state)
-            defer { dead.stop() }
-            guard ports.allSatisfy({ LoopbackPort.waitUntilOpen($0, while: { dead.isRunning }) }) else {
-                tally.record(
-                    configuration: generated.text, disagreements: ["\(server.name) did not start again with the upstream dead: \(dead.log.suffix(400))"])
-                continue
-            }
-            let deadProbes = zip(OracleVerdict.probe(port: port, upstream: upstream, sites: generated.sites), live).map { pair in
-                pair.0.map { probe in pair.1.contains { $0.path == probe.path && $0.reachedUpstream } ? probe.meetingTheFailure : probe }
-            }
-            let sites = generated.sites.indices.map { index in
-                OracleVerdict.Site(host: generated.sites[index].host, lines: generated.sites[index].lines, probes: live[index] + deadProbes[index])
-            }
-            tally.record(
-                configuration: generated.text,
-                disagreements: OracleVerdict.disagreements(sites: sites, diagnostics: diagnostics, file: server.mainFile, codes: Set(server.codes)))
+            try state.write(generated.files.merging([server.mainFile: generated.text]) { $1 })
+            cases.append(Case(text: generated.text, folder: state.url))
         }
-        tally.report()
-        tally.dump()
-        XCTAssertEqual(tally.disagreements.count, 0, tally.disagreements.prefix(3).joined(separator: "\n\n"), file: file, line: line)
-        guard OracleTally.count >= 50 else { return }
-        let vocabulary = try String(contentsOf: server.vocabulary, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        for word in vocabulary {
-            XCTAssertTrue(written.contains(String(word)), "\(word) is in the vocabulary but never generated", file: file, line: line)
+        let judging = server
+        let pagesFolder = pages.url
+        let queue = cases
+        let found = await withTaskGroup(of: (Int, [String]).self) { group in
+            var found = [[String]](repeating: [], count: queue.count)
+            for (index, item) in queue.enumerated() {
+                if index >= parallel, let (done, disagreements) = await group.next() { found[done] = disagreements }
+                group.addTask { (index, await disagreements(judging, item, pages: pagesFolder)) }
+            }
+            for await (done, disagreements) in group { found[done] = disagreements }
+            return found
+        }
+        var tally = OracleTally(server: server.name)
+        for (item, disagreements) in zip(cases, found) { tally.record(configuration: item.text, disagreements: disagreements) }
+        try tally.conclude(vocabulary: server.vocabulary, written: written, file: file, line: line)
+    }
+
+    /// Where check and the real server disagree on one configuration, in words; a run verify
+    /// could not make is one.
+    private static func disagreements<Server: OracleServer>(_ server: Server, _ item: Case, pages: URL) async -> [String] {
+        let main = item.folder.appendingPathComponent(server.mainFile)
+        let errors = pages.appendingPathComponent("errors")
+        let checked = server.check(main, pages: errors)
+        // The pages and the configuration's own folder are read where they are.
+        let maps = [pages.path, item.folder.path].map { PagePathMap(installPath: $0, localPath: $0) }
+        let options = Verifier.Options(
+            main: main, mainDisplay: server.mainFile, pages: errors, pagesDisplay: "errors", maps: maps, binary: nil, probeTimeout: 10, budget: 120)
+        let verified = await Verifier.verify(server.judge, options)
+        if let refusal = verified.refusal { return ["verify could not run it: \(refusal)"] }
+        let evidence = verified.diagnostics.map { "  verify: \($0.location.line): \($0.severity) [\($0.rule)] \($0.message)" }
+        return CheckAgreement(server.judge).disagreements(checked: checked, verified: verified).map { disagreement in
+            ([disagreement.description] + evidence).joined(separator: "\n")
+        }
+    }
+
+    /// A page for each code, as detour's generated ones are marked, into `folder`.
+    public static func writePages(_ codes: [Int], into folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for code in codes {
+            try "<!doctype html><title>\(code)</title><p class=\"detour-page-\(code)\">detour-page-\(code)</p>\n".write(
+                to: folder.appendingPathComponent("\(code).html"), atomically: true, encoding: .utf8)
         }
     }
 }

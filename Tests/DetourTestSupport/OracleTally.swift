@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// The runtime oracle's count for one server: configurations run and disagreements, each
 /// kept with the configuration and the evidence, printed as one line by `make check-oracle`.
@@ -15,6 +16,19 @@ public struct OracleTally: Sendable {
     /// (`ORACLE_SEED`, else a fixed one so CI runs the same sample each time).
     public static var count: Int { ProcessInfo.processInfo.environment["ORACLE_N"].flatMap { Int($0) } ?? 100 }
     public static var seed: UInt64 { ProcessInfo.processInfo.environment["ORACLE_SEED"].flatMap { UInt64($0) } ?? 2027 }
+
+    /// Reports and dumps the tally, fails on any disagreement, and, for a sample of 50 or more,
+    /// on each word of the `vocabulary` file the sample never `written`.
+    public func conclude(vocabulary: URL, written: Set<String>, file: StaticString, line: UInt) throws {
+        report()
+        dump()
+        XCTAssertEqual(disagreements.count, 0, disagreements.prefix(3).joined(separator: "\n\n"), file: file, line: line)
+        guard Self.count >= 50 else { return }
+        let words = try String(contentsOf: vocabulary, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        for word in words {
+            XCTAssertTrue(written.contains(String(word)), "\(word) is in the vocabulary but never generated", file: file, line: line)
+        }
+    }
 
     public mutating func record(configuration: String, disagreements found: [String]) {
         configurations += 1

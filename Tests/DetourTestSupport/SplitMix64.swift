@@ -1,5 +1,5 @@
 /// A seeded generator, so a failing fuzz round is the same on every run.
-public struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 
     public init(state: UInt64) { self.state = state }

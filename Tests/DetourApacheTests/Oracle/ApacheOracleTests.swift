@@ -7,9 +7,9 @@ import XCTest
 
 /// The runtime oracle for `detour check apache`: generated configurations run on the real
 /// Apache with a misbehaving upstream, every virtual host probed, and what visitors got
-/// compared with what detour says (`OracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
+/// compared with what detour says (`ProbingOracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
 final class ApacheOracleTests: XCTestCase {
-    private struct Apache: OracleServer {
+    private struct Apache: ProbingOracleServer {
         var generator = ApacheConfigGenerator(random: SplitMix64(state: OracleTally.seed))
         let name = "apache"
         let mainFile = "apache.conf"
@@ -32,6 +32,6 @@ final class ApacheOracleTests: XCTestCase {
 
     func testDetourAgreesWithApacheOnGeneratedConfigurations() throws {
         var apache = Apache()
-        try OracleRunner.run(&apache)
+        try ProbingOracleRunner.run(&apache)
     }
 }

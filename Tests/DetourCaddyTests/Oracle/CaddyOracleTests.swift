@@ -8,9 +8,9 @@ import XCTest
 
 /// The runtime oracle for `detour check caddy`: generated Caddyfiles run on the real Caddy with
 /// a misbehaving upstream, every site probed, and what visitors got compared with what detour
-/// says (`OracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
+/// says (`ProbingOracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
 final class CaddyOracleTests: XCTestCase {
-    private struct Caddy: OracleServer {
+    private struct Caddy: ProbingOracleServer {
         var generator = CaddyConfigGenerator(random: SplitMix64(state: OracleTally.seed))
         let name = "caddy"
         let mainFile = "Caddyfile"
@@ -35,6 +35,6 @@ final class CaddyOracleTests: XCTestCase {
 
     func testDetourAgreesWithCaddyOnGeneratedConfigurations() throws {
         var caddy = Caddy()
-        try OracleRunner.run(&caddy)
+        try ProbingOracleRunner.run(&caddy)
     }
 }

@@ -7,9 +7,9 @@ import XCTest
 
 /// The runtime oracle for `detour check haproxy`: generated configurations run on the real
 /// HAProxy with a misbehaving upstream, every site probed, and what visitors got compared with
-/// what detour says (`OracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
+/// what detour says (`ProbingOracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
 final class HAProxyOracleTests: XCTestCase {
-    private struct HAProxy: OracleServer {
+    private struct HAProxy: ProbingOracleServer {
         var generator = HAProxyConfigGenerator(random: SplitMix64(state: OracleTally.seed))
         let name = "haproxy"
         let mainFile = "haproxy.cfg"
@@ -36,6 +36,6 @@ final class HAProxyOracleTests: XCTestCase {
 
     func testDetourAgreesWithHAProxyOnGeneratedConfigurations() throws {
         var haproxy = HAProxy()
-        try OracleRunner.run(&haproxy)
+        try ProbingOracleRunner.run(&haproxy)
     }
 }

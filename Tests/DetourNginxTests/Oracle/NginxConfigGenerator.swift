@@ -12,12 +12,10 @@ struct NginxConfigGenerator {
     static let vocabularyFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("nginx-vocabulary.txt")
 
     var random: SplitMix64
-    /// Whether the site just written asks an auth service first.
-    var signsIn = false
 
     /// The `http` block's servers for `port`, pages under `pages` (its `errors/` folder),
     /// the upstream at `upstream`, temporary files in `folder`.
-    mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
+    mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> String {
         var lines = [
             "worker_processes 1;", "events { worker_connections 256; }", "http {", "    access_log off;",
             "    client_body_temp_path {{PREFIX}}/body;", "    proxy_temp_path {{PREFIX}}/proxy;", "    types { text/html html; }",
@@ -25,19 +23,11 @@ struct NginxConfigGenerator {
             // ($request_uri: the auth subrequest's own $uri is /auth.)
             "    map $request_uri $signed_in { default ok; ~/s401(\\?|$) s401; }",
         ]
-        var sites: [OracleSite] = []
         for index in 0..<Int.random(in: 1...3, using: &random) {
-            let host = "s\(index).test"
-            let start = lines.count + 1
-            lines += site(host: host, port: port, upstream: upstream, pages: pages, isDefault: index == 0)
-            sites.append(
-                OracleSite(
-                    host: host, lines: start...lines.count,
-                    paths: OracleProbe.failingPaths(under: "/app/", codes: Self.codes) + OracleProbe.failingPaths(under: "/", codes: Self.codes)
-                        + (signsIn ? ["/app/s401"] : [])))
+            lines += site(host: "s\(index).test", port: port, upstream: upstream, pages: pages, isDefault: index == 0)
         }
         lines.append("}")
-        return ((lines.joined(separator: "\n") + "\n").replacingOccurrences(of: "{{PREFIX}}", with: folder), sites)
+        return (lines.joined(separator: "\n") + "\n").replacingOccurrences(of: "{{PREFIX}}", with: folder)
     }
 
     private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
@@ -49,7 +39,6 @@ struct NginxConfigGenerator {
 
     private mutating func body(host: String, upstream: Int, pages: String) -> [String] {
         var lines: [String] = []
-        signsIn = false
         switch Int.random(in: 0..<10, using: &random) {
         case 0:
             lines.append("        return 301 https://\(host)$request_uri;")
@@ -66,7 +55,6 @@ struct NginxConfigGenerator {
         // sends them to the sign-in form with 200 (the flow, not a soft status), now and then
         // taking the application's 502 into the form too (a soft status).
         let signIn = chance(15)
-        signsIn = signIn
         var signInCodes = "401"
         if signIn, chance(25), codes.contains(502) {
             codes.removeAll { $0 == 502 }

@@ -2,6 +2,7 @@ import DetourDiagnostics
 import DetourNginx
 import DetourProxyCore
 import DetourTestSupport
+import DetourVerify
 import Foundation
 import XCTest
 
@@ -15,16 +16,10 @@ final class NginxOracleTests: XCTestCase {
         let mainFile = "nginx.conf"
         let codes = NginxConfigGenerator.codes
         let vocabulary = NginxConfigGenerator.vocabularyFile
+        let judge = VerifyServer.nginx
 
-        mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
-            generator.configuration(port: port, upstream: upstream, pages: pages, folder: folder)
-        }
-
-        func start(_ main: URL, in folder: TemporaryFolder) throws -> ServerProcess {
-            try folder.write(["htpasswd": "staff:{PLAIN}secret\n"])
-            return try ServerProcess(
-                "nginx", ["-p", folder.path + "/", "-c", main.path, "-e", folder.path + "/error.log", "-g", "daemon off; pid \(folder.path)/nginx.pid;"],
-                log: folder.url.appendingPathComponent("nginx.log"))
+        mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, files: [String: String]) {
+            (generator.configuration(port: port, upstream: upstream, pages: pages, folder: folder), ["htpasswd": "staff:{PLAIN}secret\n"])
         }
 
         func check(_ main: URL, pages: URL) -> [Diagnostic] {
@@ -32,8 +27,8 @@ final class NginxOracleTests: XCTestCase {
         }
     }
 
-    func testDetourAgreesWithNginxOnGeneratedConfigurations() throws {
+    func testDetourAgreesWithNginxOnGeneratedConfigurations() async throws {
         var nginx = Nginx()
-        try OracleRunner.run(&nginx)
+        try await OracleRunner.run(&nginx)
     }
 }
