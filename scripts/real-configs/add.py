@@ -7,7 +7,8 @@ with its manifest line (case, repository, path, commit, licence, main file, setu
 
 SETUP is `sites-enabled` for a file of server blocks (check-real.py includes it from an http
 block), empty otherwise. More files of the same case: PATH may list several, comma-separated;
-the first is the main file. The licence is the one the repository's licence file names.
+the first is the main file, and those under its folder keep their paths below it (an include
+tree), the others only their names. The licence is the one the repository's licence file names.
 """
 import os
 import subprocess
@@ -27,7 +28,12 @@ def main(argv):
     names = []
     for path in paths.split(","):
         data = subprocess.run(["git", "-C", git_dir, "show", "%s:%s" % (commit, path)], capture_output=True, check=True).stdout
-        name = os.path.basename(path)
+        # Where the main file's folder holds it (an include tree: `h5bp/basic.conf` beside
+        # nginx.conf), the same path under the case's folder; otherwise its name.
+        top = os.path.dirname(paths.split(",")[0])
+        relative = os.path.relpath(path, top) if top else path
+        name = relative if not relative.startswith("..") else os.path.basename(path)
+        os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
         with open(os.path.join(folder, name), "wb") as out:
             out.write(data)
         names.append(name)
