@@ -165,13 +165,13 @@ let package = Package(
             name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"],
             exclude: ["Fixtures", "Oracle/apache-vocabulary.txt"]),
         .testTarget(
-            name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport"],
+            name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport", "DetourVerify"],
             exclude: ["Fixtures", "Oracle/nginx-vocabulary.txt"]),
         .testTarget(
             name: "DetourVarnishTests", dependencies: ["DetourVarnish", "DetourProxyCore", "DetourTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
-        .testTarget(name: "DetourVerifyTests", dependencies: ["DetourVerify"]),
+        .testTarget(name: "DetourVerifyTests", dependencies: ["DetourVerify", "DetourTestSupport"]),
         .testTarget(
             name: "DetourCLITests", dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"],
             exclude: ["SearchProbe", "SearchRelevance"]),

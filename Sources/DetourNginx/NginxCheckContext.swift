@@ -66,6 +66,11 @@ final class NginxCheckContext: Sendable {
         let codes = pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : pageCodes
         let answers = codes.map { code -> (Int, String?) in
             guard let page = server.pageForEveryRequest(code, pageLocations: pageLocations) else {
+                if let answer = server.returnForEveryRequest, !NginxServer.requestReadingStatuses.contains(code),
+                    answer.firstValue != String(code)
+                {
+                    return (code, "not needed: every request meets 'return \(answer.values.joined(separator: " "))' at line \(answer.location.line)")
+                }
                 return (code, code < 500 || server.mayAnswerServerError ? nil : "not needed: nothing here answers 5xx")
             }
             let target = pages.first { $0.0.directive == page.directive && $0.0.target == page.target }?.1 ?? self.target(of: page, in: server)

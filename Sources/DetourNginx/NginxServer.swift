@@ -24,6 +24,21 @@ final class NginxServer: Sendable {
         allLocations = locations.flatMap(\.allLocations)
     }
 
+    /// The server-level `return` every request meets (no `rewrite`, `if` or `break` before it):
+    /// nothing after the server's rewrite phase runs, so only the statuses of reading a request
+    /// (`requestReadingStatuses`) and its own code can reach visitors.
+    var returnForEveryRequest: NginxDirective? {
+        for child in directive.children {
+            if child.kind == .return { return child }
+            if ["if", "rewrite", "break"].contains(child.name) { return nil }
+        }
+        return nil
+    }
+
+    /// What nginx answers while reading a request, before a server's rewrite phase: a bad
+    /// request (a header too large included), one too slow, a URI too long.
+    static let requestReadingStatuses: Set<Int> = [400, 408, 414]
+
     /// `example.com` (or `_` / the listen address when nameless), for the coverage table.
     var displayName: String {
         if let name = directive.children.first(where: { $0.kind == .serverName })?.firstValue { return name }
