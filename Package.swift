@@ -159,7 +159,7 @@ let package = Package(
             name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"],
             exclude: ["Fixtures", "Oracle/caddy-vocabulary.txt"]),
         .testTarget(
-            name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport"],
+            name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport", "DetourVerify"],
             exclude: ["Fixtures", "Oracle/haproxy-vocabulary.txt"]),
         .testTarget(
             name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"],

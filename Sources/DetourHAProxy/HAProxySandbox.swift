@@ -36,6 +36,7 @@ public enum HAProxySandbox {
         let sites = HAProxySandboxSites(model: model, ports: planner.bindPorts, tlsPorts: planner.tlsPorts, clients: planner.clientAddresses)
         plan.sites = sites.sites
         plan.redirectRule = HAProxyRules.errorlocRedirect.id
+        plan.statusLineRule = HAProxyRules.errorfileStatusLine.id
         plan.notProbed += sites.notProbed
         plan.notProbed += config.sections.filter { HAProxySection.proxies.contains($0.kind) && $0.kind != "backend" }.compactMap { section in
             model.httpEntries.contains { $0.location == section.location }

@@ -24,9 +24,26 @@ struct HAProxySandboxSites {
             let redirects = { (backend: HAProxyProxy?) in
                 proxy.settings.errorRedirects.merging(backend?.settings.errorRedirects ?? [:]) { $1 }.mapValues(\.line)
             }
+            // The whole-response pages for HAProxy's own errors (the backend's first) and for
+            // the upstream's statuses its `http-response return` rules replace.
+            let rawPages = { (backend: HAProxyProxy?) -> (own: [Int: SourceLocation], upstream: [Int: SourceLocation]) in
+                var own: [Int: SourceLocation] = [:]
+                var upstream: [Int: SourceLocation] = [:]
+                for code in 400...599 {
+                    if let page = backend?.settings.page(for: code) ?? proxy.settings.page(for: code), page.kind == .response { own[code] = page.line }
+                    if let page = backend?.settings.responseReturns[code] ?? proxy.settings.responseReturns[code] {
+                        if page.kind == .response { upstream[code] = page.line }
+                    } else if backend?.settings.replacedStatuses.contains(code) == true || proxy.settings.replacedStatuses.contains(code) {
+                        // `http-response return status N default-errorfiles`: the page for HAProxy's own N.
+                        upstream[code] = own[code]
+                    }
+                }
+                return (own, upstream)
+            }
             var first = SandboxPlan.Route(
                 path: "/", location: proxy.location, upstreamLocation: fallback.flatMap { $0.settings.servers > 0 ? $0.location : nil })
             first.redirects = redirects(fallback)
+            first.rawPages = rawPages(fallback)
             var routes = [first]
             // Whether `/` still goes to the default backend: a use_backend that takes it is asked first.
             var rootIsDefault = true
@@ -39,6 +56,7 @@ struct HAProxySandboxSites {
                 let upstream = backend(route.backend).flatMap { $0.settings.servers > 0 ? $0.location : nil }
                 var probe = SandboxPlan.Route(path: target.path ?? "/", location: route.line, upstreamLocation: upstream)
                 probe.redirects = redirects(backend(route.backend))
+                probe.rawPages = rawPages(backend(route.backend))
                 if let host = target.host {
                     if let index = byHost.firstIndex(where: { $0.host == host }) {
                         if !byHost[index].routes.contains(where: { $0.path == probe.path }) { byHost[index].routes.append(probe) }

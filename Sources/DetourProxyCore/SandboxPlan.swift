@@ -57,6 +57,11 @@ public struct SandboxPlan: Sendable {
         /// a page (HAProxy's `errorloc`), the line that says so: an upstream's failure answered
         /// with a redirect is that line's `SandboxPlan.redirectRule`.
         public var redirects: [Int: SourceLocation] = [:]
+        /// Pages that are whole responses, status line included (HAProxy's `errorfile`), by
+        /// the status they answer here: for the server's own errors, and for the upstream's it
+        /// replaces. One of them sent with a success is its file's status line, the plan's
+        /// `statusLineRule` at the line that names it.
+        public var rawPages: (own: [Int: SourceLocation], upstream: [Int: SourceLocation]) = ([:], [:])
         /// Where the route's location names error pages of its own, dropping the ones it would
         /// inherit for `codes` (nginx: an `error_page` in a location replaces every inherited
         /// one): one of those answered with the server's built-in page is the dialect's `rule`
@@ -192,6 +197,8 @@ public struct SandboxPlan: Sendable {
     public var errorLogs: [String] = []
     /// The dialect's rule for an error answered with a redirect (`Route.redirects`).
     public var redirectRule: String?
+    /// The dialect's rule for a raw page whose status line is not its code (`Route.rawPages`).
+    public var statusLineRule: String?
     /// What is not probed, and why (a regex location, a FastCGI upstream).
     public var notProbed: [(location: SourceLocation, reason: String)] = []
     /// What the reading found that keeps the configuration from running at all, where the

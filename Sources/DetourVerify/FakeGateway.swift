@@ -24,12 +24,14 @@ public enum FakeGateway: String, Sendable, CaseIterable {
 
     /// The answer with `status` and `body`; `complete: false` promises more body than it
     /// holds and leaves the end out (the connection closes after it).
-    func answer(status: Int, body: String, complete: Bool = true) -> [UInt8] {
+    func answer(status: Int, body: String, complete: Bool = true, malformed: Bool = false) -> [UInt8] {
         let length = complete ? body.utf8.count : 100_000
+        // A header line without a colon, which no server reads (`FakeUpstream.Mode.malformed`).
+        let bad = malformed ? "a header line without a colon\r\n" : ""
         switch self {
         case .fastcgi:
             // CGI's headers: the status goes in a `Status` header.
-            let output = Array("Status: \(status)\r\nContent-Type: text/plain\r\nContent-Length: \(length)\r\n\r\n\(body)".utf8)
+            let output = Array("Status: \(status)\r\n\(bad)Content-Type: text/plain\r\nContent-Length: \(length)\r\n\r\n\(body)".utf8)
             var bytes = Self.fastCGIRecord(type: 6, output)
             guard complete else { return bytes }
             bytes += Self.fastCGIRecord(type: 6, [])
@@ -38,9 +40,9 @@ public enum FakeGateway: String, Sendable, CaseIterable {
             return bytes
         case .uwsgi:
             // An application behind uWSGI writes an HTTP response.
-            return Array("HTTP/1.1 \(status) Fake\r\nContent-Type: text/plain\r\nContent-Length: \(length)\r\n\r\n\(body)".utf8)
+            return Array("HTTP/1.1 \(status) Fake\r\n\(bad)Content-Type: text/plain\r\nContent-Length: \(length)\r\n\r\n\(body)".utf8)
         case .scgi:
-            return Array("Status: \(status) Fake\r\nContent-Type: text/plain\r\nContent-Length: \(length)\r\n\r\n\(body)".utf8)
+            return Array("Status: \(status) Fake\r\n\(bad)Content-Type: text/plain\r\nContent-Length: \(length)\r\n\r\n\(body)".utf8)
         }
     }
 

@@ -22,6 +22,9 @@ public final class FakeUpstream: Sendable {
         case silent
         /// Promises a long body, sends a little of it and closes.
         case closesMidBody
+        /// Answers with a header line no proxy can read (no colon): nginx, Caddy, HAProxy and
+        /// Apache answer their own 502 (`MalformedResponder`).
+        case malformed
 
         public var description: String {
             switch self {
@@ -30,6 +33,7 @@ public final class FakeUpstream: Sendable {
             case .status(let status): "answering \(status)"
             case .silent: "slower than the timeout"
             case .closesMidBody: "closing mid-body"
+            case .malformed: "sending a header no proxy can read"
             }
         }
     }
@@ -125,6 +129,7 @@ public final class FakeUpstream: Sendable {
                             case .status(let status): return gateway.answer(status: status, body: Handler.body(status))
                             case .closesMidBody:
                                 return gateway.answer(status: 200, body: Handler.body(200) + String(repeating: "x", count: 1000), complete: false)
+                            case .malformed: return gateway.answer(status: 200, body: Handler.body(200), malformed: true)
                             }
                         })
                 }
@@ -137,11 +142,42 @@ public final class FakeUpstream: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // Ahead of the HTTP handlers: a malformed answer is written as raw bytes.
+                    if !admits { try channel.pipeline.syncOperations.addHandler(MalformedResponder(shared: shared)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(Handler(shared: shared, admits: admits))
                 }
             }
             .bind(host: "127.0.0.1", port: port).wait()
+    }
+
+    /// In the `malformed` mode, answers a connection's first bytes with a response whose
+    /// header line has no colon, before any HTTP handler sees them; in the others, passes them on.
+    private final class MalformedResponder: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+
+        private let shared: Shared
+
+        init(shared: Shared) {
+            self.shared = shared
+        }
+
+        static let response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\na header line without a colon\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            var buffer = unwrapInboundIn(data)
+            let head = buffer.readString(length: min(buffer.readableBytes, 8192)) ?? ""
+            let mark = FakeUpstream.mark(in: String(head.prefix { $0 != "\r" && $0 != "\n" }))
+            let malformed = shared.state.withLock { state in
+                guard state.mode == .malformed else { return false }
+                if let mark { state.marks.insert(mark) }
+                return true
+            }
+            guard malformed else { return context.fireChannelRead(data) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: Self.response))).whenComplete { _ in channel.close(promise: nil) }
+        }
     }
 
     /// Answers each request as the mode of the moment says.
@@ -167,7 +203,7 @@ public final class FakeUpstream: Sendable {
                 return state.mode
             }
             switch mode {
-            case .silent, .down:
+            case .silent, .down, .malformed:
                 return
             case .answers:
                 respond(context, status: 200, body: Self.body(200))

@@ -50,7 +50,9 @@ public enum Verifier {
     static let methods = ["GET", "POST", "HEAD"]
 
     /// The modes each route is probed under, the working one first.
-    static let modes: [FakeUpstream.Mode] = [.answers, .down, .status(500), .status(502), .status(503), .status(504), .silent, .closesMidBody]
+    static let modes: [FakeUpstream.Mode] = [
+        .answers, .down, .status(500), .status(502), .status(503), .status(504), .silent, .closesMidBody, .malformed,
+    ]
 
     public static func verify(_ server: VerifyServer, _ options: Options) async -> Report {
         var report = Report()

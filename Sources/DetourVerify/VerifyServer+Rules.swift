@@ -13,7 +13,7 @@ extension VerifyServer {
             "error-page-undefined-named-location", "error-page-returned", "inherited-error-page-dropped", "error-page-server-rewrite",
         ],
         "caddy": ["syntax", "directive", "import", "handle-errors-redirect"],
-        "haproxy": ["syntax", "errorfile-code", "errorfile-invalid", "errorloc-redirect"],
+        "haproxy": ["syntax", "errorfile-code", "errorfile-invalid", "errorloc-redirect", "errorfile-status-line"],
         "apache": ["syntax", "error-document-redirect"],
         "varnish": ["syntax"],
     ]

@@ -16,6 +16,8 @@ extension VerifyVerdict {
                 "errors are intercepted here, but the upstream's own \(statuses) \(statuses.contains(",") ? "have" : "has") no page and \(statuses.contains(",") ? "reach" : "reaches") visitors as it wrote it"
         case .redirect:
             return "the upstream's failure is answered with a redirect (\(statuses)), not with its error: crawlers and monitors see a move"
+        case .statusLine:
+            return "the page is a whole response whose status line says \(statuses): visitors get \(statuses) with it, not the error"
         case .returned:
             return "the error page is not a file: asked for, \(path) answers \(statuses) with \(bodies), and so do visitors who meet the error"
         case .dropped:

@@ -30,6 +30,8 @@ import DetourProxyCore
 ///   rule for it, at the line that names the page;
 /// - a 401 or 403 where the upstream failed (it sends neither): the page's own request refused,
 ///   `error-page-protected` at the location that answers the page's URI;
+/// - one of detour's pages sent with a success status where it is a whole response (HAProxy's
+///   `errorfile`): the dialect's status-line rule at the line naming it;
 /// - one of detour's pages sent with a success status, or any body but the upstream's sent with
 ///   one while the upstream failed: `error-page-soft-status`, at the line naming the page for
 ///   the status the server met, where the dialect says which.
@@ -53,6 +55,8 @@ enum VerifyVerdict {
         case raisedPageMissing
         /// A page's URI answered by something other than a file (the dialect's rule).
         case returned(String)
+        /// A whole-response page sent with a success: its file's status line (the dialect's rule).
+        case statusLine(String)
     }
 
     struct Group {
@@ -195,7 +199,11 @@ enum VerifyVerdict {
             }
             switch observation.body {
             case .page where (200..<400).contains(observation.status):
-                add(.softStatus, at: Self.pageLine(route, observation.mode) ?? route.responseLocation ?? route.location, observation)
+                if let rule = plan.statusLineRule, let line = Self.rawPageLine(route, observation.mode) {
+                    add(.statusLine(rule), at: line, observation)
+                } else {
+                    add(.softStatus, at: Self.pageLine(route, observation.mode) ?? route.responseLocation ?? route.location, observation)
+                }
             case .site where (200..<300).contains(observation.status) && reaches && observation.mode != .answers:
                 // The upstream's failure answered as a success, with a page of the site's own.
                 add(
@@ -241,6 +249,9 @@ enum VerifyVerdict {
                 // A page named for it that its own URI (or the server's log) shows broken is
                 // that page's finding.
                 if brokenPages.contains([observation.site, observation.status]) || brokenPageSites.contains(observation.site) { continue }
+                // A whole-response page the configuration names answers it: the operator's own
+                // page, as the coverage table of `detour check` shows it.
+                if Self.rawPageLine(route, observation.mode, status: observation.status) != nil { continue }
                 add(.codeNotCovered, at: site.location, observation)
             default:
                 continue
@@ -257,7 +268,7 @@ enum VerifyVerdict {
                 case .shared(let check): check.id(dialect)
                 case .raisedPageMissing: SharedCheck.missingFile.id(dialect)
                 case .reachable(let rule), .intercepted(let rule), .header(let rule, _), .redirect(let rule), .dropped(let rule), .rerun(let rule),
-                    .returned(let rule):
+                    .returned(let rule), .statusLine(let rule):
                     rule
                 }
             if let same = merged.firstIndex(where: { $0.rule == rule && $0.group.location == group.location }) {
@@ -282,13 +293,22 @@ enum VerifyVerdict {
         pageStatus(mode).flatMap { route.pageLines?[$0] }
     }
 
+    /// The line naming the whole-response page the server sends in `mode`: the one replacing
+    /// the upstream's own status, or for the first status the server may raise itself; for
+    /// `status`, the page for that very status.
+    private static func rawPageLine(_ route: SandboxPlan.Route, _ mode: FakeUpstream.Mode, status: Int? = nil) -> SourceLocation? {
+        if case .status(let own) = mode, status == nil || status == own { return route.rawPages.upstream[own] }
+        if let status { return route.rawPages.own[status] }
+        return raisedStatuses(mode).lazy.compactMap { route.rawPages.own[$0] }.first
+    }
+
     /// The statuses a server that redirects its own errors (HAProxy) may raise in `mode`, the
     /// likeliest first: 503 when nothing listens (no server left), 504 for a silent one.
     private static func raisedStatuses(_ mode: FakeUpstream.Mode) -> [Int] {
         switch mode {
         case .answers: []
         case .down: [503, 502]
-        case .closesMidBody: [502]
+        case .closesMidBody, .malformed: [502]
         case .silent: [504]
         case .status(let own): [own]
         }
@@ -297,7 +317,7 @@ enum VerifyVerdict {
     private static func pageStatus(_ mode: FakeUpstream.Mode) -> Int? {
         switch mode {
         case .answers: nil
-        case .down, .closesMidBody: 502
+        case .down, .closesMidBody, .malformed: 502
         case .silent: 504
         case .status(let own): own
         }

@@ -197,6 +197,7 @@ final class VerifyCommandTests: XCTestCase {
                 "answering 200 200 the upstream's own body", "not listening 502 detour's public/errors/502.html", "answering 500 500 the upstream's own body",
                 "answering 502 502 the upstream's own body", "answering 503 503 the upstream's own body", "answering 504 504 the upstream's own body",
                 "slower than the timeout 504 detour's public/errors/504.html", "closing mid-body 200 the upstream's own body",
+                "sending a header no proxy can read 502 detour's public/errors/502.html",
             ])
     }
 

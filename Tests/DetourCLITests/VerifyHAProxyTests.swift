@@ -118,7 +118,9 @@ final class VerifyHAProxyTests: XCTestCase {
                 """)
         XCTAssertEqual(
             Set(try VerifyWorkspace.findings(result)),
-            ["haproxy.errorloc-redirect:14", "haproxy.errorloc-redirect:15", "haproxy.upstream-errors-pass-through:23"], result.stdout)
+            // HAProxy's own 502, for a response it cannot read, has no page: its built-in one.
+            ["haproxy.errorloc-redirect:14", "haproxy.errorloc-redirect:15", "haproxy.upstream-errors-pass-through:23", "haproxy.code-not-covered:17"],
+            result.stdout)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "http")?.status, 301)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", scheme: "https")?.status, 302)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200", scheme: "https")?.body, "the upstream's own body")
@@ -158,6 +160,39 @@ final class VerifyHAProxyTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertEqual(Set(try VerifyWorkspace.findings(result)), ["haproxy.code-not-covered:14", "haproxy.upstream-errors-pass-through:18"])
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "the server's own error page")
+    }
+
+    /// HAProxy raises its own 502 only for a response it cannot read: the fake upstream sends
+    /// one, and the frontend without a page for it shows HAProxy's. A page whose file says
+    /// `200 OK` is that file's status line, at its errorfile; an operator's own page for 503 is
+    /// theirs, not a code left uncovered.
+    func testAnUnreadableResponseMeetsHAProxysOwn502AndAPageFileSaysItsOwnStatus() throws {
+        try folder.write([
+            "public/errors/200-504.http": "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<p>detour's page for 504</p>\n",
+            "public/maintenance.http": "HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/html\r\n\r\n<p>back soon</p>\n",
+        ])
+        let result = try verify(
+            head
+                + """
+                frontend www
+                    bind :80
+                    default_backend app
+                    errorfile 503 /usr/share/detour/maintenance.http
+                    errorfile 504 /usr/share/detour/errors/200-504.http
+
+                backend app
+                    http-response return status 500 errorfile /usr/share/detour/errors/500.http if { status 500 }
+                    http-response return status 502 errorfile /usr/share/detour/errors/502.http if { status 502 }
+                    http-response return status 503 errorfile /usr/share/detour/errors/503.http if { status 503 }
+                    http-response return status 504 errorfile /usr/share/detour/errors/504.http if { status 504 }
+                    server app1 10.0.0.5:8080
+
+                """)
+        XCTAssertEqual(Set(try VerifyWorkspace.findings(result)), ["haproxy.code-not-covered:14", "haproxy.errorfile-status-line:18"], result.stdout)
+        let unreadable = try VerifyWorkspace.answer(result, "/", "sending a header no proxy can read")
+        XCTAssertEqual(unreadable?.status, 502)
+        XCTAssertEqual(unreadable?.body, "the server's own error page")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "slower than the timeout")?.status, 200)
     }
 
     /// An errorfile that is not there is HAProxy's refusal, at its line; a configuration with

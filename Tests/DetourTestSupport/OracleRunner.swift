@@ -37,7 +37,7 @@ extension OracleServer {
 /// word of the vocabulary the sample never wrote.
 public enum OracleRunner {
     /// Configurations verified at once: most of a run is waiting on a silent upstream's timeout.
-    private static let parallel = 3
+    private static let parallel = 2
 
     /// One generated configuration, in its own folder.
     private struct Case: Sendable {

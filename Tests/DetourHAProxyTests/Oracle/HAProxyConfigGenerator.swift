@@ -20,7 +20,7 @@ struct HAProxyConfigGenerator {
     /// The configuration with `ports.count` sites, pages in `pages` (`errors/NNN.http` and
     /// `.html`, `errors/200-NNN.http` with a 200 status line, `stock/NNN.http` not detour's),
     /// the upstream at `upstream`.
-    mutating func configuration(ports: [Int], upstream: Int, pages: String) -> (text: String, sites: [OracleSite]) {
+    mutating func configuration(ports: [Int], upstream: Int, pages: String) -> String {
         var lines = ["global", "    log stdout format raw local0", ""]
         let inDefaults = chance(40)
         let viaSection = chance(30)
@@ -40,9 +40,7 @@ struct HAProxyConfigGenerator {
         lines.append("")
         let plainBackends = named && chance(50)
         if plainBackends { lines += ["defaults plain"] + Self.timeouts + [retries(), ""] }
-        var sites: [OracleSite] = []
         for (index, port) in ports.enumerated() {
-            let start = lines.count + 1
             lines += [named ? "frontend web\(index) from pages" : "frontend web\(index)", "    bind 127.0.0.1:\(port)"]
             lines.append(chance(20) ? "    use_backend app\(index) if { path_beg / }" : "    default_backend app\(index)")
             let pagesHere = !inDefaults || chance(20)
@@ -68,11 +66,8 @@ struct HAProxyConfigGenerator {
                 }
             }
             lines.append("")
-            sites.append(
-                OracleSite(
-                    host: "s\(index).test", lines: start...(lines.count - 1), paths: OracleProbe.failingPaths(under: "/", codes: Self.codes), port: port))
         }
-        return (lines.joined(separator: "\n"), sites)
+        return lines.joined(separator: "\n")
     }
 
     private static let timeouts = ["    mode http", "    timeout connect 1s", "    timeout client 5s", "    timeout server 300ms"]

@@ -6,9 +6,10 @@ import DetourVerify
 import Foundation
 import XCTest
 
-/// The runtime oracle for `detour check nginx`: generated configurations run on the real nginx
-/// with a misbehaving upstream, every site probed, and what visitors got compared with what
-/// detour says (`OracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
+/// The runtime oracle for `detour check nginx`: generated configurations given to `detour
+/// verify`'s engine (the real nginx in its sandbox, the upstream in every failure mode) and to
+/// `detour check`, their findings compared rule by rule (`OracleRunner`). `make check-oracle N=…
+/// SEED=…` runs N of them.
 final class NginxOracleTests: XCTestCase {
     private struct Nginx: OracleServer {
         var generator = NginxConfigGenerator(random: SplitMix64(state: OracleTally.seed))
