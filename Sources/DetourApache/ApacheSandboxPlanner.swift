@@ -57,6 +57,8 @@ struct ApacheSandboxPlanner {
         var open: [Int] = []
         // The first proxying line outside every virtual host.
         var serverFirstProxy: SourceLocation?
+        // A `ProxyErrorOverride On` with a status list outside every virtual host.
+        var serverOverrideList: SourceLocation?
         for (index, entry) in config.entries.enumerated() {
             while let last = open.last, Int(config.entries[last].end) <= index { open.removeLast() }
             let name = self.name(entry)
@@ -88,6 +90,13 @@ struct ApacheSandboxPlanner {
                     entry, with: ["<VirtualHost"] + ports.map { "*:\($0)" } + [">"],
                     "<VirtualHost \(arguments.joined(separator: " "))>: \(ports.map { "*:\($0)" }.joined(separator: " "))", section: true)
                 hosts.append(VirtualHostRoutes(entry: index, ports: ports, routes: [.init(path: "/", location: location)]))
+            case "proxyerroroverride" where arguments.count > 1 && arguments[0].lowercased() == "on":
+                // A status list: the codes it leaves out pass through, named at it, as `detour check` names them.
+                if let host = hosts.indices.last, inHost == hosts[host].entry {
+                    hosts[host].overrideList = location
+                } else if inHost == nil {
+                    serverOverrideList = location
+                }
             case "servername" where !arguments.isEmpty:
                 if let host = hosts.indices.last, inHost == hosts[host].entry, hosts[host].host == nil { hosts[host].host = Self.hostName(arguments[0]) }
             case "serverroot" where !arguments.isEmpty:
@@ -233,8 +242,9 @@ struct ApacheSandboxPlanner {
                 var site = SandboxPlan.Site(
                     host: host.host ?? "127.0.0.1", port: port, location: config.location(of: config.entries[host.entry]), routes: routes)
                 site.tls = tlsHosts.contains(host.entry)
-                // As `detour check` has it: the host lacks ProxyErrorOverride, one cause.
-                site.passThroughLocation = host.firstProxy ?? serverFirstProxy
+                // As `detour check` has it: the host lacks ProxyErrorOverride, one cause, or its
+                // status list leaves codes out.
+                site.passThroughLocation = host.overrideList ?? serverOverrideList ?? host.firstProxy ?? serverFirstProxy
                 sites.append(site)
             }
         }
@@ -246,7 +256,7 @@ struct ApacheSandboxPlanner {
                 return route
             }
             var site = SandboxPlan.Site(host: "127.0.0.1", port: port, location: main, routes: routes)
-            site.passThroughLocation = serverFirstProxy
+            site.passThroughLocation = serverOverrideList ?? serverFirstProxy
             sites.append(site)
         }
     }
@@ -264,6 +274,8 @@ struct ApacheSandboxPlanner {
         var pageLines: [Int: SourceLocation] = [:]
         /// The host's first line that proxies (ProxyPass to a URL, `[P]`, a `proxy:` handler).
         var firstProxy: SourceLocation? = nil
+        /// Its `ProxyErrorOverride On` with a status list.
+        var overrideList: SourceLocation? = nil
     }
 
     /// Where a host's local files are in the sandbox: its DocumentRoot and Aliases, mapped.

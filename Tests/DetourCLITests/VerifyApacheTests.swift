@@ -162,6 +162,29 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(refused), ["apache.syntax:14"])
     }
 
+    /// A ProxyErrorOverride whose status list leaves a code out lets the upstream's own page for
+    /// it through: named at that line, as `detour check` names it, not at the ProxyPass.
+    func testAnOverrideListThatLeavesACodeOutIsNamedAtItsLine() throws {
+        let result = try verify(
+            head
+                + """
+                <VirtualHost *:80>
+                    ServerName api.example
+                    ProxyPass /errors/ !
+                    Alias /errors/ /usr/share/detour/errors/
+                    ErrorDocument 503 /errors/503.html
+                    ErrorDocument 502 /errors/502.html
+                    ProxyPass / http://10.0.0.5:8080/
+                    ProxyErrorOverride On 502
+                </VirtualHost>
+
+                """)
+        XCTAssertTrue(try VerifyWorkspace.findings(result).contains("apache.upstream-errors-pass-through:20"), result.stdout)
+        XCTAssertFalse(try VerifyWorkspace.findings(result).contains("apache.upstream-errors-pass-through:19"), result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 503")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 502")?.body, "detour's public/errors/502.html")
+    }
+
     /// A `[P]` rule whose substitution follows the port (`http://app:8181%{REQUEST_URI}`)
     /// keeps its path in the sandbox; without `ProxyErrorOverride` every error of the
     /// upstream passes, one cause named at the host's proxying line, a `<Location>` that
