@@ -220,8 +220,8 @@ public struct SandboxContext: Sendable {
     /// The fake upstream's address for each gateway protocol (`fastcgi`, `uwsgi`, `scgi`);
     /// one not given is sent where nothing listens.
     public var gateways: [String: String] = [:]
-    /// An auth service's address (nginx's `auth_request` location, Caddy's `forward_auth`): one
-    /// that lets every request in, so the routes behind it are probed; nil: the fake upstream.
+    /// An auth service's address (where nginx's `auth_request` asks): one that lets every
+    /// request in, so the routes behind it are probed; nil: the fake upstream.
     public var admitting: String?
     /// The throwaway certificate TLS listeners keep TLS with; nil: they are made plain HTTP.
     public var certificate: SandboxCertificate?
