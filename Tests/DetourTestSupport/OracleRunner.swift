@@ -2,7 +2,6 @@ import DetourDiagnostics
 import DetourProxyCore
 import DetourVerify
 import Foundation
-import XCTest
 
 /// One server's part in the runtime oracle: how to write a configuration and ask detour about it.
 /// `detour verify`'s engine runs the real server on it and is the judge.
