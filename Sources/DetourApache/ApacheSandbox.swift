@@ -34,6 +34,7 @@ public enum ApacheSandbox {
         plan.sites = planner.sites
         plan.errorLogs = ["log/errorlog.log"]
         plan.unnamedStatusesPass = true
+        plan.redirectRule = ApacheRules.errorDocumentUrl.id
         plan.ownErrorStatuses = Set([500, 502, 503] + (planner.timesOutAs504 ? [504] : []))
         plan.arguments = ["-d", context.copy(of: root)]
         plan.folders = [context.copy(of: root)] + planner.unmappedFolders

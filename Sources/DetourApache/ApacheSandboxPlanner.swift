@@ -49,8 +49,9 @@ struct ApacheSandboxPlanner {
         var serverRoutes: [SandboxPlan.Route] = []
         // Each code's ErrorDocument line: a virtual host's own, else the main server's.
         var serverPageLines: [Int: SourceLocation] = [:]
+        var serverRedirectLines: [Int: SourceLocation] = [:]
         var serverFiles = LocalFiles()
-        var serverProxyPasses: [(path: String, excluded: Bool)] = []
+        var serverProxyPasses: [ProxyPrefix] = []
         var listened: [Int] = []
         // The virtual hosts that keep `SSLEngine on`.
         var tlsHosts: Set<Int> = []
@@ -59,6 +60,8 @@ struct ApacheSandboxPlanner {
         var serverFirstProxy: SourceLocation?
         // A `ProxyErrorOverride On` with a status list outside every virtual host.
         var serverOverrideList: SourceLocation?
+        // The codes `ProxyErrorOverride On` outside every virtual host replaces (empty: all; nil: off).
+        var serverOverrideCodes: Set<Int>?
         for (index, entry) in config.entries.enumerated() {
             while let last = open.last, Int(config.entries[last].end) <= index { open.removeLast() }
             let name = self.name(entry)
@@ -90,12 +93,16 @@ struct ApacheSandboxPlanner {
                     entry, with: ["<VirtualHost"] + ports.map { "*:\($0)" } + [">"],
                     "<VirtualHost \(arguments.joined(separator: " "))>: \(ports.map { "*:\($0)" }.joined(separator: " "))", section: true)
                 hosts.append(VirtualHostRoutes(entry: index, ports: ports, routes: [.init(path: "/", location: location)]))
-            case "proxyerroroverride" where arguments.count > 1 && arguments[0].lowercased() == "on":
+            case "proxyerroroverride" where !arguments.isEmpty:
                 // A status list: the codes it leaves out pass through, named at it, as `detour check` names them.
+                let on = arguments[0].lowercased() == "on"
+                let codes = on ? Set(arguments.dropFirst().compactMap { Int($0) }) : nil
                 if let host = hosts.indices.last, inHost == hosts[host].entry {
-                    hosts[host].overrideList = location
+                    if on, arguments.count > 1 { hosts[host].overrideList = location }
+                    hosts[host].overrideCodes = codes
                 } else if inHost == nil {
-                    serverOverrideList = location
+                    if on, arguments.count > 1 { serverOverrideList = location }
+                    serverOverrideCodes = codes
                 }
             case "servername" where !arguments.isEmpty:
                 if let host = hosts.indices.last, inHost == hosts[host].entry, hosts[host].host == nil { hosts[host].host = Self.hostName(arguments[0]) }
@@ -158,6 +165,9 @@ struct ApacheSandboxPlanner {
                 var route: SandboxPlan.Route?
                 if name == "proxypass", arguments.count >= 2, arguments[0].hasPrefix("/"), arguments[1] != "!" {
                     route = SandboxPlan.Route(path: arguments[0], location: location, upstreamLocation: location)
+                } else if name == "proxypassmatch", arguments.count >= 2, arguments[1] != "!", let path = Self.sample(arguments[0], fileName: false) {
+                    // A path the expression takes.
+                    route = SandboxPlan.Route(path: path, location: location, upstreamLocation: location)
                 } else if name.hasPrefix("proxypass"), name != "proxypassreverse", let first = arguments.first, Self.isProxyTarget(first),
                     let section = open.last, let path = sectionPath(section)
                 {
@@ -167,8 +177,16 @@ struct ApacheSandboxPlanner {
                 if let route {
                     if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
                 }
+                // The prefixes ProxyPass takes or leaves: on its line, or a `<Location>`'s own.
+                var taken: ProxyPrefix?
                 if name == "proxypass", arguments.count >= 2, arguments[0].hasPrefix("/") {
-                    let prefix = (path: arguments[0], excluded: arguments[1] == "!")
+                    taken = ProxyPrefix(path: arguments[0], excluded: arguments[1] == "!", inSection: false)
+                } else if name == "proxypass", let first = arguments.first, !first.hasPrefix("/"), let section = open.last,
+                    self.name(config.entries[section]) == "location", let path = sectionPath(section)
+                {
+                    taken = ProxyPrefix(path: path, excluded: first == "!", inSection: true)
+                }
+                if let prefix = taken {
                     if let host = hosts.indices.last, inHost == hosts[host].entry {
                         hosts[host].proxyPasses.append(prefix)
                     } else {
@@ -195,15 +213,44 @@ struct ApacheSandboxPlanner {
                 if let url = Self.fake(arguments[1], context: context) {
                     replace(entry, with: ["RewriteRule", arguments[0], url] + arguments.dropFirst(2), "RewriteRule [P] \(arguments[1]): the fake upstream")
                 }
-            case "errordocument" where arguments.count >= 2 && arguments[1].hasPrefix("/"):
-                // A local page: asked for directly, it should be there for visitors to get.
-                if let code = Int(arguments[0]) {
-                    if let host = hosts.indices.last, inHost == hosts[host].entry {
-                        hosts[host].pageLines[code] = hosts[host].pageLines[code] ?? location
-                    } else {
-                        serverPageLines[code] = serverPageLines[code] ?? location
-                    }
+                // Outside a section its pattern is matched against the whole path: one it takes is probed.
+                if open.last == inHost, let path = Self.sample(arguments[0], fileName: false), path.hasPrefix("/") {
+                    let route = SandboxPlan.Route(path: path, location: location, upstreamLocation: location)
+                    if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
                 }
+            case "errordocument" where arguments.count >= 2:
+                let code = Int(arguments[0])
+                // A 502 and above is raised only for requests that meet the upstream, which no
+                // `<Directory>` or `<Files>` section is ever applied to: that page is never sent.
+                if let code, let section = open.last, ["directory", "directorymatch", "files", "filesmatch"].contains(self.name(config.entries[section])) {
+                    guard code <= 501 else { continue }
+                    // A lower one, only a request served from that folder failing on its own
+                    // (an unreadable file, a broken .htaccess) gets: no probe makes it fail so.
+                    let written = self.word(config.entries[section], 0)
+                    notProbed.append((location, "ErrorDocument \(code) in <\(written)>: no probe makes Apache fail with \(code) for a file it serves itself"))
+                }
+                // Whatever it names (a text, a URL), the code has its answer here: a URL's is a
+                // redirect (but for 401, which Apache sends as a link).
+                let redirects = arguments[1].contains("://") && code != 401
+                if let code, let host = hosts.indices.last, inHost == hosts[host].entry {
+                    let section = open.last.flatMap { $0 == hosts[host].entry ? nil : $0 }
+                    // `<If>` too for a 502 and above, as `detour check` has it: its condition is
+                    // about the request, and holds for those that meet the upstream alike.
+                    let everywhere = section.map { section in
+                        let name = self.name(config.entries[section])
+                        return (name == "location" && sectionPath(section) == "/") || (name == "if" && code > 501)
+                    }
+                    if everywhere ?? true {
+                        hosts[host].wholeSiteCodes.insert(code)
+                    }
+                    hosts[host].pageLines[code] = hosts[host].pageLines[code] ?? location
+                    if redirects { hosts[host].redirectLines[code] = hosts[host].redirectLines[code] ?? location }
+                } else if let code, inHost == nil {
+                    serverPageLines[code] = serverPageLines[code] ?? location
+                    if redirects { serverRedirectLines[code] = serverRedirectLines[code] ?? location }
+                }
+                // A local page: asked for directly, it should be there for visitors to get.
+                guard arguments[1].hasPrefix("/") else { continue }
                 let page = SandboxPlan.PageTarget(codes: Int(arguments[0]).map { [$0] } ?? [], directive: location, reachableRule: nil)
                 let route = SandboxPlan.Route(path: arguments[1], location: location, page: page)
                 if let host = hosts.indices.last, inHost == hosts[host].entry { hosts[host].routes.append(route) } else { serverRoutes.append(route) }
@@ -223,13 +270,34 @@ struct ApacheSandboxPlanner {
         // Directives outside every virtual host apply in each; the main server answers ports none takes.
         for host in hosts {
             let pageLines = host.pageLines.merging(serverPageLines) { own, _ in own }
+            let redirectLines = host.redirectLines.merging(serverRedirectLines.filter { host.pageLines[$0.key] == nil }) { own, _ in own }
             let files = LocalFiles(documentRoot: host.files.documentRoot ?? serverFiles.documentRoot, aliases: host.files.aliases + serverFiles.aliases)
-            let routes = Self.merged(host.routes + serverRoutes).map { route in
+            // The pages the host sends: not the main server's for codes it names its own page
+            // for everywhere, nor, where nothing proxies, any for a 502 and above, which it
+            // never raises (as `detour check` has it).
+            let proxies = host.firstProxy != nil || serverFirstProxy != nil
+            let raised = { (code: Int) in code <= 501 || proxies }
+            // A 500 or 501 Apache raises itself only on faults no probe makes, and a 504 only
+            // for a FastCGI or AJP upstream, unless ProxyErrorOverride replaces the upstream's
+            // own: what answers them there is not seen.
+            let overrides = host.overrideCodes ?? serverOverrideCodes
+            let overridden = { (code: Int) in proxies && overrides.map { $0.isEmpty || $0.contains(code) } == true }
+            for (code, line) in pageLines where !overridden(code) && (code == 500 || code == 501 || (code == 504 && !timesOutAs504)) {
+                let reason = "ErrorDocument \(code): no probe makes Apache raise \(code) itself here (ProxyErrorOverride does not replace the upstream's)"
+                if !notProbed.contains(where: { $0.location == line }) { notProbed.append((line, reason)) }
+            }
+            let serverPages = serverRoutes.filter { route in route.page.map { page in !page.codes.allSatisfy(host.wholeSiteCodes.contains) } ?? true }
+            let sent = (host.routes + serverPages).filter { route in
+                guard let page = route.page else { return true }
+                return page.codes.isEmpty || page.codes.contains(where: raised)
+            }
+            let routes = Self.merged(sent).map { route in
                 var route = route
                 route.pageLines = pageLines
+                route.redirects = redirectLines
                 // A page no ProxyPass takes reaches the upstream by a rule that may ask for its
                 // file (`RewriteCond … !-f`): there, a missing file is why.
-                let proxyPass = (host.proxyPasses + serverProxyPasses).filter { route.path.hasPrefix($0.path) }.max { $0.path.count < $1.path.count }
+                let proxyPass = ProxyPrefix.taking(route.path, from: serverProxyPasses + host.proxyPasses)
                 if route.page != nil, proxyPass.map({ !$0.excluded }) != true, let file = files.file(for: route.path) {
                     route.page?.fileMissing = !FileManager.default.fileExists(atPath: file)
                 }
@@ -253,6 +321,7 @@ struct ApacheSandboxPlanner {
             let routes = Self.merged([.init(path: "/", location: main)] + serverRoutes).map { route in
                 var route = route
                 route.pageLines = serverPageLines
+                route.redirects = serverRedirectLines
                 return route
             }
             var site = SandboxPlan.Site(host: "127.0.0.1", port: port, location: main, routes: routes)
@@ -269,13 +338,36 @@ struct ApacheSandboxPlanner {
         var routes: [SandboxPlan.Route]
         var files = LocalFiles()
         /// Its `ProxyPass PATH URL|!` lines: the path, and whether `!` keeps it local.
-        var proxyPasses: [(path: String, excluded: Bool)] = []
+        var proxyPasses: [ProxyPrefix] = []
         /// Each code's ErrorDocument line in the host.
         var pageLines: [Int: SourceLocation] = [:]
+        /// Each code's ErrorDocument to a URL in the host: Apache answers with a redirect.
+        var redirectLines: [Int: SourceLocation] = [:]
+        /// The codes the host names a page for on every path (its own line, or `<Location />`'s):
+        /// the main server's pages for them are never sent there.
+        var wholeSiteCodes: Set<Int> = []
         /// The host's first line that proxies (ProxyPass to a URL, `[P]`, a `proxy:` handler).
         var firstProxy: SourceLocation? = nil
         /// Its `ProxyErrorOverride On` with a status list.
         var overrideList: SourceLocation? = nil
+        /// The codes its `ProxyErrorOverride On` replaces (empty: all; nil: off or not said).
+        var overrideCodes: Set<Int>? = nil
+    }
+
+    /// A path ProxyPass sends to the upstream or (`!`) keeps local.
+    struct ProxyPrefix {
+        var path: String
+        var excluded: Bool
+        /// Written in a `<Location>` (`ProxyPass URL`) rather than with its path.
+        var inSection: Bool
+
+        /// The one that decides `path`, among those in effect in the order written (the main
+        /// server's first): the last `<Location>` one that takes it, which Apache tries before
+        /// any ProxyPass line, else the first line that does.
+        static func taking(_ path: String, from prefixes: [ProxyPrefix]) -> ProxyPrefix? {
+            let taking = prefixes.filter { ApacheScope.prefix($0.path, covers: path) }
+            return taking.last(where: \.inSection) ?? taking.first { !$0.inSection }
+        }
     }
 
     /// Where a host's local files are in the sandbox: its DocumentRoot and Aliases, mapped.

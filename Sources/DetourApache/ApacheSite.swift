@@ -31,16 +31,19 @@ struct ApacheSite: Sendable {
     var name: String { scope.isVirtualHost ? "virtual host '\(scope.name)'" : "the main server" }
 
     /// A page is sent from disk only where no path of it is proxied; a guard counts where it
-    /// is served here, the first one a path meets.
+    /// is served here, the first one a path meets. A `<Location>` that refuses the proxied path
+    /// refuses it before the proxy is asked (the access check comes first): the page is kept
+    /// out, not fetched.
     private static func route(_ local: ApacheLocalDocument, in scope: ApacheScope, pageFiles: PageFileLookup) -> ErrorPageRoute<Route> {
         let codes = [local.document.code]
-        let proxied = local.paths.first { $0.proxy != nil }
+        var proxied = local.paths.first { $0.proxy != nil }
+        let guarded = !scope.guards.isEmpty
+        if guarded, let path = proxied, scope.guardOf(url: path.url, file: nil) != nil { proxied = nil }
         var files: [(codes: [Int], file: PageFile)] = []
         if proxied == nil {
             files = local.paths.compactMap { path in path.file.map { (codes, pageFiles.file($0, uri: path.url)) } }
         }
-        let guarded = !scope.guards.isEmpty
-        let stand = guarded ? local.paths.lazy.filter { $0.proxy == nil }.compactMap { scope.guardOf(url: $0.url, file: $0.file) }.first : nil
+        let stand = guarded ? local.paths.lazy.compactMap { scope.guardOf(url: $0.url, file: $0.proxy == nil ? $0.file : nil) }.first : nil
         return ErrorPageRoute(
             origin: Route(local: local, proxiedURL: proxied?.url, proxiedBy: proxied?.proxy, keptOutBy: stand), codes: codes, files: files,
             upstream: proxied?.proxy?.location,
@@ -73,10 +76,14 @@ struct ApacheSite: Sendable {
 
     /// Whether visitors can get `document`: its code is one they can get, and a 502 or above
     /// (raised only where requests meet the upstream) is the page one of those requests gets,
-    /// not one a `<Location>` or `<If>` over all of them replaces.
+    /// not one a `<Location>` or `<If>` over all of them replaces; a lower one, raised
+    /// anywhere, is not one a `<Location />` replaces on every path.
     private static func isSent(_ document: ApacheErrorDocument, by scope: ApacheScope) -> Bool {
         guard visitorsCanGet(document.code, from: scope) else { return false }
-        guard document.code > 501 else { return true }
+        guard document.code > 501 else {
+            guard scope.errorDocuments.contains(where: { $0 === document }), let sent = scope.errorDocument(for: document.code, at: "/") else { return true }
+            return sent === document || sent.isConditional
+        }
         return scope.proxiedStarts.contains { scope.errorDocument(for: document.code, at: $0) === document }
     }
 

@@ -141,23 +141,29 @@ public enum CaddySandbox {
     /// root, the folder is Caddy's working one, which the sandbox does not know: the site has
     /// pages, set up somewhere); a page fetched from the upstream that has just failed fails
     /// with it, and the site has no page of its own (as `detour check` has it, nothing for the
-    /// upstream's errors to pass in place of). Either way Caddy answers the status, no body.
+    /// upstream's errors to pass in place of); a `basicauth` on the page's way refuses it.
+    /// Each time Caddy answers the status, no body.
     private static func errorHandlerSignatures(of routes: CaddySandboxRoutes, sites: Range<Int>, in all: [SandboxPlan.Site]) -> [SandboxPlan.LogSignature] {
         let notFound = ["error handling handler error", "fileserver.(*FileServer).notFound"]
         let missing = "the error page is not there: handle_errors' file_server found no file for the error, and Caddy answered with the status and no body"
         let proxied =
             "the error page is the upstream's: handle_errors fetches it from the upstream that failed, which failed it too (Caddy answered with the status and no body)"
-        let kinds: [(lines: [SourceLocation], parts: [String], rule: String?, message: String, marksPages: Bool)] = [
-            (routes.errorPageLines, notFound, CaddyRules.missingFile.id, missing, true),
-            (routes.errorPagesWithoutRoot, notFound, nil, "", true),
-            (routes.errorPagesFromTheSiteUpstream, ["error handling handler error", "reverseproxy.statusError"], CaddyRules.proxied.id, proxied, false),
+        let guarded = "the error pages are behind basicauth: Caddy swallowed its refusal inside handle_errors and answered with the status and no body"
+        let refused = ["error handling handler error", "caddyauth.Authentication"]
+        let kinds: [(lines: [SourceLocation], parts: [String], rule: String?, message: String, fromUpstream: Bool)] = [
+            (routes.errorPageGuards.filter { !$0.fromUpstream }.map(\.location), refused, CaddyRules.protected.id, guarded, false),
+            (routes.errorPageGuards.filter(\.fromUpstream).map(\.location), refused, CaddyRules.protected.id, guarded, true),
+            (routes.errorPageLines, notFound, CaddyRules.missingFile.id, missing, false),
+            (routes.errorPagesWithoutRoot, notFound, nil, "", false),
+            (routes.errorPagesFromTheSiteUpstream, ["error handling handler error", "reverseproxy.statusError"], CaddyRules.proxied.id, proxied, true),
         ]
         var signatures: [SandboxPlan.LogSignature] = []
         for kind in kinds {
             for line in kind.lines {
                 for host in Set(sites.map { all[$0].host }).sorted() {
                     var signature = SandboxPlan.LogSignature(parts: kind.parts + ["\"host\":\"\(host)"], rule: kind.rule, message: kind.message, location: line)
-                    if kind.marksPages { signature.brokenPagesOf = Set(sites.filter { all[$0].host == host }) }
+                    let hosted = Set(sites.filter { all[$0].host == host })
+                    if kind.fromUpstream { signature.upstreamPagesOf = hosted } else { signature.brokenPagesOf = hosted }
                     signatures.append(signature)
                 }
             }

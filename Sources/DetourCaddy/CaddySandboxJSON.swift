@@ -158,6 +158,14 @@ public enum CaddySandboxJSON {
                 }
                 return
             }
+            // forward_auth's proxy (it sends the request's method and URI as headers): the
+            // auth service lets every request in, so the probes reach what it guards.
+            let headers = (proxy["headers"] as? [String: Any])?["request"] as? [String: Any]
+            if let admitting = context.admitting, proxy["rewrite"] != nil, (headers?["set"] as? [String: Any])?["X-Forwarded-Method"] != nil {
+                proxy["upstreams"] = [["dial": admitting]]
+                note("forward_auth \(shown): a fake auth service that lets every request in")
+                return
+            }
             proxy["upstreams"] = [["dial": context.upstream]]
             note("reverse_proxy \(shown): the fake upstream (plain HTTP)")
             if transport.removeValue(forKey: "tls") != nil || transport["versions"] != nil {

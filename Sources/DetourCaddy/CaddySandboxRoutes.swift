@@ -21,6 +21,10 @@ struct CaddySandboxRoutes {
     /// The `file_server` of each `handle_errors` with no `root` in it or in the site: it reads
     /// the folder Caddy is started in, which the sandbox does not know.
     private(set) var errorPagesWithoutRoot: [SourceLocation] = []
+    /// Each `basicauth` a `handle_errors` sends the page's own request through on its way to
+    /// a `file_server` or proxy: the refusal Caddy swallows there, answering the status with no
+    /// body. With whether files answer behind it, and the upstreams that do.
+    private var guards: [(location: SourceLocation, files: Bool, upstreams: Set<String>)] = []
     /// Whether the site sets `root` outside its `handle_errors`, which its error routes keep.
     private var siteHasRoot = false
     /// Each proxy inside a `handle_errors` (where it is used) with the upstreams it names.
@@ -102,16 +106,7 @@ struct CaddySandboxRoutes {
                     if name == "php_fastcgi" { add("/index.php", at: line[0], upstream: line) }
                 }
             } else if name == "handle_errors" {
-                let inner = CaddyDirectiveCheck.block(inside: line).lines
-                let naming = ["rewrite", "root", "file_server"].lazy.compactMap { name in inner.first { $0.first?.text == name } }.first
-                if let server = inner.first(where: { $0.first?.text == "file_server" }), let naming {
-                    if siteHasRoot || inner.contains(where: { $0.first?.text == "root" }) {
-                        errorPageLines.append(written(naming[0]))
-                    } else {
-                        errorPagesWithoutRoot.append(written(server[0]))
-                    }
-                }
-                for proxy in Self.proxyLines(in: inner) { errorPageProxies.append((location(proxy[0]), Self.upstreams(of: proxy))) }
+                walkErrors(CaddyDirectiveCheck.block(inside: line).lines, path: nil, target: nil, root: nil)
             } else if Self.routing.contains(name) {
                 let inner = CaddyDirectiveCheck.block(inside: line).lines
                 for nested in inner { readMatcher(nested) }
@@ -127,6 +122,46 @@ struct CaddySandboxRoutes {
         }
     }
 
+    /// The blocks of a `handle_errors` the page's own request reaches (`CaddyPagePath`: by the
+    /// path its `rewrite` gives it, every block when that is unknown): each `file_server`, under
+    /// the `rewrite` or `try_files` and the `root` met on the way (a block's own first), and
+    /// each `basicauth` and proxy whose path matcher, if any, takes the page.
+    private mutating func walkErrors(_ lines: [CaddyLine], path: String?, target: CaddyLine?, root: CaddyLine?) {
+        let rewrite = lines.first { $0.first?.text == "rewrite" }
+        var path = path
+        if let rewrite, let last = rewrite.last, rewrite.count >= 2 { path = CaddyPagePath.written(last.text) }
+        let target = rewrite ?? lines.first { $0.first?.text == "try_files" } ?? target
+        let root = lines.first { $0.first?.text == "root" } ?? root
+        let files = errorPageLines.count + errorPagesWithoutRoot.count
+        let proxies = errorPageProxies.count
+        if let server = lines.first(where: { $0.first?.text == "file_server" }) {
+            if siteHasRoot || root != nil {
+                errorPageLines.append(written((target ?? root ?? server)[0]))
+            } else {
+                errorPagesWithoutRoot.append(written(server[0]))
+            }
+        }
+        for proxy in lines where Self.proxies.contains(proxy.first?.text ?? "") {
+            if let path, proxy.count > 1, proxy[1].text.hasPrefix("/"), CaddyPagePath.matches(proxy[1].text, path) == false { continue }
+            errorPageProxies.append((location(proxy[0]), Self.upstreams(of: proxy)))
+        }
+        for block in CaddyPagePath.taking(path, lines.filter { Self.routing.contains($0.first?.text ?? "") }) {
+            var inner = path
+            if let path, block[0].text == "handle_path", block.count > 1, block[1].text.hasPrefix("/") {
+                inner = CaddyPagePath.strip(CaddyPagePath.strippedPrefix(of: block[1].text), from: path)
+            }
+            walkErrors(CaddyDirectiveCheck.block(inside: block).lines, path: inner, target: target, root: root)
+        }
+        // A password before nothing that answers is not what keeps the page away.
+        let answeredByFiles = errorPageLines.count + errorPagesWithoutRoot.count > files
+        guard answeredByFiles || errorPageProxies.count > proxies else { return }
+        let upstreams = errorPageProxies[proxies...].reduce(into: Set<String>()) { $0.formUnion($1.upstreams) }
+        for guarding in lines where ["basicauth", "basic_auth"].contains(guarding.first?.text ?? "") {
+            if let path, guarding.count > 1, guarding[1].text.hasPrefix("/"), CaddyPagePath.matches(guarding[1].text, path) == false { continue }
+            guards.append((written(guarding[0]), answeredByFiles, upstreams))
+        }
+    }
+
     private mutating func add(_ path: String, at token: CaddyToken, upstream: CaddyLine?) {
         let concrete = Self.concrete(path)
         guard !routes.contains(where: { $0.path == concrete }) else { return }
@@ -134,19 +169,16 @@ struct CaddySandboxRoutes {
             .init(path: concrete, location: location(token), upstreamLocation: upstream.map { written($0[0]) }, responseLocation: response(of: upstream)))
     }
 
+    /// The `basicauth` lines on the page's way, and whether only the site's own upstream (the
+    /// one that has just failed) answers behind them: the site then has no page of its own.
+    var errorPageGuards: [(location: SourceLocation, fromUpstream: Bool)] {
+        guards.map { ($0.location, !$0.files && !$0.upstreams.isDisjoint(with: siteUpstreams)) }
+    }
+
     /// The proxies inside `handle_errors` that fetch the page from an upstream the site's
     /// requests go to: the one that has just failed.
     var errorPagesFromTheSiteUpstream: [SourceLocation] {
         errorPageProxies.filter { !$0.upstreams.isDisjoint(with: siteUpstreams) }.map(\.location)
-    }
-
-    /// The proxy lines among `lines`, those in routing blocks included.
-    private static func proxyLines(in lines: [CaddyLine]) -> [CaddyLine] {
-        lines.flatMap { line -> [CaddyLine] in
-            guard let name = line.first?.text else { return [] }
-            if proxies.contains(name) { return [line] }
-            return routing.contains(name) ? proxyLines(in: CaddyDirectiveCheck.block(inside: line).lines) : []
-        }
     }
 
     /// The upstream addresses a proxy line names (`reverse_proxy @api http://app:8080 app2:8080 {`),

@@ -3,9 +3,11 @@ import DetourDiagnostics
 /// The checks every server shares, decided on the neutral model. Each gives the facts of its
 /// findings; the dialect's rule words them in its server's terms, with its own rule id.
 public enum ErrorPageChecks {
-    /// Routes that send a file that is not there, with the codes and the (distinct) files.
+    /// Routes that send a file that is not there, with the codes and the (distinct) files. Not
+    /// where a guard refuses every visitor the page: the refusal comes first, and is what they
+    /// get (its own finding).
     @inlinable public static func missingFiles<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile])] {
-        missingFiles(site.routes)
+        missingFiles(site.routes.filter { route in !route.guards.contains { !$0.selectsRequests } })
     }
 
     /// The same for routes that stand outside any site (the pages HAProxy opens at start).
@@ -27,10 +29,11 @@ public enum ErrorPageChecks {
         site.coverage.answers.filter { $0.answer == nil && pageCodes.contains($0.code) }.map(\.code)
     }
 
-    /// Routes whose page is fetched from the upstream: when it is down, the page fails too.
+    /// Routes whose page is fetched from the upstream: when it is down, the page fails too. Not
+    /// where a guard refuses every visitor the page first (its own finding).
     @inlinable public static func proxiedPages<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, upstream: SourceLocation)] {
         site.routes.compactMap { route in
-            guard let upstream = route.upstream, !route.isSignIn else { return nil }
+            guard let upstream = route.upstream, !route.isSignIn, !route.guards.contains(where: { !$0.selectsRequests }) else { return nil }
             return (route, upstream)
         }
     }

@@ -183,6 +183,10 @@ public struct SandboxPlan: Sendable {
         /// The sites whose error pages the finding says are broken (indices into `sites`):
         /// their answers without a page are that finding's, not codes left uncovered.
         public var brokenPagesOf: Set<Int> = []
+        /// The sites whose error pages the finding says the failing upstream was asked for:
+        /// their answers without a page are that finding's, and, as `detour check` has it, they
+        /// have no page of their own for the upstream's errors to pass in place of.
+        public var upstreamPagesOf: Set<Int> = []
 
         public init(parts: [String], rule: String?, message: String, location: SourceLocation) {
             self.parts = parts
@@ -220,7 +224,7 @@ public struct SandboxContext: Sendable {
     /// The fake upstream's address for each gateway protocol (`fastcgi`, `uwsgi`, `scgi`);
     /// one not given is sent where nothing listens.
     public var gateways: [String: String] = [:]
-    /// An auth service's address (where nginx's `auth_request` asks): one that lets every
+    /// An auth service's address (where nginx's `auth_request` and Caddy's `forward_auth` ask): one that lets every
     /// request in, so the routes behind it are probed; nil: the fake upstream.
     public var admitting: String?
     /// The throwaway certificate TLS listeners keep TLS with; nil: they are made plain HTTP.

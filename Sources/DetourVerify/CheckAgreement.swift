@@ -3,8 +3,10 @@ import DetourDiagnostics
 /// Where `detour check`'s reading of a configuration and `detour verify`'s run of it disagree:
 /// the runtime oracles and `make check-real` judge check by it. Only the rules verify can
 /// observe compare (`VerifyServer.observedRules`); the rules a server's refusal is reported as
-/// compare as one (`refused`, at the line the server names), and where the server refused the
-/// configuration and nothing was probed, only refusals compare.
+/// compare as one (`refused`, at the line the server names; check's others beside it are not
+/// judged, as the server stops there), and where the server refused the configuration and
+/// nothing was probed, only refusals compare. Check's findings at a line verify lists as not
+/// probed are judged only where verify saw them too.
 public struct CheckAgreement: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// Verify saw it on the real server; check did not say it.
@@ -47,6 +49,15 @@ public struct CheckAgreement: Sendable {
         var said = compared(checked)
         let seen = compared(verified.diagnostics)
         if verified.observations.isEmpty { said = said.filter { $0.key.rule == refused } }
+        // Where verify says it could not probe, what it did not see is not judged.
+        let unprobed = Set(verified.notProbed.map { "\($0.location.path):\($0.location.line)" })
+        said = said.filter { !unprobed.contains($0.key.place) || seen[$0.key] != nil }
+        // A server stops at the first line it refuses: where check names that one too, its
+        // others are not judged.
+        let refusals = seen.keys.filter { $0.rule == refused }
+        if !refusals.isEmpty, refusals.allSatisfy({ said[$0] != nil }) {
+            said = said.filter { $0.key.rule != refused || seen[$0.key] != nil }
+        }
         var found: [Disagreement] = []
         for (key, finding) in seen.sorted(by: { $0.key < $1.key }) {
             if let other = said[key], other.severity != finding.severity {

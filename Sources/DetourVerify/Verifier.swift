@@ -55,6 +55,16 @@ public enum Verifier {
     ]
 
     public static func verify(_ server: VerifyServer, _ options: Options) async -> Report {
+        // A free port found here may be taken by another program before the server binds it:
+        // the run is made again, on other ports.
+        var report = await attempt(server, options)
+        for _ in 0..<2 where report.refusal?.lowercased().contains("address already in use") == true {
+            report = await attempt(server, options)
+        }
+        return report
+    }
+
+    private static func attempt(_ server: VerifyServer, _ options: Options) async -> Report {
         var report = Report()
         guard let binary = server.executable(options.binary) else {
             report.refusal = "\(options.binary ?? server.binary) is not installed here: detour verify runs the real server (--server-binary names it)"
@@ -159,7 +169,7 @@ public enum Verifier {
         // After any refusals another edition of the server lifts (`VerifyTest`).
         report.diagnostics += VerifyVerdict.findings(
             report.observations, plan: plan, dialect: server.name, catalogue: server.catalogue, codes: pages.codes,
-            passThroughWithoutPages: server.passThroughWithoutPages, brokenPageSites: logged.brokenPageSites)
+            passThroughWithoutPages: server.passThroughWithoutPages, loggedBrokenPages: logged.brokenPages, upstreamPages: logged.upstreamPages)
         report.diagnostics += logged.findings
         return report
     }

@@ -14,7 +14,7 @@ extension VerifyServer {
         ],
         "caddy": ["syntax", "directive", "import", "handle-errors-redirect"],
         "haproxy": ["syntax", "errorfile-code", "errorfile-invalid", "errorloc-redirect", "errorfile-status-line"],
-        "apache": ["syntax", "error-document-redirect"],
+        "apache": ["syntax", "error-document-url"],
         "varnish": ["syntax"],
     ]
 

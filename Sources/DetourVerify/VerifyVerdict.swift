@@ -67,7 +67,7 @@ enum VerifyVerdict {
 
     static func findings(
         _ observations: [VerifyObservation], plan: SandboxPlan, dialect: String, catalogue: [RuleDescription], codes: Set<Int>,
-        passThroughWithoutPages: Bool = false, brokenPageSites: Set<Int> = []
+        passThroughWithoutPages: Bool = false, loggedBrokenPages: Set<[Int]> = [], upstreamPages: Set<[Int]> = []
     ) -> [Diagnostic] {
         // Routes whose requests reach the upstream while it answers: their failures are the upstream's.
         let reaching = Set(observations.filter { $0.mode == .answers && $0.reachedUpstream }.map { [$0.site, $0.route] })
@@ -84,7 +84,16 @@ enum VerifyVerdict {
                 default: false
                 }
             }.map(\.site)
-        ).union(brokenPageSites)
+        ).union(loggedBrokenPages.map { $0[0] })
+        // Sites whose pages from the failing upstream (the log's) took every error the server
+        // raised in them: the route takes every status, the upstream's own among them.
+        var upstreamPagesEverywhere = Set(upstreamPages.map { $0[0] })
+        for observation in observations
+        where observation.mode != .answers && observation.method != "HEAD" && observation.body == .empty && observation.status >= 500 {
+            if !upstreamPages.contains([observation.site, observation.status]), !upstreamPages.contains([observation.site, 0]) {
+                upstreamPagesEverywhere.remove(observation.site)
+            }
+        }
         // Sites that refuse every probe alike (a server-wide password): the visitor who meets an
         // error has passed that guard, which then guards no page from them.
         var guardedEverywhere = Set(plan.sites.indices)
@@ -232,7 +241,9 @@ enum VerifyVerdict {
                     add(.intercepted(rule), at: route.upstreamLocation ?? route.location, observation)
                 } else if named == false, !passesUnnamed || plan.ownErrorStatuses.contains(observation.status) {
                     add(.codeNotCovered, at: site.location, observation)
-                } else if named == nil, !passThroughWithoutPages, !servingPages.contains(observation.site) {
+                } else if named == nil, !passThroughWithoutPages, !servingPages.contains(observation.site),
+                    !upstreamPages.contains([observation.site, observation.status]), !upstreamPagesEverywhere.contains(observation.site)
+                {
                     add(.codeNotCovered, at: site.location, observation)
                 }
                 let passes = named == true || passesUnnamed || passThroughWithoutPages || (named == nil && servingPages.contains(observation.site))
@@ -248,7 +259,12 @@ enum VerifyVerdict {
             case _ where codes.contains(observation.status):
                 // A page named for it that its own URI (or the server's log) shows broken is
                 // that page's finding.
-                if brokenPages.contains([observation.site, observation.status]) || brokenPageSites.contains(observation.site) { continue }
+                if brokenPages.contains([observation.site, observation.status]) || loggedBrokenPages.contains([observation.site, observation.status])
+                    || loggedBrokenPages.contains([observation.site, 0]) || upstreamPages.contains([observation.site, observation.status])
+                    || upstreamPages.contains([observation.site, 0])
+                {
+                    continue
+                }
                 // A whole-response page the configuration names answers it: the operator's own
                 // page, as the coverage table of `detour check` shows it.
                 if Self.rawPageLine(route, observation.mode, status: observation.status) != nil { continue }
@@ -302,14 +318,15 @@ enum VerifyVerdict {
         return raisedStatuses(mode).lazy.compactMap { route.rawPages.own[$0] }.first
     }
 
-    /// The statuses a server that redirects its own errors (HAProxy) may raise in `mode`, the
-    /// likeliest first: 503 when nothing listens (no server left), 504 for a silent one.
+    /// The statuses a server that redirects its own errors (HAProxy, Apache) may raise in
+    /// `mode`, the likeliest first: 503 when nothing listens (no server left), 504 for a silent
+    /// one (Apache's HTTP proxy: 502).
     private static func raisedStatuses(_ mode: FakeUpstream.Mode) -> [Int] {
         switch mode {
         case .answers: []
         case .down: [503, 502]
         case .closesMidBody, .malformed: [502]
-        case .silent: [504]
+        case .silent: [504, 502]
         case .status(let own): [own]
         }
     }

@@ -26,6 +26,7 @@ final class ApacheRuleFixtureTests: XCTestCase {
         "code-not-covered-handler": "apache.code-not-covered",
         "code-not-covered-section": "apache.code-not-covered",
         "error-page-protected": "apache.error-page-protected",
+        "error-page-protected-proxied": "apache.error-page-protected",
     ]
     static let fixtures = RuleFixtures(root: root, prefix: "apache.", rules: rules)
 

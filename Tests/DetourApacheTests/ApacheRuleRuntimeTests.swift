@@ -87,6 +87,18 @@ final class ApacheRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(visit(try start("error-page-proxied-rewrite-near-miss")).contains("detour-page-503"))
     }
 
+    /// A `<Location>` that refuses the pages refuses them before the `[P]` rule's proxy is
+    /// asked: with the application up, the page's own URI is still a 403, never its answer.
+    func testARefusalComesBeforeTheProxyThatTakesThePages() throws {
+        let application = try FakeUpstream(.byPath)
+        defer { application.stop() }
+        let port = try start("error-page-protected-proxied-hit", upstream: application.port)
+        let page = visit(port, "/errors/503.html")
+        XCTAssertTrue(page.hasPrefix("HTTP/1.1 403"), String(page.prefix(200)))
+        XCTAssertFalse(page.contains("app-ok"), page)
+        XCTAssertTrue(visit(port, "/cart").contains("app-ok"), "the rule proxies the rest")
+    }
+
     func testAnUncoveredCodeGetsApachesOwnPage() throws {
         let answer = visit(try start("code-not-covered-hit"))
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503"), String(answer.prefix(200)))

@@ -101,9 +101,9 @@ final class ApacheSyntaxTests: XCTestCase {
             DocumentRoot /srv/none
             AliasMatch ^/errors/([0-9]+)\\.html$ \(folder.path)/pages/$1.html
             ErrorDocument 503 /errors/503.html
-            ErrorDocument 504 /errors/505.html
+            ErrorDocument 502 /errors/505.html
             ProxyPassMatch ^/api/(.*)$ http://127.0.0.1:9000/$1
-            ErrorDocument 502 /api/502.html
+            ErrorDocument 500 /api/500.html
 
             """
         ])

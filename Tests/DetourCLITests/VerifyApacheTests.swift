@@ -206,14 +206,14 @@ final class VerifyApacheTests: XCTestCase {
                     RewriteCond %{DOCUMENT_ROOT}/%{REQUEST_FILENAME} !-f
                     RewriteRule .* http://10.0.0.5:8181%{REQUEST_URI} [P,QSA,NE]
                     ErrorDocument 500 /errors/500.html
-                    ErrorDocument 502 /errors/502.html
+                    ErrorDocument 502 /errors/gone.html
                     ErrorDocument 503 /errors/503.html
-                    ErrorDocument 504 /errors/gone.html
+                    ErrorDocument 504 /errors/504.html
                 </VirtualHost>
 
                 """)
         XCTAssertEqual(
-            try VerifyWorkspace.findings(result), ["apache.upstream-errors-pass-through:22", "apache.error-page-missing-file:26"], result.stdout + result.stderr
+            try VerifyWorkspace.findings(result), ["apache.upstream-errors-pass-through:22", "apache.error-page-missing-file:24"], result.stdout + result.stderr
         )
         XCTAssertTrue(result.stdout.contains("its file is missing, and asked for, /errors/gone.html is answered by the upstream"), result.stdout)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200")?.status, 200, "the path after the port is kept")
@@ -245,5 +245,28 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/a.php", "not listening")?.body, "detour's public/errors/503.html")
         let rewrites = try VerifyWorkspace.texts(result, "rewrites")
         XCTAssertTrue(rewrites.contains { $0.hasPrefix("ProxyPassMatch fcgi://127.0.0.1:9000/srv/app/$1: fcgi://127.0.0.1:") }, "\(rewrites)")
+    }
+    /// A ProxyPassMatch at the host is asked a path it matches; an ErrorDocument to a URL
+    /// answers the upstream's failure with a redirect, named at its line; the main server's
+    /// page for a code the host names its own for is never sent there, so not judged.
+    func testARedirectingErrorDocumentAndAMainServerPageTheHostReplaces() throws {
+        let result = try verify(
+            head
+                + """
+                ErrorDocument 502 /errors/missing-502.html
+                <VirtualHost *:80>
+                    ServerName shop.example
+                    Alias /errors/ /usr/share/detour/errors/
+                    ProxyPassMatch ^/app/(.*)$ http://10.0.0.5:8080/app/$1
+                    ProxyErrorOverride On
+                    ErrorDocument 502 /errors/502.html
+                    ErrorDocument 503 https://status.example/503.html
+                </VirtualHost>
+
+                """)
+        XCTAssertEqual(
+            try VerifyWorkspace.findings(result).sorted(), ["apache.code-not-covered:14", "apache.error-document-url:20"], result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/a", "answering 503")?.status, 302, result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/a", "answering 502")?.body, "detour's public/errors/502.html", result.stdout)
     }
 }

@@ -33,6 +33,16 @@ final class VerifyCaddyTests: XCTestCase {
             }
         """
 
+    /// A proxy whose upstream's own 5xx become errors handle_errors answers.
+    private let interceptingProxy = """
+            reverse_proxy 10.0.0.5:8080 {
+                @error status 5xx
+                handle_response @error {
+                    error "upstream error" {rp.status_code}
+                }
+            }
+        """
+
     /// `root /srv` is Caddy 2.8's form, which 2.6 refuses: the refusal is reported, and the rest
     /// still runs, as check judges it, as that Caddy would serve it.
     func testAFormOfALaterCaddyIsRefusedAndTheSiteStillJudged() throws {
@@ -277,5 +287,99 @@ final class VerifyCaddyTests: XCTestCase {
         )
         XCTAssertEqual(try VerifyWorkspace.findings(service), [], service.stdout + service.stderr)
         XCTAssertEqual(try VerifyWorkspace.answer(service, "/", "answering 200")?.status, 404)
+    }
+
+    /// The page's own request goes only through the blocks of handle_errors its path takes:
+    /// a proxy for other paths there is never asked, and a file_server nested in the block
+    /// that takes it, under a root that holds no page, is the missing page (at the rewrite),
+    /// though Caddy's log line also quotes the proxy's first failure.
+    func testAPageIsFollowedThroughTheBlocksItsPathTakes() throws {
+        let result = try verify(
+            """
+            shop.example {
+            \(interceptingProxy)
+                handle_errors {
+                    rewrite * /errors/{err.status_code}.html
+                    handle /app/* {
+                        reverse_proxy 10.0.0.5:8080
+                    }
+                    handle_path /errors/* {
+                        root * /usr/share/detour
+                        file_server
+                    }
+                }
+            }
+
+            """)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["caddy.error-page-missing-file:9"], result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "an empty body")
+    }
+
+    /// Pages for some codes only, from a folder that lacks them: the codes the log shows
+    /// handle_errors failing for are the missing page's, the others are not covered.
+    func testPagesForSomeCodesAreMissingAndTheOthersUncovered() throws {
+        let result = try verify(
+            """
+            shop.example {
+            \(interceptingProxy)
+                handle_errors {
+                    @some expression `{err.status_code} in [502, 503]`
+                    handle @some {
+                        root * /srv/missing
+                        rewrite * /errors/{err.status_code}.html
+                        file_server
+                    }
+                }
+            }
+
+            """)
+        XCTAssertEqual(
+            try VerifyWorkspace.findings(result).sorted(), ["caddy.code-not-covered:1", "caddy.error-page-missing-file:12"], result.stdout + result.stderr)
+    }
+
+    /// basicauth inside handle_errors refuses the page's own request: Caddy answers the
+    /// failure's status with no body (and a password prompt) and logs the refusal.
+    func testAPasswordOnThePagesIsTheirProtection() throws {
+        let result = try verify(
+            """
+            shop.example {
+            \(interceptingProxy)
+                handle_errors {
+                    basicauth {
+                        staff $2a$14$vhB1ZB9Clq6/nxSGpxXXxe7w0vbFSzYgXUT1vqHBtLrE/4fjUtB/u
+                    }
+            \(pages.split(separator: "\n").dropFirst().dropLast().joined(separator: "\n"))
+                }
+            }
+
+            """)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["caddy.error-page-protected:9"], result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("caddyauth.Authentication"), result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.status, 502)
+        // Before a page fetched from the failing upstream, the refusal is what stops it.
+        let proxied = try verify(
+            "shop.example {\n    reverse_proxy 10.0.0.5:8080\n    handle_errors {\n        basicauth {\n            staff $2a$14$vhB1ZB9Clq6/nxSGpxXXxe7w0vbFSzYgXUT1vqHBtLrE/4fjUtB/u\n        }\n        rewrite * /500.html\n        reverse_proxy 10.0.0.5:8080\n    }\n}\n"
+        )
+        XCTAssertEqual(try VerifyWorkspace.findings(proxied), ["caddy.error-page-protected:4"], proxied.stdout + proxied.stderr)
+    }
+
+    /// forward_auth asks an auth service of the site's own: the sandbox's lets every request
+    /// in, so the application behind it is probed, its failures meeting the pages, rather than
+    /// the auth service failing with the application and its answer passed on.
+    func testAnAuthServiceLetsTheProbesIn() throws {
+        let result = try verify(
+            """
+            shop.example {
+                forward_auth 10.0.0.5:8080 {
+                    uri /auth
+                }
+            \(interceptingProxy)
+            \(pages)
+            }
+
+            """)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), [], result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 503")?.body, "detour's public/errors/503.html")
+        XCTAssertTrue(try VerifyWorkspace.texts(result, "rewrites").contains { $0.contains("forward_auth 10.0.0.5:8080: a fake auth service") }, result.stdout)
     }
 }

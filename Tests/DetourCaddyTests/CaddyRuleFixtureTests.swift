@@ -32,6 +32,7 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "error-page-protected-matcher": "caddy.error-page-protected",
         "error-page-protected-respond": "caddy.error-page-protected",
         "error-page-protected-import": "caddy.error-page-protected",
+        "error-page-protected-proxied": "caddy.error-page-protected",
         "error-page-missing-file-try-files": "caddy.error-page-missing-file",
         "error-page-proxied": "caddy.error-page-proxied",
         "error-page-proxied-import": "caddy.error-page-proxied",
