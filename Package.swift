@@ -156,13 +156,13 @@ let package = Package(
         .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(
-            name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport"],
+            name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport", "DetourVerify"],
             exclude: ["Fixtures", "Oracle/caddy-vocabulary.txt"]),
         .testTarget(
             name: "DetourHAProxyTests", dependencies: ["DetourHAProxy", "DetourProxyCore", "DetourSupport", "DetourTestSupport", "DetourVerify"],
             exclude: ["Fixtures", "Oracle/haproxy-vocabulary.txt"]),
         .testTarget(
-            name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport"],
+            name: "DetourApacheTests", dependencies: ["DetourApache", "DetourProxyCore", "DetourTestSupport", "DetourVerify"],
             exclude: ["Fixtures", "Oracle/apache-vocabulary.txt"]),
         .testTarget(
             name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport", "DetourVerify"],

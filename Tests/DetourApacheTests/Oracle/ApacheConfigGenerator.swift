@@ -23,7 +23,7 @@ struct ApacheConfigGenerator {
 
     /// The configuration for virtual hosts on `port`, pages in `pages` (its `errors/` folder),
     /// the upstream at `upstream`, state (pid, logs, `htpasswd`) in `folder`.
-    mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
+    mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> String {
         var lines = [
             "ServerName localhost", "Listen 127.0.0.1:\(port)", "PidFile \(folder)/apache.pid", "DefaultRuntimeDir \(folder)",
             "ErrorLog \(folder)/error.log", "Mutex file:\(folder) default",
@@ -33,20 +33,13 @@ struct ApacheConfigGenerator {
         let global = chance(25)
         if global { lines += ["Alias /errors/ \(pages)/errors/"] + errorDocuments(global: true) }
         lines.append("")
-        var sites: [OracleSite] = []
         for index in 0..<Int.random(in: 1...3, using: &random) {
             let host = "s\(index).test"
-            let start = lines.count + 1
             lines += ["<VirtualHost 127.0.0.1:\(port)>", "    ServerName \(host)"]
             lines += site(host: host, upstream: upstream, pages: pages, folder: folder, inherits: global).map { "    " + $0 }
-            lines.append("</VirtualHost>")
-            sites.append(
-                OracleSite(
-                    host: host, lines: start...lines.count,
-                    paths: OracleProbe.failingPaths(under: "/app/", codes: Self.codes) + OracleProbe.failingPaths(under: "/", codes: Self.codes)))
-            lines.append("")
+            lines += ["</VirtualHost>", ""]
         }
-        return (lines.joined(separator: "\n"), sites)
+        return lines.joined(separator: "\n")
     }
 
     /// `ErrorDocument` lines for the codes, now and then one left out or with a faulty target,

@@ -2,27 +2,25 @@ import DetourApache
 import DetourDiagnostics
 import DetourProxyCore
 import DetourTestSupport
+import DetourVerify
 import Foundation
 import XCTest
 
-/// The runtime oracle for `detour check apache`: generated configurations run on the real
-/// Apache with a misbehaving upstream, every virtual host probed, and what visitors got
-/// compared with what detour says (`ProbingOracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
+/// The runtime oracle for `detour check apache`: generated configurations given to `detour
+/// verify`'s engine (the real Apache in its sandbox, the upstream in every failure mode) and to
+/// `detour check`, their findings compared rule by rule (`OracleRunner`). `make check-oracle N=…
+/// SEED=…` runs N of them.
 final class ApacheOracleTests: XCTestCase {
-    private struct Apache: ProbingOracleServer {
+    private struct Apache: OracleServer {
         var generator = ApacheConfigGenerator(random: SplitMix64(state: OracleTally.seed))
         let name = "apache"
         let mainFile = "apache.conf"
         let codes = ApacheConfigGenerator.codes
         let vocabulary = ApacheConfigGenerator.vocabularyFile
+        let judge = VerifyServer.apache
 
-        mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
-            generator.configuration(port: port, upstream: upstream, pages: pages, folder: folder)
-        }
-
-        func start(_ main: URL, in folder: TemporaryFolder) throws -> ServerProcess {
-            try folder.write(["htpasswd": "staff:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\n"])
-            return try ServerProcess("apache2", ["-f", main.path, "-DFOREGROUND"], log: folder.url.appendingPathComponent("apache.log"))
+        mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, files: [String: String]) {
+            (generator.configuration(port: port, upstream: upstream, pages: pages, folder: folder), ["htpasswd": "staff:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\n"])
         }
 
         func check(_ main: URL, pages: URL) -> [Diagnostic] {
@@ -30,8 +28,8 @@ final class ApacheOracleTests: XCTestCase {
         }
     }
 
-    func testDetourAgreesWithApacheOnGeneratedConfigurations() throws {
+    func testDetourAgreesWithApacheOnGeneratedConfigurations() async throws {
         var apache = Apache()
-        try ProbingOracleRunner.run(&apache)
+        try await OracleRunner.run(&apache)
     }
 }

@@ -19,14 +19,13 @@ struct CaddyConfigGenerator {
 
     /// The Caddyfile for sites on `port`, pages in `pages` (its `errors/` folder), the upstream
     /// at `upstream`.
-    mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
+    mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> String {
         var lines = ["{", "\tadmin off", "\tauto_https off", "}", ""]
         let snippet = chance(40)
         let intercepts = chance(80)
         if snippet {
             lines += ["(app) {"] + proxy(upstream: upstream, intercepts: intercepts).map { "\t" + $0 } + ["}", ""]
         }
-        var sites: [OracleSite] = []
         for index in 0..<Int.random(in: 1...3, using: &random) {
             let host = "s\(index).test"
             var body = site(host: host, upstream: upstream, pages: pages, snippet: snippet, intercepts: intercepts)
@@ -37,14 +36,9 @@ struct CaddyConfigGenerator {
                 lines += ["(\(name)) {"] + body[(errors + 1)..<end].map { "\t" + $0.dropFirst() } + ["}", ""]
                 body.replaceSubrange((errors + 1)..<end, with: ["\timport \(name)"])
             }
-            let start = lines.count + 1
             lines += ["http://\(host):\(port) {"] + body.map { "\t" + $0 } + ["}", ""]
-            sites.append(
-                OracleSite(
-                    host: host, lines: start...(lines.count - 1),
-                    paths: OracleProbe.failingPaths(under: "/app/", codes: Self.codes) + OracleProbe.failingPaths(under: "/", codes: Self.codes)))
         }
-        return (lines.joined(separator: "\n"), sites)
+        return lines.joined(separator: "\n")
     }
 
     private mutating func proxy(upstream: Int, intercepts: Bool) -> [String] {

@@ -1,31 +1,27 @@
 import DetourDiagnostics
 import DetourProxyCore
 import DetourTestSupport
+import DetourVerify
 import Foundation
 import XCTest
 
 @testable import DetourCaddy
 
-/// The runtime oracle for `detour check caddy`: generated Caddyfiles run on the real Caddy with
-/// a misbehaving upstream, every site probed, and what visitors got compared with what detour
-/// says (`ProbingOracleRunner`). `make check-oracle N=… SEED=…` runs N of them.
+/// The runtime oracle for `detour check caddy`: generated Caddyfiles given to `detour verify`'s
+/// engine (the real Caddy in its sandbox, the upstream in every failure mode) and to `detour
+/// check`, their findings compared rule by rule (`OracleRunner`). `make check-oracle N=… SEED=…`
+/// runs N of them.
 final class CaddyOracleTests: XCTestCase {
-    private struct Caddy: ProbingOracleServer {
+    private struct Caddy: OracleServer {
         var generator = CaddyConfigGenerator(random: SplitMix64(state: OracleTally.seed))
         let name = "caddy"
         let mainFile = "Caddyfile"
         let codes = CaddyConfigGenerator.codes
         let vocabulary = CaddyConfigGenerator.vocabularyFile
+        let judge = VerifyServer.caddy
 
-        mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, sites: [OracleSite]) {
-            generator.configuration(port: port, upstream: upstream, pages: pages, folder: folder)
-        }
-
-        func start(_ main: URL, in folder: TemporaryFolder) throws -> ServerProcess {
-            try ServerProcess(
-                "caddy", ["run", "--config", main.path, "--adapter", "caddyfile"],
-                environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path],
-                log: folder.url.appendingPathComponent("caddy.log"))
+        mutating func generate(port: Int, upstream: Int, pages: String, folder: String) -> (text: String, files: [String: String]) {
+            (generator.configuration(port: port, upstream: upstream, pages: pages, folder: folder), [:])
         }
 
         func check(_ main: URL, pages: URL) -> [Diagnostic] {
@@ -33,8 +29,8 @@ final class CaddyOracleTests: XCTestCase {
         }
     }
 
-    func testDetourAgreesWithCaddyOnGeneratedConfigurations() throws {
+    func testDetourAgreesWithCaddyOnGeneratedConfigurations() async throws {
         var caddy = Caddy()
-        try ProbingOracleRunner.run(&caddy)
+        try await OracleRunner.run(&caddy)
     }
 }
