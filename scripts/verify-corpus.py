@@ -2,7 +2,8 @@
 """Runs `detour verify` on every case of a corpus laid out as cases/<name>/expect (the
 `# run (from this folder): detour check SERVER ARGS` line gives the server and the arguments;
 `# env: K=V ...` lines the environment it runs in; `finding` and `plant` lines are what must be found, `allow` what may be, `nginx-t FAIL FILE:LINE`
-(`caddy-validate`, `haproxy-c`, `apache2-t`) a refusal that must be reported there) and prints,
+(`caddy-validate`, `haproxy-c`, `apache2-t`) a refusal that must be reported there, the first
+the server meets, so others are not judged) and prints,
 per case, agreement, then the totals per server. Cases of a server `detour verify` does not run
 are counted apart.
 
@@ -54,6 +55,9 @@ def expectations(lines, server):
             (allowed if kind == "allow" else required).append(spec)
         elif match := re.match(r"(\S+) FAIL (\S+):(\d+) ", line):
             required.append((config_rules, {(match.group(2), int(match.group(3)))}))
+            # The server stops at the first line it refuses, the one recorded: a refusal
+            # verify finds after blanking it is not judged.
+            allowed.append((config_rules, None))
         elif re.match(r"(\S+) FAIL", line):
             allowed.append((config_rules, None))
     return required, allowed
