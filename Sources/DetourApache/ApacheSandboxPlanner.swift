@@ -58,6 +58,10 @@ struct ApacheSandboxPlanner {
         var open: [Int] = []
         // The first proxying line outside every virtual host.
         var serverFirstProxy: SourceLocation?
+        // Whether the RewriteConds since the last RewriteRule test a file.
+        var testsFiles = false
+        // Whether a `[P]` rule outside every virtual host proxies by the files there are.
+        var serverProxiesMissingFiles = false
         // A `ProxyErrorOverride On` with a status list outside every virtual host.
         var serverOverrideList: SourceLocation?
         // The codes `ProxyErrorOverride On` outside every virtual host replaces (empty: all; nil: off).
@@ -82,6 +86,12 @@ struct ApacheSandboxPlanner {
                     serverFirstProxy = location
                 }
             }
+            // RewriteConds before a rule that test a file (`-f`, `!-d`, …): which requests a
+            // `[P]` rule after them proxies depends on the files the site has.
+            if name == "rewritecond" {
+                testsFiles = testsFiles || arguments.dropFirst().contains { ["-f", "-d", "-s", "-F", "-l", "-L", "-h"].contains($0.drop { $0 == "!" }) }
+            }
+            defer { if name == "rewriterule" { testsFiles = false } }
             switch name {
             case "listen" where !arguments.isEmpty:
                 let port = context.port(Self.portKey(arguments[0]))
@@ -213,6 +223,13 @@ struct ApacheSandboxPlanner {
                 if let url = Self.fake(arguments[1], context: context) {
                     replace(entry, with: ["RewriteRule", arguments[0], url] + arguments.dropFirst(2), "RewriteRule [P] \(arguments[1]): the fake upstream")
                 }
+                if testsFiles {
+                    if let host = hosts.indices.last, inHost == hosts[host].entry {
+                        hosts[host].proxiesMissingFiles = true
+                    } else {
+                        serverProxiesMissingFiles = true
+                    }
+                }
                 // Outside a section its pattern is matched against the whole path: one it takes is probed.
                 if open.last == inHost, let path = Self.sample(arguments[0], fileName: false), path.hasPrefix("/") {
                     let route = SandboxPlan.Route(path: path, location: location, upstreamLocation: location)
@@ -295,10 +312,12 @@ struct ApacheSandboxPlanner {
                 var route = route
                 route.pageLines = pageLines
                 route.redirects = redirectLines
-                // A page no ProxyPass takes reaches the upstream by a rule that may ask for its
-                // file (`RewriteCond … !-f`): there, a missing file is why.
+                // A page no ProxyPass takes reaches the upstream by a rule that asks for its file
+                // (`RewriteCond … !-f`): there, a missing file is why.
                 let proxyPass = ProxyPrefix.taking(route.path, from: serverProxyPasses + host.proxyPasses)
-                if route.page != nil, proxyPass.map({ !$0.excluded }) != true, let file = files.file(for: route.path) {
+                if route.page != nil, host.proxiesMissingFiles || serverProxiesMissingFiles, proxyPass.map({ !$0.excluded }) != true,
+                    let file = files.file(for: route.path)
+                {
                     route.page?.fileMissing = !FileManager.default.fileExists(atPath: file)
                 }
                 // A path no ProxyPass takes reaches the upstream, if at all, through another of the
@@ -341,6 +360,8 @@ struct ApacheSandboxPlanner {
         var proxyPasses: [ProxyPrefix] = []
         /// Each code's ErrorDocument line in the host.
         var pageLines: [Int: SourceLocation] = [:]
+        /// Whether one of its `[P]` rules comes after a RewriteCond that tests a file.
+        var proxiesMissingFiles = false
         /// Each code's ErrorDocument to a URL in the host: Apache answers with a redirect.
         var redirectLines: [Int: SourceLocation] = [:]
         /// The codes the host names a page for on every path (its own line, or `<Location />`'s):

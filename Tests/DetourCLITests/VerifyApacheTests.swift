@@ -221,6 +221,28 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
     }
 
+    /// A `[P]` rule with no RewriteCond on files takes the page whether its file is there or
+    /// not: the page is the upstream's, not a missing one.
+    func testARewriteThatTakesEverythingProxiesAPageWhoseFileIsMissing() throws {
+        let result = try verify(
+            head
+                + """
+                LoadModule rewrite_module /usr/lib/apache2/modules/mod_rewrite.so
+                <VirtualHost *:80>
+                    ServerName shop.example
+                    Alias /errors/ /usr/share/detour/errors/
+                    RewriteEngine on
+                    RewriteRule ^/(.*)$ http://10.0.0.5:8080/$1 [P]
+                    ProxyErrorOverride On
+                    ErrorDocument 503 /errors/gone.html
+                </VirtualHost>
+
+                """)
+        let findings = try VerifyWorkspace.findings(result)
+        XCTAssertTrue(findings.contains("apache.error-page-proxied:20"), result.stdout + result.stderr)
+        XCTAssertFalse(findings.contains("apache.error-page-missing-file:20"), "\(findings)")
+    }
+
     /// `ProxyPassMatch` in a `<LocationMatch>` names only the URL: it is the fake upstream too,
     /// and a path its expression matches is asked for; with `ProxyErrorOverride on` and one
     /// ErrorDocument, the other codes get Apache's own page.
