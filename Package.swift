@@ -168,8 +168,8 @@ let package = Package(
             name: "DetourNginxTests", dependencies: ["DetourNginx", "DetourProxyCore", "DetourTestSupport", "DetourVerify"],
             exclude: ["Fixtures", "Oracle/nginx-vocabulary.txt"]),
         .testTarget(
-            name: "DetourVarnishTests", dependencies: ["DetourVarnish", "DetourProxyCore", "DetourTestSupport"],
-            exclude: ["Fixtures"]),
+            name: "DetourVarnishTests", dependencies: ["DetourVarnish", "DetourProxyCore", "DetourTestSupport", "DetourVerify"],
+            exclude: ["Fixtures", "Oracle/varnish-vocabulary.txt"]),
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(name: "DetourVerifyTests", dependencies: ["DetourVerify", "DetourTestSupport"]),
         .testTarget(

@@ -77,6 +77,15 @@ public struct SandboxPlan: Sendable {
         /// itself (a rate limit's 429, a body size's 413): visitors meet its page only then, and
         /// the page's location is internal, so asking for it tells nothing. Asked once, by GET.
         public var raises: Int?
+        /// Where the dialect names a finding of each shared check about this route's answers,
+        /// when not at the site or the route: for what the server answers on its own (the
+        /// upstream failed, or was never asked), and for each status of the upstream's own
+        /// (Varnish: a code not covered at the `return` that raised it, a page's missing file
+        /// at the `std.fileread` that reads it), and where an upstream that breaks its answer
+        /// off meets another way than one that fails at once (Varnish: `vcl_synth`'s).
+        public var places: (own: [SharedCheck: SourceLocation], upstream: [Int: [SharedCheck: SourceLocation]], brokenOff: [SharedCheck: SourceLocation]?) = (
+            [:], [:], nil
+        )
 
         public init(
             path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil,
@@ -230,6 +239,8 @@ public struct SandboxContext: Sendable {
     /// The throwaway certificate TLS listeners keep TLS with; nil: they are made plain HTTP.
     public var certificate: SandboxCertificate?
     public var maps: [PagePathMap]
+    /// The codes the pages folder has pages for.
+    public var pageCodes: [Int] = []
     /// Whether the server runs as root (its workers are then made to run as nobody).
     public var asRoot: Bool
     /// Where the server's relative paths start on the machine it runs on (nginx's `--prefix`,

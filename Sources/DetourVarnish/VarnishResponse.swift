@@ -14,6 +14,10 @@ struct VarnishResponse: Sendable {
         case synth(at: SourceLocation)
         /// A fetch abandoned or failed: `vcl_synth` with 503.
         case abandonedFetch(at: SourceLocation?)
+        /// The backend broke its answer off before delivery began: `vcl_synth` with 503 (once
+        /// delivery has begun, visitors get the answer cut short instead; which comes first is
+        /// a race in varnishd).
+        case brokenOff
     }
 
     /// What the visitor's request met first, wherever the VCL took it from there.
@@ -22,6 +26,7 @@ struct VarnishResponse: Sendable {
         case backendStatus(Int)
         case synth(Int)
         case error(Int)
+        case brokenOff
     }
 
     var code: Int

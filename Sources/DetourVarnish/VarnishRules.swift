@@ -18,7 +18,7 @@ enum VarnishRules {
     static let codeNotCovered = RuleDescription(
         SharedCheck.codeNotCovered.id("varnish"), .error,
         summary:
-            "a code detour made a page for that Varnish raises (503 for a dead backend or an abandoned fetch, a status the VCL returns with synth or error, a backend's 5xx the VCL turns into an error) and whose vcl_backend_error or vcl_synth leaves the built-in page or no body",
+            "a code detour made a page for that Varnish raises (503 for a dead backend, an abandoned fetch or a backend that breaks its answer off before delivery, a status the VCL returns with synth or error, a backend's 5xx the VCL turns into an error) and whose vcl_backend_error or vcl_synth leaves the built-in page or no body",
         consequence: "Varnish's 'Error 503 Backend fetch failed' page with its Guru Meditation, unbranded, in English (or an empty body)"
     )
     static let softStatus = RuleDescription(

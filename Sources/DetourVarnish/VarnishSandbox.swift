@@ -9,7 +9,8 @@ import Foundation
 /// `.proxy_header` go (a health check's timing would decide the answers; the fake upstream
 /// speaks no PROXY protocol), its timeouts above 3 s become 3 s; an absolute `include` names
 /// its copy, and `std.fileread` reads through `--map`. The listen address is varnishd's
-/// command line (`-a`), a free loopback port, asked for `/`.
+/// command line (`-a`), a free loopback port, asked for `/` and for a path through each
+/// `req.url` test (`VarnishSandboxRoutes`).
 public enum VarnishSandbox {
     /// The key of the one listen address a VCL's varnishd gets.
     static let listenKey = "varnish -a"
@@ -46,10 +47,42 @@ public enum VarnishSandbox {
             "-a", "127.0.0.1:\(port)", "-p", "vcl_path=\(context.copy(of: folder)):/etc/varnish:/usr/share/varnish/vcl", "-p",
             "backend_remote_error_holddown=0",
         ]
-        let site = SourceLocation(path: mainDisplay)
-        // What the backend sends is delivered by vcl_backend_response (the built-in one, or the
-        // VCL's): findings about it name the VCL, as `detour check varnish` does.
-        plan.sites = [.init(host: "127.0.0.1", port: port, location: site, routes: [.init(path: "/", location: site)])]
+        // The backends' timeouts where they set none: varnishd's defaults (60 s to the first
+        // byte) would outlast every probe, as a backend's own are shortened.
+        let seconds = Int(VarnishSandboxRewriter.timeoutSeconds)
+        plan.arguments += ["connect_timeout", "first_byte_timeout", "between_bytes_timeout"].flatMap { ["-p", "\($0)=\(seconds)"] }
+        let config = VCLConfig.load(main: main, display: mainDisplay, vclPath: [folder] + VCLConfig.defaultVCLPath)
+        let model = VarnishSite(
+            config, display: mainDisplay, in: VarnishCheckContext(pageCodes: context.pageCodes, pageFiles: PageFileLookup(maps: context.maps)))
+        // Each finding named where `detour check varnish` names it: by what the request met.
+        let upstreamPlaces = Dictionary(
+            uniqueKeysWithValues: Set(context.pageCodes + [500, 502, 503, 504]).map { ($0, model.places(for: .backendStatus($0))) })
+        var routes: [SandboxPlan.Route] = []
+        for (route, synth) in [(SandboxPlan.Route(path: "/", location: model.location), nil)] + VarnishSandboxRoutes.routes(config.program) {
+            var route = route
+            route.places.own = model.places(for: synth.map { .synth($0) } ?? .deadBackend)
+            if synth == nil {
+                route.places.upstream = upstreamPlaces
+                route.places.brokenOff = model.places(for: .brokenOff)
+            }
+            routes.append(route)
+        }
+        // The built-in VCL's own synth answers requests no probe makes (an HTTP/1.1 request
+        // without Host: 400; the PRI method: 405): what the VCL's lines do with them is not seen.
+        var unseen: [SourceLocation: Set<Int>] = [:]
+        for response in model.responses {
+            guard case .synth(let at) = response.cause, at.path == VCLConfig.builtinPath else { continue }
+            for place in model.places(for: response.trigger).values where place.path != VCLConfig.builtinPath && place != model.location {
+                unseen[place, default: []].insert(response.code)
+            }
+        }
+        for (place, codes) in unseen.sorted(by: { $0.key < $1.key }) {
+            let names = codes.sorted().map { "synth(\($0))" }.joined(separator: " and ")
+            plan.notProbed.append((place, "the built-in VCL's \(names) here: they answer requests no probe makes (without Host, by PRI)"))
+        }
+        var site = SandboxPlan.Site(host: "127.0.0.1", port: port, location: model.location, routes: routes)
+        site.passThroughLocation = model.passThroughPlace
+        plan.sites = [site]
         return plan
     }
 }

@@ -55,25 +55,29 @@ struct VarnishSite: Sendable {
             }
         }
 
-        var responses = backendError(503, .deadBackend, .deadBackend)
+        var responses = backendError(503, .deadBackend, .deadBackend) + synth(503, .brokenOff, .brokenOff)
         for (code, at) in Self.literalReturns("synth", from: Self.clientMethods, in: VCLFlow(program: program, object: "resp")) {
             responses += synth(code, .synth(at: at), .synth(code))
         }
-        for (code, at) in Self.literalReturns("error", from: Self.backendMethods, in: backendSide) {
-            responses += backendError(code, .backendError(at: at), .error(code))
-        }
         var passed: [Passed] = []
+        // The returns the backend's own statuses take to vcl_backend_error: a literal
+        // `return (error(N))` among them is the way of that status, not another.
+        var statusReturns: Set<SourceLocation> = []
         for code in context.pageCodes where code >= 500 {
             for path in backendOwn.paths(method: "vcl_backend_response", status: code) {
                 switch path.action {
                 case "error":
                     let status = path.arguments.first.flatMap { $0.count == 1 ? Int($0[0].text) ?? ($0[0].isName("beresp.status") ? code : nil) : nil }
                     responses += backendError(status ?? 503, .backendStatus(code), .backendStatus(code))
+                    if let at = path.returnAt { statusReturns.insert(at) }
                 case "abandon", "fail", "retry": responses += synth(503, .abandonedFetch(at: path.returnAt), .backendStatus(code))
                 case "deliver", "pass": passed.append(Passed(code: code, path: path))
                 default: break
                 }
             }
+        }
+        for (code, at) in Self.literalReturns("error", from: Self.backendMethods, in: backendSide) where !statusReturns.contains(at) {
+            responses += backendError(code, .backendError(at: at), .error(code))
         }
         self.responses = responses
         self.passed = passed

@@ -97,6 +97,7 @@ public enum Verifier {
         context.gateways = Dictionary(uniqueKeysWithValues: upstream.gatewayPorts.map { ($0.key.rawValue, "127.0.0.1:\($0.value)") })
         context.admitting = "127.0.0.1:\(upstream.admittingPort)"
         context.certificate = ThrowawayCertificate.write(into: folder)
+        context.pageCodes = PageFolder.codes(in: options.pages)
         let plan = server.plan(options.main.standardizedFileURL, options.mainDisplay, context)
         report.rewrites = plan.rewrites.map { ($0.location, $0.reason) }
         report.notProbed = plan.notProbed
@@ -162,7 +163,8 @@ public enum Verifier {
                 continue
             }
             report.observations += await probe(
-                plan, mode: mode, upstream: upstream, pages: pages, builtinMark: server.builtinPageMark, timeout: options.probeTimeout)
+                plan, mode: mode, upstream: upstream, pages: pages, builtinMark: server.builtinPageMark, timeout: options.probeTimeout,
+                tries: mode == .closesMidBody ? server.brokenOffTries : 1)
         }
         let logs = plan.errorLogs.compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
         let logged = VerifyLogFindings.findings(plan, logs: logs, catalogue: server.catalogue)
@@ -174,9 +176,10 @@ public enum Verifier {
         return report
     }
 
-    /// Every route of every site under `mode`, at once.
+    /// Every route of every site under `mode`, at once; each asked up to `tries` times until it
+    /// answers with an error.
     private static func probe(
-        _ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, builtinMark: String?, timeout: Double
+        _ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, builtinMark: String?, timeout: Double, tries: Int
     ) async
         -> [VerifyObservation]
     {
@@ -189,10 +192,10 @@ public enum Verifier {
                             let mark = UUID().uuidString
                             let target = route.path + (route.path.contains("?") ? "&" : "?") + "detour-probe=" + mark
                             let form = method == "POST" ? "detour=probe" : nil
-                            let answer = await HTTPProbe(
-                                port: site.port, host: site.host, method: method, path: target, body: form, tls: site.tls, clientAddress: site.clientAddress
-                            ).send(
-                                seconds: timeout)
+                            let request = HTTPProbe(
+                                port: site.port, host: site.host, method: method, path: target, body: form, tls: site.tls, clientAddress: site.clientAddress)
+                            var answer = await request.send(seconds: timeout)
+                            for _ in 1..<max(tries, 1) where answer.status < 400 { answer = await request.send(seconds: timeout) }
                             let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)
                             return VerifyObservation(
                                 site: siteIndex, route: routeIndex, method: method, mode: mode, host: site.host, port: site.port, tls: site.tls,

@@ -56,6 +56,11 @@ public struct VerifyServer: Sendable {
     /// Whether the upstream's own error body is a pass-through in any site, as the dialect's
     /// check asks every backend (HAProxy, Apache), not only in a site that answers others with pages.
     public var passThroughWithoutPages = false
+    /// How often a probe asks while the upstream breaks its answer off, where the server
+    /// answering with an error or with the answer cut short is a race (varnishd streams the
+    /// fetch: vcl_synth's 503 only when the fetch fails before delivery begins). The error,
+    /// once met, is what visitors can get.
+    public var brokenOffTries = 1
 
     public static let nginx = VerifyServer(
         name: "nginx", binary: "nginx", catalogue: NginxChecker.catalogue, builtinPageMark: "<hr><center>nginx",
@@ -126,7 +131,7 @@ public struct VerifyServer: Sendable {
         run: { main, folder in ["-F", "-f", main, "-n", folder + "/varnish", "-s", "malloc,32m", "-P", folder + "/server.pid"] + varnishJail },
         prefix: { _ in "/" },
         readRefusal: { output, _, copies, main in VarnishTestOutput.read(output, copies: copies, main: main) },
-        stopSignal: SIGTERM)
+        stopSignal: SIGTERM, passThroughWithoutPages: true, brokenOffTries: 6)
 
     /// As root varnishd runs its workers as its own users, as Debian does; otherwise it cannot switch.
     private static var varnishJail: [String] { getuid() == 0 ? [] : ["-j", "none"] }

@@ -134,7 +134,17 @@ enum VerifyVerdict {
             }
             groups[key]!.observations.append(observation)
         }
-        func add(_ check: SharedCheck, at location: SourceLocation, _ observation: VerifyObservation) { add(.shared(check), at: location, observation) }
+        // Where the dialect names a check's finding about this answer, by what the request met.
+        func place(_ check: SharedCheck, _ observation: VerifyObservation) -> SourceLocation? {
+            let places = plan.sites[observation.site].routes[observation.route].places
+            let reaches = reaching.contains([observation.site, observation.route])
+            if case .status(let own) = observation.mode, reaches { return places.upstream[own]?[check] }
+            if observation.mode == .closesMidBody, reaches, let brokenOff = places.brokenOff { return brokenOff[check] }
+            return places.own[check]
+        }
+        func add(_ check: SharedCheck, at location: SourceLocation, _ observation: VerifyObservation) {
+            add(.shared(check), at: place(check, observation) ?? location, observation)
+        }
         for observation in observations {
             let site = plan.sites[observation.site]
             let route = site.routes[observation.route]
@@ -256,6 +266,10 @@ enum VerifyVerdict {
             case _
             where reaches && observation.mode != .answers && observation.status == 404 && !notFoundAnyway.contains([observation.site, observation.route]):
                 add(.missingFile, at: Self.pageLine(route, observation.mode) ?? route.location, observation)
+            case .empty where codes.contains(observation.status) && place(.missingFile, observation) != nil:
+                // The answer's page is read from a file that left it empty (Varnish's std.fileread
+                // of a missing file): that read's finding.
+                add(.missingFile, at: route.location, observation)
             case _ where codes.contains(observation.status):
                 // A page named for it that its own URI (or the server's log) shows broken is
                 // that page's finding.

@@ -69,12 +69,54 @@ final class VerifyVarnishTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: workspace.scratch.path), [], "the sandbox is removed")
     }
 
+    /// A page in vcl_backend_error alone: a backend that breaks its answer off before delivery
+    /// began meets vcl_synth's 503, Varnish's own page, as `detour check varnish` says; a path
+    /// vcl_recv answers with a synth of its own is probed, its finding at that return.
+    func testABackendBreakingItsAnswerOffMeetsVclSynth() throws {
+        let result = try verify(
+            """
+            vcl 4.1;
+
+            import std;
+
+            backend default {
+                .host = "app.internal";
+            }
+
+            sub vcl_recv {
+                if (req.url ~ "^/(admin|wp-admin)/") {
+                    return (synth(503, "Closed"));
+                }
+            }
+
+            sub vcl_backend_response {
+                if (beresp.status >= 500) {
+                    return (error(beresp.status));
+                }
+            }
+
+            sub vcl_backend_error {
+                set beresp.body = std.fileread("/usr/share/detour/errors/" + beresp.status + ".html");
+                return (deliver);
+            }
+
+            """)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["varnish.code-not-covered:1", "varnish.code-not-covered:11"])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "closing mid-body")?.status, 503)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "closing mid-body")?.body, "the server's own error page")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/admin/", "answering 200")?.status, 503)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/admin/", "answering 200")?.body, "the server's own error page")
+    }
+
     /// Varnish's own error page where the VCL has none; what the compiler refuses at its place;
     /// a VMOD this machine lacks is a refusal to run, exit 2.
     func testBuiltInPagesRefusalsAndMissingVMODs() throws {
         let bare = try verify("vcl 4.1;\n\nbackend default {\n    .host = \"app.internal\";\n}\n")
         XCTAssertEqual(bare.status, 1, bare.stdout + bare.stderr)
-        XCTAssertEqual(try VerifyWorkspace.findings(bare), ["varnish.code-not-covered:1"])
+        // The built-in vcl_backend_response delivers the backend's own errors too, as `detour check` says.
+        XCTAssertEqual(try VerifyWorkspace.findings(bare), ["varnish.code-not-covered:1", "varnish.upstream-errors-pass-through:1"])
         XCTAssertEqual(try VerifyWorkspace.answer(bare, "/", "not listening")?.body, "the server's own error page")
         let refused = try verify("vcl 4.1;\nbackend default { .host = \"app\"; }\nsub vcl_recv { set req.foo = 1; }\n")
         XCTAssertEqual(refused.status, 1, refused.stderr)

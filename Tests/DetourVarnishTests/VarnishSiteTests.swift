@@ -45,6 +45,7 @@ final class VarnishSiteTests: XCTestCase {
     func testAPathPartSetToMoreThanLiteralsCanBeAnything() throws {
         let read =
             "sub vcl_backend_error {\n    set beresp.body = std.fileread(\"/srv/\" + bereq.http.L + \"/\" + beresp.status + \".html\");\n    return (deliver);\n}\n"
+            + "sub vcl_synth {\n    set resp.body = std.fileread(\"/srv/\" + req.http.L + \"/\" + resp.status + \".html\");\n    return (deliver);\n}\n"
         let literal = try coverage(
             "vcl 4.1;\nimport std;\nbackend default { .host = \"127.0.0.1\"; .port = \"8000\"; }\nsub vcl_backend_fetch { set bereq.http.L = \"en\"; }\n" + read
         )

@@ -7,29 +7,46 @@ struct VarnishCodeNotCoveredRule: VarnishRule {
     static let about = VarnishRules.codeNotCovered
 
     func check(_ site: VarnishSite, in context: VarnishCheckContext) -> [Diagnostic] {
-        // One finding per place, with every cause and code that ends there.
-        var found: [(at: SourceLocation, response: VarnishResponse, causes: [String], codes: [Int])] = []
+        // One finding per place, with every way and code that ends there.
+        var found: [(at: SourceLocation, ways: [Way], codes: [Int])] = []
+        // Each way to Varnish's own page is a place to fix: a dead backend's, an abandoned
+        // fetch's, each synth the VCL returns.
         for code in ErrorPageChecks.uncoveredCodes(site.model, pageCodes: context.pageCodes) {
-            guard let response = site.responses.first(where: { $0.code == code && $0.isBuiltinOrEmpty && !$0.path.dependsOnRequest }) else { continue }
-            let at = Self.location(of: response, in: site)
-            if let index = found.firstIndex(where: { $0.at == at && $0.response.method == response.method }) {
-                if !found[index].causes.contains(Self.cause(response)) { found[index].causes.append(Self.cause(response)) }
-                found[index].codes.append(code)
-            } else {
-                found.append((at, response, [Self.cause(response)], [code]))
+            for response in site.responses where response.code == code && response.isBuiltinOrEmpty && !response.path.dependsOnRequest {
+                let at = site.notCoveredPlace(of: response)
+                let way = Way(method: response.method, empty: response.path.body == nil, causes: [Self.cause(response)])
+                guard let index = found.firstIndex(where: { $0.at == at }) else {
+                    found.append((at, [way], [code]))
+                    continue
+                }
+                if !found[index].codes.contains(code) { found[index].codes.append(code) }
+                if let same = found[index].ways.firstIndex(where: { $0.method == way.method && $0.empty == way.empty }) {
+                    if !found[index].ways[same].causes.contains(way.causes[0]) { found[index].ways[same].causes += way.causes }
+                } else {
+                    found[index].ways.append(way)
+                }
             }
         }
-        return found.map { at, response, causes, codes in
-            let what = response.path.body == nil ? "an empty body" : "Varnish's built-in 'Guru Meditation' page"
-            let object = response.method == "vcl_synth" ? "resp" : "beresp"
+        return found.map { at, ways, codes in
+            let fixes = Set(ways.map(\.method)).sorted().map { method in
+                let object = method == "vcl_synth" ? "resp" : "beresp"
+                return "in \(method) set \(object).body = std.fileread(\"/usr/share/detour/errors/\" + \(object).status + \".html\") and return (deliver)"
+            }
             return Self.finding(
-                "\(Self.list(causes)) \(causes.count > 1 ? "end" : "ends") in \(response.method) with \(what): visitors get it for \(Self.codes(codes)), not detour's page",
-                at: at,
-                notes: [
-                    Self.fix(
-                        "include detour's snippets/varnish.vcl after 'vcl 4.1;' and the backends, or in \(response.method) set \(object).body = std.fileread(\"/usr/share/detour/errors/\" + \(object).status + \".html\") and return (deliver)"
-                    )
-                ])
+                "\(ways.map(\.words).joined(separator: "; ")): visitors get it for \(Self.codes(codes)), not detour's page", at: at,
+                notes: [Self.fix("include detour's snippets/varnish.vcl after 'vcl 4.1;' and the backends, or " + fixes.joined(separator: ", and "))])
+        }
+    }
+
+    /// The causes that end in one method with one kind of body.
+    private struct Way {
+        var method: String
+        var empty: Bool
+        var causes: [String]
+
+        var words: String {
+            let what = empty ? "an empty body" : "Varnish's built-in 'Guru Meditation' page"
+            return "\(list(causes)) \(causes.count > 1 ? "end" : "ends") in \(method) with \(what)"
         }
     }
 
@@ -46,17 +63,7 @@ struct VarnishCodeNotCoveredRule: VarnishRule {
         case .synth(let at):
             return at.path == VCLConfig.builtinPath ? "the built-in VCL's return (synth(\(response.code)))" : "this return (synth(\(response.code)))"
         case .abandonedFetch: return "an abandoned fetch (503)"
+        case .brokenOff: return "a backend that breaks its answer off (503)"
         }
-    }
-
-    /// The return that raises it where the VCL writes one, else the method's first definition,
-    /// else the VCL's first line.
-    private static func location(of response: VarnishResponse, in site: VarnishSite) -> SourceLocation {
-        switch response.cause {
-        case .backendError(let at), .synth(let at): if at.path != VCLConfig.builtinPath { return at }
-        case .abandonedFetch(let at?): if at.path != VCLConfig.builtinPath { return at }
-        default: break
-        }
-        return site.firstDefinition(of: response.method) ?? site.location
     }
 }

@@ -9,11 +9,10 @@ struct VarnishUpstreamPassThroughRule: VarnishRule {
     func check(_ site: VarnishSite, in context: VarnishCheckContext) -> [Diagnostic] {
         let codes = Set(site.passed.map(\.code))
         guard !codes.isEmpty else { return [] }
-        let returnAt = site.passed.lazy.compactMap(\.path.returnAt).first { $0.path != VCLConfig.builtinPath }
         return [
             Self.finding(
                 "vcl_backend_response delivers the backend's own \(Self.codes(codes)) as it is: visitors get the application's error body, not detour's page",
-                at: returnAt ?? site.firstDefinition(of: "vcl_backend_response") ?? site.location,
+                at: site.passThroughPlace,
                 notes: [
                     Self.fix("in vcl_backend_response, 'if (beresp.status >= 500) { return (error(beresp.status)); }' (detour's snippets/varnish.vcl does it)")
                 ])

@@ -19,3 +19,11 @@ sub vcl_backend_error {
     set beresp.reason = "Temporarily unavailable";
     return (deliver);
 }
+
+# A fetch the backend breaks off before delivery begins ends here.
+sub vcl_synth {
+    if (resp.status >= 500) {
+        set resp.body = std.fileread("/fixture/pages/errors/" + resp.status + ".html");
+        return (deliver);
+    }
+}
