@@ -21,13 +21,16 @@ repository, path, commit, licence, main file, setup, arguments), its files in
 Tests/RealConfigs/<server>/<case>/ as their authors wrote them. Setup `sites-enabled`: the file
 is a site's server blocks, included from an http block as Debian's nginx.conf includes
 sites-enabled/; `server-include`: the file is a server block's part (Flarum's .nginx.conf), its
-project's documentation includes it from a server block, which listens on 80 with a root. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
+project's documentation includes it from a server block, which listens on 80 with a root. A VCL
+without a vcl_backend_error or vcl_synth of its own includes detour's snippets/varnish.vcl before
+its first subroutine, as the README says. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
 --sample N takes every configuration whose position in the manifest is a multiple of the
 manifest's length / N (a fixed sample, the same on every run). DETOUR names the binary.
 """
 import collections
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -101,6 +104,29 @@ def nginx_snippet(text, top):
     return "".join(out)
 
 
+def varnish_snippet(text):
+    """detour's VCL snippet included as the README tells users to: after `vcl 4.x;` and the
+    backends, before the VCL's own subroutines, written at the start of the first top-level
+    `sub` line so that every line keeps its number. A VCL without a `vcl 4.x;` line (Varnish 3's)
+    is left as it is: varnishd refuses it whatever it includes."""
+    if not re.search(r"^\s*vcl\s+4\.[01]\s*;", text, re.M):
+        return text
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if re.match(r"sub\s", line):
+            lines[index] = 'include "%s/varnish.vcl"; ' % SNIPPETS + line
+            break
+    return "".join(lines)
+
+
+def has_pages(server, texts):
+    """Whether the configuration answers errors with pages of its own somewhere: nginx's
+    `error_page`; a VCL's own vcl_backend_error or vcl_synth."""
+    if server == "nginx":
+        return any("error_page" in text for text in texts.values())
+    return any(re.search(r"^\s*sub\s+vcl_(backend_error|synth)\b", text, re.M) for text in texts.values())
+
+
 def prepare(server, row):
     """The case copied into the work folder, set up as its manifest line says; its main file,
     and whether detour's snippet was added (a configuration without error pages)."""
@@ -114,9 +140,14 @@ def prepare(server, row):
         for name in names:
             with open(os.path.join(folder, name), encoding="utf-8", errors="surrogateescape") as file:
                 texts[os.path.join(folder, name)] = file.read()
-    snippet = server == "nginx" and not any("error_page" in text for text in texts.values())
+    snippet = server in ("nginx", "varnish") and not has_pages(server, texts)
     wrapped = bool({"sites-enabled", "server-include"} & set(row["setup"].split(",")))
-    if snippet:
+    if snippet and server == "varnish":
+        with open(main, encoding="utf-8", errors="surrogateescape") as file:
+            text = file.read()
+        with open(main, "w", encoding="utf-8", errors="surrogateescape") as file:
+            file.write(varnish_snippet(text))
+    elif snippet:
         for path, text in texts.items():
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as file:
                 top = "server" if "server-include" in row["setup"] else "http" if wrapped else ""

@@ -7,6 +7,8 @@ struct VCLCondition {
     var statusVariable: String
     var status: Int?
     var facts: [String: Bool]
+    /// beresp.ttl in seconds, where the path knows it (`VCLPath.knownTTL`).
+    var ttl: Double? = nil
 
     /// true, false, or nil for unknown.
     func evaluate(_ tokens: [VCLToken]) -> Bool? {
@@ -63,6 +65,12 @@ struct VCLCondition {
         }
         let words = Array(tokens[start..<index])
         if words.count == 1, words[0].kind == .name, let fact = facts[words[0].text] { return fact }
+        // `beresp.ttl <= 0s`: a duration is a number and its unit.
+        if words.count == 4, words[0].isName("beresp.ttl"), let ttl, words[2].kind == .number, let number = Double(words[2].text),
+            let unit = Self.units[words[3].text]
+        {
+            return Self.compare(ttl, words[1].text, number * unit)
+        }
         guard words.count == 3, let status else { return nil }
         let (left, op, right) = (words[0], words[1].text, words[2])
         if left.isName(statusVariable), right.kind == .number, let number = Int(right.text) { return Self.compare(status, op, number) }
@@ -70,7 +78,10 @@ struct VCLCondition {
         return nil
     }
 
-    private static func compare(_ left: Int, _ op: String, _ right: Int) -> Bool? {
+    /// Seconds in each unit of a VCL duration.
+    private static let units: [String: Double] = ["ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800, "y": 31_536_000]
+
+    private static func compare<Value: Comparable>(_ left: Value, _ op: String, _ right: Value) -> Bool? {
         switch op {
         case "==": return left == right
         case "!=": return left != right

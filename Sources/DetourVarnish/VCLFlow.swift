@@ -24,7 +24,9 @@ struct VCLFlow {
     func paths(method: String, status: Int?) -> [VCLPath] {
         let body = program.definitions(of: method).flatMap(\.body)
         var found: [VCLPath] = []
-        run([Frame(statements: body[...], returnsHere: false)], VCLPath(status: status), into: &found)
+        var start = VCLPath(status: status)
+        if method == "vcl_backend_response", let status, !Self.cachedByDefault.contains(status) { start.knownTTL = -1 }
+        run([Frame(statements: body[...], returnsHere: false)], start, into: &found)
         return found
     }
 
@@ -61,7 +63,7 @@ struct VCLFlow {
             case .block(let inner):
                 frames.append(Frame(statements: inner[...], returnsHere: false))
             case .branch(let arms, let otherwise):
-                let condition = VCLCondition(statusVariable: object + ".status", status: path.status, facts: facts)
+                let condition = VCLCondition(statusVariable: object + ".status", status: path.status, facts: facts, ttl: path.knownTTL)
                 var taken = false
                 for arm in arms {
                     switch condition.evaluate(arm.condition) {
@@ -84,6 +86,10 @@ struct VCLFlow {
         }
     }
 
+    /// The statuses whose beresp.ttl Varnish works out from the answer's headers
+    /// (`RFC2616_Ttl` in varnishd's cache_rfc2616.c); any other starts at -1.
+    static let cachedByDefault: Set<Int> = [200, 203, 204, 300, 301, 302, 304, 307, 404, 410, 414]
+
     private func apply(_ target: String, _ op: String, _ value: [VCLToken], at: SourceLocation, to path: inout VCLPath) {
         switch target.dropFirst(object.count) {
         case ".status" where target.hasPrefix(object):
@@ -93,6 +99,7 @@ struct VCLFlow {
             path.body = body(value, at: at, status: path.status)
         case ".ttl" where target == "beresp.ttl":
             path.ttl = (Self.keeps(value), at)
+            path.knownTTL = nil
         case ".uncacheable" where target == "beresp.uncacheable":
             path.uncacheable = value.count == 1 && value[0].isName("true")
         default: break

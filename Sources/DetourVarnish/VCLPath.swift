@@ -23,6 +23,10 @@ struct VCLPath: Sendable {
     var body: Body?
     /// The last `set beresp.ttl = …;`: whether it keeps the object, and where.
     var ttl: (keeps: Bool, at: SourceLocation)?
+    /// beresp.ttl in seconds where it is known: Varnish gives a backend's answer of a status it
+    /// does not cache by default (every 5xx) -1 before vcl_backend_response runs, whatever its
+    /// headers say; nil once the VCL sets it, or for a status its headers decide.
+    var knownTTL: Double?
     var uncacheable = false
     /// An unknown condition chose the way: the outcome depends on the request or the backend.
     var dependsOnRequest = false

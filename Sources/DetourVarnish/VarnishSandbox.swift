@@ -29,10 +29,14 @@ public enum VarnishSandbox {
             rewriter.rewrite()
             plan.rewrites += rewriter.rewrites
             for include in rewriter.includes {
-                let path = include.hasPrefix("/") ? include : folder + "/" + include
+                let path = include.hasPrefix("/") ? include : (folder as NSString).appendingPathComponent(include).standardizingPath
                 // Elsewhere on varnishd's vcl_path (its own VCLs): read there, as the server's.
                 guard FileManager.default.fileExists(atPath: path) else { continue }
-                let shown = include.hasPrefix("/") ? include : ((mainDisplay as NSString).deletingLastPathComponent as NSString).appendingPathComponent(include)
+                // Named as `detour check varnish` names it: `a/../b.vcl` as `b.vcl`.
+                let shown =
+                    include.hasPrefix("/")
+                    ? include
+                    : (((mainDisplay as NSString).deletingLastPathComponent as NSString).appendingPathComponent(include) as NSString).standardizingPath
                 queue.append((path, shown))
             }
         }
@@ -79,6 +83,9 @@ public enum VarnishSandbox {
         for (place, codes) in unseen.sorted(by: { $0.key < $1.key }) {
             let names = codes.sorted().map { "synth(\($0))" }.joined(separator: " and ")
             plan.notProbed.append((place, "the built-in VCL's \(names) here: they answer requests no probe makes (without Host, by PRI)"))
+        }
+        for (at, method) in VarnishSandboxRoutes.methodOnlySynths(config.program) {
+            plan.notProbed.append((at, "a synth only a \(method) request reaches: no probe sends one"))
         }
         var site = SandboxPlan.Site(host: "127.0.0.1", port: port, location: model.location, routes: routes)
         site.passThroughLocation = model.passThroughPlace

@@ -28,6 +28,33 @@ enum VarnishSandboxRoutes {
         return routes
     }
 
+    /// The `synth` returns that only a request by a method no probe sends reaches (inside an
+    /// `if (req.method == "PURGE")`), each with that method.
+    static func methodOnlySynths(_ program: VCLProgram) -> [(at: SourceLocation, method: String)] {
+        var found: [(at: SourceLocation, method: String)] = []
+        for subroutine in program.subroutines where !subroutine.isBuiltin && VarnishSite.clientMethods.contains(subroutine.name.text) {
+            subroutine.body.forEachStatement { statement in
+                guard case .branch(let arms, _) = statement else { return }
+                for arm in arms {
+                    let tokens = arm.condition
+                    guard
+                        let method = tokens.indices.dropLast(2).lazy.compactMap({ index -> String? in
+                            guard tokens[index].isName("req.method"), tokens[index + 1].isSymbol("=="), tokens[index + 2].kind == .string else { return nil }
+                            return probedMethods.contains(tokens[index + 2].text) ? nil : tokens[index + 2].text
+                        }).first
+                    else { continue }
+                    arm.body.forEachStatement { inner in
+                        if case .returns(let action?, _, let at) = inner, action.isName("synth") { found.append((at, method)) }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The methods `detour verify` sends.
+    private static let probedMethods: Set<String> = ["GET", "POST", "HEAD"]
+
     /// N of `return (synth(N …))`.
     private static func synthStatus(_ statement: VCLStatement) -> Int? {
         guard case .returns(let action?, let arguments, _) = statement, action.isName("synth"), let first = arguments.first, first.count == 1 else {

@@ -15,11 +15,11 @@ extension VarnishSite {
         return firstDefinition(of: response.method) ?? location
     }
 
-    /// The backend's own errors delivered as they came: the VCL's return that delivers them,
-    /// else its vcl_backend_response, else its first line.
+    /// The backend's own errors delivered as they came: the VCL's return that delivers them
+    /// (or pipes every request), else its vcl_backend_response, else its first line.
     var passThroughPlace: SourceLocation {
         let returnAt = passed.lazy.compactMap(\.path.returnAt).first { $0.path != VCLConfig.builtinPath }
-        return returnAt ?? firstDefinition(of: "vcl_backend_response") ?? location
+        return returnAt ?? pipedAt ?? firstDefinition(of: "vcl_backend_response") ?? location
     }
 
     /// For a request that meets `trigger`, where each finding about its answer is named: the

@@ -24,6 +24,9 @@ struct VarnishSite: Sendable {
     /// Each page path's values, for what a `std.fileread` reads.
     let values: VCLStringValues
     let passed: [Passed]
+    /// Where vcl_recv pipes every request it does not answer itself: the backend's answers,
+    /// errors included, go to visitors as they are, and a dead backend's connection just closes.
+    let pipedAt: SourceLocation?
     /// Where the site starts, for findings about all of it.
     let location: SourceLocation
     /// Where the VCL itself first defines each subroutine.
@@ -55,29 +58,36 @@ struct VarnishSite: Sendable {
             }
         }
 
-        var responses = backendError(503, .deadBackend, .deadBackend) + synth(503, .brokenOff, .brokenOff)
+        var responses: [VarnishResponse] = []
         for (code, at) in Self.literalReturns("synth", from: Self.clientMethods, in: VCLFlow(program: program, object: "resp")) {
             responses += synth(code, .synth(at: at), .synth(code))
         }
         var passed: [Passed] = []
-        // The returns the backend's own statuses take to vcl_backend_error: a literal
-        // `return (error(N))` among them is the way of that status, not another.
-        var statusReturns: Set<SourceLocation> = []
-        for code in context.pageCodes where code >= 500 {
-            for path in backendOwn.paths(method: "vcl_backend_response", status: code) {
-                switch path.action {
-                case "error":
-                    let status = path.arguments.first.flatMap { $0.count == 1 ? Int($0[0].text) ?? ($0[0].isName("beresp.status") ? code : nil) : nil }
-                    responses += backendError(status ?? 503, .backendStatus(code), .backendStatus(code))
-                    if let at = path.returnAt { statusReturns.insert(at) }
-                case "abandon", "fail", "retry": responses += synth(503, .abandonedFetch(at: path.returnAt), .backendStatus(code))
-                case "deliver", "pass": passed.append(Passed(code: code, path: path))
-                default: break
+        // A VCL whose vcl_recv answers every request itself (a synth, a pipe) never fetches: no
+        // backend's failure reaches its error paths.
+        let recv = VCLFlow(program: program, object: "resp").paths(method: "vcl_recv", status: nil)
+        pipedAt = Self.fetches(recv) ? nil : recv.lazy.filter { $0.action == "pipe" }.compactMap(\.returnAt).first
+        if Self.fetches(recv) {
+            responses += backendError(503, .deadBackend, .deadBackend) + synth(503, .brokenOff, .brokenOff)
+            // The returns the backend's own statuses take to vcl_backend_error: a literal
+            // `return (error(N))` among them is the way of that status, not another.
+            var statusReturns: Set<SourceLocation> = []
+            for code in context.pageCodes where code >= 500 {
+                for path in backendOwn.paths(method: "vcl_backend_response", status: code) {
+                    switch path.action {
+                    case "error":
+                        let status = path.arguments.first.flatMap { $0.count == 1 ? Int($0[0].text) ?? ($0[0].isName("beresp.status") ? code : nil) : nil }
+                        responses += backendError(status ?? 503, .backendStatus(code), .backendStatus(code))
+                        if let at = path.returnAt { statusReturns.insert(at) }
+                    case "abandon", "fail", "retry": responses += synth(503, .abandonedFetch(at: path.returnAt), .backendStatus(code))
+                    case "deliver", "pass": passed.append(Passed(code: code, path: path))
+                    default: break
+                    }
                 }
             }
-        }
-        for (code, at) in Self.literalReturns("error", from: Self.backendMethods, in: backendSide) where !statusReturns.contains(at) {
-            responses += backendError(code, .backendError(at: at), .error(code))
+            for (code, at) in Self.literalReturns("error", from: Self.backendMethods, in: backendSide) where !statusReturns.contains(at) {
+                responses += backendError(code, .backendError(at: at), .error(code))
+            }
         }
         self.responses = responses
         self.passed = passed
@@ -116,6 +126,13 @@ struct VarnishSite: Sendable {
             default: return (code, "return (\(response.path.action ?? "")) in \(response.method)")
             }
         }
+    }
+
+    /// Whether some way through vcl_recv (`recv`) goes on to the cache or the backend (`hash`, `pass`,
+    /// a `restart`, another VCL), not only to answers of Varnish's own (`synth`, `pipe`, which
+    /// hands the connection over, `purge`).
+    private static func fetches(_ recv: [VCLPath]) -> Bool {
+        recv.contains { !["synth", "pipe", "purge", "fail"].contains($0.action ?? "") }
     }
 
     /// The methods of a visitor's request before a response exists, and of a backend fetch.

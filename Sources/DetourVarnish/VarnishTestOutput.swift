@@ -29,7 +29,13 @@ public enum VarnishTestOutput {
             let after = place[close.upperBound...]
             let number = Int(after.prefix { $0.isNumber }) ?? 1
             let column = after.range(of: " Pos ").map { Int(after[$0.upperBound...].prefix { $0.isNumber }) ?? 1 } ?? 1
-            location = SourceLocation(path: String(place[open.upperBound..<close.lowerBound]), line: number, column: column)
+            // varnishd names an included file as the include wrote it (`a/../b.vcl`).
+            var path = String(place[open.upperBound..<close.lowerBound])
+            if path.contains("/../") || path.contains("/./") {
+                let standard = (path as NSString).standardizingPath
+                path = copies.first { ($0.copy as NSString).standardizingPath == standard }?.display ?? standard
+            }
+            location = SourceLocation(path: path, line: number, column: column)
         }
         reading.findings.append(.error(VarnishRules.syntax.id, message, at: location))
         return reading

@@ -15,11 +15,17 @@ final class VerifyVarnishTests: XCTestCase {
         workspace?.remove()
     }
 
-    private func verify(_ vcl: String) throws -> ProcessResult {
+    private func verify(_ vcl: String, extra: [String] = []) throws -> ProcessResult {
         try workspace.folder.write(["default.vcl": vcl])
-        return try workspace.detour([
-            "verify", "varnish", "default.vcl", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
-        ])
+        return try workspace.detour(
+            [
+                "verify", "varnish", "default.vcl", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
+            ] + extra)
+    }
+
+    /// Where `detour check` reads the VCL otherwise than the real varnishd ran it.
+    private func disagreements(_ result: ProcessResult) throws -> [String] {
+        (try VerifyWorkspace.report(result)["check_disagreements"] as? [[String: Any]] ?? []).map { "\($0)" }
     }
 
     /// A failed fetch answered with detour's page read by std.fileread; the backend's own 5xx
@@ -108,6 +114,68 @@ final class VerifyVarnishTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/admin/", "answering 200")?.status, 503)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/admin/", "answering 200")?.body, "the server's own error page")
+    }
+
+    /// Shapes of VCLs people publish, each a way check read wrong before the real varnishd
+    /// judged it, with check and verify agreeing now (`--compare-check`): a vcl_recv that pipes
+    /// every request (the backend's own errors pass as they are, a dead backend closes the
+    /// connection); an uncacheable status's `beresp.ttl`, -1 before vcl_backend_response, so
+    /// `beresp.ttl <= 0s` delivers it before a later `abandon`; a synth only a PURGE request
+    /// reaches, listed as not probed.
+    func testPipesUncacheableStatusesAndMethodOnlySynthsAsTheRealServerHasThem() throws {
+        let piped = try verify(
+            """
+            vcl 4.1;
+
+            backend default {
+                .host = "app.internal";
+            }
+
+            sub vcl_recv {
+                return (pipe);
+            }
+
+            """, extra: ["--compare-check"])
+        XCTAssertEqual(try VerifyWorkspace.findings(piped), ["varnish.upstream-errors-pass-through:8"], piped.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(piped, "/", "answering 502")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(piped, "/", "not listening")?.status, 0, "the connection closes with no answer")
+        XCTAssertEqual(try disagreements(piped), [])
+        let delivered = try verify(
+            """
+            vcl 4.1;
+
+            backend default {
+                .host = "app.internal";
+            }
+
+            acl purge {
+                "localhost";
+            }
+
+            sub vcl_recv {
+                if (req.method == "PURGE") {
+                    if (!client.ip ~ purge) {
+                        return (synth(405, "Not allowed."));
+                    }
+                    return (purge);
+                }
+            }
+
+            sub vcl_backend_response {
+                if (beresp.ttl <= 0s) {
+                    set beresp.uncacheable = true;
+                    return (deliver);
+                }
+                if (beresp.status >= 500) {
+                    return (abandon);
+                }
+            }
+
+            """, extra: ["--compare-check"])
+        XCTAssertEqual(try VerifyWorkspace.findings(delivered), ["varnish.code-not-covered:1", "varnish.upstream-errors-pass-through:23"], delivered.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(delivered, "/", "answering 500")?.status, 500, "delivered, never abandoned")
+        XCTAssertTrue(try VerifyWorkspace.texts(delivered, "not_probed").contains { $0.contains("a synth only a PURGE request reaches") })
+        XCTAssertEqual(try disagreements(delivered), [])
     }
 
     /// Varnish's own error page where the VCL has none; what the compiler refuses at its place;

@@ -1,12 +1,26 @@
 import DetourDiagnostics
 import DetourProxyCore
 
-/// The backend's own 5xx delivered as the backend wrote it. One finding, the codes listed: the
-/// fix is the same for each.
+/// The backend's own 5xx delivered as the backend wrote it: by vcl_backend_response, or because
+/// vcl_recv pipes every request. One finding, the codes listed: the fix is the same for each.
 struct VarnishUpstreamPassThroughRule: VarnishRule {
     static let about = VarnishRules.upstreamPassThrough
 
     func check(_ site: VarnishSite, in context: VarnishCheckContext) -> [Diagnostic] {
+        if site.pipedAt != nil {
+            let codes = context.pageCodes.filter { $0 >= 500 }
+            guard !codes.isEmpty else { return [] }
+            return [
+                Self.finding(
+                    "vcl_recv pipes every request it does not answer itself: visitors get the backend's own \(Self.codes(codes)) as it is, and nothing at all when it is down (the connection closes)",
+                    at: site.passThroughPlace,
+                    notes: [
+                        Self.fix(
+                            "pipe only what must bypass the cache (websockets), and 'return (pass);' for the rest, so vcl_backend_error and vcl_backend_response see the backend's failures"
+                        )
+                    ])
+            ]
+        }
         let codes = Set(site.passed.map(\.code))
         guard !codes.isEmpty else { return [] }
         return [
