@@ -13,6 +13,10 @@ struct VarnishSandboxRewriter {
     private(set) var rewrites: [SandboxPlan.Rewrite] = []
     /// The files it includes, as written.
     private(set) var includes: [String] = []
+    /// The top-level `probe NAME { … }` blocks, and how often a backend's `.probe = NAME;` that
+    /// went named each.
+    private var probes: [(name: String, block: Range<Int>)] = []
+    private var removedProbeNames: [String: Int] = [:]
 
     /// Backend timeouts longer than this are shortened, so a silent upstream is given up in time.
     static let timeoutSeconds = 3.0
@@ -46,6 +50,11 @@ struct VarnishSandboxRewriter {
                     index = close + 1
                     continue
                 }
+                if depth == 0, word == "probe", open < bytes.count, bytes[open] == UInt8(ascii: "{"), let close = closing(open) {
+                    probes.append((self.word(at: skipBlanks(index + word.utf8.count)), index..<(close + 1)))
+                    index = close + 1
+                    continue
+                }
                 if depth == 0, word == "include", let path = string(after: index + word.utf8.count) {
                     includes.append(path.text)
                     if path.text.hasPrefix("/") {
@@ -68,6 +77,32 @@ struct VarnishSandboxRewriter {
             }
             index += 1
         }
+        // A named probe whose every use went with the backends' health checks: varnishd
+        // refuses an unused one, so it goes too.
+        for probe in probes where removedProbeNames[probe.name] != nil && uses(of: probe.name) == 1 + removedProbeNames[probe.name]! {
+            let blank = String(bytes[probe.block].map { $0 == UInt8(ascii: "\n") ? "\n" : " " })
+            replace(probe.block, with: blank, "probe \(probe.name): removed, as the backends' .probe that named it")
+        }
+    }
+
+    /// How often `name` is written as a word, comments and strings aside.
+    private func uses(of name: String) -> Int {
+        var count = 0
+        var index = 0
+        while index < bytes.count {
+            if let skipped = skip(from: index) {
+                index = skipped
+                continue
+            }
+            if isWordStart(index) {
+                let word = self.word(at: index)
+                if word == name { count += 1 }
+                index += max(word.utf8.count, 1)
+                continue
+            }
+            index += 1
+        }
+        return count
     }
 
     // MARK: Backends
@@ -102,6 +137,9 @@ struct VarnishSandboxRewriter {
             let portText = fields["port"] == nil ? " .port = \"\(port)\";" : ""
             replace(hostField.whole, with: ".host = \"\(host)\";" + portText, "backend \(name) \(address): the fake upstream")
             if let portField = fields["port"] { replace(portField.value, with: port, "backend \(name) .port \(written("port")): the fake upstream's") }
+        }
+        if let value = fields["probe"]?.value, value.lowerBound < bytes.count, bytes[value.lowerBound] != UInt8(ascii: "{") {
+            removedProbeNames[written("probe").trimmingCharacters(in: .whitespaces), default: 0] += 1
         }
         for field in ["probe", "proxy_header"] {
             guard let range = fields[field]?.whole else { continue }

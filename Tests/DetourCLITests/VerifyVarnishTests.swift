@@ -121,7 +121,8 @@ final class VerifyVarnishTests: XCTestCase {
     /// every request (the backend's own errors pass as they are, a dead backend closes the
     /// connection); an uncacheable status's `beresp.ttl`, -1 before vcl_backend_response, so
     /// `beresp.ttl <= 0s` delivers it before a later `abandon`; a synth only a PURGE request
-    /// reaches, listed as not probed.
+    /// reaches, listed as not probed; a named probe whose backend's `.probe` the sandbox took
+    /// away goes too (varnishd refuses an unused one).
     func testPipesUncacheableStatusesAndMethodOnlySynthsAsTheRealServerHasThem() throws {
         let piped = try verify(
             """
@@ -144,8 +145,13 @@ final class VerifyVarnishTests: XCTestCase {
             """
             vcl 4.1;
 
+            probe health {
+                .url = "/health";
+            }
+
             backend default {
                 .host = "app.internal";
+                .probe = health;
             }
 
             acl purge {
@@ -172,7 +178,8 @@ final class VerifyVarnishTests: XCTestCase {
             }
 
             """, extra: ["--compare-check"])
-        XCTAssertEqual(try VerifyWorkspace.findings(delivered), ["varnish.code-not-covered:1", "varnish.upstream-errors-pass-through:23"], delivered.stdout)
+        XCTAssertEqual(try VerifyWorkspace.findings(delivered), ["varnish.code-not-covered:1", "varnish.upstream-errors-pass-through:28"], delivered.stdout)
+        XCTAssertTrue(try VerifyWorkspace.texts(delivered, "rewrites").contains("probe health: removed, as the backends' .probe that named it"))
         XCTAssertEqual(try VerifyWorkspace.answer(delivered, "/", "answering 500")?.status, 500, "delivered, never abandoned")
         XCTAssertTrue(try VerifyWorkspace.texts(delivered, "not_probed").contains { $0.contains("a synth only a PURGE request reaches") })
         XCTAssertEqual(try disagreements(delivered), [])
