@@ -17,6 +17,9 @@ struct VarnishSandboxRewriter {
     /// went named each.
     private var probes: [(name: String, block: Range<Int>)] = []
     private var removedProbeNames: [String: Int] = [:]
+    /// Whether the file starts with `vcl 4.x;`: without it varnishd refuses its first word,
+    /// which blanking a probe there would move.
+    private var declaresVersion: Bool?
 
     /// Backend timeouts longer than this are shortened, so a silent upstream is given up in time.
     static let timeoutSeconds = 3.0
@@ -43,6 +46,7 @@ struct VarnishSandboxRewriter {
                 depth = max(depth - 1, 0)
             } else if isWordStart(index) {
                 let word = self.word(at: index)
+                if declaresVersion == nil { declaresVersion = word == "vcl" }
                 let open = skipBlanks(skipBlanks(index + word.utf8.count) + self.word(at: skipBlanks(index + word.utf8.count)).utf8.count)
                 // `backend default none;` declares no block.
                 if depth == 0, word == "backend", open < bytes.count, bytes[open] == UInt8(ascii: "{"), let close = closing(open) {
@@ -79,7 +83,9 @@ struct VarnishSandboxRewriter {
         }
         // A named probe whose every use went with the backends' health checks: varnishd
         // refuses an unused one, so it goes too.
-        for probe in probes where removedProbeNames[probe.name] != nil && uses(of: probe.name) == 1 + removedProbeNames[probe.name]! {
+        for probe in probes where (declaresVersion == true || file > 0) && removedProbeNames[probe.name] != nil
+            && uses(of: probe.name) == 1 + removedProbeNames[probe.name]!
+        {
             let blank = String(bytes[probe.block].map { $0 == UInt8(ascii: "\n") ? "\n" : " " })
             replace(probe.block, with: blank, "probe \(probe.name): removed, as the backends' .probe that named it")
         }
