@@ -83,7 +83,8 @@ struct VarnishSandboxRewriter {
         }
         // A named probe whose every use went with the backends' health checks: varnishd
         // refuses an unused one, so it goes too.
-        for probe in probes where (declaresVersion == true || file > 0) && removedProbeNames[probe.name] != nil
+        for probe in probes
+        where (declaresVersion == true || file > 0) && removedProbeNames[probe.name] != nil
             && uses(of: probe.name) == 1 + removedProbeNames[probe.name]!
         {
             let blank = String(bytes[probe.block].map { $0 == UInt8(ascii: "\n") ? "\n" : " " })
