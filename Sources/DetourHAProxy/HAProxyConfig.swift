@@ -45,6 +45,9 @@ struct HAProxyConfig: Sendable {
         // Each `.if` level: whether a branch was taken, and whether the current one is.
         var blocks: [(taken: Bool, active: Bool, at: SourceLocation)] = []
         var active: Bool { blocks.allSatisfy(\.active) }
+        // A proxy section whose own line HAProxy refused opens no proxy: it refuses each of its
+        // lines too.
+        var refusedSection = false
         for line in lines.joined() {
             switch line.keyword {
             case ".if":
@@ -80,6 +83,18 @@ struct HAProxyConfig: Sendable {
             if HAProxySection.kinds.contains(line.keyword) {
                 var section = HAProxySection(kind: line.keyword, location: line.location)
                 let rest = Array(line.words.dropFirst())
+                // A proxy's line takes a name, and after it only `from <defaults>`: HAProxy
+                // refuses an address there (the syntax of its 1.x versions) or any other word.
+                if Self.proxyKinds.contains(line.keyword), rest.count > 1, rest.count != 3 || rest[1].text != "from" {
+                    let message =
+                        ["listen", "frontend"].contains(line.keyword)
+                        ? "please use the 'bind' keyword for listening addresses: HAProxy refuses the file ('\(rest[1].text)' after the name)"
+                        : "'\(line.keyword)' cannot handle unexpected argument '\(rest[1].text)': HAProxy refuses the file"
+                    diagnostics.append(.error(HAProxyRules.syntax.id, message, at: line.location))
+                    refusedSection = true
+                } else {
+                    refusedSection = false
+                }
                 if let from = rest.firstIndex(where: { $0.text == "from" }), from + 1 < rest.count {
                     section.from = rest[from + 1].text
                     section.fromLocation = line.location(of: rest[from + 1])
@@ -92,6 +107,10 @@ struct HAProxyConfig: Sendable {
                 diagnostics.append(
                     .error(HAProxyRules.syntax.id, "unknown keyword '\(line.keyword)' out of section: HAProxy refuses the file", at: line.location))
             } else {
+                if refusedSection {
+                    diagnostics.append(
+                        .error(HAProxyRules.syntax.id, "'listen' or 'defaults' expected: the section's own line above was refused", at: line.location))
+                }
                 sections[sections.count - 1].lines.append(line)
             }
         }
@@ -99,6 +118,9 @@ struct HAProxyConfig: Sendable {
             diagnostics.append(.error(HAProxyRules.syntax.id, "this .if block has no .endif: HAProxy refuses the file", at: open.at))
         }
     }
+
+    /// The sections that make a proxy, whose line takes a name and `from <defaults>`.
+    private static let proxyKinds: Set<String> = ["defaults", "frontend", "backend", "listen"]
 
     private mutating func condition(_ words: [String], _ line: HAProxyLine, _ environment: [String: String]) -> Bool {
         if let value = HAProxyCondition.evaluate(words, environment: environment) { return value }

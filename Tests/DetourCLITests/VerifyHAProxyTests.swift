@@ -213,5 +213,14 @@ final class VerifyHAProxyTests: XCTestCase {
         let notProbed = try VerifyWorkspace.texts(idle, "not_probed")
         XCTAssertTrue(notProbed.contains { $0.contains("nothing to probe") }, "\(notProbed)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: workspace.scratch.path), [], "the sandbox is removed")
+        // HAProxy 1.x's `listen NAME ADDRESS`: refused, and every line of the section with it,
+        // as `detour check haproxy` says.
+        let legacy = try verify(head + pages + "listen stats :70\n    stats enable\n    stats uri /\n")
+        XCTAssertEqual(legacy.status, 1, legacy.stdout + legacy.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(legacy), ["haproxy.syntax:18", "haproxy.syntax:19", "haproxy.syntax:20"], legacy.stdout)
+        let checked = try workspace.detour([
+            "check", "haproxy", "conf/haproxy.cfg", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--format", "json",
+        ])
+        XCTAssertEqual(try VerifyWorkspace.findings(checked), ["haproxy.syntax:18", "haproxy.syntax:19", "haproxy.syntax:20"], checked.stdout)
     }
 }

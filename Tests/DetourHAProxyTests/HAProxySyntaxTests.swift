@@ -100,6 +100,12 @@ final class HAProxySyntaxTests: XCTestCase {
         XCTAssertEqual(lines(try check(".if 1\nfrontend web\n")), ["haproxy.cfg:1:1: haproxy.syntax"])
         XCTAssertEqual(lines(try check(".endif\n")), ["haproxy.cfg:1:1: haproxy.syntax"])
         XCTAssertEqual(lines(try check("frontend web from nowhere\n")), ["haproxy.cfg:1:19: haproxy.syntax"])
+        // HAProxy 1.x's address on the proxy's line: refused, and so is each line of the
+        // section it would have opened; `from` without a defaults name too.
+        XCTAssertEqual(
+            lines(try check("listen stats :70\n    stats enable\n    stats uri /\nbackend b\n    mode http\n")),
+            ["haproxy.cfg:1:1: haproxy.syntax", "haproxy.cfg:2:5: haproxy.syntax", "haproxy.cfg:3:5: haproxy.syntax"])
+        XCTAssertEqual(lines(try check("backend b from\n")), ["haproxy.cfg:1:1: haproxy.syntax"])
         XCTAssertEqual(lines(try check("frontend web\n    errorfiles site-pages\n")), ["haproxy.cfg:2:16: haproxy.syntax"])
         XCTAssertEqual(lines(try check("frontend web\n    errorfile 505 pages/503.http\n")), ["haproxy.cfg:2:15: haproxy.errorfile-code"])
         // One named defaults section, named by one proxy and taken as the last by another,
@@ -206,8 +212,13 @@ final class HAProxySyntaxTests: XCTestCase {
         for round in 0..<300 {
             var text = ""
             for _ in 0..<(random.next() % 30) {
-                text += starts[Int(random.next() % UInt64(starts.count))]
-                for _ in 0..<(random.next() % 8) { text += " " + words[Int(random.next() % UInt64(words.count))] }
+                let start = starts[Int(random.next() % UInt64(starts.count))]
+                text += start
+                // A section's line takes its name only (HAProxy refuses more).
+                for _ in 0..<(random.next() % 8) {
+                    let word = words[Int(random.next() % UInt64(words.count))]
+                    if start.hasPrefix(" ") { text += " " + word }
+                }
                 text += "\n"
             }
             let report = try check(text)
