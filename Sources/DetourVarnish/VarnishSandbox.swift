@@ -84,6 +84,16 @@ public enum VarnishSandbox {
             let names = codes.sorted().map { "synth(\($0))" }.joined(separator: " and ")
             plan.notProbed.append((place, "the built-in VCL's \(names) here: they answer requests no probe makes (without Host, by PRI)"))
         }
+        // A backend that breaks its answer off meets vcl_synth's 503 or the answer cut short, a
+        // race inside varnishd that the probes retry but cannot decide: where that way ends is
+        // judged only where the 503 was met.
+        for place in Set(model.places(for: .brokenOff).values) {
+            plan.notProbed.append(
+                (
+                    place,
+                    "a backend that breaks its answer off: varnishd answers vcl_synth's 503 or the answer cut short, a race, judged only where the 503 was met"
+                ))
+        }
         for (at, method) in VarnishSandboxRoutes.methodOnlySynths(config.program) {
             plan.notProbed.append((at, "a synth only a \(method) request reaches: no probe sends one"))
         }

@@ -75,9 +75,11 @@ final class VerifyVarnishTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: workspace.scratch.path), [], "the sandbox is removed")
     }
 
-    /// A page in vcl_backend_error alone: a backend that breaks its answer off before delivery
-    /// began meets vcl_synth's 503, Varnish's own page, as `detour check varnish` says; a path
-    /// vcl_recv answers with a synth of its own is probed, its finding at that return.
+    /// A page in vcl_backend_error alone: a backend that breaks its answer off meets vcl_synth's
+    /// 503, Varnish's own page, when the fetch fails before delivery began, or the answer cut
+    /// short, a race inside varnishd: judged only where the 503 was met, as `detour check
+    /// varnish` names it; a path vcl_recv answers with a synth of its own is probed, its finding
+    /// at that return.
     func testABackendBreakingItsAnswerOffMeetsVclSynth() throws {
         let result = try verify(
             """
@@ -106,11 +108,16 @@ final class VerifyVarnishTests: XCTestCase {
                 return (deliver);
             }
 
-            """)
+            """, extra: ["--compare-check"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        XCTAssertEqual(try VerifyWorkspace.findings(result), ["varnish.code-not-covered:1", "varnish.code-not-covered:11"])
-        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "closing mid-body")?.status, 503)
-        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "closing mid-body")?.body, "the server's own error page")
+        XCTAssertTrue(try VerifyWorkspace.findings(result).contains("varnish.code-not-covered:11"), result.stdout)
+        XCTAssertEqual(try disagreements(result), [])
+        let brokenOff = try XCTUnwrap(VerifyWorkspace.answer(result, "/", "closing mid-body"))
+        XCTAssertTrue(
+            (brokenOff.status == 503 && brokenOff.body == "the server's own error page") || brokenOff.status == 200,
+            "vcl_synth's 503 or the answer cut short: \(brokenOff)")
+        if brokenOff.status == 503 { XCTAssertTrue(try VerifyWorkspace.findings(result).contains("varnish.code-not-covered:1")) }
+        XCTAssertTrue(try VerifyWorkspace.texts(result, "not_probed").contains { $0.contains("breaks its answer off") })
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/admin/", "answering 200")?.status, 503)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/admin/", "answering 200")?.body, "the server's own error page")
