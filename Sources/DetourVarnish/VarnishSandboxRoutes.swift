@@ -13,16 +13,11 @@ enum VarnishSandboxRoutes {
     static func routes(_ program: VCLProgram) -> [(route: SandboxPlan.Route, synth: Int?)] {
         var routes: [(route: SandboxPlan.Route, synth: Int?)] = []
         var seen: Set<String> = ["/"]
-        for subroutine in program.subroutines where !subroutine.isBuiltin && VarnishSite.clientMethods.contains(subroutine.name.text) {
-            subroutine.body.forEachStatement { statement in
-                guard case .branch(let arms, _) = statement else { return }
-                for arm in arms {
-                    let synth = arm.body.lazy.compactMap(synthStatus).first
-                    for (pattern, at) in urlTests(arm.condition) {
-                        guard let path = pattern, seen.insert(path).inserted else { continue }
-                        routes.append((SandboxPlan.Route(path: path, location: at), synth))
-                    }
-                }
+        forEachClientArm(program) { arm in
+            let synth = arm.body.lazy.compactMap(synthStatus).first
+            for (pattern, at) in urlTests(arm.condition) {
+                guard let path = pattern, seen.insert(path).inserted else { continue }
+                routes.append((SandboxPlan.Route(path: path, location: at), synth))
             }
         }
         return routes
@@ -32,24 +27,29 @@ enum VarnishSandboxRoutes {
     /// `if (req.method == "PURGE")`), each with that method.
     static func methodOnlySynths(_ program: VCLProgram) -> [(at: SourceLocation, method: String)] {
         var found: [(at: SourceLocation, method: String)] = []
-        for subroutine in program.subroutines where !subroutine.isBuiltin && VarnishSite.clientMethods.contains(subroutine.name.text) {
-            subroutine.body.forEachStatement { statement in
-                guard case .branch(let arms, _) = statement else { return }
-                for arm in arms {
-                    let tokens = arm.condition
-                    guard
-                        let method = tokens.indices.dropLast(2).lazy.compactMap({ index -> String? in
-                            guard tokens[index].isName("req.method"), tokens[index + 1].isSymbol("=="), tokens[index + 2].kind == .string else { return nil }
-                            return probedMethods.contains(tokens[index + 2].text) ? nil : tokens[index + 2].text
-                        }).first
-                    else { continue }
-                    arm.body.forEachStatement { inner in
-                        if case .returns(let action?, _, let at) = inner, action.isName("synth") { found.append((at, method)) }
-                    }
-                }
+        forEachClientArm(program) { arm in
+            let tokens = arm.condition
+            guard
+                let method = tokens.indices.dropLast(2).lazy.compactMap({ index -> String? in
+                    guard tokens[index].isName("req.method"), tokens[index + 1].isSymbol("=="), tokens[index + 2].kind == .string else { return nil }
+                    return probedMethods.contains(tokens[index + 2].text) ? nil : tokens[index + 2].text
+                }).first
+            else { return }
+            arm.body.forEachStatement { inner in
+                if case .returns(let action?, _, let at) = inner, action.isName("synth") { found.append((at, method)) }
             }
         }
         return found
+    }
+
+    /// Each arm of each `if` in the VCL's own client-side methods, in reading order.
+    private static func forEachClientArm(_ program: VCLProgram, _ visit: ((condition: [VCLToken], body: [VCLStatement])) -> Void) {
+        for subroutine in program.subroutines where !subroutine.isBuiltin && VarnishSite.clientMethods.contains(subroutine.name.text) {
+            subroutine.body.forEachStatement { statement in
+                guard case .branch(let arms, _) = statement else { return }
+                arms.forEach(visit)
+            }
+        }
     }
 
     /// The methods `detour verify` sends.

@@ -66,8 +66,9 @@ struct VarnishSite: Sendable {
         // A VCL whose vcl_recv answers every request itself (a synth, a pipe) never fetches: no
         // backend's failure reaches its error paths.
         let recv = VCLFlow(program: program, object: "resp").paths(method: "vcl_recv", status: nil)
-        pipedAt = Self.fetches(recv) ? nil : recv.lazy.filter { $0.action == "pipe" }.compactMap(\.returnAt).first
-        if Self.fetches(recv) {
+        let fetches = Self.fetches(recv)
+        pipedAt = fetches ? nil : recv.lazy.filter { $0.action == "pipe" }.compactMap(\.returnAt).first
+        if fetches {
             responses += backendError(503, .deadBackend, .deadBackend) + synth(503, .brokenOff, .brokenOff)
             // The returns the backend's own statuses take to vcl_backend_error: a literal
             // `return (error(N))` among them is the way of that status, not another.
