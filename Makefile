@@ -14,7 +14,7 @@ BUILD_PACKAGES = libcmark-dev
 TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-headers-more-filter libnginx-mod-http-set-misc caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
 # What the real configurations of Tests/RealConfigs load beyond the tests: the nginx modules
 # Debian packages (nginx-extras' set) and the VMODs of varnish-modules.
-REAL_PACKAGES = libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
+REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
 
 .PHONY: site test lint format install deb test-install check-oracle check-real bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release clean
 

@@ -23,7 +23,12 @@ is a site's server blocks, included from an http block as Debian's nginx.conf in
 sites-enabled/; `server-include`: the file is a server block's part (Flarum's .nginx.conf), its
 project's documentation includes it from a server block, which listens on 80 with a root. A VCL
 without a vcl_backend_error or vcl_synth of its own includes detour's snippets/varnish.vcl before
-its first subroutine, as the README says. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
+its first subroutine, as the README says. Apache: setup `apache-site` (a virtual host's file, put in
+sites-available/ and enabled, 000-default disabled) or `apache-conf` (a server-level file, put in
+conf-available/ and enabled) in a copy of Debian's /etc/apache2 as installed, with `mods=A+B` the
+modules its project's documentation tells users to `a2enmod` (and what they depend on); a
+configuration without an ErrorDocument gets detour's snippets/apache.conf enabled beside it with
+the modules the README names. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
 --sample N takes every configuration whose position in the manifest is a multiple of the
 manifest's length / N (a fixed sample, the same on every run). DETOUR names the binary.
 """
@@ -121,10 +126,65 @@ def varnish_snippet(text):
 
 def has_pages(server, texts):
     """Whether the configuration answers errors with pages of its own somewhere: nginx's
-    `error_page`; a VCL's own vcl_backend_error or vcl_synth."""
+    `error_page`; Apache's `ErrorDocument`; a VCL's own vcl_backend_error or vcl_synth."""
     if server == "nginx":
         return any("error_page" in text for text in texts.values())
+    if server == "apache":
+        return any(re.search(r"^\s*ErrorDocument\s", text, re.M | re.I) for text in texts.values())
     return any(re.search(r"^\s*sub\s+vcl_(backend_error|synth)\b", text, re.M) for text in texts.values())
+
+
+DEBIAN_APACHE = "/etc/apache2"
+SNIPPET_MODULES = ["alias", "headers", "mime", "setenvif", "proxy", "proxy_http", "include", "unique_id"]
+
+
+def apache_enable(tree, kind, name):
+    """a2enmod, a2enconf, a2ensite: a link in X-enabled/ to X-available/; a module's `# Depends:`
+    modules first, as a2enmod enables them."""
+    if kind == "mods":
+        with open(os.path.join(tree, "mods-available", name + ".load"), encoding="utf-8") as file:
+            for dependency in re.findall(r"^# Depends:(.*)$", file.read(), re.M):
+                for module in dependency.split():
+                    apache_enable(tree, "mods", module)
+        suffixes = [".load", ".conf"]
+    else:
+        suffixes = [".conf"]
+    for suffix in suffixes:
+        link = os.path.join(tree, kind + "-enabled", name + suffix)
+        if os.path.exists(os.path.join(tree, kind + "-available", name + suffix)) and not os.path.lexists(link):
+            os.symlink(os.path.join("..", kind + "-available", name + suffix), link)
+
+
+def apache_tree(work, row, main, snippet):
+    """Debian's /etc/apache2 copied into the case, the case's file enabled in it as its manifest
+    line says; the tree's apache2.conf."""
+    tree = os.path.join(work, "apache2")
+    shutil.copytree(DEBIAN_APACHE, tree, symlinks=True)
+    # As the apache2 package leaves it: a module package installed here (mod_wsgi) enables its
+    # module when installed; the tree gets it only where the case's documentation says so.
+    shipped = set(subprocess.run(["dpkg", "-L", "apache2"], capture_output=True, text=True, check=True).stdout.split())
+    for name in os.listdir(os.path.join(tree, "mods-enabled")):
+        if os.path.join(DEBIAN_APACHE, "mods-available", name) not in shipped:
+            os.unlink(os.path.join(tree, "mods-enabled", name))
+    options = dict(item.split("=", 1) for item in row["setup"].split(",") if "=" in item)
+    kind = "sites" if "apache-site" in row["setup"].split(",") else "conf"
+    name = re.sub(r"\.conf$", "", os.path.basename(main))
+    shutil.move(main, os.path.join(tree, kind + "-available", name + ".conf"))
+    # A packaged file's companions (includes/sso.conf beside conf-available/x.conf) keep their
+    # places in the tree, where an Include relative to ServerRoot finds them.
+    if os.path.isdir(os.path.join(work, "etc", "apache2")):
+        shutil.copytree(os.path.join(work, "etc", "apache2"), tree, dirs_exist_ok=True)
+    if kind == "sites":
+        os.unlink(os.path.join(tree, "sites-enabled", "000-default.conf"))
+    apache_enable(tree, kind, name)
+    modules = [module for module in options.get("mods", "").split("+") if module]
+    if snippet:
+        shutil.copy(os.path.join(SNIPPETS, "apache.conf"), os.path.join(tree, "conf-available", "detour.conf"))
+        apache_enable(tree, "conf", "detour")
+        modules += SNIPPET_MODULES
+    for module in modules:
+        apache_enable(tree, "mods", module)
+    return os.path.join(tree, "apache2.conf")
 
 
 def prepare(server, row):
@@ -140,7 +200,9 @@ def prepare(server, row):
         for name in names:
             with open(os.path.join(folder, name), encoding="utf-8", errors="surrogateescape") as file:
                 texts[os.path.join(folder, name)] = file.read()
-    snippet = server in ("nginx", "varnish") and not has_pages(server, texts)
+    snippet = server in ("nginx", "varnish", "apache") and not has_pages(server, texts)
+    if server == "apache":
+        return work, apache_tree(work, row, main, snippet), snippet
     wrapped = bool({"sites-enabled", "server-include"} & set(row["setup"].split(",")))
     if snippet and server == "varnish":
         with open(main, encoding="utf-8", errors="surrogateescape") as file:

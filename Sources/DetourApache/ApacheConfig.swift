@@ -28,6 +28,7 @@ struct ApacheConfig: Sendable {
     static func load(main: URL, display: String, serverRoot: String?, environment: [String: String]) -> ApacheConfig {
         var reader = ApacheReader(environment: environment, serverRoot: serverRoot ?? main.deletingLastPathComponent().path)
         reader.read(main.path, display: display, depth: 0)
+        reader.refuseUnknownDirectives()
         var config = ApacheConfig(
             sources: reader.sources, paths: reader.paths, entries: reader.entries, diagnostics: reader.diagnostics, files: reader.files,
             serverRoot: reader.serverRoot)

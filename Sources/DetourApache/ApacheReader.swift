@@ -10,6 +10,8 @@ struct ApacheReader {
     var serverRoot: String
     var defines: [String: String] = [:]
     var modules = Set<String>()
+    /// Each directive's name as written and where, for `refuseUnknownDirectives`.
+    private var directivesRead: [(String, SourceLocation)] = []
     var diagnostics: [Diagnostic] = []
     var files: [String] = []
     private(set) var sources: [SourceBuffer] = []
@@ -143,6 +145,7 @@ struct ApacheReader {
                             ApacheRules.sectionDepth.id, "sections nest deeper than \(ApacheConfig.sectionDepth) here: detour does not read what lies deeper",
                             at: location))
                 }
+                if active { refuseUnknown("<" + source.apacheValue(nameWord), at: location) }
                 let argument = count > 1 ? source.apacheValue(source.words[Int(line.lowerBound) + 1]) : nil
                 let applies = active && !tooDeep && stack.count < ApacheConfig.sectionDepth && evaluate(known, argument)
                 var entry: Int?
@@ -155,6 +158,7 @@ struct ApacheReader {
             }
             guard active else { continue }
             let name = source.bytes.withUnsafeBufferPointer { ApacheName(UnsafeBufferPointer(rebasing: $0[first.byteRange])) }
+            refuseUnknown(source.apacheValue(first), at: location)
             let entry = FlatEntry(
                 file: Int32(file), firstWord: line.lowerBound, wordCount: Int32(line.count), end: Int32(entries.count + 1), name: name, isBlock: false)
             func argument(_ index: Int) -> String? {
@@ -169,6 +173,15 @@ struct ApacheReader {
                 if let root = argument(0) { serverRoot = root }
             case .loadmodule:
                 if let module = argument(0) { modules.insert(module) }
+            case .options, .allowoverride:
+                let words = (0..<(line.count - 1)).compactMap(argument)
+                let table = ApacheDirectiveTable.shared
+                if let refusal = name == .options ? table.optionsRefusal(words) : table.overridesRefusal(words) {
+                    diagnostics.append(
+                        .error(
+                            ApacheRules.syntax.id, "\(source.apacheValue(first)) \(words.joined(separator: " ")): Apache refuses the file ('\(refusal)')",
+                            at: location))
+                }
             case .include, .includeoptional:
                 // The included files' directives follow in `entries`, as if written here.
                 include(argument(0) ?? "", optional: name == .includeoptional, at: location, depth: depth)
@@ -182,6 +195,32 @@ struct ApacheReader {
             diagnostics.append(
                 .error(
                     ApacheRules.syntax.id, "<\(open.name)> is not closed in this file: Apache refuses it ('<\(open.name)> was not closed')", at: open.location))
+        }
+    }
+
+    /// A directive, to be looked up once every module is loaded (`refuseUnknownDirectives`).
+    private mutating func refuseUnknown(_ written: String, at location: SourceLocation) {
+        directivesRead.append((written, location))
+    }
+
+    /// The directives no loaded module adds: Apache refuses to start at the first. LoadModule
+    /// acts as the files are read and the other directives after, so a module loaded anywhere
+    /// counts (what `<IfModule>` holds was decided by the modules loaded before it). A
+    /// configuration that loads no module (a fragment) is read as if its modules were loaded.
+    mutating func refuseUnknownDirectives() {
+        defer { directivesRead = [] }
+        guard !modules.isEmpty else { return }
+        for (written, location) in directivesRead {
+            guard let missing = ApacheDirectiveTable.shared.missingModules(for: written, loaded: modules) else { continue }
+            let words = "Invalid command '\(written)', perhaps misspelled or defined by a module not included in the server configuration"
+            let what =
+                missing.isEmpty
+                ? "'\(written)' is no directive of Apache or of the modules loaded"
+                : "'\(written)' needs \(missing.joined(separator: " or ")), which is not loaded"
+            let fix = missing.first.map { module in
+                Diagnostic.Note("fix: load it (on Debian: a2enmod \(module.hasSuffix("_module") ? String(module.dropLast("_module".count)) : module))")
+            }
+            diagnostics.append(.error(ApacheRules.syntax.id, "\(what): Apache refuses to start ('\(words)')", at: location, notes: fix.map { [$0] } ?? []))
         }
     }
 
@@ -216,6 +255,7 @@ struct ApacheReader {
         case .ifdefine: value = defines[subject] != nil
         // A fragment that loads no module is read as if the modules it asks about were loaded.
         case .ifmodule: value = modules.isEmpty || modules.contains(subject) || modules.contains(Self.moduleName(ofSource: subject))
+        case .ifdirective: value = modules.isEmpty || ApacheDirectiveTable.shared.isAvailable(subject, loaded: modules)
         case .iffile: value = FileManager.default.fileExists(atPath: subject.hasPrefix("/") ? subject : serverRoot + "/" + subject)
         default: value = true
         }

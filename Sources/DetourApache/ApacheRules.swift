@@ -9,7 +9,7 @@ enum ApacheRules {
     static let syntax = RuleDescription(
         "apache.syntax", .error,
         summary:
-            "a configuration Apache cannot read: a section not closed or closed by another, an Include that names nothing, an ErrorDocument without two arguments or for a code outside 4xx/5xx",
+            "a configuration Apache cannot read: a section not closed or closed by another, an Include that names nothing, a directive no loaded module adds, an Options or AllowOverride word it does not take, an ErrorDocument without two arguments or for a code outside 4xx/5xx",
         consequence: "Apache refuses to start"
     )
     static let sectionDepth = RuleDescription(

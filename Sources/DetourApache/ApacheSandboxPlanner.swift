@@ -488,6 +488,11 @@ struct ApacheSandboxPlanner {
     /// speaking FastCGI, SCGI or uwsgi for those, where nothing listens for the others; nil for
     /// what is not a URL (`!`, a balancer, which its members make).
     static func fake(_ url: String, context: SandboxContext) -> String? {
+        // `unix:/run/app.sock|uwsgi://app/`: the socket stands for the address, and the fake
+        // upstream listens on a port: the URL after the `|` is the one rewritten.
+        if url.lowercased().hasPrefix("unix:"), let bar = url.firstIndex(of: "|") {
+            return fake(String(url[url.index(after: bar)...]), context: context)
+        }
         guard let separator = url.range(of: "://") else { return nil }
         let scheme = url[..<separator.lowerBound].lowercased()
         let rest = url[separator.upperBound...]

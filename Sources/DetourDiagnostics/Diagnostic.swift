@@ -16,13 +16,19 @@ public struct Diagnostic: Hashable, Sendable, Codable, Error {
     public var message: String
     public var location: SourceLocation
     public var notes: [Note]
+    /// The statuses a finding about several is about (a code left uncovered), for tools and for
+    /// judging it against what the real server answered; nil where it is about no status.
+    public var codes: [Int]?
 
-    public init(_ severity: Severity, _ rule: String, _ message: String, at location: SourceLocation, notes: [Note] = []) {
+    public init(
+        _ severity: Severity, _ rule: String, _ message: String, at location: SourceLocation, notes: [Note] = [], codes: [Int]? = nil
+    ) {
         self.severity = severity
         self.rule = rule
         self.message = message
         self.location = location
         self.notes = notes
+        self.codes = codes
     }
 
     public static func error(_ rule: String, _ message: String, at location: SourceLocation, notes: [Note] = []) -> Diagnostic {

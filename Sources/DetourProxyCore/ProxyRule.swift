@@ -15,8 +15,8 @@ extension ProxyRule {
     /// A finding of this rule, at the severity the catalogue gives it: what every visitor of
     /// the route meets is an error, what depends on the request or the upstream a warning,
     /// hardening a note.
-    public static func finding(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) -> Diagnostic {
-        Diagnostic(about.severity, id, message, at: location, notes: notes)
+    public static func finding(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = [], codes: [Int]? = nil) -> Diagnostic {
+        Diagnostic(about.severity, id, message, at: location, notes: notes, codes: codes)
     }
 
     /// The fix for a page file that is not where the server reads it: `text` says where to put

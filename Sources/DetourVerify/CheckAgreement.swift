@@ -6,7 +6,8 @@ import DetourDiagnostics
 /// compare as one (`refused`, at the line the server names; check's others beside it are not
 /// judged, as the server stops there), and where the server refused the configuration and
 /// nothing was probed, only refusals compare. Check's findings at a line verify lists as not
-/// probed are judged only where verify saw them too.
+/// probed, or about statuses (`Diagnostic.codes`) no probe met, are judged only where verify
+/// saw them too.
 public struct CheckAgreement: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// Verify saw it on the real server; check did not say it.
@@ -52,6 +53,10 @@ public struct CheckAgreement: Sendable {
         // Where verify says it could not probe, what it did not see is not judged.
         let unprobed = Set(verified.notProbed.map { "\($0.location.path):\($0.location.line)" })
         said = said.filter { !unprobed.contains($0.key.place) || seen[$0.key] != nil }
+        // A finding about statuses no probe met (verify makes the upstream fail; a 400 or 414 the
+        // server raises for a malformed request, it does not ask for) is not judged.
+        let met = Set(verified.observations.map(\.status))
+        said = said.filter { key, finding in seen[key] != nil || finding.codes.map { !met.isDisjoint(with: $0) } ?? true }
         // A server stops at the first line it refuses: where check names that one too, its
         // others are not judged.
         let refusals = seen.keys.filter { $0.rule == refused }

@@ -71,6 +71,7 @@ final class ApacheSyntaxTests: XCTestCase {
             IncludeOptional optional.d/*.conf
             ProxyPass /app/ http://127.0.0.1:9/
             ProxyErrorOverride On
+            LoadModule proxy_module /usr/lib/apache2/modules/mod_proxy.so
 
             """,
             "conf.d/10-pages.conf": "ErrorDocument 503 /errors/503.html\n",

@@ -268,6 +268,32 @@ final class VerifyApacheTests: XCTestCase {
         let rewrites = try VerifyWorkspace.texts(result, "rewrites")
         XCTAssertTrue(rewrites.contains { $0.hasPrefix("ProxyPassMatch fcgi://127.0.0.1:9000/srv/app/$1: fcgi://127.0.0.1:") }, "\(rewrites)")
     }
+
+    /// A ProxyPass to a unix socket (`unix:/run/app.sock|http://app/`, as Debian's radicale
+    /// ships it) is asked through the fake upstream: the socket goes with the rewrite, so the
+    /// upstream answers, and a site whose every path goes to it fetches its page from it.
+    func testAProxyPassToAUnixSocket() throws {
+        let result = try verify(
+            head
+                + """
+                <VirtualHost *:80>
+                    ServerName calendar.example
+                    Alias /errors/ /usr/share/detour/errors/
+                    ErrorDocument 503 /errors/503.html
+                    <LocationMatch "^/.*">
+                        ProxyPass "unix:/run/app/socket|http://calendar/"
+                    </LocationMatch>
+                </VirtualHost>
+
+                """)
+        XCTAssertEqual(
+            try VerifyWorkspace.findings(result), ["apache.code-not-covered:13", "apache.error-page-proxied:16", "apache.upstream-errors-pass-through:18"],
+            result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200")?.status, 200, result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 200")?.body, "the upstream's own body")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        XCTAssertTrue(rewrites.contains { $0.hasPrefix("ProxyPass unix:/run/app/socket|http://calendar/: http://127.0.0.1:") }, "\(rewrites)")
+    }
     /// A ProxyPassMatch at the host is asked a path it matches; an ErrorDocument to a URL
     /// answers the upstream's failure with a redirect, named at its line; the main server's
     /// page for a code the host names its own for is never sent there, so not judged.

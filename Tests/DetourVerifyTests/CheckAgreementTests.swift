@@ -57,6 +57,16 @@ final class CheckAgreementTests: XCTestCase {
         XCTAssertEqual(kinds([finding("apache.error-document-url", line: 27)], verified), ["false alarm apache.error-document-url apache.conf:27"])
     }
 
+    /// A code left uncovered that no probe met (a 400 or 414 Apache raises for a malformed
+    /// request, which verify does not send) is not judged; one a probe met is.
+    func testAStatusNoProbeMetIsNotJudged() {
+        var uncovered = finding("apache.code-not-covered", line: 19)
+        uncovered.codes = [400, 414]
+        XCTAssertEqual(kinds([uncovered], report([])), [])
+        uncovered.codes = [200, 414]
+        XCTAssertEqual(kinds([uncovered], report([])), ["false alarm apache.code-not-covered apache.conf:19"])
+    }
+
     /// Apache stops at the first line it refuses: check naming it and a later one agrees;
     /// check naming only the later one is at the wrong place.
     func testARefusalIsJudgedAtTheLineTheServerStoppedAt() {

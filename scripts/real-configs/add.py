@@ -8,7 +8,9 @@ with its manifest line (case, repository, path, commit, licence, main file, setu
 SETUP is `sites-enabled` for a file of server blocks (check-real.py includes it from an http
 block), empty otherwise. More files of the same case: PATH may list several, comma-separated;
 the first is the main file, and those under its folder keep their paths below it (an include
-tree), the others only their names. The licence is the one the repository's licence file names.
+tree), the others only their names. The licence is the one the repository's licence file names;
+that file is copied beside the configuration as LICENSE (most licences ask for their notice to go
+with every copy).
 """
 import os
 import subprocess
@@ -37,6 +39,12 @@ def main(argv):
         with open(os.path.join(folder, name), "wb") as out:
             out.write(data)
         names.append(name)
+    top_files = subprocess.run(["git", "-C", git_dir, "ls-tree", "--name-only", commit], capture_output=True, text=True, check=True).stdout.split()
+    notices = [name for name in top_files if name.upper().split(".")[0] in ("LICENSE", "LICENCE", "COPYING")]
+    if notices:
+        data = subprocess.run(["git", "-C", git_dir, "show", "%s:%s" % (commit, sorted(notices)[0])], capture_output=True, check=True).stdout
+        with open(os.path.join(folder, "LICENSE"), "wb") as out:
+            out.write(data)
     manifest = os.path.join(ROOT, "Tests", "RealConfigs", server, "MANIFEST.tsv")
     if not os.path.exists(manifest):
         with open(manifest, "w", encoding="utf-8") as out:

@@ -32,7 +32,7 @@ struct ApacheCodeNotCoveredRule: ApacheRule {
                     Self.fix(
                         "include detour's snippets/apache.conf at server level, or add 'ErrorDocument <code> /detour-errors/<code>.html' with an Alias to the pages, at the site's top, in <Location /> or in a <Location> over each proxied path"
                     )
-                ])
+                ], codes: gaps)
         ]
     }
 }

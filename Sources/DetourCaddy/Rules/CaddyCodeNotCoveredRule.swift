@@ -17,7 +17,7 @@ struct CaddyCodeNotCoveredRule: CaddyRule {
                 at: context.location(of: start),
                 notes: [
                     Self.fix("import detour's Caddy snippet (public/snippets/caddy.caddyfile) and 'import detour_pages' in this site")
-                ])
+                ], codes: missing)
         ]
     }
 }

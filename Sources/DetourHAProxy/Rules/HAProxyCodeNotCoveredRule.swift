@@ -21,7 +21,7 @@ struct HAProxyCodeNotCoveredRule: HAProxyRule {
                     Self.fix(
                         "base it on detour's defaults ('\(proxy.kind) \(proxy.name) from detour', snippets/haproxy.cfg), or add 'errorfile <code> <install path>/errors/<code>.http'"
                     )
-                ])
+                ], codes: gaps)
         }
     }
 }

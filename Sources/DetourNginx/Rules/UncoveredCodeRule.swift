@@ -17,7 +17,7 @@ struct UncoveredCodeRule: NginxRule {
                 at: server.directive.location,
                 notes: [
                     Self.fix("include detour's nginx snippet (public/snippets/nginx.conf) in this server")
-                ])
+                ], codes: missing)
         ]
     }
 }

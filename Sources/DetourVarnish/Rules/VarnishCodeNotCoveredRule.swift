@@ -34,7 +34,8 @@ struct VarnishCodeNotCoveredRule: VarnishRule {
             }
             return Self.finding(
                 "\(ways.map(\.words).joined(separator: "; ")): visitors get it for \(Self.codes(codes)), not detour's page", at: at,
-                notes: [Self.fix("include detour's snippets/varnish.vcl after 'vcl 4.1;' and the backends, or " + fixes.joined(separator: ", and "))])
+                notes: [Self.fix("include detour's snippets/varnish.vcl after 'vcl 4.1;' and the backends, or " + fixes.joined(separator: ", and "))],
+                codes: codes)
         }
     }
 
