@@ -11,19 +11,33 @@ struct ApacheModel: Sendable {
     /// What Apache refuses in the directives the model reads (`ErrorDocument` arguments).
     var diagnostics: [Diagnostic] = []
 
-    /// The scopes visitors reach: the virtual hosts, or the main server when there are none.
-    var sites: [ApacheScope] { virtualHosts.isEmpty ? [server] : virtualHosts }
+    /// Whether a port Apache listens on is one no virtual host names: the main server answers there.
+    var mainServerAnswers = false
+
+    /// The scopes visitors reach: the virtual hosts, and the main server where there are none
+    /// or on a port none of them takes (`Listen 443` with no `<VirtualHost *:443>`).
+    var sites: [ApacheScope] { virtualHosts.isEmpty ? [server] : virtualHosts + (mainServerAnswers ? [server] : []) }
 
     init(_ config: ApacheConfig) {
         var server = ApacheScope.Fields(name: "server", location: SourceLocation(path: config.files.first ?? ""), isVirtualHost: false)
         var reader = ApacheScopeReader(config: config)
         var hosts: [Int] = []
+        var listened: [String] = []
         var index = 0
         while index < config.entries.count {
             let entry = config.entries[index]
-            if entry.name == .virtualhost { hosts.append(index) } else { reader.apply(index, to: &server, section: nil) }
+            if entry.name == .virtualhost {
+                hosts.append(index)
+            } else if entry.name == .listen, let address = config.arguments(of: entry).first {
+                listened.append(Self.port(address) ?? address)
+            } else {
+                reader.apply(index, to: &server, section: nil)
+            }
             index = Int(entry.end)
         }
+        // A virtual host's address without a port, or with `*`, takes every port.
+        let taken = hosts.flatMap { config.arguments(of: config.entries[$0]).map { Self.port($0) ?? "*" } }
+        mainServerAnswers = !taken.contains("*") && listened.contains { !taken.contains($0) }
         diagnostics = reader.diagnostics
         guard !hosts.isEmpty else {
             server.localDocuments = ApacheLocalDocument.all(in: server)
@@ -45,6 +59,15 @@ struct ApacheModel: Sendable {
         }
         virtualHosts = built.map(\.0)
         diagnostics += built.flatMap(\.1)
+    }
+
+    /// The port of `Listen 8080`, `Listen 0.0.0.0:80`, `[::]:443`, `*:80`; nil where none is written.
+    static func port(_ address: String) -> String? {
+        if address.allSatisfy(\.isNumber) { return address }
+        guard let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return nil }
+        // `[2001:db8::1]` alone has colons but no port.
+        if address.hasPrefix("["), !address[..<colon].hasSuffix("]") { return nil }
+        return String(address[address.index(after: colon)...])
     }
 
     /// What a virtual host takes from the main server, merged in place.

@@ -2,7 +2,7 @@
 /// other name is nil: kept in the store, read by nobody.
 enum ApacheName: UInt8, Sendable, CaseIterable {
     // Read while the files are read.
-    case define, undefine, serverroot, loadmodule, include, includeoptional, options, allowoverride
+    case define, undefine, serverroot, loadmodule, include, includeoptional, options, allowoverride, listen
     case ifmodule, ifdefine, ifversion, ifdirective, iffile, ifsection
     // Read by the model.
     case errordocument, documentroot, servername, alias, aliasmatch

@@ -23,7 +23,7 @@ final class NginxCheckContext: Sendable {
         var order: [ObjectIdentifier] = []
         var byLocation: [ObjectIdentifier: (NginxLocation, [String])] = [:]
         for (_, target) in pages {
-            guard case .uri(let uri, let location?, _?) = target else { continue }
+            guard case .uri(let uri, let location?, let file?) = target, upstreamForMissing(file, uri, location, in: server) == nil else { continue }
             let key = ObjectIdentifier(location)
             if byLocation[key] == nil {
                 order.append(key)
@@ -41,7 +41,12 @@ final class NginxCheckContext: Sendable {
     /// guards the location serving it, and the success status `=200` or `=` (on a static file) sends it with.
     private func route(for page: NginxErrorPage, _ target: NginxPageTarget, in server: NginxServer) -> ErrorPageRoute<NginxPageOrigin> {
         var route = ErrorPageRoute(origin: NginxPageOrigin(page: page, target: target), codes: page.codes, isSignIn: server.isSignIn(page))
-        if case .uri(_, let location, let file) = target {
+        if case .uri(let uri, let location, let file) = target {
+            if let file, let location, let pass = upstreamForMissing(file, uri, location, in: server) {
+                // The file is not there, and the location hands what it lacks to the upstream.
+                route.upstream = pass.location
+                return route
+            }
             if let file { route.files = [(page.codes, file)] }
             route.upstream = location?.upstreamPass?.directive.location
             // A static location serving the page behind deny or auth.
@@ -59,6 +64,12 @@ final class NginxCheckContext: Sendable {
         case .status, .none: break
         }
         return route
+    }
+
+    /// The upstream a page's request meets when its file is missing and its location hands
+    /// what it lacks on (`try_files … @app`, `if (!-f $request_filename) { proxy_pass … }`).
+    func upstreamForMissing(_ file: PageFile, _ uri: String, _ location: NginxLocation, in server: NginxServer) -> NginxDirective? {
+        file.exists ? nil : server.upstreamForMissingFile(in: location, for: uri)
     }
 
     /// Which file answers each code in `server`: the page every request gets, or nil.

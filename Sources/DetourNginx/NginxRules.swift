@@ -76,7 +76,8 @@ enum NginxRules {
     static let proxied = RuleDescription(
         SharedCheck.proxied.id("nginx"), .error,
         summary: "an error page's URI falls into a proxied location",
-        consequence: "a failing page: its URI falls into the proxied location"
+        consequence:
+            "a failing page: its URI falls into the proxied location, or its file is missing where the location hands a missing file to the application (`try_files $uri @app`, `if (!-f $request_filename) { proxy_pass … }`)"
     )
     static let returned = RuleDescription(
         "nginx.error-page-returned", .error,

@@ -11,7 +11,10 @@ extension NginxSandboxPlanner {
     /// upstream its failures are and which codes it has pages for.
     static func route(_ path: String, at place: SourceLocation, in server: NginxServer?, passing: NginxDirective?) -> SandboxPlan.Route {
         guard let server else { return .init(path: path, location: place, upstreamLocation: passing?.location) }
-        let destination = Self.destination(of: path, in: server)
+        var destination = Self.destination(of: path, in: server)
+        // A location that passes on only what it has no file for (`if (!-f $request_filename)`):
+        // the probes ask for no file, so they meet its block.
+        if let found = destination, found.upstreamPass == nil, let block = server.missingFileDestination(of: found, for: path) { destination = block }
         var route = SandboxPlan.Route(
             path: path, location: place, upstreamLocation: destination?.upstreamPass?.directive.location ?? passing?.location,
             pageLines: Self.pageLines((destination?.scope ?? server.scope).errorPages))
@@ -47,11 +50,8 @@ extension NginxSandboxPlanner {
     /// `try_files` falls back to (a named location, or a URI's location: `/index.php$is_args$args`).
     static func destination(of path: String, in server: NginxServer) -> NginxLocation? {
         guard let location = server.location(for: path) else { return nil }
-        guard location.upstreamPass == nil, let fallback = location.tryFiles?.values.last else { return location }
-        if fallback.hasPrefix("@") { return server.namedLocation(fallback) ?? location }
-        let uri = String(fallback.prefix { $0 != "$" && $0 != "?" })
-        guard uri.hasPrefix("/"), uri != path, let next = server.location(for: uri), next !== location else { return location }
-        return next
+        guard location.upstreamPass == nil else { return location }
+        return server.tryFilesFallback(of: location, for: path) ?? location
     }
 
     /// A path the regular expression of `directive` matches and nginx routes to it (no earlier

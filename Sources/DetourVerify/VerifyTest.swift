@@ -30,6 +30,11 @@ enum VerifyTest {
         var anotherEdition = false
         // The last syntax error blanked (`VerifyServer.lineBlankable`).
         var syntaxBlank: SourceLocation?
+        // Per file, the last line blanked: a refusal first met after a blank, at or before it,
+        // comes from the blank (a `}` an extra brace had closed; a check the server makes once
+        // the whole file is read, such as nginx's certificate for `listen … ssl`, which may
+        // have stood in a blanked include).
+        var blankedThrough: [String: Int] = [:]
         var passed: String?
         // Whether the other form's rewrites are listed: those of the first run that made it.
         var preparedListed = false
@@ -69,6 +74,7 @@ enum VerifyTest {
             let asideNow = reading.setAside.filter { !blanked.contains(Self.key($0.location, nil)) }
             for aside in asideNow {
                 blanked.insert(Self.key(aside.location, nil))
+                blankedThrough[aside.location.path] = max(blankedThrough[aside.location.path] ?? 0, aside.location.line)
                 Self.blank(aside.location, copies: copies, terminator: server.statementEnd)
                 report.notProbed.append(aside)
             }
@@ -100,8 +106,7 @@ enum VerifyTest {
             anotherEdition = anotherEdition || reading.anotherEdition
             let new = reading.findings.indices.filter { index in
                 let finding = reading.findings[index]
-                // After a blanked syntax error, what is said at or before its line may be the blank's echo.
-                if let line = syntaxBlank, finding.location.path == line.path, finding.location.line <= line.line { return false }
+                if let through = blankedThrough[finding.location.path], finding.location.line <= through { return false }
                 return !blanked.contains(Self.key(finding.location, reading.words[index]))
                     && (run == 0 || server.blankable.contains(finding.rule) || (syntaxBlank != nil && finding.rule == server.lineBlankable))
             }
@@ -123,6 +128,7 @@ enum VerifyTest {
             for index in new {
                 let location = reading.findings[index].location
                 blanked.insert(Self.key(location, reading.words[index]))
+                blankedThrough[location.path] = max(blankedThrough[location.path] ?? 0, location.line)
                 if reading.findings[index].rule == server.lineBlankable {
                     Self.blankLine(location, copies: copies)
                     syntaxBlank = location

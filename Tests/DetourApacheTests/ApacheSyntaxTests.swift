@@ -118,6 +118,19 @@ final class ApacheSyntaxTests: XCTestCase {
             ])
     }
 
+    /// A port Apache listens on that no virtual host names is answered by the main server
+    /// (`a2enmod ssl` adds `Listen 443`): its pages are checked as a site's; a `<VirtualHost *>`
+    /// takes every port.
+    func testAPortNoVirtualHostTakesIsTheMainServers() throws {
+        let host = "<VirtualHost *:80>\nServerName shop.test\nErrorDocument 503 /x.html\n</VirtualHost>\n"
+        let uncovered = try check(["apache.conf": "Listen 80\nListen 443\n" + host])
+        XCTAssertEqual(uncovered.coverage.map(\.name), ["shop.test", "(main server)"])
+        let covered = try check(["apache.conf": "Listen 80\n" + host])
+        XCTAssertEqual(covered.coverage.map(\.name), ["shop.test"])
+        let everyPort = try check(["apache.conf": "Listen 80\nListen 8080\n" + host.replacingOccurrences(of: "*:80", with: "*")])
+        XCTAssertEqual(everyPort.coverage.map(\.name), ["shop.test"])
+    }
+
     func testWhatApacheRefuses() throws {
         XCTAssertEqual(lines(try check(["apache.conf": "<VirtualHost *:80>\nErrorDocument 503 /x.html\n"])), ["apache.conf:1:1: apache.syntax"])
         XCTAssertEqual(lines(try check(["apache.conf": "<Location />\n</Directory>\n"])), ["apache.conf:2:1: apache.syntax"])

@@ -162,6 +162,23 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(refused), ["apache.syntax:14"])
     }
 
+    /// A port no virtual host takes (`Listen 8443` beside `<VirtualHost *:80>`) is answered by
+    /// the main server: its built-in pages are named at the configuration's first line, and
+    /// `detour check` names the main server there too.
+    func testAPortNoVirtualHostTakesIsAnsweredByTheMainServer() throws {
+        try workspace.folder.write([
+            "conf/apache2.conf": head
+                + "Listen 8443\nProxyPass /app/ http://10.0.0.5:8080/\n<VirtualHost *:80>\n    ServerName shop.example\n</VirtualHost>\n"
+        ])
+        let result = try workspace.detour([
+            "verify", "apache", "conf/apache2.conf", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
+            "--compare-check",
+        ])
+        XCTAssertTrue(try VerifyWorkspace.findings(result).contains("apache.code-not-covered:1"), result.stdout + result.stderr)
+        XCTAssertTrue(try VerifyWorkspace.findings(result).contains("apache.code-not-covered:15"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\"check_disagreements\" : [\n\n  ]"), result.stdout)
+    }
+
     /// A ProxyErrorOverride whose status list leaves a code out lets the upstream's own page for
     /// it through: named at that line, as `detour check` names it, not at the ProxyPass.
     func testAnOverrideListThatLeavesACodeOutIsNamedAtItsLine() throws {

@@ -126,6 +126,11 @@ final class VerifyCommandTests: XCTestCase {
         let brace = try verify("server {\n    listen 80;\n    }\n    location /app { return 200; }\n}\n")
         XCTAssertEqual(try findings(brace).map(\.line), [4], brace.stdout)
         XCTAssertEqual(try findings(brace).map(\.rule), ["nginx.directive"])
+        // The certificate `listen … ssl` needs may have stood in the include that could not be
+        // read: nginx's complaint once that include is blanked is not a refusal of its own.
+        let snakeoil = try verify("server {\n    listen 443 ssl;\n    include snippets/snakeoil.conf;\n    return 200;\n}\n")
+        XCTAssertEqual(try findings(snakeoil).map(\.rule), ["nginx.include-missing"], snakeoil.stdout)
+        XCTAssertEqual(try findings(snakeoil).map(\.line), [3])
     }
 
     func testAnErrorPageAskedForDirectlyIsThereAndNotForVisitors() throws {

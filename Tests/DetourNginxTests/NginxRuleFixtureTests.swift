@@ -17,7 +17,6 @@ final class NginxRuleFixtureTests: XCTestCase {
     static let rules: [String: String] = [
         "error-page-missing-file": "nginx.error-page-missing-file",
         "error-page-missing-file-path-as-uri": "nginx.error-page-missing-file",
-        "error-page-missing-file-try-files-fallback": "nginx.error-page-missing-file",
         "error-page-missing-file-regex-alias": "nginx.error-page-missing-file",
         "error-page-missing-file-status-variable": "nginx.error-page-missing-file",
         "error-page-undefined-named-location": "nginx.error-page-undefined-named-location",
@@ -28,6 +27,8 @@ final class NginxRuleFixtureTests: XCTestCase {
         "auth-service-page": "nginx.auth-service-page",
         "intercepted-code-without-page": "nginx.intercepted-code-without-page",
         "error-page-proxied": "nginx.error-page-proxied",
+        "error-page-proxied-missing-file": "nginx.error-page-proxied",
+        "error-page-proxied-missing-file-if": "nginx.error-page-proxied",
         "error-page-returned": "nginx.error-page-returned",
         "error-page-not-internal": "nginx.error-page-not-internal",
         "error-page-not-internal-server-root": "nginx.error-page-not-internal",

@@ -132,6 +132,18 @@ final class NginxRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("error-page-proxied-near-miss", upstream: .down), 502, "near miss")
     }
 
+    /// A page whose file is missing, in a location that hands what it lacks to the application
+    /// (`try_files $uri @app`, Rails' `if (!-f $request_filename) { proxy_pass … }`): the page
+    /// is asked of the dead upstream, not answered 404; with the file there, it is served.
+    func testAMissingPageIsAskedOfTheUpstreamWhereMissingFilesGoThere() throws {
+        for scenario in ["error-page-proxied-missing-file", "error-page-proxied-missing-file-if"] {
+            let hit = try request(scenario + "-hit", upstream: .down)
+            XCTAssertEqual(hit.status, 502, scenario)
+            XCTAssertFalse(hit.body.contains("detour-page"), hit.body)
+            assertServesPage(try request(scenario + "-near-miss", upstream: .down), 502, scenario + " near miss")
+        }
+    }
+
     func testStatusOverrideTurnsTheErrorIntoSuccess() throws {
         let hit = try request("error-page-soft-status-hit", upstream: .down)
         XCTAssertEqual(hit.status, 200, "crawlers see success")

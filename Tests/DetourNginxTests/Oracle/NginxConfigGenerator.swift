@@ -104,6 +104,14 @@ struct NginxConfigGenerator {
             // Files first, then the application.
             lines.append("        location / { root \(pages); try_files $uri @app; }")
             lines.append("        location @app { proxy_pass http://127.0.0.1:\(upstream); proxy_read_timeout 300ms; }")
+        case 3:
+            // A file the root lacks goes to the application: a page's too, where no location of its own takes it.
+            lines.append("        location / { root \(pages)/missing; try_files $uri @app; }")
+            lines.append("        location @app { proxy_pass http://127.0.0.1:\(upstream); proxy_read_timeout 300ms; }")
+        case 4:
+            lines.append(
+                "        location / { root \(pages)/missing; if (!-f $request_filename) { proxy_pass http://127.0.0.1:\(upstream); } proxy_read_timeout 300ms; }"
+            )
         default: lines.append("        location / { return 200 \"home\"; }")
         }
         return lines
