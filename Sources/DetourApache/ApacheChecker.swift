@@ -24,9 +24,15 @@ public enum ApacheChecker: ProxyDialect {
 
     static func check(_ options: ProxyCheck.Options, environment: [String: String]) -> ProxyCheck.Report {
         let config = ApacheConfig.load(main: options.main, display: options.mainDisplay, serverRoot: options.serverRoot, environment: environment)
-        guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
+        // What Apache refuses, all of it (the server names the first, whichever it is): in the
+        // files' shape, in a directive's words, and in the directives the model reads (an
+        // ErrorDocument's arguments). The model is read only from files of a sound shape.
+        guard config.diagnostics.isEmpty else {
+            return ProxyCheck.Report(diagnostics: config.diagnostics + config.directiveRefusals, coverage: [], files: config.files)
+        }
         let model = ApacheModel(config)
-        guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }
+        let refusals = config.directiveRefusals + model.diagnostics
+        guard refusals.isEmpty else { return ProxyCheck.Report(diagnostics: refusals, coverage: [], files: config.files) }
         let context = ApacheCheckContext(pageCodes: PageFolder.codes(in: options.pages), pageFiles: PageFileLookup(maps: options.maps))
         // Sites share nothing once merged with the main server: each is modelled, checked and
         // tabulated in one task. A site is whole only once everything is read (the main server's

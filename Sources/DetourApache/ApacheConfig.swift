@@ -14,7 +14,11 @@ struct ApacheConfig: Sendable {
     /// Where each of `sources` is on disk.
     var paths: [String] = []
     var entries: [FlatEntry<ApacheName>] = []
+    /// What Apache refuses in the files' shape (a section not closed, an Include of nothing):
+    /// the model is not read past these.
     var diagnostics: [Diagnostic] = []
+    /// What Apache refuses in one directive's words (`ApacheReader.directiveRefusals`).
+    var directiveRefusals: [Diagnostic] = []
     /// Every file read, as findings name them.
     var files: [String] = []
     /// Where relative paths start: `ServerRoot`, else `--server-root`, else the main file's folder.
@@ -30,7 +34,8 @@ struct ApacheConfig: Sendable {
         reader.read(main.path, display: display, depth: 0)
         reader.refuseUnknownDirectives()
         var config = ApacheConfig(
-            sources: reader.sources, paths: reader.paths, entries: reader.entries, diagnostics: reader.diagnostics, files: reader.files,
+            sources: reader.sources, paths: reader.paths, entries: reader.entries, diagnostics: reader.diagnostics,
+            directiveRefusals: reader.directiveRefusals, files: reader.files,
             serverRoot: reader.serverRoot)
         if reader.files.isEmpty { config.files = [display] }
         return config

@@ -13,6 +13,9 @@ struct ApacheReader {
     /// Each directive's name as written and where, for `refuseUnknownDirectives`.
     private var directivesRead: [(String, SourceLocation)] = []
     var diagnostics: [Diagnostic] = []
+    /// Refusals of one directive's words (an unknown name, an Options word): the files' shape
+    /// stands, so the model is still read for the refusals it finds.
+    var directiveRefusals: [Diagnostic] = []
     var files: [String] = []
     private(set) var sources: [SourceBuffer] = []
     /// Where each of `sources` is on disk.
@@ -177,7 +180,7 @@ struct ApacheReader {
                 let words = (0..<(line.count - 1)).compactMap(argument)
                 let table = ApacheDirectiveTable.shared
                 if let refusal = name == .options ? table.optionsRefusal(words) : table.overridesRefusal(words) {
-                    diagnostics.append(
+                    directiveRefusals.append(
                         .error(
                             ApacheRules.syntax.id, "\(source.apacheValue(first)) \(words.joined(separator: " ")): Apache refuses the file ('\(refusal)')",
                             at: location))
@@ -220,7 +223,8 @@ struct ApacheReader {
             let fix = missing.first.map { module in
                 Diagnostic.Note("fix: load it (on Debian: a2enmod \(module.hasSuffix("_module") ? String(module.dropLast("_module".count)) : module))")
             }
-            diagnostics.append(.error(ApacheRules.syntax.id, "\(what): Apache refuses to start ('\(words)')", at: location, notes: fix.map { [$0] } ?? []))
+            directiveRefusals.append(
+                .error(ApacheRules.syntax.id, "\(what): Apache refuses to start ('\(words)')", at: location, notes: fix.map { [$0] } ?? []))
         }
     }
 

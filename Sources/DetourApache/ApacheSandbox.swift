@@ -36,6 +36,12 @@ public enum ApacheSandbox {
         plan.unnamedStatusesPass = true
         plan.redirectRule = ApacheRules.errorDocumentUrl.id
         plan.ownErrorStatuses = Set([500, 502, 503] + (planner.timesOutAs504 ? [504] : []))
+        plan.unreplaceableAnswers = [
+            (
+                "sending a header no proxy can read", 500,
+                "mod_proxy_fcgi answers a FastCGI upstream's unreadable header with an empty 500 itself: no ErrorDocument replaces it"
+            )
+        ]
         plan.arguments = ["-d", context.copy(of: root)]
         plan.folders = [context.copy(of: root)] + planner.unmappedFolders
         return plan

@@ -178,6 +178,11 @@ public struct SandboxPlan: Sendable {
     /// for FastCGI or AJP), as `detour check` counts them: the upstream's own one of them
     /// without a page names the code as not covered as well.
     public var ownErrorStatuses: Set<Int> = []
+    /// Answers the server sends itself, empty, past every page (Apache's mod_proxy_fcgi
+    /// answers a FastCGI upstream's unreadable header with an empty 500 of its own, so no
+    /// ErrorDocument runs): the upstream mode that makes one, by name (`FakeUpstream.Mode`'s
+    /// description), and the status. No configuration changes them: not judged, and said so.
+    public var unreplaceableAnswers: [(mode: String, status: Int, reason: String)] = []
     /// A line the server writes to its error log when it meets what one of `detour check`'s
     /// rules is about and no answer tells apart by itself (nginx's `could not find named
     /// location "@down"`, answered as any 500; Caddy's `handle_errors` finding no file, answered

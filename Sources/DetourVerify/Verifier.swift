@@ -166,6 +166,16 @@ public enum Verifier {
                 plan, mode: mode, upstream: upstream, pages: pages, builtinMark: server.builtinPageMark, timeout: options.probeTimeout,
                 tries: mode == .closesMidBody ? server.brokenOffTries : 1)
         }
+        // Answers the server sends past every page: said once per route, not judged.
+        for observation in report.observations where observation.body == .empty {
+            guard let answer = plan.unreplaceableAnswers.first(where: { $0.mode == observation.mode.description && $0.status == observation.status })
+            else { continue }
+            let route = plan.sites[observation.site].routes[observation.route]
+            let reason = "\(observation.method) \(observation.path), upstream \(observation.mode) → \(observation.status) empty: \(answer.reason)"
+            if !report.notProbed.contains(where: { $0.location == route.location && $0.reason.hasSuffix(answer.reason) }) {
+                report.notProbed.append((route.location, reason))
+            }
+        }
         let logs = plan.errorLogs.compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
         let logged = VerifyLogFindings.findings(plan, logs: logs, catalogue: server.catalogue)
         // After any refusals another edition of the server lifts (`VerifyTest`).

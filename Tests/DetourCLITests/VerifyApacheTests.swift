@@ -162,6 +162,35 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(refused), ["apache.syntax:14"])
     }
 
+    /// mod_proxy_fcgi answers a FastCGI upstream's unreadable header with an empty 500 itself,
+    /// past every ErrorDocument: seen on the real Apache, said as not probed, not judged as a
+    /// code left uncovered.
+    func testAFastCGIUpstreamsUnreadableHeaderIsAnEmpty500NoPageReplaces() throws {
+        let result = try verify(
+            head
+                + """
+                LoadModule proxy_fcgi_module /usr/lib/apache2/modules/mod_proxy_fcgi.so
+                <VirtualHost *:80>
+                    ServerName php.example
+                    Alias /errors/ /usr/share/detour/errors/
+                    ErrorDocument 500 /errors/500.html
+                    ErrorDocument 503 /errors/503.html
+                    <Location /app>
+                        SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"
+                    </Location>
+                </VirtualHost>
+
+                """)
+        let unreadable = try XCTUnwrap(try VerifyWorkspace.answer(result, "/app", "sending a header no proxy can read"), result.stdout)
+        XCTAssertEqual(unreadable.status, 500)
+        XCTAssertEqual(unreadable.body, "an empty body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/app", "not listening")?.body, "detour's public/errors/503.html")
+        XCTAssertTrue(try VerifyWorkspace.texts(result, "not_probed").contains { $0.contains("no ErrorDocument replaces it") }, result.stdout)
+        let diagnostics = try VerifyWorkspace.report(result)["diagnostics"] as? [[String: Any]] ?? []
+        let uncovered = diagnostics.first { $0["rule"] as? String == "apache.code-not-covered" }?["message"] as? String ?? ""
+        XCTAssertFalse(uncovered.contains("500"), uncovered)
+    }
+
     /// A port no virtual host takes (`Listen 8443` beside `<VirtualHost *:80>`) is answered by
     /// the main server: its built-in pages are named at the configuration's first line, and
     /// `detour check` names the main server there too.

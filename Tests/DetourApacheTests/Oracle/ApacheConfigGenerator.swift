@@ -67,6 +67,15 @@ struct ApacheConfigGenerator {
         default: break
         }
         var lines: [String] = []
+        // Rarely, what apache2 -t refuses before the pages matter: an Options word it does not
+        // know or signed and unsigned ones mixed, a directive of a module not loaded (mod_expires).
+        switch Int.random(in: 0..<40, using: &random) {
+        case 0: lines += ["<Directory \(pages)>", "    Options +FollowSymlinksIfOwnerMatch", "</Directory>"]
+        case 1: lines += ["<Directory \(pages)>", "    Options +Indexes FollowSymLinks", "</Directory>"]
+        case 2: lines += ["<Directory \(pages)>", "    Options -indexes +symlinksifownermatch", "</Directory>"]
+        case 3: lines.append("ExpiresActive On")
+        default: break
+        }
         let wholeSite = chance(30)
         let app = "http://127.0.0.1:\(upstream)"
         // The pages' own path: kept from the upstream where the whole site is proxied.
