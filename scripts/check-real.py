@@ -26,7 +26,9 @@ without a vcl_backend_error or vcl_synth of its own includes detour's snippets/v
 its first subroutine, as the README says. Apache: setup `apache-site` (a virtual host's file, put in
 sites-available/ and enabled, 000-default disabled) or `apache-conf` (a server-level file, put in
 conf-available/ and enabled) in a copy of Debian's /etc/apache2 as installed, with `mods=A+B` the
-modules its project's documentation tells users to `a2enmod` (and what they depend on); a
+modules its project's documentation tells users to `a2enmod` (and what they depend on), or
+`mods=auto`, the modules its directives outside `<IfModule>` need (a package's scripts enable
+those); a
 configuration without an ErrorDocument gets detour's snippets/apache.conf enabled beside it with
 the modules the README names. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
 --sample N takes every configuration whose position in the manifest is a multiple of the
@@ -161,6 +163,51 @@ def apache_enable(tree, kind, name):
             os.symlink(os.path.join("..", kind + "-available", name + suffix), link)
 
 
+SCHEME_MODULES = [("http://", "proxy_http"), ("https://", "proxy_http"), ("ws://", "proxy_wstunnel"), ("wss://", "proxy_wstunnel"),
+                  ("fcgi://", "proxy_fcgi"), ("uwsgi://", "proxy_uwsgi"), ("scgi://", "proxy_scgi"), ("ajp://", "proxy_ajp"),
+                  ("balancer://", "proxy_balancer")]
+
+
+def apache_needed_modules(path):
+    """`mods=auto`: the modules the file's directives need outside `<IfModule>` (what its
+    package's scripts enable for it), by the table derived from apache2 -L
+    (Sources/DetourApache/Directives/ApacheDirectiveData.swift); a directive several modules
+    add needs none of them here (MPMs)."""
+    table = {}
+    with open(os.path.join(ROOT, "Sources", "DetourApache", "Directives", "ApacheDirectiveData.swift"), encoding="utf-8") as data:
+        for line in data:
+            fields = line.strip().split("\t")
+            if len(fields) == 2 and fields[0] not in ("module", "option", "override") and fields[1] != "-" and "," not in fields[1]:
+                table[fields[0].lower()] = fields[1]
+    # The module's name in LoadModule → its .load file's, as a2enmod takes it.
+    load_names = {}
+    for load in os.listdir(os.path.join(DEBIAN_APACHE, "mods-available")):
+        if load.endswith(".load"):
+            with open(os.path.join(DEBIAN_APACHE, "mods-available", load), encoding="utf-8") as file:
+                found = re.search(r"^\s*LoadModule\s+(\S+)", file.read(), re.M)
+            if found:
+                load_names[found.group(1)] = load[: -len(".load")]
+    needed, guarded = [], 0
+    with open(path, encoding="utf-8", errors="replace") as file:
+        for line in file:
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            name = words[0].rstrip(">").lower()
+            if name in ("<ifmodule", "<ifdefine", "<ifdirective", "<iffile", "<ifversion"):
+                guarded += 1
+            elif name.startswith("</if"):
+                guarded = max(0, guarded - 1)
+            elif not guarded and name in table and table[name] in load_names and load_names[table[name]] not in needed:
+                needed.append(load_names[table[name]])
+            # The scheme of a proxied URL names the proxy module that speaks it.
+            if not guarded and name in ("proxypass", "proxypassmatch", "sethandler", "rewriterule", "balancermember"):
+                for scheme, module in SCHEME_MODULES:
+                    if scheme in line and module not in needed:
+                        needed.append(module)
+    return needed
+
+
 def apache_tree(work, row, main, snippet):
     """Debian's /etc/apache2 copied into the case, the case's file enabled in it as its manifest
     line says; the tree's apache2.conf."""
@@ -183,7 +230,14 @@ def apache_tree(work, row, main, snippet):
     if kind == "sites":
         os.unlink(os.path.join(tree, "sites-enabled", "000-default.conf"))
     apache_enable(tree, kind, name)
-    modules = [module for module in options.get("mods", "").split("+") if module]
+    modules = [module for module in options.get("mods", "").split("+") if module and module != "auto"]
+    if options.get("mods") == "auto":
+        # The file's own needs, and those of the files it brought (its includes).
+        files = [os.path.join(tree, kind + "-available", name + ".conf")]
+        for folder, _, names in os.walk(os.path.join(work, "etc", "apache2")):
+            files += [os.path.join(folder, file) for file in names]
+        for path in files:
+            modules += [module for module in apache_needed_modules(path) if module not in modules]
     if snippet:
         shutil.copy(os.path.join(SNIPPETS, "apache.conf"), os.path.join(tree, "conf-available", "detour.conf"))
         apache_enable(tree, "conf", "detour")
