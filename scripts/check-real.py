@@ -169,10 +169,10 @@ SCHEME_MODULES = [("http://", "proxy_http"), ("https://", "proxy_http"), ("ws://
 
 
 def apache_needed_modules(path):
-    """`mods=auto`: the modules the file's directives need outside `<IfModule>` (what its
-    package's scripts enable for it), by the table derived from apache2 -L
-    (Sources/DetourApache/Directives/ApacheDirectiveData.swift); a directive several modules
-    add needs none of them here (MPMs)."""
+    """`mods=auto`: the modules the file's directives need outside `<IfModule>`, standing in
+    for what its package's scripts enable, by the table derived from apache2 -L
+    (Sources/DetourApache/Directives/ApacheDirectiveData.swift), and the proxy module each
+    proxied URL's scheme needs; a directive several modules add needs none of them (MPMs)."""
     table = {}
     with open(os.path.join(ROOT, "Sources", "DetourApache", "Directives", "ApacheDirectiveData.swift"), encoding="utf-8") as data:
         for line in data:
