@@ -10,8 +10,10 @@ struct ApacheReader {
     var serverRoot: String
     var defines: [String: String] = [:]
     var modules = Set<String>()
-    /// Each directive's name as written and where, for `refuseUnknownDirectives`.
-    private var directivesRead: [(String, SourceLocation)] = []
+    /// Each directive read, for `refuseUnknownDirectives`: its name by a hash of its bytes
+    /// (`<` first for a section), and where it stands; each name is made a string once.
+    private var directivesRead: [(name: UInt64, location: SourceLocation)] = []
+    private var directiveNames: [UInt64: String] = [:]
     var diagnostics: [Diagnostic] = []
     /// Refusals of one directive's words (an unknown name, an Options word): the files' shape
     /// stands, so the model is still read for the refusals it finds.
@@ -148,7 +150,7 @@ struct ApacheReader {
                             ApacheRules.sectionDepth.id, "sections nest deeper than \(ApacheConfig.sectionDepth) here: detour does not read what lies deeper",
                             at: location))
                 }
-                if active { refuseUnknown("<" + source.apacheValue(nameWord), at: location) }
+                if active { refuseUnknown(nameWord, of: source, section: true, at: location) }
                 let argument = count > 1 ? source.apacheValue(source.words[Int(line.lowerBound) + 1]) : nil
                 let applies = active && !tooDeep && stack.count < ApacheConfig.sectionDepth && evaluate(known, argument)
                 var entry: Int?
@@ -161,7 +163,7 @@ struct ApacheReader {
             }
             guard active else { continue }
             let name = source.bytes.withUnsafeBufferPointer { ApacheName(UnsafeBufferPointer(rebasing: $0[first.byteRange])) }
-            refuseUnknown(source.apacheValue(first), at: location)
+            refuseUnknown(first, of: source, section: false, at: location)
             let entry = FlatEntry(
                 file: Int32(file), firstWord: line.lowerBound, wordCount: Int32(line.count), end: Int32(entries.count + 1), name: name, isBlock: false)
             func argument(_ index: Int) -> String? {
@@ -202,8 +204,12 @@ struct ApacheReader {
     }
 
     /// A directive, to be looked up once every module is loaded (`refuseUnknownDirectives`).
-    private mutating func refuseUnknown(_ written: String, at location: SourceLocation) {
-        directivesRead.append((written, location))
+    /// A configuration has a name on every line: a hash of its bytes, not a string, is kept.
+    private mutating func refuseUnknown(_ word: SourceWord, of source: SourceBuffer, section: Bool, at location: SourceLocation) {
+        var name: UInt64 = section ? 0x3c : 0xcbf2_9ce4_8422_2325
+        for byte in source.bytes[word.byteRange] { name = (name ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        if directiveNames[name] == nil { directiveNames[name] = (section ? "<" : "") + source.apacheValue(word) }
+        directivesRead.append((name, location))
     }
 
     /// The directives no loaded module adds: Apache refuses to start at the first. LoadModule
@@ -211,10 +217,14 @@ struct ApacheReader {
     /// counts (what `<IfModule>` holds was decided by the modules loaded before it). A
     /// configuration that loads no module (a fragment) is read as if its modules were loaded.
     mutating func refuseUnknownDirectives() {
-        defer { directivesRead = [] }
+        defer { (directivesRead, directiveNames) = ([], [:]) }
         guard !modules.isEmpty else { return }
-        for (written, location) in directivesRead {
-            guard let missing = ApacheDirectiveTable.shared.missingModules(for: written, loaded: modules) else { continue }
+        var missingByName: [UInt64: [String]?] = [:]
+        for (name, location) in directivesRead {
+            let written = directiveNames[name] ?? ""
+            let looked = missingByName[name] ?? ApacheDirectiveTable.shared.missingModules(for: written, loaded: modules)
+            missingByName[name] = looked
+            guard let missing = looked else { continue }
             let words = "Invalid command '\(written)', perhaps misspelled or defined by a module not included in the server configuration"
             let what =
                 missing.isEmpty
