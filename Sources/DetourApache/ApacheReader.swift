@@ -12,7 +12,7 @@ struct ApacheReader {
     var modules = Set<String>()
     /// Each directive read, for `refuseUnknownDirectives`: its name by a hash of its bytes
     /// (`<` first for a section), and where it stands; each name is made a string once.
-    private var directivesRead: [(name: UInt64, location: SourceLocation)] = []
+    private var directivesRead: [(name: UInt64, file: Int32, word: Int32)] = []
     private var directiveNames: [UInt64: String] = [:]
     var diagnostics: [Diagnostic] = []
     /// Refusals of one directive's words (an unknown name, an Options word): the files' shape
@@ -150,7 +150,7 @@ struct ApacheReader {
                             ApacheRules.sectionDepth.id, "sections nest deeper than \(ApacheConfig.sectionDepth) here: detour does not read what lies deeper",
                             at: location))
                 }
-                if active { refuseUnknown(nameWord, of: source, section: true, at: location) }
+                if active { refuseUnknown(nameWord, at: line.lowerBound, of: source, file: file, section: true) }
                 let argument = count > 1 ? source.apacheValue(source.words[Int(line.lowerBound) + 1]) : nil
                 let applies = active && !tooDeep && stack.count < ApacheConfig.sectionDepth && evaluate(known, argument)
                 var entry: Int?
@@ -163,7 +163,7 @@ struct ApacheReader {
             }
             guard active else { continue }
             let name = source.bytes.withUnsafeBufferPointer { ApacheName(UnsafeBufferPointer(rebasing: $0[first.byteRange])) }
-            refuseUnknown(first, of: source, section: false, at: location)
+            refuseUnknown(first, at: line.lowerBound, of: source, file: file, section: false)
             let entry = FlatEntry(
                 file: Int32(file), firstWord: line.lowerBound, wordCount: Int32(line.count), end: Int32(entries.count + 1), name: name, isBlock: false)
             func argument(_ index: Int) -> String? {
@@ -205,11 +205,11 @@ struct ApacheReader {
 
     /// A directive, to be looked up once every module is loaded (`refuseUnknownDirectives`).
     /// A configuration has a name on every line: a hash of its bytes, not a string, is kept.
-    private mutating func refuseUnknown(_ word: SourceWord, of source: SourceBuffer, section: Bool, at location: SourceLocation) {
+    private mutating func refuseUnknown(_ word: SourceWord, at index: Int32, of source: SourceBuffer, file: Int, section: Bool) {
         var name: UInt64 = section ? 0x3c : 0xcbf2_9ce4_8422_2325
         for byte in source.bytes[word.byteRange] { name = (name ^ UInt64(byte)) &* 0x100_0000_01b3 }
         if directiveNames[name] == nil { directiveNames[name] = (section ? "<" : "") + source.apacheValue(word) }
-        directivesRead.append((name, location))
+        directivesRead.append((name, Int32(file), index))
     }
 
     /// The directives no loaded module adds: Apache refuses to start at the first. LoadModule
@@ -219,12 +219,13 @@ struct ApacheReader {
     mutating func refuseUnknownDirectives() {
         defer { (directivesRead, directiveNames) = ([], [:]) }
         guard !modules.isEmpty else { return }
-        var missingByName: [UInt64: [String]?] = [:]
-        for (name, location) in directivesRead {
+        // Each name is looked up once; the directives are gone through only if one is refused.
+        let refused = directiveNames.compactMapValues { ApacheDirectiveTable.shared.missingModules(for: $0, loaded: modules) }
+        guard !refused.isEmpty else { return }
+        for (name, file, word) in directivesRead {
+            guard let missing = refused[name] else { continue }
             let written = directiveNames[name] ?? ""
-            let looked = missingByName[name] ?? ApacheDirectiveTable.shared.missingModules(for: written, loaded: modules)
-            missingByName[name] = looked
-            guard let missing = looked else { continue }
+            let location = sources[Int(file)].location(of: sources[Int(file)].words[Int(word)])
             let words = "Invalid command '\(written)', perhaps misspelled or defined by a module not included in the server configuration"
             let what =
                 missing.isEmpty
