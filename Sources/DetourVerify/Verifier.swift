@@ -167,12 +167,11 @@ public enum Verifier {
                 tries: mode == .closesMidBody ? server.brokenOffTries : 1)
         }
         // Answers the server sends past every page: said once per route, not judged.
-        for observation in report.observations where observation.body == .empty {
-            guard let answer = plan.unreplaceableAnswers.first(where: { $0.mode == observation.mode.description && $0.status == observation.status })
-            else { continue }
+        for observation in report.observations {
+            guard let why = observation.unreplaceable(in: plan) else { continue }
             let route = plan.sites[observation.site].routes[observation.route]
-            let reason = "\(observation.method) \(observation.path), upstream \(observation.mode) → \(observation.status) empty: \(answer.reason)"
-            if !report.notProbed.contains(where: { $0.location == route.location && $0.reason.hasSuffix(answer.reason) }) {
+            let reason = "\(observation.method) \(observation.path), upstream \(observation.mode) → \(observation.status) empty: \(why)"
+            if !report.notProbed.contains(where: { $0.location == route.location && $0.reason.hasSuffix(why) }) {
                 report.notProbed.append((route.location, reason))
             }
         }

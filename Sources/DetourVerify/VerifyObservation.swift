@@ -1,3 +1,5 @@
+import DetourProxyCore
+
 /// What one probe of `detour verify` saw: which route of which site, asked how, with the
 /// upstream in which mode, and what came back.
 public struct VerifyObservation: Sendable {
@@ -44,6 +46,13 @@ public struct VerifyObservation: Sendable {
     public var reachedUpstream: Bool
     /// The answer's header names, lowercased.
     public var headerNames: Set<String> = []
+
+    /// Why no page can change this answer, where the server sends it itself, empty, past every
+    /// page (`SandboxPlan.unreplaceableAnswers`); nil for any other answer.
+    func unreplaceable(in plan: SandboxPlan) -> String? {
+        guard body == .empty else { return nil }
+        return plan.unreplaceableAnswers.first { $0.mode == mode.description && $0.status == status }?.reason
+    }
 
     /// `GET example.com/api/, upstream answering 502 → 502 with the upstream's own body`.
     public var evidence: String {

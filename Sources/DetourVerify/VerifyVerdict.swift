@@ -149,11 +149,7 @@ enum VerifyVerdict {
             let site = plan.sites[observation.site]
             let route = site.routes[observation.route]
             // What the server sends past every page (`SandboxPlan.unreplaceableAnswers`) no page can change.
-            if observation.body == .empty,
-                plan.unreplaceableAnswers.contains(where: { $0.mode == observation.mode.description && $0.status == observation.status })
-            {
-                continue
-            }
+            if observation.unreplaceable(in: plan) != nil { continue }
             // An error page's own URI, asked for directly: there, and not for visitors to ask.
             if let page = route.page {
                 guard observation.mode == .answers else { continue }
