@@ -30,7 +30,9 @@ modules its project's documentation tells users to `a2enmod` (and what they depe
 `mods=auto`, the modules its directives outside `<IfModule>` need (a package's scripts enable
 those); a
 configuration without an ErrorDocument gets detour's snippets/apache.conf enabled beside it with
-the modules the README names. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
+the modules the README names. The arguments column adds detour's own options: a package's
+configuration that names files of its package (Debian's haproxy.cfg and /etc/haproxy/errors) maps
+them where the package installed them. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
 --sample N takes every configuration whose position in the manifest is a multiple of the
 manifest's length / N (a fixed sample, the same on every run). DETOUR names the binary.
 

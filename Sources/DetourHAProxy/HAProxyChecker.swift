@@ -24,7 +24,8 @@ public enum HAProxyChecker: ProxyDialect {
     }
 
     static func check(_ options: ProxyCheck.Options, environment: [String: String]) -> ProxyCheck.Report {
-        let config = HAProxyConfig.load([(options.main, options.mainDisplay)] + options.more, environment: environment)
+        let version = HAProxyVersionSource(options.serverVersion.flatMap(HAProxyVersionSource.Version.init))
+        let config = HAProxyConfig.load([(options.main, options.mainDisplay)] + options.more, environment: environment, version: version)
         // Past a reading error HAProxy stops; what follows would be a guess.
         guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
         let model = HAProxyModel(config)

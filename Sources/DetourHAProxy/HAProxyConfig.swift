@@ -10,8 +10,11 @@ struct HAProxyConfig: Sendable {
     /// Every file read, as findings name them.
     var files: [String] = []
 
-    /// `paths`: what `-f` names, each with how it is shown.
-    static func load(_ paths: [(url: URL, display: String)], environment: [String: String]) -> HAProxyConfig {
+    /// `paths`: what `-f` names, each with how it is shown; `version`: the HAProxy whose
+    /// keywords the lines are read for.
+    static func load(
+        _ paths: [(url: URL, display: String)], environment: [String: String], version: HAProxyVersionSource = HAProxyVersionSource()
+    ) -> HAProxyConfig {
         var config = HAProxyConfig()
         for (url, display) in paths {
             var isFolder: ObjCBool = false
@@ -23,16 +26,18 @@ struct HAProxyConfig: Sendable {
                 let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasSuffix(".cfg") && !$0.hasPrefix(".") }
                     .sorted()
                 for name in names {
-                    config.read(url.appendingPathComponent(name), display: (display.hasSuffix("/") ? display : display + "/") + name, environment: environment)
+                    config.read(
+                        url.appendingPathComponent(name), display: (display.hasSuffix("/") ? display : display + "/") + name, environment: environment,
+                        version: version)
                 }
             } else {
-                config.read(url, display: display, environment: environment)
+                config.read(url, display: display, environment: environment, version: version)
             }
         }
         return config
     }
 
-    private mutating func read(_ url: URL, display: String, environment: [String: String]) {
+    private mutating func read(_ url: URL, display: String, environment: [String: String], version: HAProxyVersionSource) {
         files.append(display)
         let bytes: [UInt8]
         switch ConfigurationText.read(url.path, display: display, rule: HAProxyRules.syntax.id) {
@@ -95,6 +100,11 @@ struct HAProxyConfig: Sendable {
                 } else {
                     refusedSection = false
                 }
+                if !refusedSection, Self.proxyKinds.contains(line.keyword), let name = rest.first,
+                    let refusal = Self.nameRefusal(name.text, "'\(line.keyword)' name")
+                {
+                    diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: name)))
+                }
                 if let from = rest.firstIndex(where: { $0.text == "from" }), from + 1 < rest.count {
                     section.from = rest[from + 1].text
                     section.fromLocation = line.location(of: rest[from + 1])
@@ -110,6 +120,12 @@ struct HAProxyConfig: Sendable {
                 if refusedSection {
                     diagnostics.append(
                         .error(HAProxyRules.syntax.id, "'listen' or 'defaults' expected: the section's own line above was refused", at: line.location))
+                } else if let refusal = Self.keywordRefusal(line, in: sections[sections.count - 1], version: version) {
+                    diagnostics.append(refusal)
+                } else if ["acl", "server"].contains(line.keyword), Self.proxyKinds.contains(sections[sections.count - 1].kind), line.words.count > 1,
+                    let refusal = Self.nameRefusal(line.words[1].text, "\(line.keyword) name")
+                {
+                    diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1])))
                 }
                 sections[sections.count - 1].lines.append(line)
             }
@@ -117,6 +133,24 @@ struct HAProxyConfig: Sendable {
         for open in blocks {
             diagnostics.append(.error(HAProxyRules.syntax.id, "this .if block has no .endif: HAProxy refuses the file", at: open.at))
         }
+    }
+
+    /// HAProxy's refusal of a line whose keyword its section does not take, or one it no
+    /// longer supports, in its words; the installed version is asked only then.
+    private static func keywordRefusal(_ line: HAProxyLine, in section: HAProxySection, version: HAProxyVersionSource) -> Diagnostic? {
+        guard let refusal = HAProxyKeywordTable.shared.refusal(of: line, in: section.kind, named: section.name),
+            refusal.removed ? version.refusesRemoved : version.refusesUnknown
+        else { return nil }
+        return .error(HAProxyRules.directive.id, refusal.message + ": HAProxy refuses the file", at: line.location, notes: [version.note])
+    }
+
+    /// HAProxy's refusal of a proxy's, an ACL's or a server's name with a character other than
+    /// a letter, a digit, '.', ':', '_' or '-', in its words.
+    private static func nameRefusal(_ name: String, _ what: String) -> String? {
+        guard
+            let bad = name.unicodeScalars.first(where: { !($0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".:_-".unicodeScalars.contains($0))) })
+        else { return nil }
+        return "character '\(bad)' is not permitted in \(what) '\(name)': HAProxy refuses the file"
     }
 
     /// The sections that make a proxy, whose line takes a name and `from <defaults>`.

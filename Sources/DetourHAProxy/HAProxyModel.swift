@@ -169,6 +169,13 @@ struct HAProxyModel: Sendable {
 
     private mutating func apply(_ line: HAProxyLine, to settings: inout HAProxySettings, errorSections: [String: [HAProxyLine]]) {
         let words = line.words
+        if settings.answersEveryRequest == nil, settings.requestGuards.isEmpty, words.count >= 3 {
+            if line.keyword == "http-request", ["redirect", "return"].contains(words[1].text), line.condition.isEmpty {
+                settings.answersEveryRequest = "'http-request \(words[1].text) \(words[2].text)…' at line \(line.number)"
+            } else if line.keyword == "stats", words[1].text == "uri", words[2].text == "/" {
+                settings.answersEveryRequest = "the stats page ('stats uri /' at line \(line.number))"
+            }
+        }
         switch line.keyword {
         case "mode" where words.count >= 2:
             settings.mode = words[1].text

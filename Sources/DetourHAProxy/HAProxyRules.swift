@@ -10,7 +10,13 @@ enum HAProxyRules {
     static let syntax = RuleDescription(
         "haproxy.syntax", .error,
         summary:
-            "a configuration HAProxy cannot read: an unmatched quote, no final line feed, a line out of any section, an unclosed .if, an unknown defaults or http-errors name",
+            "a configuration HAProxy cannot read: an unmatched quote, no final line feed, a line out of any section, an unclosed .if, an unknown defaults or http-errors name, a proxy, ACL or server name with a character other than letters, digits and . : _ -",
+        consequence: "HAProxy refuses to start"
+    )
+    static let directive = RuleDescription(
+        "haproxy.directive", .error,
+        summary:
+            "a keyword (or option) its section does not take in the HAProxy read for, or one HAProxy no longer supports (reqadd, redispatch, option http-tunnel…), in HAProxy's words",
         consequence: "HAProxy refuses to start"
     )
     static let errorfileCode = RuleDescription(
@@ -74,7 +80,7 @@ enum HAProxyRules {
 
     /// Reading the configuration as the server does first, then the rules, in the order they run.
     static let all: [RuleDescription] = [
-        syntax, errorfileCode, missingFile, errorfileInvalid, errorfileStatusLine, errorfileOversized,
+        syntax, directive, errorfileCode, missingFile, errorfileInvalid, errorfileStatusLine, errorfileOversized,
         codeNotCovered, replacedPage, upstreamPassThrough, errorlocRedirect, protected, redirectLoop,
     ]
 }

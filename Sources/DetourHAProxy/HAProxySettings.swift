@@ -27,6 +27,10 @@ struct HAProxySettings: Sendable {
     /// `use_backend` lines, in order: the first that applies wins.
     var routes: [HAProxyRoute] = []
     var servers = 0
+    /// What answers every request before any backend does, as the coverage table shows it: an
+    /// `http-request redirect` or `return` without a condition, with no deny, auth or tarpit
+    /// rule before it, or `stats uri /` (the stats page takes every path).
+    var answersEveryRequest: String?
 
     /// The page for HAProxy's own `code`: `http-error` first, as HAProxy tries it first.
     func page(for code: Int) -> HAProxyPage? { httpErrors[code] ?? errorFiles[code] }

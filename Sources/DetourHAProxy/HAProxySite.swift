@@ -34,6 +34,10 @@ struct HAProxySite: Sendable {
     /// For each code, the page every route answers it with (the frontend's, or `backend pages`
     /// when each backend has its own), or nil when some route has none.
     private static func answers(_ proxy: HAProxyProxy, in model: HAProxyModel, codes: [Int]) -> [(code: Int, answer: String?)] {
+        // No request reaches a backend, nor meets an error HAProxy's rules raise.
+        if let every = proxy.settings.answersEveryRequest {
+            return codes.filter(HAProxyFacts.errorfileStatuses.contains).map { ($0, "not needed: every request meets \(every)") }
+        }
         let backends = model.backends(of: proxy)
         return codes.filter(HAProxyFacts.errorfileStatuses.contains).map { code in
             let own = proxy.settings.answer(for: code)

@@ -5,7 +5,8 @@ import Foundation
 /// What `haproxy -c` said of a sandboxed copy, read back: each `[ALERT]` as a finding at the
 /// original file and line, named as `detour check` names it (a page file that cannot be opened
 /// `haproxy.error-page-missing-file`, one it cannot parse `haproxy.errorfile-invalid`, a code
-/// errorfile cannot answer `haproxy.errorfile-code`, anything else `haproxy.syntax`).
+/// errorfile cannot answer `haproxy.errorfile-code`, a keyword it does not take or no longer
+/// supports `haproxy.directive`, anything else `haproxy.syntax`).
 public enum HAProxyTestOutput {
     public static func read(_ output: String, copies: [(copy: String, display: String)], main: String) -> SandboxRefusal {
         var reading = SandboxRefusal()
@@ -34,7 +35,10 @@ public enum HAProxyTestOutput {
                 ? HAProxyRules.missingFile.id
                 : message.contains("unable to parse headers") || message.contains("exceeds the buffer")
                     ? HAProxyRules.errorfileInvalid.id
-                    : message.contains("not handled") ? HAProxyRules.errorfileCode.id : HAProxyRules.syntax.id
+                    : message.contains("not handled")
+                        ? HAProxyRules.errorfileCode.id
+                        : message.hasPrefix("unknown keyword") || message.hasPrefix("unknown option") || message.contains("not supported any")
+                            ? HAProxyRules.directive.id : HAProxyRules.syntax.id
             reading.findings.append(.error(rule, message, at: location))
         }
         return reading

@@ -13,7 +13,7 @@ extension VerifyServer {
             "error-page-undefined-named-location", "error-page-returned", "inherited-error-page-dropped", "error-page-server-rewrite",
         ],
         "caddy": ["syntax", "directive", "import", "handle-errors-redirect"],
-        "haproxy": ["syntax", "errorfile-code", "errorfile-invalid", "errorloc-redirect", "errorfile-status-line"],
+        "haproxy": ["syntax", "directive", "errorfile-code", "errorfile-invalid", "errorloc-redirect", "errorfile-status-line"],
         "apache": ["syntax", "error-document-url"],
         "varnish": ["syntax"],
     ]
@@ -23,7 +23,7 @@ extension VerifyServer {
     private static let refusalChecks = [
         "nginx": ["syntax", "directive", "include-missing", "include-cycle", "include-depth", "include-size"],
         "caddy": ["syntax", "directive", "import"],
-        "haproxy": ["syntax", "errorfile-code", "errorfile-invalid"],
+        "haproxy": ["syntax", "directive", "errorfile-code", "errorfile-invalid"],
         "apache": ["syntax"],
         "varnish": ["syntax"],
     ]

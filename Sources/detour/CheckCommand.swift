@@ -47,6 +47,12 @@ struct CheckCommand: ParsableCommand {
     var caddyVersion: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Read an HAProxy configuration's keywords as this HAProxy version does: 2.6 refuses every keyword it does not take, a newer one only those HAProxy removed, an older one none; default: the installed haproxy's, else 2.6.",
+            valueName: "VERSION"))
+    var haproxyVersion: String?
+
+    @Option(
         name: .customLong("server-root"),
         help: ArgumentHelp(
             "Apache: where relative Include and file paths start when the configuration sets no ServerRoot, as 'apache2 -d' takes it (default: the main file's folder). Varnish: the folders a relative include is looked up in, colon-separated, as varnishd's '-p vcl_path' (default: /etc/varnish:/usr/share/varnish/vcl).",
@@ -70,6 +76,9 @@ struct CheckCommand: ParsableCommand {
         }
         if let caddyVersion, CaddyVersion(caddyVersion) == nil {
             throw ValidationError("--caddy-version takes a version such as 2.6 or 2.8.4, not '\(caddyVersion)'")
+        }
+        if let haproxyVersion, HAProxyVersionSource.Version(haproxyVersion) == nil {
+            throw ValidationError("--haproxy-version takes a version such as 2.6 or 2.8.4, not '\(haproxyVersion)'")
         }
     }
 
@@ -97,7 +106,7 @@ struct CheckCommand: ParsableCommand {
             mainDisplay: path,
             pages: pagesPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : cwd.appendingPathComponent($0) },
             maps: pageOptions.pathMaps,
-            serverVersion: dialect == CaddyChecker.self ? caddyVersion : nil,
+            serverVersion: dialect == CaddyChecker.self ? caddyVersion : dialect == HAProxyChecker.self ? haproxyVersion : nil,
             more: zip(files, paths).dropFirst().map { ($0.0.standardizedFileURL, $0.1) },
             serverRoot: serverRoot.map { roots in
                 roots.split(separator: ":").map { $0.hasPrefix("/") ? String($0) : cwd.appendingPathComponent(String($0)).standardizedFileURL.path }

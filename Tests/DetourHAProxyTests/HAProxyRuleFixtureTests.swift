@@ -22,6 +22,8 @@ final class HAProxyRuleFixtureTests: XCTestCase {
         "errorfile-oversized": "haproxy.errorfile-oversized",
         "code-not-covered": "haproxy.code-not-covered",
         "code-not-covered-tcp-frontend": "haproxy.code-not-covered",
+        "code-not-covered-redirect-guarded": "haproxy.code-not-covered",
+        "code-not-covered-stats": "haproxy.code-not-covered",
         "upstream-errors-pass-through": "haproxy.upstream-errors-pass-through",
         "error-page-replaced": "haproxy.error-page-replaced",
         "errorloc-redirect": "haproxy.errorloc-redirect",

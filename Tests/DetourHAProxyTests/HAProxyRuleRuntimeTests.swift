@@ -160,6 +160,22 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(visit(try start("code-not-covered-near-miss")).contains("detour-page-503"))
     }
 
+    /// Every request meets a redirect without a condition, or the stats page: nothing reaches
+    /// the dead backend. A deny before the redirect, or a condition on it, lets HAProxy's own
+    /// pages through.
+    func testAFrontendThatAnswersEveryRequestItselfMeetsNoError() throws {
+        let redirecting = try start("code-not-covered-redirect-guarded-near-miss")
+        for path in ["/cart", "/admin"] { XCTAssertTrue(visit(redirecting, path).hasPrefix("HTTP/1.1 301"), path) }
+        let stats = visit(try start("code-not-covered-stats-near-miss"), "/any/path")
+        XCTAssertTrue(stats.hasPrefix("HTTP/1.1 200") && stats.contains("Statistics Report"), String(stats.prefix(300)))
+        let statsPath = try start("code-not-covered-stats-hit")
+        XCTAssertTrue(visit(statsPath, "/haproxy?stats").hasPrefix("HTTP/1.1 200"))
+        XCTAssertTrue(visit(statsPath, "/any/path").hasPrefix("HTTP/1.1 503"), "no backend: HAProxy's own 503")
+        let guarded = try start("code-not-covered-redirect-guarded-hit")
+        XCTAssertTrue(visit(guarded, "/admin").hasPrefix("HTTP/1.1 403"))
+        XCTAssertTrue(visit(guarded, "/cart").hasPrefix("HTTP/1.1 503"))
+    }
+
     /// A tcp frontend whose backend is http speaks HTTP to visitors: a dead server gets
     /// HAProxy's own 503 page.
     func testATCPFrontendBeforeAnHTTPBackendAnswersWithHAProxysPages() throws {
@@ -176,6 +192,8 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         let passed = visit(try start("upstream-errors-pass-through-hit", server: "127.0.0.1:\(appPort)"))
         XCTAssertTrue(passed.hasPrefix("HTTP/1.1 500"), String(passed.prefix(200)))
         XCTAssertTrue(passed.contains("Traceback: app-internal-detail"), "the application's own body reaches visitors: \(passed)")
+        let redirected = visit(try start("upstream-errors-pass-through-redirected-near-miss", server: "127.0.0.1:\(appPort)"))
+        XCTAssertTrue(redirected.hasPrefix("HTTP/1.1 301"), "sent to https before routing: \(redirected.prefix(200))")
         for scenario in ["upstream-errors-pass-through-near-miss", "upstream-errors-pass-through-frontend-near-miss"] {
             let replaced = visit(try start(scenario, server: "127.0.0.1:\(appPort)"))
             XCTAssertTrue(replaced.hasPrefix("HTTP/1.1 500") || replaced.hasPrefix("HTTP/1.0 500"), "\(scenario): \(replaced.prefix(200))")

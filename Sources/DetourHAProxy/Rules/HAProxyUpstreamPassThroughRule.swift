@@ -20,14 +20,24 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
         var leftBy: [ObjectIdentifier: UInt8] = [:]
         leftBy.reserveCapacity(model.proxies.count)
         for entry in model.proxies where entry.takesRequests && entry.kind != "listen" {
+            // A frontend that answers every request itself sends no visitor on.
+            if entry.settings.answersEveryRequest != nil { continue }
             let replaced = entry.settings.replacedStatuses
             var leaves = routed
             for (bit, code) in codes.enumerated() where !replaced.contains(code) { leaves |= 1 << bit }
             for backend in model.backends(of: entry) { leftBy[ObjectIdentifier(backend), default: 0] |= leaves }
         }
+        // A backend no frontend sends visitors to is reached only where some frontend builds a
+        // backend's name per request (`use_backend %[…]`).
+        let namedPerRequest = model.proxies.contains { entry in
+            entry.takesRequests && entry.kind != "listen"
+                && (entry.settings.routes + [entry.settings.defaultBackend].compactMap { $0 }).contains(where: \.isDynamic)
+        }
         return model.proxies.filter { $0.isBackend && $0.settings.mode == "http" && $0.settings.servers > 0 }.compactMap { proxy in
             // A status passes where a frontend that routes here leaves it, as the backend does.
             let left = leftBy[ObjectIdentifier(proxy)] ?? 0
+            if proxy.settings.answersEveryRequest != nil { return nil }
+            if proxy.kind == "backend", left & routed == 0, !namedPerRequest { return nil }
             let replaced = proxy.settings.replacedStatuses
             let passed = codes.enumerated().filter { bit, code in !replaced.contains(code) && (left & routed == 0 || left & (1 << bit) != 0) }.map(\.element)
             guard !passed.isEmpty else { return nil }

@@ -7,7 +7,9 @@ import Foundation
 /// application's own statuses, in the backend or the frontend; named defaults with `from`,
 /// `use_backend`, `http-after-response`) and plants faults (a code left out, `errorloc302` or
 /// `errorloc303` instead of a file, a file whose status line says 200, no `http-response
-/// return`, a stock page over the defaults' one, rules in an anonymous defaults), seeded.
+/// return`, a stock page over the defaults' one, rules in an anonymous defaults, a keyword
+/// HAProxy no longer supports), and frontends that answer every request themselves (a redirect
+/// to https, the stats page), seeded.
 struct HAProxyConfigGenerator {
     static let codes = [500, 502, 503, 504]
     /// Every keyword the generator can write, in `Oracle/haproxy-vocabulary.txt`.
@@ -42,6 +44,8 @@ struct HAProxyConfigGenerator {
         if plainBackends { lines += ["defaults plain"] + Self.timeouts + [retries(), ""] }
         for (index, port) in ports.enumerated() {
             lines += [named ? "frontend web\(index) from pages" : "frontend web\(index)", "    bind 127.0.0.1:\(port)"]
+            // A frontend that answers every request itself: a redirect to https, or the stats page.
+            if chance(6) { lines.append(chance(50) ? "    http-request redirect scheme https code 301" : "    stats uri /") }
             lines.append(chance(20) ? "    use_backend app\(index) if { path_beg / }" : "    default_backend app\(index)")
             let pagesHere = !inDefaults || chance(20)
             let inFrontend = chance(50)
@@ -57,6 +61,8 @@ struct HAProxyConfigGenerator {
             }
             lines += ["", plainBackends ? "backend app\(index) from plain" : named ? "backend app\(index) from pages" : "backend app\(index)"]
             lines.append("    server app 127.0.0.1:\(upstream)")
+            // A keyword HAProxy no longer supports (1.x's): it refuses the file.
+            if chance(4) { lines.append(chance(50) ? "    redispatch" : "    option http-tunnel") }
             if pagesHere, !inFrontend { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
             if replaces, !replaceInFrontend {
                 let file = chance(20) ? "lf-file" : "file"

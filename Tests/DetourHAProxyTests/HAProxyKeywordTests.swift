@@ -1,0 +1,150 @@
+import DetourDiagnostics
+import DetourProxyCore
+import DetourTestSupport
+import Foundation
+import XCTest
+
+@testable import DetourHAProxy
+
+/// The keywords a section does not take, and those HAProxy no longer supports: refused at their
+/// lines in HAProxy's words, all in one run, as `haproxy -c` refuses them; the version read for
+/// decides which.
+final class HAProxyKeywordTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+    }
+
+    override func tearDown() {
+        folder.remove()
+    }
+
+    private func check(_ config: String, version: String? = nil) throws -> [Diagnostic] {
+        try folder.write(["haproxy.cfg": config])
+        return HAProxyChecker.check(
+            .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: [], serverVersion: version),
+            environment: [:]
+        ).diagnostics
+    }
+
+    /// The lines `haproxy -c` names in its alerts.
+    private func refusedLines() throws -> [Int] {
+        let haproxy = try RequiredTool.find("haproxy")
+        let verdict = try ProcessRunner.run(haproxy, ["-c", "-f", folder.path + "/haproxy.cfg"])
+        let pattern = try NSRegularExpression(pattern: #"\[ALERT\].*haproxy\.cfg:(\d+)\]"#)
+        let output = verdict.stdout + verdict.stderr
+        return pattern.matches(in: output, range: NSRange(output.startIndex..., in: output)).compactMap { match in
+            Range(match.range(at: 1), in: output).flatMap { Int(output[$0]) }
+        }
+    }
+
+    private static let config = """
+        global
+            daemon
+            nbproc 2
+            tune.bufsize 16384
+        defaults
+            mode http
+            timeout connect 1s
+            timeout client 1s
+            timeout server 1s
+            option httplog
+            no option http-server-close
+        frontend web
+            bind 127.0.0.1:1
+            reqadd X-Forwarded-Proto:\\ https
+            rspidel ^Server:.*
+            option http-tunnel
+            no option forceclose
+            option forwardfor
+            capture request header Host len 32
+            acl-typo local src 127.0.0.1
+            default_backend app
+        backend app
+            redispatch
+            option redispatch
+            option tcpka
+            option bogus-option
+            http-request set-header X-A b
+            server s1 127.0.0.1:9
+        userlist admins
+            user admin insecure-password secret
+            username other
+
+        """
+
+    func testKeywordsASectionDoesNotTakeAreRefusedInHAProxysWords() throws {
+        let found = try check(Self.config)
+        XCTAssertEqual(found.map(\.rule), Array(repeating: "haproxy.directive", count: found.count))
+        XCTAssertEqual(found.map(\.location.line), [3, 14, 15, 16, 17, 20, 23, 26, 31])
+        XCTAssertEqual(found.map(\.location.line), try refusedLines(), "haproxy -c refuses the same lines")
+        let messages = found.map(\.message)
+        XCTAssertTrue(messages[1].hasPrefix("The 'reqadd' directive is not supported anymore since HAProxy 2.1. Use 'http-request add-header' instead."))
+        XCTAssertTrue(messages[5].hasPrefix("unknown keyword 'acl-typo' in 'frontend' section"))
+        XCTAssertTrue(messages[7].hasPrefix("unknown option 'bogus-option'"))
+        XCTAssertTrue(messages[8].hasPrefix("unknown keyword 'username' in 'users' section"), messages[8])
+        XCTAssertEqual(found[0].notes.first?.message.hasPrefix("read as HAProxy 2.6"), true)
+    }
+
+    func testTheVersionReadForDecidesWhichAreRefused() throws {
+        // A newer HAProxy takes keywords 2.6 does not: only those HAProxy removed stay refused.
+        XCTAssertEqual(try check(Self.config, version: "2.8").map(\.location.line), [3, 14, 15, 16, 17, 23])
+        // An older one still takes some of those.
+        XCTAssertEqual(try check(Self.config, version: "2.0").map(\.location.line), [])
+        XCTAssertEqual(try check(Self.config, version: "2.6.12").count, 9)
+    }
+
+    func testANameWithACharacterHAProxyDoesNotAllowIsRefused() throws {
+        let config = """
+            defaults
+                mode http
+                timeout connect 1s
+                timeout client 1s
+                timeout server 1s
+            frontend www.example.com:80/site
+                bind 127.0.0.1:1
+                acl is-ok_1.a:b path_beg /
+                acl bad!name path_beg /
+                default_backend app
+            backend app
+                server app-1.a:b_c 127.0.0.1:9
+                server app/2 127.0.0.1:9
+
+            """
+        let found = try check(config)
+        XCTAssertEqual(found.map(\.location.line), [6, 9, 13])
+        XCTAssertEqual(found.map(\.location.line), try refusedLines(), "haproxy -c refuses the same lines")
+        XCTAssertEqual(
+            found.map(\.message),
+            [
+                "character '/' is not permitted in 'frontend' name 'www.example.com:80/site': HAProxy refuses the file",
+                "character '!' is not permitted in acl name 'bad!name': HAProxy refuses the file",
+                "character '/' is not permitted in server name 'app/2': HAProxy refuses the file",
+            ])
+    }
+
+    func testABackendsKeywordInAFrontendIsRefusedAFrontendsInABackendIgnored() throws {
+        // HAProxy refuses `server` in a frontend, and warns of `bind` in a backend and ignores it.
+        let config = """
+            defaults
+                mode http
+                timeout connect 1s
+                timeout client 1s
+                timeout server 1s
+            frontend web
+                bind 127.0.0.1:1
+                server s0 127.0.0.1:8
+                default_backend app
+            backend app
+                bind 127.0.0.1:2
+                server s1 127.0.0.1:9
+
+            """
+        let found = try check(config)
+        XCTAssertEqual(found.map(\.location.line), [8])
+        XCTAssertEqual(
+            found.first?.message.hasPrefix("'server' not allowed because frontend 'web' has no backend capability."), true, found.first?.message ?? "")
+        XCTAssertEqual(try refusedLines(), [8])
+    }
+}
