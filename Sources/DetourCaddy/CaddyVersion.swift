@@ -1,6 +1,6 @@
 import DetourDiagnostics
+import DetourProxyCore
 import Foundation
-import Synchronization
 
 /// The Caddy a Caddyfile is read for. Caddy 2.7 added heredocs and `{args[N]}`; 2.8 added
 /// status codes after `handle_errors` and renamed `basicauth`. detour reads 2.6 (Debian 12's)
@@ -46,49 +46,15 @@ public struct CaddyVersion: Sendable, Comparable, CustomStringConvertible {
         if takesErrorStatuses { known.formUnion(["basic_auth", "fs", "intercept", "log_append", "log_name", "log_skip"]) }
         return known
     }
-
-    /// What `caddy version` prints, or nil when there is no `caddy` on the PATH.
-    static func installed() -> CaddyVersion? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["caddy", "version"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return CaddyVersion(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
 }
 
-/// The version a check reads for: the one given, or the installed Caddy's, asked only when a
-/// Caddyfile uses something that differs between versions (most never do).
-public final class CaddyVersionSource: Sendable {
-    private let given: CaddyVersion?
-    private let found = Mutex<(version: CaddyVersion, how: String)?>(nil)
+/// The Caddy a check reads for: the one given, or the installed Caddy's (`caddy version`),
+/// asked only when a Caddyfile uses something that differs between versions, else 2.6.
+public typealias CaddyVersionSource = ServerVersionSource<CaddyVersion>
 
-    /// `given` nil: `caddy version` when Caddy is installed, else 2.6.
-    public init(_ given: CaddyVersion? = nil) {
-        self.given = given
-    }
-
-    public var version: CaddyVersion { resolved.version }
-
-    /// The note on a finding the version decides: which version, and why that one.
-    var note: Diagnostic.Note {
-        let resolved = resolved
-        return Diagnostic.Note("read as Caddy \(resolved.version): \(resolved.how); --caddy-version reads for another")
-    }
-
-    private var resolved: (version: CaddyVersion, how: String) {
-        if let given { return (given, "--caddy-version \(given)") }
-        return found.withLock { known in
-            if let known { return known }
-            let answer = CaddyVersion.installed().map { ($0, "the installed caddy is \($0)") } ?? (.debian, "no caddy is installed, so detour reads for 2.6")
-            known = answer
-            return answer
-        }
+extension ServerVersionSource where Version == CaddyVersion {
+    public convenience init(_ given: CaddyVersion? = nil) {
+        self.init(
+            .init(name: "Caddy", option: "--caddy-version", command: ["caddy", "version"], parse: { CaddyVersion($0) }, fallback: .debian), given: given)
     }
 }

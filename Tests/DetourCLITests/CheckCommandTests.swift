@@ -370,4 +370,21 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertFalse(newer.stderr.contains("caddy.directive"), newer.stderr)
         XCTAssertEqual(try ProcessRunner.detour(["check", "caddy", "deploy/Caddyfile", "--caddy-version", "newest"], in: folder.url).status, 64)
     }
+
+    func testHAProxyVersionDecidesWhichKeywordsAreRefused() throws {
+        try folder.write(["deploy/haproxy.cfg": "defaults\n    mode http\nfrontend web\n    bind 127.0.0.1:1\n    reqadd X-A:\\ b\n    quic-option x\n"])
+        let installed = try ProcessRunner.detour(["check", "haproxy", "deploy/haproxy.cfg", "--quiet"], in: folder.url)
+        XCTAssertEqual(installed.status, 1)
+        XCTAssertTrue(
+            installed.stderr.contains("deploy/haproxy.cfg:5:5: error: [haproxy.directive] The 'reqadd' directive is not supported anymore"), installed.stderr)
+        XCTAssertTrue(
+            installed.stderr.contains("deploy/haproxy.cfg:6:5: error: [haproxy.directive] unknown keyword 'quic-option' in 'frontend' section"),
+            installed.stderr)
+        XCTAssertTrue(
+            installed.stderr.contains("note: read as HAProxy 2.6: the installed haproxy is 2.6; --haproxy-version reads for another"), installed.stderr)
+        let newer = try ProcessRunner.detour(["check", "haproxy", "deploy/haproxy.cfg", "--quiet", "--haproxy-version", "3.0"], in: folder.url)
+        XCTAssertTrue(newer.stderr.contains("deploy/haproxy.cfg:5:5: error: [haproxy.directive]"), newer.stderr)
+        XCTAssertFalse(newer.stderr.contains("quic-option"), "a newer HAProxy may take it: \(newer.stderr)")
+        XCTAssertEqual(try ProcessRunner.detour(["check", "haproxy", "deploy/haproxy.cfg", "--haproxy-version", "newest"], in: folder.url).status, 64)
+    }
 }

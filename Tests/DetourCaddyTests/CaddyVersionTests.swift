@@ -29,9 +29,11 @@ final class CaddyVersionTests: XCTestCase {
     }
 
     func testTheInstalledCaddyIsAskedOnlyWhenItMatters() throws {
-        let installed = try XCTUnwrap(CaddyVersion.installed(), "caddy is installed for the tests")
-        XCTAssertEqual(CaddyVersionSource().version, installed)
-        XCTAssertEqual(installed, .debian, "Debian 12 ships Caddy 2.6; the differential tests rely on it")
+        let source = CaddyVersionSource()
+        XCTAssertEqual(source.version, .debian, "Debian 12 ships Caddy 2.6; the differential tests rely on it")
+        XCTAssertEqual(
+            source.note.message, "read as Caddy 2.6: the installed caddy is 2.6; --caddy-version reads for another", "caddy is installed for the tests")
+        XCTAssertEqual(CaddyVersionSource(CaddyVersion("2.8")).note.message, "read as Caddy 2.8: --caddy-version 2.8; --caddy-version reads for another")
     }
 
     func testBracketArgumentsAndVariadicsFrom27() throws {

@@ -93,6 +93,11 @@ final class HAProxyKeywordTests: XCTestCase {
         // An older one still takes some of those.
         XCTAssertEqual(try check(Self.config, version: "2.0").map(\.location.line), [])
         XCTAssertEqual(try check(Self.config, version: "2.6.12").count, 9)
+        XCTAssertEqual(
+            HAProxyVersionSource().note.message, "read as HAProxy 2.6: the installed haproxy is 2.6; --haproxy-version reads for another",
+            "haproxy 2.6 is installed for the tests")
+        XCTAssertEqual(HAProxyVersionSource.Version("HAProxy version 2.6.12-1+deb12u4 2026/10/17 - https://haproxy.org/")?.description, "2.6")
+        XCTAssertNil(HAProxyVersionSource.Version("newest"))
     }
 
     func testANameWithACharacterHAProxyDoesNotAllowIsRefused() throws {

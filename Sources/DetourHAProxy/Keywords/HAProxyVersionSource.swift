@@ -1,6 +1,6 @@
 import DetourDiagnostics
+import DetourProxyCore
 import Foundation
-import Synchronization
 
 /// The HAProxy a configuration's keywords are read for: the one given (`--haproxy-version`),
 /// else the installed haproxy's, asked only when a line names a keyword 2.6 does not take, else
@@ -26,46 +26,20 @@ public final class HAProxyVersionSource: Sendable {
         public static func < (left: Version, right: Version) -> Bool { (left.major, left.minor) < (right.major, right.minor) }
     }
 
-    private let given: Version?
-    private let found = Mutex<(version: Version, how: String)?>(nil)
+    private let source: ServerVersionSource<Version>
 
     public init(_ given: Version? = nil) {
-        self.given = given
+        source = ServerVersionSource(
+            .init(
+                name: "HAProxy", option: "--haproxy-version", command: ["haproxy", "-v"],
+                parse: { Version($0.split(separator: "\n").first.map(String.init) ?? "") }, fallback: .table), given: given)
     }
 
     /// Whether a keyword the table does not know is refused (reading for 2.6), and whether
     /// one HAProxy removed is (2.6 or newer).
-    var refusesUnknown: Bool { resolved.version == .table }
-    var refusesRemoved: Bool { resolved.version >= .table }
+    var refusesUnknown: Bool { source.version == .table }
+    var refusesRemoved: Bool { source.version >= .table }
 
     /// The note on a refusal the version decides.
-    var note: Diagnostic.Note {
-        let resolved = resolved
-        return Diagnostic.Note("read as HAProxy \(resolved.version): \(resolved.how); --haproxy-version reads for another")
-    }
-
-    private var resolved: (version: Version, how: String) {
-        if let given { return (given, "--haproxy-version \(given)") }
-        return found.withLock { known in
-            if let known { return known }
-            let answer = Self.installed().map { ($0, "the installed haproxy is \($0)") } ?? (.table, "no haproxy is installed, so detour reads for 2.6")
-            known = answer
-            return answer
-        }
-    }
-
-    /// What `haproxy -v` prints first, or nil when there is no haproxy on the PATH.
-    private static func installed() -> Version? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["haproxy", "-v"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return Version(String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "")
-    }
+    var note: Diagnostic.Note { source.note }
 }
