@@ -4,7 +4,8 @@ extension HAProxyModel {
     /// The `errorfile`, `http-error` and `errorloc` lines that answer some visitor: for each
     /// frontend and each backend it routes to, HAProxy looks for the code's answer in the
     /// backend first (its own line or its defaults'), then in the frontend; a frontend that
-    /// routes nowhere answers with its own. A line shadowed everywhere answers nobody.
+    /// routes nowhere answers with its own. A line shadowed everywhere answers nobody, and so
+    /// does one only a frontend that answers every request itself would reach.
     func answersInEffect() -> Set<SourceLocation> {
         var found = Set<SourceLocation>()
         // Thousands of backends hold the same few pages of their defaults: each page's line
@@ -17,7 +18,8 @@ extension HAProxyModel {
                 found.insert(redirect.line)
             }
         }
-        for entry in httpEntries {
+        // A frontend that answers every request itself sends no visitor on, and meets no error.
+        for entry in httpEntries where entry.settings.answersEveryRequest == nil {
             let backends = backends(of: entry)
             let codes = Set(entry.settings.errorFiles.keys).union(entry.settings.httpErrors.keys).union(entry.settings.errorRedirects.keys)
             // The codes some backend leaves to the frontend, found in one pass over them.

@@ -20,7 +20,8 @@ struct HAProxyReplacedPageRule: HAProxyRule {
         }
         var reported = Set<SourceLocation>()
         var found: [Diagnostic] = []
-        for entry in model.httpEntries {
+        // A frontend that answers every request itself sends no visitor to a page.
+        for entry in model.httpEntries where entry.settings.answersEveryRequest == nil {
             let backends = model.backends(of: entry)
             for code in context.pageCodes {
                 // The section whose page answers: the backend's own, else the frontend's.
