@@ -147,8 +147,14 @@ struct HAProxyConfig: Sendable {
     /// HAProxy's refusal of a proxy's, an ACL's or a server's name with a character other than
     /// a letter, a digit, '.', ':', '_' or '-', in its words.
     private static func nameRefusal(_ name: String, _ what: String) -> String? {
+        // HAProxy's invalid_char(), byte by byte: an ASCII table, not a CharacterSet per name.
         guard
-            let bad = name.unicodeScalars.first(where: { !($0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".:_-".unicodeScalars.contains($0))) })
+            let bad = name.unicodeScalars.first(where: { scalar in
+                switch scalar.value {
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2E, 0x3A, 0x5F, 0x2D: false
+                default: true
+                }
+            })
         else { return nil }
         return "character '\(bad)' is not permitted in \(what) '\(name)': HAProxy refuses the file"
     }
