@@ -38,6 +38,7 @@ public enum HAProxyTestOutput {
                     : message.contains("not handled")
                         ? HAProxyRules.errorfileCode.id
                         : message.hasPrefix("unknown keyword") || message.hasPrefix("unknown option") || message.contains("not supported any")
+                            || message.contains("not allowed because")
                             ? HAProxyRules.directive.id : HAProxyRules.syntax.id
             reading.findings.append(.error(rule, message, at: location))
         }

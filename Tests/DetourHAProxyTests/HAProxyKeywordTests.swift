@@ -129,6 +129,24 @@ final class HAProxyKeywordTests: XCTestCase {
             ])
     }
 
+    /// verify names what `haproxy -c` says of them as check does.
+    func testVerifyReadsHAProxysRefusalsAsTheseRules() {
+        let output = """
+            [ALERT]    (1) : config : parsing [/tmp/x/haproxy.cfg:3] : unknown keyword 'foo' in 'global' section
+            [ALERT]    (1) : config : parsing [/tmp/x/haproxy.cfg:5] : The 'reqadd' directive is not supported anymore since HAProxy 2.1.
+            [ALERT]    (1) : config : parsing [/tmp/x/haproxy.cfg:6] : unknown option 'bogus'.
+            [ALERT]    (1) : config : [/tmp/x/haproxy.cfg:8] : parsing [/tmp/x/haproxy.cfg:8] : 'server' not allowed because frontend 'web' has no backend capability.
+            [ALERT]    (1) : config : parsing [/tmp/x/haproxy.cfg:9] : character '/' is not permitted in server name 'a/b'.
+            """
+        let reading = HAProxyTestOutput.read(output, copies: [("/tmp/x/haproxy.cfg", "haproxy.cfg")], main: "haproxy.cfg")
+        XCTAssertEqual(
+            reading.findings.map { "\($0.location.path):\($0.location.line) \($0.rule)" },
+            [
+                "haproxy.cfg:3 haproxy.directive", "haproxy.cfg:5 haproxy.directive", "haproxy.cfg:6 haproxy.directive", "haproxy.cfg:8 haproxy.directive",
+                "haproxy.cfg:9 haproxy.syntax",
+            ])
+    }
+
     func testABackendsKeywordInAFrontendIsRefusedAFrontendsInABackendIgnored() throws {
         // HAProxy refuses `server` in a frontend, and warns of `bind` in a backend and ignores it.
         let config = """
