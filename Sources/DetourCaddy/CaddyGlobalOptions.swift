@@ -17,8 +17,8 @@ enum CaddyGlobalOptions {
         "listener_wrappers", "timeouts", "keepalive_interval", "max_header_size", "log_credentials", "protocols", "strict_sni_host", "metrics", "protocol",
     ]
 
-    /// What Caddy 2.6 refuses in the global options block: an option it does not know, or one
-    /// in a `servers` block. Later versions are not judged: their lists are not detour's.
+    /// What Caddy 2.6 refuses in the global options block: an option it does not know, one in
+    /// a `servers` block, or an `order` for a directive it does not have (a plugin's). Later versions are not judged: their lists are not detour's.
     static func check(_ config: CaddyConfig) -> [Diagnostic] {
         guard let block = config.blocks.first, block.isGlobalOptions else { return [] }
         var found: [Diagnostic] = []
@@ -26,6 +26,13 @@ enum CaddyGlobalOptions {
             guard let name = segment.first else { continue }
             guard known.contains(name.text) else {
                 found.append(error("unrecognized global option: \(name.text)", at: name, config))
+                continue
+            }
+            // `order NAME before|after OTHER`: Caddy looks NAME up among the directives first.
+            if name.text == "order", segment.count > 1, !CaddyDirectives.known.contains(segment[1].text),
+                !config.version.version.directives.contains(segment[1].text)
+            {
+                found.append(error("parsing caddyfile tokens for 'order': \(segment[1].text) is not a registered directive", at: segment[1], config))
                 continue
             }
             guard name.text == "servers" else { continue }

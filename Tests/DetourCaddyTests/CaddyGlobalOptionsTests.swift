@@ -30,6 +30,17 @@ final class CaddyGlobalOptionsTests: XCTestCase {
         }
     }
 
+    /// A plugin's directive put in order where the plugin is not built in: Caddy stops at the
+    /// `order` line; a standard directive's order passes.
+    func testAnOrderForADirectiveCaddyLacksIsRefusedByBoth() throws {
+        let plugin = try adapt("{\n\torder starlark before file_server\n}\n:8080 {\n\trespond hi\n}\n")
+        XCTAssertTrue(plugin.caddy.stderr.contains("Caddyfile:2 - Error during parsing: starlark is not a registered directive"), plugin.caddy.stderr)
+        XCTAssertEqual(plugin.detour, ["2: parsing caddyfile tokens for 'order': starlark is not a registered directive"])
+        let standard = try adapt("{\n\torder respond before file_server\n}\n:8080 {\n\trespond hi\n}\n")
+        XCTAssertEqual(standard.caddy.status, 0, standard.caddy.stderr)
+        XCTAssertEqual(standard.detour, [])
+    }
+
     func testLaterOptionsAreRefusedByBoth() throws {
         for name in ["cert_lifetime", "dns", "ech", "fallback_sni", "filesystem", "metrics", "persist_config", "storage_check"] {
             let result = try adapt("{\n\tadmin off\n\t\(name) x\n}\n:8080 {\n\trespond hi\n}\n")
