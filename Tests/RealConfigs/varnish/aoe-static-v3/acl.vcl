@@ -1,0 +1,4 @@
+acl cache_acl {
+    "127.0.0.1";
+    # insert additional ip's here
+}
