@@ -169,10 +169,12 @@ struct HAProxyModel: Sendable {
 
     private mutating func apply(_ line: HAProxyLine, to settings: inout HAProxySettings, errorSections: [String: [HAProxyLine]]) {
         let words = line.words
-        if settings.answersEveryRequest == nil, settings.requestGuards.isEmpty, words.count >= 3 {
-            if line.keyword == "http-request", ["redirect", "return"].contains(words[1].text), line.condition.isEmpty {
-                settings.answersEveryRequest = "'http-request \(words[1].text) \(words[2].text)…' at line \(line.number)"
-            } else if line.keyword == "stats", words[1].text == "uri", words[2].text == "/" {
+        if words.count >= 3, settings.answersEveryRequest == nil, settings.requestGuards.isEmpty {
+            let keyword = words[0].text
+            let action = words[1].text
+            if keyword == "http-request", action == "redirect" || action == "return", line.condition.isEmpty {
+                settings.answersEveryRequest = "'http-request \(action) \(words[2].text)…' at line \(line.number)"
+            } else if keyword == "stats", action == "uri", words[2].text == "/" {
                 settings.answersEveryRequest = "the stats page ('stats uri /' at line \(line.number))"
             }
         }

@@ -4,42 +4,59 @@
 struct HAProxyKeywordTable: Sendable {
     static let shared = HAProxyKeywordTable(haproxyKeywordData)
 
-    /// What HAProxy 2.6 says of a keyword (or `option NAME`) a kind of section does not know, `%s` for it.
-    private var unknownKeyword: [String: String] = [:]
-    private var unknownOption: [String: String] = [:]
-    /// Per kind of section, each keyword (`option NAME` for an option) it takes, with what HAProxy
-    /// says when it refuses it whatever its arguments (empty when it does not).
-    private var known: [String: [String: String]] = [:]
+    /// What one kind of section takes: a reader looks its kind up once per section, then each
+    /// line's keyword.
+    struct Kind: Sendable {
+        /// What HAProxy 2.6 says of a keyword (or `option NAME`) it does not know, `%s` for it.
+        var unknownKeyword = ""
+        var unknownOption: String?
+        /// Each keyword (`option NAME` for an option) it takes, with what HAProxy says when it
+        /// refuses it whatever its arguments (empty when it does not).
+        var known: [String: String] = [:]
 
+        /// What HAProxy says of `line` in a section of this kind named `name`; nil when it
+        /// takes the line's keyword. `removed`: HAProxy refuses the keyword whatever its
+        /// arguments (one it no longer supports, or a backend's in a frontend), rather than not
+        /// knowing it.
+        func refusal(of line: HAProxyLine, named name: String?) -> (message: String, removed: Bool)? {
+            let keyword = line.words[0].text
+            // `option NAME` and `no option NAME`: the option's name is what HAProxy looks up.
+            let optionIndex = keyword == "option" ? 1 : keyword == "no" && line.words.count > 1 && line.words[1].text == "option" ? 2 : nil
+            if let optionIndex, line.words.count > optionIndex, let unknownOption {
+                let option = line.words[optionIndex].text
+                if let said = known["option " + option] { return said.isEmpty ? nil : (said.replacingOccurrences(of: "%p", with: name ?? ""), true) }
+                return (unknownOption.replacingOccurrences(of: "%s", with: option), false)
+            }
+            if let said = known[keyword] { return said.isEmpty ? nil : (said.replacingOccurrences(of: "%p", with: name ?? ""), true) }
+            return (unknownKeyword.replacingOccurrences(of: "%s", with: keyword), false)
+        }
+    }
+
+    private var kinds: [String: Kind] = [:]
+
+    /// The table's lines, `KIND<tab>KEYWORD[<tab>REFUSAL]`, `section<tab>KIND<tab>FORM`,
+    /// `options<tab>KIND<tab>FORM`, read byte by byte: a check reads it at every start.
     init(_ data: String) {
-        for line in data.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        var utf8 = data.utf8[...]
+        while !utf8.isEmpty {
+            let end = utf8.firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
+            var rest = utf8[..<end]
+            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
+            var fields: [String] = []
+            while let tab = rest.firstIndex(of: UInt8(ascii: "\t")) {
+                fields.append(String(decoding: rest[..<tab], as: UTF8.self))
+                rest = rest[rest.index(after: tab)...]
+            }
+            fields.append(String(decoding: rest, as: UTF8.self))
             guard fields.count >= 2 else { continue }
             switch fields[0] {
-            case "section" where fields.count == 3: unknownKeyword[fields[1]] = fields[2]
-            case "options" where fields.count == 3: unknownOption[fields[1]] = fields[2]
-            default: known[fields[0], default: [:]][fields[1]] = fields.count > 2 ? fields[2] : ""
+            case "section" where fields.count == 3: kinds[fields[1], default: Kind()].unknownKeyword = fields[2]
+            case "options" where fields.count == 3: kinds[fields[1], default: Kind()].unknownOption = fields[2]
+            default: kinds[fields[0], default: Kind()].known[fields[1]] = fields.count > 2 ? fields[2] : ""
             }
         }
     }
 
-    /// What HAProxy says of `line` in a section of `kind` named `name`; nil when it takes the
-    /// line's keyword (or the table knows nothing of the kind). `removed`: HAProxy refuses the
-    /// keyword whatever its arguments (one it no longer supports, or a backend's in a frontend),
-    /// rather than not knowing it.
-    func refusal(of line: HAProxyLine, in kind: String, named name: String?) -> (message: String, removed: Bool)? {
-        guard let keywords = known[kind] else { return nil }
-        var key = line.keyword
-        var form = unknownKeyword[kind]
-        // `option NAME` and `no option NAME`: the option's name is what HAProxy looks up.
-        let optionIndex = key == "option" ? 1 : key == "no" && line.words.count > 1 && line.words[1].text == "option" ? 2 : nil
-        if let optionIndex, line.words.count > optionIndex, unknownOption[kind] != nil {
-            key = "option " + line.words[optionIndex].text
-            form = unknownOption[kind]
-        }
-        if let said = keywords[key] { return said.isEmpty ? nil : (said.replacingOccurrences(of: "%p", with: name ?? ""), true) }
-        guard let form else { return nil }
-        let word = optionIndex != nil && key.hasPrefix("option ") ? String(key.dropFirst("option ".count)) : key
-        return (form.replacingOccurrences(of: "%s", with: word), false)
-    }
+    /// What a kind of section takes; nil for a kind the table does not know.
+    func kind(_ name: String) -> Kind? { kinds[name] }
 }

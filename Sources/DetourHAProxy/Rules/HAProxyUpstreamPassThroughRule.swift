@@ -28,10 +28,10 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
             for backend in model.backends(of: entry) { leftBy[ObjectIdentifier(backend), default: 0] |= leaves }
         }
         // A backend no frontend sends visitors to is reached only where some frontend builds a
-        // backend's name per request (`use_backend %[…]`).
-        let namedPerRequest = model.proxies.contains { entry in
+        // backend's name per request (`use_backend %[…]`): asked once, and only then.
+        lazy var namedPerRequest = model.proxies.contains { entry in
             entry.takesRequests && entry.kind != "listen"
-                && (entry.settings.routes + [entry.settings.defaultBackend].compactMap { $0 }).contains(where: \.isDynamic)
+                && (entry.settings.defaultBackend?.isDynamic == true || entry.settings.routes.contains(where: \.isDynamic))
         }
         return model.proxies.filter { $0.isBackend && $0.settings.mode == "http" && $0.settings.servers > 0 }.compactMap { proxy in
             // A status passes where a frontend that routes here leaves it, as the backend does.
