@@ -39,6 +39,9 @@ final class HAProxyKeywordTests: XCTestCase {
         }
     }
 
+    /// What every proxy below takes: HTTP, and timeouts haproxy -c does not warn of.
+    private static let defaults = "defaults\n    mode http\n    timeout connect 1s\n    timeout client 1s\n    timeout server 1s\n"
+
     private static let config = """
         global
             daemon
@@ -101,22 +104,18 @@ final class HAProxyKeywordTests: XCTestCase {
     }
 
     func testANameWithACharacterHAProxyDoesNotAllowIsRefused() throws {
-        let config = """
-            defaults
-                mode http
-                timeout connect 1s
-                timeout client 1s
-                timeout server 1s
-            frontend www.example.com:80/site
-                bind 127.0.0.1:1
-                acl is-ok_1.a:b path_beg /
-                acl bad!name path_beg /
-                default_backend app
-            backend app
-                server app-1.a:b_c 127.0.0.1:9
-                server app/2 127.0.0.1:9
+        let config =
+            Self.defaults + """
+                frontend www.example.com:80/site
+                    bind 127.0.0.1:1
+                    acl is-ok_1.a:b path_beg /
+                    acl bad!name path_beg /
+                    default_backend app
+                backend app
+                    server app-1.a:b_c 127.0.0.1:9
+                    server app/2 127.0.0.1:9
 
-            """
+                """
         let found = try check(config)
         XCTAssertEqual(found.map(\.location.line), [6, 9, 13])
         XCTAssertEqual(found.map(\.location.line), try refusedLines(), "haproxy -c refuses the same lines")
@@ -149,21 +148,17 @@ final class HAProxyKeywordTests: XCTestCase {
 
     func testABackendsKeywordInAFrontendIsRefusedAFrontendsInABackendIgnored() throws {
         // HAProxy refuses `server` in a frontend, and warns of `bind` in a backend and ignores it.
-        let config = """
-            defaults
-                mode http
-                timeout connect 1s
-                timeout client 1s
-                timeout server 1s
-            frontend web
-                bind 127.0.0.1:1
-                server s0 127.0.0.1:8
-                default_backend app
-            backend app
-                bind 127.0.0.1:2
-                server s1 127.0.0.1:9
+        let config =
+            Self.defaults + """
+                frontend web
+                    bind 127.0.0.1:1
+                    server s0 127.0.0.1:8
+                    default_backend app
+                backend app
+                    bind 127.0.0.1:2
+                    server s1 127.0.0.1:9
 
-            """
+                """
         let found = try check(config)
         XCTAssertEqual(found.map(\.location.line), [8])
         XCTAssertEqual(
