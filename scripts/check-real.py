@@ -41,6 +41,7 @@ printed for each, and the report file lists the tuned half's disagreements first
 found on the tuned half; the held-out half says how check does on configurations nobody looked
 at while fixing it.
 """
+import functools
 import hashlib
 import collections
 import json
@@ -170,18 +171,16 @@ SCHEME_MODULES = [("http://", "proxy_http"), ("https://", "proxy_http"), ("ws://
                   ("balancer://", "proxy_balancer")]
 
 
-def apache_needed_modules(path):
-    """`mods=auto`: the modules the file's directives need outside `<IfModule>`, standing in
-    for what its package's scripts enable, by the table derived from apache2 -L
-    (Sources/DetourApache/Directives/ApacheDirectiveData.swift), and the proxy module each
-    proxied URL's scheme needs; a directive several modules add needs none of them (MPMs)."""
+@functools.lru_cache(maxsize=None)
+def apache_directive_modules():
+    """The derived table's directive → module (one module only), and each module's name in
+    LoadModule → its .load file's, as a2enmod takes it; read once for every file of every case."""
     table = {}
     with open(os.path.join(ROOT, "Sources", "DetourApache", "Directives", "ApacheDirectiveData.swift"), encoding="utf-8") as data:
         for line in data:
             fields = line.strip().split("\t")
             if len(fields) == 2 and fields[0] not in ("module", "option", "override") and fields[1] != "-" and "," not in fields[1]:
                 table[fields[0].lower()] = fields[1]
-    # The module's name in LoadModule → its .load file's, as a2enmod takes it.
     load_names = {}
     for load in os.listdir(os.path.join(DEBIAN_APACHE, "mods-available")):
         if load.endswith(".load"):
@@ -189,6 +188,15 @@ def apache_needed_modules(path):
                 found = re.search(r"^\s*LoadModule\s+(\S+)", file.read(), re.M)
             if found:
                 load_names[found.group(1)] = load[: -len(".load")]
+    return table, load_names
+
+
+def apache_needed_modules(path):
+    """`mods=auto`: the modules the file's directives need outside `<IfModule>`, standing in
+    for what its package's scripts enable, by the table derived from apache2 -L
+    (Sources/DetourApache/Directives/ApacheDirectiveData.swift), and the proxy module each
+    proxied URL's scheme needs; a directive several modules add needs none of them (MPMs)."""
+    table, load_names = apache_directive_modules()
     needed, guarded = [], 0
     with open(path, encoding="utf-8", errors="replace") as file:
         for line in file:
