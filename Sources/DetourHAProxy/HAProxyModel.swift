@@ -50,6 +50,8 @@ struct HAProxyModel: Sendable {
     var maxRewrite = 1024
     /// Lines HAProxy refuses: a code errorfile cannot customise, an unknown section named.
     var diagnostics: [Diagnostic] = []
+    /// The `server` lines refused for TLS that checks a certificate against no CA file.
+    private(set) var tlsRefusedServers = Set<SourceLocation>()
 
     /// A page line once: where its path is written, and the code it answers.
     private struct PageKey: Hashable, Sendable {
@@ -75,12 +77,14 @@ struct HAProxyModel: Sendable {
         var last = HAProxySettings()
         var lastName: String?
         var uses: [String: HAProxyDefaultsUse] = [:]
+        var serverVerify = HAProxyServerVerify()
         for section in config.sections {
             switch section.kind {
             case "global":
                 for line in section.lines where line.words.count >= 2 {
                     if line.keyword == "tune.bufsize", let size = Int(line.words[1].text) { bufferSize = size }
                     if line.keyword == "tune.maxrewrite", let size = Int(line.words[1].text) { maxRewrite = size }
+                    serverVerify.readGlobal(line)
                 }
             case "defaults", "frontend", "backend", "listen":
                 // A defaults section starts afresh unless it names one with `from`; a proxy
@@ -117,7 +121,10 @@ struct HAProxyModel: Sendable {
                 // backends take the same defaults.
                 let inherited =
                     settings.httpErrors.isEmpty ? settings.errorFiles : settings.errorFiles.merging(settings.httpErrors) { _, httpError in httpError }
-                for line in section.lines { apply(line, to: &settings, errorSections: errorSections) }
+                for line in section.lines {
+                    apply(line, to: &settings, errorSections: errorSections)
+                    if !isDefaults { serverVerify.read(line, in: section, defaultServer: settings.defaultServer) }
+                }
                 if section.kind == "defaults" {
                     last = settings
                     lastName = section.name
@@ -135,6 +142,12 @@ struct HAProxyModel: Sendable {
             default:
                 break
             }
+        }
+        // HAProxy prepares its servers' TLS after reading the files, only when it read them
+        // without a fatal error.
+        if diagnostics.isEmpty {
+            diagnostics = serverVerify.refusals
+            tlsRefusedServers = serverVerify.refusedLines
         }
         for proxy in proxies where proxy.takesRequests {
             routed[ObjectIdentifier(proxy)] = routedBackends(of: proxy)
@@ -239,6 +252,8 @@ struct HAProxyModel: Sendable {
             settings.defaultBackend = HAProxyRoute(line)
         case "use_backend" where words.count >= 2:
             settings.routes.append(HAProxyRoute(line))
+        case "default-server":
+            settings.defaultServer.apply(words.dropFirst())
         case "server":
             settings.servers += 1
         case "server-template" where words.count >= 3:

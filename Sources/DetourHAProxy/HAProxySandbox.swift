@@ -7,7 +7,8 @@ import Foundation
 /// rewrites whole lines, as HAProxy reads a line at a time: `bind` addresses to free loopback
 /// ports (bind options dropped; TLS kept with the sandbox's certificate), `server` lines to the fake upstream (their options
 /// dropped: no TLS, no health checks whose timing would decide the answers; a FastCGI
-/// backend's where nothing listens), process settings (daemon, chroot, pidfile, stats socket,
+/// backend's where nothing listens; one whose TLS HAProxy refuses for want of a CA file keeps
+/// `ssl verify required`, so HAProxy's own test refuses it there too), process settings (daemon, chroot, pidfile, stats socket,
 /// user) out of the way, `errorfile` and `return … file` paths through `--map`, and timeouts
 /// above 3 s shortened. Its sites are each HTTP frontend's (and listen section's) ports, with
 /// `/` and a path (and Host) for each `use_backend` whose ACLs name one.
@@ -28,11 +29,12 @@ public enum HAProxySandbox {
         // A file HAProxy cannot read: its own test says so, at its line. One it refuses in part
         // (a line out of place) is still rewritten, so its test names only what it refuses.
         guard let data = FileManager.default.contents(atPath: main.path) else { return plan }
-        var planner = HAProxySandboxPlanner(bytes: [UInt8](data), context: context, configFolder: main.deletingLastPathComponent().path)
+        let model = HAProxyModel(config)
+        var planner = HAProxySandboxPlanner(
+            bytes: [UInt8](data), context: context, configFolder: main.deletingLastPathComponent().path, tlsRefusedServers: model.tlsRefusedServers)
         for section in config.sections { planner.rewrite(section) }
         plan.rewrites = planner.rewrites
         plan.notProbed = planner.notProbed
-        let model = HAProxyModel(config)
         guard model.diagnostics.isEmpty else { return plan }
         let sites = HAProxySandboxSites(model: model, ports: planner.bindPorts, tlsPorts: planner.tlsPorts, clients: planner.clientAddresses)
         plan.sites = sites.sites

@@ -31,10 +31,14 @@ struct HAProxySandboxPlanner {
     /// Words after which a path names a file to answer with (`http-request return … file F`).
     static let fileArguments: Set<String> = ["file", "lf-file", "errorfile"]
 
-    init(bytes: [UInt8], context: SandboxContext, configFolder: String) {
+    /// The server lines HAProxy refuses for TLS with no CA file (`HAProxyServerVerify`).
+    let tlsRefusedServers: Set<SourceLocation>
+
+    init(bytes: [UInt8], context: SandboxContext, configFolder: String, tlsRefusedServers: Set<SourceLocation> = []) {
         lines = SourceLines(bytes)
         self.context = context
         self.configFolder = configFolder
+        self.tlsRefusedServers = tlsRefusedServers
     }
 
     mutating func rewrite(_ section: HAProxySection) {
@@ -146,11 +150,14 @@ struct HAProxySandboxPlanner {
         let dropped = words.dropFirst(addressIndex + 1)
         let fake = notHTTP != nil ? context.deadUpstream : gateway.map { context.upstream(speaking: $0) } ?? context.upstream
         let fakeName = gateway.map { "the fake upstream (\($0))" } ?? "the fake upstream (plain HTTP)"
+        // HAProxy refuses this server's TLS: kept, so its own test says so at this line.
+        let refused = tlsRefusedServers.contains(line.location)
         replace(
-            line, with: Array(words.prefix(addressIndex)) + [fake],
+            line, with: Array(words.prefix(addressIndex)) + [fake] + (refused ? ["ssl", "verify", "required"] : []),
             "\(words.prefix(addressIndex + 1).joined(separator: " ")): "
                 + (fake == context.deadUpstream ? "nothing listens there" : fakeName)
-                + (dropped.isEmpty ? "" : ", \(dropped.joined(separator: " ")) dropped"))
+                + (dropped.isEmpty ? "" : ", \(dropped.joined(separator: " ")) dropped")
+                + (refused ? "; TLS with no CA file kept: HAProxy refuses it" : ""))
         if let notHTTP { notProbed.append((line.location, "\(words[0]) \(words[1]): \(notHTTP), not probed: no web upstream")) }
     }
 

@@ -27,6 +27,8 @@ struct HAProxySettings: Sendable {
     /// `use_backend` lines, in order: the first that applies wins.
     var routes: [HAProxyRoute] = []
     var servers = 0
+    /// `default-server`'s TLS words: the servers after it start from them.
+    var defaultServer = HAProxyServerTLS()
     /// What answers every request before any backend does, as the coverage table shows it: an
     /// `http-request redirect` or `return` without a condition, with no deny, auth or tarpit
     /// rule before it, or `stats uri /` (the stats page takes every path).

@@ -1,0 +1,60 @@
+import DetourDiagnostics
+
+/// The servers HAProxy refuses to start with because their TLS would verify a certificate
+/// against no CA file. Decided once every section is read: the global `ssl-server-verify` and a
+/// proxy's `tcp-check connect … ssl` count wherever they stand.
+struct HAProxyServerVerify: Sendable {
+    private struct Server: Sendable {
+        var name: String
+        var section: SourceLocation
+        var line: SourceLocation
+        var tls: HAProxyServerTLS
+    }
+
+    private var servers: [Server] = []
+    private var tcpCheckSSL = Set<SourceLocation>()
+    /// `ssl-server-verify`: `required` unless the global section says `none`.
+    private var verifiedByDefault = true
+
+    mutating func readGlobal(_ line: HAProxyLine) {
+        if line.keyword == "ssl-server-verify", line.words.count >= 2 { verifiedByDefault = line.words[1].text != "none" }
+    }
+
+    /// A proxy's line: its servers as its `default-server` left them, and its TCP checks.
+    mutating func read(_ line: HAProxyLine, in section: HAProxySection, defaultServer: HAProxyServerTLS) {
+        let words = line.words
+        switch line.keyword {
+        case "server" where words.count >= 3:
+            servers.append(
+                Server(name: "\(section.name ?? "")/\(words[1].text)", section: section.location, line: line.location, tls: defaultServer.server(words[3...])))
+        case "server-template" where words.count >= 4:
+            servers.append(
+                Server(name: "\(section.name ?? "")/\(words[1].text)", section: section.location, line: line.location, tls: defaultServer.server(words[4...])))
+        case "tcp-check" where words.count >= 2 && words[1].text == "connect" && words.dropFirst(2).contains(where: { $0.text == "ssl" }):
+            tcpCheckSSL.insert(section.location)
+        default:
+            break
+        }
+    }
+
+    /// The lines of the servers HAProxy refuses.
+    var refusedLines: Set<SourceLocation> {
+        Set(servers.filter { $0.tls.refusal(tcpCheckSSL: tcpCheckSSL.contains($0.section), verifiedByDefault: verifiedByDefault) != nil }.map(\.line))
+    }
+
+    var refusals: [Diagnostic] {
+        servers.compactMap { server in
+            guard let words = server.tls.refusal(tcpCheckSSL: tcpCheckSSL.contains(server.section), verifiedByDefault: verifiedByDefault) else {
+                return nil
+            }
+            return .error(
+                HAProxyRules.syntax.id,
+                "server '\(server.name)' speaks TLS and checks its certificate against no CA file: HAProxy refuses the file ('\(words)')", at: server.line,
+                notes: [
+                    .init(
+                        "fix: give the server the CA that signed its certificate ('ca-file /etc/ssl/certs/ca-certificates.crt', or '@system-ca'), or 'verify none' where it is on a network you trust"
+                    )
+                ])
+        }
+    }
+}

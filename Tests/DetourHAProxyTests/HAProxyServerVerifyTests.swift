@@ -1,0 +1,87 @@
+import DetourDiagnostics
+import DetourProxyCore
+import DetourTestSupport
+import Foundation
+import XCTest
+
+@testable import DetourHAProxy
+
+/// A server whose TLS checks its certificate against no CA file: HAProxy refuses to start. Each
+/// case is given to the real `haproxy -c` too, and both name the same lines.
+final class HAProxyServerVerifyTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+    }
+
+    override func tearDown() {
+        folder.remove()
+    }
+
+    private static let defaults = "defaults\n    mode http\n    timeout connect 1s\n    timeout client 1s\n    timeout server 1s\n"
+
+    /// The lines detour refuses and the lines `haproxy -c` names in its alerts.
+    private func refusedLines(_ config: String) throws -> (detour: [Int], haproxy: [Int]) {
+        try folder.write(["haproxy.cfg": config])
+        let ours = HAProxyChecker.check(
+            .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []), environment: [:]
+        ).diagnostics.filter { $0.severity == .error }.map(\.location.line)
+        let haproxy = try RequiredTool.find("haproxy")
+        let verdict = try ProcessRunner.run(haproxy, ["-c", "-f", folder.path + "/haproxy.cfg"])
+        let output = verdict.stdout + verdict.stderr
+        let pattern = try NSRegularExpression(pattern: #"\[ALERT\].*haproxy\.cfg:(\d+)\]"#)
+        let theirs = pattern.matches(in: output, range: NSRange(output.startIndex..., in: output)).compactMap { match in
+            Range(match.range(at: 1), in: output).flatMap { Int(output[$0]) }
+        }
+        return (ours, theirs)
+    }
+
+    func testTLSWithoutACAFileIsRefusedWhereHAProxyRefusesIt() throws {
+        let lines = try refusedLines(
+            Self.defaults + """
+                backend app
+                    server plain 127.0.0.1:8080
+                    server tls 127.0.0.1:8443 ssl
+                    server trusted 127.0.0.1:8443 ssl verify none
+                    server signed 127.0.0.1:8443 ssl ca-file /etc/ssl/certs/ca-certificates.crt
+                    server checked 127.0.0.1:8443 check-ssl
+
+                """)
+        XCTAssertEqual(lines.haproxy, [8, 11])
+        XCTAssertEqual(lines.detour, lines.haproxy)
+    }
+
+    /// default-server passes its words on, and its `ssl` makes HAProxy prepare TLS even for a
+    /// server that says `no-ssl`; a `tcp-check connect … ssl` does for every server of its proxy.
+    func testDefaultServerAndTCPChecksBringTLSIn() throws {
+        let lines = try refusedLines(
+            Self.defaults + """
+                    default-server ssl verify none
+                backend app
+                    server trusted 127.0.0.1:8443
+                    server required 127.0.0.1:8443 verify required
+                    server off 127.0.0.1:8080 no-ssl verify required
+                backend checked
+                    option tcp-check
+                    server plain 127.0.0.1:8080 no-ssl verify required
+                    tcp-check connect ssl
+
+                """)
+        XCTAssertEqual(lines.haproxy, [9, 10, 13])
+        XCTAssertEqual(lines.detour, lines.haproxy)
+    }
+
+    /// `ssl-server-verify none` turns the default off: only an explicit `verify required` refuses.
+    func testTheGlobalDefaultDecidesWhatAServerWithoutVerifyDoes() throws {
+        let lines = try refusedLines(
+            "global\n    ssl-server-verify none\n" + Self.defaults + """
+                backend app
+                    server tls 127.0.0.1:8443 ssl
+                    server required 127.0.0.1:8443 ssl verify required
+
+                """)
+        XCTAssertEqual(lines.haproxy, [10])
+        XCTAssertEqual(lines.detour, lines.haproxy)
+    }
+}
