@@ -1,28 +1,51 @@
 import DetourDiagnostics
 
-/// What varnishd's compiler refuses once a VCL parses: subroutine names it reserves or sees
-/// twice, VMODs it cannot find, calls to nothing, subroutines, ACLs, probes and backends never
-/// used, variables unknown or out of reach in a method (a subroutine is checked for every
-/// method that calls it), and returns a method does not take. The first refusal, in its words.
+/// What varnishd's compiler refuses once it has read a VCL (names it refuses while reading are
+/// `VCLNamespace`'s and `VCLSymbolCheck`'s): calls to nothing, subroutines, ACLs, probes and
+/// backends never used, returns a method does not take, and variables out of reach in a method
+/// (a subroutine is checked for every method that calls it). The first refusal, in its words.
 struct VCLCompileCheck {
     let program: VCLProgram
     let table: VCLTable
 
-    /// Names varnishd knows without a declaration: booleans, duration units, `default`.
-    private static let plainNames: Set<String> = ["true", "false", "default", "ms", "s", "m", "h", "d", "w", "y"]
-
     func firstRefusal() -> Diagnostic? {
         var refusals: [Diagnostic] = []
-        refusals += names()
-        refusals += imports()
-        if let refusal = refusals.first { return refusal }
         let reach = VCLReach(program)
         refusals += calls(reach)
         refusals += unused(reach)
         if let refusal = refusals.first { return refusal }
-        for subroutine in program.subroutines where !subroutine.isBuiltin {
-            for method in reach.methods(reaching: subroutine.name.text).sorted() {
-                if let refusal = statements(subroutine.body, in: method, subroutine: subroutine.name.text).first { return refusal }
+        // varnishd checks every method's returns, then every method's uses of variables: each
+        // walk takes the methods in its symbol table's order (by name, case aside), a method's
+        // own statements first, then the subroutines it calls, in the order it calls them.
+        let methods = Set(program.subroutines.filter { !$0.isBuiltin && table.methods[$0.name.text] != nil }.map(\.name.text))
+        let ordered = methods.sorted { $0.lowercased() < $1.lowercased() }
+        for pass in [Pass.returns, .uses] {
+            for method in ordered {
+                var visited = Set<String>()
+                if let refusal = walk(method, from: method, pass: pass, visited: &visited) { return refusal }
+            }
+        }
+        return nil
+    }
+
+    /// varnishd's two walks over the methods once it has read the text.
+    private enum Pass {
+        case returns, uses
+    }
+
+    /// The first refusal in subroutine `name` (every definition of it the VCL has) reached from
+    /// `method`, then in those it calls.
+    private func walk(_ name: String, from method: String, pass: Pass, visited: inout Set<String>) -> Diagnostic? {
+        guard visited.insert(name).inserted else { return nil }
+        let definitions = program.definitions(of: name).filter { !$0.isBuiltin }
+        for definition in definitions {
+            if let refusal = statements(definition.body, in: method, subroutine: name, pass: pass).first { return refusal }
+        }
+        for definition in definitions {
+            var callees: [String] = []
+            definition.body.forEachStatement { if case .call(let target) = $0 { callees.append(target.text) } }
+            for callee in callees {
+                if let refusal = walk(callee, from: method, pass: pass, visited: &visited) { return refusal }
             }
         }
         return nil
@@ -32,30 +55,9 @@ struct VCLCompileCheck {
         .error(VarnishRules.syntax.id, message, at: token.location)
     }
 
-    private func names() -> [Diagnostic] {
-        var seen: [String: VCLToken] = [:]
-        var found: [Diagnostic] = []
-        for subroutine in program.subroutines where !subroutine.isBuiltin {
-            let name = subroutine.name.text
-            if name.hasPrefix("vcl_") {
-                if table.methods[name] == nil, !table.builtinSubroutines.contains(name) {
-                    found.append(refuse("The names 'vcl_*' are reserved for subroutines.", at: subroutine.name))
-                }
-            } else if let first = seen[name] {
-                found.append(
-                    Diagnostic(
-                        .error, VarnishRules.syntax.id, "Subroutine '\(name)' redefined", at: subroutine.name.location,
-                        notes: [.init("previously defined here", at: first.location)]))
-            } else {
-                seen[name] = subroutine.name
-            }
-        }
-        return found
-    }
-
-    private func imports() -> [Diagnostic] {
-        program.imports.filter { !table.vmods.contains($0.text) }.map { refuse("Could not find VMOD \($0.text)", at: $0) }
-    }
+    /// A variable varnishd does not know in this VCL's syntax, with the syntax that has it.
+    /// The VCL's ACLs, backends and probes: an ACL may be called `client`, like a variable's scope.
+    private var declaredNames: Set<String> { Set((program.acls + program.backends + program.probes).map(\.text)) }
 
     private func calls(_ reach: VCLReach) -> [Diagnostic] {
         reach.calls.filter { reach.defined[$0.target.text] == nil }.map { refuse("Undefined sub \($0.target.text), first reference:", at: $0.target) }
@@ -70,25 +72,29 @@ struct VCLCompileCheck {
             }
         }
         let used = Set(reach.namesUsed.map(\.text)).union(program.fieldNames.map(\.text))
-        for (kind, names) in [("acl", program.acls), ("probe", program.probes), ("backend", Array(program.backends.dropFirst()))] {
+        // `probe default` is every backend's probe that names none.
+        let probes = program.probes.filter { $0.text != "default" }
+        for (kind, names) in [("acl", program.acls), ("probe", probes), ("backend", Array(program.backends.dropFirst()))] {
             found += names.filter { !used.contains($0.text) }.map { refuse("Unused \(kind) \($0.text), defined:", at: $0) }
         }
         return found
     }
 
-    private func statements(_ body: [VCLStatement], in method: String, subroutine: String) -> [Diagnostic] {
+    private func statements(_ body: [VCLStatement], in method: String, subroutine: String, pass: Pass) -> [Diagnostic] {
         var found: [Diagnostic] = []
+        let uses = pass == .uses
         for statement in body {
             switch statement {
-            case .set(let target, _, let value):
-                found += access(target, in: method, need: \.writable, refusal: "Cannot be set in subroutine '\(method)'.", never: "Variable is read only.")
+            case .set(let target, _, let value) where uses:
+                found += access(
+                    target, in: method, need: \.writable, refusal: "Cannot be set in subroutine '\(method)'.", never: "Variable is read only.")
                 found += expression(value, in: method)
-            case .unset(let target):
+            case .unset(let target) where uses:
                 found += access(
                     target, in: method, need: \.unsetable, refusal: "Cannot be unset in subroutine '\(method)'.", never: "Variable cannot be unset.")
-            case .call: break
+            case .set, .unset, .call: break
             case .returns(let action, let arguments, _):
-                if let action {
+                if let action, pass == .returns {
                     if !table.actions.contains(action.text) {
                         found.append(refuse("Expected return action name.", at: action))
                     } else if action.text == "vcl", let label = arguments.first?.first {
@@ -100,31 +106,32 @@ struct VCLCompileCheck {
                         found.append(refuse("Invalid return \"\(action.text)\" in \(place): legal returns there are \(legalText)", at: action))
                     }
                 }
-                found += arguments.flatMap { expression($0, in: method) }
+                if uses { found += arguments.flatMap { expression($0, in: method) } }
             case .branch(let arms, let otherwise):
                 for arm in arms {
-                    found += expression(arm.condition, in: method)
-                    found += statements(arm.body, in: method, subroutine: subroutine)
+                    if uses { found += expression(arm.condition, in: method) }
+                    found += statements(arm.body, in: method, subroutine: subroutine, pass: pass)
                 }
-                found += statements(otherwise ?? [], in: method, subroutine: subroutine)
+                found += statements(otherwise ?? [], in: method, subroutine: subroutine, pass: pass)
             case .block(let inner):
-                found += statements(inner, in: method, subroutine: subroutine)
-            case .synthetic(let value, _):
+                found += statements(inner, in: method, subroutine: subroutine, pass: pass)
+            case .synthetic(let value, _) where uses:
                 found += expression(value, in: method)
-            case .other(let tokens):
+            case .other(let tokens) where uses:
                 found += expression(tokens, in: method)
+            case .synthetic, .other: break
             }
             if !found.isEmpty { return found }
         }
         return found
     }
 
-    /// A variable's name: known, and open to what the statement does in `method`.
+    /// A variable's name open to what the statement does in `method` (the parser refused
+    /// those varnishd does not know).
     private func access(
         _ target: VCLToken, in method: String, need: KeyPath<VCLTable.Variable, Set<String>>, refusal: String, never: String
     ) -> [Diagnostic] {
-        guard !target.text.hasPrefix("storage.") else { return [] }
-        guard let variable = table.variable(target.text) else { return [refuse("Symbol not found: '\(target.text)'", at: target)] }
+        guard !target.text.hasPrefix("storage."), let variable = table.variable(target.text, syntax: program.syntax) else { return [] }
         if variable[keyPath: need].isEmpty { return [refuse(never, at: target)] }
         if !variable[keyPath: need].contains(method) {
             return [refuse(variable.readable.contains(method) ? refusal : "Not available in subroutine '\(method)'.", at: target)]
@@ -132,24 +139,14 @@ struct VCLCompileCheck {
         return []
     }
 
-    /// The names an expression reads: variables within reach of `method`, functions known (a
-    /// VMOD's only once imported).
+    /// The variables an expression reads, each within reach of `method`.
     private func expression(_ tokens: [VCLToken], in method: String) -> [Diagnostic] {
         for (offset, token) in tokens.enumerated() where token.kind == .name {
-            let isCall = offset + 1 < tokens.count && tokens[offset + 1].isSymbol("(")
-            if isCall {
-                let vmod = token.text.split(separator: ".").first.map(String.init) ?? token.text
-                let imported = program.imports.contains { $0.text == vmod }
-                let known = table.functions[token.text] != nil && (!token.text.contains(".") || imported)
-                let objectMethod = token.text.contains(".") && !table.vmods.contains(vmod)
-                if !known, !objectMethod, !Self.plainNames.contains(token.text) {
-                    return [refuse("Symbol not found: '\(token.text)'", at: token)]
-                }
-            } else if table.looksLikeVariable(token.text), !token.text.hasPrefix("storage.") {
-                guard let variable = table.variable(token.text) else { return [refuse("Symbol not found: '\(token.text)'", at: token)] }
-                if !variable.readable.contains(method), variable.type != "BODY" {
-                    return [refuse("Not available in subroutine '\(method)'.", at: token)]
-                }
+            guard offset + 1 >= tokens.count || !tokens[offset + 1].isSymbol("("), table.looksLikeVariable(token.text),
+                !token.text.hasPrefix("storage."), !declaredNames.contains(token.text), let variable = table.variable(token.text, syntax: program.syntax)
+            else { continue }
+            if !variable.readable.contains(method), variable.type != "BODY" {
+                return [refuse("Not available in subroutine '\(method)'.", at: token)]
             }
         }
         return []

@@ -7,6 +7,8 @@ struct VCLParser {
     private var index = 0
     /// Where the text ends, for "unexpected end" findings.
     private let end: SourceLocation
+    /// The names looked up while reading, from `vcl 4.x;` on.
+    private var symbols = VCLSymbolCheck(syntax: "4.1")
 
     struct Failure: Error {
         var diagnostic: Diagnostic
@@ -51,6 +53,12 @@ struct VCLParser {
         return token
     }
 
+    /// A declaration's name, refused where the namespace already has it.
+    private func declared(_ name: VCLToken, as kind: String, in namespace: inout VCLNamespace) throws(Failure) -> VCLToken {
+        if let refusal = namespace.declare(name, as: kind) { throw Failure(diagnostic: refusal) }
+        return name
+    }
+
     private mutating func program() throws(Failure) -> VCLProgram {
         var program = VCLProgram()
         guard let first = current, first.isName("vcl") else { throw fail("VCL version declaration missing", at: current?.location ?? end) }
@@ -60,12 +68,16 @@ struct VCLParser {
         }
         index += 1
         program.version = first
+        program.syntax = version.text
         try expect(";")
+        var namespace = VCLNamespace(syntax: program.syntax)
+        symbols = VCLSymbolCheck(syntax: program.syntax)
         while let token = current {
             switch (token.kind, token.text) {
             case (.name, "import"):
                 index += 1
-                program.imports.append(try name())
+                program.imports.append(try declared(try name(), as: "vmod", in: &namespace))
+                symbols.imports.insert(program.imports[program.imports.count - 1].text)
                 if current?.isName("from") == true {
                     index += 1
                     guard current?.kind == .string else { throw fail("Expected a string got \(current?.quoted ?? "end of input")") }
@@ -74,7 +86,8 @@ struct VCLParser {
                 try expect(";")
             case (.name, "backend"):
                 index += 1
-                let backend = try name()
+                let backend = try declared(try name(), as: "backend", in: &namespace)
+                symbols.declared.insert(backend.text)
                 program.backends.append(backend)
                 if current?.isName("none") == true {
                     index += 1
@@ -84,17 +97,19 @@ struct VCLParser {
                 }
             case (.name, "probe"):
                 index += 1
-                program.probes.append(try name())
+                program.probes.append(try declared(try name(), as: "probe", in: &namespace))
+                symbols.declared.insert(program.probes[program.probes.count - 1].text)
                 program.fieldNames += try fields()
             case (.name, "acl"):
                 index += 1
-                program.acls.append(try name())
+                program.acls.append(try declared(try name(), as: "acl", in: &namespace))
+                symbols.declared.insert(program.acls[program.acls.count - 1].text)
                 // Its flags (`+log`, `-pedantic`) up to the list.
                 while let flag = current, !flag.isSymbol("{"), flag.kind == .symbol || flag.kind == .name { index += 1 }
                 _ = try entries()
             case (.name, "sub"):
                 index += 1
-                let subName = try name()
+                let subName = try declared(try name(), as: "sub", in: &namespace)
                 let body = try compound()
                 program.subroutines.append(
                     VCLSubroutine(name: subName, body: body, isBuiltin: subName.location.path == VCLConfig.builtinPath))
@@ -179,15 +194,18 @@ struct VCLParser {
         case "if": return try branch()
         case "set":
             let target = try name()
+            try known(variable: target)
             guard let op = current, op.kind == .symbol, ["=", "+=", "-=", "*=", "/="].contains(op.text) else {
                 throw fail("Expected '=' got \(current?.quoted ?? "end of input")")
             }
             index += 1
-            let value = try expression()
+            let value = try known(try expression())
             try expect(";")
             return .set(target: target, operator: op.text, value: value)
         case "unset":
             let target = try name()
+            try known(variable: target)
+            if let refusal = symbols.neverUnset(target) { throw fail(refusal, at: target.location) }
             try expect(";")
             return .unset(target: target)
         case "call":
@@ -206,7 +224,7 @@ struct VCLParser {
             if current?.isSymbol("(") == true {
                 index += 1
                 while true {
-                    arguments.append(try expression())
+                    arguments.append(try known(try expression()))
                     guard current?.isSymbol(",") == true else { break }
                     index += 1
                 }
@@ -217,7 +235,7 @@ struct VCLParser {
             return .returns(action: action, arguments: arguments, at: token.location)
         case "synthetic":
             try expect("(")
-            let value = try expression()
+            let value = try known(try expression())
             try expect(")")
             try expect(";")
             return .synthetic(value: value, at: token.location)
@@ -226,7 +244,7 @@ struct VCLParser {
             let start = index - 1
             _ = try name()
             try expect("=")
-            _ = try expression()
+            _ = try known(try expression())
             try expect(";")
             return .other(Array(tokens[start..<index]))
         default:
@@ -234,8 +252,9 @@ struct VCLParser {
             let start = index - 1
             guard current?.isSymbol("(") == true else { throw fail("Expected '(' got \(current?.quoted ?? "end of input")") }
             try arguments()
+            let call = try known(Array(tokens[start..<index]))
             try expect(";")
-            return .other(Array(tokens[start..<index]))
+            return .other(call)
         }
     }
 
@@ -256,9 +275,19 @@ struct VCLParser {
         return .branch(arms: arms, otherwise: nil)
     }
 
+    /// Tokens whose names varnishd knows, as it looks them up while it reads.
+    private func known(_ tokens: [VCLToken]) throws(Failure) -> [VCLToken] {
+        if let unknown = symbols.unknown(in: tokens) { throw fail(unknown.message, at: unknown.token.location) }
+        return tokens
+    }
+
+    private func known(variable target: VCLToken) throws(Failure) {
+        if let unknown = symbols.unknownVariable(target) { throw fail(unknown.message, at: unknown.token.location) }
+    }
+
     private mutating func condition() throws(Failure) -> [VCLToken] {
         try expect("(")
-        let condition = try expression()
+        let condition = try known(try expression())
         try expect(")")
         return condition
     }

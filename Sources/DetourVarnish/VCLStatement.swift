@@ -31,6 +31,8 @@ struct VCLSubroutine: Sendable {
 struct VCLProgram: Sendable {
     /// The `vcl` of `vcl 4.1;`.
     var version: VCLToken?
+    /// Its number, the syntax the VCL is written in: `4.0` or `4.1`.
+    var syntax = "4.1"
     var imports: [VCLToken] = []
     var backends: [VCLToken] = []
     var probes: [VCLToken] = []

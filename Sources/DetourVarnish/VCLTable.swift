@@ -23,6 +23,12 @@ struct VCLTable: Sendable {
     /// The built-in VCL's subroutines (its helpers are names a VCL may call and may not define).
     private(set) var builtinSubroutines: Set<String> = []
     private var variables: [String: Variable] = [:]
+    /// The variables only one VCL syntax has (`beresp.storage_hint` only 4.0, `local.socket`
+    /// only 4.1), by name and syntax.
+    private var syntaxVariables: [String: [String: Variable]] = [:]
+    /// The names without a dot of varnishd's symbol table (`ban`, `regsub`, `req`, `sub`,
+    /// `vcl_recv`), each with its kind and the syntaxes that have it.
+    private(set) var symbols: [String: (kind: String, syntaxes: Set<String>)] = [:]
     /// `req.http.` and the other header families, each with its access.
     private var headerFamilies: [(prefix: String, variable: Variable)] = []
     /// Functions and actions by name (`std.fileread`, `regsub`, `hash_data`) with their types.
@@ -45,9 +51,13 @@ struct VCLTable: Sendable {
                 let variable = Variable(type: fields[2], readable: list(3), writable: list(4), unsetable: list(5))
                 if fields[1].hasSuffix("*") {
                     headerFamilies.append((String(fields[1].dropLast()) + ".", variable))
+                } else if fields.count > 6 {
+                    syntaxVariables[fields[1], default: [:]][fields[6]] = variable
                 } else {
                     variables[fields[1]] = variable
                 }
+            case "symbol" where fields.count > 3:
+                symbols[fields[1]] = (fields[2], Set(fields[3].split(separator: ",").map(String.init)))
             case "function", "action", "object": functions[fields[1]] = fields[2]
             case "vmod": vmods = Set(fields[1].split(separator: ",").map(String.init))
             default: break
@@ -55,15 +65,23 @@ struct VCLTable: Sendable {
         }
     }
 
-    /// The variable a name is, a header (`beresp.http.Retry-After`) by its family.
-    func variable(_ name: String) -> Variable? {
-        if let variable = variables[name] { return variable }
+    /// The variable a name is in a VCL of `syntax` (4.0 or 4.1), a header
+    /// (`beresp.http.Retry-After`) by its family.
+    func variable(_ name: String, syntax: String) -> Variable? {
+        if let variable = variables[name] ?? syntaxVariables[name]?[syntax] { return variable }
         return headerFamilies.first { name.hasPrefix($0.prefix) && name.count > $0.prefix.count }?.variable
+    }
+
+    /// varnishd's words for a variable another VCL syntax has: `Symbol not found: '…'` and this.
+    func otherSyntaxNote(_ name: String) -> String? {
+        guard let syntaxes = syntaxVariables[name]?.keys, let other = syntaxes.first else { return nil }
+        return other == "4.0" ? "(Only available when VCL syntax <= 4.0)" : "(Only available when \(other) <= VCL syntax)"
     }
 
     /// Every variable, a header family by its prefix (`req.http.`).
     var allVariables: [(name: String, variable: Variable)] {
-        variables.map { ($0.key, $0.value) } + headerFamilies.map { ($0.prefix, $0.variable) }
+        variables.map { ($0.key, $0.value) } + syntaxVariables.flatMap { name, bySyntax in bySyntax.values.map { (name, $0) } }
+            + headerFamilies.map { ($0.prefix, $0.variable) }
     }
 
     /// Whether a name starts like a variable (`req.`, `beresp.`, `now`), so an unknown one is

@@ -18,8 +18,12 @@ public enum VarnishChecker: ProxyDialect {
     public static let catalogue: [RuleDescription] = VarnishRules.all
 
     public static func check(_ options: ProxyCheck.Options) -> ProxyCheck.Report {
-        // `--server-root` names the folders of varnishd's `-p vcl_path`.
-        let vclPath = options.serverRoot.map { $0.split(separator: ":").map(String.init) } ?? VCLConfig.defaultVCLPath
+        // `--server-root` names the folders of varnishd's `-p vcl_path`; by default the main
+        // file's folder comes first, as where the VCL is installed (/etc/varnish/default.vcl
+        // with its includes beside it), then Debian's: `detour verify` runs it so.
+        let vclPath =
+            options.serverRoot.map { $0.split(separator: ":").map(String.init) }
+            ?? [options.main.deletingLastPathComponent().path] + VCLConfig.defaultVCLPath
         let config = VCLConfig.load(main: options.main, display: options.mainDisplay, vclPath: vclPath)
         if let refusal = config.diagnostic ?? VCLCompileCheck(program: config.program, table: .shared).firstRefusal() {
             return ProxyCheck.Report(diagnostics: [refusal], coverage: [], files: config.files)

@@ -55,7 +55,7 @@ struct CheckCommand: ParsableCommand {
     @Option(
         name: .customLong("server-root"),
         help: ArgumentHelp(
-            "Apache: where relative Include and file paths start when the configuration sets no ServerRoot, as 'apache2 -d' takes it (default: the main file's folder). Varnish: the folders a relative include is looked up in, colon-separated, as varnishd's '-p vcl_path' (default: /etc/varnish:/usr/share/varnish/vcl).",
+            "Apache: where relative Include and file paths start when the configuration sets no ServerRoot, as 'apache2 -d' takes it (default: the main file's folder). Varnish: the folders a relative include is looked up in, colon-separated, as varnishd's '-p vcl_path' (default: the main file's folder, then /etc/varnish:/usr/share/varnish/vcl, as for a VCL installed with its includes beside it).",
             valueName: "DIR"))
     var serverRoot: String?
 

@@ -10,7 +10,7 @@ struct VCLGenerator {
     enum Fault: CaseIterable {
         case unreadableVariable, unwritableVariable, ununsetableVariable, illegalReturn, undefinedCall, unusedSubroutine
         case missingSemicolon, missingBrace, unterminatedString, missingVersion, unknownVMOD, unknownVariable, functionWithoutImport
-        case reservedName, duplicateSubroutine
+        case reservedName, duplicateSubroutine, nameOfTheLanguage, nameTwice
     }
 
     private var random: SplitMix64
@@ -49,7 +49,8 @@ struct VCLGenerator {
             }
             subs.append((method, body))
         }
-        var head = ["vcl 4.1;", "import std;", "backend default {", "    .host = \"127.0.0.1\";", "    .port = \"8000\";", "}"]
+        // Now and then 4.0's syntax, which has variables 4.1 does not, and lacks some of its.
+        var head = [chance(15) ? "vcl 4.0;" : "vcl 4.1;", "import std;", "backend default {", "    .host = \"127.0.0.1\";", "    .port = \"8000\";", "}"]
         switch fault {
         case .unreadableVariable?, .unwritableVariable?, .ununsetableVariable?, .illegalReturn?:
             let method = pick(methods)
@@ -70,6 +71,8 @@ struct VCLGenerator {
             subs.append(("vcl_recv", ["std.log(\"x\");"]))
         case .missingVersion?: head.removeFirst()
         case .unknownVariable?: subs.append(("vcl_recv", ["set req.frobnicate = \"x\";"]))
+        case .nameOfTheLanguage?: head.append("acl \(pick(["ban", "regsub", "req", "hash_data", "client", "purge"])) { \"127.0.0.1\"; }")
+        case .nameTwice?: head += ["acl twice { \"127.0.0.1\"; }", "backend twice { .host = \"127.0.0.1\"; }"]
         default: break
         }
         var lines = head + [""]

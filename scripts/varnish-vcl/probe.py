@@ -6,7 +6,12 @@ it as a table (generate.sh writes it to Sources/DetourVarnish/VCL/varnish-vcl.ts
   "Legal returns are" list varnishd -C prints for one it refuses);
 - builtin: the subroutines of the built-in VCL (`varnishd -x builtin`);
 - variable: each variable of the compiler's symbol table with its type, and the methods in
-  which varnishd -C lets a VCL read, set and unset it (tried one by one);
+  which varnishd -C lets a VCL read, set and unset it (tried one by one); a seventh column,
+  4.0 or 4.1, for one only that VCL syntax has (`beresp.storage_hint`, `local.socket`), tried
+  under it;
+- symbol: each name of the symbol table without a dot (reserved words, actions, functions,
+  variables, subroutines), its kind and the VCL syntaxes that have it: a VCL may not name an
+  ACL, backend, probe or subroutine so;
 - function, action, object: the functions and actions of the symbol table, and each shipped
   VMOD's functions and object constructors (when imported), with the type they return.
 
@@ -24,13 +29,13 @@ import tempfile
 STATE = tempfile.mkdtemp(prefix="detour-vcl-probe-")
 # varnishd reads the file as its unprivileged user.
 os.chmod(STATE, 0o755)
-HEAD = 'vcl 4.1;\n{imports}backend default {{ .host = "127.0.0.1"; .port = "8000"; }}\n'
+HEAD = 'vcl {syntax};\n{imports}backend default {{ .host = "127.0.0.1"; .port = "8000"; }}\n'
 
 
-def compile_vcl(body, imports=""):
+def compile_vcl(body, imports="", syntax="4.1"):
     """varnishd -C on a VCL: (accepted, standard output, standard error: the C or the refusal)."""
     with tempfile.NamedTemporaryFile("w", suffix=".vcl", dir=STATE, delete=False) as file:
-        file.write(HEAD.format(imports=imports) + body + "\n")
+        file.write(HEAD.format(syntax=syntax, imports=imports) + body + "\n")
     os.chmod(file.name, 0o644)
     # A working folder each: two compilers in one folder disturb each other's files.
     work = tempfile.mkdtemp(dir=STATE)
@@ -75,34 +80,46 @@ def main():
         rows.append(["method", method, ",".join(re.findall(r'"(\w+)"', legal))])
     rows.append(["builtin", ",".join(builtin_subs)])
 
+    # (name, syntax) → type; syntax "" where both 4.0 and 4.1 have the variable (the symbol
+    # table's range: 0 to 40, 41 to 99, or 0 to 99).
     variables = {}
     for kind, vtype, low, high, name in table:
-        if kind in ("var", "none") and vtype not in ("HTTP",) and int(high) >= 41 and not name.startswith("storage."):
+        if kind in ("var", "none") and vtype not in ("HTTP",) and not name.startswith("storage."):
             if re.search(r"\.http\.", name):
                 continue  # headers the probe VCL named itself
-            variables[name] = vtype
+            syntax = "4.0" if int(high) < 41 else "4.1" if int(low) >= 41 else ""
+            variables[(name, syntax)] = vtype
 
-    def access(name):
+    def access(key):
+        name, syntax = key
         probe = name.replace("*", ".x-probe")
         found = {"read": [], "write": [], "unset": []}
         for method in methods:
-            accepted, _, err = compile_vcl(f'sub {method} {{ std.log("" + {probe}); }}', "import std;\n")
+            accepted, _, err = compile_vcl(f'sub {method} {{ std.log("" + {probe}); }}', "import std;\n", syntax or "4.1")
             # A body is never read: the compiler refuses to convert it before asking where.
-            if "Not available in subroutine" not in err and variables[name] != "BODY":
+            if "Not available in subroutine" not in err and variables[key] != "BODY":
                 found["read"].append(method)
-            value = VALUES.get(variables[name], probe)
-            _, _, err = compile_vcl(f"sub {method} {{ set {probe} = {value}; }}", "import std;\n")
+            value = VALUES.get(variables[key], probe)
+            _, _, err = compile_vcl(f"sub {method} {{ set {probe} = {value}; }}", "import std;\n", syntax or "4.1")
             if "cannot be set" not in err.lower() and "read only" not in err and "Not available" not in err:
                 found["write"].append(method)
-            _, _, err = compile_vcl(f"sub {method} {{ unset {probe}; }}", "import std;\n")
+            _, _, err = compile_vcl(f"sub {method} {{ unset {probe}; }}", "import std;\n", syntax or "4.1")
             if "cannot be unset" not in err.lower() and "Not available" not in err:
                 found["unset"].append(method)
-        return name, found
+        return key, found
 
     short = lambda ms: ",".join(m[len("vcl_"):] for m in ms) or "-"
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-        for name, found in sorted(pool.map(access, sorted(variables))):
-            rows.append(["variable", name, variables[name], short(found["read"]), short(found["write"]), short(found["unset"])])
+        for (name, syntax), found in sorted(pool.map(access, sorted(variables))):
+            row = ["variable", name, variables[(name, syntax)], short(found["read"]), short(found["write"]), short(found["unset"])]
+            rows.append(row + ([syntax] if syntax else []))
+
+    # Names without a dot: what a declaration may not be called (the VMODs' are the VCL's own
+    # imports). Their syntaxes: 40 to 41 is both, 41 to 41 only 4.1.
+    for kind, vtype, low, high, name in table:
+        if "." not in name and kind in ("reserved", "action", "func", "var", "sub"):
+            syntaxes = [s for s, v in (("4.0", 40), ("4.1", 41)) if int(low) <= v <= int(high)]
+            rows.append(["symbol", name, kind, ",".join(syntaxes)])
 
     for kind, vtype, low, high, name in table:
         if kind in ("func", "action") and int(high) >= 41:
