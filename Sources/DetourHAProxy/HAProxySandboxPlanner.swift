@@ -43,6 +43,11 @@ struct HAProxySandboxPlanner {
 
     mutating func rewrite(_ section: HAProxySection) {
         let isFastCGI = section.lines.contains { $0.keyword == "use-fcgi-app" }
+        // Its TLS health checks make HAProxy prepare every server's TLS: a server whose
+        // `verify none` is dropped with its options would be refused for want of a CA file.
+        let checksOverTLS = section.lines.contains {
+            $0.keyword == "tcp-check" && $0.words.count > 1 && $0.words[1].text == "connect" && $0.words.contains { $0.text == "ssl" }
+        }
         if ["frontend", "listen"].contains(section.kind), let client = HAProxyClientAddress.needed(section) {
             clientAddresses[section.location] = client
         }
@@ -66,7 +71,8 @@ struct HAProxySandboxPlanner {
                 bind(line, in: section)
             case (_, "server"), (_, "server-template"):
                 let proxied = ["backend", "listen"].contains(section.kind)
-                server(line, notHTTP: !proxied ? "a \(section.kind) section's server" : nil, gateway: isFastCGI ? "fastcgi" : nil)
+                server(
+                    line, notHTTP: !proxied ? "a \(section.kind) section's server" : nil, gateway: isFastCGI ? "fastcgi" : nil, checksOverTLS: checksOverTLS)
             case (_, "source") where words.contains("usesrc"):
                 replace(line, with: [], "\(words.joined(separator: " ")): transparent proxying needs TPROXY and privileges the sandbox does not have")
             case (_, "default-server"):
@@ -142,7 +148,7 @@ struct HAProxySandboxPlanner {
     /// A server line to the fake upstream (speaking `gateway`, FastCGI, when its backend uses
     /// a FastCGI application), or, for one that is no web upstream (`notHTTP` says what it is),
     /// to where nothing listens; its options dropped either way.
-    private mutating func server(_ line: HAProxyLine, notHTTP: String?, gateway: String? = nil) {
+    private mutating func server(_ line: HAProxyLine, notHTTP: String?, gateway: String? = nil, checksOverTLS: Bool = false) {
         let template = line.keyword == "server-template"
         let addressIndex = template ? 3 : 2
         guard line.words.count > addressIndex else { return }
@@ -152,12 +158,14 @@ struct HAProxySandboxPlanner {
         let fakeName = gateway.map { "the fake upstream (\($0))" } ?? "the fake upstream (plain HTTP)"
         // HAProxy refuses this server's TLS: kept, so its own test says so at this line.
         let refused = tlsRefusedServers.contains(line.location)
+        let tls = refused ? ["ssl", "verify", "required"] : checksOverTLS ? ["verify", "none"] : []
         replace(
-            line, with: Array(words.prefix(addressIndex)) + [fake] + (refused ? ["ssl", "verify", "required"] : []),
+            line, with: Array(words.prefix(addressIndex)) + [fake] + tls,
             "\(words.prefix(addressIndex + 1).joined(separator: " ")): "
                 + (fake == context.deadUpstream ? "nothing listens there" : fakeName)
                 + (dropped.isEmpty ? "" : ", \(dropped.joined(separator: " ")) dropped")
-                + (refused ? "; TLS with no CA file kept: HAProxy refuses it" : ""))
+                + (refused ? "; TLS with no CA file kept: HAProxy refuses it" : "")
+                + (!refused && checksOverTLS ? "; verify none: its proxy's TLS health checks need no CA file in the sandbox" : ""))
         if let notHTTP { notProbed.append((line.location, "\(words[0]) \(words[1]): \(notHTTP), not probed: no web upstream")) }
     }
 

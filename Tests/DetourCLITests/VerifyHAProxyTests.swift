@@ -223,4 +223,18 @@ final class VerifyHAProxyTests: XCTestCase {
         ])
         XCTAssertEqual(try VerifyWorkspace.findings(checked), ["haproxy.syntax:18", "haproxy.syntax:19", "haproxy.syntax:20"], checked.stdout)
     }
+
+    /// A server speaking TLS with no CA file to check its certificate against: the sandbox keeps
+    /// its TLS, so HAProxy refuses it at its line; one with `verify none` behind TLS health checks
+    /// keeps that, so the sandbox's run is not refused where the real one is not.
+    func testTLSToAServerIsRefusedOnlyWhereHAProxyRefusesIt() throws {
+        let site = "frontend www\n    bind :80\n    default_backend app\n\nbackend app\n    option tcp-check\n    tcp-check connect port 443 ssl\n"
+        let unchecked = try verify(head + pages + site + "    server a 10.0.0.5:443 ssl\n")
+        XCTAssertEqual(unchecked.status, 1, unchecked.stdout + unchecked.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(unchecked), ["haproxy.syntax:25"], unchecked.stdout)
+        XCTAssertTrue(unchecked.stdout.contains("no CA file"), unchecked.stdout)
+        let trusted = try verify(head + pages + site + "    server a 10.0.0.5:443 ssl verify none\n")
+        XCTAssertEqual(try VerifyWorkspace.findings(trusted), ["haproxy.upstream-errors-pass-through:22"], trusted.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(trusted, "/", "not listening")?.status, 503, trusted.stdout)
+    }
 }
