@@ -12,8 +12,8 @@ BUILD_PACKAGES = libcmark-dev
 # libraries they load to the archive's versions, so no server warns that it was built against a
 # newer one.
 TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-headers-more-filter libnginx-mod-http-set-misc caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
-# What the real configurations of Tests/RealConfigs load beyond the tests: the nginx modules
-# Debian packages (nginx-extras' set) and the VMODs of varnish-modules.
+# What the real configurations of Tests/RealConfigs load (make test runs a sample of them): the
+# nginx modules Debian packages (nginx-extras' set), the VMODs of varnish-modules, mod_wsgi.
 REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
 
 .PHONY: site test lint format install deb test-install check-oracle check-real bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release clean
@@ -23,11 +23,12 @@ site: deps
 	$(SWIFT) build --product detour
 	.build/debug/detour build
 
-## test: the formatting check, the whole suite, end-to-end tests included, then the installed binary outside the repository and the Debian package installed, used and removed; first, the versions of the servers and libraries the tests run against
+## test: the formatting check, the whole suite, end-to-end tests included, a fixed sample of the real configurations (check-real's, 30 per server), then the installed binary outside the repository and the Debian package installed, used and removed; first, the versions of the servers and libraries the tests run against
 test: deps test-deps lint
-	@scripts/test-environment.sh $(BUILD_PACKAGES) $(TEST_PACKAGES) time
+	@scripts/test-environment.sh $(BUILD_PACKAGES) $(TEST_PACKAGES) $(REAL_PACKAGES) time
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	DETOUR=.build/debug/detour scripts/check-real.py --sample 30
 	scripts/test-install.sh
 	scripts/test-deb.sh
 
@@ -78,7 +79,6 @@ bench-diagnose: deps release
 
 ## check-real: detour check and detour verify on every real configuration of Tests/RealConfigs (MANIFEST.tsv names each one's source and licence), compared rule by rule: per server, agreement and the disagreements by rule and kind (in full in .build/check-real/<server>.txt)
 check-real: deps test-deps release
-	@scripts/install-packages.sh $(REAL_PACKAGES)
 	@test -d public/errors || .build/static/release/detour build
 	DETOUR=.build/static/release/detour scripts/check-real.py
 
@@ -108,7 +108,7 @@ deps:
 # gunicorn 23 from PyPI beside Debian's 20.1: the knowledge base quotes the wording of both.
 GUNICORN_23 = .build-python/gunicorn-23
 test-deps:
-	@scripts/install-packages.sh $(TEST_PACKAGES) time
+	@scripts/install-packages.sh $(TEST_PACKAGES) $(REAL_PACKAGES) time
 	@test -d $(GUNICORN_23)/gunicorn || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(GUNICORN_23) gunicorn==23.0.0
 
 clean:

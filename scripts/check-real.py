@@ -36,6 +36,11 @@ them where the package installed them. Pages: the shipped knowledge base's publi
 --sample N takes every configuration whose position in the manifest is a multiple of the
 manifest's length / N (a fixed sample, the same on every run). DETOUR names the binary.
 
+Tests/RealConfigs/<server>/KNOWN.tsv lists the disagreements whose class is understood and not
+yet fixed (case, kind, rule, class): they are counted apart as known. The run fails (exit 1) on
+any other disagreement, and on a configuration that could not run unless it is listed with kind
+`not-run`; a listed one that no longer shows is printed, to be taken off the list.
+
 Each case falls in one of two halves by its name (the first bit of its SHA-1): agreement is
 printed for each, and the report file lists the tuned half's disagreements first. Fixes are
 found on the tuned half; the held-out half says how check does on configurations nobody looked
@@ -298,6 +303,21 @@ def prepare(server, row):
     return work, main, snippet
 
 
+def known_disagreements(server):
+    """(case, kind, rule) → class, from the server's KNOWN.tsv."""
+    known = {}
+    path = os.path.join(CORPUS, server, "KNOWN.tsv")
+    if not os.path.isfile(path):
+        return known
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if line.startswith("#") or not line.strip():
+                continue
+            case, kind, rule, reason = (line.rstrip("\n").split("\t") + [""] * 4)[:4]
+            known[(case, kind, rule)] = reason
+    return known
+
+
 def run(detour, command, server, main, arguments, folder):
     result = subprocess.run([detour, command, server, main, "--pages", PAGES, "--format", "json"] + arguments,
                             cwd=folder, capture_output=True, text=True, timeout=900)
@@ -328,8 +348,10 @@ def main(argv):
         if sample and sample < len(rows):
             step = len(rows) / sample
             rows = [rows[int(i * step)] for i in range(sample)]
+        known = known_disagreements(server)
+        seen_known = set()
         cannot, agree, others = [], collections.Counter(), 0
-        kinds = collections.Counter()
+        kinds, known_kinds = collections.Counter(), collections.Counter()
         ran = collections.Counter()
         report_lines = []
         for row in rows:
@@ -338,6 +360,8 @@ def main(argv):
             checked, error = run(detour, "check", server, main_file, arguments, folder)
             verified, refusal = run(detour, "verify", server, main_file, arguments + ["--compare-check"], folder)
             if checked is None or verified is None:
+                if (row["case"], "not-run", "-") in known:
+                    seen_known.add((row["case"], "not-run", "-"))
                 cannot.append((row["case"], refusal or error))
                 report_lines.append((True, ["%s: not run: %s" % (row["case"], refusal or error)]))
                 continue
@@ -350,20 +374,31 @@ def main(argv):
                 continue
             entry = ["%s (%s half; %s %s%s):" % (row["case"], half(row["case"]), row["repository"], row["path"], ", detour's snippet added" if snippet else "")]
             for kind, rule, text in disagreements:
-                kinds[(kind, rule)] += 1
-                entry.append("  %s %s %s" % (kind, rule, text))
+                key = (row["case"], kind, rule)
+                if key in known:
+                    seen_known.add(key)
+                    known_kinds[(kind, rule)] += 1
+                else:
+                    kinds[(kind, rule)] += 1
+                entry.append("  %s %s %s%s" % (kind, rule, text, " (known: %s)" % known[key] if key in known else ""))
             report_lines.append((half(row["case"]) != "tuned", entry))
         run_count = len(rows) - len(cannot)
-        unexplained += sum(kinds.values())
+        unexplained += sum(kinds.values()) + sum(1 for case, _ in cannot if (case, "not-run", "-") not in known)
         with open(os.path.join(OUT, server + ".txt"), "w", encoding="utf-8") as out:
             for _, entry in sorted(report_lines, key=lambda item: item[0]):
                 out.write("\n".join(entry) + "\n")
         print("%s: %d configurations; verified %d (%d could not run); agreement %d/%d (tuned half %d/%d, held-out half %d/%d); check's findings verify does not judge: %d"
               % (server, len(rows), run_count, len(cannot), sum(agree.values()), run_count, agree["tuned"], ran["tuned"], agree["held-out"], ran["held-out"], others))
         for case, reason in cannot:
-            print("  not run: %s: %s" % (case, reason))
+            print("  not run%s: %s: %s" % (" (known)" if (case, "not-run", "-") in known else "", case, reason))
         for (kind, rule), count in sorted(kinds.items()):
             print("  %s %s: %d" % (kind, rule, count))
+        for (kind, rule), count in sorted(known_kinds.items()):
+            print("  known: %s %s: %d" % (kind, rule, count))
+        sampled = {row["case"] for row in rows}
+        for key in sorted(set(known) - seen_known):
+            if key[0] in sampled:
+                print("  listed in KNOWN.tsv, not seen now: %s" % " ".join(key))
         print("  in full: %s" % os.path.relpath(os.path.join(OUT, server + ".txt"), ROOT))
     return 1 if unexplained else 0
 
