@@ -55,7 +55,6 @@ struct VCLCompileCheck {
         .error(VarnishRules.syntax.id, message, at: token.location)
     }
 
-    /// A variable varnishd does not know in this VCL's syntax, with the syntax that has it.
     /// The VCL's ACLs, backends and probes: an ACL may be called `client`, like a variable's scope.
     private var declaredNames: Set<String> { Set((program.acls + program.backends + program.probes).map(\.text)) }
 

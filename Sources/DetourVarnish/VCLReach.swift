@@ -1,5 +1,5 @@
-/// Which subroutines call which, and so which methods reach each subroutine: varnishd checks a
-/// subroutine's variables and returns for every method that calls it, directly or not.
+/// Which subroutines call which, and the names the VCL's statements read: varnishd refuses a
+/// call to no subroutine and a declaration nothing uses.
 struct VCLReach {
     /// Every `call`, in reading order, with the subroutine it stands in.
     private(set) var calls: [(caller: String, target: VCLToken)] = []
@@ -7,7 +7,6 @@ struct VCLReach {
     private(set) var namesUsed: [VCLToken] = []
     /// Subroutines by name, the VCL's own and the built-in ones.
     private(set) var defined: [String: [VCLSubroutine]] = [:]
-    private var methodsByName: [String: Set<String>] = [:]
 
     init(_ program: VCLProgram) {
         var calls: [(caller: String, target: VCLToken)] = []
@@ -27,19 +26,5 @@ struct VCLReach {
             }
         }
         (self.calls, self.namesUsed) = (calls, namesUsed)
-        let table = VCLTable.shared
-        // From each method, every subroutine it calls, through any depth (calls cannot loop).
-        for method in table.methods.keys {
-            var stack = [method]
-            var seen: Set<String> = [method]
-            while let name = stack.popLast() {
-                methodsByName[name, default: []].insert(method)
-                for call in calls where call.caller == name && seen.insert(call.target.text).inserted {
-                    stack.append(call.target.text)
-                }
-            }
-        }
     }
-
-    func methods(reaching subroutine: String) -> Set<String> { methodsByName[subroutine] ?? [] }
 }
