@@ -146,8 +146,7 @@ struct HAProxyModel: Sendable {
         // HAProxy prepares its servers' TLS after reading the files, only when it read them
         // without a fatal error.
         if diagnostics.isEmpty {
-            diagnostics = serverVerify.refusals
-            tlsRefusedServers = serverVerify.refusedLines
+            (diagnostics, tlsRefusedServers) = serverVerify.refusals
         }
         for proxy in proxies where proxy.takesRequests {
             routed[ObjectIdentifier(proxy)] = routedBackends(of: proxy)

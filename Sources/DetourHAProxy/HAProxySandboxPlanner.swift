@@ -45,9 +45,7 @@ struct HAProxySandboxPlanner {
         let isFastCGI = section.lines.contains { $0.keyword == "use-fcgi-app" }
         // Its TLS health checks make HAProxy prepare every server's TLS: a server whose
         // `verify none` is dropped with its options would be refused for want of a CA file.
-        let checksOverTLS = section.lines.contains {
-            $0.keyword == "tcp-check" && $0.words.count > 1 && $0.words[1].text == "connect" && $0.words.contains { $0.text == "ssl" }
-        }
+        let checksOverTLS = section.lines.contains(where: HAProxyServerVerify.connectsOverTLS)
         if ["frontend", "listen"].contains(section.kind), let client = HAProxyClientAddress.needed(section) {
             clientAddresses[section.location] = client
         }

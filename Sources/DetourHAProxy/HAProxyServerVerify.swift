@@ -30,24 +30,30 @@ struct HAProxyServerVerify: Sendable {
         case "server-template" where words.count >= 4:
             servers.append(
                 Server(name: "\(section.name ?? "")/\(words[1].text)", section: section.location, line: line.location, tls: defaultServer.server(words[4...])))
-        case "tcp-check" where words.count >= 2 && words[1].text == "connect" && words.dropFirst(2).contains(where: { $0.text == "ssl" }):
+        case "tcp-check" where Self.connectsOverTLS(line):
             tcpCheckSSL.insert(section.location)
         default:
             break
         }
     }
 
-    /// The lines of the servers HAProxy refuses.
-    var refusedLines: Set<SourceLocation> {
-        Set(servers.filter { $0.tls.refusal(tcpCheckSSL: tcpCheckSSL.contains($0.section), verifiedByDefault: verifiedByDefault) != nil }.map(\.line))
+    /// `tcp-check connect … ssl`: HAProxy prepares TLS for every server of its proxy.
+    static func connectsOverTLS(_ line: HAProxyLine) -> Bool {
+        line.keyword == "tcp-check" && line.words.count >= 2 && line.words[1].text == "connect" && line.words.dropFirst(2).contains { $0.text == "ssl" }
     }
 
-    var refusals: [Diagnostic] {
+    /// The servers HAProxy refuses, each with its words, in order: decided once.
+    private var refused: [(server: Server, words: String)] {
         servers.compactMap { server in
-            guard let words = server.tls.refusal(tcpCheckSSL: tcpCheckSSL.contains(server.section), verifiedByDefault: verifiedByDefault) else {
-                return nil
-            }
-            return .error(
+            server.tls.refusal(tcpCheckSSL: tcpCheckSSL.contains(server.section), verifiedByDefault: verifiedByDefault).map { (server, $0) }
+        }
+    }
+
+    /// HAProxy's refusals, and the lines of the servers it refuses.
+    var refusals: (diagnostics: [Diagnostic], lines: Set<SourceLocation>) {
+        let refused = self.refused
+        let diagnostics = refused.map { server, words in
+            Diagnostic.error(
                 HAProxyRules.syntax.id,
                 "server '\(server.name)' speaks TLS and checks its certificate against no CA file: HAProxy refuses the file ('\(words)')", at: server.line,
                 notes: [
@@ -56,5 +62,6 @@ struct HAProxyServerVerify: Sendable {
                     )
                 ])
         }
+        return (diagnostics, Set(refused.map(\.server.line)))
     }
 }
