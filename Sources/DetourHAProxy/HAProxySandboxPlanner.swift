@@ -41,7 +41,25 @@ struct HAProxySandboxPlanner {
         self.tlsRefusedServers = tlsRefusedServers
     }
 
+    /// The rule keywords an SPOE group is sent from (`http-request send-spoe-group …`).
+    static let ruleKeywords: Set<String> = ["http-request", "http-response", "tcp-request", "tcp-response"]
+    /// Why the SPOE filters and their actions go: the agents are not run, and an agent that
+    /// answers nothing makes HAProxy set its error variable, which configurations deny on.
+    static let agentsNotRun = "SPOE agents are not run; the sandbox lets every probe through, as an agent that finds nothing does"
+
     mutating func rewrite(_ section: HAProxySection) {
+        // A `program` is an outside process master-worker mode starts (an SPOE agent, most
+        // often): not run in the sandbox, which runs HAProxy without master-worker.
+        if section.kind == "program" {
+            if let header = lines.statement(at: section.location.line) {
+                rewrites.append(
+                    .init(
+                        file: 0, range: header, text: "", reason: "program \(section.name ?? ""): the sandbox runs no outside process",
+                        location: section.location))
+            }
+            for line in section.lines { replace(line, with: [], "program \(section.name ?? "") \(line.keyword): with its section") }
+            return
+        }
         let isFastCGI = section.lines.contains { $0.keyword == "use-fcgi-app" }
         // Its TLS health checks make HAProxy prepare every server's TLS: a server whose
         // `verify none` is dropped with its options would be refused for want of a CA file.
@@ -78,12 +96,16 @@ struct HAProxySandboxPlanner {
             case (_, "errorfile") where words.count >= 3:
                 let page = installed(words[2], "errorfile \(words[1])")
                 replace(line, with: [words[0], words[1], page.path], page.reason)
+            case (_, "filter") where words.count >= 2 && words[1] == "spoe":
+                replace(line, with: [], "\(words.joined(separator: " ")): \(Self.agentsNotRun)")
             case (_, "timeout") where words.count >= 3 && Self.timeouts.contains(words[1]):
                 if (Self.milliseconds(words[2]) ?? 0) > Self.timeoutMilliseconds {
                     replace(
                         line, with: ["timeout", words[1], Self.timeout],
                         "timeout \(words[1]) \(words[2]): \(Self.timeout), so a silent server is given up in time")
                 }
+            case (_, let rule) where Self.ruleKeywords.contains(rule) && words.contains("send-spoe-group"):
+                replace(line, with: [], "\(words.joined(separator: " ")): \(Self.agentsNotRun)")
             case (_, "http-request"), (_, "http-response"), (_, "http-after-response"):
                 guard let index = words.firstIndex(where: Self.fileArguments.contains), index + 1 < words.count, words.contains("return") else { continue }
                 var changed = words

@@ -316,10 +316,9 @@ struct VCLParser {
             index += 1
         case .number:
             index += 1
-            // A duration's or a size's unit.
-            if let unit = current, unit.kind == .name, unit.location.line == token.location.line,
-                unit.location.column == token.location.column + token.text.utf8.count
-            {
+            // A duration's or a size's unit: varnishd takes the name after a number as its
+            // unit wherever it is written (`120s`, `120 s`).
+            if let unit = current, unit.kind == .name {
                 index += 1
             }
         case .name:

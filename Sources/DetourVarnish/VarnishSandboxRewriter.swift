@@ -3,8 +3,8 @@ import DetourProxyCore
 import Foundation
 
 /// The rewrites of one VCL file for `VarnishSandbox`, found in its text: strings (`"…"`,
-/// `{"…"}`) and comments (`//`, `#`, `/* */`) are skipped, `backend NAME { … }` blocks and
-/// `include "…";` read at the top level, `std.fileread("…")` anywhere.
+/// `{"…"}`) and comments (`//`, `#`, `/* */`) are skipped, `backend NAME { … }` blocks,
+/// `acl NAME { … }` blocks and `include "…";` read at the top level, `std.fileread("…")` anywhere.
 struct VarnishSandboxRewriter {
     let bytes: [UInt8]
     let file: Int
@@ -52,6 +52,11 @@ struct VarnishSandboxRewriter {
                 if depth == 0, word == "backend", open < bytes.count, bytes[open] == UInt8(ascii: "{"), let close = closing(open) {
                     backend(index, open..<close)
                     index = close + 1
+                    continue
+                }
+                if depth == 0, word == "acl", let block = aclBlock(after: index + word.utf8.count) {
+                    acl(self.word(at: skipBlanks(index + word.utf8.count)), block)
+                    index = block.upperBound + 1
                     continue
                 }
                 if depth == 0, word == "probe", open < bytes.count, bytes[open] == UInt8(ascii: "{"), let close = closing(open) {
@@ -161,6 +166,63 @@ struct VarnishSandboxRewriter {
             guard let range = fields[field]?.value, let seconds = Self.seconds(written(field)), seconds > Self.timeoutSeconds else { continue }
             replace(range, with: "3s", "backend \(name) .\(field) \(written(field)): 3s, so a silent upstream is given up in time")
         }
+    }
+
+    // MARK: ACLs
+
+    /// The `{ … }` of `acl NAME [+flag …] {`, the name's end at `start`.
+    private func aclBlock(after start: Int) -> Range<Int>? {
+        var index = skipBlanks(start)
+        index += word(at: index).utf8.count
+        index = skipBlanks(index)
+        while index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            index = skipBlanks(index + 1 + word(at: index + 1).utf8.count)
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), let close = closing(index) else { return nil }
+        return index..<close
+    }
+
+    /// Each entry naming a host goes in parentheses. varnishd resolves the names when it
+    /// compiles, and refuses one that does not resolve (`DNS lookup(api): Name or service not
+    /// known`); a Compose service's or a cluster's names resolve where the configuration runs, not
+    /// here. In parentheses an unresolved name is left out with a warning, so the ACL matches
+    /// what it would match for a client that is none of those hosts.
+    private mutating func acl(_ name: String, _ body: Range<Int>) {
+        var index = body.lowerBound + 1
+        var parenthesized = false
+        while index < body.upperBound {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\""), let close = bytes[(index + 1)..<body.upperBound].firstIndex(of: UInt8(ascii: "\"")) {
+                let address = String(decoding: bytes[(index + 1)..<close], as: UTF8.self)
+                let end = bytes[close..<body.upperBound].firstIndex(of: UInt8(ascii: ";")) ?? body.upperBound
+                if !parenthesized, Self.namesHost(address) {
+                    let entry = index..<end
+                    let written = String(decoding: bytes[entry], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    replace(
+                        entry, with: "(\(written))",
+                        "acl \(name) \"\(address)\": in parentheses, the name resolves where the configuration runs, not here")
+                }
+                index = end
+                continue
+            }
+            if let skipped = skip(from: index) {
+                index = skipped
+                continue
+            }
+            if byte == UInt8(ascii: "(") { parenthesized = true }
+            if byte == UInt8(ascii: ";") { parenthesized = false }
+            index += 1
+        }
+    }
+
+    /// Whether an ACL entry's address is a host name rather than an IPv4 or IPv6 address (with
+    /// or without its mask); `localhost` resolves everywhere.
+    static func namesHost(_ address: String) -> Bool {
+        let host = address.split(separator: "/", maxSplits: 1).first.map(String.init) ?? address
+        if host == "localhost" || host.isEmpty { return false }
+        if host.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return false }
+        if host.contains(":"), host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) { return false }
+        return true
     }
 
     /// `.name = value;` at `start`: the whole field and its value (a string's bytes without quotes).

@@ -224,6 +224,50 @@ final class VerifyHAProxyTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(checked), ["haproxy.syntax:18", "haproxy.syntax:19", "haproxy.syntax:20"], checked.stdout)
     }
 
+    /// An SPOE agent (a WAF, as Coraza's example has it) and the `program` that starts it: the
+    /// sandbox runs neither, and lets every probe through as an agent that finds nothing does;
+    /// left in, the agent's silence sets its error variable and the configuration's own rule
+    /// denies every probe with a 500, hiding the application's errors passing through.
+    func testSPOEAgentsAndProgramsAreNotRunAndProbesPassAsTheyWouldThroughAQuietAgent() throws {
+        try folder.write([
+            "conf/coraza.cfg":
+                "[coraza]\nspoe-agent coraza-agent\n    groups coraza-req\n    use-backend coraza-spoa\n\nspoe-group coraza-req\n    messages coraza-req\n\nspoe-message coraza-req\n    args app=str(sample_app) id=unique-id src-ip=src method=method path=path\n"
+        ])
+        let result = try verify(
+            head + pages
+                + """
+                program coraza
+                    command coraza-spoa -config /etc/coraza/config.yaml
+
+                frontend www
+                    bind :80
+                    filter spoe engine coraza config coraza.cfg
+                    http-request send-spoe-group coraza coraza-req
+                    http-request deny deny_status 403 if { var(txn.coraza.action) -m str deny }
+                    http-request deny deny_status 500 if { var(txn.coraza.error) -m int gt 0 }
+                    default_backend app
+
+                backend app
+                    server a 10.0.0.5:80
+
+                backend coraza-spoa
+                    mode tcp
+                    server agent 127.0.0.1:9000
+
+                """)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 500")?.body, "the upstream's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
+        XCTAssertTrue(try VerifyWorkspace.findings(result).contains("haproxy.upstream-errors-pass-through:29"), result.stdout)
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites")
+        for written in ["filter spoe engine coraza config coraza.cfg", "http-request send-spoe-group coraza coraza-req"] {
+            XCTAssertTrue(
+                rewrites.contains("\(written): SPOE agents are not run; the sandbox lets every probe through, as an agent that finds nothing does"),
+                "\(rewrites)")
+        }
+        XCTAssertTrue(rewrites.contains("program coraza: the sandbox runs no outside process"), "\(rewrites)")
+    }
+
     /// A server speaking TLS with no CA file to check its certificate against: the sandbox keeps
     /// its TLS, so HAProxy refuses it at its line; one with `verify none` behind TLS health checks
     /// keeps that, so the sandbox's run is not refused where the real one is not.

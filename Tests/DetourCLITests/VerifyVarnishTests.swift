@@ -75,6 +75,61 @@ final class VerifyVarnishTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: workspace.scratch.path), [], "the sandbox is removed")
     }
 
+    /// An ACL naming Compose services (`"api"`, `"nginx"/24`): varnishd resolves them when it
+    /// compiles and refuses a name that does not resolve, which here none does; the sandbox puts
+    /// each in parentheses, where an unresolved name is left out, so the VCL runs and its pages
+    /// are judged. Addresses, `localhost` and an entry already in parentheses stay as written.
+    func testACLHostNamesResolvedWhereTheConfigurationRuns() throws {
+        let result = try verify(
+            """
+            vcl 4.1;
+
+            import std;
+
+            backend default {
+                .host = "nginx";
+                .port = "9988";
+            }
+
+            acl purgers {
+                "localhost";
+                "127.0.0.1";
+                "10.0.0.0"/8;
+                "api";
+                ! "nginx"/24;
+                ("cache.internal");
+                "::1";
+            }
+
+            sub vcl_recv {
+                if (req.method == "PURGE" && client.ip ~ purgers) {
+                    return (purge);
+                }
+            }
+
+            sub vcl_backend_error {
+                set beresp.body = std.fileread("/usr/share/detour/errors/" + beresp.status + ".html");
+                return (deliver);
+            }
+
+            sub vcl_synth {
+                synthetic(std.fileread("/usr/share/detour/errors/" + resp.status + ".html"));
+                return (deliver);
+            }
+
+            """, extra: ["--compare-check"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try disagreements(result), [])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
+        let rewrites = try VerifyWorkspace.texts(result, "rewrites").filter { $0.hasPrefix("acl ") }
+        XCTAssertEqual(
+            rewrites,
+            [
+                "acl purgers \"api\": in parentheses, the name resolves where the configuration runs, not here",
+                "acl purgers \"nginx\": in parentheses, the name resolves where the configuration runs, not here",
+            ])
+    }
+
     /// A page in vcl_backend_error alone: a backend that breaks its answer off meets vcl_synth's
     /// 503, Varnish's own page, when the fetch fails before delivery began, or the answer cut
     /// short, a race inside varnishd: judged only where the 503 was met, as `detour check

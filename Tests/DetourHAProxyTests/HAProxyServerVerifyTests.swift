@@ -6,8 +6,9 @@ import XCTest
 
 @testable import DetourHAProxy
 
-/// A server whose TLS checks its certificate against no CA file: HAProxy refuses to start. Each
-/// case is given to the real `haproxy -c` too, and both name the same lines.
+/// What HAProxy refuses about servers once it has read the file: TLS that checks its
+/// certificate against no CA file, two servers of one proxy with one name. Each case is given to
+/// the real `haproxy -c` too, and both name the same lines.
 final class HAProxyServerVerifyTests: XCTestCase {
     private var folder: TemporaryFolder!
 
@@ -35,6 +36,27 @@ final class HAProxyServerVerifyTests: XCTestCase {
             Range(match.range(at: 1), in: output).flatMap { Int(output[$0]) }
         }
         return (ours, theirs)
+    }
+
+    /// A name twice in one backend (a Nomad or Consul template's copied line): refused at the
+    /// second, unless either server has an `id` of its own; the same name in two backends is
+    /// not a conflict.
+    func testTwoServersOfOneProxyWithOneNameAreRefused() throws {
+        let lines = try refusedLines(
+            Self.defaults + """
+                backend nomad
+                    server nomad 127.0.0.1:4646
+                    server nomad 127.0.0.2:4646
+                    server nomad 127.0.0.3:4646
+
+                backend consul
+                    server nomad 127.0.0.1:8500
+                    server api 127.0.0.1:8501 id 7
+                    server api 127.0.0.2:8501
+
+                """)
+        XCTAssertEqual(lines.haproxy, [8, 9])
+        XCTAssertEqual(lines.detour, lines.haproxy)
     }
 
     func testTLSWithoutACAFileIsRefusedWhereHAProxyRefusesIt() throws {

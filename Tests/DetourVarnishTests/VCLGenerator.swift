@@ -114,7 +114,9 @@ struct VCLGenerator {
         case 0 where !readable.isEmpty: return "std.log(\"read \" + \(pick(readable).name));"
         case 1 where !writable.isEmpty:
             let target = pick(writable)
-            return "set \(target.name) = \(Self.values[target.variable.type]!);"
+            // A duration's unit apart from its number (`120 s`), as varnishd also reads it.
+            let value = target.variable.type == "DURATION" && chance(50) ? "120 s" : Self.values[target.variable.type]!
+            return "set \(target.name) = \(value);"
         case 2 where !unsetable.isEmpty: return "unset \(pick(unsetable).name);"
         case 3:
             let strings = readable.filter { $0.variable.type == "STRING" || $0.variable.type == "HEADER" }

@@ -22,6 +22,13 @@ final class VarnishSiteTests: XCTestCase {
 
     private let head = "vcl 4.1;\nbackend default { .host = \"127.0.0.1\"; .port = \"8000\"; }\n"
 
+    /// A duration's unit written apart from its number (`120 s`, as WordPress VCLs have it):
+    /// varnishd takes the name after a number as its unit, so the VCL is not refused.
+    func testADurationsUnitMayStandApartFromItsNumber() throws {
+        let answers = try coverage(head + "sub vcl_backend_response {\n    set beresp.ttl = 120 s;\n    set beresp.grace = 1 h;\n}\n")
+        XCTAssertEqual(Set(answers.keys), [400, 405, 503])
+    }
+
     /// The built-in vcl_recv refuses a request without Host (400) and PRI (405), unless the
     /// VCL's own vcl_recv returns first on every way.
     func testTheBuiltInSynthsCountOnlyWhereTheVCLFallsThrough() throws {

@@ -3,14 +3,15 @@
 fetch tool leaves them: /work/.mirror/<owner>+<name>/repo), byte for byte at the mirror's HEAD,
 with its manifest line (case, repository, path, commit, licence, main file, setup, arguments).
 
-    scripts/real-configs/add.py SERVER CASE GIT_DIR PATH LICENCE [SETUP] [ARGUMENTS]
+    scripts/real-configs/add.py [--commit REV] SERVER CASE GIT_DIR PATH LICENCE [SETUP] [ARGUMENTS]
 
 SETUP is `sites-enabled` for a file of server blocks (check-real.py includes it from an http
 block), empty otherwise. More files of the same case: PATH may list several, comma-separated;
 the first is the main file, and those under its folder keep their paths below it (an include
 tree), the others only their names. The licence is the one the repository's licence file names;
 that file is copied beside the configuration as LICENSE (most licences ask for their notice to go
-with every copy).
+with every copy). --commit takes the files at an earlier commit of the mirror's history (a file
+its project has since moved or removed), the licence file too.
 """
 import os
 import subprocess
@@ -20,10 +21,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def main(argv):
+    revision = "HEAD"
+    if argv[:1] == ["--commit"]:
+        revision, argv = argv[1], argv[2:]
     server, case, git_dir, paths, licence = argv[:5]
     setup = argv[5] if len(argv) > 5 else ""
     arguments = argv[6] if len(argv) > 6 else ""
-    commit = subprocess.run(["git", "-C", git_dir, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    commit = subprocess.run(["git", "-C", git_dir, "rev-parse", revision + "^{commit}"], capture_output=True, text=True, check=True).stdout.strip()
     owner_name = os.path.basename(os.path.dirname(git_dir.rstrip("/"))).replace("+", "/", 1)
     folder = os.path.join(ROOT, "Tests", "RealConfigs", server, case)
     os.makedirs(folder, exist_ok=True)

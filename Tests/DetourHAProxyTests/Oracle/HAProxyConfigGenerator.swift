@@ -62,6 +62,8 @@ struct HAProxyConfigGenerator {
             lines += ["", plainBackends ? "backend app\(index) from plain" : named ? "backend app\(index) from pages" : "backend app\(index)"]
             // TLS to the server with no CA file to check its certificate: HAProxy refuses the file.
             lines.append("    server app 127.0.0.1:\(upstream)" + (chance(3) ? (chance(50) ? " ssl" : " check-ssl") : ""))
+            // A server's name written twice in one backend: refused, unless the copy has an id.
+            if chance(3) { lines.append("    server app 127.0.0.1:\(upstream)" + (chance(50) ? " id 9" : "")) }
             // A keyword HAProxy no longer supports (1.x's): it refuses the file.
             if chance(4) { lines.append(chance(50) ? "    redispatch" : "    option http-tunnel") }
             if pagesHere, !inFrontend { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
