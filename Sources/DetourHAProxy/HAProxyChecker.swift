@@ -26,8 +26,17 @@ public enum HAProxyChecker: ProxyDialect {
     static func check(_ options: ProxyCheck.Options, environment: [String: String]) -> ProxyCheck.Report {
         let version = HAProxyVersionSource(options.serverVersion.flatMap(HAProxyVersionSource.Version.init))
         let config = HAProxyConfig.load([(options.main, options.mainDisplay)] + options.more, environment: environment, version: version)
-        // Past a reading error HAProxy stops; what follows would be a guess.
-        guard config.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: config.diagnostics, coverage: [], files: config.files) }
+        // Past a reading error HAProxy stops once it has read the files; what it refuses while
+        // reading them is said with it, in the files' order.
+        guard config.diagnostics.isEmpty else {
+            let reading = config.diagnostics + config.sections.flatMap(HAProxyModel.anonymousDefaultsRefusals)
+            let order = Dictionary(config.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            func place(_ diagnostic: Diagnostic) -> (Int, Int, Int) {
+                (order[diagnostic.location.path] ?? Int.max, diagnostic.location.line, diagnostic.location.column)
+            }
+            let ordered = reading.sorted { place($0) < place($1) }
+            return ProxyCheck.Report(diagnostics: ordered, coverage: [], files: config.files)
+        }
         let model = HAProxyModel(config)
         // A configuration HAProxy refuses serves nobody: its refusals are all there is to say.
         guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }

@@ -59,6 +59,19 @@ struct HAProxyModel: Sendable {
         var code: Int
     }
 
+    /// An anonymous defaults section's rules and ACLs: refused while HAProxy reads the file
+    /// (rules need a name to be shared: cfgparse-listen.c, tcp_rules.c), so alongside the
+    /// keywords it refuses there.
+    static func anonymousDefaultsRefusals(_ section: HAProxySection) -> [Diagnostic] {
+        guard section.kind == "defaults", section.name == nil else { return [] }
+        return section.lines.filter { $0.keyword == "acl" || HAProxyDefaultsUse.ruleKeywords.contains($0.keyword) }.map { line in
+            .error(
+                HAProxyRules.syntax.id, "'\(line.keyword)' not allowed in anonymous 'defaults' section: HAProxy refuses the file",
+                at: line.location,
+                notes: [.init("fix: name the section ('defaults NAME'); proxies after it still take it")])
+        }
+    }
+
     init(_ config: HAProxyConfig) {
         var errorSections: [String: [HAProxyLine]] = [:]
         for section in config.sections where section.kind == "http-errors" {
@@ -107,16 +120,7 @@ struct HAProxyModel: Sendable {
                     if let refusal = use.record(section) { diagnostics.append(refusal) }
                     uses[source] = use
                 }
-                if isDefaults && section.name == nil {
-                    // Rules and ACLs need a name to be shared (cfgparse-listen.c, tcp_rules.c).
-                    for line in section.lines where line.keyword == "acl" || HAProxyDefaultsUse.ruleKeywords.contains(line.keyword) {
-                        diagnostics.append(
-                            .error(
-                                HAProxyRules.syntax.id, "'\(line.keyword)' not allowed in anonymous 'defaults' section: HAProxy refuses the file",
-                                at: line.location,
-                                notes: [.init("fix: name the section ('defaults NAME'); proxies after it still take it")]))
-                    }
-                }
+                diagnostics += Self.anonymousDefaultsRefusals(section)
                 // Shared, not merged into a new table, when there is nothing to merge: thousands of
                 // backends take the same defaults.
                 let inherited =

@@ -173,14 +173,20 @@ struct HAProxySandboxPlanner {
         let addressIndex = template ? 3 : 2
         guard line.words.count > addressIndex else { return }
         let words = line.words.map(\.text)
-        let dropped = words.dropFirst(addressIndex + 1)
+        var dropped = Array(words.dropFirst(addressIndex + 1))
+        // Its `id` kept: two servers of one backend with one name are refused unless one has one.
+        var identity: [String] = []
+        if let index = dropped.firstIndex(of: "id"), index + 1 < dropped.count {
+            identity = Array(dropped[index...(index + 1)])
+            dropped.removeSubrange(index...(index + 1))
+        }
         let fake = notHTTP != nil ? context.deadUpstream : gateway.map { context.upstream(speaking: $0) } ?? context.upstream
         let fakeName = gateway.map { "the fake upstream (\($0))" } ?? "the fake upstream (plain HTTP)"
         // HAProxy refuses this server's TLS: kept, so its own test says so at this line.
         let refused = tlsRefusedServers.contains(line.location)
         let tls = refused ? ["ssl", "verify", "required"] : checksOverTLS ? ["verify", "none"] : []
         replace(
-            line, with: Array(words.prefix(addressIndex)) + [fake] + tls,
+            line, with: Array(words.prefix(addressIndex)) + [fake] + identity + tls,
             "\(words.prefix(addressIndex + 1).joined(separator: " ")): "
                 + (fake == context.deadUpstream ? "nothing listens there" : fakeName)
                 + (dropped.isEmpty ? "" : ", \(dropped.joined(separator: " ")) dropped")

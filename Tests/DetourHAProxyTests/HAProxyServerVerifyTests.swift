@@ -59,6 +59,24 @@ final class HAProxyServerVerifyTests: XCTestCase {
         XCTAssertEqual(lines.detour, lines.haproxy)
     }
 
+    /// What HAProxy refuses while reading comes together: a rule in an anonymous defaults
+    /// section and a keyword it no longer supports; what it refuses once it has read the file
+    /// (two servers with one name) is not reached.
+    func testRefusalsWhileReadingComeTogetherAndStopBeforeTheRest() throws {
+        let lines = try refusedLines(
+            Self.defaults + """
+                    http-response set-header X-Served-By haproxy
+
+                backend app
+                    redispatch
+                    server a 127.0.0.1:8080
+                    server a 127.0.0.2:8080
+
+                """)
+        XCTAssertEqual(lines.haproxy, [6, 9])
+        XCTAssertEqual(lines.detour, lines.haproxy)
+    }
+
     func testTLSWithoutACAFileIsRefusedWhereHAProxyRefusesIt() throws {
         let lines = try refusedLines(
             Self.defaults + """
