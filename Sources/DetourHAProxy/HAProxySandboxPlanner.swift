@@ -51,12 +51,7 @@ struct HAProxySandboxPlanner {
         // A `program` is an outside process master-worker mode starts (an SPOE agent, most
         // often): not run in the sandbox, which runs HAProxy without master-worker.
         if section.kind == "program" {
-            if let header = lines.statement(at: section.location.line) {
-                rewrites.append(
-                    .init(
-                        file: 0, range: header, text: "", reason: "program \(section.name ?? ""): the sandbox runs no outside process",
-                        location: section.location))
-            }
+            replace(lineAt: section.location, with: [], "program \(section.name ?? ""): the sandbox runs no outside process")
             for line in section.lines { replace(line, with: [], "program \(section.name ?? "") \(line.keyword): with its section") }
             return
         }
@@ -122,8 +117,13 @@ struct HAProxySandboxPlanner {
 
     /// Line `line` from its first word to its end replaced by `words` (nothing: blanked).
     private mutating func replace(_ line: HAProxyLine, with words: [String], _ reason: String) {
-        guard let range = lines.statement(at: line.number) else { return }
-        rewrites.append(.init(file: 0, range: range, text: words.map(Self.quoted).joined(separator: " "), reason: reason, location: line.location))
+        replace(lineAt: line.location, with: words, reason)
+    }
+
+    /// The line at `location` (a section's own line, which is no `HAProxyLine`) likewise.
+    private mutating func replace(lineAt location: SourceLocation, with words: [String], _ reason: String) {
+        guard let range = lines.statement(at: location.line) else { return }
+        rewrites.append(.init(file: 0, range: range, text: words.map(Self.quoted).joined(separator: " "), reason: reason, location: location))
     }
 
     /// A word as HAProxy reads it back: quoted when it holds a blank or a character HAProxy treats.
