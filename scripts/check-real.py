@@ -14,7 +14,7 @@ the rules a server's refusal is reported as compare as one (`SERVER.refused`, at
 server names); where the server refused the configuration and nothing was probed, only refusals
 compare. Each disagreement is written in full to .build/check-real/<server>.txt.
 
-    scripts/check-real.py [--sample N] [SERVER...]
+    scripts/check-real.py [--sample N] [--case CASE]... [SERVER...]
 
 The corpus: Tests/RealConfigs/<server>/MANIFEST.tsv, one line per configuration (case,
 repository, path, commit, licence, main file, setup, arguments), its files in
@@ -34,7 +34,8 @@ the modules the README names. The arguments column adds detour's own options: a 
 configuration that names files of its package (Debian's haproxy.cfg and /etc/haproxy/errors) maps
 them where the package installed them. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
 --sample N takes every configuration whose position in the manifest is a multiple of the
-manifest's length / N (a fixed sample, the same on every run). DETOUR names the binary.
+manifest's length / N (a fixed sample, the same on every run); --case takes only the cases named
+(a newly added configuration, a fixed class). DETOUR names the binary.
 
 Tests/RealConfigs/<server>/KNOWN.tsv lists the disagreements whose class is understood and not
 yet fixed (case, kind, rule, class): they are counted apart as known. The run fails (exit 1) on
@@ -334,9 +335,13 @@ def half(case):
 
 
 def main(argv):
-    sample = None
-    if argv[:1] == ["--sample"]:
-        sample, argv = int(argv[1]), argv[2:]
+    sample, only = None, set()
+    while argv[:1] in (["--sample"], ["--case"]):
+        if argv[0] == "--sample":
+            sample = int(argv[1])
+        else:
+            only.add(argv[1])
+        argv = argv[2:]
     detour = os.path.abspath(os.environ.get("DETOUR") or os.path.join(ROOT, ".build", "static", "release", "detour"))
     if not os.path.isdir(PAGES):
         subprocess.run([detour, "build"], cwd=ROOT, check=True)
@@ -344,7 +349,7 @@ def main(argv):
     os.makedirs(OUT, exist_ok=True)
     unexplained = 0
     for server in servers:
-        rows = manifest(server)
+        rows = [row for row in manifest(server) if not only or row["case"] in only]
         if sample and sample < len(rows):
             step = len(rows) / sample
             rows = [rows[int(i * step)] for i in range(sample)]

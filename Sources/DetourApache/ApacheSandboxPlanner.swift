@@ -325,7 +325,12 @@ struct ApacheSandboxPlanner {
                 if route.page == nil, route.upstreamLocation == nil { route.upstreamLocation = host.firstProxy }
                 return route
             }
-            for port in Set(host.ports).sorted() {
+            // A port of the host no Listen opens is served by nothing: Apache starts without it.
+            if !Set(host.ports).isSubset(of: listened) {
+                let location = config.location(of: config.entries[host.entry])
+                notProbed.append((location, "<VirtualHost>: a port of it no Listen opens, where Apache serves nothing"))
+            }
+            for port in Set(host.ports).intersection(listened).sorted() {
                 var site = SandboxPlan.Site(
                     host: host.host ?? "127.0.0.1", port: port, location: config.location(of: config.entries[host.entry]), routes: routes)
                 site.tls = tlsHosts.contains(host.entry)

@@ -2,8 +2,10 @@ import DetourDiagnostics
 import DetourSupport
 
 /// What `caddy adapt` refuses in a site block once the Caddyfile is read: a directive the
-/// version read for does not know (in the site or in a `route`/`handle` inside it), and status
-/// codes after `handle_errors` before Caddy 2.8 (bad ones after). Caddy stops at the first;
+/// version read for does not know (in the site or in a `route`/`handle` inside it), a number of
+/// arguments 2.6 does not take (CaddyArgumentTable), an upstream URL it cannot dial
+/// (CaddyUpstreamAddress), `tls` values it refuses (CaddyTLSValues), and status codes after `handle_errors` before Caddy 2.8 (bad ones
+/// after). Caddy stops at the first;
 /// every one is reported.
 enum CaddyDirectiveCheck {
     static func check(_ config: CaddyConfig) -> [Diagnostic] {
@@ -54,13 +56,23 @@ enum CaddyDirectiveCheck {
                 found.append(error("bad status value '\(bad.text)'", at: bad, config))
             }
         }
-        if name.text == "root", segment.count == 2, segment[1].text.hasPrefix("/"), !config.version.version.takesRootWithoutMatcher {
+        let rootPathAsMatcher = name.text == "root" && segment.count == 2 && segment[1].text.hasPrefix("/")
+        if !rootPathAsMatcher, let word = CaddyArgumentTable.shared.refusal(of: segment), config.version.version == .debian {
+            found.append(error("Wrong argument count or unexpected line ending after '\(word.text)'", at: word, config, notes: [config.version.note]))
+        }
+        if rootPathAsMatcher, !config.version.version.takesRootWithoutMatcher {
             // Before 2.8 a first word that starts with '/' (quoted or not) is a path matcher,
             // leaving no root.
             found.append(
                 error(
                     "Wrong argument count or unexpected line ending after 'root'", at: name, config,
                     notes: [.init("before Caddy 2.8 '\(segment[1].text)' is read as a path matcher: write 'root * \(segment[1].text)'"), config.version.note]))
+        }
+        if name.text == "tls" {
+            for (word, message) in CaddyTLSValues.refusals(of: segment) { found.append(error(message, at: word, config)) }
+        }
+        if name.text == "reverse_proxy" || name.text == "php_fastcgi" {
+            for (word, message) in CaddyUpstreamAddress.refusals(of: segment) { found.append(error(message, at: word, config)) }
         }
         guard CaddyDirectives.routes.contains(name.text) else { return }
         guard depth < maximumDepth else {

@@ -58,6 +58,7 @@ struct HAProxyConfig: Sendable {
         // of times.
         var sectionKeywords: HAProxyKeywordTable.Kind?
         var taken: [String] = []
+        var acls = HAProxyACLNames()
         for line in lines.joined() {
             switch line.keyword {
             case ".if":
@@ -92,6 +93,7 @@ struct HAProxyConfig: Sendable {
             guard active else { continue }
             if HAProxySection.kinds.contains(line.keyword) {
                 var section = HAProxySection(kind: line.keyword, location: line.location)
+                acls.enter()
                 // Thousands of backends in a row: the same kind keeps what it took.
                 if sections.isEmpty || sections[sections.count - 1].kind != line.keyword {
                     sectionKeywords = HAProxyKeywordTable.shared.kind(line.keyword)
@@ -100,7 +102,9 @@ struct HAProxyConfig: Sendable {
                 let rest = Array(line.words.dropFirst())
                 // A proxy's line takes a name, and after it only `from <defaults>`: HAProxy
                 // refuses an address there (the syntax of its 1.x versions) or any other word.
-                if Self.proxyKinds.contains(line.keyword), rest.count > 1, rest.count != 3 || rest[1].text != "from" {
+                // A defaults section's line ignores what follows its name (`defaults web    mode
+                // http` on one line).
+                if Self.proxyKinds.contains(line.keyword), line.keyword != "defaults", rest.count > 1, rest.count != 3 || rest[1].text != "from" {
                     let message =
                         ["listen", "frontend"].contains(line.keyword)
                         ? "please use the 'bind' keyword for listening addresses: HAProxy refuses the file ('\(rest[1].text)' after the name)"
@@ -134,6 +138,18 @@ struct HAProxyConfig: Sendable {
                     let refusal = Self.keywordRefusal(line, in: sections[sections.count - 1].name, keywords, version: version, taken: &taken)
                 {
                     diagnostics.append(refusal)
+                } else if line.keyword == "timeout", line.words.count > 1, Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                    let refusal = HAProxyTimeoutName.refusal(line.words[1].text)
+                {
+                    diagnostics.append(.error(HAProxyRules.directive.id, refusal, at: line.location(of: line.words[1])))
+                } else if Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                    let unknown = acls.read(line, kind: sections[sections.count - 1].kind)
+                {
+                    diagnostics.append(.error(HAProxyRules.syntax.id, unknown.message, at: line.location(of: unknown.word)))
+                } else if line.keyword == "mode", line.words.count > 1, Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                    let refusal = Self.modeRefusal(line.words[1].text, version: version)
+                {
+                    diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1]), notes: [version.note]))
                 } else if line.words.count > 1, line.keyword == "acl" || line.keyword == "server", Self.proxyKinds.contains(sections[sections.count - 1].kind),
                     let refusal = Self.nameRefusal(line.words[1].text, "\(line.keyword) name")
                 {
@@ -179,6 +195,20 @@ struct HAProxyConfig: Sendable {
             UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"):
             true
         default: false
+        }
+    }
+
+    /// HAProxy's refusal of a proxy's mode, in 2.6's words (cfg_parse_listen() in
+    /// src/cfgparse-listen.c): 2.6 knows `http` and `tcp` and no longer `health`; later versions
+    /// also take `log` and `spop` (str_to_proxy_mode() in src/proxy.c), no version any other.
+    private static func modeRefusal(_ mode: String, version: HAProxyVersionSource) -> String? {
+        switch mode {
+        case "http", "tcp": nil
+        case "health":
+            version.refusesRemoved
+                ? "'mode health' doesn't exist anymore. Please use 'http-request return status 200' instead: HAProxy refuses the file" : nil
+        case "log", "spop": version.refusesUnknown ? "unknown proxy mode '\(mode)': HAProxy refuses the file" : nil
+        default: "unknown proxy mode '\(mode)': HAProxy refuses the file"
         }
     }
 

@@ -203,8 +203,10 @@ struct HAProxySandboxPlanner {
     }
 
     /// A page file read through `--map` (a relative one from the configuration's folder); an
-    /// installed path that is not mapped is where nothing is, in the sandbox.
+    /// installed path that is not mapped is where nothing is, in the sandbox; a device is kept.
     private func installed(_ written: String, _ what: String) -> (path: String, reason: String) {
+        // A device (`errorfile 503 /dev/null`: an empty answer) is the same file here.
+        if written.hasPrefix("/dev/") { return (written, "\(what) \(written): the device itself") }
         let path = written.hasPrefix("/") ? written : configFolder + "/" + written
         let mapped = PagePathMap.apply(context.maps, to: path)
         if mapped != path { return (mapped, "\(what) \(path): \(mapped) (--map)") }

@@ -10,6 +10,8 @@ enum NginxParser {
     /// nginx stops at its first error; past this many in one file the rest are not reported,
     /// so a binary or truncated file does not bury the useful ones.
     static let maximumErrors = 100
+    /// What nginx says of a `;` that ends no directive.
+    static let straySemicolon = "unexpected \";\""
 
     private struct OpenBlock {
         /// The block's entry; nil when it is not stored.
@@ -79,7 +81,7 @@ enum NginxParser {
                 file.source.words.append(word)
             case .semicolon(let line, let column):
                 guard let first = pending else {
-                    error("unexpected \";\"", at(line, column))
+                    error(Self.straySemicolon, at(line, column))
                     continue
                 }
                 let (_, name) = store(first, isBlock: false)

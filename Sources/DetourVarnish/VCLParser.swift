@@ -200,6 +200,7 @@ struct VCLParser {
             }
             index += 1
             let value = try known(try expression())
+            if symbols.table.variable(target.text, syntax: symbols.syntax)?.type == "BODY" { try concatenates(value) }
             try expect(";")
             return .set(target: target, operator: op.text, value: value)
         case "unset":
@@ -285,9 +286,18 @@ struct VCLParser {
         if let unknown = symbols.unknownVariable(target) { throw fail(unknown.message, at: unknown.token.location) }
     }
 
+    /// A `+` varnishd refuses between a number and a string where the value is not text.
+    private func concatenates(_ tokens: [VCLToken]) throws(Failure) {
+        guard tokens.first?.location.path != VCLConfig.builtinPath,
+            let refusal = VCLConcatenation(table: symbols.table, syntax: symbols.syntax).refusal(in: tokens)
+        else { return }
+        throw fail(refusal.message, at: refusal.at.location)
+    }
+
     private mutating func condition() throws(Failure) -> [VCLToken] {
         try expect("(")
         let condition = try known(try expression())
+        try concatenates(condition)
         try expect(")")
         return condition
     }

@@ -208,6 +208,17 @@ final class VerifyApacheTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("\"check_disagreements\" : [\n\n  ]"), result.stdout)
     }
 
+    /// A virtual host on a port no Listen opens (an SKS keyserver's `*:11371`, a copied
+    /// `ports.conf` left behind): Apache starts and serves nothing there, and verify probes the
+    /// ports it does open instead of giving up.
+    func testAVirtualHostPortNoListenOpensIsNotProbed() throws {
+        let result = try verify(
+            head + "<VirtualHost *:80 *:11371>\n    ServerName keys.example\n    ProxyPass / http://10.0.0.5:11371/\n</VirtualHost>\n")
+        XCTAssertFalse(result.stderr.contains("did not listen"), result.stderr)
+        XCTAssertTrue(try VerifyWorkspace.findings(result).contains("apache.code-not-covered:13"), result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("no Listen opens"), result.stdout)
+    }
+
     /// A ProxyErrorOverride whose status list leaves a code out lets the upstream's own page for
     /// it through: named at that line, as `detour check` names it, not at the ProxyPass.
     func testAnOverrideListThatLeavesACodeOutIsNamedAtItsLine() throws {

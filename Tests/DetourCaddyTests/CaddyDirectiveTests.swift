@@ -5,7 +5,8 @@ import XCTest
 @testable import DetourCaddy
 
 /// The directives detour takes for Caddy's own are those the installed `caddy adapt` knows,
-/// and Caddy 1's, which many Caddyfiles online still use, are refused by both.
+/// and Caddy 1's, which many Caddyfiles online still use, are refused by both; so are the
+/// argument counts a directive does not take, and the table of them is the installed caddy's.
 final class CaddyDirectiveTests: XCTestCase {
     private func adapt(_ caddyfile: String) throws -> ProcessResult {
         let folder = try TemporaryFolder(files: ["Caddyfile": caddyfile])
@@ -18,6 +19,86 @@ final class CaddyDirectiveTests: XCTestCase {
             let result = try adapt(":8080 {\n\t\(name)\n}\n")
             XCTAssertFalse(result.stderr.contains("unrecognized directive"), "\(name): \(result.stderr.suffix(300))")
         }
+    }
+
+    /// Lines real Caddyfiles hold, each alone in a site: Caddy 2.6 refuses some for their
+    /// number of arguments (a 2.7 logger name, a root path read as a matcher, a bare respond),
+    /// and detour refuses the same ones at the word Caddy names.
+    func testArgumentCountsCaddyRefusesAreRefusedByBoth() throws {
+        let lines = [
+            "log access.log", "log", "log /", "root {$DETOUR_UNSET_ROOT}", "root * /srv", "respond", "respond /health 200",
+            "respond \"ok\" 200", "header /static/* Cache-Control max-age=31536000", "rewrite", "rewrite * /index.html", "method",
+            "tls internal", "tls /etc/cert.pem /etc/key.pem", "uri strip_prefix", "redir https://example.com{uri} permanent", "abort now",
+            "vars x",
+        ]
+        for line in lines {
+            let folder = try TemporaryFolder(files: ["Caddyfile": ":8080 {\n\t\(line)\n}\n"])
+            defer { folder.remove() }
+            let result = try CaddyAdapt.run("Caddyfile", in: folder.url)
+            let caddySays = result.stderr.range(of: "Wrong argument count or unexpected line ending after '[^']*'", options: .regularExpression)
+                .map { String(result.stderr[$0]) }
+            let ours = CaddyChecker.check(
+                .init(main: folder.url.appendingPathComponent("Caddyfile"), mainDisplay: "Caddyfile", pages: nil, maps: []),
+                version: CaddyVersionSource(.debian)
+            ).diagnostics.filter { $0.message.hasPrefix("Wrong argument count") }
+            XCTAssertEqual(ours.map(\.message), caddySays.map { [$0] } ?? [], line)
+            XCTAssertEqual(ours.map(\.location.line), caddySays == nil ? [] : [2], line)
+        }
+    }
+
+    /// Values Caddy refuses, and detour with Caddy's words: upstreams written as URLs (a path
+    /// copied from an nginx proxy_pass, a placeholder, a scheme its port contradicts), Caddy 1's
+    /// `tls off`, TLS 1.0 in `protocols`.
+    func testValuesCaddyRefusesAreRefusedByBoth() throws {
+        let sites = [
+            "reverse_proxy http://app:8080/api", "reverse_proxy /api/* http://app:8080?x=1", "reverse_proxy https://app:80",
+            "reverse_proxy http://{env.APP}:8080", "reverse_proxy http://app:8080 h2c://grpc:9000", "reverse_proxy {\n\t\tto http://app/\n\t}",
+            "php_fastcgi http://php:443", "reverse_proxy app:8080/", "reverse_proxy unix//run/app.sock",
+            "tls off", "tls internal", "tls admin@example.com", "tls /etc/cert.pem", "tls {\n\t\tprotocols tls1.0 tls1.3\n\t}",
+            "tls {\n\t\tprotocols tls1.2 tls1.1\n\t}", "tls {\n\t\tprotocols tls1.2 tls1.3\n\t}",
+        ]
+        for site in sites {
+            let folder = try TemporaryFolder(files: ["Caddyfile": ":8080 {\n\t\(site)\n}\n"])
+            defer { folder.remove() }
+            let result = try CaddyAdapt.run("Caddyfile", in: folder.url)
+            let caddySays = result.stderr.range(of: "Error during parsing: [^\n]*", options: .regularExpression).map {
+                String(result.stderr[$0].dropFirst("Error during parsing: ".count))
+            }
+            let ours = CaddyChecker.check(
+                .init(main: folder.url.appendingPathComponent("Caddyfile"), mainDisplay: "Caddyfile", pages: nil, maps: []),
+                version: CaddyVersionSource(.debian)
+            ).diagnostics.filter { $0.severity == .error }
+            XCTAssertEqual(ours.map(\.message), caddySays.map { [$0] } ?? [], site)
+        }
+    }
+
+    /// Two sites whose addresses are one once the environment is read (a port variable left
+    /// unset in both): Caddy refuses the file naming no line; detour names the repeat, and
+    /// reads Caddy's refusal back at the same place.
+    func testTwoSitesWithOneAddressAreRefusedAtTheRepeat() throws {
+        let caddyfile = "localhost:{$DETOUR_UNSET_PORT_A} {\n\trespond a\n}\n\nlocalhost:{$DETOUR_UNSET_PORT_B} {\n\trespond b\n}\n"
+        let folder = try TemporaryFolder(files: ["Caddyfile": caddyfile])
+        defer { folder.remove() }
+        let result = try CaddyAdapt.run("Caddyfile", in: folder.url)
+        XCTAssertTrue(result.stderr.contains("ambiguous site definition: localhost:"), result.stderr)
+        let ours = CaddyChecker.check(
+            .init(main: folder.url.appendingPathComponent("Caddyfile"), mainDisplay: "Caddyfile", pages: nil, maps: []), version: CaddyVersionSource(.debian)
+        ).diagnostics.filter { $0.severity == .error }
+        XCTAssertEqual(ours.map { "\($0.location.line) \($0.message)" }, ["5 ambiguous site definition: localhost:"])
+        let read = CaddyTestOutput.read(
+            "Error: ambiguous site definition: localhost:", copies: [(folder.url.appendingPathComponent("Caddyfile").path, "Caddyfile")], main: "Caddyfile")
+        XCTAssertEqual(read.findings.map(\.location.line), [5])
+    }
+
+    func testTheArgumentTableIsTheInstalledCaddys() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let result = try ProcessRunner.run(
+            try RequiredTool.find("python3"),
+            [
+                root.appendingPathComponent("scripts/caddy-directives/probe.py").path, "--verify",
+                root.appendingPathComponent("Sources/DetourCaddy/CaddyArgumentData.swift").path,
+            ])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
     }
 
     func testCaddyOnesDirectivesAreRefusedByBoth() throws {

@@ -128,6 +128,86 @@ final class HAProxyKeywordTests: XCTestCase {
             ])
     }
 
+    /// A proxy's mode: 2.6 takes `http` and `tcp` only (a RADIUS example's `mode udp`, a 1.x
+    /// `mode health`); a newer HAProxy also takes `log` and `spop`.
+    func testAModeHAProxyDoesNotKnowIsRefused() throws {
+        let config =
+            Self.defaults + """
+                frontend radius
+                    mode udp
+                    bind 127.0.0.1:1
+                    default_backend app
+                listen health
+                    mode health
+                    bind 127.0.0.1:2
+                backend app
+                    mode tcp
+                    server s1 127.0.0.1:9
+                backend logs
+                    mode log
+
+                """
+        let found = try check(config)
+        XCTAssertEqual(found.map(\.location.line), [7, 11, 17])
+        XCTAssertEqual(found.map(\.location.line), try refusedLines(), "haproxy -c refuses the same lines")
+        XCTAssertEqual(found.first?.message, "unknown proxy mode 'udp': HAProxy refuses the file")
+        XCTAssertEqual(try check(config, version: "3.2").map(\.location.line), [7, 11], "a newer HAProxy takes mode log")
+    }
+
+    /// A timeout HAProxy does not have (1.x's `contimeout`, a misspelt name) is refused at its
+    /// line, every one, as `haproxy -c` refuses them.
+    func testATimeoutHAProxyDoesNotHaveIsRefused() throws {
+        let config =
+            Self.defaults + """
+                frontend web
+                    bind 127.0.0.1:1
+                    timeout contimeout 5s
+                    timeout client-fin 5s
+                    timeout clinet 5s
+                    default_backend app
+                backend app
+                    timeout tunnel 1h
+                    server s1 127.0.0.1:9
+
+                """
+        let found = try check(config)
+        XCTAssertEqual(found.map(\.location.line), [8, 10])
+        XCTAssertEqual(found.map(\.location.line), try refusedLines(), "haproxy -c refuses the same lines")
+        XCTAssertTrue(found.first?.message.hasPrefix("the 'contimeout' directive is not supported anymore since HAProxy 2.1. Use 'timeout connect'.") == true)
+    }
+
+    /// A condition's ACL must be declared above it in its proxy, or be one HAProxy knows (a
+    /// copied rule naming an ACL the copy left out): HAProxy stops at the first it cannot find;
+    /// a negated anonymous ACL, `OR` and the predefined ones are not names to find.
+    func testAConditionNamingAnUndeclaredACLIsRefused() throws {
+        let config =
+            Self.defaults + """
+                frontend web
+                    bind 127.0.0.1:1
+                    acl is_api path_beg /api
+                    http-request deny if !{ ssl_fc } !is_api OR METH_POST
+                    redirect scheme https code 301 if !{ ssl_fc } is_legacy
+                    acl is_legacy path_beg /old
+                    default_backend app
+                backend app
+                    server s1 127.0.0.1:9
+
+                """
+        let found = try check(config)
+        XCTAssertEqual(found.map(\.location.line), [10])
+        XCTAssertEqual(try refusedLines(), [10], "haproxy -c stops at the same line")
+        XCTAssertEqual(found.first?.message, "no such ACL : 'is_legacy': HAProxy refuses the file and stops reading it")
+    }
+
+    /// What follows a defaults section's name on its line is ignored (a generated file's
+    /// `defaults mydefaults    mode http`); after a frontend's name it is refused.
+    func testWordsAfterADefaultsNameAreIgnored() throws {
+        let config =
+            "defaults mydefaults    mode http\n    timeout connect 1s\n    timeout client 1s\n    timeout server 1s\nfrontend web :80\n    bind 127.0.0.1:1\n"
+        XCTAssertEqual(try check(config).map(\.location.line), [5, 6])
+        XCTAssertEqual(try refusedLines(), [5, 6], "haproxy -c refuses the frontend's line and what it would have held")
+    }
+
     /// verify names what `haproxy -c` says of them as check does.
     func testVerifyReadsHAProxysRefusalsAsTheseRules() {
         let output = """

@@ -208,6 +208,7 @@ final class HAProxySyntaxTests: XCTestCase {
             "/errors/", "{ path_beg /errors/ }", "!{ path_beg /errors/ }", "deny_status", "403", "if", "unless", "!", "!{", "{", "}", "||", "or", "a",
             "path_beg", "path", "-m", "beg", "-i", "-f", "--", "nbsrv(b)", "code", "303",
         ]
+        let conditionWords = ["a", "!a", "{ path_beg /errors/ }", "!{ path_beg /errors/ }", "||", "or", "!", "{", "}"]
         var reached = Set<String>()
         for round in 0..<300 {
             var text = ""
@@ -215,11 +216,16 @@ final class HAProxySyntaxTests: XCTestCase {
                 let start = starts[Int(random.next() % UInt64(starts.count))]
                 text += start
                 // A section's line takes its name only (HAProxy refuses more).
+                var inCondition = false
                 for _ in 0..<(random.next() % 8) {
-                    let word = words[Int(random.next() % UInt64(words.count))]
+                    // A condition names ACLs its proxy declared (HAProxy stops at one it did not).
+                    let pool = inCondition ? conditionWords : words
+                    let word = pool[Int(random.next() % UInt64(pool.count))]
                     if start.hasPrefix(" ") { text += " " + word }
+                    inCondition = inCondition || word == "if" || word == "unless"
                 }
                 text += "\n"
+                if !start.hasPrefix(" ") { text += "    acl a path_beg /a\n" }
             }
             let report = try check(text)
             XCTAssertTrue(report.diagnostics.allSatisfy { $0.location.line >= 1 }, "round \(round)")

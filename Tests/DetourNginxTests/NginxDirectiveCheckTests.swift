@@ -58,6 +58,8 @@ final class NginxDirectiveCheckTests: XCTestCase {
         ("condition without an operand", "proxy_read_timeout 30s;", "if ($request_method = ) { return 405; }"),
         ("misspelt variable", "proxy_read_timeout 30s;", "add_header X-Request $reqest_id;"),
         ("map value naming no variable", "'' close;", "'' $arg;"),
+        ("TLS listen without a certificate", "listen 127.0.0.1:8080;", "listen 127.0.0.1:8443 ssl;"),
+        ("proxy_redirect off after a rewrite", "proxy_read_timeout 30s;", "proxy_redirect http:// https://;\n            proxy_redirect off;"),
     ]
 
     private static func nginxSays(_ text: String, nginx: URL, scratch: TemporaryFolder) throws -> (message: String, line: Int?)? {
@@ -131,6 +133,58 @@ final class NginxDirectiveCheckTests: XCTestCase {
         XCTAssertNotNil(table.form(of: "proxy_pass", in: .streamServer).form)
         XCTAssertNotNil(table.form(of: "more_set_headers", in: .location).form, "headers-more")
         XCTAssertFalse(table.form(of: "proxy_passs", in: .location).isKnown)
+    }
+
+    /// Several `proxy_redirect` rewrites in one block are taken; `off` with any other is
+    /// refused, either way round.
+    func testRewritesRepeatButOffStandsAlone() throws {
+        let nginx = try RequiredTool.find("nginx")
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let rewrites = Self.valid.replacingOccurrences(
+            of: "proxy_read_timeout 30s;", with: "proxy_redirect http://a/ https://a/;\n            proxy_redirect http://b/ https://b/;")
+        XCTAssertNil(try Self.nginxSays(rewrites, nginx: nginx, scratch: scratch))
+        XCTAssertEqual(try Self.detourSays(rewrites, scratch: scratch).map(\.shown), [])
+        let offFirst = Self.valid.replacingOccurrences(
+            of: "proxy_read_timeout 30s;", with: "proxy_redirect off;\n            proxy_redirect http://b/ https://b/;")
+        let said = try XCTUnwrap(try Self.nginxSays(offFirst, nginx: nginx, scratch: scratch))
+        XCTAssertEqual(said.message, "\"proxy_redirect\" directive is duplicate")
+        XCTAssertEqual(try Self.detourSays(offFirst, scratch: scratch).map(\.location.line), [said.line].compactMap { $0 })
+    }
+
+    /// A TLS address whose default server refuses handshakes needs no certificate there, but
+    /// each other server on it still needs one (or to refuse them too); nginx names the first
+    /// that has neither.
+    func testATLSAddressThatRefusesHandshakesStillNeedsCertificatesElsewhere() throws {
+        let nginx = try RequiredTool.find("nginx")
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let text = Self.valid.replacingOccurrences(
+            of: "listen 127.0.0.1:8080;",
+            with:
+                "listen 127.0.0.1:8443 ssl;\n        ssl_reject_handshake on;\n    }\n    server {\n        listen 127.0.0.1:8443 ssl default_server;\n        ssl_reject_handshake on;\n    }\n    server {\n        listen 127.0.0.1:8443 ssl;"
+        )
+        let said = try XCTUnwrap(try Self.nginxSays(text, nginx: nginx, scratch: scratch))
+        XCTAssertEqual(said.message, NginxTLSCertificates.message)
+        XCTAssertEqual(try Self.detourSays(text, scratch: scratch).map(\.location.line), [said.line].compactMap { $0 })
+        let rejecting = text.replacingOccurrences(
+            of: "listen 127.0.0.1:8443 ssl;\n        server_name", with: "listen 127.0.0.1:8443 ssl;\n        ssl_reject_handshake on;\n        server_name")
+        XCTAssertNil(try Self.nginxSays(rejecting, nginx: nginx, scratch: scratch))
+        XCTAssertEqual(try Self.detourSays(rejecting, scratch: scratch).map(\.shown), [])
+    }
+
+    /// A `;` that ends no directive (`server_name a;;`): nginx stops there; removed, the rest
+    /// reads the same, so what nginx says next is reported in the same run.
+    func testAStraySemicolonDoesNotHideWhatFollows() throws {
+        let nginx = try RequiredTool.find("nginx")
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let text = Self.valid.replacingOccurrences(of: "server_name shop.test;", with: "server_name shop.test;;\n        root /srv/other;")
+        let first = try XCTUnwrap(try Self.nginxSays(text, nginx: nginx, scratch: scratch))
+        let next = try XCTUnwrap(try Self.nginxSays(text.replacingOccurrences(of: ";;", with: ";"), nginx: nginx, scratch: scratch))
+        XCTAssertEqual(first.message, "unexpected \";\"")
+        XCTAssertEqual(next.message, "\"root\" directive is duplicate")
+        XCTAssertEqual(try Self.detourSays(text, scratch: scratch).map(\.location.line), [first.line, next.line].compactMap { $0 })
     }
 
     /// The table was probed from Debian's nginx with every module package; the nginx installed

@@ -110,7 +110,7 @@ struct VCLGenerator {
         let readable = variables.filter { $0.variable.readable.contains(method) && Self.values[$0.variable.type] != nil }
         let writable = variables.filter { $0.variable.writable.contains(method) && Self.values[$0.variable.type] != nil }
         let unsetable = variables.filter { $0.variable.unsetable.contains(method) }
-        switch random.next() % 4 {
+        switch random.next() % 5 {
         case 0 where !readable.isEmpty: return "std.log(\"read \" + \(pick(readable).name));"
         case 1 where !writable.isEmpty:
             let target = pick(writable)
@@ -122,7 +122,25 @@ struct VCLGenerator {
             let strings = readable.filter { $0.variable.type == "STRING" || $0.variable.type == "HEADER" }
             guard !strings.isEmpty else { return nil }
             return "if (\(pick(strings).name) ~ \"^/x\") { std.log(\"matched\"); }"
+        case 4:
+            return sum(readable, in: method)
         default: return nil
+        }
+    }
+
+    /// A number, duration, time or boolean added to a string: refused where the value is not
+    /// read as text (a body, a comparison), taken where it is (a header) or the string comes first.
+    private mutating func sum(_ readable: [(name: String, variable: VCLTable.Variable)], in method: String) -> String? {
+        let typed = readable.filter { ["INT", "DURATION", "REAL", "BOOL", "TIME"].contains($0.variable.type) }
+        guard !typed.isEmpty else { return nil }
+        let operand = pick(typed).name
+        let sum = chance(25) ? "\"at \" + \(operand)" : "\(operand) + \" seen\""
+        let bodies = variables.filter { $0.variable.type == "BODY" && $0.variable.writable.contains(method) }
+        let headers = variables.filter { $0.variable.type == "HEADER" && $0.variable.writable.contains(method) }
+        switch random.next() % 3 {
+        case 0 where !bodies.isEmpty: return "set \(pick(bodies).name) = \(sum);"
+        case 1 where !headers.isEmpty: return "set \(pick(headers).name) = \(sum);"
+        default: return "if (\(sum) == \"x\") { std.log(\"equal\"); }"
         }
     }
 

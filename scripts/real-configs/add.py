@@ -28,7 +28,11 @@ def main(argv):
     setup = argv[5] if len(argv) > 5 else ""
     arguments = argv[6] if len(argv) > 6 else ""
     commit = subprocess.run(["git", "-C", git_dir, "rev-parse", revision + "^{commit}"], capture_output=True, text=True, check=True).stdout.strip()
-    owner_name = os.path.basename(os.path.dirname(git_dir.rstrip("/"))).replace("+", "/", 1)
+    # The fetch tool's mirrors: /work/.mirror/<owner>+<name>/repo, or repo/.git.
+    mirror = git_dir.rstrip("/")
+    while os.path.basename(mirror) in (".git", "repo"):
+        mirror = os.path.dirname(mirror)
+    owner_name = os.path.basename(mirror).replace("+", "/", 1)
     folder = os.path.join(ROOT, "Tests", "RealConfigs", server, case)
     os.makedirs(folder, exist_ok=True)
     names = []

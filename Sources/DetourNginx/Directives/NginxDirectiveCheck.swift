@@ -24,7 +24,9 @@ struct NginxDirectiveCheck {
         -> [Diagnostic]
     {
         var check = NginxDirectiveCheck(table: table)
-        for error in syntaxErrors where error.severity == .error && error.rule == NginxRules.syntax.id {
+        // A `;` with no directive (`server_name a;;`) is the one error whose rest reads the same
+        // once it is removed, as verify's rerun reads it.
+        for error in syntaxErrors where error.severity == .error && error.rule == NginxRules.syntax.id && error.message != NginxParser.straySemicolon {
             let at = (error.location.line, error.location.column)
             if let first = check.firstSyntaxError[error.location.path], first <= at { continue }
             check.firstSyntaxError[error.location.path] = at
@@ -43,6 +45,11 @@ struct NginxDirectiveCheck {
             return one.diagnostics
         }
         check.diagnostics += inServers.joined()
+        // nginx asks for certificates as it closes `http`, before it looks for `events`; a file
+        // it could not read (a missing include) stops it first.
+        if wholeConfiguration, check.diagnostics.isEmpty, !syntaxErrors.contains(where: { $0.severity == .error }) {
+            check.diagnostics += NginxTLSCertificates.check(top)
+        }
         if wholeConfiguration, root == .main, check.firstSyntaxError.isEmpty, !top.isEmpty, !top.contains(where: { $0.name == "events" }),
             let file = config.displayPaths.first
         {
@@ -81,6 +88,8 @@ struct NginxDirectiveCheck {
 
     private mutating func walk(_ children: NginxDirective.Children, in context: NginxContext) {
         var given = Set<Int32>()
+        // Each off-once name given so far in this block, and whether one was `off`.
+        var givenWithOff: [Int32: Bool] = [:]
         var locations: [String: NginxDirective] = [:]
         for directive in children {
             if !firstSyntaxError.isEmpty {
@@ -117,6 +126,13 @@ struct NginxDirectiveCheck {
             }
             if form.isOnce, !given.insert(form.nameID).inserted {
                 error("\"\(name)\" directive is duplicate", at: directive.refusalLocation, directive)
+            }
+            if form.isOnceWithOff {
+                let isOff = directive.argumentCount == 1 && directive.firstValue == "off"
+                if let earlierOff = givenWithOff[form.nameID], isOff || earlierOff {
+                    error("\"\(name)\" directive is duplicate", at: directive.refusalLocation, directive)
+                }
+                givenWithOff[form.nameID] = (givenWithOff[form.nameID] ?? false) || isOff
             }
             switch (context, directive.kind) {
             case (.server, .listen?): checkListen(directive)

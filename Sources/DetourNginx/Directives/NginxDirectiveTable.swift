@@ -22,6 +22,9 @@ struct NginxDirectiveTable: Sendable {
         var isFlag: Bool
         /// nginx refuses a second one in the same block as "is duplicate".
         var isOnce: Bool
+        /// nginx takes several in one block, but refuses a second one as "is duplicate" where
+        /// either is `off` (`proxy_redirect`: many rewrites, or none).
+        var isOnceWithOff = false
         /// In nginx itself, not in a dynamic module.
         var isBuiltin: Bool
 
@@ -98,7 +101,8 @@ struct NginxDirectiveTable: Sendable {
                     fields[0],
                     Form(
                         contexts: contexts, isBlock: equals(fields[3], "block"), counts: counts, orMore: orMore,
-                        isFlag: equals(fields[5], "flag"), isOnce: equals(fields[6], "once"), isBuiltin: isBuiltin)
+                        isFlag: equals(fields[5], "flag"), isOnce: equals(fields[6], "once"), isOnceWithOff: equals(fields[6], "off-once"),
+                        isBuiltin: isBuiltin)
                 ))
             if !isBuiltin {
                 modules.insert(string(fields[1]))

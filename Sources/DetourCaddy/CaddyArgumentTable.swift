@@ -1,0 +1,57 @@
+/// How many arguments each site-block directive of Caddy 2.6 takes on a line without a block,
+/// after its name and after a matcher: probed from the real `caddy adapt` by
+/// scripts/caddy-directives/probe.py (CaddyArgumentData.swift). A line with a block is not
+/// judged: a block changes what some directives need (`tls {` takes none).
+struct CaddyArgumentTable: Sendable {
+    static let shared = CaddyArgumentTable(caddyArgumentData)
+
+    /// Bit n: n arguments taken (n ≤ 8); `orMore`: every count from the last bit up too.
+    struct Counts: Sendable {
+        var bits: UInt16 = 0
+        var orMore = false
+
+        init(_ text: Substring) {
+            for part in text.split(separator: ",") where part != "-" {
+                if part.hasSuffix("+"), let low = Int(part.dropLast()) {
+                    for n in low...8 { bits |= 1 << n }
+                    orMore = true
+                } else if let dash = part.firstIndex(of: "-"), let low = Int(part[..<dash]), let high = Int(part[part.index(after: dash)...]) {
+                    for n in low...min(high, 8) { bits |= 1 << n }
+                } else if let n = Int(part), n <= 8 {
+                    bits |= 1 << n
+                }
+            }
+        }
+
+        func takes(_ count: Int) -> Bool { count > 8 ? orMore : bits & (1 << count) != 0 }
+    }
+
+    private var entries: [String: (plain: Counts, matched: Counts)] = [:]
+
+    init(_ data: String) {
+        for line in data.split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            guard fields.count == 3 else { continue }
+            entries[String(fields[0])] = (Counts(fields[1]), Counts(fields[2]))
+        }
+    }
+
+    /// The word Caddy names when it refuses the line's argument count (the first one too many,
+    /// the matcher of one that takes none, or the last when there are too few), nil when it
+    /// takes them or the line has a block.
+    func refusal(of line: CaddyLine) -> CaddyToken? {
+        guard let name = line.first, let counts = entries[name.text], !line.contains(where: { $0.text == "{" && !$0.isQuoted }) else { return nil }
+        let words = line.dropFirst()
+        // A matcher token is `*`, a path, or a named matcher, as Caddy reads the first argument.
+        let matched = words.first.map { $0.text == "*" || $0.text.hasPrefix("/") || $0.text.hasPrefix("@") } ?? false
+        let taken = matched ? counts.matched : counts.plain
+        let arguments = matched ? words.dropFirst() : words
+        guard !taken.takes(arguments.count) else { return nil }
+        // One that takes no argument there reads its first word as one too many (`log /`).
+        if taken.bits == 0 { return words.first }
+        if let most = (0..<min(arguments.count, 9)).last(where: taken.takes) {
+            return arguments[arguments.startIndex + most]
+        }
+        return line.last
+    }
+}
