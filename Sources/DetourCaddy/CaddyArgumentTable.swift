@@ -42,8 +42,7 @@ struct CaddyArgumentTable: Sendable {
     func refusal(of line: CaddyLine) -> CaddyToken? {
         guard let name = line.first, let counts = entries[name.text], !line.contains(where: { $0.text == "{" && !$0.isQuoted }) else { return nil }
         let words = line.dropFirst()
-        // A matcher token is `*`, a path, or a named matcher, as Caddy reads the first argument.
-        let matched = words.first.map { $0.text == "*" || $0.text.hasPrefix("/") || $0.text.hasPrefix("@") } ?? false
+        let matched = words.first.map(CaddyErrorRoute.isMatcher) ?? false
         let taken = matched ? counts.matched : counts.plain
         let arguments = matched ? words.dropFirst() : words
         guard !taken.takes(arguments.count) else { return nil }

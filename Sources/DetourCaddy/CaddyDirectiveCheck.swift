@@ -4,8 +4,8 @@ import DetourSupport
 /// What `caddy adapt` refuses in a site block once the Caddyfile is read: a directive the
 /// version read for does not know (in the site or in a `route`/`handle` inside it), a number of
 /// arguments 2.6 does not take (CaddyArgumentTable), an upstream URL it cannot dial
-/// (CaddyUpstreamAddress), `tls` values it refuses (CaddyTLSValues), and status codes after `handle_errors` before Caddy 2.8 (bad ones
-/// after). Caddy stops at the first;
+/// (CaddyUpstreamAddress), `tls` values it refuses (CaddyTLSValues), and status codes after
+/// `handle_errors` before Caddy 2.8 (bad ones after). Caddy stops at the first;
 /// every one is reported.
 enum CaddyDirectiveCheck {
     static func check(_ config: CaddyConfig) -> [Diagnostic] {

@@ -48,7 +48,7 @@ enum CaddyUpstreamAddress {
     static func words(of line: CaddyLine) -> [CaddyToken] {
         let open = line.firstIndex { $0.text == "{" && !$0.isQuoted } ?? line.endIndex
         var words = Array(line[1..<open])
-        if let first = words.first, first.text == "*" || first.text.hasPrefix("/") || first.text.hasPrefix("@") { words.removeFirst() }
+        if let first = words.first, CaddyErrorRoute.isMatcher(first) { words.removeFirst() }
         for inner in CaddyDirectiveCheck.block(inside: line).lines where inner.first?.text == "to" {
             words += inner.dropFirst()
         }

@@ -18,7 +18,6 @@ struct VCLConcatenation {
     /// side is read as an address, a backend's as a name: other words).
     private static let refusedLeft: Set<String> = ["INT", "REAL", "DURATION", "TIME", "BOOL", "BYTES"]
     private static let comparisons: Set<String> = ["==", "!=", "<", ">", "<=", ">=", "~", "!~", "&&", "||"]
-    private static let durationUnits: Set<String> = ["ms", "s", "m", "h", "d", "w", "y"]
 
     /// The first refused `+` in an expression that is not read as a string, in varnishd's words.
     func refusal(in tokens: [VCLToken]) -> (message: String, at: VCLToken)? {
@@ -66,7 +65,7 @@ struct VCLConcatenation {
             type = "STRING"
         case .number:
             if at < tokens.endIndex, tokens[at].kind == .name {
-                guard Self.durationUnits.contains(tokens[at].text) else { return nil }
+                guard VCLCondition.units[tokens[at].text] != nil else { return nil }
                 at += 1
                 type = "DURATION"
             } else {

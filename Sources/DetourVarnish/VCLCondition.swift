@@ -79,7 +79,7 @@ struct VCLCondition {
     }
 
     /// Seconds in each unit of a VCL duration.
-    private static let units: [String: Double] = ["ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800, "y": 31_536_000]
+    static let units: [String: Double] = ["ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800, "y": 31_536_000]
 
     private static func compare<Value: Comparable>(_ left: Value, _ op: String, _ right: Value) -> Bool? {
         switch op {

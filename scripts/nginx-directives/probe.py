@@ -174,8 +174,9 @@ def takes(counts, n):
         if part.endswith('+'):
             if part[:-1].isdigit() and n >= int(part[:-1]): return True
         elif '-' in part:
-            low, high = part.split('-')
-            if int(low) <= n <= int(high): return True
+            # `-` alone: no count is accepted.
+            low, _, high = part.partition('-')
+            if low.isdigit() and high.isdigit() and int(low) <= n <= int(high): return True
         elif part.isdigit() and int(part) == n:
             return True
     return False
