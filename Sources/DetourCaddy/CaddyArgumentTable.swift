@@ -27,12 +27,15 @@ struct CaddyArgumentTable: Sendable {
     }
 
     private var entries: [String: (plain: Counts, matched: Counts)] = [:]
+    /// Words a directive takes as its only argument where it takes no other (`file_server browse`).
+    private var keywords: [String: Set<String>] = [:]
 
     init(_ data: String) {
         for line in data.split(separator: "\n") {
             let fields = line.split(separator: "\t")
-            guard fields.count == 3 else { continue }
+            guard fields.count == 3 || fields.count == 4 else { continue }
             entries[String(fields[0])] = (Counts(fields[1]), Counts(fields[2]))
+            if fields.count == 4 { keywords[String(fields[0])] = Set(fields[3].split(separator: ",").map(String.init)) }
         }
     }
 
@@ -46,6 +49,11 @@ struct CaddyArgumentTable: Sendable {
         let taken = matched ? counts.matched : counts.plain
         let arguments = matched ? words.dropFirst() : words
         guard !taken.takes(arguments.count) else { return nil }
+        if arguments.count == 1, keywords[name.text]?.contains(arguments[arguments.startIndex].text) == true { return nil }
+        // A keyword taken alone leaves the word after it as the one too many (`file_server browse x`).
+        if arguments.count > 1, keywords[name.text]?.contains(arguments[arguments.startIndex].text) == true {
+            return arguments[arguments.startIndex + 1]
+        }
         // One that takes no argument there reads its first word as one too many (`log /`).
         if taken.bits == 0 { return words.first }
         if let most = (0..<min(arguments.count, 9)).last(where: taken.takes) {

@@ -120,8 +120,14 @@ struct CaddyErrorRoute: Sendable {
         token.text == "*" || token.text.hasPrefix("/") || token.text.hasPrefix("@")
     }
 
-    /// `@m expression {err.status_code} in [500, 502]`, `== 502`, `>= 500`: the codes it admits.
+    /// `@m expression {err.status_code} in [500, 502]`, `== 502`, `>= 500`: the codes it admits;
+    /// also written as a block holding that one line (`@m {` / `expression …` / `}`).
     private static func statusCodes(_ line: [CaddyToken]) -> Set<Int>? {
+        if line.count >= 2, line[1].text == "{", !line[1].isQuoted {
+            let inside = CaddyDirectiveCheck.block(inside: CaddyLine(line)).lines
+            guard inside.count == 1, inside[0].first?.text == "expression" else { return nil }
+            return statusCodes([line[0]] + inside[0].tokens)
+        }
         guard line.count >= 3, line[1].text == "expression" else { return nil }
         let text = line[2...].map(\.text).joined(separator: " ")
         guard text.contains("{err.status_code}") || text.contains("{http.error.status_code}") else { return nil }

@@ -80,6 +80,31 @@ struct CaddySite: Sendable {
         "method", "redir", "request_body", "request_header", "respond", "rewrite", "root", "skip_log", "tls", "try_files", "uri", "vars",
     ]
 
+    /// The line every request of the site meets, which answers it with no error: a `redir`
+    /// without a matcher at the site's top (Caddy runs it before any directive that can fail;
+    /// only `map`, `vars`, `root`, `header` and `request_body` come first, and only the last can
+    /// refuse a request), or such a `respond` in a site whose other lines only shape the
+    /// request or the response. A fixed answer is not an error: `handle_errors` never runs.
+    var answerForEveryRequest: CaddyToken? {
+        guard !block.segments.contains(where: { $0.first?.text == "request_body" }) else { return nil }
+        func unconditional(_ segment: [CaddyToken], _ name: String) -> Bool {
+            segment.first?.text == name && segment.count > 1 && (!CaddyErrorRoute.isMatcher(segment[1]) || segment[1].text == "*")
+        }
+        if let redirect = block.segments.first(where: { unconditional($0, "redir") }) { return redirect.first }
+        guard let respond = block.segments.first(where: { unconditional($0, "respond") }),
+            block.segments.allSatisfy({ segment in
+                let name = segment.first?.text ?? ""
+                return Self.shapesOnly.contains(name) || name == "respond" || name.hasPrefix("@")
+            })
+        else { return nil }
+        return respond.first
+    }
+
+    /// Directives that shape a request or its response and never answer it themselves.
+    private static let shapesOnly: Set<String> = [
+        "bind", "encode", "header", "log", "log_append", "log_skip", "map", "request_header", "rewrite", "root", "skip_log", "tls", "uri", "vars",
+    ]
+
     /// Whether the site can make Caddy answer `code` (a 5xx) outside `handle_errors`.
     func mayRaise(_ code: Int) -> Bool { raisedServerErrors?.contains(code) ?? true }
 

@@ -89,6 +89,9 @@ extension CaddySite {
                 let shown = files.count > 1 ? "\(file.localPath) and \(files.count - 1) more" : file.localPath
                 return (code, files.allSatisfy(\.exists) ? shown : shown + " (missing)")
             }
+            if let answer = answerForEveryRequest {
+                return (code, "not needed: every request meets '\(answer.text)' at \(context.location(of: answer).description)")
+            }
             return (code, code < 500 || mayRaise(code) ? nil : "not needed: nothing here answers \(code)")
         }
         let start = block.start.map { context.location(of: $0) } ?? SourceLocation(path: context.files[0], line: 1, column: 1)

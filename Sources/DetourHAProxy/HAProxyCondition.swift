@@ -1,5 +1,6 @@
-/// `.if` conditions as HAProxy 2.6 evaluates them: a number (true unless 0), `defined(VAR)`,
-/// `feature(NAME)`, `streq(a,b)`, `strneq(a,b)`, `version_atleast(V)`, `version_before(V)`.
+/// `.if` conditions as HAProxy 2.6 evaluates them: numbers (true unless 0) and the predicates
+/// `defined(VAR)`, `feature(NAME)`, `streq(a,b)`, `strneq(a,b)`, `version_atleast(V)`,
+/// `version_before(V)`, negated with `!`, grouped in parentheses, joined by `&&` and `||`.
 /// Words are already expanded; a condition it cannot read is nil.
 enum HAProxyCondition {
     /// The version the configuration is read as: Debian 12's.
@@ -9,15 +10,17 @@ enum HAProxyCondition {
         "OPENSSL", "LUA", "PCRE2", "PCRE2_JIT", "ZLIB", "PROMEX", "SYSTEMD", "THREAD", "CPU_AFFINITY", "GETADDRINFO", "TPROXY", "LINUX_SPLICE", "NS", "ACCEPT4",
     ]
 
+    /// A condition as cfgcond.c reads it: terms joined by `&&` (binding tighter) and `||`,
+    /// each a `!`-negated term, a parenthesised condition, a number or a predicate.
     static func evaluate(_ words: [String], environment: [String: String]) -> Bool? {
         guard !words.isEmpty else { return false }
-        let text = words.joined(separator: " ")
-        if let number = Int(text) { return number != 0 }
-        guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }
-        let name = String(text[..<open])
-        let arguments = text[text.index(after: open)..<text.index(before: text.endIndex)].split(separator: ",", omittingEmptySubsequences: false).map {
-            String($0)
-        }
+        var reader = Reader(text: Array(words.joined(separator: " ")), environment: environment)
+        guard let value = reader.condition() else { return nil }
+        reader.skipSpaces()
+        return reader.index == reader.text.count ? value : nil
+    }
+
+    private static func predicate(_ name: String, _ arguments: [String], environment: [String: String]) -> Bool? {
         switch (name, arguments.count) {
         case ("defined", 1): return environment[arguments[0]] != nil
         case ("feature", 1): return features.contains(arguments[0])
@@ -28,6 +31,64 @@ enum HAProxyCondition {
         case ("version_atleast", 1): return parse(arguments[0]).map { !version.lexicographicallyPrecedes($0) } ?? true
         case ("version_before", 1): return parse(arguments[0]).map { version.lexicographicallyPrecedes($0) } ?? false
         default: return nil
+        }
+    }
+
+    /// Reads one condition left to right; nil where HAProxy would not read it.
+    private struct Reader {
+        let text: [Character]
+        let environment: [String: String]
+        var index = 0
+
+        mutating func skipSpaces() {
+            while index < text.count, text[index] == " " || text[index] == "\t" { index += 1 }
+        }
+
+        mutating func take(_ token: String) -> Bool {
+            skipSpaces()
+            let characters = Array(token)
+            guard index + characters.count <= text.count, Array(text[index..<index + characters.count]) == characters else { return false }
+            index += characters.count
+            return true
+        }
+
+        mutating func condition() -> Bool? {
+            guard var value = conjunction() else { return nil }
+            while take("||") {
+                guard let next = conjunction() else { return nil }
+                value = value || next
+            }
+            return value
+        }
+
+        mutating func conjunction() -> Bool? {
+            guard var value = term() else { return nil }
+            while take("&&") {
+                guard let next = term() else { return nil }
+                value = value && next
+            }
+            return value
+        }
+
+        mutating func term() -> Bool? {
+            if take("!") { return term().map { !$0 } }
+            if take("(") {
+                guard let value = condition(), take(")") else { return nil }
+                return value
+            }
+            skipSpaces()
+            let start = index
+            while index < text.count, text[index].isLetter || text[index].isNumber || text[index] == "_" { index += 1 }
+            let name = String(text[start..<index])
+            guard !name.isEmpty else { return nil }
+            guard index < text.count, text[index] == "(" else {
+                guard let number = Int(name) else { return nil }
+                return number != 0
+            }
+            guard let close = text[index...].firstIndex(of: ")") else { return nil }
+            let arguments = String(text[(index + 1)..<close]).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            index = close + 1
+            return HAProxyCondition.predicate(name, arguments, environment: environment)
         }
     }
 

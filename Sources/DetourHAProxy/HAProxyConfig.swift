@@ -85,7 +85,14 @@ struct HAProxyConfig: Sendable {
             case ".endif":
                 if blocks.popLast() == nil { unmatched(line) }
                 continue
-            case ".diag", ".notice", ".warning", ".alert":
+            case ".alert":
+                // HAProxy stops reading at an .alert its conditions reach (`.if !defined(PORT)`).
+                if active {
+                    let text = line.words.dropFirst().map(\.text).joined(separator: " ")
+                    diagnostics.append(.error(HAProxyRules.syntax.id, "'\(text)': an .alert makes HAProxy refuse the file", at: line.location))
+                }
+                continue
+            case ".diag", ".notice", ".warning":
                 continue
             default:
                 break

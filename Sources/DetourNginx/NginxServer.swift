@@ -121,6 +121,25 @@ final class NginxServer: Sendable {
         }
     }
 
+    /// Whether anything can send a request to `location`: every other one can be selected, a
+    /// named one only where a directive of the server or of its http block names it
+    /// (`error_page 502 @rescue`, `try_files $uri @app`).
+    func isReachable(_ location: NginxLocation) -> Bool {
+        location.match != .named || namedReferences.value { findNamedReferences() }.contains(location.pattern)
+    }
+    private let namedReferences = Memo<Set<String>>()
+
+    private func findNamedReferences() -> Set<String> {
+        var names = Set(inherited.errorPages.map(\.target).filter { $0.hasPrefix("@") })
+        var pending = [directive]
+        while let next = pending.popLast() {
+            // A location's own name is not a way in.
+            if next.kind != .location { for value in next.values where value.hasPrefix("@") { names.insert(value) } }
+            pending.append(contentsOf: next.children)
+        }
+        return names
+    }
+
     func namedLocation(_ name: String) -> NginxLocation? {
         locations.first { $0.match == .named && $0.pattern == name }
     }

@@ -263,7 +263,9 @@ struct VCLParser {
         var arms: [(condition: [VCLToken], body: [VCLStatement])] = []
         arms.append((try condition(), try compound()))
         while let token = current, token.kind == .name {
-            if token.text == "elseif" || token.text == "elsif" || (token.text == "else" && index + 1 < tokens.count && tokens[index + 1].isName("if")) {
+            if token.text == "elseif" || token.text == "elsif" || token.text == "elif"
+                || (token.text == "else" && index + 1 < tokens.count && tokens[index + 1].isName("if"))
+            {
                 index += token.text == "else" ? 2 : 1
                 arms.append((try condition(), try compound()))
             } else if token.text == "else" {

@@ -9,7 +9,7 @@ indirect enum VCLStatement: Sendable {
     case call(VCLToken)
     /// `return (action)` or `return (action(arguments))`; a bare `return;` has no action.
     case returns(action: VCLToken?, arguments: [[VCLToken]], at: SourceLocation)
-    /// `if`, its `elseif`/`elsif`/`else if` arms, and `else`.
+    /// `if`, its `elseif`/`elsif`/`elif`/`else if` arms, and `else`.
     case branch(arms: [(condition: [VCLToken], body: [VCLStatement])], otherwise: [VCLStatement]?)
     case block([VCLStatement])
     /// `synthetic(value);`

@@ -29,7 +29,7 @@ final class CaddyDirectiveTests: XCTestCase {
             "log access.log", "log", "log /", "root {$DETOUR_UNSET_ROOT}", "root * /srv", "respond", "respond /health 200",
             "respond \"ok\" 200", "header /static/* Cache-Control max-age=31536000", "rewrite", "rewrite * /index.html", "method",
             "tls internal", "tls /etc/cert.pem /etc/key.pem", "uri strip_prefix", "redir https://example.com{uri} permanent", "abort now",
-            "vars x",
+            "vars x", "file_server browse", "file_server /files/* browse", "file_server browse x", "file_server index",
         ]
         for line in lines {
             let folder = try TemporaryFolder(files: ["Caddyfile": ":8080 {\n\t\(line)\n}\n"])

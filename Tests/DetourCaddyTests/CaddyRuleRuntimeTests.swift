@@ -26,7 +26,7 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         case silent
     }
 
-    private func request(_ scenario: String, _ path: String = "/", upstream: Upstream) throws -> HTTPResponse {
+    private func request(_ scenario: String, _ path: String = "/", upstream: Upstream, followRedirects: Bool = true) throws -> HTTPResponse {
         let port = LoopbackPort.free()
         let silent = upstream == .silent ? try FakeUpstream(.silent) : nil
         defer { silent?.stop() }
@@ -47,7 +47,7 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         defer { caddy.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(port), "\(scenario): caddy did not start: \(caddy.log)")
         if upstream == .answering503 { XCTAssertTrue(LoopbackPort.waitUntilOpen(upstreamPort), "\(scenario): the upstream site did not start") }
-        return try HTTPClient.get("http://127.0.0.1:\(port)\(path)")
+        return try HTTPClient.get("http://127.0.0.1:\(port)\(path)", followRedirects: followRedirects)
     }
 
     private func assertServesPage(_ response: HTTPResponse, _ status: Int, _ scenario: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -134,6 +134,12 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         XCTAssertEqual(health.status, 200)
         XCTAssertEqual(health.body, "ok")
         assertEmptyBody(try request("code-not-covered-static-only-hit", "/app/x", upstream: .down), 502, "the proxied route")
+        // Caddy orders redir before reverse_proxy: with the upstream down, still the redirect.
+        let redirected = try request("code-not-covered-redirect-first-near-miss", "/app/x", upstream: .down, followRedirects: false)
+        XCTAssertEqual(redirected.status, 308)
+        let fixed = try request("code-not-covered-fixed-answer-near-miss", "/app/x", upstream: .down)
+        XCTAssertEqual(fixed.status, 503)
+        XCTAssertEqual(fixed.body, "Down for maintenance")
     }
 
     func testSiteWithoutHandleErrorsSendsNoBody() throws {
@@ -160,6 +166,8 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("error-page-protected-near-miss", upstream: .down), 502, "basicauth elsewhere")
         assertEmptyBody(try request("error-page-protected-matcher-hit", upstream: .down), 502, "a matcher 127.0.0.1 does not meet")
         assertServesPage(try request("error-page-protected-matcher-near-miss", upstream: .down), 502, "a fallback route")
+        assertServesPage(try request("error-page-protected-status-block-near-miss", upstream: .down), 502, "a status matcher written as a block")
+        assertServesPage(try request("error-page-protected-status-block-near-miss", upstream: .answering503), 503, "a status matcher written as a block")
         assertEmptyBody(try request("error-page-protected-respond-hit", upstream: .down), 403, "respond 403 replaces the page and its status")
         assertEmptyBody(try request("error-page-protected-import-hit", upstream: .down), 502, "basicauth in the snippet handle_errors imports")
         assertServesPage(try request("error-page-protected-import-near-miss", upstream: .down), 502, "basicauth in the site's own routes")

@@ -48,4 +48,38 @@ final class HAProxyConditionTests: XCTestCase {
             }
         }
     }
+
+    /// Generated conditions joining predicates with `!`, parentheses, `&&` and `||`, each
+    /// asked of `haproxy -c`, the way real configurations guard `.alert`s (`.if !defined(X)`).
+    func testGeneratedCompoundConditionsAgreeWithHAProxy() throws {
+        let haproxy = try RequiredTool.find("haproxy")
+        var random = SplitMix64(state: 0xBB67_AE85)
+        let atoms = ["1", "0", "defined(PATH)", "defined(DETOUR_NEVER_SET)", "streq(a,a)", "strneq(a,a)", "version_atleast(2.6)", "feature(LUA)"]
+        func expression(_ depth: Int) -> String {
+            let pick = Int.random(in: 0..<(depth > 2 ? 2 : 5), using: &random)
+            let spaces = Bool.random(using: &random) ? " " : ""
+            switch pick {
+            case 0: return atoms.randomElement(using: &random)!
+            case 1: return "!" + spaces + expression(depth + 1)
+            case 2: return "(" + spaces + expression(depth + 1) + spaces + ")"
+            case 3: return expression(depth + 1) + " && " + expression(depth + 1)
+            default: return expression(depth + 1) + " || " + expression(depth + 1)
+            }
+        }
+        let conditions = (0..<150).map { _ in expression(0) }
+        let state = try TemporaryFolder()
+        defer { state.remove() }
+        let config = conditions.enumerated().map { index, condition in
+            ".if \(condition)\n.notice \"\(index) true\"\n.else\n.notice \"\(index) false\"\n.endif\n"
+        }.joined()
+        try state.write(["haproxy.cfg": config])
+        let result = try ProcessRunner.run(haproxy, ["-c", "-f", state.path + "/haproxy.cfg"])
+        let output = result.stdout + result.stderr
+        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? ""]
+        for (index, condition) in conditions.enumerated() {
+            let said = output.contains("'\(index) true'")
+            XCTAssertTrue(said || output.contains("'\(index) false'"), "HAProxy took neither branch of \(condition): \(output.prefix(300))")
+            XCTAssertEqual(HAProxyCondition.evaluate(condition.split(separator: " ").map(String.init), environment: environment), said, condition)
+        }
+    }
 }

@@ -93,6 +93,19 @@ final class HAProxySyntaxTests: XCTestCase {
         XCTAssertEqual(lines(try check(config)), ["haproxy.cfg:7:19: haproxy.error-page-missing-file"], "2.6 is at least 2.4")
     }
 
+    /// An .alert a condition reaches stops HAProxy at its line; one it skips does nothing.
+    /// The installed HAProxy judges each: its exit and the line it names.
+    func testAnAlertTheConditionsReachIsARefusal() throws {
+        let haproxy = try RequiredTool.find("haproxy")
+        for (condition, environment) in [("!defined(DETOUR_PORT)", [:]), ("!defined(DETOUR_PORT)", ["DETOUR_PORT": "80"]), ("0 || !(1 && 0)", [:])] {
+            let config = "global\n.if \(condition)\n    .alert \"DETOUR_PORT is required\"\n.endif\ndefaults\n    mode http\n"
+            let ours = lines(try check(config, environment: environment))
+            let result = try ProcessRunner.run(haproxy, ["-c", "-f", folder.url.appendingPathComponent("haproxy.cfg").path], environment: environment)
+            let refused = (result.stdout + result.stderr).contains("haproxy.cfg:3]: 'DETOUR_PORT is required'")
+            XCTAssertEqual(ours, refused ? ["haproxy.cfg:3:5: haproxy.syntax"] : [], "\(condition) with \(environment)")
+        }
+    }
+
     func testWhatHAProxyRefuses() throws {
         XCTAssertEqual(lines(try check("defaults\n    mode http")), ["haproxy.cfg:2:14: haproxy.syntax"], "no final line feed")
         XCTAssertEqual(lines(try check("frontend web\n    errorfile 503 \"pages/503.http\n")), ["haproxy.cfg:2:19: haproxy.syntax"])

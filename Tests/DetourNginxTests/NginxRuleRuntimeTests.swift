@@ -123,6 +123,8 @@ final class NginxRuleRuntimeTests: XCTestCase {
         XCTAssertEqual(hit.status, 503)
         XCTAssertTrue(hit.body.contains("application maintenance body"), hit.body)
         assertServesPage(try request("upstream-errors-pass-through-near-miss", upstream: .answering503), 503, "near miss")
+        // A named location nothing names: no request reaches its upstream.
+        assertServesPage(try request("upstream-errors-pass-through-unnamed-near-miss", upstream: .answering503), 503, "unnamed near miss")
     }
 
     func testPageBehindTheDeadUpstreamFailsToo() throws {

@@ -12,14 +12,17 @@ public struct HTTPResponse {
 }
 
 public enum HTTPClient {
-    public static func get(_ url: String, headers requestHeaders: [String: String] = [:]) throws -> HTTPResponse {
-        try send(url, headers: requestHeaders)
+    /// `followRedirects: false` returns a redirect itself, for a test of who answers with it.
+    public static func get(_ url: String, headers requestHeaders: [String: String] = [:], followRedirects: Bool = true) throws -> HTTPResponse {
+        try send(url, headers: requestHeaders, followRedirects: followRedirects)
     }
 
-    public static func send(_ url: String, method: String = "GET", body: Data? = nil, headers requestHeaders: [String: String] = [:]) throws -> HTTPResponse {
+    public static func send(
+        _ url: String, method: String = "GET", body: Data? = nil, headers requestHeaders: [String: String] = [:], followRedirects: Bool = true
+    ) throws -> HTTPResponse {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
-        let session = URLSession(configuration: configuration)
+        let session = URLSession(configuration: configuration, delegate: followRedirects ? nil : RedirectRefusal(), delegateQueue: nil)
         let semaphore = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<HTTPResponse, Error> = .failure(URLError(.timedOut))
         var request = URLRequest(url: URL(string: url)!)
@@ -39,5 +42,15 @@ public enum HTTPClient {
         _ = semaphore.wait(timeout: .now() + 15)
         session.invalidateAndCancel()
         return try result.get()
+    }
+}
+
+/// Declines every redirect, so the response that asked for it is the one returned.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

@@ -121,7 +121,9 @@ struct VCLGenerator {
         case 3:
             let strings = readable.filter { $0.variable.type == "STRING" || $0.variable.type == "HEADER" }
             guard !strings.isEmpty else { return nil }
-            return "if (\(pick(strings).name) ~ \"^/x\") { std.log(\"matched\"); }"
+            // varnishd takes four spellings of a further arm (vcc_IfStmt()).
+            let arm = chance(50) ? " \(pick(["elif", "elsif", "elseif", "else if"])) (\(pick(strings).name) ~ \"^/y\") { std.log(\"other\"); }" : ""
+            return "if (\(pick(strings).name) ~ \"^/x\") { std.log(\"matched\"); }" + arm
         case 4:
             return sum(readable, in: method)
         default: return nil

@@ -3,13 +3,13 @@ import DetourDiagnostics
 /// 4. A proxied location without `*_intercept_errors on`: nginx replaces only the errors it
 /// raises itself, so the application's own 500 or 503 reaches visitors as the application sent it.
 /// An `auth_request` service's location is left alone: nginx reads only its status, and
-/// answers any but 2xx, 401 and 403 with its own 500.
+/// answers any but 2xx, 401 and 403 with its own 500; so is a named location nothing names.
 struct UninterceptedUpstreamRule: NginxRule {
     static let about = NginxRules.upstreamPassThrough
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for location in server.allLocations where !server.isAuthService(location) {
+        for location in server.allLocations where !server.isAuthService(location) && server.isReachable(location) {
             guard let pass = location.upstreamPass, location.scope.intercepts[pass.module] == nil else { continue }
             // nginx's own 502 and 504 (upstream down or slow) are replaced either way.
             let passedThrough = location.scope.coveredCodes.filter { $0 >= 500 && $0 != 502 && $0 != 504 }

@@ -1,0 +1,6 @@
+vcl 4.0;
+
+backend default {
+	.host = "localhost";
+	.port = "8080";
+}
