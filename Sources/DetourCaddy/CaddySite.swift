@@ -91,13 +91,24 @@ struct CaddySite: Sendable {
             segment.first?.text == name && segment.count > 1 && (!CaddyErrorRoute.isMatcher(segment[1]) || segment[1].text == "*")
         }
         if let redirect = block.segments.first(where: { unconditional($0, "redir") }) { return redirect.first }
-        guard let respond = block.segments.first(where: { unconditional($0, "respond") }),
+        guard let respond = block.segments.first(where: { unconditional($0, "respond") && Self.sendsValidStatus($0) }),
             block.segments.allSatisfy({ segment in
                 let name = segment.first?.text ?? ""
                 return Self.shapesOnly.contains(name) || name == "respond" || name.hasPrefix("@")
             })
         else { return nil }
         return respond.first
+    }
+
+    /// Whether a `respond` line's status, where it has one, is one Caddy can send: with a body
+    /// and a status (`respond "Gone" 410`) the second word must be a number from 100 to 999,
+    /// or Caddy fails the request with a 500 (`respond 400 "Bad request"` reads "Bad request"
+    /// as the status).
+    private static func sendsValidStatus(_ segment: [CaddyToken]) -> Bool {
+        var arguments = segment.dropFirst().prefix { $0.text != "{" || $0.isQuoted }
+        if let first = arguments.first, !first.isQuoted, CaddyErrorRoute.isMatcher(first) { arguments = arguments.dropFirst() }
+        guard arguments.count == 2 else { return arguments.count == 1 }
+        return Int(arguments[arguments.startIndex + 1].text).map { (100...999).contains($0) } ?? false
     }
 
     /// Directives that shape a request or its response and never answer it themselves.
@@ -118,6 +129,8 @@ struct CaddySite: Sendable {
         case "handle", "handle_path", "route":
             return union(CaddyDirectiveCheck.block(inside: line).lines.map { serverErrors($0, depth: depth + 1) })
         case "respond":
+            // A status Caddy cannot send fails the request with a 500.
+            guard sendsValidStatus(line.tokens) else { return [500] }
             return Set(line.dropFirst().compactMap { $0.isQuoted ? nil : Int($0.text) }.filter { $0 >= 500 })
         case "error":
             let statuses = line.dropFirst().compactMap { Int($0.text) }.filter { (100...999).contains($0) }

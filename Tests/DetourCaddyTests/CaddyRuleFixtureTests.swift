@@ -24,6 +24,7 @@ final class CaddyRuleFixtureTests: XCTestCase {
         "code-not-covered-static-only": "caddy.code-not-covered",
         "code-not-covered": "caddy.code-not-covered",
         "code-not-covered-matcher": "caddy.code-not-covered",
+        "code-not-covered-fixed-answer": "caddy.code-not-covered",
         "error-page-soft-status": "caddy.error-page-soft-status",
         "error-status-as-message": "caddy.error-status-as-message",
         "respond-shadows-file-server": "caddy.respond-shadows-file-server",

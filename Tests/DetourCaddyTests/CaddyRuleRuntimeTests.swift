@@ -140,6 +140,8 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         let fixed = try request("code-not-covered-fixed-answer-near-miss", "/app/x", upstream: .down)
         XCTAssertEqual(fixed.status, 503)
         XCTAssertEqual(fixed.body, "Down for maintenance")
+        // Body first, then a word that is no status: Caddy fails the request instead.
+        assertEmptyBody(try request("code-not-covered-fixed-answer-hit", "/app/x", upstream: .down), 500, "a status Caddy cannot send")
     }
 
     func testSiteWithoutHandleErrorsSendsNoBody() throws {
