@@ -108,7 +108,9 @@ struct CaddySite: Sendable {
         var arguments = segment.dropFirst().prefix { $0.text != "{" || $0.isQuoted }
         if let first = arguments.first, !first.isQuoted, CaddyErrorRoute.isMatcher(first) { arguments = arguments.dropFirst() }
         guard arguments.count == 2 else { return arguments.count == 1 }
-        return Int(arguments[arguments.startIndex + 1].text).map { (100...999).contains($0) } ?? false
+        let status = arguments[arguments.startIndex + 1].text
+        // A placeholder is read when the request comes: not judged here.
+        return status.contains("{") || Int(status).map { (100...999).contains($0) } ?? false
     }
 
     /// Directives that shape a request or its response and never answer it themselves.
