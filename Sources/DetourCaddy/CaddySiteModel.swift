@@ -74,6 +74,8 @@ extension CaddySite {
     /// Per code, the file the first route answering it sends (`(missing)` when it is not
     /// there), `respond`, the proxy, or nil.
     private func coverage(in context: CaddyCheckContext, upstreams: Set<String>, pageFiles: [[Int: [PageFile]]]) -> SiteCoverage {
+        // Worked out once for the site, not once per code.
+        let everyRequest = answerForEveryRequest
         let answers = context.pageCodes.map { code -> (Int, String?) in
             for (index, route) in errorRoutes.enumerated() where context.answers(route, code) && route.writesBody {
                 // A respond without a matcher ends the route before file_server.
@@ -89,7 +91,7 @@ extension CaddySite {
                 let shown = files.count > 1 ? "\(file.localPath) and \(files.count - 1) more" : file.localPath
                 return (code, files.allSatisfy(\.exists) ? shown : shown + " (missing)")
             }
-            if let answer = answerForEveryRequest {
+            if let answer = everyRequest {
                 return (code, "not needed: every request meets '\(answer.text)' at \(context.location(of: answer).description)")
             }
             return (code, code < 500 || mayRaise(code) ? nil : "not needed: nothing here answers \(code)")
