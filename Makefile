@@ -23,11 +23,11 @@ site: deps
 	$(SWIFT) build --product detour
 	.build/debug/detour build
 
-## test: the formatting check, the whole suite, end-to-end tests included, a fixed sample of the real configurations (check-real's, 30 per server), then the installed binary outside the repository and the Debian package installed, used and removed; first, the versions of the servers and libraries the tests run against
+## test: the formatting check, the whole suite, end-to-end tests included (scripts/test-suite.sh: two halves at once), a fixed sample of the real configurations (check-real's, 30 per server), then the installed binary outside the repository and the Debian package installed, used and removed; first, the versions of the servers and libraries the tests run against
 test: deps test-deps lint
 	@scripts/test-environment.sh $(BUILD_PACKAGES) $(TEST_PACKAGES) $(REAL_PACKAGES) time
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	scripts/test-suite.sh
 	DETOUR=.build/debug/detour scripts/check-real.py --sample 30
 	scripts/test-install.sh
 	scripts/test-deb.sh

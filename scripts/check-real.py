@@ -35,7 +35,8 @@ configuration that names files of its package (Debian's haproxy.cfg and /etc/hap
 them where the package installed them. Pages: the shipped knowledge base's public/errors (`detour build` makes it).
 --sample N takes every configuration whose position in the manifest is a multiple of the
 manifest's length / N (a fixed sample, the same on every run); --case takes only the cases named
-(a newly added configuration, a fixed class). DETOUR names the binary.
+(a newly added configuration, a fixed class). DETOUR names the binary; CHECK_REAL_JOBS how many
+configurations are judged at once (default 3).
 
 Tests/RealConfigs/<server>/KNOWN.tsv lists the disagreements whose class is understood and not
 yet fixed (case, kind, rule, class): they are counted apart as known. The run fails (exit 1) on
@@ -47,6 +48,7 @@ printed for each, and the report file lists the tuned half's disagreements first
 found on the tuned half; the held-out half says how check does on configurations nobody looked
 at while fixing it.
 """
+import concurrent.futures
 import functools
 import hashlib
 import collections
@@ -61,6 +63,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Tests", "RealConfigs")
 OUT = os.path.join(ROOT, ".build", "check-real")
 PAGES = os.path.join(ROOT, "public", "errors")
+
+# Configurations judged at once (CHECK_REAL_JOBS, else 3).
+JOBS = int(os.environ.get("CHECK_REAL_JOBS") or 3)
 
 FIELDS = ["case", "repository", "path", "commit", "licence", "main", "setup", "arguments"]
 
@@ -329,6 +334,15 @@ def run(detour, command, server, main, arguments, folder):
     return report, None
 
 
+def judge(detour, server, row):
+    """`detour check` and `detour verify --compare-check` on one configuration."""
+    folder, main_file, snippet = prepare(server, row)
+    arguments = (row["arguments"].split() if row["arguments"] else []) + ["--map", "/usr/share/detour=" + os.path.join(ROOT, "public")]
+    checked = run(detour, "check", server, main_file, arguments, folder)
+    verified = run(detour, "verify", server, main_file, arguments + ["--compare-check"], folder)
+    return row, snippet, checked, verified
+
+
 def half(case):
     """`tuned` or `held-out`, fixed by the case's name."""
     return "held-out" if hashlib.sha1(case.encode("utf-8")).digest()[0] & 0x80 else "tuned"
@@ -359,11 +373,11 @@ def main(argv):
         kinds, known_kinds = collections.Counter(), collections.Counter()
         ran = collections.Counter()
         report_lines = []
-        for row in rows:
-            folder, main_file, snippet = prepare(server, row)
-            arguments = (row["arguments"].split() if row["arguments"] else []) + ["--map", "/usr/share/detour=" + os.path.join(ROOT, "public")]
-            checked, error = run(detour, "check", server, main_file, arguments, folder)
-            verified, refusal = run(detour, "verify", server, main_file, arguments + ["--compare-check"], folder)
+        # Most of a verify is the real server and its timeouts: several run at once, each on
+        # ports of its own (verify retries on a port another took first).
+        with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
+            judged_rows = list(pool.map(functools.partial(judge, detour, server), rows))
+        for row, snippet, (checked, error), (verified, refusal) in judged_rows:
             if checked is None or verified is None:
                 if (row["case"], "not-run", "-") in known:
                     seen_known.add((row["case"], "not-run", "-"))

@@ -6,7 +6,7 @@ import XCTest
 /// saved during that build is served after it, as any later save is.
 final class ServeFirstBuildTests: XCTestCase {
     func testASaveDuringTheFirstBuildIsServedAfterIt() throws {
-        let folder = try SampleSite.synthetic(articles: 1000)
+        let folder = try SampleSite.synthetic(articles: 400)
         defer { folder.remove() }
         let temporary = folder.url.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)

@@ -65,7 +65,7 @@ struct HAProxyConfigGenerator {
             // A server's name written twice in one backend: refused, unless the copy has an id.
             if chance(3) { lines.append("    server app 127.0.0.1:\(upstream)" + (chance(50) ? " id 9" : "")) }
             // A keyword HAProxy no longer supports (1.x's): it refuses the file.
-            if chance(4) { lines.append(chance(50) ? "    redispatch" : "    option http-tunnel") }
+            if chance(8) { lines.append(chance(50) ? "    redispatch" : "    option http-tunnel") }
             if pagesHere, !inFrontend { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
             if replaces, !replaceInFrontend {
                 let file = chance(20) ? "lf-file" : "file"

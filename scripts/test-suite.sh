@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The XCTest suite (after `swift build --build-tests`) as two processes at once: the command
+# line's end-to-end tests (DetourCLITests) and every other module's. Most of either is spent
+# waiting on real servers, Chromium and their timeouts, so the two take little more than the
+# longer alone. SwiftPM lets one `swift test` use .build at a time, so the test binary is run
+# as `swift test --skip-build` runs it, with a list of test classes each. Each test case's
+# result is printed as it comes, then each half's count; the exit status is non-zero when
+# either failed.
+#
+#     scripts/test-suite.sh
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tests="$root/.build/debug/detourPackageTests.xctest"
+[ -x "$tests" ] || { echo "test-suite: $tests is missing; run 'swift build --build-tests' first" >&2; exit 1; }
+logs=$(mktemp -d "${TMPDIR:-/tmp}/detour-test-suite.XXXXXX")
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$logs"' EXIT
+trap 'exit 130' INT TERM
+
+"$tests" --list-tests | sed -n 's|^\(Detour[A-Za-z]*Tests\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u > "$logs/classes"
+cli=$(grep '^DetourCLITests\.' "$logs/classes" | paste -sd, -)
+rest=$(grep -v '^DetourCLITests\.' "$logs/classes" | paste -sd, -)
+[ -n "$cli" ] && [ -n "$rest" ] || { echo "test-suite: no test classes listed by $tests" >&2; exit 1; }
+
+cd "$root"
+"$tests" "$rest" > "$logs/rest.log" 2>&1 &
+pids+=($!)
+"$tests" "$cli" > "$logs/cli.log" 2>&1 &
+pids+=($!)
+# Each test case's result and each failure's line as they come, from either half, until
+# `running` is stopped.
+sleep infinity &
+running=$!
+pids+=("$running")
+tail -q -n +1 --pid="$running" -F "$logs/rest.log" "$logs/cli.log" 2>/dev/null | grep --line-buffered -E "^Test Case .* (passed|failed|skipped)|: error: " &
+wait "${pids[0]}"
+rest_status=$?
+wait "${pids[1]}"
+cli_status=$?
+sleep 1
+kill "$running" 2>/dev/null
+wait
+pids=()
+for half in rest cli; do
+    # A half that ended without XCTest's count (a crash) shows how it ended.
+    grep -q "^Test Suite 'Selected tests' \(passed\|failed\)" "$logs/$half.log" || tail -40 "$logs/$half.log"
+    grep -A1 "^Test Suite 'Selected tests' \(passed\|failed\)" "$logs/$half.log" | tail -1
+done
+echo "test-suite: every module but DetourCLITests: exit $rest_status; DetourCLITests: exit $cli_status"
+[ "$rest_status" = 0 ] && [ "$cli_status" = 0 ]
