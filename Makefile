@@ -16,20 +16,24 @@ TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-head
 # nginx modules Debian packages (nginx-extras' set), the VMODs of varnish-modules, mod_wsgi.
 REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
 
-.PHONY: site test lint format install deb test-install check-oracle check-real bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release clean
+.PHONY: site test lint format install deb test-install test-deb check-oracle check-real bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release synth clean
 
 ## site: build content/ and templates/ into public/, with the debug build the tests share: on a fresh clone it compiles in a fraction of the release build's time, and writes the same files
 site: deps
 	$(SWIFT) build --product detour
 	.build/debug/detour build
 
-## test: the formatting check, the whole suite, end-to-end tests included (scripts/test-suite.sh: two halves at once), a fixed sample of the real configurations (check-real's, 30 per server), then the installed binary outside the repository and the Debian package installed, used and removed; first, the versions of the servers and libraries the tests run against
+## test: the formatting check, the whole suite, end-to-end tests included (scripts/test-suite.sh: two halves at once), a fixed sample of the real configurations (check-real's, 30 per server), then the installed binary outside the repository (`make test-deb` tests the Debian package); first, the versions of the servers and libraries the tests run against
 test: deps test-deps lint
 	@scripts/test-environment.sh $(BUILD_PACKAGES) $(TEST_PACKAGES) $(REAL_PACKAGES) time
 	$(SWIFT) build --build-tests
 	scripts/test-suite.sh
 	DETOUR=.build/debug/detour scripts/check-real.py --sample 30
 	scripts/test-install.sh
+
+## test-deb: the Debian package as a user gets it: built twice and compared, lintian, installed with apt, used and removed (needs root). Apart from `make test`: its manual pages come from the argument parser's plugin, whose build of detour does not share the test build's and would rebuild it
+test-deb: deps release
+	@scripts/install-packages.sh dpkg-dev lintian man-db
 	scripts/test-deb.sh
 
 ## lint: the code as `swift format` (configured in .swift-format) would write it
@@ -60,7 +64,7 @@ check-oracle: deps test-deps
 		echo "seed $(SEED): $$(paste -sd ';' .build/oracle-summary.txt | sed 's/;/; /g')"; exit $$status
 
 ## bench: build a synthetic knowledge base of $(ARTICLES) articles, print wall time and peak memory, beside Hugo on the same Markdown (above 10,000 articles, beside 10,000 instead: how the build scales)
-bench: deps release
+bench: deps release synth
 	@scripts/install-packages.sh time hugo
 	scripts/bench.sh $(ARTICLES)
 
@@ -83,7 +87,7 @@ check-real: deps test-deps release
 	DETOUR=.build/static/release/detour scripts/check-real.py
 
 ## bench-search: search figures in Chromium (requests, bytes, time to first result) on the shipped and a synthetic knowledge base
-bench-search: deps test-deps release
+bench-search: deps test-deps release synth
 	scripts/bench-search.sh $(ARTICLES)
 
 ## bench-verify: detour verify on a generated nginx configuration, Caddyfile and haproxy.cfg of $(SITES) sites each (proxied routes and pages in each), beside the target of a minute for 50
@@ -92,7 +96,7 @@ bench-verify: deps test-deps release
 	scripts/bench-verify.sh $(SITES)
 
 ## bench-serve: detour serve on a synthetic knowledge base of $(ARTICLES) articles: ready time, one saved article to served
-bench-serve: deps release
+bench-serve: deps release synth
 	@scripts/install-packages.sh curl
 	scripts/bench-serve.sh $(ARTICLES)
 
@@ -100,6 +104,11 @@ bench-serve: deps release
 # linked in (half the start-up time of the dynamically linked one: 3.9 ms against 7.7 ms).
 release: deps
 	$(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static
+
+# detour-synth writes the benchmarks' synthetic knowledge bases. Apart from `release`: SwiftPM
+# builds one product per call, and a call for the other product runs the build plugins and
+# recompiles what they feed, so `make release` twice in a row would rebuild half of detour.
+synth: deps
 	$(SWIFT) build -c release --product detour-synth --static-swift-stdlib --scratch-path .build/static
 
 deps:
