@@ -50,7 +50,7 @@ final class NginxCheckContext: Sendable {
             if let file { route.files = [(page.codes, file)] }
             route.upstream = location?.upstreamPass?.directive.location
             // A static location serving the page behind deny or auth.
-            if file != nil, let guardDirective = location?.scope.protections.first(where: { !server.guardsEveryone($0) }) {
+            if file != nil, let guardDirective = location?.scope.protections.first(where: { server.keepsPage(behind: $0, for: page.codes) }) {
                 route.guards = [.init(at: guardDirective.location)]
             }
         }
@@ -110,9 +110,10 @@ final class NginxCheckContext: Sendable {
     func target(of page: NginxErrorPage, in server: NginxServer) -> NginxPageTarget {
         if page.isNamedLocation { return .named(page.target, server.namedLocation(page.target)) }
         if page.hasVariables { return .dynamic }
-        let uri = page.path
-        let location = server.location(for: uri)
-        return .uri(uri, location: location, file: file(for: uri, in: location, server: server))
+        // Where the page's request settles: a location's `rewrite … last` sends it on, with
+        // the URI the file is then looked for under.
+        let (rewritten, location) = server.searchedLocation(for: page.path) ?? (page.path, nil)
+        return .uri(page.path, location: location, file: file(for: rewritten, in: location, server: server))
     }
 
     /// The file a static location would send for `uri`; nil when it proxies or returns.

@@ -98,7 +98,7 @@ enum NginxRules {
         SharedCheck.protected.id("nginx"), .error,
         summary: "the pages sit behind deny all, auth_basic or auth_request",
         consequence:
-            "a 403/401 from `deny all`, `auth_basic` or `auth_request` on the pages (a password on the whole server that no location lifts is fine: whoever meets an error has given it)"
+            "a 403/401 from `deny all`, `auth_basic` or `auth_request` on the pages (a password on the whole server that no location lifts is fine for every page but its own 401: whoever meets another error has given it)"
     )
     static let addHeaderWithoutAlways = RuleDescription(
         "nginx.add-header-without-always", .note,

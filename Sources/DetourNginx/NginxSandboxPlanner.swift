@@ -255,14 +255,7 @@ struct NginxSandboxPlanner {
         guard !root.contains("$"), mapped == root || mapped == context.folder + "/unmapped" + root else { return }
         // After the location's first `rewrite` that matches it (Nextcloud's `/index.php$request_uri`),
         // the script's own path, as `$fastcgi_script_name` is (`/index.php/x` → `/index.php`).
-        var target = path
-        for rewrite in location.directive.children where rewrite.name == "rewrite" && rewrite.argumentCount >= 2 {
-            let values = rewrite.values
-            guard let regex = NginxRegex.compile(values[0]), regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil else { continue }
-            let written = values[1].replacingOccurrences(of: "$request_uri", with: path).replacingOccurrences(of: "$uri", with: path)
-            target = String(written.prefix { $0 != "$" && $0 != "?" })
-            break
-        }
+        let target = location.rewrite(of: path)?.uri ?? path
         let script = target.range(of: ".php/").map { String(target[..<$0.lowerBound]) + ".php" } ?? target
         let file = context.folder + "/unmapped" + root + script
         guard !plan.placeholders.contains(where: { $0.file == file }) else { return }
@@ -406,7 +399,7 @@ struct NginxSandboxPlanner {
             plan.sites.append(site)
         }
         if let model = models[directive] {
-            for route in routes where route.page == nil && route.droppedPages == nil && route.rerunPages == nil { addPlaceholder(for: route.path, in: model) }
+            for route in routes where route.page == nil && !route.asksMissingFile && route.rerunPages == nil { addPlaceholder(for: route.path, in: model) }
         }
         walk(children.filter { $0.name != "listen" }, in: .server)
         addTimeoutsIfMissing(children, in: directive)
@@ -529,6 +522,7 @@ struct NginxSandboxPlanner {
         guard let missing = candidates.first(where: { server.location(for: $0) === location }) else { return nil }
         var route = SandboxPlan.Route(path: missing, location: directive.location)
         route.droppedPages = (first.directive.location, dropped, NginxRules.inheritedErrorPageDropped.id)
+        route.asksMissingFile = true
         return route
     }
 
@@ -606,6 +600,8 @@ struct NginxSandboxPlanner {
                 guard scope.page(for: code)?.path == target, picked(path) else { continue }
                 var route = SandboxPlan.Route(path: path, location: errorPage.location, pageLines: [code: errorPage.location])
                 route.raises = code
+                // A guard that refuses the page's own request is named at the location serving it.
+                if let serving = model.location(for: target) { route.places.own[.protected] = serving.directive.location }
                 routes.append(route)
                 raised.append("location = \(path) { return \(code); }")
             }

@@ -21,6 +21,12 @@ extension NginxSandboxPlanner {
         if let destination, let pass = destination.upstreamPass, destination.scope.intercepts[pass.module] != nil {
             route.intercepting = NginxRules.interceptedCodeWithoutPage.id
         }
+        // The codes its location's own `error_page` lines drop from those it inherits: what
+        // nginx raises there for them (an access rule's 403, a password's 401) gets no page.
+        if let destination, destination.definesErrorPages, destination.match != .condition, let first = destination.scope.errorPages.first {
+            let dropped = DroppedInheritedPagesRule.droppedCodes(destination)
+            if !dropped.isEmpty { route.droppedPages = (first.directive.location, dropped, NginxRules.inheritedErrorPageDropped.id) }
+        }
         return route
     }
 
@@ -46,10 +52,11 @@ extension NginxSandboxPlanner {
         return lines
     }
 
-    /// The location a request for `path` ends up in: the one nginx picks, or where its
-    /// `try_files` falls back to (a named location, or a URI's location: `/index.php$is_args$args`).
+    /// The location a request for `path` ends up in: the one nginx settles on after the
+    /// `rewrite` lines that start the search again (`NginxServer.searchedLocation`), or where
+    /// its `try_files` falls back to (a named location, or a URI's location: `/index.php$is_args$args`).
     static func destination(of path: String, in server: NginxServer) -> NginxLocation? {
-        guard let location = server.location(for: path) else { return nil }
+        guard let (path, location) = server.searchedLocation(for: path) else { return nil }
         guard location.upstreamPass == nil else { return location }
         return server.tryFilesFallback(of: location, for: path) ?? location
     }

@@ -121,6 +121,25 @@ final class NginxServer: Sendable {
         }
     }
 
+    /// Whether `guardDirective`, standing before the location serving a page for `codes`,
+    /// keeps that page from the visitors who meet those codes: always, unless it guards
+    /// everyone (`guardsEveryone`) and none of `codes` is its own refusal. The page for its own
+    /// refusal (a password's 401, `deny`'s 403) goes to visitors who have not passed it, and
+    /// nginx runs the same guard again for the page's request: they get its built-in page.
+    func keepsPage(behind guardDirective: NginxDirective, for codes: [Int]) -> Bool {
+        !guardsEveryone(guardDirective) || !Self.refusals(of: guardDirective).isDisjoint(with: codes)
+    }
+
+    /// The statuses a guard refuses a request with: `deny`'s 403, a password's 401, and an
+    /// `auth_request` service's 401 or 403.
+    static func refusals(of guardDirective: NginxDirective) -> Set<Int> {
+        switch guardDirective.name {
+        case "deny": [403]
+        case "auth_request": [401, 403]
+        default: [401]
+        }
+    }
+
     /// Whether anything can send a request to `location`: every other one can be selected, a
     /// named one only where a directive of the server or of its http block names it
     /// (`error_page 502 @rescue`, `try_files $uri @app`).

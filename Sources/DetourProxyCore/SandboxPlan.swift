@@ -64,10 +64,12 @@ public struct SandboxPlan: Sendable {
         public var rawPages: (own: [Int: SourceLocation], upstream: [Int: SourceLocation]) = ([:], [:])
         /// Where the route's location names error pages of its own, dropping the ones it would
         /// inherit for `codes` (nginx: an `error_page` in a location replaces every inherited
-        /// one): one of those answered with the server's built-in page is the dialect's `rule`
-        /// at `location`. Such a route asks for a file that is not there (no placeholder is
-        /// made for it), so the 404 it meets shows which page answers.
+        /// one): one of those answered with the server's built-in page (a 404, an access rule's
+        /// 403, a password's 401) is the dialect's `rule` at `location`.
         public var droppedPages: (location: SourceLocation, codes: Set<Int>, rule: String)?
+        /// Whether the path is a file asked for because it is not there (no placeholder is made
+        /// for it): the 404 it meets shows which page answers.
+        public var asksMissingFile = false
         /// Where a server-level statement at `location` answers the route with one of `codes`
         /// and, run again for the internal redirect to that code's page, refuses the page too
         /// (nginx's `if ($request_uri ~ …) { return 403; }`): one of them answered with the

@@ -81,7 +81,8 @@ struct BuildCache {
             discardStaged()
             return
         }
-        save(encoded: memo, searchMemos: searchMemos)
+        // A memo that could not be written leaves the next build a full one, nothing worse.
+        _ = save(encoded: memo, searchMemos: searchMemos)
     }
 
     /// Removes the texts a build staged, when it put no output in place.

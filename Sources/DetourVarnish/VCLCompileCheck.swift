@@ -1,7 +1,7 @@
 import DetourDiagnostics
 
 /// What varnishd's compiler refuses once it has read a VCL (names it refuses while reading are
-/// `VCLNamespace`'s and `VCLSymbolCheck`'s): calls to nothing, subroutines, ACLs, probes and
+/// `VCLNamespace`'s and `VCLSymbolCheck`'s): references to nothing (`VCLReferences`), subroutines, ACLs, probes and
 /// backends never used, returns a method does not take, and variables out of reach in a method
 /// (a subroutine is checked for every method that calls it). The first refusal, in its words.
 struct VCLCompileCheck {
@@ -11,7 +11,7 @@ struct VCLCompileCheck {
     func firstRefusal() -> Diagnostic? {
         var refusals: [Diagnostic] = []
         let reach = VCLReach(program)
-        refusals += calls(reach)
+        refusals += VCLReferences(program, table: table).undefined(defined: reach.defined).map { refuse($0.message, at: $0.token) }
         refusals += unused(reach)
         if let refusal = refusals.first { return refusal }
         // varnishd checks every method's returns, then every method's uses of variables: each
@@ -57,10 +57,6 @@ struct VCLCompileCheck {
 
     /// The VCL's ACLs, backends and probes: an ACL may be called `client`, like a variable's scope.
     private var declaredNames: Set<String> { Set((program.acls + program.backends + program.probes).map(\.text)) }
-
-    private func calls(_ reach: VCLReach) -> [Diagnostic] {
-        reach.calls.filter { reach.defined[$0.target.text] == nil }.map { refuse("Undefined sub \($0.target.text), first reference:", at: $0.target) }
-    }
 
     /// Declarations nothing uses: the first backend is the default, so it is always used.
     private func unused(_ reach: VCLReach) -> [Diagnostic] {

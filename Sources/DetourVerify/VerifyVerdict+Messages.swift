@@ -58,6 +58,9 @@ extension VerifyVerdict {
             if group.observations.allSatisfy({ $0.mode != .answers }) {
                 return "the error page is behind an access rule: visitors who meet the upstream's failure at \(path) get \(statuses) instead"
             }
+            if path.contains("/detour-raise-") {
+                return "the error page is behind the access rule that raised its code: \(path), raised in the sandbox, answers \(statuses) without the page"
+            }
             return "the error page is behind an access rule: asked for, \(path) answers \(statuses)"
         }
     }

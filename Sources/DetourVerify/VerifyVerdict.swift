@@ -171,7 +171,10 @@ enum VerifyVerdict {
                     add(.missingFile, at: page.directive, observation)
                     if let rule = page.reachableRule { add(.reachable(rule), at: route.location, observation) }
                 case 401, 403:
-                    if !guardedEverywhere.contains(observation.site) { add(.protected, at: route.location, observation) }
+                    // A guard on the whole site keeps from visitors only the page of its own refusal.
+                    if !guardedEverywhere.contains(observation.site) || page.codes.contains(observation.status) {
+                        add(.protected, at: route.location, observation)
+                    }
                     if let rule = page.reachableRule { add(.reachable(rule), at: route.location, observation) }
                 default:
                     break
@@ -182,6 +185,10 @@ enum VerifyVerdict {
             // a page sent with a success is a soft status (what a limit's 503 would get).
             if let code = route.raises, let line = route.pageLines?[code] {
                 if observation.status == 404, code != 404 { add(.raisedPageMissing, at: line, observation) }
+                // The refusal raised again, without its page: the page's own request was refused.
+                if [401, 403].contains(code), observation.status == code, observation.body == .builtin || observation.body == .empty {
+                    add(.protected, at: route.places.own[.protected] ?? line, observation)
+                }
                 if case .page = observation.body, (200..<400).contains(observation.status) { add(.softStatus, at: line, observation) }
                 continue
             }

@@ -29,6 +29,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "error-page-proxied": "nginx.error-page-proxied",
         "error-page-proxied-missing-file": "nginx.error-page-proxied",
         "error-page-proxied-missing-file-if": "nginx.error-page-proxied",
+        "error-page-proxied-rewrite": "nginx.error-page-proxied",
         "error-page-returned": "nginx.error-page-returned",
         "error-page-not-internal": "nginx.error-page-not-internal",
         "error-page-not-internal-server-root": "nginx.error-page-not-internal",
@@ -39,6 +40,7 @@ final class NginxRuleFixtureTests: XCTestCase {
         "error-page-soft-status-sign-in": "nginx.error-page-soft-status",
         "error-page-protected": "nginx.error-page-protected",
         "error-page-protected-lifted": "nginx.error-page-protected",
+        "error-page-protected-own-refusal": "nginx.error-page-protected",
         // Its '=200' is no soft status while the password keeps the page from everyone.
         "error-page-protected-soft-status": "nginx.error-page-protected",
         "add-header-without-always": "nginx.add-header-without-always",

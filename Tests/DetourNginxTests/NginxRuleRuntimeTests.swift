@@ -132,6 +132,11 @@ final class NginxRuleRuntimeTests: XCTestCase {
         XCTAssertEqual(hit.status, 502)
         XCTAssertFalse(hit.body.contains("detour-page"), hit.body)
         assertServesPage(try request("error-page-proxied-near-miss", upstream: .down), 502, "near miss")
+        // A front controller's `rewrite … last` sends the page's request on to the upstream too.
+        let rewritten = try request("error-page-proxied-rewrite-hit", upstream: .down)
+        XCTAssertEqual(rewritten.status, 502)
+        XCTAssertFalse(rewritten.body.contains("detour-page"), rewritten.body)
+        assertServesPage(try request("error-page-proxied-rewrite-near-miss", upstream: .down), 502, "rewrite near miss")
     }
 
     /// A page whose file is missing, in a location that hands what it lacks to the application
@@ -229,6 +234,20 @@ final class NginxRuleRuntimeTests: XCTestCase {
         XCTAssertEqual(try statusLine("error-page-protected-server-wide-near-miss", upstream: .down), "HTTP/1.1 401 Unauthorized", "no password, no site")
         XCTAssertEqual(try statusLine("error-page-protected-lifted-hit", "/public/", upstream: .down), "HTTP/1.1 401 Unauthorized")
         assertServesPage(try request("error-page-protected-lifted-hit", headers: credentials, upstream: .down), 502, "lifted, with the password")
+    }
+
+    /// Server-wide `auth_basic`: the page for its own 401 goes to visitors without the
+    /// password, and nginx asks for it again on the page's request, answering its built-in
+    /// page, unless the pages' location lifts the password (the challenge header stays).
+    func testServerWidePasswordKeepsItsOwn401PageUnlessThePagesLiftIt() throws {
+        try FileManager.default.copyItem(at: NginxRuleFixtureTests.root.appendingPathComponent("pages/staff"), to: pages.url.appendingPathComponent("staff"))
+        let hit = try rawResponse("error-page-protected-own-refusal-hit", upstream: .down)
+        XCTAssertTrue(hit.hasPrefix("HTTP/1.1 401 Unauthorized"), hit)
+        XCTAssertTrue(hit.contains("<title>401 Authorization Required</title>"), hit)
+        let nearMiss = try rawResponse("error-page-protected-own-refusal-near-miss", upstream: .down)
+        XCTAssertTrue(nearMiss.hasPrefix("HTTP/1.1 401 Unauthorized"), nearMiss)
+        XCTAssertTrue(nearMiss.contains("detour-page-401"), nearMiss)
+        XCTAssertTrue(nearMiss.contains("WWW-Authenticate: Basic realm=\"staging\""), nearMiss)
     }
 
     /// A page no location of its own serves is a plain file under the root: 200 to anyone.

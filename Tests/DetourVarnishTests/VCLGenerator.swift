@@ -10,7 +10,7 @@ struct VCLGenerator {
     enum Fault: CaseIterable {
         case unreadableVariable, unwritableVariable, ununsetableVariable, illegalReturn, undefinedCall, unusedSubroutine
         case missingSemicolon, missingBrace, unterminatedString, missingVersion, unknownVMOD, unknownVariable, functionWithoutImport
-        case reservedName, duplicateSubroutine, nameOfTheLanguage, nameTwice
+        case reservedName, duplicateSubroutine, nameOfTheLanguage, nameTwice, undefinedBackend, undefinedACL
     }
 
     private var random: SplitMix64
@@ -34,7 +34,7 @@ struct VCLGenerator {
 
     /// One VCL and the fault planted in it, if any.
     mutating func next() -> (text: String, fault: Fault?) {
-        let fault: Fault? = chance(60) ? pick(Fault.allCases) : nil
+        let fault: Fault? = chance(45) ? pick(Fault.allCases) : nil
         var subs: [(name: String, body: [String])] = []
         var helpers: [(name: String, body: [String])] = []
         for method in Array(Set((0..<Int(1 + random.next() % 3)).map { _ in pick(methods) })).sorted() {
@@ -56,6 +56,13 @@ struct VCLGenerator {
             let method = pick(methods)
             if let line = faultyStatement(fault!, in: method) { subs.append((method, [line])) }
         case .undefinedCall?: subs.append((pick(methods), ["call nowhere;"]))
+        // Names varnishd looks up once it has read the text, beside an undefined call's.
+        case .undefinedBackend?:
+            subs.append(
+                chance(50)
+                    ? ("vcl_recv", ["set req.backend_hint = \(pick(["nowhere", "Later", "app_1"]));"])
+                    : ("vcl_backend_fetch", ["if (bereq.backend == \(pick(["nowhere", "zeta"]))) { std.log(\"x\"); }"]))
+        case .undefinedACL?: subs.append(("vcl_recv", ["if (client.ip \(pick(["~", "!~"])) \(pick(["nowhere", "Office"]))) { std.log(\"x\"); }"]))
         case .unusedSubroutine?: helpers.append(("never_called", ["std.log(\"x\");"]))
         case .reservedName?: subs.append(("vcl_frobnicate", []))
         case .duplicateSubroutine?:

@@ -37,6 +37,20 @@ struct NginxConfigGenerator {
             + body(host: host, upstream: upstream, pages: pages) + ["    }"]
     }
 
+    /// A password or `deny all` on the whole site, with a page for its own refusal (a file of
+    /// the pages folder), which the pages' location now and then lifts. Visitors without the
+    /// password meet nothing but the refusal: nginx checks it again for the page's request.
+    private mutating func guardedSite(pages: String) -> [String] {
+        let password = chance(50)
+        var lines = password ? ["        auth_basic \"site\";", "        auth_basic_user_file {{PREFIX}}/htpasswd;"] : ["        deny all;"]
+        lines.append("        error_page \(password ? 401 : 403) /errors/\(Self.codes[0]).html;")
+        lines += Self.codes.map { "        error_page \($0) /errors/\($0).html;" }
+        let lift = chance(50) ? (password ? " auth_basic off;" : " allow all;") : ""
+        lines.append("        location ^~ /errors/ { root \(pages); internal;\(lift) }")
+        lines.append("        location / { root \(pages); }")
+        return lines
+    }
+
     private mutating func body(host: String, upstream: Int, pages: String) -> [String] {
         var lines: [String] = []
         switch Int.random(in: 0..<10, using: &random) {
@@ -46,6 +60,8 @@ struct NginxConfigGenerator {
         case 1:
             lines.append("        location / { return 200 \"home\"; }")
             return lines
+        case 2 where chance(40):
+            return guardedSite(pages: pages)
         default: break
         }
         // error_page lines: all codes, or some left out; soft status now and then.
@@ -112,6 +128,9 @@ struct NginxConfigGenerator {
             lines.append(
                 "        location / { root \(pages)/missing; if (!-f $request_filename) { proxy_pass http://127.0.0.1:\(upstream); } proxy_read_timeout 300ms; }"
             )
+        case 5:
+            // A front controller: every path rewritten into the application's location.
+            lines.append("        location / { rewrite ^/(.*)$ /app/$1 last; }")
         default: lines.append("        location / { return 200 \"home\"; }")
         }
         return lines
