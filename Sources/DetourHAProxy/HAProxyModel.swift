@@ -151,7 +151,8 @@ struct HAProxyModel: Sendable {
         // without a fatal error.
         if diagnostics.isEmpty {
             (diagnostics, tlsRefusedServers) = serverVerify.refusals
-            diagnostics = HAProxyServerNames.conflicts(in: config.sections) + diagnostics
+            diagnostics =
+                HAProxyModeMismatch.refusals(in: proxies, backendsByName: backendsByName) + HAProxyServerNames.conflicts(in: config.sections) + diagnostics
         }
         for proxy in proxies where proxy.takesRequests {
             routed[ObjectIdentifier(proxy)] = routedBackends(of: proxy)

@@ -29,6 +29,10 @@ public enum HAProxyTestOutput {
                     location = SourceLocation(path: String(place[..<colon]), line: number, column: 1)
                     message = String(message[close.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: " :"))
                 }
+            } else if let section = Self.firstSection(in: message) {
+                // What HAProxy finds once it has read the files names the section it is about:
+                // `http frontend 'web' (haproxy.cfg:21) tries to use …`.
+                location = section
             }
             let rule =
                 message.contains("error opening file")
@@ -43,5 +47,11 @@ public enum HAProxyTestOutput {
             reading.findings.append(.error(rule, message, at: location))
         }
         return reading
+    }
+
+    /// The first `(file:line)` of a message, where a file of the configuration is named so.
+    static func firstSection(in message: String) -> SourceLocation? {
+        guard let match = message.firstMatch(of: /\(([^()\s]+):(\d+)\)/), let line = Int(match.output.2) else { return nil }
+        return SourceLocation(path: String(match.output.1), line: line, column: 1)
     }
 }

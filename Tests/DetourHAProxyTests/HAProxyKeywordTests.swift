@@ -216,6 +216,7 @@ final class HAProxyKeywordTests: XCTestCase {
             [ALERT]    (1) : config : parsing [/tmp/x/haproxy.cfg:6] : unknown option 'bogus'.
             [ALERT]    (1) : config : [/tmp/x/haproxy.cfg:8] : parsing [/tmp/x/haproxy.cfg:8] : 'server' not allowed because frontend 'web' has no backend capability.
             [ALERT]    (1) : config : parsing [/tmp/x/haproxy.cfg:9] : character '/' is not permitted in server name 'a/b'.
+            [ALERT]    (1) : config : http frontend 'web' (/tmp/x/haproxy.cfg:21) tries to use incompatible tcp backend 'acme' (/tmp/x/haproxy.cfg:37) in a 'use_backend' rule (see 'mode').
             """
         let reading = HAProxyTestOutput.read(output, copies: [("/tmp/x/haproxy.cfg", "haproxy.cfg")], main: "haproxy.cfg")
         XCTAssertEqual(
@@ -223,6 +224,8 @@ final class HAProxyKeywordTests: XCTestCase {
             [
                 "haproxy.cfg:3 haproxy.directive", "haproxy.cfg:5 haproxy.directive", "haproxy.cfg:6 haproxy.directive", "haproxy.cfg:8 haproxy.directive",
                 "haproxy.cfg:9 haproxy.syntax",
+                // Found once the files are read: at the section HAProxy names first.
+                "haproxy.cfg:21 haproxy.syntax",
             ])
     }
 

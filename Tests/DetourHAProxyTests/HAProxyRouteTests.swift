@@ -103,7 +103,9 @@ final class HAProxyRouteTests: XCTestCase {
             \(routes)
             backend shop
                 errorloc 503 /errors/503.html
+                mode http
             backend blog
+                mode http
 
             """
         ).filter { $0.rule == "haproxy.errorloc-redirect" }
@@ -148,6 +150,7 @@ final class HAProxyRouteTests: XCTestCase {
                 http-request deny if { path_beg /moved }
                 default_backend app
             backend app
+                mode http
 
             """)
         XCTAssertEqual(found.map(\.rule).sorted(), ["haproxy.error-page-protected", "haproxy.redirect-loop"], "only the redirect to a known path: \(found)")
@@ -164,6 +167,7 @@ final class HAProxyRouteTests: XCTestCase {
             backend web
                 http-request redirect location /errors/503.html if { nbsrv(web) eq 0 }
                 http-request deny if { path_beg /errors/ }
+                mode http
 
             """)
         XCTAssertEqual(

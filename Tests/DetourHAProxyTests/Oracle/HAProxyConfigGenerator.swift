@@ -45,7 +45,7 @@ struct HAProxyConfigGenerator {
         for (index, port) in ports.enumerated() {
             lines += [named ? "frontend web\(index) from pages" : "frontend web\(index)", "    bind 127.0.0.1:\(port)"]
             // A frontend that answers every request itself: a redirect to https, or the stats page.
-            if chance(6) { lines.append(chance(50) ? "    http-request redirect scheme https code 301" : "    stats uri /") }
+            if chance(10) { lines.append(chance(50) ? "    http-request redirect scheme https code 301" : "    stats uri /") }
             lines.append(chance(20) ? "    use_backend app\(index) if { path_beg / }" : "    default_backend app\(index)")
             let pagesHere = !inDefaults || chance(20)
             let inFrontend = chance(50)
@@ -64,6 +64,8 @@ struct HAProxyConfigGenerator {
             lines.append("    server app 127.0.0.1:\(upstream)" + (chance(3) ? (chance(50) ? " ssl" : " check-ssl") : ""))
             // A server's name written twice in one backend: refused, unless the copy has an id.
             if chance(3) { lines.append("    server app 127.0.0.1:\(upstream)" + (chance(50) ? " id 9" : "")) }
+            // A tcp backend behind the http frontend: HAProxy refuses the file once it has read it.
+            if chance(3) { lines.append("    mode tcp") }
             // A keyword HAProxy no longer supports (1.x's): it refuses the file.
             if chance(8) { lines.append(chance(50) ? "    redispatch" : "    option http-tunnel") }
             if pagesHere, !inFrontend { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
@@ -91,7 +93,7 @@ struct HAProxyConfigGenerator {
         // HAProxy raises 500 itself only on an internal error, which no probe can provoke:
         // its page is never faulty, so what the oracle judges is what it can see.
         for code in Self.codes where code == 500 || !chance(5) {
-            switch code == 500 ? 2 : Int.random(in: 0..<30, using: &random) {
+            switch code == 500 ? 2 : Int.random(in: 0..<20, using: &random) {
             case 0: lines.append("\(chance(50) ? "errorloc302" : "errorloc303") \(code) http://status.example/\(code).html")
             case 1: lines.append("errorfile \(code) \(pages)/errors/200-\(code).http")
             default: lines.append("errorfile \(code) \(pages)/errors/\(code).http")
