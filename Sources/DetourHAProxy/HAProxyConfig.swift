@@ -59,6 +59,9 @@ struct HAProxyConfig: Sendable {
         var sectionKeywords: HAProxyKeywordTable.Kind?
         var taken: [String] = []
         var acls = HAProxyACLNames()
+        var samples = HAProxySampleRefusals(reader: HAProxySampleReader(refusesUnknown: version.refusesUnknown))
+        // HAProxy stops reading at a rule whose expressions it refuses: it names only the first.
+        var samplesStopped = false
         for line in lines.joined() {
             switch line.keyword {
             case ".if":
@@ -98,6 +101,7 @@ struct HAProxyConfig: Sendable {
                 break
             }
             guard active else { continue }
+            if line.keyword.hasPrefix("lua-load") { samples.reader.loadsLua = true }
             if HAProxySection.kinds.contains(line.keyword) {
                 var section = HAProxySection(kind: line.keyword, location: line.location)
                 acls.enter()
@@ -161,6 +165,15 @@ struct HAProxyConfig: Sendable {
                     let refusal = Self.nameRefusal(line.words[1].text, "\(line.keyword) name")
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1])))
+                } else if !samplesStopped, Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                    let refusal = samples.refusal(of: line, kind: sections[sections.count - 1].kind, name: sections[sections.count - 1].name)
+                {
+                    let stops = refusal.stops ? ": HAProxy refuses the file and stops reading it" : ": HAProxy refuses the file"
+                    // HAProxy's words end with a full stop, some with two.
+                    var message = Substring(refusal.message)
+                    while message.hasSuffix(".") { message = message.dropLast() }
+                    diagnostics.append(.error(HAProxyRules.syntax.id, message + stops, at: line.location(of: refusal.word)))
+                    samplesStopped = refusal.stops
                 }
                 sections[sections.count - 1].lines.append(line)
             }

@@ -10,7 +10,7 @@ enum HAProxyRules {
     static let syntax = RuleDescription(
         "haproxy.syntax", .error,
         summary:
-            "a configuration HAProxy cannot read: an unmatched quote, no final line feed, a line out of any section, an unclosed .if, an unknown defaults or http-errors name, a proxy, ACL or server name with a character other than letters, digits and . : _ -, a server speaking TLS with no CA file to check its certificate against",
+            "a configuration HAProxy cannot read: an unmatched quote, no final line feed, a line out of any section, an unclosed .if, an unknown defaults or http-errors name, an ACL or sample expression HAProxy cannot parse (an unknown fetch or converter, wrong arguments, a missing bracket), a proxy, ACL or server name with a character other than letters, digits and . : _ -, a server speaking TLS with no CA file to check its certificate against",
         consequence: "HAProxy refuses to start"
     )
     static let directive = RuleDescription(

@@ -8,7 +8,7 @@ import Foundation
 /// `use_backend`, `http-after-response`) and plants faults (a code left out, `errorloc302` or
 /// `errorloc303` instead of a file, a file whose status line says 200, no `http-response
 /// return`, a stock page over the defaults' one, rules in an anonymous defaults, a keyword
-/// HAProxy no longer supports), and frontends that answer every request themselves (a redirect
+/// HAProxy no longer supports, a sample expression it cannot parse), and frontends that answer every request themselves (a redirect
 /// to https, the stats page), seeded.
 struct HAProxyConfigGenerator {
     static let codes = [500, 502, 503, 504]
@@ -53,6 +53,8 @@ struct HAProxyConfigGenerator {
             // A page left from the stock configuration, over the defaults' one.
             if defaultsGive503, !pagesHere, chance(20) { lines.append("    errorfile 503 \(pages)/stock/503.http") }
             if chance(10) { lines.append("    http-after-response set-header X-Frame-Options DENY") }
+            // A rule reading a sample expression, now and then one HAProxy cannot parse.
+            if chance(12) { lines.append("    " + sampleRule()) }
             // The application's own statuses: the backend's rules, or the frontend's.
             let replaceInFrontend = chance(25)
             let replaces = chance(80)
@@ -79,6 +81,28 @@ struct HAProxyConfigGenerator {
             lines.append("")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Sample expressions no probe's request changes the outcome of, and those HAProxy refuses:
+    /// an unknown fetch or converter, an argument of the wrong type or missing, a missing
+    /// parenthesis or fetch, a fetch its own check refuses bare.
+    private static let expressions = [
+        "req.hdr(x-detour-never)", "req.hdr(x-detour-never,1),lower", "src,ipmask(24)", "path,lower,word(1,/)", "url_param(id)", "var(txn.id)",
+    ]
+    private static let faultyExpressions = [
+        "req.hdrs(x-detour-never)", "req.hdr(x-detour-never),lowr", "req.hdr(x-detour-never,x)", "req.hdr(x-detour-never", "src,ipmask",
+        "(x-detour-never)", "var", "path,word(1)",
+    ]
+
+    /// A header set from an expression, a variable set to one, or a deny on one that never matches.
+    private mutating func sampleRule() -> String {
+        let pool = chance(40) ? Self.faultyExpressions : Self.expressions
+        let expression = pool[Int.random(in: 0..<pool.count, using: &random)]
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: return "http-request set-header X-Detour-Probe %[\(expression)]"
+        case 1: return "http-request set-var(txn.probe) \(expression)"
+        default: return "http-request deny deny_status 403 if { \(expression) -m str zz-never-sent }"
+        }
     }
 
     private static let timeouts = ["    mode http", "    timeout connect 1s", "    timeout client 5s", "    timeout server 300ms"]

@@ -1,0 +1,67 @@
+/// The sample and ACL expressions of one proxy line HAProxy refuses, in its words: an `acl`
+/// line's expression, a rule's anonymous ACLs (`if { req.hdr(x) -m found }`), the expression a
+/// rule's action reads (`set-var(txn.x) EXPR`, `track-sc0 EXPR`, `capture EXPR`) and the `%[…]`
+/// of its log-format arguments (`set-header X %[src]`, `use_backend %[…]`, `log-format`).
+struct HAProxySampleRefusals {
+    var reader: HAProxySampleReader
+
+    /// Lines whose words after the keyword (up to a condition) are log-format strings or hold them.
+    private static let formatted: Set<String> = [
+        "http-request", "http-response", "http-after-response", "tcp-request", "tcp-response", "use_backend", "redirect", "log-format",
+        "log-format-sd", "error-log-format", "unique-id-format",
+    ]
+    /// The actions whose next word is a sample expression.
+    private static let sampled: Set<String> = ["track-sc0", "track-sc1", "track-sc2", "capture"]
+
+    /// The first refusal of `line` in a section of `kind` named `name`: the word it is at, HAProxy's
+    /// words, and whether HAProxy stops reading the file there (a rule's; an `acl` line's it
+    /// reports and reads on).
+    mutating func refusal(of line: HAProxyLine, kind: String, name: String?) -> (word: HAProxyWord, message: String, stops: Bool)? {
+        let words = line.words
+        if line.keyword == "acl", words.count > 2 {
+            do {
+                try reader.acl(words[2...].map(\.text))
+            } catch {
+                return (words[2], "error detected while parsing ACL '\(words[1].text)' : \(error.message).", false)
+            }
+            return nil
+        }
+        guard kind != "defaults", Self.formatted.contains(line.keyword), words.count > 1 else { return nil }
+        let conditionStart = words.firstIndex { $0.text == "if" || $0.text == "unless" } ?? words.count
+        // `tcp-request content ACTION`: the action is the word after the rule set's.
+        let actionIndex = line.keyword.hasPrefix("tcp-") && words.count > 2 ? 2 : 1
+        let rule = words[..<min(actionIndex + 1, conditionStart)].map(\.text).joined(separator: " ")
+        let isHTTPRule = line.keyword.hasPrefix("http-")
+        let ruleWords = "error detected in \(kind) '\(name ?? "")' while parsing '\(rule)' rule : "
+        for index in 1..<conditionStart {
+            let text = words[index].text
+            do {
+                if index > 1, index - 1 == actionIndex,
+                    words[actionIndex].text.hasPrefix("set-var(") || Self.sampled.contains(words[actionIndex].text)
+                {
+                    try reader.sample(text)
+                } else if text.contains("%[") || text.contains("%{") {
+                    try reader.logFormat(text)
+                }
+            } catch {
+                return (words[index], (isHTTPRule ? ruleWords : "'\(rule)': ") + error.message + ".", isHTTPRule)
+            }
+        }
+        // Each anonymous ACL of the condition.
+        var index = conditionStart
+        while index < words.count {
+            guard words[index].text == "{" || words[index].text == "!{" else {
+                index += 1
+                continue
+            }
+            let end = words[(index + 1)...].firstIndex { $0.text == "}" } ?? words.count
+            do {
+                try reader.acl(words[(index + 1)..<end].map(\.text))
+            } catch {
+                return (words[min(index + 1, words.count - 1)], "error detected while parsing an '\(rule)' condition : \(error.message).", isHTTPRule)
+            }
+            index = end + 1
+        }
+        return nil
+    }
+}
