@@ -25,7 +25,9 @@ public enum HAProxyChecker: ProxyDialect {
 
     static func check(_ options: ProxyCheck.Options, environment: [String: String]) -> ProxyCheck.Report {
         let version = HAProxyVersionSource(options.serverVersion.flatMap(HAProxyVersionSource.Version.init))
-        let config = HAProxyConfig.load([(options.main, options.mainDisplay)] + options.more, environment: environment, version: version)
+        let config = HAProxyConfig.load(
+            [(options.main, options.mainDisplay)] + options.more, environment: environment, version: version,
+            scripts: .init(base: options.main.deletingLastPathComponent().path, maps: options.maps))
         // Past a reading error HAProxy stops once it has read the files; what it refuses while
         // reading them is said with it, in the files' order.
         guard config.diagnostics.isEmpty else {

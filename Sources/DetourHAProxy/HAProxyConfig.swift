@@ -9,13 +9,18 @@ struct HAProxyConfig: Sendable {
     var diagnostics: [Diagnostic] = []
     /// Every file read, as findings name them.
     var files: [String] = []
+    /// The Lua scripts loaded so far: a later file's proxies use what the first's global loads.
+    private var lua = HAProxyLuaScripts(lookup: nil)
 
     /// `paths`: what `-f` names, each with how it is shown; `version`: the HAProxy whose
-    /// keywords the lines are read for.
+    /// keywords the lines are read for; `scripts`: where the Lua scripts `lua-load` names are
+    /// looked for (nil: not judged).
     static func load(
-        _ paths: [(url: URL, display: String)], environment: [String: String], version: HAProxyVersionSource = HAProxyVersionSource()
+        _ paths: [(url: URL, display: String)], environment: [String: String], version: HAProxyVersionSource = HAProxyVersionSource(),
+        scripts: HAProxyLuaScripts.Lookup? = nil
     ) -> HAProxyConfig {
         var config = HAProxyConfig()
+        config.lua = HAProxyLuaScripts(lookup: scripts)
         for (url, display) in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
@@ -60,8 +65,10 @@ struct HAProxyConfig: Sendable {
         var taken: [String] = []
         var acls = HAProxyACLNames()
         var samples = HAProxySampleRefusals(reader: HAProxySampleReader(refusesUnknown: version.refusesUnknown))
-        // HAProxy stops reading at a rule whose expressions it refuses: it names only the first.
-        var samplesStopped = false
+        samples.reader.loadsLua = lua.mayRegister
+        // HAProxy stops reading at an HTTP rule it refuses (its expressions, an action no Lua
+        // script registered): it names only the first.
+        var stopped = false
         for line in lines.joined() {
             switch line.keyword {
             case ".if":
@@ -101,7 +108,10 @@ struct HAProxyConfig: Sendable {
                 break
             }
             guard active else { continue }
-            if line.keyword.hasPrefix("lua-load") { samples.reader.loadsLua = true }
+            if line.keyword == "lua-load" || line.keyword == "lua-load-per-thread", sections.last?.kind == "global" {
+                if let refusal = lua.load(line) { diagnostics.append(refusal) }
+                samples.reader.loadsLua = lua.mayRegister
+            }
             if HAProxySection.kinds.contains(line.keyword) {
                 var section = HAProxySection(kind: line.keyword, location: line.location)
                 acls.enter()
@@ -165,7 +175,11 @@ struct HAProxyConfig: Sendable {
                     let refusal = Self.nameRefusal(line.words[1].text, "\(line.keyword) name")
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1])))
-                } else if !samplesStopped, Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                } else if !stopped, let unregistered = lua.refusal(of: line) {
+                    diagnostics.append(
+                        .error(HAProxyRules.syntax.id, unregistered.message + ": HAProxy refuses the file", at: line.location(of: unregistered.word)))
+                    stopped = line.keyword.hasPrefix("http-")
+                } else if !stopped, Self.proxyKinds.contains(sections[sections.count - 1].kind),
                     let refusal = samples.refusal(of: line, kind: sections[sections.count - 1].kind, name: sections[sections.count - 1].name)
                 {
                     let stops = refusal.stops ? ": HAProxy refuses the file and stops reading it" : ": HAProxy refuses the file"
@@ -173,7 +187,7 @@ struct HAProxyConfig: Sendable {
                     var message = Substring(refusal.message)
                     while message.hasSuffix(".") { message = message.dropLast() }
                     diagnostics.append(.error(HAProxyRules.syntax.id, message + stops, at: line.location(of: refusal.word)))
-                    samplesStopped = refusal.stops
+                    stopped = refusal.stops
                 }
                 sections[sections.count - 1].lines.append(line)
             }

@@ -88,6 +88,10 @@ struct HAProxySandboxPlanner {
                 replace(line, with: [], "\(words.joined(separator: " ")): transparent proxying needs TPROXY and privileges the sandbox does not have")
             case (_, "default-server"):
                 replace(line, with: [], "default-server: its options (TLS, health checks) dropped with the servers'")
+            case ("global", "lua-load"), ("global", "lua-load-per-thread"):
+                guard words.count >= 2 else { continue }
+                let script = installed(words[1], line.keyword)
+                replace(line, with: [words[0], script.path] + words.dropFirst(2), script.reason)
             case (_, "errorfile") where words.count >= 3:
                 let page = installed(words[2], "errorfile \(words[1])")
                 replace(line, with: [words[0], words[1], page.path], page.reason)
@@ -202,8 +206,9 @@ struct HAProxySandboxPlanner {
         return port.isEmpty ? address : String(port)
     }
 
-    /// A page file read through `--map` (a relative one from the configuration's folder); an
-    /// installed path that is not mapped is where nothing is, in the sandbox; a device is kept.
+    /// A page file or a Lua script read through `--map` (a relative one from the configuration's
+    /// folder); an installed path that is not mapped is where nothing is, in the sandbox; a
+    /// device is kept.
     private func installed(_ written: String, _ what: String) -> (path: String, reason: String) {
         // A device (`errorfile 503 /dev/null`: an empty answer) is the same file here.
         if written.hasPrefix("/dev/") { return (written, "\(what) \(written): the device itself") }

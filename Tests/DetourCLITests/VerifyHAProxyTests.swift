@@ -224,6 +224,25 @@ final class VerifyHAProxyTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(checked), ["haproxy.syntax:18", "haproxy.syntax:19", "haproxy.syntax:20"], checked.stdout)
     }
 
+    /// A Lua script at an installed path is read through `--map`, as page files are: HAProxy
+    /// starts with it and its service answers. Without a map the sandbox has nothing there, and
+    /// HAProxy refuses the script's line and the service it would have registered.
+    func testALuaScriptIsReadThroughTheMap() throws {
+        try folder.write([
+            "public/lua/tea.lua": "core.register_service(\"tea\", \"http\", function(applet)\n    applet:set_status(418)\n    applet:start_response()\nend)\n"
+        ])
+        let config =
+            head.replacingOccurrences(of: "    daemon\n", with: "    daemon\n    lua-load /usr/share/detour/lua/tea.lua\n")
+            + "frontend www\n    bind :80\n" + pages
+            + "    http-request use-service lua.tea if { path /tea }\n    default_backend app\n\nbackend app\n    server a 10.0.0.5:80\n"
+        let mapped = try verify(config)
+        XCTAssertFalse(try VerifyWorkspace.findings(mapped).contains { $0.hasPrefix("haproxy.syntax") }, mapped.stdout)
+        let unmapped = try verify(config.replacingOccurrences(of: "/usr/share/detour/lua/", with: "/etc/haproxy/lua/"))
+        XCTAssertEqual(unmapped.status, 1, unmapped.stdout + unmapped.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(unmapped), ["haproxy.syntax:8", "haproxy.syntax:21"], unmapped.stdout)
+        XCTAssertTrue(unmapped.stdout.contains("/etc/haproxy/lua/tea.lua"), unmapped.stdout)
+    }
+
     /// An SPOE agent (a WAF, as Coraza's example has it) and the `program` that starts it: the
     /// sandbox runs neither, and lets every probe through as an agent that finds nothing does;
     /// left in, the agent's silence sets its error variable and the configuration's own rule

@@ -8,7 +8,8 @@ import Foundation
 /// `use_backend`, `http-after-response`) and plants faults (a code left out, `errorloc302` or
 /// `errorloc303` instead of a file, a file whose status line says 200, no `http-response
 /// return`, a stock page over the defaults' one, rules in an anonymous defaults, a keyword
-/// HAProxy no longer supports, a sample expression it cannot parse), and frontends that answer every request themselves (a redirect
+/// HAProxy no longer supports, a sample expression it cannot parse, a Lua script that is not
+/// there), and frontends that answer every request themselves (a redirect
 /// to https, the stats page), seeded.
 struct HAProxyConfigGenerator {
     static let codes = [500, 502, 503, 504]
@@ -23,7 +24,11 @@ struct HAProxyConfigGenerator {
     /// `.html`, `errors/200-NNN.http` with a 200 status line, `stock/NNN.http` not detour's),
     /// the upstream at `upstream`.
     mutating func configuration(ports: [Int], upstream: Int, pages: String) -> String {
-        var lines = ["global", "    log stdout format raw local0", ""]
+        var lines = ["global", "    log stdout format raw local0"]
+        // A Lua script that is not there, and a service it would have registered: HAProxy refuses both.
+        let missingLua = chance(3)
+        if missingLua { lines.append("    lua-load detour-missing.lua") }
+        lines.append("")
         let inDefaults = chance(40)
         let viaSection = chance(30)
         // Named defaults: the frontends take 'pages', the backends 'pages' or 'plain' (none).
@@ -53,6 +58,7 @@ struct HAProxyConfigGenerator {
             // A page left from the stock configuration, over the defaults' one.
             if defaultsGive503, !pagesHere, chance(20) { lines.append("    errorfile 503 \(pages)/stock/503.http") }
             if chance(10) { lines.append("    http-after-response set-header X-Frame-Options DENY") }
+            if missingLua, index == 0 { lines.append("    http-request use-service lua.detour-missing if { path /zz-never-asked }") }
             // A rule reading a sample expression, now and then one HAProxy cannot parse.
             if chance(12) { lines.append("    " + sampleRule()) }
             // The application's own statuses: the backend's rules, or the frontend's.

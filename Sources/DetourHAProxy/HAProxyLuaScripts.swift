@@ -1,0 +1,75 @@
+import DetourDiagnostics
+import DetourProxyCore
+import Foundation
+
+/// The Lua scripts `lua-load` names, as HAProxy loads them while it reads the global section:
+/// one it cannot open is refused at its line, and then so is every line that uses what a script
+/// would register (`http-request lua.NAME`, `use-service lua.NAME`, a `lua.NAME` fetch), as
+/// HAProxy refuses them. A relative path is read from the main file's folder (HAProxy reads it
+/// from the folder it runs in); an installed one only through `--map`, else left to the
+/// deployment, as are the names a script that is there registers.
+struct HAProxyLuaScripts: Sendable {
+    /// Where relative paths start, and the `--map`s to find installed ones here; nil: no script
+    /// is judged.
+    struct Lookup: Sendable {
+        var base: String
+        var maps: [PagePathMap]
+
+        /// Whether the script exists here; nil for an installed path no `--map` names.
+        func exists(_ path: String) -> Bool? {
+            if !path.hasPrefix("/") { return FileManager.default.fileExists(atPath: base + "/" + path) }
+            guard maps.contains(where: { $0.covers(path) }) else { return nil }
+            return FileManager.default.fileExists(atPath: PagePathMap.apply(maps, to: path))
+        }
+    }
+
+    let lookup: Lookup?
+
+    init(lookup: Lookup?) {
+        self.lookup = lookup
+    }
+
+    /// Whether a script is loaded, or may be: what scripts register is then not judged.
+    private(set) var mayRegister = false
+    /// Whether some line loads a script at all.
+    private var loads = false
+
+    /// HAProxy's refusal of a `lua-load` or `lua-load-per-thread` line whose script it cannot open.
+    mutating func load(_ line: HAProxyLine) -> Diagnostic? {
+        guard line.words.count > 1 else { return nil }
+        loads = true
+        let path = line.words[1].text
+        guard let lookup, let exists = lookup.exists(path) else {
+            mayRegister = true
+            return nil
+        }
+        if exists {
+            mayRegister = true
+            return nil
+        }
+        return .error(
+            HAProxyRules.syntax.id, "error in Lua file '\(path)': cannot open \(path): No such file or directory: HAProxy refuses the file",
+            at: line.location(of: line.words[1]))
+    }
+
+    /// Where no script is loaded though some line loads one, HAProxy's refusal of a proxy
+    /// line's action or service a script would register.
+    func refusal(of line: HAProxyLine) -> (word: HAProxyWord, message: String)? {
+        guard loads, !mayRegister else { return nil }
+        let words = line.words
+        let actionIndex: Int
+        switch line.keyword {
+        case "http-request", "http-response", "http-after-response": actionIndex = 1
+        case "tcp-request", "tcp-response": actionIndex = 2
+        default: return nil
+        }
+        guard words.count > actionIndex else { return nil }
+        let action = words[actionIndex]
+        if action.text == "use-service", words.count > actionIndex + 1, words[actionIndex + 1].text.hasPrefix("lua.") {
+            return (words[actionIndex + 1], "'\(words[actionIndex + 1].text)' unknown service name: no Lua script is loaded to register it")
+        }
+        guard action.text.hasPrefix("lua.") else { return nil }
+        let rule = words[..<actionIndex].map(\.text).joined(separator: " ")
+        return (action, "'\(rule)' expects an action, but got '\(action.text)': no Lua script is loaded to register it")
+    }
+}
