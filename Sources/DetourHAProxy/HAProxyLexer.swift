@@ -4,7 +4,7 @@ import Foundation
 
 /// Splits a configuration file into lines of words as HAProxy 2.6's parser does: blanks
 /// separate words; `#` outside quotes starts a comment; `\` escapes the next character outside
-/// single quotes (see `unescape`); `"…"` groups and expands `${VAR}` and `${VAR-default}` from the environment;
+/// single quotes (see `unescape`); `"…"` groups and expands `${VAR}`, `${VAR-default}` and `$VAR` from the environment;
 /// `'…'` groups literally. The file must end with a line feed, or HAProxy refuses it.
 struct HAProxyLexer {
     let path: String
@@ -136,6 +136,8 @@ struct HAProxyLexer {
                     index += 1
                 } else if byte == UInt8(ascii: "$"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "{") {
                     index = expand(bytes, at: index, into: &scratch.unquoted)
+                } else if byte == UInt8(ascii: "$"), index + 1 < bytes.count, Self.startsName(bytes[index + 1]) {
+                    index = expandName(bytes, at: index, into: &scratch.unquoted)
                 } else {
                     scratch.unquoted.append(byte)
                     index += 1
@@ -218,6 +220,20 @@ struct HAProxyLexer {
             current.append(contentsOf: [UInt8(ascii: "\\"), next])
         }
         return index + 2
+    }
+
+    /// `$NAME` at `index` (a letter or `_`, then letters, digits and `_`): its value, empty when
+    /// it is not set, appended; the index after the name.
+    private func expandName(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, into current: inout [UInt8]) -> Int {
+        var end = index + 1
+        while end < bytes.count, Self.startsName(bytes[end]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), as: UTF8.self)
+        current.append(contentsOf: (environment[name] ?? "").utf8)
+        return end
+    }
+
+    private static func startsName(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "_")
     }
 
     /// `${NAME}` or `${NAME-default}` at `index`: its value appended; the index after `}`.

@@ -1,5 +1,5 @@
-/// The sample and ACL expressions of one proxy line HAProxy refuses, in its words: an `acl`
-/// line's expression, a rule's anonymous ACLs (`if { req.hdr(x) -m found }`), the expression a
+/// What HAProxy refuses in one proxy line's expressions and arguments, in its words: an HTTP
+/// rule's action given a number of arguments it does not take, an `acl` line's expression, a rule's anonymous ACLs (`if { req.hdr(x) -m found }`), the expression a
 /// rule's action reads (`set-var(txn.x) EXPR`, `track-sc0 EXPR`, `capture EXPR`) and the `%[…]`
 /// of its log-format arguments (`set-header X %[src]`, `use_backend %[…]`, `log-format`).
 struct HAProxySampleRefusals {
@@ -33,6 +33,14 @@ struct HAProxySampleRefusals {
         let rule = words[..<min(actionIndex + 1, conditionStart)].map(\.text).joined(separator: " ")
         let isHTTPRule = line.keyword.hasPrefix("http-")
         let ruleWords = "error detected in \(kind) '\(name ?? "")' while parsing '\(rule)' rule : "
+        // The action's arguments: HAProxy reads them up to the condition, or to an empty word
+        // (an environment variable that is not set) where it sees none.
+        if isHTTPRule, conditionStart > 1 {
+            let arguments = words[2..<conditionStart].prefix { !$0.text.isEmpty }.count
+            if let refusal = HAProxyActionTable.shared.refusal(line.keyword, words[1].text, count: arguments) {
+                return (words[1], ruleWords + refusal, true)
+            }
+        }
         for index in 1..<conditionStart {
             let text = words[index].text
             do {

@@ -7,8 +7,9 @@ import XCTest
 @testable import DetourHAProxy
 
 /// Sample and ACL expressions HAProxy cannot parse (an unknown fetch or converter, an argument of
-/// the wrong type, a missing parenthesis or bracket, an ACL with no matching method): refused at
-/// their lines in HAProxy's words, as `haproxy -c` refuses them, and those it parses left alone.
+/// the wrong type, a missing parenthesis or bracket, an ACL with no matching method), and HTTP
+/// actions given a number of arguments they do not take: refused at their lines in HAProxy's
+/// words, as `haproxy -c` refuses them, and those it parses left alone.
 final class HAProxySampleExpressionTests: XCTestCase {
     private var folder: TemporaryFolder!
 
@@ -41,7 +42,7 @@ final class HAProxySampleExpressionTests: XCTestCase {
         try folder.write(["haproxy.cfg": Self.head + lines.map { "    " + $0 + "\n" }.joined()])
         let diagnostics = HAProxyChecker.check(
             .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: [], serverVersion: "2.6"),
-            environment: [:]
+            environment: ProcessInfo.processInfo.environment
         ).diagnostics
         return Dictionary(
             diagnostics.filter { $0.rule == HAProxyRules.syntax.id }.map { ($0.location.line, $0.message) },
@@ -93,7 +94,16 @@ final class HAProxySampleExpressionTests: XCTestCase {
             "http-response set-header x %{+Q}[res.hdrr(x)]",
             "use_backend %[req.hdrz(host)]",
             "log-format \"%ci %[src,nosuch]\"",
+            // An action given a number of arguments it does not take; an unset variable is none.
+            "http-request set-header X-Forwarded-Proto",
+            "http-request add-header Host \"$DETOUR_UNSET_VARIABLE\"",
+            "http-request set-path /a /b",
+            "http-response replace-value X-A b",
+            "http-after-response del-header",
             // Parsed.
+            "http-request set-log-level silent",
+            "http-request set-header X-A b if TRUE",
+            "http-request set-header X-A \"$HOME\"",
             "http-request deny if { hdr(host),lower foo }",
             "acl x var(txn.id) -m str foo",
             "acl x req.payload(0,3) -m bin 160301",

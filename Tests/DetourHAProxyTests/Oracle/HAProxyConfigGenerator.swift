@@ -91,19 +91,21 @@ struct HAProxyConfigGenerator {
 
     /// Sample expressions no probe's request changes the outcome of, and those HAProxy refuses:
     /// an unknown fetch or converter, an argument of the wrong type or missing, a missing
-    /// parenthesis or fetch, a fetch its own check refuses bare.
+    /// parenthesis or fetch, a fetch its own check refuses bare; empty: a header set to nothing.
     private static let expressions = [
         "req.hdr(x-detour-never)", "req.hdr(x-detour-never,1),lower", "src,ipmask(24)", "path,lower,word(1,/)", "url_param(id)", "var(txn.id)",
     ]
     private static let faultyExpressions = [
         "req.hdrs(x-detour-never)", "req.hdr(x-detour-never),lowr", "req.hdr(x-detour-never,x)", "req.hdr(x-detour-never", "src,ipmask",
-        "(x-detour-never)", "var", "path,word(1)",
+        "(x-detour-never)", "var", "path,word(1)", "",
     ]
 
-    /// A header set from an expression, a variable set to one, or a deny on one that never matches.
+    /// A header set from an expression, a variable set to one, or a deny on one that never
+    /// matches; or a header set to nothing (an action given too few arguments).
     private mutating func sampleRule() -> String {
         let pool = chance(40) ? Self.faultyExpressions : Self.expressions
         let expression = pool[Int.random(in: 0..<pool.count, using: &random)]
+        if expression.isEmpty { return "http-request set-header X-Detour-Probe" }
         switch Int.random(in: 0..<3, using: &random) {
         case 0: return "http-request set-header X-Detour-Probe %[\(expression)]"
         case 1: return "http-request set-var(txn.probe) \(expression)"
