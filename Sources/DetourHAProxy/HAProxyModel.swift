@@ -152,7 +152,8 @@ struct HAProxyModel: Sendable {
         if diagnostics.isEmpty {
             (diagnostics, tlsRefusedServers) = serverVerify.refusals
             diagnostics =
-                HAProxyModeMismatch.refusals(in: proxies, backendsByName: backendsByName) + HAProxyServerNames.conflicts(in: config.sections) + diagnostics
+                HAProxyModeMismatch.refusals(in: proxies, backendsByName: backendsByName) + HAProxyServerNames.conflicts(in: config.sections)
+                + HAProxyExternalCheck.refusals(in: config.sections) + diagnostics
         }
         for proxy in proxies where proxy.takesRequests {
             routed[ObjectIdentifier(proxy)] = routedBackends(of: proxy)

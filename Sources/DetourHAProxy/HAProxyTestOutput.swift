@@ -33,6 +33,8 @@ public enum HAProxyTestOutput {
                 // What HAProxy finds once it has read the files names the section it is about:
                 // `http frontend 'web' (haproxy.cfg:21) tries to use …`.
                 location = section
+            } else if let section = Self.proxySection(in: message, copies: copies) {
+                location = section
             }
             let rule =
                 message.contains("error opening file")
@@ -47,6 +49,27 @@ public enum HAProxyTestOutput {
             reading.findings.append(.error(rule, message, at: location))
         }
         return reading
+    }
+
+    /// The section of a message that names a proxy only (`Proxy 'mssql' : 'option
+    /// external-check' …`): a backend or listen section of that name (what HAProxy checks once
+    /// it has read the files is mostly a backend's), else any, in the copies, whose lines are the
+    /// originals'.
+    static func proxySection(in message: String, copies: [(copy: String, display: String)]) -> SourceLocation? {
+        guard let match = message.firstMatch(of: /^Proxy '([^']+)'/) else { return nil }
+        let name = String(match.output.1)
+        var any: SourceLocation?
+        for file in copies {
+            guard let text = try? String(contentsOfFile: file.copy, encoding: .utf8) else { continue }
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard words.count >= 2, words[1] == name, ["backend", "listen", "frontend", "defaults"].contains(words[0]) else { continue }
+                let location = SourceLocation(path: file.display, line: index + 1, column: 1)
+                if words[0] == "backend" || words[0] == "listen" { return location }
+                any = any ?? location
+            }
+        }
+        return any
     }
 
     /// The first `(file:line)` of a message, where a file of the configuration is named so.

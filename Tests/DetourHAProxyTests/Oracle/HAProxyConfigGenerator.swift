@@ -9,7 +9,7 @@ import Foundation
 /// `errorloc303` instead of a file, a file whose status line says 200, no `http-response
 /// return`, a stock page over the defaults' one, rules in an anonymous defaults, a keyword
 /// HAProxy no longer supports, a sample expression it cannot parse, a Lua script that is not
-/// there), and frontends that answer every request themselves (a redirect
+/// there, an external check the global section does not allow), and frontends that answer every request themselves (a redirect
 /// to https, the stats page), seeded.
 struct HAProxyConfigGenerator {
     static let codes = [500, 502, 503, 504]
@@ -74,8 +74,10 @@ struct HAProxyConfigGenerator {
             if chance(3) { lines.append("    server app 127.0.0.1:\(upstream)" + (chance(50) ? " id 9" : "")) }
             // A tcp backend behind the http frontend: HAProxy refuses the file once it has read it.
             if chance(3) { lines.append("    mode tcp") }
-            // A keyword HAProxy no longer supports (1.x's): it refuses the file.
+            // A keyword HAProxy no longer supports (1.x's), or an external check the global
+            // section does not allow: it refuses the file.
             if chance(8) { lines.append(chance(50) ? "    redispatch" : "    option http-tunnel") }
+            if chance(2) { lines += ["    option external-check", "    external-check command /bin/true"] }
             if pagesHere, !inFrontend { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
             if replaces, !replaceInFrontend {
                 let file = chance(20) ? "lf-file" : "file"
