@@ -175,6 +175,8 @@ struct HAProxyConfig: Sendable {
                     let refusal = Self.nameRefusal(line.words[1].text, "\(line.keyword) name")
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1])))
+                } else if let refusal = HAProxyLogLine.refusal(of: line, inGlobal: sections[sections.count - 1].kind == "global") {
+                    diagnostics.append(.error(HAProxyRules.syntax.id, refusal.message + ": HAProxy refuses the file", at: line.location(of: refusal.word)))
                 } else if !stopped, let unregistered = lua.refusal(of: line) {
                     diagnostics.append(
                         .error(HAProxyRules.syntax.id, unregistered.message + ": HAProxy refuses the file", at: line.location(of: unregistered.word)))

@@ -9,7 +9,8 @@ import Foundation
 /// `errorloc303` instead of a file, a file whose status line says 200, no `http-response
 /// return`, a stock page over the defaults' one, rules in an anonymous defaults, a keyword
 /// HAProxy no longer supports, a sample expression it cannot parse, a Lua script that is not
-/// there, an external check the global section does not allow), and frontends that answer every request themselves (a redirect
+/// there, an external check the global section does not allow, a log facility it does not
+/// have), and frontends that answer every request themselves (a redirect
 /// to https, the stats page), seeded.
 struct HAProxyConfigGenerator {
     static let codes = [500, 502, 503, 504]
@@ -24,7 +25,8 @@ struct HAProxyConfigGenerator {
     /// `.html`, `errors/200-NNN.http` with a 200 status line, `stock/NNN.http` not detour's),
     /// the upstream at `upstream`.
     mutating func configuration(ports: [Int], upstream: Int, pages: String) -> String {
-        var lines = ["global", "    log stdout format raw local0"]
+        // A log facility HAProxy 2.6 does not have (a later version's): it refuses the file.
+        var lines = ["global", chance(2) ? "    log stdout format raw profile" : "    log stdout format raw local0"]
         // A Lua script that is not there, and a service it would have registered: HAProxy refuses both.
         let missingLua = chance(3)
         if missingLua { lines.append("    lua-load detour-missing.lua") }
