@@ -12,6 +12,10 @@ struct HAProxySampleReader {
     var loadsLua = false
     /// The pattern files named so far.
     private var patternFiles: Set<String> = []
+    /// The log-format strings and expressions read so far and taken: configurations repeat them.
+    private var readWords: Set<String> = []
+    /// Each ACL's first word read so far: what it gives (nil: not judged).
+    private var readACLs: [String: (matched: Bool, named: String)?] = [:]
 
     init(refusesUnknown: Bool = true) {
         self.refusesUnknown = refusesUnknown
@@ -35,6 +39,7 @@ struct HAProxySampleReader {
     /// The refusal of a log-format string's first bad `%[…]` (`%{+Q}[…]` too), in HAProxy's
     /// words; other `%` sequences are not judged.
     mutating func logFormat(_ text: String) throws(Refusal) {
+        guard !readWords.contains(text) else { return }
         let bytes = Array(text.utf8)
         var index = 0
         while index < bytes.count {
@@ -73,34 +78,53 @@ struct HAProxySampleReader {
             }
             index = end + 1
         }
+        readWords.insert(text)
     }
 
     /// The refusal of a sample expression written as a word of its own (`set-var(txn.x) EXPR`).
     mutating func sample(_ word: String) throws(Refusal) {
+        guard !readWords.contains(word) else { return }
         do {
             _ = try expression(Array(word.utf8), from: 0, embedded: false)
+            readWords.insert(word)
         } catch let refusal as Refusal {
             throw refusal
         } catch {}
     }
 
-    /// The refusal of an ACL expression: its words up to the end of the `acl` line or the `}` of
-    /// an anonymous ACL.
-    mutating func acl(_ words: [String]) throws(Refusal) {
-        guard let first = words.first else { return }
+    /// The refusal of an ACL expression: its first word (the fetch or ACL keyword and its
+    /// converters), then the words after it up to the end of the `acl` line or the `}` of an
+    /// anonymous ACL.
+    mutating func acl(_ first: String, options: some Sequence<String>) throws(Refusal) {
         do {
-            try readACL(Array(first.utf8), first, options: words.dropFirst())
+            // Configurations repeat one expression thousands of times (`hdr(host) -i NAME`): each
+            // is read once.
+            let read: (matched: Bool, named: String)?
+            if let known = readACLs[first] {
+                read = known
+            } else {
+                do {
+                    read = try readACL(Array(first.utf8), first)
+                } catch is Unjudged {
+                    read = nil
+                }
+                readACLs[first] = .some(read)
+            }
+            guard let read else { return }
+            try readOptions(options, matched: read.matched, named: read.named)
         } catch let refusal as Refusal {
             throw refusal
         } catch {}
     }
 
-    private mutating func readACL(_ bytes: [UInt8], _ first: String, options: ArraySlice<String>) throws {
+    /// An ACL's first word: whether HAProxy knows how to match what it gives without `-m`, and
+    /// what it names when it asks for one.
+    private mutating func readACL(_ bytes: [UInt8], _ first: String) throws -> (matched: Bool, named: String) {
         let nameEnd = Self.identifierEnd(bytes, from: 0)
         let name = Self.text(bytes[..<nameEnd])
-        var matched: Bool
+        let matched: Bool
         // What HAProxy names when it asks for a matching method.
-        var named: String
+        let named: String
         if let fetchName = table.aclKeywords[name], let fetch = table.fetches[fetchName] {
             let index = try arguments(bytes, from: nameEnd, of: fetch) { "ACL keyword '\(name)' : \($0.message)" }
             if Self.isBare(bytes, nameEnd, index), let bare = fetch.bareRefusal {
@@ -118,36 +142,45 @@ struct HAProxySampleReader {
                 throw Refusal(message: "\(refusal.message) in ACL expression '\(first)'")
             }
         }
-        // The options before the patterns (-i -n -u -f -m -M --).
-        var rest = options[...]
-        let askMethod = Refusal(message: "matching method must be specified first (using '-m') when using a sample fetch of this type ('\(named)')")
-        while let option = rest.first, option.hasPrefix("-") {
-            rest = rest.dropFirst()
+        return (matched, named)
+    }
+
+    /// The options before an ACL's patterns (-i -n -u -f -m -M --), after a first word that gives
+    /// what `matched` says.
+    private func readOptions(_ options: some Sequence<String>, matched: Bool, named: String) throws(Refusal) {
+        var matched = matched
+        var words = options.makeIterator()
+        var next = words.next()
+        func askMethod() -> Refusal {
+            Refusal(message: "matching method must be specified first (using '-m') when using a sample fetch of this type ('\(named)')")
+        }
+        while let option = next, option.hasPrefix("-") {
+            next = words.next()
             switch option {
             case "-i", "-n", "-M": continue
             case "--": break
             case "-u":
-                guard let id = rest.first, Int(id) != nil else { throw Refusal(message: "the argument of -u must be an integer") }
-                rest = rest.dropFirst()
+                guard let id = next, Int(id) != nil else { throw Refusal(message: "the argument of -u must be an integer") }
+                next = words.next()
                 continue
             case "-f":
-                guard matched else { throw askMethod }
-                rest = rest.dropFirst()
+                guard matched else { throw askMethod() }
+                next = words.next()
                 continue
             case "-m":
-                let method = rest.first ?? ""
+                let method = next ?? ""
                 guard Self.matchingMethods.contains(method) else {
                     throw Refusal(message: "unknown matching method '\(method)' when parsing ACL expression")
                 }
                 matched = true
-                rest = rest.dropFirst()
+                next = words.next()
                 continue
             default:
                 throw Refusal(message: "'\(option)' is not a valid ACL option. Please use '--' before any pattern beginning with a '-'")
             }
             break
         }
-        guard matched else { throw askMethod }
+        guard matched else { throw askMethod() }
     }
 
     /// A fetch and its converters from `start`: where it ends, what it gives and the fetch's

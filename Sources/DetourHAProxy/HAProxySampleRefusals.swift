@@ -20,7 +20,7 @@ struct HAProxySampleRefusals {
         let words = line.words
         if line.keyword == "acl", words.count > 2 {
             do {
-                try reader.acl(words[2...].map(\.text))
+                try reader.acl(words[2].text, options: words[3...].lazy.map(\.text))
             } catch {
                 return (words[2], "error detected while parsing ACL '\(words[1].text)' : \(error.message).", false)
             }
@@ -30,15 +30,16 @@ struct HAProxySampleRefusals {
         let conditionStart = words.firstIndex { $0.text == "if" || $0.text == "unless" } ?? words.count
         // `tcp-request content ACTION`: the action is the word after the rule set's.
         let actionIndex = line.keyword.hasPrefix("tcp-") && words.count > 2 ? 2 : 1
-        let rule = words[..<min(actionIndex + 1, conditionStart)].map(\.text).joined(separator: " ")
         let isHTTPRule = line.keyword.hasPrefix("http-")
-        let ruleWords = "error detected in \(kind) '\(name ?? "")' while parsing '\(rule)' rule : "
+        // The rule as HAProxy names it, worked out only for a refusal: most lines have none.
+        func rule() -> String { words[..<min(actionIndex + 1, conditionStart)].map(\.text).joined(separator: " ") }
+        func ruleWords() -> String { "error detected in \(kind) '\(name ?? "")' while parsing '\(rule())' rule : " }
         // The action's arguments: HAProxy reads them up to the condition, or to an empty word
         // (an environment variable that is not set) where it sees none.
         if isHTTPRule, conditionStart > 1 {
             let arguments = words[2..<conditionStart].prefix { !$0.text.isEmpty }.count
             if let refusal = HAProxyActionTable.shared.refusal(line.keyword, words[1].text, count: arguments) {
-                return (words[1], ruleWords + refusal, true)
+                return (words[1], ruleWords() + refusal, true)
             }
         }
         for index in 1..<conditionStart {
@@ -48,11 +49,11 @@ struct HAProxySampleRefusals {
                     words[actionIndex].text.hasPrefix("set-var(") || Self.sampled.contains(words[actionIndex].text)
                 {
                     try reader.sample(text)
-                } else if text.contains("%[") || text.contains("%{") {
+                } else if text.utf8.contains(UInt8(ascii: "%")), text.contains("%[") || text.contains("%{") {
                     try reader.logFormat(text)
                 }
             } catch {
-                return (words[index], (isHTTPRule ? ruleWords : "'\(rule)': ") + error.message + ".", isHTTPRule)
+                return (words[index], (isHTTPRule ? ruleWords() : "'\(rule())': ") + error.message + ".", isHTTPRule)
             }
         }
         // Each anonymous ACL of the condition.
@@ -64,9 +65,9 @@ struct HAProxySampleRefusals {
             }
             let end = words[(index + 1)...].firstIndex { $0.text == "}" } ?? words.count
             do {
-                try reader.acl(words[(index + 1)..<end].map(\.text))
+                if index + 1 < end { try reader.acl(words[index + 1].text, options: words[(index + 2)..<end].lazy.map(\.text)) }
             } catch {
-                return (words[min(index + 1, words.count - 1)], "error detected while parsing an '\(rule)' condition : \(error.message).", isHTTPRule)
+                return (words[min(index + 1, words.count - 1)], "error detected while parsing an '\(rule())' condition : \(error.message).", isHTTPRule)
             }
             index = end + 1
         }

@@ -6,20 +6,21 @@ struct HAProxyActionTable: Sendable {
     /// The most arguments tried: more count as that many.
     static let most = 6
 
-    /// By rule set and action (`NAME(*)` for one named in parentheses), by count: HAProxy's words.
-    private var refusals: [String: [Int: String]] = [:]
+    /// By rule set, action (`NAME(*)` for one named in parentheses) and count: HAProxy's words.
+    private var refusals: [String: [String: [Int: String]]] = [:]
 
     init(_ data: String) {
         for line in data.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 4, let count = Int(fields[2]) else { continue }
-            refusals["\(fields[0]) \(fields[1])", default: [:]][count] = String(fields[3])
+            refusals[String(fields[0]), default: [:]][String(fields[1]), default: [:]][count] = String(fields[3])
         }
     }
 
     /// What HAProxy says of `action` in `ruleset` given `count` arguments; nil when it takes them.
     func refusal(_ ruleset: String, _ action: String, count: Int) -> String? {
-        let name = action.firstIndex(of: "(").map { action[..<$0] + "(*)" } ?? action
-        return refusals["\(ruleset) \(name)"]?[min(count, Self.most)]
+        guard let actions = refusals[ruleset] else { return nil }
+        let counts = action.utf8.contains(UInt8(ascii: "(")) ? actions[action.prefix { $0 != "(" } + "(*)"] : actions[action]
+        return counts?[min(count, Self.most)]
     }
 }
