@@ -1,7 +1,8 @@
 /// What HAProxy refuses in one proxy line's expressions and arguments, in its words: an HTTP
-/// rule's action given a number of arguments it does not take, an `acl` line's expression, a rule's anonymous ACLs (`if { req.hdr(x) -m found }`), the expression a
-/// rule's action reads (`set-var(txn.x) EXPR`, `track-sc0 EXPR`, `capture EXPR`) and the `%[…]`
-/// of its log-format arguments (`set-header X %[src]`, `use_backend %[…]`, `log-format`).
+/// rule's action given a number of arguments it does not take, an `acl` line's expression, a
+/// rule's anonymous ACLs (`if { req.hdr(x) -m found }`), the expression a rule's action reads
+/// (`set-var(txn.x) EXPR`, `track-sc0 EXPR`, `capture EXPR`) and the `%[…]` of its log-format
+/// arguments (`set-header X %[src]`, `use_backend %[…]`, `log-format`).
 struct HAProxySampleRefusals {
     var reader: HAProxySampleReader
 
