@@ -23,12 +23,12 @@ site: deps
 	$(SWIFT) build --product detour
 	.build/debug/detour build
 
-## test: the formatting check, the whole suite, end-to-end tests included (scripts/test-suite.sh: two halves at once), a fixed sample of the real configurations (check-real's, 30 per server), then the installed binary outside the repository (`make test-deb` tests the Debian package); first, the versions of the servers and libraries the tests run against
+## test: the formatting check, the whole suite, end-to-end tests included (scripts/test-suite.sh: two halves at once), a fixed sample of the real configurations (check-real's, 30 per server, one at a time: each runs a real server and its fake upstreams against timeouts), then the installed binary outside the repository (`make test-deb` tests the Debian package); first, the versions of the servers and libraries the tests run against
 test: deps test-deps lint
 	@scripts/test-environment.sh $(BUILD_PACKAGES) $(TEST_PACKAGES) $(REAL_PACKAGES) time
 	$(SWIFT) build --build-tests
 	scripts/test-suite.sh
-	DETOUR=.build/debug/detour scripts/check-real.py --sample 30
+	CHECK_REAL_JOBS=1 DETOUR=.build/debug/detour scripts/check-real.py --sample 30
 	scripts/test-install.sh
 
 ## test-deb: the Debian package as a user gets it: built twice and compared, lintian, installed with apt, used and removed (needs root). Apart from `make test`: its manual pages come from the argument parser's plugin, whose build of detour does not share the test build's and would rebuild it
