@@ -27,6 +27,10 @@ struct HAProxyLine: Sendable {
         return words[index + 1]
     }
 
+    /// Where a rule's action stands: `tcp-request content ACTION` names its rule set first,
+    /// `http-request ACTION` does not.
+    var actionIndex: Int { keyword.hasPrefix("tcp-") && words.count > 2 ? 2 : 1 }
+
     /// The rule's condition, from `if` or `unless` on; empty when it applies to every request.
     var condition: [String] {
         let texts = words.dropFirst().map(\.text)

@@ -56,13 +56,9 @@ struct HAProxyLuaScripts: Sendable {
     /// line's action or service a script would register.
     func refusal(of line: HAProxyLine) -> (word: HAProxyWord, message: String)? {
         guard loads, !mayRegister else { return nil }
+        guard ["http-request", "http-response", "http-after-response", "tcp-request", "tcp-response"].contains(line.keyword) else { return nil }
         let words = line.words
-        let actionIndex: Int
-        switch line.keyword {
-        case "http-request", "http-response", "http-after-response": actionIndex = 1
-        case "tcp-request", "tcp-response": actionIndex = 2
-        default: return nil
-        }
+        let actionIndex = line.actionIndex
         guard words.count > actionIndex else { return nil }
         let action = words[actionIndex]
         if action.text == "use-service", words.count > actionIndex + 1, words[actionIndex + 1].text.hasPrefix("lua.") {

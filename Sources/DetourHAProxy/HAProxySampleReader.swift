@@ -5,13 +5,14 @@
 /// know is refused only when reading for 2.6 (`refusesUnknown`); where a newer HAProxy's keyword
 /// is met, the rest of that expression is not judged.
 struct HAProxySampleReader {
-    var table = HAProxySampleTable.shared
+    /// Read at the first expression: most configurations' start needs no table.
+    private var table: HAProxySampleTable { .shared }
     var refusesUnknown = true
     /// Whether the configuration loads Lua scripts, which register fetches and converters of
     /// their own (`lua.NAME`): those are not judged then, and refused otherwise.
     var loadsLua = false
-    /// The pattern files named so far.
-    private var patternFiles: Set<String> = []
+    /// Whether a map converter has named the empty pattern file already.
+    private var openedEmptyPatternFile = false
     /// The log-format strings and expressions read so far and taken: configurations repeat them.
     private var readWords: Set<String> = []
     /// Each ACL's first word read so far: what it gives (nil: not judged).
@@ -305,7 +306,10 @@ struct HAProxySampleReader {
     /// empty name is refused the first time only.
     private mutating func bareRefusal(of converter: String, _ known: HAProxySampleTable.Keyword) -> String? {
         guard let bare = known.bareRefusal else { return nil }
-        if converter.hasPrefix("map"), !patternFiles.insert("").inserted { return nil }
+        if converter.hasPrefix("map") {
+            if openedEmptyPatternFile { return nil }
+            openedEmptyPatternFile = true
+        }
         return bare
     }
 

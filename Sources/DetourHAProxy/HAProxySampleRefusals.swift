@@ -29,8 +29,7 @@ struct HAProxySampleRefusals {
         }
         guard kind != "defaults", Self.formatted.contains(line.keyword), words.count > 1 else { return nil }
         let conditionStart = words.firstIndex { $0.text == "if" || $0.text == "unless" } ?? words.count
-        // `tcp-request content ACTION`: the action is the word after the rule set's.
-        let actionIndex = line.keyword.hasPrefix("tcp-") && words.count > 2 ? 2 : 1
+        let actionIndex = line.actionIndex
         let isHTTPRule = line.keyword.hasPrefix("http-")
         // The rule as HAProxy names it, worked out only for a refusal: most lines have none.
         func rule() -> String { words[..<min(actionIndex + 1, conditionStart)].map(\.text).joined(separator: " ") }
