@@ -16,18 +16,19 @@ TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-head
 # nginx modules Debian packages (nginx-extras' set), the VMODs of varnish-modules, mod_wsgi.
 REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
 
-.PHONY: site test lint format install deb test-install test-deb check-oracle check-real bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release synth clean
+.PHONY: site test lint format install deb test-install test-deb check-oracle check-real check-logs bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release synth clean
 
 ## site: build content/ and templates/ into public/, with the debug build the tests share: on a fresh clone it compiles in a fraction of the release build's time, and writes the same files
 site: deps
 	$(SWIFT) build --product detour
 	.build/debug/detour build
 
-## test: the formatting check, the whole suite, end-to-end tests included (scripts/test-suite.sh: two halves at once), a fixed sample of the real configurations (check-real's, 30 per server, one at a time: each runs a real server and its fake upstreams against timeouts), then the installed binary outside the repository (`make test-deb` tests the Debian package); first, the versions of the servers and libraries the tests run against
+## test: the formatting check, the whole suite, end-to-end tests included (scripts/test-suite.sh: two halves at once), detour diagnose on the real log lines (check-logs, at least 90 % right), a fixed sample of the real configurations (check-real's, 30 per server, one at a time: each runs a real server and its fake upstreams against timeouts), then the installed binary outside the repository (`make test-deb` tests the Debian package); first, the versions of the servers and libraries the tests run against
 test: deps test-deps lint
 	@scripts/test-environment.sh $(BUILD_PACKAGES) $(TEST_PACKAGES) $(REAL_PACKAGES) time
 	$(SWIFT) build --build-tests
 	scripts/test-suite.sh
+	DETOUR=.build/debug/detour scripts/check-logs.py --at-least 90
 	CHECK_REAL_JOBS=1 DETOUR=.build/debug/detour scripts/check-real.py --sample 30
 	scripts/test-install.sh
 
@@ -80,6 +81,11 @@ bench-check: deps release
 bench-diagnose: deps release
 	@scripts/install-packages.sh time bc
 	scripts/bench-diagnose.sh $(LINES)
+
+## check-logs: detour diagnose on the real log lines of Tests/RealLogs (each quoted from a public thread, with the cause the thread found): right/total per server, for the tuned and the held-out half (misses in .build/check-logs/misses.txt)
+check-logs: deps
+	$(SWIFT) build --product detour
+	DETOUR=.build/debug/detour scripts/check-logs.py
 
 ## check-real: detour check and detour verify on every real configuration of Tests/RealConfigs (MANIFEST.tsv names each one's source and licence), compared rule by rule: per server, agreement and the disagreements by rule and kind (in full in .build/check-real/<server>.txt)
 check-real: deps test-deps release

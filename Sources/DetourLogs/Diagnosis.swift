@@ -118,6 +118,9 @@ public struct Diagnosis: Sendable {
             return
         }
         lines += 1
+        // Behind what Docker, Kubernetes or a log store wrote before it, the server's own line.
+        let carried = LogTransportPrefix.end(of: line)
+        let line = carried > 0 ? UnsafeBufferPointer(rebasing: line[carried...]) : line
         // What the line's structure says is read once, here, and handed to whoever needs it.
         let time = LogTime.of(line)
         let ownStart = LogPrefix.end(of: line, time: time)

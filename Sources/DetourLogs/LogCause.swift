@@ -12,6 +12,7 @@ public struct LogCause: Sendable {
         self.title = title
         self.url = url
         self.statuses = statuses
-        self.patterns = patterns.map(LogPattern.init)
+        // A server built on musl (Alpine's nginx) words some errno texts its own way.
+        self.patterns = patterns.flatMap(ErrnoWording.variants).map(LogPattern.init)
     }
 }

@@ -7,13 +7,18 @@
 ///   what it prints before its log is open (`nginx: [warn] …`);
 /// - Apache: warn or below that names no client (`[client …]`), and a line that starts with
 ///   its AH number (`AH00558: …`), written before its log is open;
-/// - HAProxy: `[NOTICE]`, and `[WARNING]` while it reads its configuration (`: config :`);
+/// - HAProxy: `[NOTICE]`, `[WARNING]` while it reads its configuration (`: config :`), and a
+///   server's health check passing again (`Server app/app1 is UP`);
 /// - Caddy: warn or below from a logger that serves no request (not `http.log.…` nor
 ///   `http.handlers.…`);
 /// - PHP-FPM: its master's `NOTICE:` lines (PHP's own start-up warnings come at that level);
-/// - Varnish: its manager's `Info:` and `Debug:` lines.
-/// Not gunicorn: it writes why its master halts (`[INFO] Reason: Worker failed to boot.`) at
-/// the level of its start-up lines; nor uWSGI, whose lines have no level.
+/// - the official nginx image: what its entrypoint script prints as the container starts;
+/// - Varnish: its manager's `Info:` and `Debug:` lines, and the header `varnishlog` writes above
+///   each transaction's records (`*   << BeReq    >> 3`).
+/// - gunicorn: `[INFO]` and `[DEBUG]`, except the two lines its master writes at that level as
+///   it halts (`Reason: Worker failed to boot.`, `Unhandled exception in main loop`: read from
+///   its source, `scripts/server-messages/gunicorn.py`).
+/// Not uWSGI, whose lines have no level.
 public enum LogRoutine {
     /// Whether `line`, whose own text (behind a syslog or journald prefix) starts at `ownStart`,
     /// is routine.
@@ -28,7 +33,7 @@ public enum LogRoutine {
         switch LogFormat.of(own, ownStart: 0) {
         case .nginx: return nginx(rest)
         case .apache: return apache(rest)
-        default: return phpFPM(rest)
+        default: return phpFPM(rest) || gunicorn(rest)
         }
     }
 
@@ -36,7 +41,8 @@ public enum LogRoutine {
     public static func isRoutine(_ line: String) -> Bool {
         var bytes = Array(line.utf8)
         return bytes.withUnsafeMutableBufferPointer { buffer in
-            let line = UnsafeBufferPointer(buffer)
+            let whole = UnsafeBufferPointer(buffer)
+            let line = UnsafeBufferPointer(rebasing: whole[LogTransportPrefix.end(of: whole)...])
             return isRoutine(line, ownStart: LogPrefix.end(of: line))
         }
     }
@@ -73,13 +79,34 @@ public enum LogRoutine {
         rest.starts(with: "NOTICE: ".utf8) || rest.starts(with: "DEBUG: ".utf8)
     }
 
+    /// `[812] [INFO] Booting worker with pid: 813`, not `[812] [INFO] Reason: Worker failed to boot.`
+    private static func gunicorn(_ rest: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let pid = bracketed(rest, at: 0), rest[pid].allSatisfy(LogPiece.isDigit), pid.upperBound + 2 < rest.count,
+            let level = bracketed(rest, at: pid.upperBound + 2), rest[level].elementsEqual("INFO".utf8) || rest[level].elementsEqual("DEBUG".utf8)
+        else { return false }
+        let message = rest[min(rest.count, level.upperBound + 2)...]
+        return !message.starts(with: "Reason: ".utf8) && !message.starts(with: "Unhandled exception".utf8)
+    }
+
     /// Lines with no time of their own: HAProxy's, Varnish's and what nginx and Apache print
     /// before their logs are open.
     private static func untimed(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
         if own.starts(with: "[NOTICE]".utf8) || own.starts(with: "Info: ".utf8) || own.starts(with: "Debug: ".utf8) { return true }
+        if own.first == UInt8(ascii: "*"), LogSearch.end(of: Array("<< ".utf8), in: UnsafeBufferPointer(rebasing: own.prefix(8))) != nil { return true }
+        if isImageEntrypoint(own) { return true }
+        // `[WARNING]  (1234) : config : …`, and before 2.4 (with the day and time) `[WARNING]
+        // 049/164958 (1234) : parsing [/etc/haproxy/haproxy.cfg:39] : …`.
+        // And a server coming back (`Server app/app1 is UP, reason: Layer4 check passed`): the
+        // one line of a health check's state changes that says nothing failed.
         if own.starts(with: "[WARNING]".utf8) {
-            let start = UnsafeBufferPointer(rebasing: own.prefix(40))
-            return LogSearch.end(of: Array(") : config : ".utf8), in: start) != nil
+            let start = UnsafeBufferPointer(rebasing: own.prefix(48))
+            if LogSearch.end(of: Array(") : config : ".utf8), in: start) != nil || LogSearch.end(of: Array(") : parsing [".utf8), in: start) != nil {
+                return true
+            }
+            guard let server = LogSearch.end(of: Array(") : Server ".utf8), in: start) else { return false }
+            let rest = UnsafeBufferPointer(rebasing: own[server...].prefix(300))
+            guard let name = rest.firstIndex(of: UInt8(ascii: " ")) else { return false }
+            return rest[name...].starts(with: " is UP".utf8)
         }
         if own.starts(with: "nginx: ".utf8) {
             let rest = UnsafeBufferPointer(rebasing: own[7...])
@@ -87,6 +114,18 @@ public enum LogRoutine {
         }
         // AH00558: apache2: Could not reliably determine the server's fully qualified domain name…
         return own.count > 8 && own.starts(with: "AH".utf8) && own[2..<7].allSatisfy(LogPiece.isDigit) && own[7] == UInt8(ascii: ":")
+    }
+
+    /// What the official nginx image's entrypoint prints as the container starts:
+    /// `/docker-entrypoint.sh: Configuration complete; ready for start up` and its scripts'
+    /// `10-listen-on-ipv6-by-default.sh: info: …`.
+    private static func isImageEntrypoint(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
+        if own.starts(with: "/docker-entrypoint.sh: ".utf8) { return true }
+        guard own.count > 4, own[0..<2].allSatisfy(LogPiece.isDigit), own[2] == UInt8(ascii: "-"),
+            let colon = UnsafeBufferPointer(rebasing: own.prefix(80)).firstIndex(of: UInt8(ascii: ":"))
+        else { return false }
+        let script = own[0..<colon]
+        return (script.reversed().starts(with: "hs.".utf8) || script.reversed().starts(with: "hsvne.".utf8)) && own[colon...].starts(with: ": info: ".utf8)
     }
 
     private static let levelKey = Array(#"{"level":""#.utf8)

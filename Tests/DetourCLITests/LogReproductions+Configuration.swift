@@ -128,6 +128,22 @@ extension LogReproduction {
             outcome.log += ((try? folder.read("fpm.log")) ?? "") + fpm.log
             return outcome
         },
+        .init(name: "PHP-FPM, a port another process holds", slugs: ["configuration-refused"], status: -1) {
+            try with(.answers) { holder in
+                let folder = try TemporaryFolder()
+                defer { folder.remove() }
+                try folder.write([
+                    "php-fpm.conf":
+                        "[global]\nerror_log = /dev/stderr\ndaemonize = no\n[www]\nlisten = 127.0.0.1:\(holder.port)\npm = static\npm.max_children = 1\n"
+                ])
+                let fpm = try ServerProcess(
+                    "php-fpm8.2", ["-R", "-n", "-y", folder.path + "/php-fpm.conf"], log: folder.url.appendingPathComponent("stderr.log"))
+                defer { fpm.stop() }
+                let started = Date()
+                while fpm.isRunning, Date().timeIntervalSince(started) < 10 { usleep(20_000) }
+                return .init(status: -1, log: fpm.log)
+            }
+        },
         .init(name: "gunicorn, a port another process holds", slugs: ["configuration-refused"], status: -1) {
             try with(.answers) { holder in
                 try pythonServerThatExits(app: "def application(environ, start_response):\n    return []\n", port: holder.port) { _, log in

@@ -2,7 +2,8 @@ import DetourTestSupport
 import Foundation
 
 /// Requests too large for the server that receives them, on each server: what the visitor
-/// gets and what is logged (nginx and Apache only at the `info` level).
+/// gets and what is logged (nginx and Apache only at the `info` level, but a body over nginx's
+/// limit at `error`).
 extension LogReproduction {
     static let longPath = "/" + String(repeating: "a", count: 9_000)
     static let longHeader = ["-H", "X-Big: " + String(repeating: "b", count: 9_000)]
@@ -18,6 +19,9 @@ extension LogReproduction {
         .init(name: "nginx, more headers than its large_client_header_buffers hold", slugs: ["request-too-large"], status: 400) {
             try Reproduce.nginx(
                 location: "location / { return 200; }", options: (0..<12).flatMap { ["-H", "X-\($0): " + String(repeating: "c", count: 3_000)] })
+        },
+        .init(name: "nginx, a body over client_max_body_size", slugs: ["request-too-large"], status: 413) {
+            try Reproduce.nginx(location: "client_max_body_size 1k; location / { return 200; }", options: ["--data", String(repeating: "d", count: 2_048)])
         },
         .init(name: "Apache, a request line over LimitRequestLine", slugs: ["request-too-large"], status: 414) {
             try Reproduce.apache("LogLevel info", path: longPath)

@@ -323,10 +323,23 @@ extension LogReproduction {
                 try Reproduce.apache("LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\nProxyPass / https://127.0.0.1:\($0)/")
             }
         },
+        // Per directory, a rewrite is an internal redirect, and the new address is rewritten too.
+        .init(name: "Apache, a per-directory rewrite whose result it rewrites again", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
+            let site = try TemporaryFolder()
+            defer { site.remove() }
+            chmod(site.path, 0o755)
+            return try Reproduce.apache(
+                "<Directory \(site.path)>\n    RewriteEngine On\n    RewriteRule ^ /again [L]\n</Directory>", root: site.path, path: "/start",
+                modules: Reproduce.apacheModules + ["rewrite"])
+        },
         .init(name: "Apache + PHP-FPM, a missing socket", slugs: ["apache-php-fpm"], status: 503) {
             try Reproduce.apache(
                 "<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:unix:/run/detour-test-missing/php8.2-fpm.sock|fcgi://localhost\"\n</FilesMatch>",
                 path: "/index.php")
+        },
+        .init(name: "Apache + PHP-FPM on a port nothing listens on", slugs: ["apache-php-fpm"], status: 503) {
+            try Reproduce.apache(
+                "<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:fcgi://127.0.0.1:\(LoopbackPort.free())\"\n</FilesMatch>", path: "/index.php")
         },
         .init(name: "Apache + PHP-FPM, request_terminate_timeout kills the worker", slugs: ["apache-php-fpm", "workers-killed"], status: 503) {
             try apacheWithPHP("slow.php", pool: "request_terminate_timeout = 1s")

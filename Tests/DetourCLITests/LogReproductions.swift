@@ -4,7 +4,9 @@ import Foundation
 /// Every failure the shipped articles explain, made to happen on the real servers. Together
 /// they must write a line for every `log_patterns` entry (see ShippedLogPatternTests).
 extension LogReproduction {
-    static var all: [LogReproduction] { nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + apache + requests + network + configuration }
+    static var all: [LogReproduction] {
+        nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + apache + varnish + requests + network + configuration
+    }
 
     static func with(_ behaviour: FakeUpstream.Behaviour, _ body: (FakeUpstream) throws -> Outcome) throws -> Outcome {
         let upstream = try FakeUpstream(behaviour)
@@ -133,8 +135,18 @@ extension LogReproduction {
         .init(name: "nginx, https:// to an upstream that speaks plain HTTP", slugs: ["upstream-tls"], status: 502) {
             try with(.answers) { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0.port); }") }
         },
+        // The upstream reads the ClientHello, then hangs up: with a FIN, or with a reset.
+        .init(name: "nginx, https:// to an upstream that hangs up on the handshake", slugs: ["upstream-tls"], status: 502) {
+            try with(.closes) { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0.port); }") }
+        },
+        .init(name: "nginx, https:// to an upstream that resets the handshake", slugs: ["upstream-tls"], status: 502) {
+            try with(.resets) { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0.port); }") }
+        },
         .init(name: "nginx, try_files falling back to a file that is not there", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
             try Reproduce.nginx(location: "root {{PREFIX}}/www; location / { try_files $uri $uri/ /index.html; }", path: "/app/settings")
+        },
+        .init(name: "nginx, a rewrite whose result it rewrites again", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
+            try Reproduce.nginx(location: "location / { rewrite ^/(.*)$ /index.php?q=$1 last; }", path: "/app")
         },
         // The listener takes one of the two: the visitor's connection is closed unanswered.
         .init(name: "nginx, more connections than worker_connections", slugs: ["overload-and-queues"], status: 0) {

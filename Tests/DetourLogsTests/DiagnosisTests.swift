@@ -265,6 +265,46 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(diagnosis.results.first?.statusesLogged.map(\.status), [502], "Caddy's status behind the prefix")
     }
 
+    /// Lines as people paste them from `docker compose logs`, `docker logs -t`, `kubectl logs
+    /// --prefix` and a log store's export: the request's lines still join in one incident.
+    func testWhatContainersAndLogStoresWriteBeforeALineHidesNoStructure() {
+        var diagnosis = Diagnosis(causes: causes)
+        read(
+            [
+                "web-1  | 2026/11/25 06:31:06 [error] 7#7: *1 upstream sent too big header while reading response header from upstream, client: 10.0.0.1",
+                "2026-11-25T06:31:06.717765840Z 2026/11/25 06:31:06 [warn] 7#7: *1 an upstream response is buffered to a temporary file",
+                "[pod/web-7d9/nginx] 2026/11/25 06:31:07 [notice] 1#1: start worker processes",
+                "2026-11-25 06:31:08.874\t2026/11/25 06:31:08 [notice] 1#1: signal process started",
+            ], into: &diagnosis)
+        XCTAssertEqual(diagnosis.results.map(\.cause.slug), ["header-too-big"])
+        XCTAssertEqual(diagnosis.results.first?.count, 2, "the warning of the same request behind a runtime's time joins it")
+        XCTAssertEqual(diagnosis.results.first?.incidents, 1)
+        XCTAssertEqual(diagnosis.routine, 2, "nginx's notices outside a request, behind kubectl's and a log store's prefix")
+    }
+
+    /// nginx and PHP-FPM on Alpine (musl) word errno 110, 113 and 98 their own way; the articles
+    /// quote glibc's.
+    func testMuslsErrnoWordingMatchesGlibcsPattern() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(
+                slug: "timed-out", title: "Timed out", url: "https://h/t/", statuses: [504],
+                patterns: ["upstream timed out (110: Connection timed out) while reading response header from upstream"]),
+            LogCause(slug: "refused", title: "Refused", url: "https://h/r/", statuses: [502], patterns: ["(113)No route to host: AH00957:"]),
+            LogCause(
+                slug: "bind", title: "Bind", url: "https://h/b/", statuses: [502],
+                patterns: ["ERROR: unable to bind listening socket for address '127.0.0.1:9000': Address already in use (98)"]),
+        ])
+        read(
+            [
+                "2026/11/25 06:31:06 [error] 7#7: *1 upstream timed out (110: Operation timed out) while reading response header from upstream, client: 10.0.0.1",
+                "[Wed Nov 25 06:31:06.1 2026] [proxy:error] [pid 9:tid 10] (113)Host is unreachable: AH00957: http: attempt to connect to 10.0.0.9:80 (10.0.0.9:80) failed",
+                "2026/11/25 06:31:07 [error] 7#7: *2 upstream timed out (110: Host is unreachable) while reading response header from upstream, client: 10.0.0.1",
+                "[12-Jun-2026 07:54:41] ERROR: unable to bind listening socket for address '0.0.0.0:9000': Address in use (98)",
+            ], into: &diagnosis)
+        XCTAssertEqual(diagnosis.results.map(\.cause.slug).sorted(), ["bind", "refused", "timed-out"])
+        XCTAssertEqual(diagnosis.unexplained, 1, "a text neither C library gives errno 110 is not read as it")
+    }
+
     func testRoutineLinesAreCountedApartWithWhatContinuesThem() {
         var diagnosis = Diagnosis(causes: [
             LogCause(slug: "down", title: "Down", url: "https://h/down/", statuses: [503], patterns: ["is DOWN, reason: Layer4 connection problem"])

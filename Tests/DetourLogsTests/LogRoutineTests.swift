@@ -22,6 +22,15 @@ final class LogRoutineTests: XCTestCase {
             // HAProxy
             "[NOTICE]   (22545) : haproxy version is 2.6.12-1+deb12u4",
             "[WARNING]  (22549) : config : missing timeouts for frontend 'web'.",
+            // The official nginx image's entrypoint.
+            "/docker-entrypoint.sh: Configuration complete; ready for start up",
+            "10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf",
+            "[WARNING]  (8) : Server csg-gateway/csggateway-app-2 is UP. 2 active and 0 backup servers online. 0 sessions requeued, 0 total in queue.",
+            // HAProxy before 2.4 wrote the day of the year and the time.
+            "[WARNING] 049/164958 (33386) : parsing [/etc/haproxy/haproxy.cfg:39] : The 'reqadd' directive is deprecated in favor of 'http-request add-header' and will be removed in next version.",
+            // gunicorn's master starting and replacing workers.
+            "[2026-11-25 06:00:00 +0000] [7510] [INFO] Starting gunicorn 23.0.0",
+            "[2026-11-25 06:00:00 +0000] [7512] [INFO] Booting worker with pid: 7512",
             // Caddy
             #"{"level":"warn","ts":1795713300.0811274,"logger":"admin","msg":"admin endpoint disabled"}"#,
             #"{"level":"warn","ts":1795713300.0810044,"msg":"Caddyfile input is not formatted; run the 'caddy fmt' command to fix inconsistencies","adapter":"caddyfile","file":"Caddyfile","line":2}"#,
@@ -31,8 +40,14 @@ final class LogRoutineTests: XCTestCase {
             "[26-Nov-2026 17:15:18] NOTICE: PHP message: PHP Warning:  Module \"calendar\" is already loaded in Unknown on line 0",
             "Debug: Child (22611) Started",
             "Info: Child (22611) said Child starts",
+            "*   << BeReq    >> 3         ",
+            "**  << BeReq    >> 32770",
             // Through syslog and journald.
             "Nov 25 06:00:00 web1 nginx[812]: 2026/11/25 06:00:00 [notice] 812#812: signal process started",
+            // Behind Docker Compose's service column, a container runtime's time, both inside syslog.
+            "haproxy-1  | [NOTICE]   (1) : New worker (8) forked",
+            "2026-11-25T06:00:00.717765840Z 2026/11/25 06:00:00 [notice] 1#1: start worker processes",
+            "Nov 25 06:00:00 web1 sh[229]: web-1  | 2026/11/25 06:00:00 [notice] 1#1: start worker processes",
             #"2026-11-25T06:00:00+0000 web1 caddy[640]: {"level":"info","ts":1795588267.1,"logger":"tls","msg":"finished cleaning storage units"}"#,
         ]
         for line in routine { XCTAssertTrue(LogRoutine.isRoutine(line), line) }
@@ -59,6 +74,9 @@ final class LogRoutineTests: XCTestCase {
             "[2026-11-25 06:00:00 +0000] [7510] [CRITICAL] WORKER TIMEOUT (pid:7512)",
             // gunicorn's INFO holds why its master halts.
             "[2026-11-25 06:00:00 +0000] [7510] [INFO] Reason: Worker failed to boot.",
+            "[2026-11-25 06:00:00 +0000] [7510] [INFO] Unhandled exception in main loop",
+            // A failure behind Docker Compose's column is one still.
+            "app-1  | [2026-11-25 06:00:00 +0000] [7510] [CRITICAL] WORKER TIMEOUT (pid:7512)",
             "Error: Child (22611) died signal=6",
             "Child (22611) Panic at: Thu, 26 Nov 2026 17:15:00 GMT",
         ]

@@ -1,0 +1,59 @@
+import DetourTestSupport
+import Foundation
+
+extension Reproduce {
+    /// Varnish 7.1 in front of one backend (the fields of its VCL `backend default { … }`),
+    /// asked once. Its log is what `varnishlog -d -i FetchError` prints of the shared-memory log
+    /// afterwards, as an operator asks Varnish which fetches failed. The request is made in this
+    /// process, and varnishd stops before anything waits for varnishlog: while varnishd's jailed
+    /// manager runs, Foundation reaps no other child, so waiting for one would never end.
+    static func varnish(backend: String) throws -> LogReproduction.Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let port = LoopbackPort.free()
+        try folder.write(["default.vcl": "vcl 4.1;\nbackend default { \(backend) }\n"])
+        let name = folder.path + "/varnish"
+        let varnishd = try ServerProcess(
+            "varnishd", ["-F", "-a", "127.0.0.1:\(port)", "-f", folder.path + "/default.vcl", "-n", name],
+            log: folder.url.appendingPathComponent("varnishd.log"))
+        defer { varnishd.stop() }
+        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: varnishd.log) }
+        let status = (try? HTTPClient.get("http://127.0.0.1:\(port)/").status) ?? 0
+        // -d: from the head of the log to its end, then exit; what it printed is there once the
+        // backend's transaction (`<< BeReq >>`) is.
+        let varnishlog = try ServerProcess("varnishlog", ["-d", "-n", name, "-i", "FetchError"], log: folder.url.appendingPathComponent("varnishlog.log"))
+        _ = Poll.until(timeout: 5) { varnishlog.log.contains("<< BeReq") }
+        varnishd.stop()
+        varnishlog.stop()
+        return .init(status: status, log: varnishlog.log)
+    }
+}
+
+extension LogReproduction {
+    /// Varnish answers every failed fetch with 503 (`Backend fetch failed`); `varnishlog` says why.
+    static let varnish: [LogReproduction] = [
+        .init(name: "Varnish, nothing listens on the backend port", slugs: ["upstream-connection-refused"], status: 503) {
+            try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())";"#)
+        },
+        .init(name: "Varnish, a backend that never answers", slugs: ["upstream-timed-out"], status: 503) {
+            try with(.silent) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .first_byte_timeout = 1s;"#) }
+        },
+        .init(name: "Varnish, a backend that closes without answering", slugs: ["upstream-closed-connection"], status: 503) {
+            try with(.closes) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+        },
+        // A line and a close: to Varnish the backend hung up before its headers.
+        .init(name: "Varnish, a backend that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 503) {
+            try with(.notHTTP) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+        },
+        .init(name: "Varnish, a backend whose status line has no code", slugs: ["upstream-closed-connection"], status: 503) {
+            try with(.malformedStatus) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+        },
+        // Sick from the start (`.initial = 0`): the fetch is not even tried.
+        .init(name: "Varnish, a backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try Reproduce.varnish(
+                backend:
+                    #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())"; .probe = { .url = "/"; .initial = 0; .window = 2; .threshold = 2; .interval = 1s; }"#
+            )
+        },
+    ]
+}
