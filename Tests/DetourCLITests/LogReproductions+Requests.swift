@@ -1,7 +1,7 @@
 import DetourTestSupport
 import Foundation
 
-/// Requests too large for the server that receives them, on each server: what the visitor
+/// Requests the server itself refuses, too large or forbidden by its rules, on each server: what the visitor
 /// gets and what is logged (nginx and Apache only at the `info` level, but a body over nginx's
 /// limit at `error`).
 extension LogReproduction {
@@ -22,6 +22,19 @@ extension LogReproduction {
         },
         .init(name: "nginx, a body over client_max_body_size", slugs: ["request-too-large"], status: 413) {
             try Reproduce.nginx(location: "client_max_body_size 1k; location / { return 200; }", options: ["--data", String(repeating: "d", count: 2_048)])
+        },
+        .init(name: "nginx, a deny rule", slugs: ["forbidden-by-configuration"], status: 403) {
+            try Reproduce.nginx(location: "location / { deny all; }")
+        },
+        // The prefix folder holds nginx's configuration and no index.html.
+        .init(name: "nginx, a folder with no index file", slugs: ["forbidden-by-configuration"], status: 403) {
+            try Reproduce.nginx(location: "location / { root {{PREFIX}}; }")
+        },
+        .init(name: "Apache, a folder Require denies", slugs: ["forbidden-by-configuration"], status: 403) {
+            let site = try TemporaryFolder()
+            defer { site.remove() }
+            chmod(site.path, 0o755)
+            return try Reproduce.apache("<Directory \(site.path)>\n    Require all denied\n</Directory>", root: site.path)
         },
         .init(name: "Apache, a request line over LimitRequestLine", slugs: ["request-too-large"], status: 414) {
             try Reproduce.apache("LogLevel info", path: longPath)
