@@ -65,7 +65,7 @@ let package = Package(
             name: "DetourSite",
             dependencies: [
                 "DetourSupport", "DetourYAML", "DetourLayout", "DetourLanguages", "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
-                "DetourCodeBlockCheck", "DetourTemplates",
+                "DetourCodeBlockCheck", "DetourTemplates", "DetourLogs",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             plugins: ["EmbedTheme"]

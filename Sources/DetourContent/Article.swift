@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourLayout
+import DetourLogs
 import DetourSupport
 import DetourYAML
 import Foundation
@@ -20,6 +21,9 @@ public struct Article: Sendable {
     public var updated: String?
     /// Log lines an operator will see for this problem, where each is written.
     public var logPatterns: [Located<String>]
+    /// The command that confirms the cause on the operator's machine, for any server or per
+    /// server; `detour diagnose` prints it with what the log names filled in.
+    public var confirmation = LogConfirmation()
     public var draft: Bool
     /// Markdown body and the line of the file it starts on.
     public var body: String

@@ -63,7 +63,8 @@ public enum ArticleAlone {
             case .success(let after) = FrontMatter.split(SourceFile(displayPath: "", url: URL(fileURLWithPath: "/"), text: newText))
         else { return false }
         return before.yaml == after.yaml && before.bodyStartLine == after.bodyStartLine && new.isListed(as: old) && new.slug == old.slug
-            && new.draft == old.draft && new.logPatterns.map(\.value) == old.logPatterns.map(\.value) && new.headings == old.headings
+            && new.draft == old.draft && new.logPatterns.map(\.value) == old.logPatterns.map(\.value)
+            && new.confirmation == old.confirmation && new.headings == old.headings
             && new.searchSections.headedCount == old.searchSections.headedCount
     }
 }

@@ -1,12 +1,13 @@
 import DetourDiagnostics
 import DetourLayout
+import DetourLogs
 import DetourYAML
 import Foundation
 
 /// Reads one article: front matter fields and the raw Markdown body (rendered later, once every
 /// slug is known, so links can be checked).
 enum ArticleReader {
-    static let fields = ["title", "summary", "codes", "tags", "audience", "updated", "log_patterns", "slug", "draft"]
+    static let fields = ["title", "summary", "codes", "tags", "audience", "updated", "log_patterns", "confirm", "slug", "draft"]
 
     /// - Parameter relativePath: path below the content folder, e.g. `articles/php/fpm-down.md`.
     static func read(_ file: SourceFile, relativePath: String, diagnostics: inout [Diagnostic]) -> Article? {
@@ -33,6 +34,7 @@ enum ArticleReader {
         let audienceField = reader.string("audience")
         let updated = reader.string("updated")
         let logPatterns = reader.stringList("log_patterns")
+        let confirmation = readConfirmation(&reader, diagnostics: &diagnostics)
         let explicitSlug = reader.string("slug")
         let draft = reader.bool("draft")?.value ?? false
         reader.reportUnknownFields()
@@ -72,7 +74,7 @@ enum ArticleReader {
         }
 
         guard let title, let summary else { return nil }
-        return Article(
+        var article = Article(
             slug: slug,
             title: title.value,
             summary: summary.value,
@@ -88,6 +90,31 @@ enum ArticleReader {
             slugLocation: explicitSlug?.location ?? file.start,
             relativePath: relativePath
         )
+        article.confirmation = confirmation
+        return article
+    }
+
+    /// `confirm`: a command, or commands by server, each naming only known placeholders.
+    private static func readConfirmation(_ reader: inout FieldReader, diagnostics: inout [Diagnostic]) -> LogConfirmation {
+        var commands: [LogConfirmation.Command] = []
+        for (name, text) in reader.textByName("confirm") {
+            if let name, !LogConfirmation.servers.contains(name.value) {
+                let known = LogConfirmation.servers.joined(separator: ", ")
+                diagnostics.append(.error("content.invalid-value", "'confirm' names commands by server: \(known), not '\(name.value)'", at: name.location))
+                continue
+            }
+            guard !text.value.isEmpty else {
+                diagnostics.append(.error("content.missing-field", "'confirm' needs a command", at: text.location))
+                continue
+            }
+            for unknown in LogConfirmation.unknownPlaceholders(in: text.value) {
+                let known = LogConfirmation.placeholders.map { "{\($0)}" }.joined(separator: ", ")
+                diagnostics.append(
+                    .error("content.invalid-value", "'confirm' fills in \(known), not '{\(unknown)}'", at: text.location))
+            }
+            commands.append(LogConfirmation.Command(server: name?.value, text: text.value))
+        }
+        return LogConfirmation(commands)
     }
 
     /// YYYY-MM-DD naming a real day. Counted by hand: a Calendar per file is costly on Linux.

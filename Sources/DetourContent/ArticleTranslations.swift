@@ -51,6 +51,7 @@ enum ArticleTranslations {
             translated.tags = base.tags
             translated.audience = base.audience
             translated.logPatterns = base.logPatterns
+            translated.confirmation = base.confirmation
             translated.draft = base.draft
             translated.updated = translation.updated ?? base.updated
             originals[index].translations[language] = translated

@@ -47,7 +47,7 @@ extension ContentLoader {
             let previous = content.articles[index]
             article.translations = previous.translations
             guard article.slug == previous.slug, article.draft == previous.draft,
-                article.logPatterns.map(\.value) == previous.logPatterns.map(\.value),
+                article.logPatterns.map(\.value) == previous.logPatterns.map(\.value), article.confirmation == previous.confirmation,
                 article.codes.allSatisfy({ statuses.contains($0.value) })
             else { return .needsFullLoad }
             if !article.isListed(as: previous) { relisted = true }

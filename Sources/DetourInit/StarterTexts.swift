@@ -97,6 +97,7 @@ enum StarterTexts {
         log_patterns:
           - "connect() failed (111: Connection refused) while connecting to upstream"
           - "dial tcp 127.0.0.1:8080: connect: connection refused"
+        confirm: "ss -lnpt 'sport = :{port}'"
         ---
 
         The proxy opened a connection to the application's address and nothing was listening there:

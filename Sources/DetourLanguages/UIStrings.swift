@@ -33,6 +33,7 @@ public enum UIStrings {
         "preview_error_page": "Preview the {status} error page",
         "on_this_page": "On this page",
         "log_lines": "Log lines you may see",
+        "confirm": "The command that confirms it",
         "last_reviewed": "Last reviewed",
         "search_label": "Search the help",
         "search_placeholder": "Search: 502, php-fpm, a log line…",

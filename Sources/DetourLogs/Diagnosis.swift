@@ -57,6 +57,8 @@ public struct Diagnosis: Sendable {
         private var statusCounts: [Int: Int] = [:]
         /// The first lines it explains, up to `keptLines`.
         public var lines: [String] = []
+        /// Lines of each format that do not continue another: which server wrote most of them.
+        private var formatCounts = [Int](repeating: 0, count: LogFormat.allCases.count)
         private(set) var firstTime: (bytes: [UInt8], isEpoch: Bool)?
         /// The latest time seen, its bytes overwritten in place line after line.
         private var lastTime: [UInt8] = []
@@ -70,6 +72,14 @@ public struct Diagnosis: Sendable {
         public var first: String? { firstTime.map { LogTime.text($0.bytes, isEpoch: $0.isEpoch) } }
         /// When the last line with a time was written.
         public var last: String? { lastTime.isEmpty ? nil : LogTime.text(lastTime, isEpoch: lastIsEpoch) }
+
+        /// The article's command that confirms the cause, for the server that wrote most of
+        /// its lines, with the upstream they name most filled in.
+        public var confirmation: String? {
+            let most = formatCounts.indices.max { formatCounts[$0] < formatCounts[$1] } ?? 0
+            let format = formatCounts[most] > 0 ? LogFormat.allCases[most] : .other
+            return cause.confirmation.command(for: format).map { LogConfirmation.filled($0, upstreams: upstreamsByCount.map(\.upstream)) }
+        }
 
         /// The statuses the lines say visitors got, the most lines first.
         public var statusesLogged: [(status: Int, count: Int)] {
@@ -88,6 +98,7 @@ public struct Diagnosis: Sendable {
             count += 1
             if newIncident { incidents += 1 }
             if let status = LogStatus.of(line, format: format) { statusCounts[status, default: 0] += 1 }
+            if !companion { formatCounts[format.index] += 1 }
             if !companion, let range = LogUpstream.range(in: line, format: format) {
                 // By a hash of its bytes: a string is made once per upstream, not per line.
                 let key = LogHash.of(line[range])

@@ -10,6 +10,16 @@ enum LogFormat: CaseIterable {
     case json
     case other
 
+    /// Its place in `allCases`, to count lines by format in an array.
+    var index: Int {
+        switch self {
+        case .nginx: 0
+        case .apache: 1
+        case .json: 2
+        case .other: 3
+        }
+    }
+
     /// The format of `whole`, whose own text (behind a syslog or journald prefix, `LogPrefix.end`)
     /// starts at `ownStart`.
     static func of(_ whole: UnsafeBufferPointer<UInt8>, ownStart: Int) -> LogFormat {

@@ -18,8 +18,13 @@
 /// - gunicorn: `[INFO]` and `[DEBUG]`, except the two lines its master writes at that level as
 ///   it halts (`Reason: Worker failed to boot.`, `Unhandled exception in main loop`: read from
 ///   its source, `scripts/server-messages/gunicorn.py`).
-/// Not uWSGI, whose lines have no level.
+/// - uWSGI, whose lines have no level: the lines its catalogue's verdicts call starting,
+///   loading and spawning (`UWSGIRoutineLines`, from `scripts/server-messages/uwsgi-routine.py`),
+///   and its request log's line for an answer below 500.
 public enum LogRoutine {
+    /// uWSGI's routine lines, matched as articles' patterns are.
+    private static let uwsgiLines = LogMatcher([LogCause(slug: "", title: "", url: "", statuses: [], patterns: UWSGIRoutineLines.patterns)])
+
     /// Whether `line`, whose own text (behind a syslog or journald prefix) starts at `ownStart`,
     /// is routine.
     static func isRoutine(_ line: UnsafeBufferPointer<UInt8>, ownStart: Int) -> Bool {
@@ -33,7 +38,7 @@ public enum LogRoutine {
         switch LogFormat.of(own, ownStart: 0) {
         case .nginx: return nginx(rest)
         case .apache: return apache(rest)
-        default: return phpFPM(rest) || gunicorn(rest)
+        default: return phpFPM(rest) || gunicorn(rest) || uwsgi(rest)
         }
     }
 
@@ -88,10 +93,25 @@ public enum LogRoutine {
         return !message.starts(with: "Reason: ".utf8) && !message.starts(with: "Unhandled exception".utf8)
     }
 
-    /// Lines with no time of their own: HAProxy's, Varnish's and what nginx and Apache print
-    /// before their logs are open.
+    /// uWSGI's start-up and worker lines, and its request log's `[pid: 53|app: 0|req: 6/5] …
+    /// (HTTP/1.1 200) …` for an answer below 500.
+    private static func uwsgi(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
+        if own.starts(with: "[pid: ".utf8) {
+            guard let protocolStart = LogSearch.end(of: Array(" (HTTP/".utf8), in: own) else { return false }
+            var at = protocolStart
+            while at < own.count, own[at] != UInt8(ascii: " ") { at += 1 }
+            guard at + 4 < own.count, own[(at + 1)...(at + 3)].allSatisfy(LogPiece.isDigit) else { return false }
+            return own[at + 1] < UInt8(ascii: "5")
+        }
+        return uwsgiLines.best(own) != nil
+    }
+
+    /// Lines with no time of their own: HAProxy's, Varnish's, PHP-FPM's children's (PHP-FPM
+    /// writes the time only in its master's lines) and what nginx and Apache print before
+    /// their logs are open.
     private static func untimed(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
         if own.starts(with: "[NOTICE]".utf8) || own.starts(with: "Info: ".utf8) || own.starts(with: "Debug: ".utf8) { return true }
+        if phpFPM(own) || uwsgi(own) { return true }
         if own.first == UInt8(ascii: "*"), LogSearch.end(of: Array("<< ".utf8), in: UnsafeBufferPointer(rebasing: own.prefix(8))) != nil { return true }
         if isImageEntrypoint(own) { return true }
         // `[WARNING]  (1234) : config : …`, and before 2.4 (with the day and time) `[WARNING]

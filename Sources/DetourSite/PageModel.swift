@@ -1,6 +1,7 @@
 import DetourContent
 import DetourLanguages
 import DetourLayout
+import DetourLogs
 import DetourTemplates
 import Foundation
 
@@ -341,6 +342,9 @@ struct PageModel: Sendable {
             language: translated ? language : content.site.language,
             headings: article.headings.filter { $0.level <= 3 }.map { ArticlePageView.Heading(level: $0.level, text: $0.text, id: $0.id) },
             logPatterns: article.logPatterns.map(\.value))
+        model.confirmations = article.confirmation.commands.map {
+            ArticlePageView.Confirmation(server: $0.server.map(LogConfirmation.name), command: LogConfirmation.shown($0.text))
+        }
         // Where it is filed: the section's other articles, and the ones before and after it.
         if let section = sectionOfArticle[index].map({ sections[$0] }) {
             model.section = section.title

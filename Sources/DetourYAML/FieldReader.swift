@@ -161,6 +161,26 @@ public struct FieldReader {
         return items
     }
 
+    /// Text, or a mapping of names to text (`confirm: nginx -t`, `confirm: {nginx: nginx -t}`):
+    /// each text with the name it is written under, nil in the plain form.
+    public mutating func textByName(_ key: String) -> [(name: Located<String>?, text: Located<String>)] {
+        guard let node = value(key, required: false) else { return [] }
+        if let scalar = node.scalar { return [(nil, Located(scalar.string.trimmingWhitespace(), at: location(of: node)))] }
+        guard let mapping = node.mapping else {
+            mismatch(key, "text, or a mapping of names to text", node)
+            return []
+        }
+        var found: [(name: Located<String>?, text: Located<String>)] = []
+        for pair in mapping {
+            guard let name = pair.key.scalar?.string, let text = pair.value.scalar, !isNull(pair.value) else {
+                mismatch(key, "text, or a mapping of names to text", pair.value)
+                continue
+            }
+            found.append((Located(name, at: location(of: pair.key)), Located(text.string.trimmingWhitespace(), at: location(of: pair.value))))
+        }
+        return found
+    }
+
     public mutating func intList(_ key: String, in range: ClosedRange<Int>? = nil) -> [Located<Int>] {
         guard let node = value(key, required: false) else { return [] }
         let items: [Node] = node.sequence.map(Array.init) ?? [node]

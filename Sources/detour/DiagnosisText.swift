@@ -20,6 +20,7 @@ enum DiagnosisText {
                 out += "  \(upstreams.count == 1 ? "upstream" : "upstreams") \(shown)\(upstreams.count > 3 ? " and \(upstreams.count - 3) more" : "")\n"
             }
             if let example = found.lines.first { out += "  e.g. \(example.prefix(300))\n" }
+            if let confirmation = found.confirmation { out += "  confirm: \(confirmation)\n" }
         }
         out += "\n"
         if diagnosis.routine > 0 {
@@ -41,11 +42,12 @@ enum DiagnosisText {
             var incidents: Int
             var first, last: String?
             var upstreams: [Upstream]
+            var confirm: String?
             var loggedStatuses: [LoggedStatus]
             var lines: [String]
 
             enum CodingKeys: String, CodingKey {
-                case slug, title, url, statuses, count, incidents, first, last, upstreams
+                case slug, title, url, statuses, count, incidents, first, last, upstreams, confirm
                 case loggedStatuses = "logged_statuses"
                 case lines
             }
@@ -82,6 +84,7 @@ enum DiagnosisText {
                 Cause(
                     slug: $0.cause.slug, title: $0.cause.title, url: $0.cause.url, statuses: $0.cause.statuses, count: $0.count, incidents: $0.incidents,
                     first: $0.first, last: $0.last, upstreams: $0.upstreamsByCount.map { Upstream(upstream: $0.upstream, count: $0.count) },
+                    confirm: $0.confirmation,
                     loggedStatuses: $0.statusesLogged.map { LoggedStatus(status: $0.status, count: $0.count) }, lines: $0.lines)
             },
             routine: Routine(count: diagnosis.routine),

@@ -60,6 +60,42 @@ final class DiagnoseCommandTests: XCTestCase {
         XCTAssertTrue(
             text.stdout.contains("\n\(report.lines - 2) routine lines: servers starting, stopping, reading their configuration\n0 lines no article explains\n"),
             text.stdout)
+        XCTAssertTrue(text.stdout.contains("\n  confirm: \(try XCTUnwrap(cause.confirm))\n"), text.stdout)
+    }
+
+    /// The command the answer gives, run as the operator would, says what the article says: the
+    /// upstream the lines name refuses connections, and stops saying so once something listens.
+    func testTheConfirmingCommandShowsTheRefusalAndItsEnd() throws {
+        let dead = LoopbackPort.free()
+        try scratch.write(["error.log": try deadUpstreamLines(dead)])
+        let result = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path, "--format", "json"], in: scratch.url)
+        let cause = try XCTUnwrap(try JSONDecoder().decode(DiagnoseReport.self, from: Data(result.stdout.utf8)).causes.first, result.stdout)
+        let command = try XCTUnwrap(cause.confirm, result.stdout)
+        XCTAssertTrue(command.contains("127.0.0.1:\(dead)"), "the upstream the lines name: \(command)")
+        let refused = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: scratch.url)
+        XCTAssertNotEqual(refused.status, 0, command)
+        XCTAssertTrue(refused.stderr.contains("Couldn't connect to server") || refused.stderr.contains("Connection refused"), refused.stderr)
+
+        // The same command for an upstream that answers, as the article's fix leaves it.
+        let live = try FakeUpstream(.answers)
+        defer { live.stop() }
+        let answered = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", command.replacingOccurrences(of: "127.0.0.1:\(dead)", with: "127.0.0.1:\(live.port)")], in: scratch.url)
+        XCTAssertEqual(answered.status, 0, answered.stderr)
+    }
+
+    /// An answer without a next step leaves the operator where the log did.
+    func testEveryShippedArticleThatExplainsLinesSaysHowToConfirmIt() throws {
+        let articles = try XCTUnwrap(FileManager.default.enumerator(atPath: Repository.content.path + "/articles")).compactMap { $0 as? String }
+        var explaining = 0
+        for path in articles where path.hasSuffix(".md") {
+            let text = try String(contentsOfFile: Repository.content.path + "/articles/" + path, encoding: .utf8)
+            let frontMatter = text.components(separatedBy: "\n---\n").first ?? ""
+            guard frontMatter.contains("\nlog_patterns:") else { continue }
+            explaining += 1
+            XCTAssertTrue(frontMatter.contains("\nconfirm:"), "\(path) explains log lines but gives no command to confirm it")
+        }
+        XCTAssertGreaterThan(explaining, 20)
     }
 
     func testStandardInputTextAndAFileThatCannotBeRead() throws {

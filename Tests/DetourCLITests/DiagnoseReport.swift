@@ -7,11 +7,12 @@ struct DiagnoseReport: Decodable {
         var count: Int
         var incidents: Int
         var upstreams: [Upstream]
+        var confirm: String?
         var loggedStatuses: [LoggedStatus]
         var lines: [String]
 
         enum CodingKeys: String, CodingKey {
-            case slug, url, statuses, count, incidents, upstreams, lines
+            case slug, url, statuses, count, incidents, upstreams, confirm, lines
             case loggedStatuses = "logged_statuses"
         }
     }

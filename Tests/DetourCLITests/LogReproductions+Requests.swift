@@ -36,6 +36,15 @@ extension LogReproduction {
             chmod(site.path, 0o755)
             return try Reproduce.apache("<Directory \(site.path)>\n    Require all denied\n</Directory>", root: site.path)
         },
+        // mod_dir finds no index.html, and Options -Indexes forbids mod_autoindex's listing.
+        .init(name: "Apache, a folder with no index file and listings off", slugs: ["forbidden-by-configuration"], status: 403) {
+            let site = try TemporaryFolder()
+            defer { site.remove() }
+            chmod(site.path, 0o755)
+            return try Reproduce.apache(
+                "DirectoryIndex index.html\n<Directory \(site.path)>\n    Require all granted\n    Options -Indexes\n</Directory>", root: site.path,
+                modules: Reproduce.apacheModules + ["dir", "autoindex"])
+        },
         .init(name: "Apache, a request line over LimitRequestLine", slugs: ["request-too-large"], status: 414) {
             try Reproduce.apache("LogLevel info", path: longPath)
         },

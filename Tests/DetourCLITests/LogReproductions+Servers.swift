@@ -218,6 +218,11 @@ extension LogReproduction {
     ]
 
     static let caddy: [LogReproduction] = [
+        // The visitor has the headers (200) and leaves during the body: Caddy's request
+        // context ends, and the error says so rather than naming the upstream.
+        .init(name: "Caddy, a visitor who leaves during a large answer", slugs: ["client-closed-request"], status: 200) {
+            try with(.streams) { try Reproduce.caddy(site: "\treverse_proxy 127.0.0.1:\($0.port)\n", ask: ["--max-time", "1"]) }
+        },
         .init(name: "Caddy, nothing listens on the upstream port", slugs: ["upstream-connection-refused"], status: 502) {
             try Reproduce.caddy(upstream: "127.0.0.1:\(LoopbackPort.free())")
         },

@@ -59,8 +59,9 @@ extension LogReproduction {
             }
         },
         // nginx's uwsgi_params and a 5 kB cookie: more than uWSGI's 4 kB buffer-size. uWSGI
-        // resets the connection, and nginx's line alone is the one a killed worker writes.
-        .init(name: "nginx + uWSGI, request headers beyond its buffer-size", slugs: ["request-too-large", "workers-killed"], status: 502) {
+        // closes with the request unread, so nginx reads a reset (104), which none of the
+        // worker kills above writes: they end in "upstream prematurely closed".
+        .init(name: "nginx + uWSGI, request headers beyond its buffer-size", slugs: ["request-too-large"], status: 502) {
             try slowPython(
                 server: "uwsgi_python3", app: view("pass"), uwsgiArguments(), options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)],
                 location: uwsgiPass)

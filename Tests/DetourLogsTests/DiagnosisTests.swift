@@ -211,14 +211,14 @@ final class DiagnosisTests: XCTestCase {
                 "!!! uWSGI process 3375 got Segmentation Fault !!!", "*** backtrace of 3375 ***",
                 "uwsgi_python3(uwsgi_backtrace+0x2f) [0x56229e9aa4df]", "/lib/x86_64-linux-gnu/libc.so.6(+0x3c050) [0x7fa5526ae050]",
                 "*** end of backtrace ***",
-                // After the report's last line, lines stand alone again.
+                // After the report's last line, lines stand alone again: this one is routine.
                 "Respawned uWSGI worker 1 (new pid: 3458)",
             ], into: &diagnosis)
         XCTAssertEqual(diagnosis.results.first?.count, 9, "both failures with their reports")
         XCTAssertEqual(diagnosis.results.first?.incidents, 2)
         XCTAssertEqual(diagnosis.results.first?.first, "Wed Nov 25 08:47:12 2026", "uWSGI's date, as it writes it")
-        XCTAssertEqual(diagnosis.unexplained, 1)
-        XCTAssertEqual(diagnosis.topShapes(10).count, 1)
+        XCTAssertEqual(diagnosis.routine, 1)
+        XCTAssertEqual(diagnosis.unexplained, 0)
         // A report with no line before it has nothing to continue.
         var alone = LogContinuation()
         XCTAssertFalse(alone.continues("*** backtrace of 3375 ***"))

@@ -38,6 +38,15 @@ final class LogRoutineTests: XCTestCase {
             // PHP-FPM, PHP's own start-up through it, Varnish
             "[26-Nov-2026 17:15:13] NOTICE: fpm is running, pid 22939",
             "[26-Nov-2026 17:15:18] NOTICE: PHP message: PHP Warning:  Module \"calendar\" is already loaded in Unknown on line 0",
+            // PHP-FPM's lines without the time (its children write none).
+            "NOTICE: fpm is running, pid 1",
+            // uWSGI, whose lines have no level: starting and spawning as its catalogue's verdicts
+            // say, and its request log for an answer below 500.
+            "*** Starting uWSGI 2.0.21 (64bit) on [Wed Nov 25 06:00:00 2026] ***",
+            "your server socket listen backlog is limited to 100 connections",
+            "Respawned uWSGI worker 1 (new pid: 1235)",
+            "spawned uWSGI worker 1 (pid: 1234, cores: 1)",
+            "[pid: 1234|app: 0|req: 1/1] 127.0.0.1 () {32 vars in 338 bytes} [Wed Nov 25 06:00:00 2026] GET /favicon.ico => generated 21 bytes in 2 msecs (HTTP/1.1 404) 2 headers in 84 bytes (1 switches on core 0)",
             "Debug: Child (22611) Started",
             "Info: Child (22611) said Child starts",
             "*   << BeReq    >> 3         ",
@@ -78,6 +87,11 @@ final class LogRoutineTests: XCTestCase {
             // A failure behind Docker Compose's column is one still.
             "app-1  | [2026-11-25 06:00:00 +0000] [7510] [CRITICAL] WORKER TIMEOUT (pid:7512)",
             "Error: Child (22611) died signal=6",
+            "[pid: 1234|app: 0|req: 1/1] 127.0.0.1 () {32 vars in 338 bytes} [Wed Nov 25 06:00:00 2026] GET / => generated 21 bytes in 2 msecs (HTTP/1.1 500) 2 headers in 84 bytes (1 switches on core 0)",
+            "DAMN ! worker 1 (pid: 1234) died, killed by signal 9 :( trying respawn ...",
+            "Wed Nov 25 06:00:00 2026 - *** HARAKIRI ON WORKER 1 (pid: 1234, try: 1) ***",
+            "invalid request block size: 5117 (max 4096)...skip",
+            "WARNING: [pool www] server reached pm.max_children setting (5), consider raising it",
             "Child (22611) Panic at: Thu, 26 Nov 2026 17:15:00 GMT",
         ]
         for line in failures { XCTAssertFalse(LogRoutine.isRoutine(line), line) }

@@ -176,6 +176,24 @@ final class ContentRuleTests: SiteTestCase {
             """)
     }
 
+    func testConfirmCommandsNameKnownServersAndPlaceholdersOnly() throws {
+        let folder = try site([
+            "content/articles/refused.md":
+                "---\ntitle: Refused\nsummary: s\nconfirm:\n  nginx: curl -w '%{http_code}' http://{upstream}/\n  ngnix: nginx -t\n  apache: ss -lnpt 'sport = :{prot}'\n---\nbody\n",
+            "content/articles/empty.md": "---\ntitle: Empty\nsummary: s\nconfirm: [curl]\n---\nbody\n",
+        ])
+        let text = diagnostics(folder)
+        XCTAssertEqual(
+            text,
+            """
+            content/articles/empty.md:4:10: error: [content.type-mismatch] 'confirm' must be text, or a mapping of names to text
+            content/articles/refused.md:6:3: error: [content.invalid-value] 'confirm' names commands by server: nginx, apache, caddy, haproxy, varnish, php-fpm, gunicorn, uwsgi, not 'ngnix'
+            content/articles/refused.md:7:11: error: [content.invalid-value] 'confirm' fills in {upstream}, {host}, {port}, not '{prot}'
+            3 errors, 0 warnings
+
+            """)
+    }
+
     func testMissingFrontMatter() throws {
         let folder = try site(["content/articles/refused.md": "# Just Markdown\n"])
         assertFails(

@@ -29,6 +29,9 @@ public final class FakeUpstream: @unchecked Sendable {
         case invalidHeader
         /// Switches to WebSocket (`101`) and then says nothing.
         case upgrades
+        /// Answers `200 OK` with a `Content-Length` of 100 MB and sends it slowly (100 kB every
+        /// 50 ms) until the proxy stops reading: a large download a visitor may leave.
+        case streams
         /// Answers by the request's path, for the runtime oracle: a path ending `/sNNN` gets status
         /// NNN with the body `app-body-NNN`, `/close` a closed connection, `/hang` silence, any
         /// other `200 app-ok`.
@@ -151,9 +154,21 @@ public final class FakeUpstream: @unchecked Sendable {
                 close(connection)
             case .upgrades:
                 Self.send("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", on: connection)
+            case .streams:
+                Thread.detachNewThread { Self.stream(on: connection) }
             case .neverAccepts, .byPath:
                 return
             }
+        }
+    }
+
+    /// `.streams`' answer, until a send fails (the proxy closed) or ten seconds pass.
+    private static func stream(on connection: Int32) {
+        send("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000000\r\n\r\n", on: connection)
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 100_000)
+        for _ in 0..<200 {
+            guard chunk.withUnsafeBytes({ Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 else { return }
+            usleep(50_000)
         }
     }
 

@@ -1,8 +1,8 @@
 import DetourContent
 import DetourTemplates
 
-/// What an article's page shows besides its summary: the body, its headings, log lines, and
-/// where it is filed (section, sidebar, previous and next).
+/// What an article's page shows besides its summary: the body, its headings, log lines, the
+/// command that confirms the cause, and where it is filed (section, sidebar, previous and next).
 struct ArticlePageView: TemplateValue {
     struct Heading: TemplateValue {
         var level: Int
@@ -12,12 +12,21 @@ struct ArticlePageView: TemplateValue {
         var templateData: TemplateData { TemplateFields().with("level", level).with("text", text).with("id", id).templateData }
     }
 
+    /// A command that confirms the cause on the operator's machine, and the server it is for.
+    struct Confirmation: TemplateValue {
+        var server: String?
+        var command: String
+
+        var templateData: TemplateData { TemplateFields().with("server", server).with("command", command).templateData }
+    }
+
     var summary: ArticleSummary
     var html: String
     /// The language the body is written in: the page's, or the default one's it falls back to.
     var language: String
     var headings: [Heading]
     var logPatterns: [String]
+    var confirmations: [Confirmation] = []
     var section: String?
     var sectionArticles: [ArticleLink]?
     /// Set when the sidebar shows only part of a long section: where all of it is listed.
@@ -30,7 +39,9 @@ struct ArticlePageView: TemplateValue {
 
     var templateData: TemplateData {
         TemplateFields().with("html", html).with("language", language).with("headings", headings).with("logPatterns", logPatterns)
-            .with("section", section).with("sectionArticles", sectionArticles).with("sectionURL", sectionURL).with("sectionCount", sectionCount)
+            .with("confirmations", confirmations).with("section", section).with("sectionArticles", sectionArticles).with("sectionURL", sectionURL).with(
+                "sectionCount", sectionCount
+            )
             .with("previous", previous).with("next", next).with("pager", pager).with("editURL", editURL)
             .adding(summary.fields).templateData
     }
