@@ -84,6 +84,17 @@ final class DiagnoseCommandTests: XCTestCase {
         XCTAssertEqual(answered.status, 0, answered.stderr)
     }
 
+    /// The README's example, real lines of six servers from public threads, is what diagnose says.
+    func testTheReadmesMixedLogIsDiagnosedAsItShows() throws {
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = "$ detour diagnose Tests/RealLogs/mixed.log\n"
+        let start = try XCTUnwrap(readme.range(of: command), "the README shows the command").upperBound
+        let shown = try XCTUnwrap(readme[start...].range(of: "```\n")).lowerBound
+        let result = try ProcessRunner.detour(["diagnose", "Tests/RealLogs/mixed.log"], in: Repository.root)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, String(readme[start..<shown]))
+    }
+
     /// An answer without a next step leaves the operator where the log did.
     func testEveryShippedArticleThatExplainsLinesSaysHowToConfirmIt() throws {
         let articles = try XCTUnwrap(FileManager.default.enumerator(atPath: Repository.content.path + "/articles")).compactMap { $0 as? String }

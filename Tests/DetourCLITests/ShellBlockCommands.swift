@@ -34,7 +34,9 @@ enum ShellBlockCommands {
     static func commands(in code: String) -> [String] {
         var found: [String] = []
         for line in code.replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n") {
-            let uncommented = line.replacing(#/(^|\s)#.*$/#, with: "")
+            // Quoted text is an argument, and `2>&1` a redirection: neither starts a command.
+            let unquoted = line.replacing(#/'[^']*'/#, with: "Q").replacing(#/[0-9]*[<>]&[0-9-]*/#, with: " ")
+            let uncommented = unquoted.replacing(#/(^|\s)#.*$/#, with: "")
             for part in uncommented.split(separator: #/\|\||&&|[|;&]|\$\(|`|\)/#) {
                 var words = part.split(whereSeparator: \.isWhitespace).map(String.init)
                 while let first = words.first, first == "sudo" || first.firstMatch(of: #/^[A-Za-z_][A-Za-z0-9_]*=/#) != nil {

@@ -1,6 +1,7 @@
 import DetourCodeBlockCheck
 import DetourContent
 import DetourDiagnostics
+import DetourLogs
 import DetourTestSupport
 import Foundation
 import XCTest
@@ -35,6 +36,23 @@ final class ShippedBlockTests: XCTestCase {
         XCTAssertGreaterThan(judged, 2, "the articles' shell blocks were found")
     }
 
+    /// The commands `detour diagnose` says to run (the articles' `confirm`) hold as the shell
+    /// blocks do, filled as a log would fill them.
+    func testEveryConfirmCommandParsesAndNamesDebianCommands() throws {
+        let (loaded, problems) = ContentLoader(root: Repository.content, displayRoot: "content").load()
+        let articles = try XCTUnwrap(loaded, "\(problems)").articles
+        var judged = 0
+        for article in articles {
+            for command in article.confirmation.commands {
+                judged += 1
+                for problem in try ShellBlockCommands.problems(LogConfirmation.filled(command.text, upstreams: ["127.0.0.1:8080"])) {
+                    XCTFail("\(article.source.path): confirm \(command.server ?? ""): \(problem)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(judged, 20, "the articles' confirm commands were found")
+    }
+
     /// The oracle refuses what the servers refuse: a planted fault in each language.
     func testAPlantedFaultIsRefusedByEachServer() throws {
         try requireRoot()
@@ -62,6 +80,9 @@ final class ShippedBlockTests: XCTestCase {
     func testAShellBlockWithAnUnknownCommandOrBadSyntaxIsCaught() throws {
         XCTAssertEqual(try ShellBlockCommands.problems("sudo -u www-data ls /var/www | grep x && cd /tmp"), [])
         XCTAssertEqual(ShellBlockCommands.commands(in: "A=1 sudo -u nobody nginx -T 2>/dev/null | grep -n 'root ' # rooot"), ["sudo", "nginx", "grep"])
+        XCTAssertEqual(
+            ShellBlockCommands.commands(in: "nginx -T 2>&1 | grep -nE '(deny|allow)' && curl -H \"Cookie: $(head -c 9 /dev/zero | tr '\\0' x)\" h"),
+            ["nginx", "grep", "curl", "head", "tr"], "a quoted | is no pipe, 2>&1 no list")
         let unknown = try ShellBlockCommands.problems("nginx -T | rooot")
         XCTAssertEqual(unknown.count, 1, "\(unknown)")
         XCTAssertTrue(unknown.first?.contains("`rooot`") == true, "\(unknown)")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Finds, for every command the knowledge base's shell blocks name, the Debian 12 (bookworm)
+"""Finds, for every command the knowledge base's shell blocks and its articles' `confirm` name, the Debian 12 (bookworm)
 package that installs it, from Debian's own Contents index (main, amd64 and all), and writes
 the table the shell-block test reads. Run it after an article names a new command; the test
 fails naming any command missing from the table.
@@ -37,9 +37,28 @@ def shell_blocks(root):
                     block.append(line)
 
 
+def confirm_commands(root):
+    """The articles' `confirm` commands, filled as a log would fill them (127.0.0.1:8080)."""
+    import yaml
+
+    for folder, _, files in os.walk(root):
+        for name in sorted(files):
+            if not name.endswith(".md"):
+                continue
+            text = open(os.path.join(folder, name), encoding="utf-8").read()
+            if not text.startswith("---\n"):
+                continue
+            confirm = (yaml.safe_load(text[4:text.index("\n---", 4)]) or {}).get("confirm")
+            for command in confirm.values() if isinstance(confirm, dict) else [confirm] if confirm else []:
+                yield command.replace("{upstream}", "127.0.0.1:8080").replace("{host}", "127.0.0.1").replace("{port}", "8080")
+
+
 def commands(code):
     code = code.replace("\\\n", " ")
     for line in code.split("\n"):
+        # Quoted text is an argument, and `2>&1` a redirection: neither starts a command.
+        line = re.sub(r"'[^']*'", "Q", line)
+        line = re.sub(r"[0-9]*[<>]&[0-9-]*", " ", line)
         line = re.sub(r"(^|\s)#.*$", "", line)
         for part in re.split(r"\|\||&&|[|;&]|\$\(|`|\)", line):
             words = part.split()
@@ -64,7 +83,8 @@ def main():
     parser.add_argument("--content", default="content")
     parser.add_argument("--out", default="Tests/DetourCLITests/ShellCommands/debian-bookworm.tsv")
     args = parser.parse_args()
-    wanted = sorted({c for block in shell_blocks(args.content) for c in commands(block) if not builtin(c)})
+    blocks = list(shell_blocks(args.content)) + list(confirm_commands(args.content))
+    wanted = sorted({c for block in blocks for c in commands(block) if not builtin(c)})
     found = {}
     for index in ("Contents-amd64.gz", "Contents-all.gz"):
         with urllib.request.urlopen(MIRROR + index) as response, gzip.open(response, "rt", errors="replace") as lines:
