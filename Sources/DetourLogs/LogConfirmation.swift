@@ -31,8 +31,6 @@ public struct LogConfirmation: Sendable, Equatable {
         self.commands = commands
     }
 
-    public var isEmpty: Bool { commands.isEmpty }
-
     /// The command for lines most of which are of `format`: the one for their server (nginx's,
     /// Apache's, Caddy's JSON), else the first for a server the line's shape does not name
     /// (HAProxy, PHP-FPM, Varnish, …), else the first.
