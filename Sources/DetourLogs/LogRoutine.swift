@@ -21,6 +21,11 @@
 /// - uWSGI, whose lines have no level: the lines its catalogue's verdicts call starting,
 ///   loading and spawning (`UWSGIRoutineLines`, from `scripts/server-messages/uwsgi-routine.py`),
 ///   and its request log's line for an answer below 500.
+///
+/// And every server's request (access) log line for a request answered as asked: a status below
+/// 400, or 404 (a missing page: favicons, scanners), HAProxy's only when no one cut the session
+/// short (its termination state starts `-`, or `L` for an answer of its own). Other 4xx lines
+/// (a limit, a denial) and 5xx lines are left for articles or counted as unexplained.
 public enum LogRoutine {
     /// uWSGI's routine lines, matched as articles' patterns are.
     private static let uwsgiLines = LogMatcher([LogCause(slug: "", title: "", url: "", statuses: [], patterns: UWSGIRoutineLines.patterns)])
@@ -30,7 +35,8 @@ public enum LogRoutine {
     static func isRoutine(_ line: UnsafeBufferPointer<UInt8>, ownStart: Int) -> Bool {
         let own = UnsafeBufferPointer(rebasing: line[ownStart...])
         guard let first = own.first else { return false }
-        if first == UInt8(ascii: "{") { return caddy(own) }
+        if first == UInt8(ascii: "{") { return caddy(own) || caddyAccess(own) }
+        if let answered = answeredRequest(own) { return answered }
         guard let time = LogTime.of(own) else { return untimed(own) }
         var at = time.prefix
         while at < own.count, own[at] == UInt8(ascii: " ") { at += 1 }
@@ -59,6 +65,27 @@ public enum LogRoutine {
 
     private static func isWarnOrQuieter(_ level: some Collection<UInt8>) -> Bool {
         level.elementsEqual("warn".utf8) || isQuiet(level)
+    }
+
+    /// Whether a request log's line says its request was answered as asked (nil: the line is no
+    /// request log's).
+    private static func answeredRequest(_ own: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if let request = HAProxyRequestLine.of(own) {
+            return isAnswered(request.status) && (request.endedBy == UInt8(ascii: "-") || request.endedBy == UInt8(ascii: "L"))
+        }
+        return CommonLogLine.status(own).map(isAnswered)
+    }
+
+    private static func isAnswered(_ status: Int) -> Bool { status < 400 || status == 404 }
+
+    private static let accessLogger = Array(#""logger":"http.log.access"#.utf8)
+
+    /// Caddy's access log: `{"level":"info",…,"logger":"http.log.access.log0","msg":"handled request",…,"status":200}`.
+    private static func caddyAccess(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard LogSearch.end(of: accessLogger, in: UnsafeBufferPointer(rebasing: own.prefix(200))) != nil,
+            let status = LogStatus.of(own, format: .json)
+        else { return false }
+        return isAnswered(status)
     }
 
     /// `[warn] 1234#1234: could not build optimal …`, not `[warn] 1234#1234: *56 …`.

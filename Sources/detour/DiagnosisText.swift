@@ -24,7 +24,8 @@ enum DiagnosisText {
         }
         out += "\n"
         if diagnosis.routine > 0 {
-            out += "\(diagnosis.routine) routine \(diagnosis.routine == 1 ? "line" : "lines"): servers starting, stopping, reading their configuration\n"
+            out +=
+                "\(diagnosis.routine) routine \(diagnosis.routine == 1 ? "line" : "lines"): servers starting, stopping, reading their configuration, requests answered\n"
         }
         out += "\(diagnosis.unexplained) \(diagnosis.unexplained == 1 ? "line" : "lines") no article explains"
         let top = diagnosis.topShapes(shapes)

@@ -58,7 +58,9 @@ final class DiagnoseCommandTests: XCTestCase {
         XCTAssertEqual(report.unexplained.count, 0, result.stdout)
         let text = try ProcessRunner.detour(["diagnose", "error.log", "--content", Repository.content.path], in: scratch.url)
         XCTAssertTrue(
-            text.stdout.contains("\n\(report.lines - 2) routine lines: servers starting, stopping, reading their configuration\n0 lines no article explains\n"),
+            text.stdout.contains(
+                "\n\(report.lines - 2) routine lines: servers starting, stopping, reading their configuration, requests answered\n0 lines no article explains\n"
+            ),
             text.stdout)
         XCTAssertTrue(text.stdout.contains("\n  confirm: \(try XCTUnwrap(cause.confirm))\n"), text.stdout)
     }

@@ -6,7 +6,8 @@ import XCTest
 /// Each real server started with the warnings servers give at start (a host name it cannot
 /// determine, a module loaded twice, a certificate without OCSP, missing timeouts, an unformatted
 /// Caddyfile, a PHP extension that is not there) and stopped: `detour diagnose` blames none of its
-/// lines on a failure, and counts them as routine, not as lines an article should explain.
+/// lines on a failure, and counts them as routine, not as lines an article should explain. The
+/// same for their access logs' lines of requests answered as asked.
 final class StartUpLogLinesTests: XCTestCase {
     private var folder: TemporaryFolder!
 
@@ -36,22 +37,15 @@ final class StartUpLogLinesTests: XCTestCase {
     func testApacheWithoutServerNameAModuleLoadedTwiceAndTLS() throws {
         let tls = try selfSignedCertificate()
         let port = LoopbackPort.free()
-        let modules = ["mpm_event", "authz_core", "ssl", "ssl"].map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }
-        try folder.write([
-            "apache.conf": """
-            ServerRoot \(folder.path)
-            PidFile \(folder.path)/apache.pid
-            ErrorLog \(folder.path)/error.log
-            \(getuid() == 0 ? "User nobody\nGroup nogroup" : "")
-            Listen 127.0.0.1:\(port)
-            \(modules.joined(separator: "\n"))
+        try writeApacheConfig(
+            port: port, modules: ["mpm_event", "authz_core", "ssl", "ssl"],
+            """
             <VirtualHost 127.0.0.1:\(port)>
                 SSLEngine on
                 \(tls.apache)
             </VirtualHost>
 
-            """
-        ])
+            """)
         let output = try startAndStop("apache2", ["-f", folder.path + "/apache.conf", "-DFOREGROUND"], port: port)
         let log = ((try? folder.read("error.log")) ?? "") + output
         assertWrote(["AH00558: apache2: Could not reliably determine", "AH01574: module ssl_module is already loaded", "[ssl:warn]", "AH00489:"], log)
@@ -113,15 +107,129 @@ final class StartUpLogLinesTests: XCTestCase {
         XCTAssertEqual(report.routine.count, levelled.count, log)
     }
 
+    // MARK: Access logs
+
+    /// Every server's access log holds a line per request: those answered as asked (a page, a
+    /// missing favicon) are routine, the failed one is not.
+    func testNginxAccessLogOfAPageAMissingFaviconAndAFailure() throws {
+        let port = LoopbackPort.free()
+        let nginx = try NginxServer(
+            config: NginxServer.httpBlock(
+                "server { listen 127.0.0.1:\(port); location / { root {{PREFIX}}; } location /down { proxy_pass http://127.0.0.1:9; } }"))
+        defer { nginx.stop() }
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port), nginx.errorLog)
+        let statuses = try ["/nginx.conf", "/favicon.ico", "/down"].map { try Visitor.status("http://127.0.0.1:\(port)\($0)") }
+        XCTAssertEqual(statuses, [200, 404, 502])
+        usleep(200_000)
+        try assertAllRoutine(nginx.accessLog, except: "/down")
+    }
+
+    func testApacheAccessLogInTheCombinedFormat() throws {
+        let port = LoopbackPort.free()
+        try writeApacheConfig(
+            port: port, modules: ["mpm_event", "authz_core", "proxy", "proxy_http"],
+            """
+            CustomLog \(folder.path)/access.log "%h %l %u %t \\"%r\\" %>s %O \\"%{Referer}i\\" \\"%{User-Agent}i\\""
+            ServerName localhost
+            DocumentRoot \(folder.path)
+            ProxyPass /down http://127.0.0.1:9
+            """)
+        _ = try startAndStop(
+            "apache2", ["-f", folder.path + "/apache.conf", "-DFOREGROUND"], port: port, asking: ["/apache.conf": 200, "/favicon.ico": 404, "/down": 503])
+        try assertAllRoutine(try folder.read("access.log"), except: "/down")
+    }
+
+    func testHAProxyRequestLogOfAnswersAndOfARefusedServer() throws {
+        let port = LoopbackPort.free()
+        let applicationPort = LoopbackPort.free()
+        let application = try NginxServer(
+            config: NginxServer.httpBlock(
+                "server { listen 127.0.0.1:\(applicationPort); location / { return 200 ok; } location /favicon.ico { return 404; } }"))
+        defer { application.stop() }
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(applicationPort), application.errorLog)
+        try folder.write([
+            "haproxy.cfg": """
+            global
+                log stdout format raw local0
+            defaults
+                mode http
+                log global
+                option httplog
+                timeout connect 1s
+                timeout client 5s
+                timeout server 5s
+            frontend web
+                bind 127.0.0.1:\(port)
+                use_backend down if { path_beg /down }
+                default_backend app
+            backend app
+                server app1 127.0.0.1:\(applicationPort)
+            backend down
+                server down1 127.0.0.1:9
+
+            """
+        ])
+        let log = try startAndStop("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], port: port, asking: ["/": 200, "/favicon.ico": 404, "/down": 503])
+        assertWrote([" 200 ", " 404 ", " 503 "], log)
+        // The refused server's line (`SC--`) leads to its article; every other line is routine.
+        let report = try diagnosis(log)
+        XCTAssertEqual(report.causes.map(\.slug), ["upstream-connection-refused"], log)
+        XCTAssertEqual(report.causes.first?.lines, log.split(separator: "\n").filter { $0.contains("/down") }.map(String.init), log)
+        // So is every other line but the port probe's connection that sent nothing, which
+        // HAProxy answered 400 (`<BADREQ>`, `CR--`): not a request answered as asked.
+        let probes = log.split(separator: "\n").filter { $0.contains("<BADREQ>") }.count
+        XCTAssertEqual(report.routine.count, report.lines - 1 - probes, log)
+        XCTAssertEqual(report.unexplained.count, probes, log)
+    }
+
+    /// Caddy logs a failed request at the error level, and the others at info.
+    func testCaddyAccessLog() throws {
+        let port = LoopbackPort.free()
+        try folder.write([
+            "Caddyfile":
+                "{\n\tadmin off\n\tauto_https off\n}\nhttp://127.0.0.1:\(port) {\n\tlog\n\trespond /favicon.ico 404\n\trespond /boom 500\n\trespond ok\n}\n"
+        ])
+        let log = try startAndStop(
+            "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], port: port, environment: Reproduce.caddyEnvironment(folder),
+            asking: ["/": 200, "/favicon.ico": 404, "/boom": 500])
+        assertWrote(["http.log.access"], log)
+        try assertAllRoutine(log, except: "/boom")
+    }
+
     // MARK: Helpers
 
-    /// Starts `tool`, waits for it to listen on `port`, stops it by its PID and gives what it wrote.
-    private func startAndStop(_ tool: String, _ arguments: [String], port: Int, environment: [String: String] = [:]) throws -> String {
+    /// Starts `tool`, waits for it to listen on `port`, asks it for each of `asking`'s paths
+    /// (checking the status each gets), stops it by its PID and gives what it wrote.
+    private func startAndStop(
+        _ tool: String, _ arguments: [String], port: Int, environment: [String: String] = [:], asking: KeyValuePairs<String, Int> = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         let server = try ServerProcess(tool, arguments, environment: environment, log: folder.url.appendingPathComponent("\(tool).out"))
-        XCTAssertTrue(LoopbackPort.waitUntilOpen(port, while: { server.isRunning }), server.log)
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port, while: { server.isRunning }), server.log, file: file, line: line)
+        for (path, status) in asking {
+            XCTAssertEqual(try Visitor.status("http://127.0.0.1:\(port)\(path)"), status, "\(tool): \(path)", file: file, line: line)
+        }
         usleep(300_000)
         server.stop()
         return server.log
+    }
+
+    /// Writes apache.conf: its files in the test's folder, listening on `port`, with `modules`
+    /// and then `directives`.
+    private func writeApacheConfig(port: Int, modules: [String], _ directives: String) throws {
+        let modules = modules.map { "LoadModule \($0)_module /usr/lib/apache2/modules/mod_\($0).so" }
+        try folder.write([
+            "apache.conf": """
+            ServerRoot \(folder.path)
+            PidFile \(folder.path)/apache.pid
+            ErrorLog \(folder.path)/error.log
+            \(getuid() == 0 ? "User nobody\nGroup nogroup" : "")
+            Listen 127.0.0.1:\(port)
+            \(modules.joined(separator: "\n"))
+            \(directives)
+
+            """
+        ])
     }
 
     private func assertWrote(_ warnings: [String], _ log: String, file: StaticString = #filePath, line: UInt = #line) {

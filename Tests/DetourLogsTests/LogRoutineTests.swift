@@ -51,6 +51,12 @@ final class LogRoutineTests: XCTestCase {
             "Info: Child (22611) said Child starts",
             "*   << BeReq    >> 3         ",
             "**  << BeReq    >> 32770",
+            // Access logs' lines of requests answered as asked: Combined Log Format (nginx,
+            // Apache, gunicorn, varnishncsa), PHP-FPM's own, HAProxy's request log.
+            #"203.0.113.7 - - [25/Nov/2026:06:00:00 +0000] "GET /favicon.ico HTTP/1.1" 404 153 "-" "Mozilla/5.0""#,
+            #"203.0.113.7 - - [25/Nov/2026:06:00:00 +0000] "GET /a\"b HTTP/1.1" 301 0 "-" "-""#,
+            #"127.0.0.1 -  19/May/2024:14:09:26 +0000 "GET /index.php" 404"#,
+            #"172.19.0.1:34866 [31/Mar/2023:02:25:33.784] api api/<NOSRV> 0/-1/-1/-1/0 204 255 - - LR-- 2/1/0/0/0 0/0 "OPTIONS /putdata HTTP/1.1""#,
             // Through syslog and journald.
             "Nov 25 06:00:00 web1 nginx[812]: 2026/11/25 06:00:00 [notice] 812#812: signal process started",
             // Behind Docker Compose's service column, a container runtime's time, both inside syslog.
@@ -78,6 +84,13 @@ final class LogRoutineTests: XCTestCase {
             "[ALERT]    (22554) : config : Fatal errors found in configuration.",
             #"{"level":"warn","ts":1795713301.5,"logger":"http.handlers.reverse_proxy","msg":"reading from backend","error":"unexpected EOF"}"#,
             #"{"level":"info","ts":1795713301.5,"logger":"http.log.access.log0","msg":"handled request","status":502}"#,
+            // An access log's failures, a limit's and a denial's answers, and sessions cut short.
+            #"203.0.113.7 - - [25/Nov/2026:06:00:00 +0000] "GET / HTTP/1.1" 502 157 "-" "Mozilla/5.0""#,
+            #"203.0.113.7 - - [25/Nov/2026:06:00:00 +0000] "GET / HTTP/1.1" 429 157 "-" "Mozilla/5.0""#,
+            #"203.0.113.7 - - [25/Nov/2026:06:00:00 +0000] "GET /admin HTTP/1.1" 403 157 "-" "Mozilla/5.0""#,
+            #"172.19.0.1:34866 [31/Mar/2023:02:25:33.784] web app/app1 0/0/1/2/3 200 255 - - SD-- 2/1/0/0/0 0/0 "GET / HTTP/1.1""#,
+            // HAProxy's TCP log has no status: its bytes (213) are not one.
+            "Jan 21 17:12:20 lb haproxy[655]: 1.1.1.1:48847 [21/Jan/2016:17:12:08.054] web~ app/app1 9998/-1/12140 213 SC 0/0/0/0/3 0/0",
             #"{"level":"error","ts":1795713301.5,"logger":"http.log.error","msg":"dial tcp 127.0.0.1:18128: connect: connection refused","status":502}"#,
             "[26-Nov-2026 17:15:18] WARNING: [pool www] child 4321 exited on signal 9 (SIGKILL) after 0.501234 seconds from start",
             "[2026-11-25 06:00:00 +0000] [7510] [CRITICAL] WORKER TIMEOUT (pid:7512)",
