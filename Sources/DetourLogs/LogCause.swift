@@ -14,7 +14,8 @@ public struct LogCause: Sendable {
         self.url = url
         self.statuses = statuses
         self.confirmation = confirmation
-        // A server built on musl (Alpine's nginx) words some errno texts its own way.
-        self.patterns = patterns.flatMap(ErrnoWording.variants).map(LogPattern.init)
+        // A server built on musl (Alpine's nginx) words some errno texts its own way; a
+        // consequence stands for the lines that lead to it.
+        self.patterns = patterns.flatMap(LogConsequence.withCauses).flatMap(ErrnoWording.variants).map(LogPattern.init)
     }
 }

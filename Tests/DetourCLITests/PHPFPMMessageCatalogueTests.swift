@@ -19,6 +19,12 @@ final class PHPFPMMessageCatalogueTests: XCTestCase {
         catalogue.checkEveryMessageIsJudged()
     }
 
+    /// The refusals diagnose sends where `FPM initialization failed` goes are the catalogue's,
+    /// as its verdicts say today.
+    func testRefusalLinesAreWhatTheScriptDerivesFromTheVerdicts() throws {
+        try ServerMessageCatalogue.checkDerivedFile(script: "php-fpm-refusals.py", shipped: "Sources/DetourLogs/PHPFPMRefusalLines.swift")
+    }
+
     func testDiagnoseSendsEachMessageWhereItsVerdictSays() throws {
         try catalogue.checkDiagnoseFollowsTheVerdicts(emergSlug: "configuration-refused")
     }

@@ -116,4 +116,18 @@ struct ServerMessageCatalogue {
             XCTAssertEqual(explained(filledIn(message), message), emergSlug, "\(message.source): \(message.text)", file: file, line: line)
         }
     }
+
+    /// The Swift file `script` (of scripts/server-messages/) derives from the catalogue and its
+    /// verdicts is the one shipped at `shipped` (a path in the repository): the verdicts and
+    /// what `detour diagnose` reads agree.
+    static func checkDerivedFile(script: String, shipped: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let written = scratch.url.appendingPathComponent("derived.swift")
+        let result = try ProcessRunner.run(
+            try RequiredTool.find("python3"), [Repository.root.path + "/scripts/server-messages/" + script, "--out", written.path])
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        let expected = try String(contentsOf: Repository.root.appendingPathComponent(shipped), encoding: .utf8)
+        XCTAssertEqual(try String(contentsOf: written, encoding: .utf8), expected, "run scripts/server-messages/\(script)", file: file, line: line)
+    }
 }

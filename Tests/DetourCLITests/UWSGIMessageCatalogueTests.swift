@@ -22,14 +22,7 @@ final class UWSGIMessageCatalogueTests: XCTestCase {
 
     /// diagnose's routine uWSGI lines are the catalogue's, as its verdicts say today.
     func testRoutineLinesAreWhatTheScriptDerivesFromTheVerdicts() throws {
-        let scratch = try TemporaryFolder()
-        defer { scratch.remove() }
-        let written = scratch.url.appendingPathComponent("UWSGIRoutineLines.swift")
-        let result = try ProcessRunner.run(
-            try RequiredTool.find("python3"), [Repository.root.path + "/scripts/server-messages/uwsgi-routine.py", "--out", written.path])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let shipped = try String(contentsOf: Repository.root.appendingPathComponent("Sources/DetourLogs/UWSGIRoutineLines.swift"), encoding: .utf8)
-        XCTAssertEqual(try String(contentsOf: written, encoding: .utf8), shipped, "run scripts/server-messages/uwsgi-routine.py")
+        try ServerMessageCatalogue.checkDerivedFile(script: "uwsgi-routine.py", shipped: "Sources/DetourLogs/UWSGIRoutineLines.swift")
     }
 
     func testDiagnoseSendsEachLineWhereItsVerdictSays() throws {

@@ -10,8 +10,9 @@ its fields would match lines it was not written for, and is left out.
 """
 import argparse, os, re
 
+import catalogue
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CATALOGUE = os.path.join(ROOT, "Tests", "DetourCLITests", "LogCatalogue")
 REASONS = (
     "uWSGI starting, loading its plugins and apps, spawning, reloading or stopping workers as asked",
     "uWSGI's debugging output",
@@ -20,48 +21,24 @@ MINIMUM_LETTERS = 12
 FIELD = re.compile(r"%[-+ #0-9.*]*(ll|l|h|z)?[a-zA-Z]")
 
 
-def rows(name):
-    with open(os.path.join(CATALOGUE, name), encoding="utf-8") as table:
-        for line in table:
-            if line.startswith("#") or not line.strip():
-                continue
-            yield line.rstrip("\n").split("\t")
-
-
-def pattern(text):
-    """The format as a pattern: each field any text, `%%` a percent sign."""
-    text = FIELD.sub("\u2026", text.replace("%%", "\x00")).replace("\x00", "%")
-    text = re.sub("\u2026(\\s*\u2026)+", "\u2026", text)
-    return text.strip().strip("\u2026").strip()
-
-
-def swift_string(text):
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=os.path.join(ROOT, "Sources", "DetourLogs", "UWSGIRoutineLines.swift"))
     arguments = parser.parse_args()
-    routine = {row[0] for row in rows("uwsgi-verdicts.tsv") if len(row) >= 4 and row[2] == "-" and row[3].startswith(REASONS)}
+    routine = {row[0] for row in catalogue.rows("uwsgi-verdicts.tsv") if len(row) >= 4 and row[2] == "-" and row[3].startswith(REASONS)}
     patterns = []
-    for row in rows("uwsgi-2.0.tsv"):
+    for row in catalogue.rows("uwsgi-2.0.tsv"):
         text = row[2]
         if text not in routine:
             continue
-        candidate = pattern(text)
+        candidate = catalogue.pattern(text, FIELD)
         if "`" in candidate or sum(character.isalpha() for character in candidate.replace("\u2026", "")) < MINIMUM_LETTERS:
             continue
         if candidate not in patterns:
             patterns.append(candidate)
-    with open(arguments.out, "w", encoding="utf-8") as out:
-        out.write("// Written by scripts/server-messages/uwsgi-routine.py from uWSGI 2.0's catalogue and its verdicts; do not edit.\n\n")
-        out.write("/// What uWSGI logs as it starts, loads its apps and spawns, reloads or stops its workers: no\n")
-        out.write("/// request failed with these lines, which have no level to say so.\n")
-        out.write("enum UWSGIRoutineLines {\n    static let patterns: [String] = [\n")
-        for candidate in patterns:
-            out.write("        " + swift_string(candidate) + ",\n")
-        out.write("    ]\n}\n")
+    catalogue.write_swift_patterns(
+        arguments.out, "scripts/server-messages/uwsgi-routine.py from uWSGI 2.0's catalogue and its verdicts",
+        ['What uWSGI logs as it starts, loads its apps and spawns, reloads or stops its workers: no', 'request failed with these lines, which have no level to say so.'], 'UWSGIRoutineLines', patterns)
     print(f"{len(patterns)} patterns from {len(routine)} routine verdicts -> {os.path.relpath(arguments.out, ROOT)}")
 
 
