@@ -7,8 +7,10 @@
 ///   what it prints before its log is open (`nginx: [warn] …`);
 /// - Apache: warn or below that names no client (`[client …]`), and a line that starts with
 ///   its AH number (`AH00558: …`), written before its log is open;
-/// - HAProxy: `[NOTICE]`, `[WARNING]` while it reads its configuration (`: config :`), and a
-///   server's health check passing again (`Server app/app1 is UP`);
+/// - HAProxy: `[NOTICE]`, `[WARNING]` while it reads its configuration (`: config :`), a
+///   server's health check passing again (`Server app/app1 is UP`), and what it logged at the
+///   notice level up to 2.2 (`Proxy web started.`, `HAProxyNoticeLines`, from its source by
+///   `scripts/server-messages/haproxy-notices.py`);
 /// - Caddy: warn or below from a logger that serves no request (not `http.log.…` nor
 ///   `http.handlers.…`);
 /// - PHP-FPM: its master's `NOTICE:` lines (PHP's own start-up warnings come at that level);
@@ -29,6 +31,8 @@
 public enum LogRoutine {
     /// uWSGI's routine lines, matched as articles' patterns are.
     private static let uwsgiLines = LogMatcher([LogCause(slug: "", title: "", url: "", statuses: [], patterns: UWSGIRoutineLines.patterns)])
+    /// HAProxy's notices up to 2.2, which reach syslog without their level.
+    private static let haproxyNotices = LogMatcher([LogCause(slug: "", title: "", url: "", statuses: [], patterns: HAProxyNoticeLines.patterns)])
 
     /// Whether `line`, whose own text (behind a syslog or journald prefix) starts at `ownStart`,
     /// is routine.
@@ -138,6 +142,7 @@ public enum LogRoutine {
     /// their logs are open.
     private static func untimed(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
         if own.starts(with: "[NOTICE]".utf8) || own.starts(with: "Info: ".utf8) || own.starts(with: "Debug: ".utf8) { return true }
+        if haproxyNotices.best(own) != nil { return true }
         if phpFPM(own) || uwsgi(own) { return true }
         if own.first == UInt8(ascii: "*"), LogSearch.end(of: Array("<< ".utf8), in: UnsafeBufferPointer(rebasing: own.prefix(8))) != nil { return true }
         if isImageEntrypoint(own) { return true }

@@ -26,6 +26,23 @@ extension LogReproduction {
         "\(imports)\n\ndef application(environ, start_response):\n    \(statement)\n    start_response('200 OK', [('Content-Type', 'text/plain')])\n    return [\(body)]\n"
     }
 
+    /// uWSGI with its HTTP router (`--http`) on a free port in front of one worker serving
+    /// `app`, asked once with curl's `options`.
+    private static func uwsgiRouter(app: String, options: [String]) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["app.py": app])
+        let port = LoopbackPort.free()
+        let arguments = ["--plugin", "python3,http", "--http", "127.0.0.1:\(port)", "--chdir", folder.path, "--wsgi-file", "app.py"]
+        let uwsgi = try ServerProcess(
+            "uwsgi", arguments + ["--processes", "1", "--master", "--die-on-term"], log: folder.url.appendingPathComponent("server.log"))
+        defer { uwsgi.stop() }
+        _ = LoopbackPort.waitUntilOpen(port)
+        let status = try Visitor.status("http://127.0.0.1:\(port)/", options)
+        usleep(300_000)
+        return .init(status: status, log: uwsgi.log)
+    }
+
     static let uwsgiBehindNginx: [LogReproduction] = [
         .init(name: "nginx + uWSGI, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
             try slowPython(server: "uwsgi_python3", uwsgiArguments(["--harakiri", "1"]), settle: masterTick, location: uwsgiPass)
@@ -65,6 +82,11 @@ extension LogReproduction {
             try slowPython(
                 server: "uwsgi_python3", app: view("pass"), uwsgiArguments(), options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)],
                 location: uwsgiPass)
+        },
+        // uWSGI's own HTTP router in front of its worker reads the same reset, and says so; the
+        // visitor gets no answer (the harakiri kill above, through the router, writes no such line).
+        .init(name: "uWSGI's HTTP router, request headers beyond its buffer-size", slugs: ["request-too-large"], status: 0) {
+            try uwsgiRouter(app: view("pass"), options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)])
         },
         // The answer is larger than the sockets' buffers, so uWSGI is still writing when nginx has closed.
         .init(name: "nginx + uWSGI, a visitor who leaves before a large answer", slugs: ["client-closed-request"], status: 0) {

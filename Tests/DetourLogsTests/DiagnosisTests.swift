@@ -305,6 +305,27 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(diagnosis.unexplained, 1, "a text neither C library gives errno 110 is not read as it")
     }
 
+    /// An nginx whose errno table is empty writes every errno as `Unknown error` (a line quoted
+    /// from mattermost/mattermost-load-test-ng#719): its number alone says which it is.
+    func testAnErrnoWithoutItsTextIsReadByItsNumber() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(
+                slug: "refused", title: "Refused", url: "https://h/r/", statuses: [502],
+                patterns: ["connect() failed (111: Connection refused) while connecting to upstream"]),
+            LogCause(
+                slug: "connect-timeout", title: "Connect timeout", url: "https://h/c/", statuses: [504],
+                patterns: ["upstream timed out (110: Connection timed out) while connecting to upstream"]),
+        ])
+        read(
+            [
+                #"2024/03/26 16:06:59 [error] 3964#3964: *1 connect() failed (111: Unknown error) while connecting to upstream, client: 172.27.137.145, server: _, request: "GET /api/v4/system/ping?get_server_status=true&use_rest_semantics=false HTTP/1.1", upstream: "http://172.27.182.102:8065/api/v4/system/ping?get_server_status=true&use_rest_semantics=false", host: "ec2-54-146-184-87.compute-1.amazonaws.com""#,
+                "2024/03/26 16:07:00 [error] 3964#3964: *2 connect() failed (110: Unknown error) while connecting to upstream, client: 10.0.0.1",
+            ], into: &diagnosis)
+        XCTAssertEqual(diagnosis.results.map(\.cause.slug), ["refused"])
+        XCTAssertEqual(diagnosis.unexplained, 1, "errno 110 is not errno 111, whatever the text says")
+        XCTAssertEqual(ErrnoWording.unknownWording(of: "no errno here: (SSL: error:1408F10B)"), nil)
+    }
+
     func testRoutineLinesAreCountedApartWithWhatContinuesThem() {
         var diagnosis = Diagnosis(causes: [
             LogCause(slug: "down", title: "Down", url: "https://h/down/", statuses: [503], patterns: ["is DOWN, reason: Layer4 connection problem"])

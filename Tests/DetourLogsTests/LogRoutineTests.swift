@@ -26,6 +26,10 @@ final class LogRoutineTests: XCTestCase {
             "/docker-entrypoint.sh: Configuration complete; ready for start up",
             "10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf",
             "[WARNING]  (8) : Server csg-gateway/csggateway-app-2 is UP. 2 active and 0 backup servers online. 0 sessions requeued, 0 total in queue.",
+            // HAProxy up to 2.2 through syslog: its notice without its level (a line quoted from
+            // Tecnativa/docker-socket-proxy#127).
+            "Proxy dockerbackend started.",
+            "Jan 21 17:12:20 lb haproxy[655]: Proxy web started.",
             // HAProxy before 2.4 wrote the day of the year and the time.
             "[WARNING] 049/164958 (33386) : parsing [/etc/haproxy/haproxy.cfg:39] : The 'reqadd' directive is deprecated in favor of 'http-request add-header' and will be removed in next version.",
             // gunicorn's master starting and replacing workers.
