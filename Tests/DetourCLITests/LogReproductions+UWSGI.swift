@@ -84,7 +84,8 @@ extension LogReproduction {
                 location: uwsgiPass)
         },
         // uWSGI's own HTTP router in front of its worker reads the same reset, and says so; the
-        // visitor gets no answer (the harakiri kill above, through the router, writes no such line).
+        // visitor gets no answer. (A worker killed by harakiri behind the router closes cleanly and
+        // writes no such line: seen by hand, not yet a reproduction of its own.)
         .init(name: "uWSGI's HTTP router, request headers beyond its buffer-size", slugs: ["request-too-large"], status: 0) {
             try uwsgiRouter(app: view("pass"), options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)])
         },
