@@ -11,25 +11,48 @@ struct HAProxyRequestLine {
     /// (it ended normally), `L` HAProxy answering itself, `C` the client, `S` the server, …
     var endedBy: UInt8?
 
+    /// Bytes after the date in which the fields up to the termination state are looked for.
+    private static let lookedAt = 200
+
     static func of(_ line: UnsafeBufferPointer<UInt8>) -> HAProxyRequestLine? {
-        let space = UInt8(ascii: " ")
         let slash = UInt8(ascii: "/")
         // The date's brackets: syslog's `haproxy[123]:` may come first.
         var from = 0
         while let open = line[from...].firstIndex(of: UInt8(ascii: "[")), let close = line[open...].firstIndex(of: UInt8(ascii: "]")) {
             from = close
             guard close - open > 20, line[(open + 1)..<close].contains(slash) else { continue }
-            let fields = line[(close + 1)...].prefix(200).split(separator: space, maxSplits: 8, omittingEmptySubsequences: true)
-            guard fields.count >= 4, fields[1].contains(slash),
-                fields[2].allSatisfy({ LogPiece.isDigit($0) || $0 == slash || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }),
-                fields[2].count(where: { $0 == slash }) == 4,
-                fields[3].count == 3, fields[3].allSatisfy(LogPiece.isDigit)
+            // Read field by field, making no array: this runs on every line of an access log.
+            var fields = FieldReader(line: line, at: close + 1, end: min(line.count, close + 1 + lookedAt))
+            guard fields.next() != nil, let server = fields.next(), line[server].contains(slash),
+                let timers = fields.next(),
+                line[timers].allSatisfy({ LogPiece.isDigit($0) || $0 == slash || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }),
+                line[timers].count(where: { $0 == slash }) == 4,
+                let statusField = fields.next(), statusField.count == 3, line[statusField].allSatisfy(LogPiece.isDigit)
             else { return nil }
-            let status = fields[3].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            let status = line[statusField].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
             // bytes, the captured request and response cookies, then the state: `LR--`, `SD--`.
-            let state = fields.count > 7 && fields[7].count == 4 ? fields[7].first : nil
-            return HAProxyRequestLine(server: fields[1].startIndex..<fields[1].endIndex, status: status, endedBy: state)
+            _ = fields.next()
+            _ = fields.next()
+            _ = fields.next()
+            let state = fields.next().flatMap { $0.count == 4 ? line[$0.lowerBound] : nil }
+            return HAProxyRequestLine(server: server, status: status, endedBy: state)
         }
         return nil
+    }
+
+    /// The space-separated fields of a span of a line, one after another.
+    private struct FieldReader {
+        let line: UnsafeBufferPointer<UInt8>
+        var at: Int
+        let end: Int
+
+        mutating func next() -> Range<Int>? {
+            let space = UInt8(ascii: " ")
+            while at < end, line[at] == space { at += 1 }
+            guard at < end else { return nil }
+            let start = at
+            while at < end, line[at] != space { at += 1 }
+            return start..<at
+        }
     }
 }

@@ -40,8 +40,8 @@ public enum LogRoutine {
         let own = UnsafeBufferPointer(rebasing: line[ownStart...])
         guard let first = own.first else { return false }
         if first == UInt8(ascii: "{") { return caddy(own) || caddyAccess(own) }
-        if let answered = answeredRequest(own) { return answered }
-        guard let time = LogTime.of(own) else { return untimed(own) }
+        // Request logs start with the client, not the time.
+        guard let time = LogTime.of(own) else { return answeredRequest(own) ?? untimed(own) }
         var at = time.prefix
         while at < own.count, own[at] == UInt8(ascii: " ") { at += 1 }
         let rest = UnsafeBufferPointer(rebasing: own[at...])
