@@ -121,10 +121,14 @@ deps:
 	@scripts/install-packages.sh $(BUILD_PACKAGES)
 
 # gunicorn 23 from PyPI beside Debian's 20.1: the knowledge base quotes the wording of both.
+# Python's h2 for the HTTP/2 peers that reset streams in the Caddy reproductions.
 GUNICORN_23 = .build-python/gunicorn-23
+H2 = .build-python/h2
+PIP_INSTALL = python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
 test-deps:
 	@scripts/install-packages.sh $(TEST_PACKAGES) $(REAL_PACKAGES) time
-	@test -d $(GUNICORN_23)/gunicorn || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(GUNICORN_23) gunicorn==23.0.0
+	@test -d $(GUNICORN_23)/gunicorn || $(PIP_INSTALL) --target $(GUNICORN_23) gunicorn==23.0.0
+	@test -d $(H2)/h2 || $(PIP_INSTALL) --target $(H2) h2==4.1.0
 
 clean:
 	rm -rf .build dist public/* .public.detour-build-*

@@ -144,6 +144,11 @@ enum Reproduce {
 
     /// Caddy 2.6 with one site of `site` directives, asked as above.
     static func caddy(site: String, global: String = "", settle: Double = 0, path: String = "/", ask: [String] = []) throws -> LogReproduction.Outcome {
+        try caddy(site: site, global: global, settle: settle) { port in try Visitor.status("http://127.0.0.1:\(port)\(path)", ask) }
+    }
+
+    /// The same, asked by `visitor` with Caddy's port; it returns the status it got.
+    static func caddy(site: String, global: String = "", settle: Double = 0, visitor: (Int) throws -> Int) throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
@@ -154,7 +159,7 @@ enum Reproduce {
         defer { caddy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: caddy.log) }
         usleep(UInt32(settle * 1_000_000))
-        let status = try Visitor.status("http://127.0.0.1:\(port)\(path)", ask)
+        let status = try visitor(port)
         usleep(200_000)
         return .init(status: status, log: caddy.log)
     }

@@ -223,6 +223,12 @@ extension LogReproduction {
         .init(name: "Caddy, a visitor who leaves during a large answer", slugs: ["client-closed-request"], status: 200) {
             try with(.streams) { try Reproduce.caddy(site: "\treverse_proxy 127.0.0.1:\($0.port)\n", ask: ["--max-time", "1"]) }
         },
+        // A visitor who reads slowly keeps Caddy blocked writing to it once the sockets'
+        // buffers are full (4 MB and more on loopback: two seconds of the upstream's stream);
+        // when it leaves, the failed write to its connection is the error.
+        .init(name: "Caddy, a slow visitor who leaves during a large answer", slugs: ["client-closed-request"], status: 200) {
+            try with(.streams) { try Reproduce.caddy(site: "\treverse_proxy 127.0.0.1:\($0.port)\n", ask: ["--limit-rate", "20k", "--max-time", "4"]) }
+        },
         .init(name: "Caddy, nothing listens on the upstream port", slugs: ["upstream-connection-refused"], status: 502) {
             try Reproduce.caddy(upstream: "127.0.0.1:\(LoopbackPort.free())")
         },

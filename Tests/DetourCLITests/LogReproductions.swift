@@ -5,7 +5,7 @@ import Foundation
 /// they must write a line for every `log_patterns` entry (see ShippedLogPatternTests).
 extension LogReproduction {
     static var all: [LogReproduction] {
-        nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + apache + varnish + requests + network + configuration
+        nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + http2 + apache + varnish + requests + network + configuration
     }
 
     static func with(_ behaviour: FakeUpstream.Behaviour, _ body: (FakeUpstream) throws -> Outcome) throws -> Outcome {
