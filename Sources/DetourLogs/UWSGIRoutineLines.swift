@@ -159,5 +159,10 @@ enum UWSGIRoutineLines {
         "invalid code_string option",
         "[BUG] number of active sessions already 0 !!!",
         "unable to use file descriptor … as socket",
+        "uWSGI http bound on … fd",
+        "uWSGI http … setgid() to",
+        "uWSGI http … setuid() to",
+        "spawned uWSGI http … (pid: …)",
+        "respawned uWSGI http … (pid: …)",
     ]
 }

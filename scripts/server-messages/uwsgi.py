@@ -25,8 +25,15 @@ FILES = [
     "plugins/python/pyloader.c", "plugins/python/wsgi_handlers.c", "plugins/python/wsgi_subhandler.c",
     "plugins/python/wsgi_headers.c", "proto/uwsgi.c", "proto/http.c", "proto/base.c",
     "plugins/corerouter/corerouter.c", "plugins/corerouter/cr_common.c", "plugins/corerouter/cr_map.c",
-    "plugins/http/http.c",
+    "plugins/http/http.c", "core/gateway.c",
 ]
+# The gateways whose lines are read: the HTTP router, by the name its plugin gives it
+# (`uhttp.cr.name = "uWSGI http"`), which core/gateway.c and the router write for their `%s`
+# (`spawned %s %d (pid: %d)`, `%s bound on %s fd %d`).
+GATEWAY_PLUGINS = ["plugins/http/http.c"]
+GATEWAY_NAME = re.compile(r'\.cr\.name\s*=\s*(?:uwsgi_str\()?"([^"]+)"')
+# A call whose format (one literal) is followed by the gateway's name.
+GATEWAY_ARGUMENT = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*,\s*(?:ug|ucr)->name\b')
 # Each call that logs, and which of its arguments is the format: the HTTP router's cr.h macros
 # (cr_read(peer, "hr_read()")) log through uwsgi_cr_error.
 LOGGERS = {
@@ -91,7 +98,9 @@ def formats(name, written, path):
     return [written] if written is not None else []
 
 
-def messages(source, path):
+def messages(source, path, gateways=()):
+    """The lines source (at path) logs; a format whose `%s` is a gateway's name (`ug->name`)
+    gives one line per name in gateways."""
     for match in CALL.finditer(source):
         # A call inside the macros' own definitions or a comment's prose is no log line.
         line_start = source.rfind("\n", 0, match.start()) + 1
@@ -99,7 +108,11 @@ def messages(source, path):
             continue
         name = match.group(1)
         lineno = source.count("\n", 0, match.start()) + 1
-        for text in formats(name, argument(source, match.end(), LOGGERS[name]), path):
+        written = argument(source, match.end(), LOGGERS[name])
+        texts = formats(name, written, path)
+        if GATEWAY_ARGUMENT.match(source, match.end()):
+            texts = [text.replace("%s", gateway, 1) for text in texts for gateway in gateways]
+        for text in texts:
             for line in text.split("\\n"):
                 line = line.replace("\\t", " ").rstrip()
                 if re.search(r"[A-Za-z]{2}", re.sub(r"%[-+ #0-9.*]*(ll|l|h|z)?[a-zA-Z]", "", line)):
@@ -113,11 +126,12 @@ def main():
     parser.add_argument("--out", default="Tests/DetourCLITests/LogCatalogue/uwsgi-2.0.tsv")
     options = parser.parse_args()
     rows = {}
+    gateways = [name for path in GATEWAY_PLUGINS for name in GATEWAY_NAME.findall(catalogue.source(options.git_dir, options.tag, path))]
     for path in FILES:
-        for where, kind, text in messages(catalogue.source(options.git_dir, options.tag, path), path):
+        for where, kind, text in messages(catalogue.source(options.git_dir, options.tag, path), path, gateways):
             rows.setdefault(text, (where, kind))
     catalogue.write(options.out, [
-        f"Every line uWSGI {options.tag} logs from its master, workers, sockets, protocols, request reader and writer, HTTP router and Python plugin:",
+        f"Every line uWSGI {options.tag} logs from its master, workers, sockets, protocols, request reader and writer, HTTP router, gateways and Python plugin:",
         "source line, `verbose` when uwsgi_log_verbose writes it after a date (else -), and the line as its printf format",
         "writes it. Written by scripts/server-messages/uwsgi.py; do not edit.",
     ], [(where, kind, text) for text, (where, kind) in rows.items()])
