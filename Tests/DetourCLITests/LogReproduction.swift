@@ -70,6 +70,31 @@ enum Reproduce {
         }
     }
 
+    /// An haproxy.cfg logging each request in the `option httplog` format to its standard
+    /// output, with one frontend on `port` (`frontend`: its routing) and `backends`; `defaults`
+    /// go into the defaults section.
+    static func haproxyConfig(port: Int, defaults: String = "", serverTimeout: String = "1s", frontend: String = "default_backend app", backends: String)
+        -> String
+    {
+        """
+        global
+            log stdout format raw local0
+        defaults
+            mode http
+            log global
+            option httplog
+            timeout connect 1s
+            timeout client 5s
+            timeout server \(serverTimeout)
+            \(defaults)
+        frontend web
+            bind 127.0.0.1:\(port)
+            \(frontend)
+        \(backends)
+
+        """
+    }
+
     /// HAProxy 2.6 with one backend of one `server` line, logging each request in the
     /// `option httplog` format to its standard output, as `log stdout` in a container does.
     /// `defaults` go into the defaults section; `settle` seconds pass before the request (for
@@ -80,26 +105,7 @@ enum Reproduce {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
-        try folder.write([
-            "haproxy.cfg": """
-            global
-                log stdout format raw local0
-            defaults
-                mode http
-                log global
-                option httplog
-                timeout connect 1s
-                timeout client 5s
-                timeout server 1s
-                \(defaults)
-            frontend web
-                bind 127.0.0.1:\(port)
-                default_backend app
-            backend app
-                server app1 \(server)
-
-            """
-        ])
+        try folder.write(["haproxy.cfg": haproxyConfig(port: port, defaults: defaults, backends: "backend app\n    server app1 \(server)")])
         let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
         defer { haproxy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }

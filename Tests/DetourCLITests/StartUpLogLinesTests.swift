@@ -148,26 +148,9 @@ final class StartUpLogLinesTests: XCTestCase {
         defer { application.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(applicationPort), application.errorLog)
         try folder.write([
-            "haproxy.cfg": """
-            global
-                log stdout format raw local0
-            defaults
-                mode http
-                log global
-                option httplog
-                timeout connect 1s
-                timeout client 5s
-                timeout server 5s
-            frontend web
-                bind 127.0.0.1:\(port)
-                use_backend down if { path_beg /down }
-                default_backend app
-            backend app
-                server app1 127.0.0.1:\(applicationPort)
-            backend down
-                server down1 127.0.0.1:9
-
-            """
+            "haproxy.cfg": Reproduce.haproxyConfig(
+                port: port, serverTimeout: "5s", frontend: "use_backend down if { path_beg /down }\n    default_backend app",
+                backends: "backend app\n    server app1 127.0.0.1:\(applicationPort)\nbackend down\n    server down1 127.0.0.1:9")
         ])
         let log = try startAndStop("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], port: port, asking: ["/": 200, "/favicon.ico": 404, "/down": 503])
         assertWrote([" 200 ", " 404 ", " 503 "], log)
