@@ -31,9 +31,7 @@ struct HAProxyRequestLine {
             else { return nil }
             let status = line[statusField].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
             // bytes, the captured request and response cookies, then the state: `LR--`, `SD--`.
-            _ = fields.next()
-            _ = fields.next()
-            _ = fields.next()
+            for _ in 0..<3 { _ = fields.next() }
             let state = fields.next().flatMap { $0.count == 4 ? line[$0.lowerBound] : nil }
             return HAProxyRequestLine(server: server, status: status, endedBy: state)
         }

@@ -99,8 +99,8 @@ def formats(name, written, path):
 
 
 def messages(source, path, gateways=()):
-    """The lines source (at path) logs; a format whose `%s` is a gateway's name (`ug->name`)
-    gives one line per name in gateways."""
+    """The lines source (at path) logs; a format whose `%s` is a gateway's name (`ug->name`,
+    `ucr->name`) gives one line per name in gateways."""
     for match in CALL.finditer(source):
         # A call inside the macros' own definitions or a comment's prose is no log line.
         line_start = source.rfind("\n", 0, match.start()) + 1
@@ -127,6 +127,8 @@ def main():
     options = parser.parse_args()
     rows = {}
     gateways = [name for path in GATEWAY_PLUGINS for name in GATEWAY_NAME.findall(catalogue.source(options.git_dir, options.tag, path))]
+    if not gateways:
+        sys.exit(f"no gateway name in {', '.join(GATEWAY_PLUGINS)} at {options.tag}: the gateways' lines would be lost")
     for path in FILES:
         for where, kind, text in messages(catalogue.source(options.git_dir, options.tag, path), path, gateways):
             rows.setdefault(text, (where, kind))

@@ -18,6 +18,7 @@ import h2.config
 import h2.connection
 import h2.errors
 import h2.events
+import h2.exceptions
 
 
 def client(port):
