@@ -1,18 +1,39 @@
 import Foundation
+import Synchronization
 
-/// Free TCP ports on 127.0.0.1, asked from the kernel by binding to port 0.
+/// Free TCP ports on 127.0.0.1 for the servers the tests start.
 public enum LoopbackPort {
+    /// A port below the kernel's ephemeral range that nothing holds now and this process has not
+    /// handed out before. Never an ephemeral one: a test's own outgoing connection may take that
+    /// as its source port before the server binds it, and a poll of it may connect to itself
+    /// (TCP's simultaneous open), see it "open" and make the server's bind fail.
     public static func free() -> Int {
+        let range = 10_000..<max(ephemeralStart, 20_000)
+        while true {
+            let port = Int.random(in: range)
+            guard handedOut.withLock({ $0.insert(port).inserted }), canBind(port) else { continue }
+            return port
+        }
+    }
+
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    /// The first port the kernel picks for outgoing connections (`ip_local_port_range`).
+    private static let ephemeralStart: Int = {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
+    }()
+
+    private static func canBind(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     /// True once something accepts connections on the port.
