@@ -200,6 +200,8 @@ struct HAProxyModel: Sendable {
         switch line.keyword {
         case "mode" where words.count >= 2:
             settings.mode = words[1].text
+        case "stats" where words.count >= 2 && (words[1].text == "auth" || (words[1].text == "http-request" && words.count >= 3 && words[2].text == "auth")):
+            settings.statsChallenge = true
         case "errorfile" where words.count >= 3:
             guard let code = customisableCode(words[1], in: line, directive: "errorfile") else { return }
             settings.errorFiles[code] = record(
@@ -248,6 +250,8 @@ struct HAProxyModel: Sendable {
                     settings.responseReturns[code] = settings.responseReturns[code] ?? record(page)
                 }
             }
+        case "http-response" where words.count >= 3 && words[1].text == "set-status" && line.condition.isEmpty:
+            settings.rewrittenStatus = Int(words[2].text) ?? settings.rewrittenStatus
         case "http-request" where words.count >= 2 && words[1].text == "return":
             // Its file is opened at start like any page (detour's 503 when no server is up).
             let code = line.word(after: "status", from: 2).flatMap { Int($0.text) } ?? 200

@@ -21,6 +21,8 @@ struct HAProxySettings: Sendable {
     var responseReturns: [Int: HAProxyPage] = [:]
     /// `http-response return` rules by the statuses they answer, pages or not.
     var replacedStatuses: Set<Int> = []
+    /// `http-response set-status N` without a condition: every answer leaves with N.
+    var rewrittenStatus: Int?
     /// The first `http-after-response` rule: it rewrites error pages too.
     var afterResponse: SourceLocation?
     var defaultBackend: HAProxyRoute?
@@ -33,6 +35,13 @@ struct HAProxySettings: Sendable {
     /// `http-request redirect` or `return` without a condition, with no deny, auth or tarpit
     /// rule before it, or `stats uri /` (the stats page takes every path).
     var answersEveryRequest: String?
+    /// `stats auth` or `stats http-request auth`: the stats page asks for credentials, with
+    /// HAProxy's 401, whose page is the errorfile in effect.
+    var statsChallenge = false
+
+    /// Whether a server's own `code` leaves as it came: no `http-response return` answers it,
+    /// and no `set-status` gives every answer another status.
+    func passes(_ code: Int) -> Bool { !replacedStatuses.contains(code) && (rewrittenStatus == nil || rewrittenStatus == code) }
 
     /// The page for HAProxy's own `code`: `http-error` first, as HAProxy tries it first.
     func page(for code: Int) -> HAProxyPage? { httpErrors[code] ?? errorFiles[code] }

@@ -34,9 +34,12 @@ struct HAProxySite: Sendable {
     /// For each code, the page every route answers it with (the frontend's, or `backend pages`
     /// when each backend has its own), or nil when some route has none.
     private static func answers(_ proxy: HAProxyProxy, in model: HAProxyModel, codes: [Int]) -> [(code: Int, answer: String?)] {
-        // No request reaches a backend, nor meets an error HAProxy's rules raise.
+        // No request reaches a backend, nor meets an error HAProxy's rules raise, but for the
+        // stats page's own challenge.
         if let every = proxy.settings.answersEveryRequest {
-            return codes.filter(HAProxyFacts.errorfileStatuses.contains).map { ($0, "not needed: every request meets \(every)") }
+            return codes.filter(HAProxyFacts.errorfileStatuses.contains).map { code in
+                code == 401 && proxy.settings.statsChallenge ? (code, proxy.settings.answer(for: code)) : (code, "not needed: every request meets \(every)")
+            }
         }
         let backends = model.backends(of: proxy)
         return codes.filter(HAProxyFacts.errorfileStatuses.contains).map { code in

@@ -43,6 +43,10 @@ public struct SandboxPlan: Sendable {
         /// Where the route answers in place of the upstream's response, when it does (Caddy's
         /// `handle_response`): what turns an upstream's failure into something else.
         public var responseLocation: SourceLocation?
+        /// By method, where this route's requests leave the server's error handling (Varnish's
+        /// `return (pipe)`): the upstream's errors that pass are named there, before the site's
+        /// place.
+        public var passThroughByMethod: [String: SourceLocation] = [:]
         /// When the path is an error page's own URI: what asking for it directly tells.
         public var page: PageTarget?
         /// For each code the configuration names an error page for where this route's requests
@@ -225,6 +229,11 @@ public struct SandboxPlan: Sendable {
     /// server itself would not say it (an include cycle nginx never finishes reading), as the
     /// dialect's findings; empty when it can run. Other errors are left to the server's test.
     public var blockingFindings: [Diagnostic] = []
+    /// Whether the server's routing reads the whole URL, query included (Varnish's `req.url`):
+    /// a probe then carries its mark in a header (`markHeader`), not in its query, so that a
+    /// test such as `req.url == "/health"` sees the path as written.
+    public var marksInHeader = false
+    public static let markHeader = "X-Detour-Probe"
 
     public init() {}
 }

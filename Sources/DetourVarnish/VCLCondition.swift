@@ -1,12 +1,16 @@
+import Foundation
+
 /// An `if` condition's value where a check knows enough: comparisons of the status variable
 /// with a number, names a path fixes (`bereq.is_bgfetch` is false for a visitor's fetch; the
-/// backend's own error carries no `X-Detour-Page`), joined by `!`, `&&`, `||` and
-/// parentheses. Anything else is unknown, and both ways are followed.
+/// backend's own error carries no `X-Detour-Page`; a header fixed as absent matches no
+/// string), texts it fixes compared with a string (`req.method == "GET"`), joined by `!`,
+/// `&&`, `||` and parentheses. Anything else is unknown, and both ways are followed.
 struct VCLCondition {
     /// What a path knows: the status and the names with a fixed truth.
     var statusVariable: String
     var status: Int?
     var facts: [String: Bool]
+    var values: [String: String] = [:]
     /// beresp.ttl in seconds, where the path knows it (`VCLPath.knownTTL`).
     var ttl: Double? = nil
 
@@ -64,7 +68,20 @@ struct VCLCondition {
             index += 1
         }
         let words = Array(tokens[start..<index])
-        if words.count == 1, words[0].kind == .name, let fact = facts[words[0].text] { return fact }
+        if words.first?.kind == .name, let fact = fact(words[0].text) {
+            if words.count == 1 { return fact }
+            // An absent header: `~` and `==` never hold, `!~` and `!=` always do.
+            if !fact, words.count == 3, words[2].kind == .string {
+                switch words[1].text {
+                case "~", "==": return false
+                case "!~", "!=": return true
+                default: return nil
+                }
+            }
+        }
+        if words.count == 3, words[0].kind == .name, let value = values[words[0].text], words[2].kind == .string {
+            return Self.compare(text: value, words[1].text, words[2].text)
+        }
         // `beresp.ttl <= 0s`: a duration is a number and its unit.
         if words.count == 4, words[0].isName("beresp.ttl"), let ttl, words[2].kind == .number, let number = Double(words[2].text),
             let unit = Self.units[words[3].text]
@@ -76,6 +93,28 @@ struct VCLCondition {
         if left.isName(statusVariable), right.kind == .number, let number = Int(right.text) { return Self.compare(status, op, number) }
         if right.isName(statusVariable), left.kind == .number, let number = Int(left.text) { return Self.compare(number, op, status) }
         return nil
+    }
+
+    /// A name's fixed truth; header names (`req.http.Upgrade`) are compared without case, as
+    /// Varnish compares them.
+    private func fact(_ name: String) -> Bool? {
+        if let fact = facts[name] { return fact }
+        guard name.contains(".http.") else { return nil }
+        return facts.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// A known text compared with a string: equality, or a regular expression (PCRE in
+    /// varnishd; unknown where Foundation's engine cannot read the pattern).
+    private static func compare(text: String, _ op: String, _ string: String) -> Bool? {
+        switch op {
+        case "==": return text == string
+        case "!=": return text != string
+        case "~", "!~":
+            guard let regex = try? NSRegularExpression(pattern: string) else { return nil }
+            let matches = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return op == "~" ? matches : !matches
+        default: return nil
+        }
     }
 
     /// Seconds in each unit of a VCL duration.

@@ -9,6 +9,8 @@ struct VCLFlow {
     let object: String
     /// Names whose truth the situation fixes.
     var facts: [String: Bool] = [:]
+    /// Names whose text the situation fixes (`req.method` for a visitor's request).
+    var values: [String: String] = [:]
 
     /// Ways through a method stop being followed past this many: a VCL of many independent
     /// conditions would double them at each.
@@ -63,7 +65,7 @@ struct VCLFlow {
             case .block(let inner):
                 frames.append(Frame(statements: inner[...], returnsHere: false))
             case .branch(let arms, let otherwise):
-                let condition = VCLCondition(statusVariable: object + ".status", status: path.status, facts: facts, ttl: path.knownTTL)
+                let condition = VCLCondition(statusVariable: object + ".status", status: path.status, facts: facts, values: values, ttl: path.knownTTL)
                 var taken = false
                 for arm in arms {
                     switch condition.evaluate(arm.condition) {

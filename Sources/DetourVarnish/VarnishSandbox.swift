@@ -17,6 +17,7 @@ public enum VarnishSandbox {
 
     public static func plan(main: URL, mainDisplay: String, context: SandboxContext) -> SandboxPlan {
         var plan = SandboxPlan()
+        plan.marksInHeader = true
         let folder = main.deletingLastPathComponent().path
         var queue = [(path: main.path, display: mainDisplay)]
         var seen = Set<String>()
@@ -65,6 +66,10 @@ public enum VarnishSandbox {
         for (route, synth) in [(SandboxPlan.Route(path: "/", location: model.location), nil)] + VarnishSandboxRoutes.routes(config.program) {
             var route = route
             route.places.own = model.places(for: synth.map { .synth($0) } ?? .deadBackend)
+            // A pipe this route's requests by a method reach: what passes is named there.
+            for method in VarnishSite.pageRequestMethods where !model.pipes.isEmpty {
+                route.passThroughByMethod[method] = VarnishSite.pipes(config.program, method: method, url: route.path).first
+            }
             if synth == nil {
                 route.places.upstream = upstreamPlaces
                 route.places.brokenOff = model.places(for: .brokenOff)
@@ -96,6 +101,14 @@ public enum VarnishSandbox {
         }
         for (at, method) in VarnishSandboxRoutes.methodOnlySynths(config.program) {
             plan.notProbed.append((at, "a synth only a \(method) request reaches: no probe sends one"))
+        }
+        // vcl_hit runs for a request that found a cached object; each probe is hashed apart.
+        var hitReturns: [SourceLocation] = []
+        for path in VCLFlow(program: config.program, object: "resp").paths(method: "vcl_hit", status: nil) where path.action == "synth" {
+            if let at = path.returnAt, at.path != VCLConfig.builtinPath, !hitReturns.contains(at) { hitReturns.append(at) }
+        }
+        for at in hitReturns {
+            plan.notProbed.append((at, "a synth in vcl_hit: it answers a request that found a cached object, which no probe does"))
         }
         var site = SandboxPlan.Site(host: "127.0.0.1", port: port, location: model.location, routes: routes)
         site.passThroughLocation = model.passThroughPlace

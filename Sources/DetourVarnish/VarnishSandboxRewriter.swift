@@ -46,7 +46,12 @@ struct VarnishSandboxRewriter {
                 depth = max(depth - 1, 0)
             } else if isWordStart(index) {
                 let word = self.word(at: index)
-                if declaresVersion == nil { declaresVersion = word == "vcl" }
+                if declaresVersion == nil {
+                    declaresVersion = word == "vcl"
+                    if word == "vcl", file == 0, let end = bytes[index...].firstIndex(of: UInt8(ascii: ";")) {
+                        separateProbesInTheCache(after: end)
+                    }
+                }
                 let open = skipBlanks(skipBlanks(index + word.utf8.count) + self.word(at: skipBlanks(index + word.utf8.count)).utf8.count)
                 // `backend default none;` declares no block.
                 if depth == 0, word == "backend", open < bytes.count, bytes[open] == UInt8(ascii: "{"), let close = closing(open) {
@@ -95,6 +100,16 @@ struct VarnishSandboxRewriter {
             let blank = String(bytes[probe.block].map { $0 == UInt8(ascii: "\n") ? "\n" : " " })
             replace(probe.block, with: blank, "probe \(probe.name): removed, as the backends' .probe that named it")
         }
+    }
+
+    /// Probes carry their mark in a header (`SandboxPlan.marksInHeader`), so their URLs are
+    /// alike: a first `vcl_hash` of the sandbox's, on the version's line (line numbers kept),
+    /// hashes the mark, so that no probe is answered from another's cache entry. It returns
+    /// nothing: the VCL's own vcl_hash, then the built-in one, run after it as before.
+    private mutating func separateProbesInTheCache(after end: Int) {
+        replace(
+            end..<(end + 1), with: "; sub vcl_hash { hash_data(req.http.\(SandboxPlan.markHeader)); }",
+            "vcl_hash: each probe's mark hashed first, so no probe is answered from another's cache entry")
     }
 
     /// How often `name` is written as a word, comments and strings aside.

@@ -4,7 +4,7 @@ import Foundation
 
 /// The paths `detour verify varnish` asks for beside `/`: one for each test of `req.url` in the
 /// VCL's own client-side methods (`vcl_recv` routing to another backend, answering with
-/// `synth` itself, passing), so each way a visitor's request can go is probed. A `~` test is
+/// `synth` itself, passing, piping), so each way a visitor's request can go is probed. A `~` test is
 /// reached by a string its pattern matches (varnishd's regular expressions are PCRE; what the
 /// candidates offer is kept only where Foundation's engine matches it too), an `==` test by its
 /// literal.

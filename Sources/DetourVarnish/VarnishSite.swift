@@ -27,6 +27,9 @@ struct VarnishSite: Sendable {
     /// Where vcl_recv pipes every request it does not answer itself: the backend's answers,
     /// errors included, go to visitors as they are, and a dead backend's connection just closes.
     let pipedAt: SourceLocation?
+    /// Where vcl_recv pipes some of a visitor's page requests (a GET, POST or HEAD without
+    /// `Upgrade`) and fetches others: the backend's answers there go to visitors as they are.
+    let pipes: [SourceLocation]
     /// Where the site starts, for findings about all of it.
     let location: SourceLocation
     /// Where the VCL itself first defines each subroutine.
@@ -68,6 +71,11 @@ struct VarnishSite: Sendable {
         let recv = VCLFlow(program: program, object: "resp").paths(method: "vcl_recv", status: nil)
         let fetches = Self.fetches(recv)
         pipedAt = fetches ? nil : recv.lazy.filter { $0.action == "pipe" }.compactMap(\.returnAt).first
+        var pipes: [SourceLocation] = []
+        for method in Self.pageRequestMethods where fetches {
+            for at in Self.pipes(program, method: method) where !pipes.contains(at) { pipes.append(at) }
+        }
+        self.pipes = pipes
         if fetches {
             responses += backendError(503, .deadBackend, .deadBackend) + synth(503, .brokenOff, .brokenOff)
             // The returns the backend's own statuses take to vcl_backend_error: a literal
@@ -90,6 +98,7 @@ struct VarnishSite: Sendable {
                 responses += backendError(code, .backendError(at: at), .error(code))
             }
         }
+        responses = Self.settled(responses)
         self.responses = responses
         self.passed = passed
 
@@ -129,11 +138,41 @@ struct VarnishSite: Sendable {
         }
     }
 
+    /// The ways of one cause that chose by the request (a CORS header set for some origins) but
+    /// end in Varnish's own page or none whichever they took: what visitors get does not
+    /// depend on the request.
+    private static func settled(_ responses: [VarnishResponse]) -> [VarnishResponse] {
+        responses.map { response in
+            guard response.path.dependsOnRequest, response.isBuiltinOrEmpty else { return response }
+            let alike = responses.filter { $0.cause == response.cause && $0.trigger == response.trigger && $0.method == response.method }
+            guard alike.allSatisfy(\.isBuiltinOrEmpty) else { return response }
+            var settled = response
+            settled.path.dependsOnRequest = false
+            return settled
+        }
+    }
+
     /// Whether some way through vcl_recv (`recv`) goes on to the cache or the backend (`hash`, `pass`,
     /// a `restart`, another VCL), not only to answers of Varnish's own (`synth`, `pipe`, which
     /// hands the connection over, `purge`).
     private static func fetches(_ recv: [VCLPath]) -> Bool {
         recv.contains { !["synth", "pipe", "purge", "fail"].contains($0.action ?? "") }
+    }
+
+    /// The methods of a visitor's page requests (the built-in VCL pipes any other).
+    static let pageRequestMethods = ["GET", "POST", "HEAD"]
+
+    /// The `return (pipe)` of the VCL's own that a page request by `method` (to `url`, where
+    /// given) can reach, with no `Upgrade` header (a websocket's pipe shows no page).
+    static func pipes(_ program: VCLProgram, method: String, url: String? = nil) -> [SourceLocation] {
+        var values = ["req.method": method]
+        values["req.url"] = url
+        let flow = VCLFlow(program: program, object: "resp", facts: ["req.http.Upgrade": false], values: values)
+        var found: [SourceLocation] = []
+        for path in flow.paths(method: "vcl_recv", status: nil) where path.action == "pipe" {
+            if let at = path.returnAt, at.path != VCLConfig.builtinPath, !found.contains(at) { found.append(at) }
+        }
+        return found
     }
 
     /// The methods of a visitor's request before a response exists, and of a backend fetch.

@@ -1,3 +1,4 @@
+import DetourProxyCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -94,7 +95,11 @@ public final class FakeUpstream: Sendable {
         }
     }
 
-    /// Whether a request marked `mark` (`detour-probe=<mark>` in its query) reached it.
+    /// How a probe marks its request: `detour-probe=<mark>` in its query, or, where the
+    /// server routes by the whole URL (`SandboxPlan.marksInHeader`), `SandboxPlan.markHeader`.
+    public static let markParameter = "detour-probe="
+
+    /// Whether a request marked `mark` reached it.
     public func wasAsked(_ mark: String) -> Bool { shared.state.withLock { $0.marks.contains(mark) } }
 
     public func stop() {
@@ -107,7 +112,15 @@ public final class FakeUpstream: Sendable {
 
     /// The probe's mark in a request's URI (`detour-probe=<mark>` in its query).
     private static func mark(in uri: String) -> String? {
-        uri.split(separator: "detour-probe=", maxSplits: 1).dropFirst().first.map { String($0.prefix { $0 != "&" }) }
+        uri.split(separator: markParameter, maxSplits: 1).dropFirst().first.map { String($0.prefix { $0 != "&" }) }
+    }
+
+    /// The probe's mark in a request's head as it came: its URI's, else its header's.
+    private static func mark(inHead head: String) -> String? {
+        let lines = head.split(separator: "\r\n")
+        if let first = lines.first, let mark = mark(in: String(first)) { return mark }
+        let prefix = SandboxPlan.markHeader.lowercased() + ":"
+        return lines.lazy.first { $0.lowercased().hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
     }
 
     /// A listener speaking `gateway`, answering from the same state as the HTTP one.
@@ -168,7 +181,7 @@ public final class FakeUpstream: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             var buffer = unwrapInboundIn(data)
             let head = buffer.readString(length: min(buffer.readableBytes, 8192)) ?? ""
-            let mark = FakeUpstream.mark(in: String(head.prefix { $0 != "\r" && $0 != "\n" }))
+            let mark = FakeUpstream.mark(inHead: head)
             let malformed = shared.state.withLock { state in
                 guard state.mode == .malformed else { return false }
                 if let mark { state.marks.insert(mark) }
@@ -197,7 +210,7 @@ public final class FakeUpstream: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard case .head(let head) = unwrapInboundIn(data) else { return }
             if admits { return respond(context, status: 200, body: "") }
-            let mark = FakeUpstream.mark(in: head.uri)
+            let mark = FakeUpstream.mark(in: head.uri) ?? head.headers.first(name: SandboxPlan.markHeader)
             let mode = shared.state.withLock { state in
                 if let mark { state.marks.insert(mark) }
                 return state.mode

@@ -27,6 +27,8 @@ public struct HTTPProbe: Sendable {
     public var tls: Bool
     /// The client address declared first in a PROXY protocol (v1) header, before TLS.
     public var clientAddress: String?
+    /// Headers sent beside the fixed ones.
+    public var headers: [(name: String, value: String)] = []
 
     public init(
         port: Int, host: String, method: String = "GET", path: String, body: String? = nil, tls: Bool = false, clientAddress: String? = nil
@@ -51,8 +53,9 @@ public struct HTTPProbe: Sendable {
     /// `seconds` pass.
     public func send(seconds: Double) async -> Answer {
         let form = body.map { "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \($0.utf8.count)\r\n" } ?? ""
+        let extra = headers.map { "\($0.name): \($0.value)\r\n" }.joined()
         let request =
-            "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: detour-verify\r\nAccept: */*\r\n\(form)Connection: close\r\n\r\n\(body ?? "")"
+            "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: detour-verify\r\nAccept: */*\r\n\(extra)\(form)Connection: close\r\n\r\n\(body ?? "")"
         let collector = Collector()
         // The name is sent as SNI (a name, not an address, as TLS asks), so that a listener
         // choosing its certificate or backend by SNI chooses as it does for visitors.

@@ -199,10 +199,12 @@ public enum Verifier {
                     for method in route.page == nil && route.raises == nil ? methods : ["GET"] {
                         group.addTask {
                             let mark = UUID().uuidString
-                            let target = route.path + (route.path.contains("?") ? "&" : "?") + "detour-probe=" + mark
+                            let target =
+                                plan.marksInHeader ? route.path : route.path + (route.path.contains("?") ? "&" : "?") + FakeUpstream.markParameter + mark
                             let form = method == "POST" ? "detour=probe" : nil
-                            let request = HTTPProbe(
+                            var request = HTTPProbe(
                                 port: site.port, host: site.host, method: method, path: target, body: form, tls: site.tls, clientAddress: site.clientAddress)
+                            if plan.marksInHeader { request.headers = [(SandboxPlan.markHeader, mark)] }
                             var answer = await request.send(seconds: timeout)
                             for _ in 1..<max(tries, 1) where answer.status < 400 { answer = await request.send(seconds: timeout) }
                             let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)

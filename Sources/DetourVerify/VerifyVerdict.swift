@@ -267,7 +267,9 @@ enum VerifyVerdict {
                 }
                 let passes = named == true || passesUnnamed || passThroughWithoutPages || (named == nil && servingPages.contains(observation.site))
                 if passes, !(named == true && plan.serverRaisedStatuses.contains(observation.status)) {
-                    add(.upstreamPassThrough, at: site.passThroughLocation ?? route.upstreamLocation ?? route.location, observation)
+                    add(
+                        .upstreamPassThrough,
+                        at: route.passThroughByMethod[observation.method] ?? site.passThroughLocation ?? route.upstreamLocation ?? route.location, observation)
                 }
             case .site where codes.contains(observation.status):
                 // A page of the site's own answers it: covered, if not by detour's page.

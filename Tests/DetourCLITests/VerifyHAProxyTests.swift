@@ -50,11 +50,12 @@ final class VerifyHAProxyTests: XCTestCase {
 
         """
 
-    private func verify(_ config: String) throws -> ProcessResult {
+    private func verify(_ config: String, extra: [String] = []) throws -> ProcessResult {
         try folder.write(["conf/haproxy.cfg": config])
-        let arguments = [
-            "verify", "haproxy", "conf/haproxy.cfg", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
-        ]
+        let arguments =
+            [
+                "verify", "haproxy", "conf/haproxy.cfg", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
+            ] + extra
         return try workspace.detour(arguments)
     }
 
@@ -160,6 +161,25 @@ final class VerifyHAProxyTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertEqual(Set(try VerifyWorkspace.findings(result)), ["haproxy.code-not-covered:14", "haproxy.upstream-errors-pass-through:18"])
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "the server's own error page")
+    }
+
+    /// A stats page that takes every path still asks for credentials (`stats auth`): HAProxy's
+    /// 401, built-in where no errorfile 401 is in effect, detour's page where one is.
+    func testAStatsPageAskingForCredentialsAnswersWithTheErrorfileFor401() throws {
+        try folder.write([
+            "public/errors/401.html": "<p>detour's page for 401</p>\n",
+            "public/errors/401.http": "HTTP/1.0 401 Unauthorized\r\nCache-Control: no-cache\r\nContent-Type: text/html\r\n\r\n<p>detour's page for 401</p>\n",
+        ])
+        let stats = head + "listen stats\n    bind :8404\n    stats enable\n    stats uri /\n    stats auth admin:secret\n"
+        let bare = try verify(stats, extra: ["--compare-check"])
+        XCTAssertEqual(try VerifyWorkspace.findings(bare), ["haproxy.code-not-covered:14"], bare.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(bare, "/", "answering 200")?.status, 401)
+        XCTAssertEqual(try VerifyWorkspace.answer(bare, "/", "answering 200")?.body, "the server's own error page")
+        XCTAssertEqual(try VerifyWorkspace.disagreements(bare), [], bare.stdout)
+        let covered = try verify(stats + "    errorfile 401 /usr/share/detour/errors/401.http\n", extra: ["--compare-check"])
+        XCTAssertEqual(try VerifyWorkspace.findings(covered), [], covered.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(covered, "/", "answering 200")?.body, "detour's public/errors/401.html")
+        XCTAssertEqual(try VerifyWorkspace.disagreements(covered), [], covered.stdout)
     }
 
     /// HAProxy raises its own 502 only for a response it cannot read: the fake upstream sends

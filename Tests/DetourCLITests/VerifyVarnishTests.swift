@@ -23,11 +23,6 @@ final class VerifyVarnishTests: XCTestCase {
             ] + extra)
     }
 
-    /// Where `detour check` reads the VCL otherwise than the real varnishd ran it.
-    private func disagreements(_ result: ProcessResult) throws -> [String] {
-        (try VerifyWorkspace.report(result)["check_disagreements"] as? [[String: Any]] ?? []).map { "\($0)" }
-    }
-
     /// A failed fetch answered with detour's page read by std.fileread; the backend's own 5xx
     /// delivered as it came, named at the VCL as `detour check varnish` names it.
     func testAFailedFetchGetsItsPageAndTheBackendsErrorsPass() throws {
@@ -119,7 +114,7 @@ final class VerifyVarnishTests: XCTestCase {
 
             """, extra: ["--compare-check"])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertEqual(try disagreements(result), [])
+        XCTAssertEqual(try VerifyWorkspace.disagreements(result), [])
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
         let rewrites = try VerifyWorkspace.texts(result, "rewrites").filter { $0.hasPrefix("acl ") }
         XCTAssertEqual(
@@ -166,7 +161,7 @@ final class VerifyVarnishTests: XCTestCase {
             """, extra: ["--compare-check"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(try VerifyWorkspace.findings(result).contains("varnish.code-not-covered:11"), result.stdout)
-        XCTAssertEqual(try disagreements(result), [])
+        XCTAssertEqual(try VerifyWorkspace.disagreements(result), [])
         let brokenOff = try XCTUnwrap(VerifyWorkspace.answer(result, "/", "closing mid-body"))
         XCTAssertTrue(
             (brokenOff.status == 503 && brokenOff.body == "the server's own error page") || brokenOff.status == 200,
@@ -202,7 +197,7 @@ final class VerifyVarnishTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(piped), ["varnish.upstream-errors-pass-through:8"], piped.stdout)
         XCTAssertEqual(try VerifyWorkspace.answer(piped, "/", "answering 502")?.body, "the upstream's own body")
         XCTAssertEqual(try VerifyWorkspace.answer(piped, "/", "not listening")?.status, 0, "the connection closes with no answer")
-        XCTAssertEqual(try disagreements(piped), [])
+        XCTAssertEqual(try VerifyWorkspace.disagreements(piped), [])
         let delivered = try verify(
             """
             vcl 4.1;
@@ -244,7 +239,55 @@ final class VerifyVarnishTests: XCTestCase {
         XCTAssertTrue(try VerifyWorkspace.texts(delivered, "rewrites").contains("probe health: removed, as the backends' .probe that named it"))
         XCTAssertEqual(try VerifyWorkspace.answer(delivered, "/", "answering 500")?.status, 500, "delivered, never abandoned")
         XCTAssertTrue(try VerifyWorkspace.texts(delivered, "not_probed").contains { $0.contains("a synth only a PURGE request reaches") })
-        XCTAssertEqual(try disagreements(delivered), [])
+        XCTAssertEqual(try VerifyWorkspace.disagreements(delivered), [])
+    }
+
+    /// `req.url` holds the query too, so a probe's URL is the route's as written (its mark goes
+    /// in a header): the health check `req.url == "/varnish-health"` answers itself, as for
+    /// visitors, and only the fetching routes meet the broken-off answer that vcl_synth leaves
+    /// to the built-in page; check names that at vcl_synth, as verify does.
+    func testARouteTestedByItsWholeURLIsProbedAsWritten() throws {
+        let result = try verify(
+            """
+            vcl 4.1;
+
+            import std;
+
+            backend default {
+                .host = "app.internal";
+            }
+
+            sub vcl_recv {
+                if (req.url == "/varnish-health") {
+                    return (synth(200, "OK"));
+                }
+            }
+
+            sub vcl_backend_response {
+                if (beresp.status >= 500) {
+                    return (error(beresp.status));
+                }
+            }
+
+            sub vcl_backend_error {
+                set beresp.http.Content-Type = "text/html; charset=utf-8";
+                synthetic(std.fileread("/usr/share/detour/errors/" + beresp.status + ".html"));
+                return (deliver);
+            }
+
+            sub vcl_synth {
+                if (resp.status == 200) {
+                    synthetic("OK");
+                    return (deliver);
+                }
+            }
+
+            """, extra: ["--compare-check"])
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/varnish-health", "answering 500")?.status, 200, result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/varnish-health", "not listening")?.body, "the site's own body")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/503.html")
+        XCTAssertEqual(try VerifyWorkspace.findings(result), ["varnish.code-not-covered:27"], result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.disagreements(result), [])
     }
 
     /// Varnish's own error page where the VCL has none; what the compiler refuses at its place;

@@ -25,6 +25,7 @@ final class HAProxyRuleFixtureTests: XCTestCase {
         "code-not-covered-redirect-guarded": "haproxy.code-not-covered",
         "code-not-covered-stats": "haproxy.code-not-covered",
         "upstream-errors-pass-through": "haproxy.upstream-errors-pass-through",
+        "upstream-errors-pass-through-status-set": "haproxy.upstream-errors-pass-through",
         "error-page-replaced": "haproxy.error-page-replaced",
         "errorloc-redirect": "haproxy.errorloc-redirect",
         "errorloc-redirect-routed": "haproxy.errorloc-redirect",

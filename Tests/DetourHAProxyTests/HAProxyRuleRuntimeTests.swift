@@ -194,6 +194,12 @@ final class HAProxyRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(passed.contains("Traceback: app-internal-detail"), "the application's own body reaches visitors: \(passed)")
         let redirected = visit(try start("upstream-errors-pass-through-redirected-near-miss", server: "127.0.0.1:\(appPort)"))
         XCTAssertTrue(redirected.hasPrefix("HTTP/1.1 301"), "sent to https before routing: \(redirected.prefix(200))")
+        let conditional = visit(try start("upstream-errors-pass-through-status-set-hit", server: "127.0.0.1:\(appPort)"))
+        XCTAssertTrue(conditional.hasPrefix("HTTP/1.1 500"), "a set-status for another status leaves the 500: \(conditional.prefix(200))")
+        XCTAssertTrue(conditional.contains("Traceback: app-internal-detail"), conditional)
+        // An unconditional set-status: the application's answer leaves, but never as a 5xx.
+        let rewritten = visit(try start("upstream-errors-pass-through-status-set-near-miss", server: "127.0.0.1:\(appPort)"))
+        XCTAssertTrue(rewritten.hasPrefix("HTTP/1.1 401"), String(rewritten.prefix(200)))
         for scenario in ["upstream-errors-pass-through-near-miss", "upstream-errors-pass-through-frontend-near-miss"] {
             let replaced = visit(try start(scenario, server: "127.0.0.1:\(appPort)"))
             XCTAssertTrue(replaced.hasPrefix("HTTP/1.1 500") || replaced.hasPrefix("HTTP/1.0 500"), "\(scenario): \(replaced.prefix(200))")

@@ -59,6 +59,8 @@ final class NginxDirectiveCheckTests: XCTestCase {
         ("misspelt variable", "proxy_read_timeout 30s;", "add_header X-Request $reqest_id;"),
         ("map value naming no variable", "'' close;", "'' $arg;"),
         ("TLS listen without a certificate", "listen 127.0.0.1:8080;", "listen 127.0.0.1:8443 ssl;"),
+        ("a size given as a template's placeholder", "proxy_read_timeout 30s;", "client_max_body_size ${CLIENT_MAX_BODY_SIZE};"),
+        ("a time given as a variable", "proxy_read_timeout 30s;", "proxy_read_timeout $arg_timeout;"),
         ("proxy_redirect off after a rewrite", "proxy_read_timeout 30s;", "proxy_redirect http:// https://;\n            proxy_redirect off;"),
     ]
 

@@ -39,6 +39,12 @@ public struct VerifyWorkspace {
         return diagnostics.map { "\($0["rule"] as? String ?? ""):\((($0["location"] as? [String: Any])?["line"] as? Int) ?? 0)" }
     }
 
+    /// Where `detour check` reads the configuration otherwise than the real server ran it
+    /// (`--compare-check`), each as its JSON object's text.
+    public static func disagreements(_ result: ProcessResult) throws -> [String] {
+        (try report(result)["check_disagreements"] as? [[String: Any]] ?? []).map { "\($0)" }
+    }
+
     /// What `method` on `path` (of `host`, if given) got with the upstream `mode`: its status
     /// and whose body.
     public static func answer(

@@ -12,8 +12,10 @@ final class VarnishRuleFixtureTests: XCTestCase {
         "error-page-missing-file": "varnish.error-page-missing-file",
         "code-not-covered": "varnish.code-not-covered",
         "code-not-covered-synth": "varnish.code-not-covered",
+        "code-not-covered-request-choice": "varnish.code-not-covered",
         "error-page-soft-status": "varnish.error-page-soft-status",
         "upstream-errors-pass-through": "varnish.upstream-errors-pass-through",
+        "upstream-errors-pass-through-pipe": "varnish.upstream-errors-pass-through",
         "error-cached": "varnish.error-cached",
     ]
     static let fixtures = RuleFixtures(root: VarnishFixture.root, prefix: "varnish.", rules: rules)

@@ -89,6 +89,34 @@ final class VarnishRuleRuntimeTests: XCTestCase {
         XCTAssertTrue(covered.hasPrefix("HTTP/1.1 503 Closed") && covered.contains("detour-page-503"), String(covered.prefix(300)))
     }
 
+    /// A vcl_synth that chooses by the request (a CORS header for one origin) but writes no
+    /// body either way: empty for every visitor; with the page read after the choice, the page.
+    func testASynthChoosingByTheRequestIsEmptyEitherWay() throws {
+        let port = try start("code-not-covered-request-choice-hit")
+        for origin in ["", "Origin: https://shop.test\r\n"] {
+            let closed = LoopbackPort.exchange(port, "GET /closed HTTP/1.1\r\nHost: shop.test\r\n\(origin)Connection: close\r\n\r\n") ?? ""
+            XCTAssertTrue(closed.hasPrefix("HTTP/1.1 503 Closed"), String(closed.prefix(200)))
+            XCTAssertEqual(body(closed), "", closed)
+        }
+        stopVarnish()
+        let covered = try answer("code-not-covered-request-choice-near-miss", "/closed")
+        XCTAssertTrue(covered.hasPrefix("HTTP/1.1 503 Closed") && covered.contains("detour-page-503"), String(covered.prefix(300)))
+    }
+
+    /// A pipe a page request reaches hands the application's answer over as it is; a
+    /// websocket's pipe leaves page requests to the VCL's pages.
+    func testAPipeForSomePathsPassesTheBackendsErrors() throws {
+        let app = try application(status: 500, body: "Traceback: app-internal-detail")
+        let port = try start("upstream-errors-pass-through-pipe-hit", upstream: app)
+        let piped = visit(port, "/exports/orders.csv")
+        XCTAssertTrue(piped.hasPrefix("HTTP/1.1 500"), String(piped.prefix(200)))
+        XCTAssertTrue(piped.contains("Traceback: app-internal-detail"), piped)
+        XCTAssertTrue(visit(port, "/cart").contains("detour-page-500"), "the other paths get the page")
+        stopVarnish()
+        let websocketOnly = try answer("upstream-errors-pass-through-pipe-near-miss", upstream: app, "/exports/orders.csv")
+        XCTAssertTrue(websocketOnly.hasPrefix("HTTP/1.1 500") && websocketOnly.contains("detour-page-500"), String(websocketOnly.prefix(300)))
+    }
+
     func testASoftStatusSendsThePageWith200() throws {
         let soft = try answer("error-page-soft-status-hit")
         XCTAssertTrue(soft.hasPrefix("HTTP/1.1 200"), String(soft.prefix(200)))

@@ -4,7 +4,8 @@ import DetourProxyCore
 /// A backend whose servers' own 5xx reach visitors as the application wrote them: errorfile
 /// and http-error cover only HAProxy's own errors; a backend's are replaced only by
 /// `http-response return … if { status N }`, in the backend or in every frontend that routes
-/// to it (with a file, or `default-errorfiles`: the errorfile in effect).
+/// to it (with a file, or `default-errorfiles`: the errorfile in effect); an unconditional
+/// `http-response set-status` gives them all another status.
 struct HAProxyUpstreamPassThroughRule: HAProxyRule {
     static let about = HAProxyRules.upstreamPassThrough
     static let replaced = [500, 502, 503, 504]
@@ -22,9 +23,8 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
         for entry in model.proxies where entry.takesRequests && entry.kind != "listen" {
             // A frontend that answers every request itself sends no visitor on.
             if entry.settings.answersEveryRequest != nil { continue }
-            let replaced = entry.settings.replacedStatuses
             var leaves = routed
-            for (bit, code) in codes.enumerated() where !replaced.contains(code) { leaves |= 1 << bit }
+            for (bit, code) in codes.enumerated() where entry.settings.passes(code) { leaves |= 1 << bit }
             for backend in model.backends(of: entry) { leftBy[ObjectIdentifier(backend), default: 0] |= leaves }
         }
         // A backend no frontend sends visitors to is reached only where some frontend builds a
@@ -38,8 +38,7 @@ struct HAProxyUpstreamPassThroughRule: HAProxyRule {
             let left = leftBy[ObjectIdentifier(proxy)] ?? 0
             if proxy.settings.answersEveryRequest != nil { return nil }
             if proxy.kind == "backend", left & routed == 0, !namedPerRequest { return nil }
-            let replaced = proxy.settings.replacedStatuses
-            let passed = codes.enumerated().filter { bit, code in !replaced.contains(code) && (left & routed == 0 || left & (1 << bit) != 0) }.map(\.element)
+            let passed = codes.enumerated().filter { bit, code in proxy.settings.passes(code) && (left & routed == 0 || left & (1 << bit) != 0) }.map(\.element)
             guard !passed.isEmpty else { return nil }
             return Self.finding(
                 "\(proxy.kind) '\(proxy.name)' passes its servers' own \(Self.codes(passed)) to visitors as they are: errorfile and http-error cover only HAProxy's own errors",

@@ -20,6 +20,9 @@ struct NginxDirectiveTable: Sendable {
         var orMore: Bool
         /// `on` or `off` only.
         var isFlag: Bool
+        /// One value nginx reads when it starts (a size, a time, a number): a variable there,
+        /// or a template's `${PLACEHOLDER}`, is an invalid value.
+        var isConstant = false
         /// nginx refuses a second one in the same block as "is duplicate".
         var isOnce: Bool
         /// nginx takes several in one block, but refuses a second one as "is duplicate" where
@@ -101,7 +104,8 @@ struct NginxDirectiveTable: Sendable {
                     fields[0],
                     Form(
                         contexts: contexts, isBlock: equals(fields[3], "block"), counts: counts, orMore: orMore,
-                        isFlag: equals(fields[5], "flag"), isOnce: equals(fields[6], "once"), isOnceWithOff: equals(fields[6], "off-once"),
+                        isFlag: equals(fields[5], "flag"), isConstant: equals(fields[5], "constant"), isOnce: equals(fields[6], "once"),
+                        isOnceWithOff: equals(fields[6], "off-once"),
                         isBuiltin: isBuiltin)
                 ))
             if !isBuiltin {

@@ -2,7 +2,8 @@ import DetourDiagnostics
 import DetourProxyCore
 
 /// The backend's own 5xx delivered as the backend wrote it: by vcl_backend_response, or because
-/// vcl_recv pipes every request. One finding, the codes listed: the fix is the same for each.
+/// vcl_recv pipes every request, or at each pipe some page requests reach. One finding per
+/// place, the codes listed: the fix is the same for each.
 struct VarnishUpstreamPassThroughRule: VarnishRule {
     static let about = VarnishRules.upstreamPassThrough
 
@@ -21,9 +22,21 @@ struct VarnishUpstreamPassThroughRule: VarnishRule {
                     ])
             ]
         }
+        let piped = site.pipes.compactMap { at -> Diagnostic? in
+            let codes = context.pageCodes.filter { $0 >= 500 }
+            guard !codes.isEmpty else { return nil }
+            return Self.finding(
+                "this return (pipe) hands the requests that reach it to the backend: visitors get its own \(Self.codes(codes)) there as it is, and nothing at all when it is down (the connection closes)",
+                at: at,
+                notes: [
+                    Self.fix(
+                        "'return (pass);' where the answer must not be cached (a download, an export), so vcl_backend_error and vcl_backend_response see the backend's failures; pipe only websockets"
+                    )
+                ])
+        }
         let codes = Set(site.passed.map(\.code))
-        guard !codes.isEmpty else { return [] }
-        return [
+        guard !codes.isEmpty else { return piped }
+        return piped + [
             Self.finding(
                 "vcl_backend_response delivers the backend's own \(Self.codes(codes)) as it is: visitors get the application's error body, not detour's page",
                 at: site.passThroughPlace,

@@ -4,14 +4,15 @@ import Foundation
 /// Composes HAProxy configurations for the runtime oracle from building blocks (a frontend and
 /// its backend per site on ports of their own; pages as `errorfile` in `defaults`, the frontend
 /// or the backend, through `errorfiles` and `http-errors`, or `http-response return` for the
-/// application's own statuses, in the backend or the frontend; named defaults with `from`,
+/// application's own statuses, in the backend or the frontend; a backend's `http-response
+/// set-status`, with or without a condition; named defaults with `from`,
 /// `use_backend`, `http-after-response`) and plants faults (a code left out, `errorloc302` or
 /// `errorloc303` instead of a file, a file whose status line says 200, no `http-response
 /// return`, a stock page over the defaults' one, rules in an anonymous defaults, a keyword
 /// HAProxy no longer supports, a sample expression it cannot parse, a Lua script that is not
 /// there, an external check the global section does not allow, a log facility it does not
 /// have), and frontends that answer every request themselves (a redirect
-/// to https, the stats page), seeded.
+/// to https, the stats page, with or without credentials), seeded.
 struct HAProxyConfigGenerator {
     static let codes = [500, 502, 503, 504]
     /// Every keyword the generator can write, in `Oracle/haproxy-vocabulary.txt`.
@@ -51,8 +52,16 @@ struct HAProxyConfigGenerator {
         if plainBackends { lines += ["defaults plain"] + Self.timeouts + [retries(), ""] }
         for (index, port) in ports.enumerated() {
             lines += [named ? "frontend web\(index) from pages" : "frontend web\(index)", "    bind 127.0.0.1:\(port)"]
-            // A frontend that answers every request itself: a redirect to https, or the stats page.
-            if chance(10) { lines.append(chance(50) ? "    http-request redirect scheme https code 301" : "    stats uri /") }
+            // A frontend that answers every request itself: a redirect to https, or the stats page,
+            // which may ask for credentials (HAProxy's 401, with the errorfile in effect).
+            if chance(10) {
+                if chance(50) {
+                    lines.append("    http-request redirect scheme https code 301")
+                } else {
+                    lines.append("    stats uri /")
+                    if chance(50) { lines.append("    stats auth admin:secret") }
+                }
+            }
             lines.append(chance(20) ? "    use_backend app\(index) if { path_beg / }" : "    default_backend app\(index)")
             let pagesHere = !inDefaults || chance(20)
             let inFrontend = chance(50)
@@ -80,6 +89,8 @@ struct HAProxyConfigGenerator {
             // section does not allow: it refuses the file.
             if chance(8) { lines.append(chance(50) ? "    redispatch" : "    option http-tunnel") }
             if chance(2) { lines += ["    option external-check", "    external-check command /bin/true"] }
+            // Every answer given another status, or only one status: the servers' 5xx leave as 401, or as they came.
+            if chance(6) { lines.append(chance(50) ? "    http-response set-status 401" : "    http-response set-status 200 if { status 418 }") }
             if pagesHere, !inFrontend { lines += pageLines(pages: pages, viaSection: viaSection).map { "    " + $0 } }
             if replaces, !replaceInFrontend {
                 let file = chance(20) ? "lf-file" : "file"

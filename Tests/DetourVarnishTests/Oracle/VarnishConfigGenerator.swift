@@ -5,8 +5,8 @@ import Foundation
 /// backend gets, each drawn from the shapes people write (and the faults they make): what
 /// `vcl_backend_response` does with the backend's 5xx, how `vcl_backend_error` and `vcl_synth`
 /// build the answer (pages read by `std.fileread`, with `synthetic` or `set beresp.body`, a
-/// missing file, a status turned into 200, the built-in page), a path `vcl_recv` answers with
-/// `synth` itself, and a second backend routed by path. Seeded, so a disagreement is the same
+/// missing file, a status turned into 200, the built-in page, a choice by the request), a path
+/// `vcl_recv` answers with `synth` itself or pipes, and a second backend routed by path. Seeded, so a disagreement is the same
 /// VCL on every run.
 struct VarnishConfigGenerator {
     static let codes = [500, 502, 503, 504]
@@ -51,12 +51,17 @@ struct VarnishConfigGenerator {
             "    return (deliver);\n",
             "    if (resp.status == 503) {\n        set resp.body = std.fileread(\"\(folder)503.html\");\n        set resp.status = 200;\n        return (deliver);\n    }\n",
             "    if (resp.status >= 500) {\n        synthetic(\(read("resp.status")));\n        return (deliver);\n    }\n",
+            // A choice by the request that changes no body.
+            "    if (req.http.Origin) {\n        set resp.http.Access-Control-Allow-Origin = req.http.Origin;\n    }\n    return (deliver);\n",
         ])
         let closed = pick([
             "",
             "    if (req.url ~ \"^/maintenance\") {\n        return (synth(503, \"Closed\"));\n    }\n",
             "    if (req.url ~ \"^/(admin|wp-admin)/\" && client.ip !~ staff) {\n        return (synth(503, \"Closed\"));\n    }\n",
             "    if (req.url == \"/closed\") {\n        return (synth(500, \"Closed\"));\n    }\n",
+            // Pipes: one page requests reach, and a websocket's, which they never do.
+            "    if (req.url ~ \"^/exports/\") {\n        return (pipe);\n    }\n",
+            "    if (req.http.Upgrade ~ \"(?i)websocket\") {\n        return (pipe);\n    }\n",
         ])
         let timeout = pick(["", "    .first_byte_timeout = 60s;\n", "    .connect_timeout = 5s;\n    .between_bytes_timeout = 10s;\n"])
         var text = """
