@@ -17,7 +17,8 @@ struct CaddyErrorRoute: Sendable {
     var responds: [[CaddyToken]] = []
     /// A `reverse_proxy`/`php_fastcgi` line: the page is fetched from there.
     var proxy: [CaddyToken]?
-    /// `basicauth`, `basic_auth`, `forward_auth` and `respond MATCHER 4xx` lines on the way in.
+    /// `basicauth`, `basic_auth`, `forward_auth` and `respond MATCHER 4xx` (no body) lines on
+    /// the way in.
     var guards: [[CaddyToken]] = []
     /// The matcher of an enclosing `handle`/`route` that looks at the request, not the status,
     /// and the line that defines it (nil for a path matcher written in place).
@@ -75,7 +76,9 @@ struct CaddyErrorRoute: Sendable {
                 route.responds.append(line.tokens)
                 if !matched || line[1].text == "*" {
                     if route.respond == nil { route.respond = line.tokens }
-                } else if let status = line.last.flatMap({ Int($0.text) }), (400...499).contains(status) {
+                } else if let status = line.last.flatMap({ Int($0.text) }), (400...499).contains(status), line.count == 3 || line[2].text.isEmpty {
+                    // `respond MATCHER 4xx` with no body of its own: those visitors get the
+                    // status with an empty body; with a body, the site's own answer.
                     route.guards.append(line.tokens)
                 }
             case "basicauth", "basic_auth", "forward_auth": route.guards.append(line.tokens)

@@ -171,6 +171,9 @@ final class CaddyRuleRuntimeTests: XCTestCase {
         assertServesPage(try request("error-page-protected-status-block-near-miss", upstream: .down), 502, "a status matcher written as a block")
         assertServesPage(try request("error-page-protected-status-block-near-miss", upstream: .answering503), 503, "a status matcher written as a block")
         assertEmptyBody(try request("error-page-protected-respond-hit", upstream: .down), 403, "respond 403 replaces the page and its status")
+        let worded = try request("error-page-protected-respond-near-miss", upstream: .down)
+        XCTAssertEqual(worded.status, 403)
+        XCTAssertEqual(worded.body, "Ask your administrator for access", "respond with a body: the site's own answer")
         assertEmptyBody(try request("error-page-protected-import-hit", upstream: .down), 502, "basicauth in the snippet handle_errors imports")
         assertServesPage(try request("error-page-protected-import-near-miss", upstream: .down), 502, "basicauth in the site's own routes")
     }

@@ -3,7 +3,8 @@ import DetourProxyCore
 
 /// An error page that not every visitor can get: `basicauth`/`forward_auth` in its route (a
 /// refusal inside `handle_errors` is swallowed: the status goes out with an empty body), a
-/// `respond MATCHER 4xx` before it, or a request matcher with no route for the rest.
+/// `respond MATCHER 4xx` without a body before it, or a request matcher with no route for the
+/// rest.
 struct CaddyErrorPageProtectedRule: CaddyRule {
     static let about = CaddyRules.protected
 
