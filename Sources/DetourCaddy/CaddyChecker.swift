@@ -42,7 +42,9 @@ public enum CaddyChecker: ProxyDialect {
         // Past a reading error the blocks are a guess, as Caddy stops there.
         guard diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: diagnostics, coverage: [], files: files.all) }
         // Caddy's own refusals first, as Caddy would stop at them.
-        diagnostics += CaddyGlobalOptions.check(config) + CaddySiteAddresses.ambiguous(config) + checked.flatMap(\.directives) + checked.flatMap(\.rules)
+        diagnostics +=
+            CaddyGlobalOptions.check(config) + CaddySiteAddresses.ambiguous(config) + CaddySiteAddresses.unqualifiedSubjects(config)
+            + checked.flatMap(\.directives) + checked.flatMap(\.rules)
         return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.compactMap(\.coverage), files: files.all, built: (config, checked))
     }
 }

@@ -4,7 +4,8 @@ import DetourSupport
 /// What `caddy adapt` refuses in a site block once the Caddyfile is read: a directive the
 /// version read for does not know (in the site or in a `route`/`handle` inside it), a number of
 /// arguments 2.6 does not take (CaddyArgumentTable), an upstream URL it cannot dial
-/// (CaddyUpstreamAddress), `tls` values it refuses (CaddyTLSValues), and status codes after
+/// (CaddyUpstreamAddress), `tls` values it refuses (CaddyTLSValues), a word a directive's block
+/// does not take (CaddySubdirectiveTable), and status codes after
 /// `handle_errors` before Caddy 2.8 (bad ones after). Caddy stops at the first;
 /// every one is reported.
 enum CaddyDirectiveCheck {
@@ -70,6 +71,11 @@ enum CaddyDirectiveCheck {
         }
         if name.text == "tls" {
             for (word, message) in CaddyTLSValues.refusals(of: segment) { found.append(error(message, at: word, config)) }
+        }
+        if config.version.version == .debian {
+            for (word, message) in CaddySubdirectiveTable.shared.refusals(of: segment) {
+                found.append(error(message, at: word, config, notes: [config.version.note]))
+            }
         }
         if name.text == "reverse_proxy" || name.text == "php_fastcgi" {
             for (word, message) in CaddyUpstreamAddress.refusals(of: segment) { found.append(error(message, at: word, config)) }

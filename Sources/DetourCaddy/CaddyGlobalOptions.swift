@@ -18,7 +18,7 @@ enum CaddyGlobalOptions {
     ]
 
     /// What Caddy 2.6 refuses in the global options block: an option it does not know, one in
-    /// a `servers` block, or an `order` for a directive it does not have (a plugin's). Later versions are not judged: their lists are not detour's.
+    /// a `servers` block, a word the `log` block does not take, or an `order` for a directive it does not have (a plugin's). Later versions are not judged: their lists are not detour's.
     static func check(_ config: CaddyConfig) -> [Diagnostic] {
         guard let block = config.blocks.first, block.isGlobalOptions else { return [] }
         var found: [Diagnostic] = []
@@ -34,6 +34,12 @@ enum CaddyGlobalOptions {
             {
                 found.append(error("parsing caddyfile tokens for 'order': \(segment[1].text) is not a registered directive", at: segment[1], config))
                 continue
+            }
+            // The global `log` reads its block as a site's `log` does.
+            if name.text == "log" {
+                for (word, message) in CaddySubdirectiveTable.shared.refusals(of: CaddyLine(segment)) {
+                    found.append(error("parsing caddyfile tokens for 'log': Error during parsing: \(message)", at: word, config))
+                }
             }
             guard name.text == "servers" else { continue }
             for line in CaddyDirectiveCheck.block(inside: segment).lines {

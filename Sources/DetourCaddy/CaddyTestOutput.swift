@@ -33,7 +33,7 @@ public enum CaddyTestOutput {
                     searched = place.upperBound..<message.endIndex
                 }
             }
-            let location = last?.location ?? Self.ambiguousSite(message, copies: copies, main: main) ?? SourceLocation(path: main, line: 1, column: 1)
+            let location = last?.location ?? Self.siteAddressFault(message, copies: copies, main: main) ?? SourceLocation(path: main, line: 1, column: 1)
             let rule =
                 message.contains("import") && (message.contains("not found") || message.contains("Could not import"))
                 ? CaddyRules.importFailed.id
@@ -63,13 +63,15 @@ public enum CaddyTestOutput {
         return rest.hasSuffix("option ") || rest.hasSuffix("property") || rest.hasSuffix("subdirective ") || rest.hasSuffix("subdirective")
     }
 
-    /// Caddy names no line for two sites with one address: the main file's copy is read as
-    /// check reads it, and the repeat named where check names it.
-    private static func ambiguousSite(_ message: String, copies: [(copy: String, display: String)], main: String) -> SourceLocation? {
-        guard message.hasPrefix("ambiguous site definition: "), let copy = copies.first(where: { $0.display == main }) else { return nil }
+    /// Caddy names no line for two sites with one address or a host no certificate can name:
+    /// the main file's copy is read as check reads it, and the fault named where check names it.
+    private static func siteAddressFault(_ message: String, copies: [(copy: String, display: String)], main: String) -> SourceLocation? {
+        guard message.hasPrefix("ambiguous site definition: ") || message.hasPrefix(CaddySiteAddresses.unqualifiedPrefix),
+            let copy = copies.first(where: { $0.display == main })
+        else { return nil }
         let config = CaddyConfig.load(main: URL(fileURLWithPath: copy.copy), displayPath: main)
-        let key = String(message.dropFirst("ambiguous site definition: ".count))
-        return CaddySiteAddresses.ambiguous(config).first { $0.message.hasSuffix(": " + key) && $0.location.path == main }?.location
+        let faults = CaddySiteAddresses.ambiguous(config) + CaddySiteAddresses.unqualifiedSubjects(config)
+        return faults.first { $0.message == message && $0.location.path == main }?.location
     }
 
     /// Directives a later Caddy (2.8) takes in a form 2.6 refuses for its argument count.

@@ -6,7 +6,8 @@ import XCTest
 
 /// The directives detour takes for Caddy's own are those the installed `caddy adapt` knows,
 /// and Caddy 1's, which many Caddyfiles online still use, are refused by both; so are the
-/// argument counts a directive does not take, and the table of them is the installed caddy's.
+/// argument counts a directive does not take and the words its block does not take, and the
+/// tables of them are the installed caddy's.
 final class CaddyDirectiveTests: XCTestCase {
     private func adapt(_ caddyfile: String) throws -> ProcessResult {
         let folder = try TemporaryFolder(files: ["Caddyfile": caddyfile])
@@ -56,6 +57,15 @@ final class CaddyDirectiveTests: XCTestCase {
             "php_fastcgi http://php:443", "reverse_proxy app:8080/", "reverse_proxy unix//run/app.sock",
             "tls off", "tls internal", "tls admin@example.com", "tls /etc/cert.pem", "tls {\n\t\tprotocols tls1.0 tls1.3\n\t}",
             "tls {\n\t\tprotocols tls1.2 tls1.1\n\t}", "tls {\n\t\tprotocols tls1.2 tls1.3\n\t}",
+            // Subdirectives of later versions, and their 2.6 near misses.
+            "reverse_proxy app:8080 {\n\t\tread_buffer_size 4096\n\t}", "reverse_proxy app:8080 {\n\t\ttransport http {\n\t\t\tread_buffer 4096\n\t\t}\n\t}",
+            "reverse_proxy {\n\t\tdynamic a app 8080 {\n\t\t\tversions ipv4\n\t\t}\n\t}",
+            "reverse_proxy {\n\t\tdynamic a app 8080 {\n\t\t\trefresh 10s\n\t\t}\n\t}",
+            "tls {\n\t\tissuer acme {\n\t\t\tprofile shortlived\n\t\t}\n\t}", "tls {\n\t\tissuer acme {\n\t\t\temail a@example.com\n\t\t}\n\t}",
+            "log {\n\t\tformat filter {\n\t\t\twrap json\n\t\t\trequest>remote_ip ip_mask 8 32\n\t\t}\n\t}",
+            "log {\n\t\tformat filter {\n\t\t\twrap json\n\t\t\tfields {\n\t\t\t\trequest>remote_ip ip_mask 8 32\n\t\t\t}\n\t\t}\n\t}",
+            "file_server {\n\t\tbrowse\n\t\tdirectory_listing\n\t}", "tls {\n\t\tclient_auth {\n\t\t\tverifier leaf\n\t\t}\n\t}",
+            "header {\n\t\tX-Anything yes\n\t}", "encode {\n\t\tgzip\n\t\tminimum_length 1024\n\t}",
         ]
         for site in sites {
             let folder = try TemporaryFolder(files: ["Caddyfile": ":8080 {\n\t\(site)\n}\n"])
@@ -90,15 +100,18 @@ final class CaddyDirectiveTests: XCTestCase {
         XCTAssertEqual(read.findings.map(\.location.line), [5])
     }
 
-    func testTheArgumentTableIsTheInstalledCaddys() throws {
+    /// The argument counts and the words each block takes, asked again of the installed caddy.
+    func testTheProbedTablesAreTheInstalledCaddys() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let result = try ProcessRunner.run(
-            try RequiredTool.find("python3"),
-            [
-                root.appendingPathComponent("scripts/caddy-directives/probe.py").path, "--verify",
-                root.appendingPathComponent("Sources/DetourCaddy/CaddyArgumentData.swift").path,
-            ])
-        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        for (script, table) in [("caddy-directives", "CaddyArgumentData"), ("caddy-subdirectives", "CaddySubdirectiveData")] {
+            let result = try ProcessRunner.run(
+                try RequiredTool.find("python3"),
+                [
+                    root.appendingPathComponent("scripts/\(script)/probe.py").path, "--verify",
+                    root.appendingPathComponent("Sources/DetourCaddy/\(table).swift").path,
+                ])
+            XCTAssertEqual(result.status, 0, "\(table): " + result.stdout + result.stderr)
+        }
     }
 
     func testCaddyOnesDirectivesAreRefusedByBoth() throws {

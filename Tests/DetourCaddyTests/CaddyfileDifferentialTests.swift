@@ -70,6 +70,38 @@ final class CaddyfileDifferentialTests: XCTestCase {
             ["Caddyfile": "{\n\tservers {\n\t\ttrusted_proxies static private_ranges\n\t}\n}\nexample.com {\n\trespond hi\n}\n"]
         ),
         ("global option of a later Caddy", ["Caddyfile": "{\n\tpersist_config off\n}\nexample.com {\n\trespond hi\n}\n"]),
+        ("site address with placeholder text", ["Caddyfile": "n8n.<domain>.<suffix> {\n\treverse_proxy n8n:5678\n}\n"]),
+        ("placeholder text in a plain-HTTP address", ["Caddyfile": "http://n8n.<domain> {\n\trespond hi\n}\n"]),
+        ("placeholder text on the HTTP port", ["Caddyfile": "<domain>:80 {\n\trespond hi\n}\n"]),
+        ("placeholder text with an internal issuer", ["Caddyfile": "<domain> {\n\ttls internal\n\trespond hi\n}\n"]),
+        ("a wildcard inside a label", ["Caddyfile": "example.com, a*.example.com {\n\trespond hi\n}\n"]),
+        ("a wildcard label first", ["Caddyfile": "*.example.com {\n\trespond hi\n}\n"]),
+        ("an unset variable for the host", ["Caddyfile": "{$DETOUR_UNSET_HOST}:8443 {\n\trespond hi\n}\n"]),
+        (
+            "global log filter written without 2.6's fields block",
+            [
+                "Caddyfile":
+                    "{\n\tlog {\n\t\tformat filter {\n\t\t\twrap json\n\t\t\trequest>remote_ip ip_mask 8 32\n\t\t}\n\t}\n}\nexample.com {\n\trespond hi\n}\n"
+            ]
+        ),
+        (
+            "global log filter with its fields block",
+            [
+                "Caddyfile":
+                    "{\n\tlog {\n\t\tformat filter {\n\t\t\twrap json\n\t\t\tfields {\n\t\t\t\trequest>remote_ip ip_mask 8 32\n\t\t\t}\n\t\t}\n\t}\n}\nexample.com {\n\trespond hi\n}\n"
+            ]
+        ),
+        (
+            "proxy subdirective of a later Caddy inside handle",
+            ["Caddyfile": "example.com {\n\thandle /api/* {\n\t\treverse_proxy app:8080 {\n\t\t\tread_buffer_size 4096\n\t\t}\n\t}\n}\n"]
+        ),
+        (
+            "proxy transport subdirective inside handle",
+            [
+                "Caddyfile":
+                    "example.com {\n\thandle /api/* {\n\t\treverse_proxy app:8080 {\n\t\t\ttransport http {\n\t\t\t\tread_buffer 4096\n\t\t\t}\n\t\t}\n\t}\n}\n"
+            ]
+        ),
         (
             "snippet written above, imported after later lines of a block",
             [
@@ -85,7 +117,8 @@ final class CaddyfileDifferentialTests: XCTestCase {
             defer { folder.remove() }
             let result = try CaddyAdapt.run("Caddyfile", in: folder.url)
             let config = CaddyConfig.load(main: folder.url.appendingPathComponent("Caddyfile"), displayPath: "Caddyfile")
-            let errors = config.diagnostics + CaddyGlobalOptions.check(config) + CaddyDirectiveCheck.check(config)
+            let errors =
+                config.diagnostics + CaddyGlobalOptions.check(config) + CaddyDirectiveCheck.check(config) + CaddySiteAddresses.unqualifiedSubjects(config)
             XCTAssertEqual(
                 errors.isEmpty, result.status == 0, "\(name): caddy adapt says \(Self.lastLine(result.stderr)); detour says \(errors.map(\.message))")
             guard result.status != 0, let first = errors.first, let (file, line) = Self.place(in: result.stderr) else { continue }

@@ -46,6 +46,8 @@ struct CaddyConfigGenerator {
         // copy_response sends the application's own answer on: its errors pass through.
         let answer = intercepts && chance(90) ? "\t\terror \"upstream error\" {rp.status_code}" : "\t\tcopy_response"
         if intercepts || chance(10) { lines += ["\t@error status 5xx", "\thandle_response @error {", answer, "\t}"] }
+        // A subdirective now and then, one of them a later Caddy's that 2.6 refuses.
+        if chance(4) { lines.insert(["\tread_buffer_size 4096", "\tflush_interval -1", "\tlb_try_duration 1s"].randomElement(using: &random)!, at: 1) }
         return lines + ["}"]
     }
 
