@@ -50,17 +50,30 @@ struct NginxCondition {
         case .kept:
             return operandNames.allSatisfy({ Self.valueOnRedirect($0, uri: uri) == .kept }) ? .asBefore : .unknown
         case .known(let text):
-            guard operandNames.isEmpty else { return .unknown }
-            let op = words[1]
-            let matched: Bool
-            if op == "=" || op == "!=" {
-                matched = text == operand
-            } else {
-                guard let regex = NginxRegex.compile(operand, caseless: op.hasSuffix("*")) else { return .unknown }
-                matched = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-            }
-            return matched != op.hasPrefix("!") ? .holds : .fails
+            guard operandNames.isEmpty, let holds = Self.compare(text, words[1], operand) else { return .unknown }
+            return holds ? .holds : .fails
         }
+    }
+
+    /// Whether the condition holds for a request by `method`, when it reads the method alone
+    /// (`if ($request_method = POST)`, `!~ ^(GET|HEAD)$`); nil when it reads anything else.
+    func holds(forMethod method: String) -> Bool? {
+        guard words.count == 3, words[0] == "$request_method", Self.operators.contains(words[1]), NginxVariables.names(in: words[2]).isEmpty else {
+            return nil
+        }
+        return Self.compare(method, words[1], words[2])
+    }
+
+    /// `text OP operand` as nginx's `if` compares them; nil for an expression it cannot compile.
+    private static func compare(_ text: String, _ op: String, _ operand: String) -> Bool? {
+        let matched: Bool
+        if op == "=" || op == "!=" {
+            matched = text == operand
+        } else {
+            guard let regex = NginxRegex.compile(operand, caseless: op.hasSuffix("*")) else { return nil }
+            matched = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        return matched != op.hasPrefix("!")
     }
 
     private enum Value: Equatable {

@@ -21,6 +21,7 @@ extension NginxSandboxPlanner {
         if let destination, let pass = destination.upstreamPass, destination.scope.intercepts[pass.module] != nil {
             route.intercepting = NginxRules.interceptedCodeWithoutPage.id
         }
+        if let searched = server.searchedLocation(for: path)?.location { route.passThroughByMethod = Self.passesByMethod(searched) }
         // The codes its location's own `error_page` lines drop from those it inherits: what
         // nginx raises there for them (an access rule's 403, a password's 401) gets no page.
         if let destination, destination.definesErrorPages, destination.match != .condition, let first = destination.scope.errorPages.first {
@@ -28,6 +29,20 @@ extension NginxSandboxPlanner {
             if !dropped.isEmpty { route.droppedPages = (first.directive.location, dropped, NginxRules.inheritedErrorPageDropped.id) }
         }
         return route
+    }
+
+    /// By method, the `proxy_pass` of an `if` on the request's method inside `location` that a
+    /// request by it reaches (`if ($request_method = POST) { proxy_pass …; }`): the last `if`
+    /// that holds is the one whose settings nginx serves with.
+    static func passesByMethod(_ location: NginxLocation) -> [String: SourceLocation] {
+        var places: [String: SourceLocation] = [:]
+        for method in SandboxPlan.probedMethods {
+            for branch in location.children where branch.match == .condition {
+                guard let condition = NginxCondition(branch.directive), condition.holds(forMethod: method) == true else { continue }
+                places[method] = branch.upstreamPass?.directive.location
+            }
+        }
+        return places
     }
 
     /// What nginx logs when an `error_page` of `server` sends a code to a named location the

@@ -5,6 +5,8 @@ import DetourDiagnostics
 /// and what cannot be probed. Rewrites change only what a run on 127.0.0.1 needs: addresses,
 /// upstreams, state and log paths, installed paths (`--map`).
 public struct SandboxPlan: Sendable {
+    /// How each route is asked: as a page is read, as a form is sent, and for its headers only.
+    public static let probedMethods = ["GET", "POST", "HEAD"]
     /// A file the configuration reads: where it is, and how findings name it.
     public struct File: Sendable {
         public var path: String

@@ -67,7 +67,7 @@ public enum VarnishSandbox {
             var route = route
             route.places.own = model.places(for: synth.map { .synth($0) } ?? .deadBackend)
             // A pipe this route's requests by a method reach: what passes is named there.
-            for method in VarnishSite.pageRequestMethods where !model.pipes.isEmpty {
+            for method in SandboxPlan.probedMethods where !model.pipes.isEmpty {
                 route.passThroughByMethod[method] = VarnishSite.pipes(config.program, method: method, url: route.path).first
             }
             if synth == nil {

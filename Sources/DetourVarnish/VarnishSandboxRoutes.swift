@@ -32,7 +32,7 @@ enum VarnishSandboxRoutes {
             guard
                 let method = tokens.indices.dropLast(2).lazy.compactMap({ index -> String? in
                     guard tokens[index].isName("req.method"), tokens[index + 1].isSymbol("=="), tokens[index + 2].kind == .string else { return nil }
-                    return probedMethods.contains(tokens[index + 2].text) ? nil : tokens[index + 2].text
+                    return SandboxPlan.probedMethods.contains(tokens[index + 2].text) ? nil : tokens[index + 2].text
                 }).first
             else { return }
             arm.body.forEachStatement { inner in
@@ -51,9 +51,6 @@ enum VarnishSandboxRoutes {
             }
         }
     }
-
-    /// The methods `detour verify` sends.
-    private static let probedMethods: Set<String> = ["GET", "POST", "HEAD"]
 
     /// N of `return (synth(N …))`.
     private static func synthStatus(_ statement: VCLStatement) -> Int? {

@@ -72,7 +72,8 @@ struct VarnishSite: Sendable {
         let fetches = Self.fetches(recv)
         pipedAt = fetches ? nil : recv.lazy.filter { $0.action == "pipe" }.compactMap(\.returnAt).first
         var pipes: [SourceLocation] = []
-        for method in Self.pageRequestMethods where fetches {
+        // The methods of a visitor's page requests (the built-in VCL pipes any other).
+        for method in SandboxPlan.probedMethods where fetches {
             for at in Self.pipes(program, method: method) where !pipes.contains(at) { pipes.append(at) }
         }
         self.pipes = pipes
@@ -158,9 +159,6 @@ struct VarnishSite: Sendable {
     private static func fetches(_ recv: [VCLPath]) -> Bool {
         recv.contains { !["synth", "pipe", "purge", "fail"].contains($0.action ?? "") }
     }
-
-    /// The methods of a visitor's page requests (the built-in VCL pipes any other).
-    static let pageRequestMethods = ["GET", "POST", "HEAD"]
 
     /// The `return (pipe)` of the VCL's own that a page request by `method` (to `url`, where
     /// given) can reach, with no `Upgrade` header (a websocket's pipe shows no page).

@@ -46,8 +46,7 @@ public enum Verifier {
         public var refusal: String?
     }
 
-    /// How each route is asked: as a page is read, as a form is sent, and for its headers only.
-    static let methods = ["GET", "POST", "HEAD"]
+    static let methods = SandboxPlan.probedMethods
 
     /// The modes each route is probed under, the working one first.
     static let modes: [FakeUpstream.Mode] = [

@@ -99,6 +99,19 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("reach visitors as it wrote it"), result.stdout)
     }
 
+    /// A location that hands each method to a proxy_pass of its own, inside `if` blocks: a page
+    /// read meets one, a form the other, and each passes the application's errors at its own
+    /// line, where check names them too. The near miss's `if` on the method has no proxy_pass:
+    /// a form meets the location's own, as nginx's `if` inherits it.
+    func testAProxyPassInsideAnIfOnTheMethodIsNamedWhereTheMethodMeetsIt() throws {
+        let servers =
+            "server {\n    server_name app.example;\n    \(pagesSnippet)\n    location = /upload {\n        if ($request_method = GET) {\n            proxy_pass http://127.0.0.1:3001;\n        }\n        if ($request_method = POST) {\n            proxy_pass http://127.0.0.1:3002;\n        }\n    }\n    location / {\n        if ($request_method = POST) {\n            add_header X-Form sent;\n        }\n        proxy_pass http://127.0.0.1:3000;\n    }\n}\n"
+        let result = try verify(servers, extra: ["--compare-check"])
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stderr)
+        XCTAssertEqual(try findings(result).filter { $0.rule == "nginx.upstream-errors-pass-through" }.map(\.line).sorted(), [7, 10, 17], result.stdout)
+        XCTAssertEqual(try XCTUnwrap(report["check_disagreements"] as? [[String: Any]]).count, 0, result.stdout)
+    }
+
     func testAPageThatIsNotThereAndAPageSentWithSuccess() throws {
         let missing = try verify(
             "server {\n    server_name a.example;\n    \(pagesSnippet)\n    location / { proxy_pass http://app; proxy_intercept_errors on; }\n}\nupstream app { server 10.1.1.1:80 max_fails=3; }\n",

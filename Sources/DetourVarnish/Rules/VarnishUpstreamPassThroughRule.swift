@@ -8,12 +8,13 @@ struct VarnishUpstreamPassThroughRule: VarnishRule {
     static let about = VarnishRules.upstreamPassThrough
 
     func check(_ site: VarnishSite, in context: VarnishCheckContext) -> [Diagnostic] {
+        // What a pipe hands over unread: the backend's 5xx detour has pages for.
+        let pipedCodes = context.pageCodes.filter { $0 >= 500 }
         if site.pipedAt != nil {
-            let codes = context.pageCodes.filter { $0 >= 500 }
-            guard !codes.isEmpty else { return [] }
+            guard !pipedCodes.isEmpty else { return [] }
             return [
                 Self.finding(
-                    "vcl_recv pipes every request it does not answer itself: visitors get the backend's own \(Self.codes(codes)) as it is, and nothing at all when it is down (the connection closes)",
+                    "vcl_recv pipes every request it does not answer itself: visitors get the backend's own \(Self.codes(pipedCodes)) as it is, and nothing at all when it is down (the connection closes)",
                     at: site.passThroughPlace,
                     notes: [
                         Self.fix(
@@ -22,18 +23,19 @@ struct VarnishUpstreamPassThroughRule: VarnishRule {
                     ])
             ]
         }
-        let piped = site.pipes.compactMap { at -> Diagnostic? in
-            let codes = context.pageCodes.filter { $0 >= 500 }
-            guard !codes.isEmpty else { return nil }
-            return Self.finding(
-                "this return (pipe) hands the requests that reach it to the backend: visitors get its own \(Self.codes(codes)) there as it is, and nothing at all when it is down (the connection closes)",
-                at: at,
-                notes: [
-                    Self.fix(
-                        "'return (pass);' where the answer must not be cached (a download, an export), so vcl_backend_error and vcl_backend_response see the backend's failures; pipe only websockets"
-                    )
-                ])
-        }
+        let piped =
+            pipedCodes.isEmpty
+            ? []
+            : site.pipes.map { at in
+                Self.finding(
+                    "this return (pipe) hands the requests that reach it to the backend: visitors get its own \(Self.codes(pipedCodes)) there as it is, and nothing at all when it is down (the connection closes)",
+                    at: at,
+                    notes: [
+                        Self.fix(
+                            "'return (pass);' where the answer must not be cached (a download, an export), so vcl_backend_error and vcl_backend_response see the backend's failures; pipe only websockets"
+                        )
+                    ])
+            }
         let codes = Set(site.passed.map(\.code))
         guard !codes.isEmpty else { return piped }
         return piped + [

@@ -131,6 +131,13 @@ struct NginxConfigGenerator {
         case 5:
             // A front controller: every path rewritten into the application's location.
             lines.append("        location / { rewrite ^/(.*)$ /app/$1 last; }")
+        case 6:
+            // Forms go to the application by a proxy_pass of their own, inside an `if` on the
+            // method, which inherits the location's interception.
+            let intercepts = chance(50) ? " proxy_intercept_errors on;" : ""
+            lines.append(
+                "        location / { if ($request_method = POST) { proxy_pass http://127.0.0.1:\(upstream); } proxy_pass http://127.0.0.1:\(upstream);\(intercepts) proxy_read_timeout 300ms; }"
+            )
         default: lines.append("        location / { return 200 \"home\"; }")
         }
         return lines
