@@ -1,9 +1,12 @@
+import Foundation
+
 /// How many arguments each site-block directive of Caddy 2.6 takes on a line without a block,
 /// after its name and after a matcher: probed from the real `caddy adapt` by
-/// scripts/caddy-directives/probe.py (CaddyArgumentData.swift). A line with a block is not
-/// judged: a block changes what some directives need (`tls {` takes none).
+/// scripts/caddy-directives/probe.py (CaddyArgumentData.swift). A line with a block is judged
+/// by a table of its own: a block changes what some directives need (`tls {` takes none,
+/// Caddy 1's `rewrite {` is refused).
 struct CaddyArgumentTable: Sendable {
-    static let shared = CaddyArgumentTable(caddyArgumentData)
+    static let shared = CaddyArgumentTable(caddyArgumentData, blocks: caddyBlockArgumentData)
 
     /// Bit n: n arguments taken (n ≤ 8); `orMore`: every count from the last bit up too.
     struct Counts: Sendable {
@@ -30,13 +33,51 @@ struct CaddyArgumentTable: Sendable {
     /// Words a directive takes as its only argument where it takes no other (`file_server browse`).
     private var keywords: [String: Set<String>] = [:]
 
-    init(_ data: String) {
+    /// For a line with a block, by argument count (0 to 4): `.` where Caddy takes it, else the
+    /// word its refusal names (`n` the name, `m` the matcher, a digit that argument, `{` or `}`).
+    private var blockEntries: [String: (plain: [Character], matched: [Character])] = [:]
+
+    init(_ data: String, blocks: String = "") {
         for line in data.split(separator: "\n") {
             let fields = line.split(separator: "\t")
             guard fields.count == 3 || fields.count == 4 else { continue }
             entries[String(fields[0])] = (Counts(fields[1]), Counts(fields[2]))
             if fields.count == 4 { keywords[String(fields[0])] = Set(fields[3].split(separator: ",").map(String.init)) }
         }
+        for line in blocks.split(separator: "\n") {
+            let fields = line.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 3 else { continue }
+            blockEntries[fields[0]] = (Array(fields[1]), Array(fields[2]))
+        }
+    }
+
+    /// What Caddy refuses of a line that opens a block, in its words, at the word it names; nil
+    /// when it takes the line, the line has no block, or more arguments than were probed.
+    func blockRefusal(of line: CaddyLine) -> (word: CaddyToken, message: String)? {
+        guard let name = line.first, let columns = blockEntries[name.text],
+            let brace = line.firstIndex(where: { $0.text == "{" && !$0.isQuoted })
+        else { return nil }
+        let words = line[1..<brace]
+        let matched = words.first.map(CaddyErrorRoute.isMatcher) ?? false
+        let arguments = matched ? words.dropFirst() : words
+        let column = matched ? columns.matched : columns.plain
+        guard arguments.count < column.count else { return nil }
+        let named: CaddyToken
+        switch column[arguments.count] {
+        case "n": named = name
+        case "m": named = words[words.startIndex]
+        case "{": return (line[brace], "Unexpected token '{', expecting argument")
+        case "}":
+            // Probed with an empty block: a block with lines (`tls { protocols … }`) is taken.
+            let inside = CaddyDirectiveCheck.block(inside: line)
+            guard inside.lines.isEmpty, let closing = inside.closing else { return nil }
+            named = closing
+        case let digit where digit.isNumber:
+            guard let index = digit.wholeNumberValue, index < arguments.count else { return nil }
+            named = arguments[arguments.startIndex + index]
+        default: return nil
+        }
+        return (named, "Wrong argument count or unexpected line ending after '\(named.text)'")
     }
 
     /// The word Caddy names when it refuses the line's argument count (the first one too many,

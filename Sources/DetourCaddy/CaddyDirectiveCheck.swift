@@ -61,6 +61,9 @@ enum CaddyDirectiveCheck {
         if !rootPathAsMatcher, let word = CaddyArgumentTable.shared.refusal(of: segment), config.version.version == .debian {
             found.append(error("Wrong argument count or unexpected line ending after '\(word.text)'", at: word, config, notes: [config.version.note]))
         }
+        if let (word, message) = CaddyArgumentTable.shared.blockRefusal(of: segment), config.version.version == .debian {
+            found.append(error(message, at: word, config, notes: [config.version.note]))
+        }
         if rootPathAsMatcher, !config.version.version.takesRootWithoutMatcher {
             // Before 2.8 a first word that starts with '/' (quoted or not) is a path matcher,
             // leaving no root.

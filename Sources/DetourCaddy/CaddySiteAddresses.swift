@@ -64,6 +64,8 @@ enum CaddySiteAddresses {
             if authority[authority.index(after: colon)...] == httpPort { return nil }
             authority = authority[..<colon]
         }
+        // An IPv6 literal's brackets are not the host's (`[CF_HOST]` is read as `CF_HOST`).
+        if authority.hasPrefix("["), authority.hasSuffix("]") { authority = authority.dropFirst().dropLast() }
         return authority.isEmpty ? nil : String(authority)
     }
 

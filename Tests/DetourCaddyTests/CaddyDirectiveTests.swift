@@ -57,6 +57,9 @@ final class CaddyDirectiveTests: XCTestCase {
             "php_fastcgi http://php:443", "reverse_proxy app:8080/", "reverse_proxy unix//run/app.sock",
             "tls off", "tls internal", "tls admin@example.com", "tls /etc/cert.pem", "tls {\n\t\tprotocols tls1.0 tls1.3\n\t}",
             "tls {\n\t\tprotocols tls1.2 tls1.1\n\t}", "tls {\n\t\tprotocols tls1.2 tls1.3\n\t}",
+            // Argument counts on a line that opens a block: Caddy 1's rewrite, and near misses.
+            "rewrite {\n\t\tto {path} /index.php\n\t}", "rewrite / {\n\t\text /\n\t}", "rewrite * /index.html {\n\t}",
+            "root * /srv {\n\t}", "abort {\n\t}", "tls {\n\t}", "log access {\n\t\toutput stderr\n\t}", "log {\n\t\toutput stderr\n\t}",
             // Subdirectives of later versions, and their 2.6 near misses.
             "reverse_proxy app:8080 {\n\t\tread_buffer_size 4096\n\t}", "reverse_proxy app:8080 {\n\t\ttransport http {\n\t\t\tread_buffer 4096\n\t\t}\n\t}",
             "reverse_proxy {\n\t\tdynamic a app 8080 {\n\t\t\tversions ipv4\n\t\t}\n\t}",

@@ -75,6 +75,7 @@ final class CaddyfileDifferentialTests: XCTestCase {
         ("placeholder text on the HTTP port", ["Caddyfile": "<domain>:80 {\n\trespond hi\n}\n"]),
         ("placeholder text with an internal issuer", ["Caddyfile": "<domain> {\n\ttls internal\n\trespond hi\n}\n"]),
         ("a wildcard inside a label", ["Caddyfile": "example.com, a*.example.com {\n\trespond hi\n}\n"]),
+        ("placeholder text in brackets, read as an IPv6 host", ["Caddyfile": "[CF_HOST] {\n\trespond hi\n}\n"]),
         ("a wildcard label first", ["Caddyfile": "*.example.com {\n\trespond hi\n}\n"]),
         ("an unset variable for the host", ["Caddyfile": "{$DETOUR_UNSET_HOST}:8443 {\n\trespond hi\n}\n"]),
         (

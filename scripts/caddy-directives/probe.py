@@ -6,6 +6,11 @@ argument-count error ("Wrong argument count or unexpected line ending after …"
 directive does not take; any other answer (a bad value, success) means the count is taken.
 Words a directive's parser compares its one argument with (KEYWORDS) are adapted alone too, and
 those taken where one `x` is not make a fourth column.
+Lines that open a block are asked apart, with 0 to 4 words `p1`…`p4` before an empty block, after
+the name and after `/m`: for each count, `.` where Caddy takes it, else the token its refusal
+names (`n` the name, `m` the matcher, `0`-`3` that word, `{` for "Unexpected token '{', expecting
+argument", `}` the block's end); a block changes what some directives take (`tls {` needs no
+argument, `rewrite {` is Caddy 1's).
 Writes the table `detour check caddy` reads (Sources/DetourCaddy/CaddyArgumentData.swift).
 
     scripts/caddy-directives/probe.py [--caddy PATH] [--out FILE | --verify FILE]
@@ -30,6 +35,11 @@ HEADER = """\
 // block (n, a-b, n+ for n or more, - for none): after the name, then after a matcher; then
 // the words taken as its only argument where one other word is not.
 """
+BLOCK_HEADER = """\
+// Each directive on a line that opens a block, with 0 to 4 arguments: after the name, then after
+// a matcher, `.` where Caddy takes the count, else the word its refusal names (n the name, m the
+// matcher, 0-3 that argument, { the brace it did not expect, } the block's end).
+"""
 
 
 def directives():
@@ -44,6 +54,31 @@ def takes(caddy, folder, name, count, matcher=""):
         out.write(":1 {\n\t%s%s%s\n}\n" % (name, matcher, " x" * count))
     result = subprocess.run([caddy, "adapt", "--config", path, "--adapter", "caddyfile"], capture_output=True, text=True)
     return "Wrong argument count" not in result.stdout + result.stderr
+
+
+def named_with_block(caddy, folder, name, count, matcher=""):
+    """What `caddy adapt` names refusing `name[ /m] p1…pN {}`: `.` where it takes the line."""
+    path = os.path.join(folder, "Caddyfile")
+    words = "".join(" p%d" % (n + 1) for n in range(count))
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(":1 {\n\t%s%s%s {\n\t}\n}\n" % (name, matcher, words))
+    result = subprocess.run([caddy, "adapt", "--config", path, "--adapter", "caddyfile"], capture_output=True, text=True)
+    output = result.stdout + result.stderr
+    if "Unexpected token '{', expecting argument" in output:
+        return "{"
+    named = re.search(r"Wrong argument count or unexpected line ending after '([^']*)'", output)
+    if not named:
+        return "."
+    word = named.group(1)
+    if word == name:
+        return "n"
+    if word == matcher.strip():
+        return "m"
+    if word == "}":
+        return "}"
+    if re.fullmatch(r"p[1-4]", word):
+        return str(int(word[1]) - 1)
+    raise SystemExit("%s: caddy names %r, which is none of the line's words" % (name, word))
 
 
 def counts_text(accepted):
@@ -70,15 +105,19 @@ def counts_text(accepted):
 
 
 def table(caddy):
-    rows = []
+    rows, block_rows = [], []
     with tempfile.TemporaryDirectory() as folder:
         for name in directives():
             plain = [n for n in range(MOST + 1) if takes(caddy, folder, name, n)]
             matched = [n for n in range(MOST + 1) if takes(caddy, folder, name, n, " /m")]
             words = [word for word in KEYWORDS.get(name, []) if 1 not in plain and takes(caddy, folder, name + " " + word, 0)]
             rows.append("    %s\t%s\t%s%s\n" % (name, counts_text(plain), counts_text(matched), "\t" + ",".join(words) if words else ""))
+            with_block = ["".join(named_with_block(caddy, folder, name, n, matcher) for n in range(MOST + 1)) for matcher in ("", " /m")]
+            block_rows.append("    %s\t%s\t%s\n" % (name, with_block[0], with_block[1]))
     version = subprocess.run([caddy, "version"], capture_output=True, text=True).stdout.split(" ")[0].strip()
-    return HEADER % ("Caddy " + version) + 'let caddyArgumentData = """\n' + "".join(rows) + '    """\n'
+    return (
+        HEADER % ("Caddy " + version) + 'let caddyArgumentData = """\n' + "".join(rows) + '    """\n\n'
+        + BLOCK_HEADER + 'let caddyBlockArgumentData = """\n' + "".join(block_rows) + '    """\n')
 
 
 def main():
