@@ -41,6 +41,9 @@ public enum ErrorPageChecks {
     /// Error pages sent with a success status: crawlers and monitors see the site working. Not
     /// where a guard refuses every visitor the page, or its file is missing: they get that
     /// refusal or a 404, not the success (each its own finding; the status is seen once it goes).
+    /// A page fetched from the upstream is not sent for its 504: asked of the upstream that did
+    /// not answer in time, it waits as long, and visitors get the server's own page (the proxied
+    /// page's finding); an upstream that sends an error for one path still answers another.
     @inlinable public static func softStatuses<Origin>(_ site: ErrorPageSite<Origin>) -> [(
         route: ErrorPageRoute<Origin>, status: ErrorPageRoute<Origin>.SuccessStatus
     )] {
@@ -48,7 +51,12 @@ public enum ErrorPageChecks {
             guard !route.isSignIn, !route.guards.contains(where: { !$0.selectsRequests }),
                 route.files.isEmpty || route.files.contains(where: { $0.file.exists })
             else { return [] }
-            return route.successStatuses.filter { $0.status < 400 }.map { (route, $0) }
+            var sent = route
+            if route.upstream != nil {
+                sent.codes.removeAll { $0 == 504 }
+                guard sent.codes.contains(where: { $0 >= 400 }) else { return [] }
+            }
+            return route.successStatuses.filter { $0.status < 400 }.map { (sent, $0) }
         }
     }
 

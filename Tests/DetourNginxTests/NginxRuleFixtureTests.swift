@@ -43,6 +43,8 @@ final class NginxRuleFixtureTests: XCTestCase {
         "error-page-protected-own-refusal": "nginx.error-page-protected",
         // Its '=200' is no soft status while the password keeps the page from everyone.
         "error-page-protected-soft-status": "nginx.error-page-protected",
+        // Its '504 =200' is no soft status: the page is asked of the upstream that did not answer in time.
+        "error-page-proxied-soft-status-timeout": "nginx.error-page-proxied",
         "add-header-without-always": "nginx.add-header-without-always",
         "code-not-covered": "nginx.code-not-covered",
         "code-not-covered-other-location": "nginx.code-not-covered",
