@@ -11,6 +11,8 @@ struct HAProxyConfig: Sendable {
     var files: [String] = []
     /// The Lua scripts loaded so far: a later file's proxies use what the first's global loads.
     private var lua = HAProxyLuaScripts(lookup: nil)
+    /// The length of the global `unix-bind prefix` a `bind`'s socket path is joined to.
+    private var unixBindPrefix: Int? = 0
 
     /// `paths`: what `-f` names, each with how it is shown; `version`: the HAProxy whose
     /// keywords the lines are read for; `scripts`: where the Lua scripts `lua-load` names are
@@ -112,6 +114,9 @@ struct HAProxyConfig: Sendable {
                 if let refusal = lua.load(line) { diagnostics.append(refusal) }
                 samples.reader.loadsLua = lua.mayRegister
             }
+            if line.keyword == "unix-bind", sections.last?.kind == "global", let prefix = line.words.firstIndex(where: { $0.text == "prefix" }) {
+                unixBindPrefix = prefix + 1 < line.words.count ? line.words[prefix + 1].text.utf8.count : nil
+            }
             if HAProxySection.kinds.contains(line.keyword) {
                 var section = HAProxySection(kind: line.keyword, location: line.location)
                 acls.enter()
@@ -176,6 +181,10 @@ struct HAProxyConfig: Sendable {
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1])))
                 } else if let refusal = HAProxyLogLine.refusal(of: line, inGlobal: sections[sections.count - 1].kind == "global") {
+                    diagnostics.append(.error(HAProxyRules.syntax.id, refusal.message + ": HAProxy refuses the file", at: line.location(of: refusal.word)))
+                } else if let refusal = HAProxyAddressLines.refusal(
+                    of: line, in: sections[sections.count - 1], unixPrefix: unixBindPrefix, environment: environment)
+                {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal.message + ": HAProxy refuses the file", at: line.location(of: refusal.word)))
                 } else if !stopped, let unregistered = lua.refusal(of: line) {
                     diagnostics.append(

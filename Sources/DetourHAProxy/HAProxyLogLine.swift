@@ -1,7 +1,7 @@
 /// A `log` line's arguments as HAProxy 2.6 reads them (parse_logsrv() in src/log.c): the
 /// target, then optionally `len N`, `format F` and `sample R:S` in that order, the facility, and
 /// optionally a level and a minimum level; HAProxy's words for what it refuses. The target's
-/// address is not judged.
+/// address, which HAProxy reads after them, is HAProxyAddressLines'.
 enum HAProxyLogLine {
     /// log_facilities[], log_levels[] and the names of log_formats[] in src/log.c.
     static let facilities: Set<String> = [

@@ -31,7 +31,8 @@ public enum HAProxySandbox {
         guard let data = FileManager.default.contents(atPath: main.path) else { return plan }
         let model = HAProxyModel(config)
         var planner = HAProxySandboxPlanner(
-            bytes: [UInt8](data), context: context, configFolder: main.deletingLastPathComponent().path, tlsRefusedServers: model.tlsRefusedServers)
+            bytes: [UInt8](data), context: context, configFolder: main.deletingLastPathComponent().path, tlsRefusedServers: model.tlsRefusedServers,
+            refusedLines: Set(config.diagnostics.map(\.location.line)))
         for section in config.sections { planner.rewrite(section) }
         plan.rewrites = planner.rewrites
         plan.notProbed = planner.notProbed

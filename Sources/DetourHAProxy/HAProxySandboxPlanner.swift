@@ -28,15 +28,22 @@ struct HAProxySandboxPlanner {
         "server-state-base", "ulimit-n", "uid", "gid", "node", "localpeer", "set-dumpable", "quiet",
     ]
     static let timeouts: Set<String> = ["connect", "server", "tunnel", "queue"]
+    /// The keywords whose lines the sandbox rewrites for their addresses.
+    static let addressKeywords: Set<String> = ["bind", "peer", "server", "server-template", "source", "default-server"]
     /// Words after which a path names a file to answer with (`http-request return … file F`).
     static let fileArguments: Set<String> = ["file", "lf-file", "errorfile"]
 
     /// The server lines HAProxy refuses for TLS with no CA file (`HAProxyServerVerify`).
     let tlsRefusedServers: Set<SourceLocation>
 
-    init(bytes: [UInt8], context: SandboxContext, configFolder: String, tlsRefusedServers: Set<SourceLocation> = []) {
+    /// The lines HAProxy refuses while it reads them (an address a keyword does not take): an
+    /// address line among them stays as written, so HAProxy's own test refuses it there too.
+    let refusedLines: Set<Int>
+
+    init(bytes: [UInt8], context: SandboxContext, configFolder: String, tlsRefusedServers: Set<SourceLocation> = [], refusedLines: Set<Int> = []) {
         lines = SourceLines(bytes)
         self.context = context
+        self.refusedLines = refusedLines
         self.configFolder = configFolder
         self.tlsRefusedServers = tlsRefusedServers
     }
@@ -64,6 +71,7 @@ struct HAProxySandboxPlanner {
         }
         for line in section.lines {
             let words = line.words.map(\.text)
+            if refusedLines.contains(line.number), Self.addressKeywords.contains(line.keyword) { continue }
             switch (section.kind, line.keyword) {
             case ("global", "user"), ("global", "group"):
                 if context.asRoot {

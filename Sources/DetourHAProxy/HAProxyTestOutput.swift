@@ -14,14 +14,29 @@ public enum HAProxyTestOutput {
             reading.servesNothing = "haproxy: the configuration has no frontend or listen section to serve visitors, nothing to probe"
             return reading
         }
-        for raw in output.split(separator: "\n") where raw.contains("[ALERT]") {
-            var line = String(raw)
+        // An alert goes on over the lines that do not start a message of their own (a server
+        // option's refusal is on the next line).
+        var alerts: [String] = []
+        for raw in output.split(separator: "\n") {
+            if raw.hasPrefix("[") {
+                if raw.contains("[ALERT]") { alerts.append(String(raw)) } else { alerts.append("") }
+            } else if !alerts.isEmpty, !alerts[alerts.count - 1].isEmpty {
+                let more = raw.trimmingCharacters(in: .whitespaces)
+                // A full stop alone on its line ends the sentence before it.
+                let joint = more.allSatisfy { $0 == "." } ? "" : " "
+                if !more.isEmpty { alerts[alerts.count - 1] = alerts[alerts.count - 1].trimmingCharacters(in: .whitespaces) + joint + more }
+            }
+        }
+        for alert in alerts where !alert.isEmpty {
+            var line = alert.trimmingCharacters(in: .whitespaces)
             for file in copies { line = line.replacingOccurrences(of: file.copy, with: file.display) }
             // `[ALERT]    (1234) : config : parsing [conf/haproxy.cfg:36] : errorfile : …`
             guard var message = line.range(of: ") : ").map({ String(line[$0.upperBound...]) }) else { continue }
             if message.hasPrefix("config : ") { message.removeFirst("config : ".count) }
             // The summary after the alerts names no fault of its own.
             if message.hasPrefix("Fatal errors found in configuration") || message.hasPrefix("Error(s) found in configuration file") { continue }
+            // A keyword's parser failing after its own alert said why, at its line.
+            if message.hasPrefix("error encountered while processing"), !reading.findings.isEmpty { continue }
             var location = SourceLocation(path: main, line: 1, column: 1)
             if let open = message.range(of: "["), let close = message.range(of: "]", range: open.upperBound..<message.endIndex) {
                 let place = message[open.upperBound..<close.lowerBound]

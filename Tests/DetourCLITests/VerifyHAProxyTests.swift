@@ -244,6 +244,20 @@ final class VerifyHAProxyTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(checked), ["haproxy.syntax:18", "haproxy.syntax:19", "haproxy.syntax:20"], checked.stdout)
     }
 
+    /// An address its keyword does not take (a listener without a port, a server's port
+    /// range) stays as written in the sandbox, where the loopback port or the fake upstream
+    /// would have hidden it: HAProxy refuses those lines, as `detour check haproxy` says.
+    func testAnAddressItsKeywordDoesNotTakeIsRefusedAsWritten() throws {
+        let refused = try verify(head + pages + "frontend www\n    bind 10.0.0.1\n    default_backend app\n\nbackend app\n    server a 10.0.0.5:80-81\n")
+        XCTAssertEqual(refused.status, 1, refused.stdout + refused.stderr)
+        XCTAssertEqual(try VerifyWorkspace.findings(refused), ["haproxy.syntax:19", "haproxy.syntax:23"], refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("missing port specification in '10.0.0.1'"), refused.stdout)
+        let checked = try workspace.detour([
+            "check", "haproxy", "conf/haproxy.cfg", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--format", "json",
+        ])
+        XCTAssertEqual(try VerifyWorkspace.findings(checked), ["haproxy.syntax:19", "haproxy.syntax:23"], checked.stdout)
+    }
+
     /// A Lua script at an installed path is read through `--map`, as page files are: HAProxy
     /// starts with it and its service answers. Without a map the sandbox has nothing there, and
     /// HAProxy refuses the script's line and the service it would have registered.

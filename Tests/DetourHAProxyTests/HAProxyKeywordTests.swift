@@ -217,6 +217,11 @@ final class HAProxyKeywordTests: XCTestCase {
             [ALERT]    (1) : config : [/tmp/x/haproxy.cfg:8] : parsing [/tmp/x/haproxy.cfg:8] : 'server' not allowed because frontend 'web' has no backend capability.
             [ALERT]    (1) : config : parsing [/tmp/x/haproxy.cfg:9] : character '/' is not permitted in server name 'a/b'.
             [ALERT]    (1) : config : http frontend 'web' (/tmp/x/haproxy.cfg:21) tries to use incompatible tcp backend 'acme' (/tmp/x/haproxy.cfg:37) in a 'use_backend' rule (see 'mode').
+            [ALERT]    (1) : config : [/tmp/x/haproxy.cfg:40] : 'server b/s2' :
+              'usesrc 0.0.0.1:+1' : port offset not permitted here in '0.0.0.1:+1'
+
+            .
+            [ALERT]    (1) : config : error encountered while processing 'usesrc'.
             """
         let reading = HAProxyTestOutput.read(output, copies: [("/tmp/x/haproxy.cfg", "haproxy.cfg")], main: "haproxy.cfg")
         XCTAssertEqual(
@@ -226,7 +231,13 @@ final class HAProxyKeywordTests: XCTestCase {
                 "haproxy.cfg:9 haproxy.syntax",
                 // Found once the files are read: at the section HAProxy names first.
                 "haproxy.cfg:21 haproxy.syntax",
+                // A server option's refusal goes on over the next lines; the parser's
+                // summary after it names no place and no fault of its own.
+                "haproxy.cfg:40 haproxy.syntax",
             ])
+        XCTAssertEqual(
+            reading.findings.last?.message, "'server b/s2' : 'usesrc 0.0.0.1:+1' : port offset not permitted here in '0.0.0.1:+1'.",
+            "the whole alert, as haproxy -c wrote it over three lines")
     }
 
     func testABackendsKeywordInAFrontendIsRefusedAFrontendsInABackendIgnored() throws {

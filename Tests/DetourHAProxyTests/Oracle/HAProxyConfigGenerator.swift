@@ -11,8 +11,8 @@ import Foundation
 /// return`, a stock page over the defaults' one, rules in an anonymous defaults, a keyword
 /// HAProxy no longer supports, a sample expression it cannot parse, a Lua script that is not
 /// there, an external check the global section does not allow, a log facility it does not
-/// have), and frontends that answer every request themselves (a redirect
-/// to https, the stats page, with or without credentials), seeded.
+/// have, an address form its keyword does not take), and frontends that answer every request
+/// themselves (a redirect to https, the stats page, with or without credentials), seeded.
 struct HAProxyConfigGenerator {
     static let codes = [500, 502, 503, 504]
     /// Every keyword the generator can write, in `Oracle/haproxy-vocabulary.txt`.
@@ -28,6 +28,8 @@ struct HAProxyConfigGenerator {
     mutating func configuration(ports: [Int], upstream: Int, pages: String) -> String {
         // A log facility HAProxy 2.6 does not have (a later version's): it refuses the file.
         var lines = ["global", chance(2) ? "    log stdout format raw profile" : "    log stdout format raw local0"]
+        // A log server's port range: a log line takes one port, and HAProxy refuses the file.
+        if chance(2) { lines.append("    log 127.0.0.1:514-515 local0") }
         // A Lua script that is not there, and a service it would have registered: HAProxy refuses both.
         let missingLua = chance(3)
         if missingLua { lines.append("    lua-load detour-missing.lua") }
@@ -83,6 +85,9 @@ struct HAProxyConfigGenerator {
             lines.append("    server app 127.0.0.1:\(upstream)" + (chance(3) ? (chance(50) ? " ssl" : " check-ssl") : ""))
             // A server's name written twice in one backend: refused, unless the copy has an id.
             if chance(3) { lines.append("    server app 127.0.0.1:\(upstream)" + (chance(50) ? " id 9" : "")) }
+            // The address the backend's connections leave from: a port offset there (a
+            // server's address takes one, this one not) makes HAProxy refuse the file.
+            if chance(3) { lines.append(chance(50) ? "    source 0.0.0.0" : "    source 0.0.0.0:+1") }
             // A tcp backend behind the http frontend: HAProxy refuses the file once it has read it.
             if chance(3) { lines.append("    mode tcp") }
             // A keyword HAProxy no longer supports (1.x's), or an external check the global
