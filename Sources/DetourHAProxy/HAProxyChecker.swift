@@ -27,7 +27,7 @@ public enum HAProxyChecker: ProxyDialect {
         let version = HAProxyVersionSource(options.serverVersion.flatMap(HAProxyVersionSource.Version.init))
         let config = HAProxyConfig.load(
             [(options.main, options.mainDisplay)] + options.more, environment: environment, version: version,
-            scripts: .init(base: options.main.deletingLastPathComponent().path, maps: options.maps))
+            files: .init(base: options.main.deletingLastPathComponent().path, maps: options.maps))
         // Past a reading error HAProxy stops once it has read the files; what it refuses while
         // reading them is said with it, in the files' order.
         guard config.diagnostics.isEmpty else {
@@ -41,7 +41,9 @@ public enum HAProxyChecker: ProxyDialect {
         }
         let model = HAProxyModel(config)
         // A configuration HAProxy refuses serves nobody: its refusals are all there is to say.
-        guard model.diagnostics.isEmpty else { return ProxyCheck.Report(diagnostics: model.diagnostics, coverage: [], files: config.files) }
+        guard model.diagnostics.isEmpty, config.afterReading.isEmpty else {
+            return ProxyCheck.Report(diagnostics: config.afterReading + model.diagnostics, coverage: [], files: config.files)
+        }
         let pageCodes = PageFolder.codes(in: options.pages)
         // Each HTTP frontend's neutral model, on every core: its routes follow its backends,
         // which may be defined anywhere in the files, so there is no reading to overlap.

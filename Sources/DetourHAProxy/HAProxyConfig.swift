@@ -7,6 +7,10 @@ import Foundation
 struct HAProxyConfig: Sendable {
     var sections: [HAProxySection] = []
     var diagnostics: [Diagnostic] = []
+    /// What HAProxy refuses only once it has read the files without a fatal error: the
+    /// log-format strings of `use_backend`, `log-format`, `unique-id-format` and
+    /// `error-log-format`, which it parses then (check_config_validity()).
+    var afterReading: [Diagnostic] = []
     /// Every file read, as findings name them.
     var files: [String] = []
     /// The Lua scripts loaded so far: a later file's proxies use what the first's global loads.
@@ -15,14 +19,14 @@ struct HAProxyConfig: Sendable {
     private var unixBindPrefix: Int? = 0
 
     /// `paths`: what `-f` names, each with how it is shown; `version`: the HAProxy whose
-    /// keywords the lines are read for; `scripts`: where the Lua scripts `lua-load` names are
-    /// looked for (nil: not judged).
+    /// keywords the lines are read for; `files`: where the Lua scripts `lua-load` names and the
+    /// pattern files of ACLs and map converters are looked for (nil: not judged).
     static func load(
         _ paths: [(url: URL, display: String)], environment: [String: String], version: HAProxyVersionSource = HAProxyVersionSource(),
-        scripts: HAProxyLuaScripts.Lookup? = nil
+        files: HAProxyFileLookup? = nil
     ) -> HAProxyConfig {
         var config = HAProxyConfig()
-        config.lua = HAProxyLuaScripts(lookup: scripts)
+        config.lua = HAProxyLuaScripts(lookup: files)
         for (url, display) in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
@@ -68,6 +72,7 @@ struct HAProxyConfig: Sendable {
         var acls = HAProxyACLNames()
         var samples = HAProxySampleRefusals(reader: HAProxySampleReader(refusesUnknown: version.refusesUnknown))
         samples.reader.loadsLua = lua.mayRegister
+        samples.reader.patternFiles = lua.lookup
         // HAProxy stops reading at an HTTP rule it refuses (its expressions, an action no Lua
         // script registered): it names only the first.
         var stopped = false
@@ -197,7 +202,8 @@ struct HAProxyConfig: Sendable {
                     // HAProxy's words end with a full stop, some with two.
                     var message = Substring(refusal.message)
                     while message.hasSuffix(".") { message = message.dropLast() }
-                    diagnostics.append(.error(HAProxyRules.syntax.id, message + stops, at: line.location(of: refusal.word)))
+                    let finding = Diagnostic.error(HAProxyRules.syntax.id, message + stops, at: line.location(of: refusal.word))
+                    if Self.formatsReadLater.contains(line.keyword) { afterReading.append(finding) } else { diagnostics.append(finding) }
                     stopped = refusal.stops
                 }
                 sections[sections.count - 1].lines.append(line)
@@ -259,6 +265,8 @@ struct HAProxyConfig: Sendable {
 
     /// The sections that make a proxy, whose line takes a name and `from <defaults>`.
     private static let proxyKinds: Set<String> = ["defaults", "frontend", "backend", "listen"]
+    /// The keywords whose log-format strings HAProxy parses once it has read the files.
+    private static let formatsReadLater: Set<String> = ["use_backend", "log-format", "log-format-sd", "unique-id-format", "error-log-format"]
 
     private mutating func condition(_ words: [String], _ line: HAProxyLine, _ environment: [String: String]) -> Bool {
         if let value = HAProxyCondition.evaluate(words, environment: environment) { return value }

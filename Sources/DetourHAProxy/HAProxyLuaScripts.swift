@@ -9,23 +9,9 @@ import Foundation
 /// from the folder it runs in); an installed one only through `--map`, else left to the
 /// deployment, as are the names a script that is there registers.
 struct HAProxyLuaScripts: Sendable {
-    /// Where relative paths start, and the `--map`s to find installed ones here; nil: no script
-    /// is judged.
-    struct Lookup: Sendable {
-        var base: String
-        var maps: [PagePathMap]
+    let lookup: HAProxyFileLookup?
 
-        /// Whether the script exists here; nil for an installed path no `--map` names.
-        func exists(_ path: String) -> Bool? {
-            if !path.hasPrefix("/") { return FileManager.default.fileExists(atPath: base + "/" + path) }
-            guard maps.contains(where: { $0.covers(path) }) else { return nil }
-            return FileManager.default.fileExists(atPath: PagePathMap.apply(maps, to: path))
-        }
-    }
-
-    let lookup: Lookup?
-
-    init(lookup: Lookup?) {
+    init(lookup: HAProxyFileLookup?) {
         self.lookup = lookup
     }
 

@@ -13,6 +13,11 @@ struct HAProxySampleReader {
     var loadsLua = false
     /// Whether a map converter has named the empty pattern file already.
     private var openedEmptyPatternFile = false
+    /// Where the pattern files of `-f` and map converters are looked for (nil: not judged).
+    var patternFiles: HAProxyFileLookup?
+    /// The pattern files named so far: HAProxy opens each name once, and a name it could not
+    /// open is not refused again.
+    private var namedPatternFiles: Set<String> = []
     /// The log-format strings and expressions read so far and taken: configurations repeat them.
     private var readWords: Set<String> = []
     /// Each ACL's first word read so far: what it gives (nil: not judged).
@@ -148,7 +153,7 @@ struct HAProxySampleReader {
 
     /// The options before an ACL's patterns (-i -n -u -f -m -M --), after a first word that gives
     /// what `matched` says.
-    private func readOptions(_ options: some Sequence<String>, matched: Bool, named: String) throws(Refusal) {
+    private mutating func readOptions(_ options: some Sequence<String>, matched: Bool, named: String) throws(Refusal) {
         var matched = matched
         var words = options.makeIterator()
         var next = words.next()
@@ -166,6 +171,7 @@ struct HAProxySampleReader {
                 continue
             case "-f":
                 guard matched else { throw askMethod() }
+                if let refusal = patternFileRefusal(next ?? "") { throw Refusal(message: refusal) }
                 next = words.next()
                 continue
             case "-m":
@@ -230,8 +236,10 @@ struct HAProxySampleReader {
             }
             converterName = converter
             index = try arguments(bytes, from: end, of: known) { said("invalid arg \($0.position + 1) in converter '\(converter)' : \($0.message)") }
-            if Self.isBare(bytes, end, index), let bare = bareRefusal(of: converter, known) {
-                throw Refusal(message: said("invalid args in converter '\(converter)' : \(bare)"))
+            if Self.isBare(bytes, end, index) {
+                if let bare = bareRefusal(of: converter, known) { throw Refusal(message: said("invalid args in converter '\(converter)' : \(bare)")) }
+            } else if converter.hasPrefix("map"), let refusal = patternFileRefusal(Self.text(Self.argument(bytes, from: end + 1).value[...])) {
+                throw Refusal(message: said("invalid args in converter '\(converter)' : \(refusal)"))
             }
             type = known.output
             count += 1
@@ -258,24 +266,7 @@ struct HAProxySampleReader {
         if !keyword.arguments.isEmpty, !(empty && keyword.required == 0) {
             while position < keyword.arguments.count {
                 var value: [UInt8] = []
-                var single = false
-                var double = false
-                while !empty, index < bytes.count {
-                    let byte = bytes[index]
-                    if byte == UInt8(ascii: "\"") && !single {
-                        double.toggle()
-                    } else if byte == UInt8(ascii: "'") && !double {
-                        single.toggle()
-                    } else if byte == UInt8(ascii: "\\") && !single && index + 1 < bytes.count {
-                        index += 1
-                        value.append(bytes[index])
-                    } else if !single && !double && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")")) {
-                        break
-                    } else {
-                        value.append(byte)
-                    }
-                    index += 1
-                }
+                if !empty { (value, index) = Self.argument(bytes, from: index) }
                 let type = keyword.arguments[position]
                 if value.isEmpty, Self.needsValue(type) {
                     // An empty optional argument ends the list.
@@ -299,6 +290,38 @@ struct HAProxySampleReader {
         if index < bytes.count, bytes[index] == UInt8(ascii: ")") { return index + 1 }
         let rest = Self.text(bytes[index...])
         throw ArgumentFailure(message: rest.isEmpty ? "expected ')'" : "expected ')' before '\(rest)'", position: position > 1 ? position - 1 : position)
+    }
+
+    /// The argument from `start` up to the `,` or `)` after it (quotes and backslashes undone),
+    /// and where it ends.
+    private static func argument(_ bytes: [UInt8], from start: Int) -> (value: [UInt8], end: Int) {
+        var value: [UInt8] = []
+        var single = false
+        var double = false
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") && !single {
+                double.toggle()
+            } else if byte == UInt8(ascii: "'") && !double {
+                single.toggle()
+            } else if byte == UInt8(ascii: "\\") && !single && index + 1 < bytes.count {
+                index += 1
+                value.append(bytes[index])
+            } else if !single && !double && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")")) {
+                break
+            } else {
+                value.append(byte)
+            }
+            index += 1
+        }
+        return (value, index)
+    }
+
+    /// HAProxy's refusal of a pattern file it cannot open, the first time it is named.
+    private mutating func patternFileRefusal(_ path: String) -> String? {
+        guard !path.isEmpty, namedPatternFiles.insert(path).inserted, patternFiles?.exists(path) == false else { return nil }
+        return "failed to open pattern file <\(path)>"
     }
 
     /// What HAProxy says of a converter given no argument, if it refuses that. A map

@@ -7,9 +7,11 @@ struct HAProxySampleRefusals {
     var reader: HAProxySampleReader
 
     /// Lines whose words after the keyword (up to a condition) are log-format strings or hold them.
+    /// (The legacy `redirect` keyword's location is literal text: src/http_rules.c reads it
+    /// without a format, unlike `http-request redirect`.)
     private static let formatted: Set<String> = [
-        "http-request", "http-response", "http-after-response", "tcp-request", "tcp-response", "use_backend", "redirect", "log-format",
-        "log-format-sd", "error-log-format", "unique-id-format",
+        "http-request", "http-response", "http-after-response", "tcp-request", "tcp-response", "use_backend", "log-format", "log-format-sd",
+        "error-log-format", "unique-id-format",
     ]
     /// The actions whose next word is a sample expression.
     private static let sampled: Set<String> = ["track-sc0", "track-sc1", "track-sc2", "capture"]

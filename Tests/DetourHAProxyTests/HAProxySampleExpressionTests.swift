@@ -94,6 +94,7 @@ final class HAProxySampleExpressionTests: XCTestCase {
             "http-response set-header x %{+Q}[res.hdrr(x)]",
             "use_backend %[req.hdrz(host)]",
             "log-format \"%ci %[src,nosuch]\"",
+            "http-request redirect location /x%[src,nosuch]",
             // An action given a number of arguments it does not take; an unset variable is none.
             "http-request set-header X-Forwarded-Proto",
             "http-request add-header Host \"$DETOUR_UNSET_VARIABLE\"",
@@ -114,6 +115,8 @@ final class HAProxySampleExpressionTests: XCTestCase {
             "http-request set-var(txn.x) req.hdr(host),lower",
             "http-request set-header x %[lua.anything]",
             "use_backend %[req.hdr(host),lower,map(/dev/null,app)]",
+            // The legacy `redirect`'s location is literal text.
+            "redirect location /x%[src,nosuch]",
             "log-format \"%ci:%cp [%tr] %ft %b/%s %{+Q}r %[capture.req.hdr(0)]\"",
         ]
         for line in lines {
@@ -126,6 +129,37 @@ final class HAProxySampleExpressionTests: XCTestCase {
                 XCTAssertTrue(checked[Self.firstLine]?.contains(expected) ?? false, "\(line): check says \(checked), HAProxy \(said)")
             }
         }
+    }
+
+    /// The pattern files ACLs (`-f`) and map converters name, relative to where HAProxy runs
+    /// (check reads them from the main file's folder): one that is not there is refused the first
+    /// time its name is met, in HAProxy's words; one that is there is read. A log-format's
+    /// expression (`use_backend %[…]`) is refused only once the files are read without a fatal
+    /// error.
+    func testAPatternFileThatIsNotThereIsRefusedTheFirstTimeItIsNamed() throws {
+        let lines = [
+            "acl a src -f maps/missing.lst", "acl b src -f maps/missing.lst", "acl c src -f maps/hosts.lst",
+            "acl d req.hdr(host),map(maps/missing.map) -m found", "acl e hdr(host),map_dom(maps/hosts.map,x) -m found",
+            "acl f path_beg -i -f maps/hosts.lst -f maps/other-missing.lst", "use_backend %[req.hdr(host),lower,map(maps/backends-missing.map,app)]",
+            "use_backend %[req.hdr(host),lower,map(maps/backends.map,app)]", "http-request set-var(txn.x) req.hdr(host),map_sub(\"maps/ua.map\",-)",
+        ]
+        try folder.write(["maps/hosts.lst": "127.0.0.1\n", "maps/hosts.map": "a b\n", "maps/backends.map": "a app\n"])
+        let checked = try checkRefusals(lines)
+        let verdict = try ProcessRunner.run(try RequiredTool.find("haproxy"), ["-c", "-f", "haproxy.cfg"], in: folder.url)
+        let refused = HAProxyTestOutput.read(verdict.stdout + verdict.stderr, copies: [], main: "haproxy.cfg").findings
+        XCTAssertEqual(checked.keys.sorted(), refused.map(\.location.line), verdict.stdout + verdict.stderr)
+        // A use_backend's format is read once the files are, and only when they were read
+        // without a fatal error.
+        XCTAssertEqual(refused.map(\.location.line), [0, 3, 5, 8].map { $0 + Self.firstLine }, "the lines that name a file not there first")
+        for finding in refused {
+            XCTAssertTrue(
+                checked[finding.location.line]?.hasPrefix(finding.message.trimmingCharacters(in: CharacterSet(charactersIn: "."))) ?? false, "\(checked)")
+        }
+        let later = try checkRefusals(["use_backend %[req.hdr(host),lower,map(maps/backends-missing.map,app)]", "log-format \"%ci %[src,nosuch]\""])
+        let laterVerdict = try ProcessRunner.run(try RequiredTool.find("haproxy"), ["-c", "-f", "haproxy.cfg"], in: folder.url)
+        let laterRefused = HAProxyTestOutput.read(laterVerdict.stdout + laterVerdict.stderr, copies: [], main: "haproxy.cfg").findings
+        XCTAssertEqual(laterRefused.map(\.location.line).sorted(), [Self.firstLine, Self.firstLine + 1], laterVerdict.stderr)
+        XCTAssertEqual(later.keys.sorted(), [Self.firstLine, Self.firstLine + 1], "\(later)")
     }
 
     /// Every fetch and converter HAProxy registers, bare and with an argument list it cannot
