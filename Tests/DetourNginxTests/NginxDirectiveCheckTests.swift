@@ -27,6 +27,7 @@ final class NginxDirectiveCheckTests: XCTestCase {
                 location / {
                     proxy_pass http://app;
                     proxy_read_timeout 30s;
+                    aio threads;
                     proxy_set_header Connection $connection_upgrade;
                 }
             }
@@ -62,6 +63,8 @@ final class NginxDirectiveCheckTests: XCTestCase {
         ("a size given as a template's placeholder", "proxy_read_timeout 30s;", "client_max_body_size ${CLIENT_MAX_BODY_SIZE};"),
         ("a time given as a variable", "proxy_read_timeout 30s;", "proxy_read_timeout $arg_timeout;"),
         ("proxy_redirect off after a rewrite", "proxy_read_timeout 30s;", "proxy_redirect http:// https://;\n            proxy_redirect off;"),
+        // Debian's nginx is built with threads and without file AIO: its table says so.
+        ("a value the build refuses", "aio threads;", "aio on;"),
     ]
 
     private static func nginxSays(_ text: String, nginx: URL, scratch: TemporaryFolder) throws -> (message: String, line: Int?)? {

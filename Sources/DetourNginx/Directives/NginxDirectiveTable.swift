@@ -62,11 +62,15 @@ struct NginxDirectiveTable: Sendable {
     /// blocks it is known in (`variableInHTTP`, `variableInStream`).
     private var variables: [String: UInt8] = [:]
     private var variablePrefixes: [(prefix: String, blocks: UInt8)] = []
+    /// The values this build refuses wherever they are written ("aio on" without file AIO),
+    /// with nginx's words, by the name's id.
+    private(set) var refusedValues: [Int32: [String: String]] = [:]
     static let variableInHTTP: UInt8 = 1, variableInStream: UInt8 = 2
 
     init(_ text: String) {
         var text = text
         var rows: [(name: ArraySlice<UInt8>, form: Form)] = []
+        var refusedByName: [[UInt8]: [String: String]] = [:]
         // Read as bytes: the table is read at every start, and Character-wise splitting of its
         // 1,300 rows would cost more than checking a small configuration.
         let bytes = text.withUTF8 { Array($0) }
@@ -92,6 +96,10 @@ struct NginxDirectiveTable: Sendable {
                 } else {
                     variables[string(name), default: 0] |= blocks
                 }
+                continue
+            }
+            if equals(fields[3], "refused-value") {
+                refusedByName[Array(fields[0]), default: [:]][string(fields[4])] = string(fields[5])
                 continue
             }
             let (counts, orMore) = Self.counts(Substring(string(fields[4])))
@@ -126,6 +134,7 @@ struct NginxDirectiveTable: Sendable {
             var form = row.form
             form.nameID = Int32(names.count - 1)
             forms.append(form)
+            if let values = refusedByName[bytes] { refusedValues[form.nameID] = values }
         }
         var size = 16
         while size < names.count * 4 { size *= 2 }

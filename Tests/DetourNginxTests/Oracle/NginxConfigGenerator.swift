@@ -4,8 +4,9 @@ import Foundation
 /// Composes nginx configurations for the runtime oracle from building blocks (proxied,
 /// redirect-only and static sites; error pages at the server or in one location; the pages'
 /// own location in its forms) and plants faults (a code left out, the pages' location missing,
-/// guarded, pointed elsewhere, a soft status, no `proxy_intercept_errors`; a sign-in flow
-/// under `auth_request`, `try_files` before the application, a `rewrite`), seeded.
+/// guarded, pointed elsewhere, a soft status, no `proxy_intercept_errors`, a value the build
+/// refuses; a sign-in flow under `auth_request`, `try_files` before the application, a
+/// `rewrite`), seeded.
 struct NginxConfigGenerator {
     static let codes = [500, 502, 503, 504]
     /// Every directive the generator can write, in `Oracle/nginx-vocabulary.txt`.
@@ -112,6 +113,8 @@ struct NginxConfigGenerator {
         lines.append("            proxy_connect_timeout 1s;")
         lines.append("            proxy_read_timeout 300ms;")
         if chance(85) { lines.append("            proxy_intercept_errors on;") }
+        // Reading files in threads, or with file AIO, which Debian's nginx is built without: refused.
+        if chance(3) { lines.append(chance(50) ? "            aio threads;" : "            aio on;") }
         if inLocation { lines += errorPages.map { "            " + $0 } }
         lines.append("        }")
         switch Int.random(in: 0..<10, using: &random) {
