@@ -31,11 +31,18 @@ public enum HAProxyChecker: ProxyDialect {
         // Past a reading error HAProxy stops once it has read the files; what it refuses while
         // reading them is said with it, in the files' order.
         guard config.diagnostics.isEmpty else {
-            let reading = config.diagnostics + config.sections.flatMap(HAProxyModel.anonymousDefaultsRefusals)
             let order = Dictionary(config.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             func place(_ diagnostic: Diagnostic) -> (Int, Int, Int) {
                 (order[diagnostic.location.path] ?? Int.max, diagnostic.location.line, diagnostic.location.column)
             }
+            // HAProxy opens each page file as it reads its line: one it cannot open is refused
+            // with the rest, up to where it stops reading.
+            let stop = config.diagnostics.filter { $0.message.hasSuffix(HAProxyConfig.stopsReading) }.map(place).min { $0 < $1 }
+            let read = HAProxyModel(config)
+            let context = HAProxyCheckContext(
+                pageCodes: [], pagesFolder: nil, maps: options.maps, base: options.main.deletingLastPathComponent().path, model: read, sites: [])
+            let pages = HAProxyMissingPageRule().check(read, in: context).filter { page in stop.map { place(page) < $0 } ?? true }
+            let reading = config.diagnostics + config.sections.flatMap(HAProxyModel.anonymousDefaultsRefusals) + pages
             let ordered = reading.sorted { place($0) < place($1) }
             return ProxyCheck.Report(diagnostics: ordered, coverage: [], files: config.files)
         }

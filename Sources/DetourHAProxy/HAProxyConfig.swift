@@ -11,6 +11,8 @@ struct HAProxyConfig: Sendable {
     /// log-format strings of `use_backend`, `log-format`, `unique-id-format` and
     /// `error-log-format`, which it parses then (check_config_validity()).
     var afterReading: [Diagnostic] = []
+    /// How a refusal after which HAProxy reads no further line ends.
+    static let stopsReading = "HAProxy refuses the file and stops reading it"
     /// Every file read, as findings name them.
     var files: [String] = []
     /// The Lua scripts loaded so far: a later file's proxies use what the first's global loads.
@@ -198,7 +200,7 @@ struct HAProxyConfig: Sendable {
                 } else if !stopped, Self.proxyKinds.contains(sections[sections.count - 1].kind),
                     let refusal = samples.refusal(of: line, kind: sections[sections.count - 1].kind, name: sections[sections.count - 1].name)
                 {
-                    let stops = refusal.stops ? ": HAProxy refuses the file and stops reading it" : ": HAProxy refuses the file"
+                    let stops = refusal.stops ? ": " + Self.stopsReading : ": HAProxy refuses the file"
                     // HAProxy's words end with a full stop, some with two.
                     var message = Substring(refusal.message)
                     while message.hasSuffix(".") { message = message.dropLast() }

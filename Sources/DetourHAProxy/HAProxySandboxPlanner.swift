@@ -30,6 +30,9 @@ struct HAProxySandboxPlanner {
     static let timeouts: Set<String> = ["connect", "server", "tunnel", "queue"]
     /// The keywords whose lines the sandbox rewrites for their addresses.
     static let addressKeywords: Set<String> = ["bind", "peer", "server", "server-template", "source", "default-server"]
+    /// The keywords (besides the HTTP rules) whose lines may name pattern files: an ACL's `-f`,
+    /// a map converter's first argument.
+    static let patternKeywords: Set<String> = ["acl", "tcp-request", "tcp-response", "use_backend", "use-server", "redirect", "monitor"]
     /// Words after which a path names a file to answer with (`http-request return … file F`).
     static let fileArguments: Set<String> = ["file", "lf-file", "errorfile"]
 
@@ -114,11 +117,16 @@ struct HAProxySandboxPlanner {
             case (_, let rule) where Self.ruleKeywords.contains(rule) && words.contains("send-spoe-group"):
                 replace(line, with: [], "\(words.joined(separator: " ")): \(Self.agentsNotRun)")
             case (_, "http-request"), (_, "http-response"), (_, "http-after-response"):
-                guard let index = words.firstIndex(where: Self.fileArguments.contains), index + 1 < words.count, words.contains("return") else { continue }
-                var changed = words
-                let page = installed(words[index + 1], "\(words[0]) return \(words[index])")
-                changed[index + 1] = page.path
-                replace(line, with: changed, page.reason)
+                var (changed, reasons) = patternFiles(words)
+                if let index = words.firstIndex(where: Self.fileArguments.contains), index + 1 < words.count, words.contains("return") {
+                    let page = installed(words[index + 1], "\(words[0]) return \(words[index])")
+                    changed[index + 1] = page.path
+                    reasons.append(page.reason)
+                }
+                if !reasons.isEmpty { replace(line, with: changed, reasons.joined(separator: "; ")) }
+            case (_, let keyword) where Self.patternKeywords.contains(keyword):
+                let (changed, reasons) = patternFiles(words)
+                if !reasons.isEmpty { replace(line, with: changed, reasons.joined(separator: "; ")) }
             default:
                 continue
             }
@@ -214,13 +222,40 @@ struct HAProxySandboxPlanner {
         return port.isEmpty ? address : String(port)
     }
 
-    /// A page file or a Lua script read through `--map` (a relative one from the configuration's
-    /// folder); an installed path that is not mapped is where nothing is, in the sandbox; a
-    /// device is kept.
+    /// `words` with the pattern files they name (`-f FILE`, `map_dom(FILE,…)`) read as page
+    /// files are, and why each changed.
+    private func patternFiles(_ words: [String]) -> (words: [String], reasons: [String]) {
+        var changed = words
+        var reasons: [String] = []
+        for index in words.indices.dropFirst() {
+            if words[index - 1] == "-f" {
+                let file = installed(words[index], "-f")
+                changed[index] = file.path
+                reasons.append(file.reason)
+            } else if words[index].contains("map") {
+                // A converter follows a comma.
+                changed[index] = words[index].replacing(/(,map(?:_[a-z0-9]+)?\()([^,)]+)/) { match in
+                    let file = installed(String(match.output.2), String(match.output.1.dropFirst().dropLast()))
+                    reasons.append(file.reason)
+                    return match.output.1 + file.path
+                }
+            }
+        }
+        return (changed, reasons)
+    }
+
+    /// A page file, a Lua script or a pattern file: a relative one from the configuration's
+    /// folder (HAProxy reads it from the folder it runs in, which the sandbox is not), an
+    /// installed one through `--map`; an installed path that is not mapped is where nothing is,
+    /// in the sandbox; a device is kept.
     private func installed(_ written: String, _ what: String) -> (path: String, reason: String) {
         // A device (`errorfile 503 /dev/null`: an empty answer) is the same file here.
         if written.hasPrefix("/dev/") { return (written, "\(what) \(written): the device itself") }
-        let path = written.hasPrefix("/") ? written : configFolder + "/" + written
+        guard written.hasPrefix("/") else {
+            let path = configFolder + "/" + written
+            return (path, "\(what) \(written): \(path), from the configuration's folder")
+        }
+        let path = written
         let mapped = PagePathMap.apply(context.maps, to: path)
         if mapped != path { return (mapped, "\(what) \(path): \(mapped) (--map)") }
         let folder = (path as NSString).deletingLastPathComponent

@@ -7,7 +7,7 @@ import DetourDiagnostics
 /// judged, as the server stops there), and where the server refused the configuration and
 /// nothing was probed, only refusals compare. Check's findings at a line verify lists as not
 /// probed, or about statuses (`Diagnostic.codes`) no probe met, are judged only where verify
-/// saw them too.
+/// saw them too, and so is a soft status at a page the upstream serves.
 public struct CheckAgreement: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// Verify saw it on the real server; check did not say it.
@@ -57,6 +57,11 @@ public struct CheckAgreement: Sendable {
         // server raises for a malformed request, it does not ask for) is not judged.
         let met = Set(verified.observations.map(\.status))
         said = said.filter { key, finding in seen[key] != nil || finding.codes.map { !met.isDisjoint(with: $0) } ?? true }
+        // A page the upstream serves is sent with its `=200` only where the upstream answers
+        // the page's own path, which the fake upstream, failing every path at once, never does:
+        // a soft status at a page verify saw proxied is not judged (real nginx sends it).
+        let proxiedPages = Set(seen.keys.filter { $0.rule == server.name + ".error-page-proxied" }.map(\.place))
+        said = said.filter { key, _ in !(key.rule == server.name + ".error-page-soft-status" && proxiedPages.contains(key.place) && seen[key] == nil) }
         // A server stops at the first line it refuses: where check names that one too, its
         // others are not judged.
         let refusals = seen.keys.filter { $0.rule == refused }

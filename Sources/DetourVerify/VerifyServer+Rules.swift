@@ -20,10 +20,12 @@ extension VerifyServer {
 
     /// The checks a server's refusal of the configuration is reported as: one class when
     /// compared with `detour check` (the server names the line; the rule is detour's reading of its words).
+    /// HAProxy refuses a page file it cannot open while it reads the file, so a missing one is
+    /// a refusal there.
     private static let refusalChecks = [
         "nginx": ["syntax", "directive", "include-missing", "include-cycle", "include-depth", "include-size"],
         "caddy": ["syntax", "directive", "import"],
-        "haproxy": ["syntax", "directive", "errorfile-code", "errorfile-invalid"],
+        "haproxy": ["syntax", "directive", "errorfile-code", "errorfile-invalid", "error-page-missing-file"],
         "apache": ["syntax"],
         "varnish": ["syntax"],
     ]

@@ -258,6 +258,25 @@ final class VerifyHAProxyTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(checked), ["haproxy.syntax:19", "haproxy.syntax:23"], checked.stdout)
     }
 
+    /// Pattern files and pages at relative paths are read from the configuration's folder, as
+    /// `detour check haproxy` reads them (HAProxy reads them from the folder it runs in): present,
+    /// HAProxy starts; one that is not there is refused where check refuses it.
+    func testRelativePatternFilesAreReadFromTheConfigurationsFolder() throws {
+        try folder.write(["conf/maps/deny.lst": "10.9.9.9\n", "conf/maps/hosts.map": "shop.example app\n"])
+        let config =
+            head + pages
+            + "frontend www\n    bind :80\n    acl blocked src -f maps/deny.lst\n    http-request deny if blocked\n"
+            + "    http-request set-var(txn.app) req.hdr(host),lower,map(maps/hosts.map,app)\n    default_backend app\n\nbackend app\n    server a 10.0.0.5:80\n"
+        let present = try verify(config)
+        XCTAssertEqual(try VerifyWorkspace.findings(present).filter { $0.hasPrefix("haproxy.syntax") }, [], present.stdout)
+        XCTAssertTrue(
+            try VerifyWorkspace.texts(present, "rewrites").contains { $0.contains("-f maps/deny.lst") && $0.contains("from the configuration's folder") })
+        let absent = try verify(config.replacingOccurrences(of: "maps/hosts.map", with: "maps/nothing.map"))
+        XCTAssertEqual(try VerifyWorkspace.findings(absent), ["haproxy.syntax:22"], absent.stdout)
+        let checked = try workspace.detour(["check", "haproxy", "conf/haproxy.cfg", "--format", "json"])
+        XCTAssertEqual(try VerifyWorkspace.findings(checked).filter { $0.hasPrefix("haproxy.syntax") }, ["haproxy.syntax:22"], checked.stdout)
+    }
+
     /// A Lua script at an installed path is read through `--map`, as page files are: HAProxy
     /// starts with it and its service answers. Without a map the sandbox has nothing there, and
     /// HAProxy refuses the script's line and the service it would have registered.

@@ -162,6 +162,25 @@ final class HAProxySampleExpressionTests: XCTestCase {
         XCTAssertEqual(later.keys.sorted(), [Self.firstLine, Self.firstLine + 1], "\(later)")
     }
 
+    /// A page file that is not there is refused as HAProxy reads its line, beside the other
+    /// refusals of the file, unless HAProxy stopped reading before it.
+    func testAMissingPageFileIsRefusedWithTheOtherRefusalsUpToWhereHAProxyStops() throws {
+        for (lines, refused) in [
+            (["acl x hdr(host) -x foo", "errorfile 503 detour-missing/503.http"], [0, 1]),
+            (["http-request set-header x %[src,nosuch]", "errorfile 503 detour-missing/503.http"], [0]),
+        ] {
+            try folder.write(["haproxy.cfg": Self.head + lines.map { "    " + $0 + "\n" }.joined()])
+            let checked = HAProxyChecker.check(
+                .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: [], serverVersion: "2.6"),
+                environment: [:]
+            ).diagnostics.filter { $0.severity == .error }.map(\.location.line)
+            let verdict = try ProcessRunner.run(try RequiredTool.find("haproxy"), ["-c", "-f", "haproxy.cfg"], in: folder.url)
+            let said = HAProxyTestOutput.read(verdict.stdout + verdict.stderr, copies: [], main: "haproxy.cfg").findings.map(\.location.line)
+            XCTAssertEqual(said, refused.map { $0 + Self.firstLine }, verdict.stderr)
+            XCTAssertEqual(checked, said, "\(lines)")
+        }
+    }
+
     /// Every fetch and converter HAProxy registers, bare and with an argument list it cannot
     /// take, in ACLs (which HAProxy reads on past a refusal): check refuses the same lines.
     func testEveryFetchAndConverterIsReadAsHAProxyReadsIt() throws {

@@ -38,6 +38,8 @@ final class NginxRuleFixtureTests: XCTestCase {
         "error-page-server-rewrite-rewrite": "nginx.error-page-server-rewrite",
         "error-page-soft-status": "nginx.error-page-soft-status",
         "error-page-soft-status-sign-in": "nginx.error-page-soft-status",
+        // Proxied too: the application answers the page's own path while it fails another.
+        "error-page-soft-status-proxied-page": "nginx.error-page-soft-status",
         "error-page-protected": "nginx.error-page-protected",
         "error-page-protected-lifted": "nginx.error-page-protected",
         "error-page-protected-own-refusal": "nginx.error-page-protected",

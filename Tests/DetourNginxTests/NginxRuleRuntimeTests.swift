@@ -25,6 +25,8 @@ final class NginxRuleRuntimeTests: XCTestCase {
         /// An auth service (`/auth`: 204 with a session cookie, else 401), its sign-in form
         /// (`/signin`) and an application that fails with 502.
         case signInService
+        /// An application that fails every path with its own 500 but its pages' (`/errors/`).
+        case failingButServingPages
     }
 
     /// Starts nginx on the scenario's config and requests `path`.
@@ -56,6 +58,13 @@ final class NginxRuleRuntimeTests: XCTestCase {
         if upstream == .answering503 {
             config = config.replacingOccurrences(
                 of: "http {", with: "http {\n    server { listen 127.0.0.1:\(upstreamPort); location / { return 503 \"application maintenance body\"; } }")
+        }
+        if upstream == .failingButServingPages {
+            config = config.replacingOccurrences(
+                of: "http {",
+                with:
+                    "http {\n    server { listen 127.0.0.1:\(upstreamPort); location /errors/ { return 200 \"application's own page\"; } location / { return 500 \"application error\"; } }"
+            )
         }
         if upstream == .signInService {
             config = config.replacingOccurrences(
@@ -149,6 +158,15 @@ final class NginxRuleRuntimeTests: XCTestCase {
             XCTAssertFalse(hit.body.contains("detour-page"), hit.body)
             assertServesPage(try request(scenario + "-near-miss", upstream: .down), 502, scenario + " near miss")
         }
+    }
+
+    /// A page the application serves, asked of it where it failed another path: nginx sends
+    /// it as 200, as check says (verify's fake upstream, failing every path at once, cannot show it).
+    func testStatusOverrideOfAPageTheApplicationServesTurnsItsErrorIntoSuccess() throws {
+        let hit = try request("error-page-soft-status-proxied-page-hit", "/orders", upstream: .failingButServingPages)
+        XCTAssertEqual(hit.status, 200, "crawlers see success")
+        XCTAssertEqual(hit.body, "application's own page")
+        XCTAssertEqual(try request("error-page-soft-status-proxied-page-hit", "/orders", upstream: .down).status, 502, "a page of a dead upstream fails too")
     }
 
     func testStatusOverrideTurnsTheErrorIntoSuccess() throws {

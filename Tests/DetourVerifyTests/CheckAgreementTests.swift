@@ -48,6 +48,18 @@ final class CheckAgreementTests: XCTestCase {
         XCTAssertEqual(kinds([finding("apache.error-document-text", line: 27)], report([])), [])
     }
 
+    /// A page the upstream serves (`error_page 500 =200 /errors/500.html` that the application
+    /// answers) is sent as 200 only where the upstream answers the page's own path, which the
+    /// fake upstream, failing every path at once, never does: check's soft status there is not
+    /// judged; elsewhere it is.
+    func testASoftStatusAtAPageTheUpstreamServesIsNotJudged() {
+        let verified = report([finding("apache.error-page-proxied", line: 12)])
+        XCTAssertEqual(kinds([finding("apache.error-page-proxied", line: 12), finding("apache.error-page-soft-status", line: 12)], verified), [])
+        XCTAssertEqual(
+            kinds([finding("apache.error-page-proxied", line: 12), finding("apache.error-page-soft-status", line: 13)], verified),
+            ["false alarm apache.error-page-soft-status apache.conf:13"])
+    }
+
     /// A line verify could not probe (a page only a failing file of the site's gets): check's
     /// finding there is judged only where verify saw it too.
     func testWhatVerifyCouldNotProbeIsNotAFalseAlarm() {
