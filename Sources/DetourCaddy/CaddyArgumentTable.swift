@@ -34,8 +34,9 @@ struct CaddyArgumentTable: Sendable {
     private var keywords: [String: Set<String>] = [:]
 
     /// For a line with a block, by argument count (0 to 4): `.` where Caddy takes it, else the
-    /// word its refusal names (`n` the name, `m` the matcher, a digit that argument, `{` or `}`).
-    private var blockEntries: [String: (plain: [Character], matched: [Character])] = [:]
+    /// word its refusal names (`n` the name, `m` the matcher, a digit that argument, `{` or `}`);
+    /// then for a block whose `{` is alone on the next line.
+    private var blockEntries: [String: (plain: [Character], matched: [Character], nextPlain: [Character], nextMatched: [Character])] = [:]
 
     init(_ data: String, blocks: String = "") {
         for line in data.split(separator: "\n") {
@@ -46,8 +47,8 @@ struct CaddyArgumentTable: Sendable {
         }
         for line in blocks.split(separator: "\n") {
             let fields = line.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 3 else { continue }
-            blockEntries[fields[0]] = (Array(fields[1]), Array(fields[2]))
+            guard fields.count == 5 else { continue }
+            blockEntries[fields[0]] = (Array(fields[1]), Array(fields[2]), Array(fields[3]), Array(fields[4]))
         }
     }
 
@@ -60,7 +61,10 @@ struct CaddyArgumentTable: Sendable {
         let words = line[1..<brace]
         let matched = words.first.map(CaddyErrorRoute.isMatcher) ?? false
         let arguments = matched ? words.dropFirst() : words
-        let column = matched ? columns.matched : columns.plain
+        // Caddy joins a `{` alone on the next line to the directive; a block must open on the
+        // directive's line for the parsers that read one.
+        let nextLine = line[brace].line > line[brace - 1].line + line[brace - 1].lineBreaks
+        let column = nextLine ? (matched ? columns.nextMatched : columns.nextPlain) : (matched ? columns.matched : columns.plain)
         guard arguments.count < column.count else { return nil }
         let named: CaddyToken
         switch column[arguments.count] {

@@ -69,6 +69,10 @@ final class CaddyDirectiveTests: XCTestCase {
             "log {\n\t\tformat filter {\n\t\t\twrap json\n\t\t\tfields {\n\t\t\t\trequest>remote_ip ip_mask 8 32\n\t\t\t}\n\t\t}\n\t}",
             "file_server {\n\t\tbrowse\n\t\tdirectory_listing\n\t}", "tls {\n\t\tclient_auth {\n\t\t\tverifier leaf\n\t\t}\n\t}",
             "header {\n\t\tX-Anything yes\n\t}", "encode {\n\t\tgzip\n\t\tminimum_length 1024\n\t}",
+            // A block whose `{` is alone on the next line (a heredoc's marker read as a word by
+            // 2.6): respond reads its block only where the line opens it, reverse_proxy takes it.
+            "respond \"ok\"\n\t{\n\t\tclose\n\t}", "respond \"ok\" {\n\t\tclose\n\t}",
+            "reverse_proxy app:8080\n\t{\n\t}",
         ]
         for site in sites {
             let folder = try TemporaryFolder(files: ["Caddyfile": ":8080 {\n\t\(site)\n}\n"])

@@ -10,7 +10,10 @@ Lines that open a block are asked apart, with 0 to 4 words `p1`…`p4` before an
 the name and after `/m`: for each count, `.` where Caddy takes it, else the token its refusal
 names (`n` the name, `m` the matcher, `0`-`3` that word, `{` for "Unexpected token '{', expecting
 argument", `}` the block's end); a block changes what some directives take (`tls {` needs no
-argument, `rewrite {` is Caddy 1's).
+argument, `rewrite {` is Caddy 1's). The same again with the block's `{` alone on the next line,
+which Caddy joins to the directive, and which a directive that reads its block with NextBlock
+(a block must open on the directive's line) then meets as a word (`respond x` then `{`: 
+"Unexpected token '{', expecting argument").
 Writes the table `detour check caddy` reads (Sources/DetourCaddy/CaddyArgumentData.swift).
 
     scripts/caddy-directives/probe.py [--caddy PATH] [--out FILE | --verify FILE]
@@ -38,7 +41,8 @@ HEADER = """\
 BLOCK_HEADER = """\
 // Each directive on a line that opens a block, with 0 to 4 arguments: after the name, then after
 // a matcher, `.` where Caddy takes the count, else the word its refusal names (n the name, m the
-// matcher, 0-3 that argument, { the brace it did not expect, } the block's end).
+// matcher, 0-3 that argument, { the brace it did not expect, } the block's end); then the same
+// with the block's `{` alone on the next line.
 """
 
 
@@ -56,12 +60,13 @@ def takes(caddy, folder, name, count, matcher=""):
     return "Wrong argument count" not in result.stdout + result.stderr
 
 
-def named_with_block(caddy, folder, name, count, matcher=""):
-    """What `caddy adapt` names refusing `name[ /m] p1…pN {}`: `.` where it takes the line."""
+def named_with_block(caddy, folder, name, count, matcher="", next_line=False):
+    """What `caddy adapt` names refusing `name[ /m] p1…pN {}` (the `{` on the next line when
+    `next_line`): `.` where it takes the line."""
     path = os.path.join(folder, "Caddyfile")
     words = "".join(" p%d" % (n + 1) for n in range(count))
     with open(path, "w", encoding="utf-8") as out:
-        out.write(":1 {\n\t%s%s%s {\n\t}\n}\n" % (name, matcher, words))
+        out.write(":1 {\n\t%s%s%s%s{\n\t}\n}\n" % (name, matcher, words, "\n\t" if next_line else " "))
     result = subprocess.run([caddy, "adapt", "--config", path, "--adapter", "caddyfile"], capture_output=True, text=True)
     output = result.stdout + result.stderr
     if "Unexpected token '{', expecting argument" in output:
@@ -112,8 +117,11 @@ def table(caddy):
             matched = [n for n in range(MOST + 1) if takes(caddy, folder, name, n, " /m")]
             words = [word for word in KEYWORDS.get(name, []) if 1 not in plain and takes(caddy, folder, name + " " + word, 0)]
             rows.append("    %s\t%s\t%s%s\n" % (name, counts_text(plain), counts_text(matched), "\t" + ",".join(words) if words else ""))
-            with_block = ["".join(named_with_block(caddy, folder, name, n, matcher) for n in range(MOST + 1)) for matcher in ("", " /m")]
-            block_rows.append("    %s\t%s\t%s\n" % (name, with_block[0], with_block[1]))
+            with_block = [
+                "".join(named_with_block(caddy, folder, name, n, matcher, next_line) for n in range(MOST + 1))
+                for next_line in (False, True) for matcher in ("", " /m")
+            ]
+            block_rows.append("    %s\n" % "\t".join([name] + with_block))
     version = subprocess.run([caddy, "version"], capture_output=True, text=True).stdout.split(" ")[0].strip()
     return (
         HEADER % ("Caddy " + version) + 'let caddyArgumentData = """\n' + "".join(rows) + '    """\n\n'

@@ -7,7 +7,7 @@ import Foundation
 /// `rewrite` or `try_files`, `file_server`, matchers and imports, or from a snippet) and
 /// plants faults (no `handle_errors`, no `file_server`, a wrong `root`, a matcher that leaves
 /// codes out, a `respond` before the files, the page fetched from the upstream, `basicauth`,
-/// no `handle_response` or a `copy_response` in it), seeded.
+/// no `handle_response` or a `copy_response` in it, a block opened on the next line), seeded.
 struct CaddyConfigGenerator {
     static let codes = [500, 502, 503, 504]
     /// Every directive the generator can write, in `Oracle/caddy-vocabulary.txt`.
@@ -55,7 +55,9 @@ struct CaddyConfigGenerator {
         var lines: [String]
         switch Int.random(in: 0..<12, using: &random) {
         case 0: return ["redir https://\(host){uri} 301"]
-        case 1: return ["respond \"home\" 200"]
+        // Its block opened on the next line now and then, which Caddy joins to the line and
+        // respond refuses (it reads a block only where the line opens it).
+        case 1: return chance(10) ? ["respond \"home\" 200", "{", "\tclose", "}"] : ["respond \"home\" 200"]
         // A maintenance switch: every request is an error of the site's own.
         case 2: lines = ["error \"down for maintenance\" 503"]
         default:
