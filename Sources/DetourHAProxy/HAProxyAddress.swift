@@ -28,19 +28,24 @@ struct HAProxyAddress {
     }
 
     /// The families' prefixes, each with the socket type it sets (nil: the keyword's default).
-    private enum Family { case inet, unix, abstract, descriptor, socketPair }
+    private enum Family { case inet, quic, unix, abstract, descriptor, socketPair }
     private static let prefixes: [(prefix: String, family: Family, datagram: Bool?)] = [
         ("unix@", .unix, nil), ("uxdg@", .unix, true), ("uxst@", .unix, false), ("abns@", .abstract, nil), ("ip@", .inet, nil),
         ("ipv4@", .inet, nil), ("ipv6@", .inet, nil), ("tcp4@", .inet, false), ("udp4@", .inet, true), ("tcp6@", .inet, false),
         ("udp6@", .inet, true), ("tcp@", .inet, false), ("udp@", .inet, true), ("fd@", .descriptor, nil), ("sockpair@", .socketPair, nil),
+        // A QUIC listener: a stream over datagrams, whose protocol only a build with QUIC has.
+        ("quic4@", .quic, false), ("quic6@", .quic, false),
     ]
     /// sizeof(sun_path) - 1.
     private static let socketPathRoom = 107
 
     /// HAProxy's words for refusing `written` where `accepts` is what the keyword takes (nil: it
     /// takes it, or only the machine it runs on can tell). `unixPrefix`: the length of the
-    /// `unix-bind prefix` a path is joined to (nil: not known, so a path's length is not judged).
-    static func refusal(_ written: String, accepts: Accepts, unixPrefix: Int? = 0, environment: [String: String]) -> String? {
+    /// `unix-bind prefix` a path is joined to (nil: not known, so a path's length is not judged);
+    /// `hasQUIC`: whether the build has QUIC (nil: not known), asked only of a QUIC address.
+    static func refusal(
+        _ written: String, accepts: Accepts, unixPrefix: Int? = 0, hasQUIC: () -> Bool? = { nil }, environment: [String: String]
+    ) -> String? {
         var text = Substring(expanded(written, environment))
         // An empty one (an unset variable) is the environment's to fill.
         guard !text.isEmpty else { return nil }
@@ -74,12 +79,18 @@ struct HAProxyAddress {
                 let room = socketPathRoom - (family == .abstract ? 0 : prefix + 1 + 5 + 1 + 3)
                 if text.utf8.count > room { return "socket path '\(written)' too long (max \(room))" }
             }
-        case .inet:
+        case .inet, .quic:
             if let refusal = portRefusal(text, accepts: accepts, written: written) { return refusal }
         }
         if !datagram, !accepts.contains(.stream) { return "stream-type address not acceptable in '\(written)'" }
         if datagram, !accepts.contains(.datagram) { return "dgram-type address not acceptable in '\(written)'" }
         if accepts.contains(.internetOnly), family == .unix || family == .abstract { return "TCP not supported for this address family" }
+        // protocol_lookup() finds no stream protocol over datagrams without QUIC (AF_INET 2, AF_INET6 10).
+        if family == .quic, hasQUIC() == false {
+            let number = written.contains("quic6@") ? 10 : 2
+            return
+                "unsupported stream protocol for datagram family \(number) address '\(written)'; QUIC is not compiled in if this is what you were looking for"
+        }
         return nil
     }
 

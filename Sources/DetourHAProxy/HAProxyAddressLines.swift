@@ -11,13 +11,15 @@ enum HAProxyAddressLines {
 
     /// HAProxy's refusal of an address on `line`, in section `section`, and the word it is
     /// about. `unixPrefix`: the global `unix-bind prefix`'s length (nil: not known).
-    static func refusal(of line: HAProxyLine, in section: HAProxySection, unixPrefix: Int?, environment: [String: String]) -> (
+    static func refusal(
+        of line: HAProxyLine, in section: HAProxySection, unixPrefix: Int?, hasQUIC: () -> Bool? = { nil }, environment: [String: String]
+    ) -> (
         word: HAProxyWord, message: String
     )? {
         let words = line.words
         func judge(_ index: Int, _ accepts: Accepts, _ context: (String) -> String) -> (word: HAProxyWord, message: String)? {
             guard index < words.count,
-                let refusal = HAProxyAddress.refusal(words[index].text, accepts: accepts, environment: environment)
+                let refusal = HAProxyAddress.refusal(words[index].text, accepts: accepts, hasQUIC: hasQUIC, environment: environment)
             else { return nil }
             return (words[index], context(refusal))
         }
@@ -29,7 +31,7 @@ enum HAProxyAddressLines {
             for address in words[1].text.split(separator: ",") {
                 if let refusal = HAProxyAddress.refusal(
                     String(address), accepts: [.port, .portRequired, .portRange, .socketDescriptor, .stream], unixPrefix: unixPrefix,
-                    environment: environment)
+                    hasQUIC: hasQUIC, environment: environment)
                 {
                     return (words[1], "'bind' : \(refusal)")
                 }
@@ -42,7 +44,7 @@ enum HAProxyAddressLines {
             guard
                 let refusal = HAProxyAddress.refusal(
                     aliases[words[1].text] ?? words[1].text, accepts: [.port, .rawDescriptor, .datagram, .stream, .datagramByDefault],
-                    environment: environment)
+                    hasQUIC: hasQUIC, environment: environment)
             else { return nil }
             return (words[1], "log : \(refusal)")
         case "source" where proxy:
@@ -55,9 +57,9 @@ enum HAProxyAddressLines {
             guard words.count > 2 else { return nil }
             let context = "'server \(section.name ?? "")/\(words[1].text)' : "
             if let refusal = judge(2, [.port, .portOffset, .stream], { context + $0 }) { return refusal }
-            return serverOption(words, from: 3, context: context, environment: environment)
+            return serverOption(words, from: 3, context: context, hasQUIC: hasQUIC, environment: environment)
         case "default-server" where proxy:
-            return serverOption(words, from: 1, context: "", environment: environment)
+            return serverOption(words, from: 1, context: "", hasQUIC: hasQUIC, environment: environment)
         case "tcp-check", "http-check":
             guard words.count > 2, words[1].text == "connect", let addr = words.firstIndex(where: { $0.text == "addr" }) else { return nil }
             return judge(addr + 1, [.port, .stream]) { "'\(line.keyword) connect' : 'addr' : \($0)" }
@@ -73,7 +75,9 @@ enum HAProxyAddressLines {
     }
 
     /// The addresses of a server's options (`source`, `usesrc`, `socks4`, `addr`), in order.
-    private static func serverOption(_ words: [HAProxyWord], from start: Int, context: String, environment: [String: String]) -> (
+    private static func serverOption(
+        _ words: [HAProxyWord], from start: Int, context: String, hasQUIC: () -> Bool?, environment: [String: String]
+    ) -> (
         word: HAProxyWord, message: String
     )? {
         var index = start
@@ -88,7 +92,7 @@ enum HAProxyAddressLines {
             case "addr": accepts = [.port, .stream]
             default: accepts = nil
             }
-            if let accepts, let refusal = HAProxyAddress.refusal(value.text, accepts: accepts, environment: environment) {
+            if let accepts, let refusal = HAProxyAddress.refusal(value.text, accepts: accepts, hasQUIC: hasQUIC, environment: environment) {
                 let what = option == "addr" ? "'addr'" : "'\(option) \(value.text)'"
                 return (value, "\(context)\(what) : \(refusal)")
             }

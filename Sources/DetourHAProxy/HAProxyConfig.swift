@@ -190,7 +190,7 @@ struct HAProxyConfig: Sendable {
                 } else if let refusal = HAProxyLogLine.refusal(of: line, inGlobal: sections[sections.count - 1].kind == "global") {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal.message + ": HAProxy refuses the file", at: line.location(of: refusal.word)))
                 } else if let refusal = HAProxyAddressLines.refusal(
-                    of: line, in: sections[sections.count - 1], unixPrefix: unixBindPrefix, environment: environment)
+                    of: line, in: sections[sections.count - 1], unixPrefix: unixBindPrefix, hasQUIC: { version.hasQUIC }, environment: environment)
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal.message + ": HAProxy refuses the file", at: line.location(of: refusal.word)))
                 } else if !stopped, let unregistered = lua.refusal(of: line) {

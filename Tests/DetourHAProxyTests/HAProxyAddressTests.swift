@@ -11,7 +11,7 @@ import XCTest
 /// descriptor, a path) and refuses the others. Every form in every place is written into one
 /// file, which the installed `haproxy -c` judges: check must refuse the same lines, in the
 /// same words, but for what only the machine can tell (a host name's resolution, an inherited
-/// socket, the protocols the build has).
+/// socket); a QUIC address as the installed build's feature list says.
 final class HAProxyAddressTests: XCTestCase {
     private var folder: TemporaryFolder!
 
@@ -26,7 +26,7 @@ final class HAProxyAddressTests: XCTestCase {
     private static let hosts = [
         "", "*", "127.0.0.1", "::", "[::1]", "ipv4@127.0.0.1", "ipv6@::1", "udp@127.0.0.1", "tcp@", "stream+udp@127.0.0.1", "dgram+127.0.0.1",
         "unix@/tmp/detour.sock", "/tmp/detour.sock", "abns@detour", "fd@1", "fd@x", "sockpair@y", "uxdg@/tmp/d.sock",
-        "/tmp/" + String(repeating: "a", count: 100),
+        "/tmp/" + String(repeating: "a", count: 100), "quic4@", "quic6@[::1]",
     ]
     private static let ports = ["", ":", ":80", ":0", ":80-81", ":81-80", ":+1", ":-1", ":x", ":70000", ":1-", ":80a", ":$DETOUR_UNSET", ":${DETOUR_UNSET}"]
 
@@ -48,7 +48,7 @@ final class HAProxyAddressTests: XCTestCase {
     ]
 
     /// What the machine, not the file, decides: not judged by check.
-    private static let machineWords = ["cannot use file descriptor", "unsupported", "invalid address", "connect() not supported"]
+    private static let machineWords = ["cannot use file descriptor", "invalid address", "connect() not supported"]
 
     func testAddressesAreRefusedWhereHAProxyRefusesThemInItsWords() throws {
         var refusedInAll = 0
@@ -73,6 +73,20 @@ final class HAProxyAddressTests: XCTestCase {
         XCTAssertGreaterThan(refusedInAll, 500, "haproxy -c refuses many of them")
     }
 
+    /// Whether a build has QUIC is the installed haproxy's to say (`haproxy -vv`): reading for a
+    /// version given, whose build is not known, a QUIC listener is not judged.
+    func testAQUICListenerIsJudgedOnlyForTheInstalledBuild() throws {
+        try folder.write(["haproxy.cfg": "frontend f\n    bind quic4@:443\n"])
+        let installed = try ProcessRunner.run(try RequiredTool.find("haproxy"), ["-vv"]).stdout.contains("-QUIC")
+        for version in [nil, "2.8"] {
+            let refused = HAProxyChecker.check(
+                .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: [], serverVersion: version),
+                environment: [:]
+            ).diagnostics.contains { $0.message.contains("QUIC is not compiled in") }
+            XCTAssertEqual(refused, version == nil && installed, "reading for \(version ?? "the installed haproxy")")
+        }
+    }
+
     /// The lines of `section` that HAProxy refuses, each compared with check's refusal; how many.
     private func compare(section: String, lines: [String]) throws -> Int {
         let text = section + "\n" + lines.map { "    " + $0 + "\n" }.joined()
@@ -87,7 +101,7 @@ final class HAProxyAddressTests: XCTestCase {
             refused[finding.location.line] = message
         }
         let check = HAProxyChecker.check(
-            .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: [], serverVersion: "2.6"),
+            .init(main: folder.url.appendingPathComponent("haproxy.cfg"), mainDisplay: "haproxy.cfg", pages: nil, maps: []),
             environment: [:]
         ).diagnostics
         var said: [Int: String] = [:]
