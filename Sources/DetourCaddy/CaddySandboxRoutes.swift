@@ -114,6 +114,7 @@ struct CaddySandboxRoutes {
                 case .path(let path): add(path, at: line[0], upstream: Self.catchAllProxy(in: inner))
                 case .other(let matcher):
                     notProbed.append((location(line[0]), "\(name) \(matcher): no path is derived from this matcher yet"))
+                    notePassingProxy(in: inner)
                     continue
                 case .none: break
                 }
@@ -196,6 +197,19 @@ struct CaddySandboxRoutes {
 
     /// The line of a proxy's `handle_response` that answers instead of the upstream (its
     /// `file_server` or `respond`, else the `handle_response` itself).
+    /// A block no probe is sent into still holds proxies in the site's order: the first passing
+    /// one may be there, where check names the cause.
+    private mutating func notePassingProxy(in lines: [CaddyLine]) {
+        for line in lines where firstPassingProxy == nil {
+            guard let name = line.first?.text else { continue }
+            if Self.proxies.contains(name), response(of: line) == nil {
+                firstPassingProxy = written(line[0])
+            } else if Self.routing.contains(name) {
+                notePassingProxy(in: CaddyDirectiveCheck.block(inside: line).lines)
+            }
+        }
+    }
+
     private func response(of proxy: CaddyLine?) -> SourceLocation? {
         guard let proxy else { return nil }
         for line in CaddyDirectiveCheck.block(inside: proxy).lines where line.first?.text == "handle_response" {

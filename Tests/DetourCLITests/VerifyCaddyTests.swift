@@ -234,6 +234,35 @@ final class VerifyCaddyTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.findings(result), ["caddy.upstream-errors-pass-through:5"], result.stdout + result.stderr)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "answering 500")?.body, "the upstream's own body")
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening")?.body, "detour's public/errors/502.html")
+
+        // The first proxy sits behind a matcher no probe is derived from (remote_ip): the
+        // cause is still named there, where check names it, though / meets the other one.
+        let guarded = try verify(
+            """
+            :8888 {
+                @private remote_ip 10.0.0.0/8
+                handle /admin/* {
+                    handle @private {
+                        reverse_proxy 10.0.0.5:8000
+                    }
+                    handle {
+                        abort
+                    }
+                }
+                handle * {
+                    reverse_proxy 10.0.0.5:8000
+                }
+            \(pages)
+            }
+
+            """)
+        XCTAssertEqual(try VerifyWorkspace.findings(guarded), ["caddy.upstream-errors-pass-through:5"], guarded.stdout + guarded.stderr)
+        XCTAssertEqual(try VerifyWorkspace.answer(guarded, "/", "answering 500")?.body, "the upstream's own body")
+        let compared = try workspace.detour([
+            "verify", "caddy", "conf/Caddyfile", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "3", "--format", "json",
+            "--compare-check",
+        ])
+        XCTAssertEqual(try VerifyWorkspace.disagreements(compared), [], compared.stdout)
     }
 
     /// A handle_errors whose root holds no page: Caddy answers with the status and no body and
