@@ -8,11 +8,14 @@
 /// - Apache: warn or below that names no client (`[client …]`), and a line that starts with
 ///   its AH number (`AH00558: …`), written before its log is open;
 /// - HAProxy: `[NOTICE]`, `[WARNING]` while it reads its configuration (`: config :`), a
-///   server's health check passing again (`Server app/app1 is UP`), and what it logged at the
+///   server's health check passing (`Server app/app1 is UP`, and with `option log-health-checks`
+///   `Health check for server app/app1 succeeded`), and what it logged at the
 ///   notice level up to 2.2 (`Proxy web started.`, `HAProxyNoticeLines`, from its source by
 ///   `scripts/server-messages/haproxy-notices.py`);
 /// - Caddy: warn or below from a logger that serves no request (not `http.log.…` nor
-///   `http.handlers.…`);
+///   `http.handlers.…`), and debug from any logger but `http.log.error` (a failed request has
+///   that logger's line, at debug where `handle_errors` answers it), in JSON or in Caddy's
+///   console format (`2023/09/27 05:38:20.111	DEBUG	http.handlers.reverse_proxy	selected upstream`);
 /// - PHP-FPM: its master's `NOTICE:` lines (PHP's own start-up warnings come at that level);
 /// - the official nginx image: what its entrypoint script prints as the container starts;
 /// - Varnish: its manager's `Info:` and `Debug:` lines, and the header `varnishlog` writes above
@@ -42,6 +45,7 @@ public enum LogRoutine {
         if first == UInt8(ascii: "{") { return caddy(own) || caddyAccess(own) }
         // Request logs start with the client, not the time.
         guard let time = LogTime.of(own) else { return answeredRequest(own) ?? untimed(own) }
+        if caddyConsole(UnsafeBufferPointer(rebasing: own[time.prefix...])) { return true }
         var at = time.prefix
         while at < own.count, own[at] == UInt8(ascii: " ") { at += 1 }
         let rest = UnsafeBufferPointer(rebasing: own[at...])
@@ -148,24 +152,33 @@ public enum LogRoutine {
         if isImageEntrypoint(own) { return true }
         // `[WARNING]  (1234) : config : …`, and before 2.4 (with the day and time) `[WARNING]
         // 049/164958 (1234) : parsing [/etc/haproxy/haproxy.cfg:39] : …`.
-        // And a server coming back (`Server app/app1 is UP, reason: Layer4 check passed`): the
-        // one line of a health check's state changes that says nothing failed.
+        // And a server coming back (`Server app/app1 is UP, reason: Layer4 check passed`) or a
+        // check passing (`Health check for server app/app1 succeeded`): the lines of health
+        // checks that say nothing failed.
         if own.starts(with: "[WARNING]".utf8) {
-            let start = UnsafeBufferPointer(rebasing: own.prefix(48))
+            let start = UnsafeBufferPointer(rebasing: own.prefix(64))
             if LogSearch.end(of: Array(") : config : ".utf8), in: start) != nil || LogSearch.end(of: Array(") : parsing [".utf8), in: start) != nil {
                 return true
             }
+            if let check = LogSearch.end(of: Array(") : Health check for server ".utf8), in: start) { return afterName(own, from: check, is: " succeeded") }
             guard let server = LogSearch.end(of: Array(") : Server ".utf8), in: start) else { return false }
-            let rest = UnsafeBufferPointer(rebasing: own[server...].prefix(300))
-            guard let name = rest.firstIndex(of: UInt8(ascii: " ")) else { return false }
-            return rest[name...].starts(with: " is UP".utf8)
+            return afterName(own, from: server, is: " is UP")
         }
+        // The same check, as HAProxy's log target writes it (no level).
+        if own.starts(with: "Health check for server ".utf8) { return afterName(own, from: 24, is: " succeeded") }
         if own.starts(with: "nginx: ".utf8) {
             let rest = UnsafeBufferPointer(rebasing: own[7...])
             return bracketed(rest, at: 0).map { isWarnOrQuieter(rest[$0]) } ?? false
         }
         // AH00558: apache2: Could not reliably determine the server's fully qualified domain name…
         return own.count > 8 && own.starts(with: "AH".utf8) && own[2..<7].allSatisfy(LogPiece.isDigit) && own[7] == UInt8(ascii: ":")
+    }
+
+    /// Whether the server name that starts at `start` is followed by `words`.
+    private static func afterName(_ own: UnsafeBufferPointer<UInt8>, from start: Int, is words: String) -> Bool {
+        let rest = UnsafeBufferPointer(rebasing: own[start...].prefix(300))
+        guard let name = rest.firstIndex(of: UInt8(ascii: " ")) else { return false }
+        return rest[name...].starts(with: words.utf8)
     }
 
     /// What the official nginx image's entrypoint prints as the container starts:
@@ -185,13 +198,29 @@ public enum LogRoutine {
 
     /// `{"level":"warn","ts":…,"logger":"admin","msg":"admin endpoint disabled"}`.
     private static func caddy(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard own.starts(with: levelKey), let close = own[levelKey.count...].firstIndex(of: UInt8(ascii: "\"")),
-            isWarnOrQuieter(own[levelKey.count..<close])
-        else { return false }
+        guard own.starts(with: levelKey), let close = own[levelKey.count...].firstIndex(of: UInt8(ascii: "\"")) else { return false }
         let head = UnsafeBufferPointer(rebasing: own.prefix(200))
-        guard let start = LogSearch.end(of: loggerKey, in: head) else { return true }
-        let logger = UnsafeBufferPointer(rebasing: head[start...])
-        return !logger.starts(with: "http.log.".utf8) && !logger.starts(with: "http.handlers.".utf8)
+        let logger = LogSearch.end(of: loggerKey, in: head).map { UnsafeBufferPointer(rebasing: head[$0...]) }
+        return caddyLevel(own[levelKey.count..<close], logger: logger)
+    }
+
+    /// Caddy's console format: `\tDEBUG\thttp.handlers.reverse_proxy\tselected upstream\t{…}`
+    /// after its time.
+    private static func caddyConsole(_ afterTime: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard afterTime.first == UInt8(ascii: "\t"), let levelEnd = afterTime[1...].prefix(8).firstIndex(of: UInt8(ascii: "\t")),
+            levelEnd > 1, afterTime[1..<levelEnd].allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+        else { return false }
+        let level = afterTime[1..<levelEnd].map { $0 | 0x20 }
+        let rest = UnsafeBufferPointer(rebasing: afterTime[(levelEnd + 1)...].prefix(200))
+        guard let loggerEnd = rest.firstIndex(of: UInt8(ascii: "\t")) else { return false }
+        return caddyLevel(level, logger: UnsafeBufferPointer(rebasing: rest[..<loggerEnd]))
+    }
+
+    /// Whether a Caddy line at `level` from `logger` (nil: none named) is routine.
+    private static func caddyLevel(_ level: some Collection<UInt8>, logger: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard let logger else { return isWarnOrQuieter(level) }
+        if level.elementsEqual("debug".utf8) { return !logger.starts(with: "http.log.error".utf8) }
+        return isWarnOrQuieter(level) && !logger.starts(with: "http.log.".utf8) && !logger.starts(with: "http.handlers.".utf8)
     }
 
     /// The span inside the brackets that open at `at`: `[warn]`'s `warn`.

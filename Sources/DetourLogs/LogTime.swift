@@ -24,7 +24,8 @@ struct LogTime {
         // 2026/11/22 23:07:10 and 2026-11-22T23:07:10…
         if line.count >= 19, LogPiece.isDigit(first), line[4] == UInt8(ascii: "/") || line[4] == UInt8(ascii: "-"), line[13] == UInt8(ascii: ":") {
             var end = 19
-            while end < line.count, line[end] != UInt8(ascii: " ") { end += 1 }
+            // Up to a space, or a tab (Caddy's console format and log stores put one there).
+            while end < line.count, line[end] != UInt8(ascii: " "), line[end] != UInt8(ascii: "\t") { end += 1 }
             return LogTime(range: 0..<end, isEpoch: false, prefix: end)
         }
         // Sun Nov 22 23:07:10 2026 (C's ctime, the day padded with a space)

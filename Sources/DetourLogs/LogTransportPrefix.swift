@@ -29,9 +29,11 @@ enum LogTransportPrefix {
         return at + 2
     }
 
-    /// A time the carrier wrote (`2020-04-26T04:21:34.717765840Z `, `2024-03-26 14:03:21.874\t`),
-    /// followed by a line with a time of its own or a JSON line: then the server's time is the
-    /// one that counts. A time followed by the message itself is the server's own.
+    /// A time the carrier wrote (`2020-04-26T04:21:34.717765840Z `, `2024-03-26 14:03:21.874\t`,
+    /// Go's `2018-12-11 16:16:43.296419538 +0100 CET`, then perhaps the carrier's name for the
+    /// source, `[web-1] `), followed by a line with a time of its own or a JSON line: then the
+    /// server's time is the one that counts. A time followed by the message itself is the
+    /// server's own.
     private static func carriedTime(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
         guard line.count > 20, LogPiece.isDigit(line[0]), line[4] == UInt8(ascii: "-"), line[7] == UInt8(ascii: "-"),
             line[10] == UInt8(ascii: "T") || line[10] == UInt8(ascii: " "), line[13] == UInt8(ascii: ":")
@@ -39,12 +41,35 @@ enum LogTransportPrefix {
         var at = 19
         while at < min(line.count, 40), line[at] != UInt8(ascii: "\t"), line[at] != UInt8(ascii: " ") { at += 1 }
         guard at < line.count, line[at] == UInt8(ascii: "\t") || line[at] == UInt8(ascii: " ") else { return nil }
-        let rest = UnsafeBufferPointer(rebasing: line[(at + 1)...])
         if line[at] == UInt8(ascii: "\t") { return at + 1 }
+        var end = at + 1
+        for _ in 0..<2 { end = zoneWord(line, from: end) ?? end }
+        end = sourceTag(line, from: end) ?? end
+        let rest = UnsafeBufferPointer(rebasing: line[end...])
         guard let first = rest.first else { return nil }
-        if first == UInt8(ascii: "{") { return at + 1 }
-        if let time = LogTime.of(rest), !time.isEpoch, time.prefix > 0 { return at + 1 }
+        if first == UInt8(ascii: "{") { return end }
+        if let time = LogTime.of(rest), !time.isEpoch, time.prefix > 0 { return end }
         return nil
+    }
+
+    /// A zone after a time and its space (`+0100 `, `CET `, `UTC `): where the next word starts.
+    private static func zoneWord(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var at = start
+        while at < min(line.count, start + 6), line[at] != UInt8(ascii: " ") { at += 1 }
+        guard at > start, at < line.count, line[at] == UInt8(ascii: " ") else { return nil }
+        let word = line[start..<at]
+        let offset = (word.first == UInt8(ascii: "+") || word.first == UInt8(ascii: "-")) && word.count == 5 && word.dropFirst().allSatisfy(LogPiece.isDigit)
+        let name = word.count >= 2 && word.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        return offset || name ? at + 1 : nil
+    }
+
+    /// A carrier's name for the source (`[web-1] `): where the line behind it starts.
+    private static func sourceTag(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < line.count, line[start] == UInt8(ascii: "[") else { return nil }
+        var at = start + 1
+        while at < min(line.count, start + 64), isNameByte(line[at]) { at += 1 }
+        guard at > start + 1, at + 1 < line.count, line[at] == UInt8(ascii: "]"), line[at + 1] == UInt8(ascii: " ") else { return nil }
+        return at + 2
     }
 
     /// `[pod/app-7d9/nginx] `.

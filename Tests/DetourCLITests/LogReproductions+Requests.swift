@@ -9,6 +9,15 @@ extension LogReproduction {
     static let longHeader = ["-H", "X-Big: " + String(repeating: "b", count: 9_000)]
     static let caddyLimit = "servers {\n\t\tmax_header_size 16KB\n\t}"
 
+    /// Apache serving an empty folder its workers may read, with the directives `directives`
+    /// writes for the folder's path, and `modules` besides the usual ones.
+    private static func apacheFolder(modules: [String] = [], _ directives: (String) -> String) throws -> Outcome {
+        let site = try TemporaryFolder()
+        defer { site.remove() }
+        chmod(site.path, 0o755)
+        return try Reproduce.apache(directives(site.path), root: site.path, modules: Reproduce.apacheModules + modules)
+    }
+
     static let requests: [LogReproduction] = [
         .init(name: "nginx, a request line over large_client_header_buffers", slugs: ["request-too-large"], status: 414) {
             try Reproduce.nginx(location: "location / { return 200; }", path: longPath)
@@ -23,6 +32,12 @@ extension LogReproduction {
         .init(name: "nginx, a body over client_max_body_size", slugs: ["request-too-large"], status: 413) {
             try Reproduce.nginx(location: "client_max_body_size 1k; location / { return 200; }", options: ["--data", String(repeating: "d", count: 2_048)])
         },
+        .init(name: "nginx, a chunked body over client_max_body_size", slugs: ["request-too-large"], status: 413) {
+            // Counted as it is read, which `return` never does: the body is read for the proxy.
+            try Reproduce.nginx(
+                location: "client_max_body_size 1k; location / { proxy_pass http://127.0.0.1:9; }",
+                options: ["-H", "Transfer-Encoding: chunked", "--data", String(repeating: "d", count: 4_096)])
+        },
         .init(name: "nginx, a deny rule", slugs: ["forbidden-by-configuration"], status: 403) {
             try Reproduce.nginx(location: "location / { deny all; }")
         },
@@ -31,19 +46,17 @@ extension LogReproduction {
             try Reproduce.nginx(location: "location / { root {{PREFIX}}; }")
         },
         .init(name: "Apache, a folder Require denies", slugs: ["forbidden-by-configuration"], status: 403) {
-            let site = try TemporaryFolder()
-            defer { site.remove() }
-            chmod(site.path, 0o755)
-            return try Reproduce.apache("<Directory \(site.path)>\n    Require all denied\n</Directory>", root: site.path)
+            try apacheFolder { "<Directory \($0)>\n    Require all denied\n</Directory>" }
+        },
+        // Apache 2.2's rules, which mod_access_compat still reads: the same words, its own AH number.
+        .init(name: "Apache, a folder a 2.2-style Deny rule closes", slugs: ["forbidden-by-configuration"], status: 403) {
+            try apacheFolder(modules: ["access_compat"]) { "<Directory \($0)>\n    Order deny,allow\n    Deny from all\n</Directory>" }
         },
         // mod_dir finds no index.html, and Options -Indexes forbids mod_autoindex's listing.
         .init(name: "Apache, a folder with no index file and listings off", slugs: ["forbidden-by-configuration"], status: 403) {
-            let site = try TemporaryFolder()
-            defer { site.remove() }
-            chmod(site.path, 0o755)
-            return try Reproduce.apache(
-                "DirectoryIndex index.html\n<Directory \(site.path)>\n    Require all granted\n    Options -Indexes\n</Directory>", root: site.path,
-                modules: Reproduce.apacheModules + ["dir", "autoindex"])
+            try apacheFolder(modules: ["dir", "autoindex"]) {
+                "DirectoryIndex index.html\n<Directory \($0)>\n    Require all granted\n    Options -Indexes\n</Directory>"
+            }
         },
         .init(name: "Apache, a request line over LimitRequestLine", slugs: ["request-too-large"], status: 414) {
             try Reproduce.apache("LogLevel info", path: longPath)

@@ -9,6 +9,7 @@ extension LogReproduction {
         "fatal.php": "<?php undefined_function();",
         "memory.php": "<?php ini_set('memory_limit', '8M'); $a = str_repeat('x', 20 * 1024 * 1024); echo 'survived';",
         "slow.php": "<?php sleep(3); echo 'slept';",
+        "busy.php": "<?php sleep(7); echo 'slept';",
         "late.php": "<?php echo str_repeat('x', 10000); undefined_function();",
     ]
 
@@ -26,9 +27,7 @@ extension LogReproduction {
             let master = php.pid
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { ServerProcess.signalChildren(of: master, signal) }
         }
-        let location =
-            "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout 10s; }"
-        var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(location) }") { port in
+        var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(phpLocation(php)) }") { port in
             let url = "http://127.0.0.1:\(port)/\(script)"
             let others = DispatchGroup()
             for _ in 1..<max(concurrent, 1) { DispatchQueue.global().async(group: others) { _ = try? Visitor.status(url) } }
@@ -37,6 +36,11 @@ extension LogReproduction {
         }
         outcome.log += php.log
         return outcome
+    }
+
+    /// nginx's root and `.php` location for `php`'s scripts, read within 10 s.
+    static func phpLocation(_ php: PHPFPMServer) -> String {
+        "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout 10s; }"
     }
 
     /// Apache (with `directives` too) in front of a real PHP-FPM pool, asked once for `script`.
@@ -79,6 +83,14 @@ extension LogReproduction {
         outcome.log += python.log
         return outcome
     }
+
+    /// A WSGI application whose one view dies in `statement`.
+    private static func dyingView(_ statement: String, imports: String) -> String {
+        "\(imports)\n\ndef application(environ, start_response):\n    \(statement)\n"
+    }
+
+    /// nginx's location proxying everything to a port.
+    private static func proxyPass(_ port: Int) -> String { "location / { proxy_pass http://127.0.0.1:\(port); }" }
 
     /// gunicorn 20.1's arguments for the app in a folder on a port, with one worker.
     static func gunicornArguments(_ folder: String, _ port: Int) -> [String] {
@@ -152,10 +164,22 @@ extension LogReproduction {
         .init(name: "nginx + PHP-FPM, more requests than pm.max_children", slugs: ["overload-and-queues"], status: 200) {
             try nginxWithPHP("slow.php", pool: "pm.max_children = 1", concurrent: 2)
         },
+        .init(name: "nginx + PHP-FPM, a dynamic pool busier than its spare children", slugs: ["overload-and-queues"], status: 200) {
+            try phpPoolBusierThanItsSpares()
+        },
         .init(name: "nginx + gunicorn, a worker past --timeout", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
             try slowPython(server: "gunicorn", { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "1", "--workers", "1", "app:application"] }) {
                 "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }"
             }
+        },
+        // A worker that dies of a signal while it answers: abort() (a native library's assertion,
+        // or gunicorn's SIGABRT at --timeout where the worker cannot run its handler) and a crash.
+        .init(name: "nginx + gunicorn, a worker that aborts", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(server: "gunicorn", app: dyingView("os.abort()", imports: "import os"), gunicornArguments, settle: 0.5, location: proxyPass)
+        },
+        .init(name: "nginx + gunicorn, a worker that crashes", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(
+                server: "gunicorn", app: dyingView("ctypes.string_at(0)", imports: "import ctypes"), gunicornArguments, settle: 0.5, location: proxyPass)
         },
         .init(name: "nginx + gunicorn, a view that raises an exception", slugs: ["application-errors"], status: 500) {
             try slowPython(
@@ -215,6 +239,19 @@ extension LogReproduction {
         .init(name: "HAProxy, a check connection that never opens", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
             try with(.neverAccepts) { try haproxyChecking($0, "") }
         },
+        // The check's port answers; the server's own port refuses the traffic (the first
+        // request's refused connection), which `observe layer4` counts: one error (error-limit
+        // 1) takes the server down, reason Health analyze, though its checks pass.
+        .init(
+            name: "HAProxy, a server its observed traffic errors take down", slugs: ["health-checks-mark-all-backends-down", "upstream-connection-refused"],
+            status: 503
+        ) {
+            try with(.answers) {
+                try Reproduce.haproxy(
+                    server: "127.0.0.1:\(LoopbackPort.free()) check port \($0.port) inter 10s observe layer4 error-limit 1 on-error mark-down",
+                    defaults: "option log-health-checks", concurrent: 2, settle: 0.5)
+            }
+        },
     ]
 
     static let caddy: [LogReproduction] = [
@@ -267,6 +304,14 @@ extension LogReproduction {
         },
         .init(name: "Caddy, an upstream name that does not resolve", slugs: ["upstream-dns"], status: 502) {
             try Reproduce.caddy(upstream: "app.invalid:8080")
+        },
+        // Caddy asks its own resolver (`resolvers`, over TCP here), which takes the query and never
+        // answers: the lookup runs out of the dial's time.
+        .init(name: "Caddy, a resolver that does not answer", slugs: ["upstream-dns"], status: 502) {
+            try with(.silent) {
+                try Reproduce.caddy(
+                    site: "\treverse_proxy app.invalid:8080 {\n\t\ttransport http {\n\t\t\tdial_timeout 1s\n\t\t\tresolvers 127.0.0.1:\($0.port)\n\t\t}\n\t}\n")
+            }
         },
         // The health checker logs each refused probe too.
         .init(

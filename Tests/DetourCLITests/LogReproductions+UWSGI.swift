@@ -43,7 +43,44 @@ extension LogReproduction {
         return .init(status: status, log: uwsgi.log)
     }
 
+    /// uWSGI with a backlog of two (`--listen 2`) and one worker sleeping 5 s, behind nginx
+    /// with a 1 s `uwsgi_connect_timeout`: five requests fill the worker and the queue, and the
+    /// master says so once a second; the one asked last finds no room and waits for a
+    /// connection nginx gives up on.
+    private static func uwsgiQueueFull() throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["app.py": view("time.sleep(5)", imports: "import time")])
+        let port = LoopbackPort.free()
+        let uwsgi = try ServerProcess(
+            "uwsgi_python3", uwsgiArguments(["--listen", "2"])(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
+        defer { uwsgi.stop() }
+        _ = LoopbackPort.waitUntilOpen(port)
+        let waiting = DispatchGroup()
+        var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; uwsgi_connect_timeout 1s; \(uwsgiPass(port)) }") { nginxPort in
+            let url = "http://127.0.0.1:\(nginxPort)/"
+            // A thread each: the global queue would not run five blocking visitors at once.
+            for _ in 0..<5 {
+                waiting.enter()
+                Thread.detachNewThread {
+                    _ = try? Visitor.status(url)
+                    waiting.leave()
+                }
+                usleep(100_000)
+            }
+            usleep(UInt32(masterTick * 1_000_000))
+            return try Visitor.status(url)
+        }
+        outcome.log += uwsgi.log
+        uwsgi.stop()
+        waiting.wait()
+        return outcome
+    }
+
     static let uwsgiBehindNginx: [LogReproduction] = [
+        .init(name: "nginx + uWSGI, a listen queue fuller than its backlog", slugs: ["upstream-connect-timeout", "overload-and-queues"], status: 504) {
+            try uwsgiQueueFull()
+        },
         .init(name: "nginx + uWSGI, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
             try slowPython(server: "uwsgi_python3", uwsgiArguments(["--harakiri", "1"]), settle: masterTick, location: uwsgiPass)
         },

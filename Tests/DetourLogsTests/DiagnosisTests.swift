@@ -275,11 +275,15 @@ final class DiagnosisTests: XCTestCase {
                 "2026-11-25T06:31:06.717765840Z 2026/11/25 06:31:06 [warn] 7#7: *1 an upstream response is buffered to a temporary file",
                 "[pod/web-7d9/nginx] 2026/11/25 06:31:07 [notice] 1#1: start worker processes",
                 "2026-11-25 06:31:08.874\t2026/11/25 06:31:08 [notice] 1#1: signal process started",
+                "2026-11-25 07:31:09.296419538 +0100 CET [web-1] [25-Nov-2026 06:31:09] NOTICE: [pool web] pm.start_servers is not set. It's been set to 1.",
+                "2026-11-25 06:31:10.1 UTC [web-1] 2026/11/25 06:31:10 [notice] 1#1: signal process started",
             ], into: &diagnosis)
         XCTAssertEqual(diagnosis.results.map(\.cause.slug), ["header-too-big"])
         XCTAssertEqual(diagnosis.results.first?.count, 2, "the warning of the same request behind a runtime's time joins it")
         XCTAssertEqual(diagnosis.results.first?.incidents, 1)
-        XCTAssertEqual(diagnosis.routine, 2, "nginx's notices outside a request, behind kubectl's and a log store's prefix")
+        XCTAssertEqual(
+            diagnosis.routine, 4, "nginx's and PHP-FPM's notices outside a request, behind kubectl's, a log store's and a Go carrier's time, zone and source")
+        XCTAssertFalse(LogRoutine.isRoutine("2026-11-25 06:31:10 UTC [web-1] pm.start_servers is not set"), "a time followed by the message is the line's own")
     }
 
     /// nginx and PHP-FPM on Alpine (musl) word errno 110, 113 and 98 their own way; the articles

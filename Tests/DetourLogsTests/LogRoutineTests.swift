@@ -26,6 +26,9 @@ final class LogRoutineTests: XCTestCase {
             "/docker-entrypoint.sh: Configuration complete; ready for start up",
             "10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf",
             "[WARNING]  (8) : Server csg-gateway/csggateway-app-2 is UP. 2 active and 0 backup servers online. 0 sessions requeued, 0 total in queue.",
+            "[WARNING]  (32480) : Health check for server app/app1 succeeded, reason: Layer4 check passed, check duration: 0ms, status: 3/3 UP.",
+            "[WARNING] 124/210930 (59014) : Health check for server Backend-Web/http1_2 succeeded, reason: Layer7 check passed, code: 200, check duration: 1ms, status: 3/3 UP.",
+            "Health check for server app/app1 succeeded, reason: Layer4 check passed, check duration: 0ms, status: 3/3 UP.",
             // HAProxy up to 2.2 through syslog: its notice without its level (a line quoted from
             // Tecnativa/docker-socket-proxy#127).
             "Proxy dockerbackend started.",
@@ -39,6 +42,11 @@ final class LogRoutineTests: XCTestCase {
             #"{"level":"warn","ts":1795713300.0811274,"logger":"admin","msg":"admin endpoint disabled"}"#,
             #"{"level":"warn","ts":1795713300.0810044,"msg":"Caddyfile input is not formatted; run the 'caddy fmt' command to fix inconsistencies","adapter":"caddyfile","file":"Caddyfile","line":2}"#,
             #"{"level":"info","ts":1795713300.0816755,"logger":"http.log","msg":"server running","name":"srv0","protocols":["h1","h2","h3"]}"#,
+            // Caddy's debug lines beside a request (a failure has its http.log.error line), in JSON
+            // and in its console format.
+            #"{"level":"debug","ts":1795713300.1,"logger":"http.handlers.reverse_proxy","msg":"selected upstream","dial":"localhost:8011","total_upstreams":1}"#,
+            "2023/09/27 05:38:20.111\tDEBUG\thttp.handlers.reverse_proxy\tselected upstream\t{\"dial\": \"localhost:8011\", \"total_upstreams\": 1}",
+            "2023/09/27 05:38:20.111\tINFO\ttls\tfinished cleaning storage units",
             // PHP-FPM, PHP's own start-up through it, Varnish
             "[26-Nov-2026 17:15:13] NOTICE: fpm is running, pid 22939",
             "[26-Nov-2026 17:15:18] NOTICE: PHP message: PHP Warning:  Module \"calendar\" is already loaded in Unknown on line 0",
@@ -96,6 +104,12 @@ final class LogRoutineTests: XCTestCase {
             // HAProxy's TCP log has no status: its bytes (213) are not one.
             "Jan 21 17:12:20 lb haproxy[655]: 1.1.1.1:48847 [21/Jan/2016:17:12:08.054] web~ app/app1 9998/-1/12140 213 SC 0/0/0/0/3 0/0",
             #"{"level":"error","ts":1795713301.5,"logger":"http.log.error","msg":"dial tcp 127.0.0.1:18128: connect: connection refused","status":502}"#,
+            "[WARNING]  (32480) : Health check for server app/app1 failed, reason: Health analyze, info: \"Detected 1 consecutive errors, last one was: L4 unsuccessful connection\", status: 0/2 DOWN.",
+            "Health check for server app/app1 failed, reason: Layer4 connection problem, info: \"Connection refused\", check duration: 0ms, status: 0/2 DOWN.",
+            // handle_errors answered it: Caddy logs the failure at debug.
+            #"{"level":"debug","ts":1795713301.5,"logger":"http.log.error","msg":"dial tcp 127.0.0.1:18128: connect: connection refused","status":502}"#,
+            "2023/09/27 05:38:20.111\tERROR\thttp.log.error\tdial tcp 127.0.0.1:18128: connect: connection refused\t{\"status\": 502}",
+            "2023/09/27 05:38:20.111\tWARN\thttp.handlers.reverse_proxy\treading from backend\t{\"error\": \"unexpected EOF\"}",
             "[26-Nov-2026 17:15:18] WARNING: [pool www] child 4321 exited on signal 9 (SIGKILL) after 0.501234 seconds from start",
             "[2026-11-25 06:00:00 +0000] [7510] [CRITICAL] WORKER TIMEOUT (pid:7512)",
             // gunicorn's INFO holds why its master halts.

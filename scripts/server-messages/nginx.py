@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Lists every message nginx's proxy, upstream, FastCGI/uwsgi/SCGI/gRPC, connect, socket I/O,
-resolver, rate-limit and request code can log at run time, from nginx's own source at one release, and
+resolver, rate-limit and request code can log at run time, and the modules every request passes
+through besides (the core's locations, limits and internal redirects, the request body, rewrites,
+static files and indexes, access rules, basic and subrequest authentication, HTTP/2, accepting
+connections), from nginx's own source at one release, and
 writes them with their level and source line: the catalogue that `detour diagnose` is held to
 (Tests/DetourCLITests/LogCatalogue/nginx-verdicts.tsv says which article explains each one, or
 why none does; NginxMessageCatalogueTests fails on a message without a verdict).
@@ -36,6 +39,18 @@ FILES = [
     "src/http/modules/ngx_http_grpc_module.c",
     "src/http/modules/ngx_http_limit_req_module.c",
     "src/http/modules/ngx_http_limit_conn_module.c",
+    "src/event/ngx_event_accept.c",
+    "src/http/ngx_http_core_module.c",
+    "src/http/ngx_http_request_body.c",
+    "src/http/ngx_http_script.c",
+    "src/http/modules/ngx_http_static_module.c",
+    "src/http/modules/ngx_http_index_module.c",
+    "src/http/modules/ngx_http_autoindex_module.c",
+    "src/http/modules/ngx_http_rewrite_module.c",
+    "src/http/modules/ngx_http_access_module.c",
+    "src/http/modules/ngx_http_auth_basic_module.c",
+    "src/http/modules/ngx_http_auth_request_module.c",
+    "src/http/v2/ngx_http_v2.c",
 ]
 CALL = re.compile(r"\b(ngx_log_error|ngx_connection_error|ngx_ssl_error|ngx_ssl_connection_error)\s*\(")
 LEVELS = {"NGX_LOG_EMERG": "emerg", "NGX_LOG_CRIT": "crit", "NGX_LOG_ERR": "error", "NGX_LOG_WARN": "warn",
@@ -106,7 +121,8 @@ def main():
         rows += messages(catalogue.source(options.git_dir, options.tag, path), path)
     catalogue.write(options.out, [
         f"Every message nginx {options.tag.removeprefix('release-')} logs at run time from its proxy, upstream, FastCGI, uwsgi, SCGI,",
-        "gRPC, connect, socket I/O, resolver, rate-limit and request code: source line, level (connection: the",
+        "gRPC, connect, socket I/O, resolver, rate-limit and request code, and the core, request body, rewrite, static,",
+        "index, access, authentication, HTTP/2 and accept code every request passes through: source line, level (connection: the",
         "connection's, error for an upstream and info for a client; variable: set by a directive), and",
         "the message as nginx's printf writes it. Written by scripts/server-messages/nginx.py; do not edit.",
     ], rows)

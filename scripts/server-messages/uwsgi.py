@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Lists every line uWSGI's master, workers, sockets, request reader and writer, uwsgi and HTTP
-protocols, HTTP router and Python plugin can log, from uWSGI's own source at the release Debian 12
+protocols, HTTP router and Python plugin can log, and its start-up besides (options, privileges,
+cgroups, namespaces, the pidfile: core/init.c, core/utils.c), from uWSGI's own source at the release Debian 12
 ships (2.0.21): the catalogue `detour diagnose` is held to
 (Tests/DetourCLITests/LogCatalogue/uwsgi-verdicts.tsv says which article explains each one, or why
 none does).
@@ -25,7 +26,7 @@ FILES = [
     "plugins/python/pyloader.c", "plugins/python/wsgi_handlers.c", "plugins/python/wsgi_subhandler.c",
     "plugins/python/wsgi_headers.c", "proto/uwsgi.c", "proto/http.c", "proto/base.c",
     "plugins/corerouter/corerouter.c", "plugins/corerouter/cr_common.c", "plugins/corerouter/cr_map.c",
-    "plugins/http/http.c", "core/gateway.c",
+    "plugins/http/http.c", "core/gateway.c", "core/utils.c", "core/init.c",
 ]
 # The gateways whose lines are read: the HTTP router, by the name its plugin gives it
 # (`uhttp.cr.name = "uWSGI http"`), which core/gateway.c and the router write for their `%s`
@@ -133,7 +134,7 @@ def main():
         for where, kind, text in messages(catalogue.source(options.git_dir, options.tag, path), path, gateways):
             rows.setdefault(text, (where, kind))
     catalogue.write(options.out, [
-        f"Every line uWSGI {options.tag} logs from its master, workers, sockets, protocols, request reader and writer, HTTP router, gateways and Python plugin:",
+        f"Every line uWSGI {options.tag} logs from its master, workers, sockets, protocols, request reader and writer, HTTP router, gateways, Python plugin and start-up:",
         "source line, `verbose` when uwsgi_log_verbose writes it after a date (else -), and the line as its printf format",
         "writes it. Written by scripts/server-messages/uwsgi.py; do not edit.",
     ], [(where, kind, text) for text, (where, kind) in rows.items()])
