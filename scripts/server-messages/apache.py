@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Lists every message Apache httpd 2.4's mod_proxy (with its HTTP, FastCGI, uwsgi, WebSocket
-and balancer modules and proxy_util), mod_ssl's handshakes and certificate checks, and the core's
-request reading (server/protocol.c) can log, from httpd's own source, with its AH number, level and
+and balancer modules and proxy_util), mod_ssl's handshakes and certificate checks, the core's
+request reading (server/protocol.c), and the other modules every request passes through (the
+event MPM, mod_rewrite, mod_authz_core and mod_access_compat, the core's request walk, HTTP
+filters and error redirects) can log, from httpd's own source, with its AH number, level and
 source line: the catalogue `detour diagnose` is held to (Tests/DetourCLITests/LogCatalogue/
 apache-verdicts.tsv says which article explains each one, or why none does; ApacheMessageCatalogueTests
 fails on a message without a verdict).
@@ -18,6 +20,13 @@ import argparse, re, sys
 import catalogue
 
 FILES = [
+    "server/mpm/event/event.c",
+    "modules/mappers/mod_rewrite.c",
+    "modules/aaa/mod_authz_core.c",
+    "modules/aaa/mod_access_compat.c",
+    "server/request.c",
+    "modules/http/http_filters.c",
+    "modules/http/http_request.c",
     "modules/proxy/mod_proxy.c",
     "modules/proxy/proxy_util.c",
     "modules/proxy/mod_proxy_http.c",
@@ -106,7 +115,8 @@ def main():
         rows += messages(catalogue.source(options.git_dir, f"refs/heads/{options.ref}", path), path)
     catalogue.write(options.out, [
         f"Every message Apache httpd's {options.ref} branch logs from mod_proxy and its HTTP, FastCGI, uwsgi, WebSocket and",
-        "balancer modules, mod_ssl's handshakes and certificate checks, and the core's request reading: source line,",
+        "balancer modules, mod_ssl's handshakes and certificate checks, the core's request reading, the event MPM, mod_rewrite,",
+        "mod_authz_core, mod_access_compat, the request walk, HTTP filters and error redirects: source line,",
         "AH number, level and the message as its printf writes it. Written by scripts/server-messages/apache.py; do not edit.",
     ], rows)
     print(f"{len(rows)} messages, {len(set(r[1] for r in rows))} AH numbers", file=sys.stderr)
