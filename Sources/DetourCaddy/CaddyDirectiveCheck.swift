@@ -75,10 +75,10 @@ enum CaddyDirectiveCheck {
         if name.text == "tls" {
             for (word, message) in CaddyTLSValues.refusals(of: segment) { found.append(error(message, at: word, config)) }
         }
-        if config.version.version == .debian {
-            for (word, message) in CaddySubdirectiveTable.shared.refusals(of: segment) {
-                found.append(error(message, at: word, config, notes: [config.version.note]))
-            }
+        // The version (`caddy version`, a process) is asked only once a subdirective is not 2.6's.
+        let subdirectiveRefusals = CaddySubdirectiveTable.shared.refusals(of: segment)
+        if !subdirectiveRefusals.isEmpty, config.version.version == .debian {
+            for (word, message) in subdirectiveRefusals { found.append(error(message, at: word, config, notes: [config.version.note])) }
         }
         if name.text == "reverse_proxy" || name.text == "php_fastcgi" {
             for (word, message) in CaddyUpstreamAddress.refusals(of: segment) { found.append(error(message, at: word, config)) }

@@ -51,15 +51,17 @@ struct HAProxyAddress {
         guard !text.isEmpty else { return nil }
         var datagram =
             accepts.contains(.datagram) && (!accepts.contains(.stream) || accepts.contains(.datagramByDefault))
-        if text.hasPrefix("stream+") {
+        // Every prefix ends in '+' or '@': most addresses have neither, and skip the search.
+        let marked = text.utf8.contains { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "+") }
+        if marked, text.hasPrefix("stream+") {
             text = text.dropFirst(7)
             datagram = false
-        } else if text.hasPrefix("dgram+") {
+        } else if marked, text.hasPrefix("dgram+") {
             text = text.dropFirst(6)
             datagram = true
         }
         var family = Family.inet
-        if let known = prefixes.first(where: { text.hasPrefix($0.prefix) }) {
+        if marked, let known = prefixes.first(where: { text.hasPrefix($0.prefix) }) {
             text = text.dropFirst(known.prefix.count)
             family = known.family
             datagram = known.datagram ?? datagram
@@ -98,49 +100,52 @@ struct HAProxyAddress {
     private static func portRefusal(_ text: Substring, accepts: Accepts, written: String) -> String? {
         // HAProxy looks from the end for ':' or ']', down to the second character, and then
         // reads the character it stopped at (the first one, when neither came before).
-        guard !text.isEmpty else { return accepts.contains(.portRequired) ? "missing port specification in '\(written)'" : nil }
-        var stop = text.index(before: text.endIndex)
-        while stop > text.startIndex, text[stop] != "]", text[stop] != ":" { stop = text.index(before: stop) }
+        let bytes = text.utf8
+        guard !bytes.isEmpty else { return accepts.contains(.portRequired) ? "missing port specification in '\(written)'" : nil }
+        var stop = bytes.index(before: bytes.endIndex)
+        while stop > bytes.startIndex, bytes[stop] != UInt8(ascii: "]"), bytes[stop] != UInt8(ascii: ":") { stop = bytes.index(before: stop) }
         var port: Substring = ""
-        if text[stop] == ":" {
+        if bytes[stop] == UInt8(ascii: ":") {
             guard accepts.contains(.port) else { return "port specification not permitted here in '\(written)'" }
-            port = text[text.index(after: stop)...]
+            port = text[bytes.index(after: stop)...]
         } else if accepts.contains(.portRequired) {
             return "missing port specification in '\(written)'"
         }
         let least = accepts.contains(.portRequired) ? 1 : 0
-        guard let first = port.first else {
+        guard let first = port.utf8.first else {
             return accepts.contains(.portRequired) ? "missing port specification in '\(written)'" : nil
         }
-        if first.isASCII, first.isNumber {
-            let parts = port.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts.count == 2, !accepts.contains(.portRange) { return "port range not permitted here in '\(written)'" }
-            let low = leadingNumber(parts[0])
-            let high = leadingNumber(parts.last!)
-            if low < least || low > 65535 { return "invalid port '\(parts[0])'" }
-            if high < least || high > 65535 { return "invalid port '\(parts.last!)'" }
+        if first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
+            let dash = port.utf8.firstIndex(of: UInt8(ascii: "-"))
+            if dash != nil, !accepts.contains(.portRange) { return "port range not permitted here in '\(written)'" }
+            let lowText = dash.map { port[..<$0] } ?? port
+            let highText = dash.map { port[port.utf8.index(after: $0)...] } ?? port
+            let low = leadingNumber(lowText)
+            let high = leadingNumber(highText)
+            if low < least || low > 65535 { return "invalid port '\(lowText)'" }
+            if high < least || high > 65535 { return "invalid port '\(highText)'" }
             if low > high { return "invalid port range '\(low)-\(high)'" }
             return nil
         }
-        if first == "-" || first == "+" {
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
             return accepts.contains(.portOffset) ? nil : "port offset not permitted here in '\(written)'"
         }
-        return "invalid character '\(first)' in port number '\(port)' in '\(written)'"
+        return "invalid character '\(port.first!)' in port number '\(port)' in '\(written)'"
     }
 
     /// atoi(): the leading digits' value (past 65535 it is only ever too large).
     private static func leadingNumber(_ text: Substring) -> Int {
         var value = 0
-        for character in text {
-            guard character.isASCII, let digit = character.wholeNumberValue else { break }
-            value = min(value * 10 + digit, 1_000_000)
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+            value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
         }
         return value
     }
 
     /// env_expand(): each `$NAME` and `${NAME}` replaced by its value, empty when it is not set.
     static func expanded(_ text: String, _ environment: [String: String]) -> String {
-        guard text.contains("$") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {

@@ -55,11 +55,12 @@ enum HAProxyAddressLines {
             return judge(1, [.port, .portRequired, .stream]) { "'dispatch' : \($0)" }
         case "server" where section.kind == "backend" || section.kind == "listen":
             guard words.count > 2 else { return nil }
-            let context = "'server \(section.name ?? "")/\(words[1].text)' : "
-            if let refusal = judge(2, [.port, .portOffset, .stream], { context + $0 }) { return refusal }
+            // Written only for a refusal: most servers have none.
+            let context = { "'server \(section.name ?? "")/\(words[1].text)' : " }
+            if let refusal = judge(2, [.port, .portOffset, .stream], { context() + $0 }) { return refusal }
             return serverOption(words, from: 3, context: context, hasQUIC: hasQUIC, environment: environment)
         case "default-server" where proxy:
-            return serverOption(words, from: 1, context: "", hasQUIC: hasQUIC, environment: environment)
+            return serverOption(words, from: 1, context: { "" }, hasQUIC: hasQUIC, environment: environment)
         case "tcp-check", "http-check":
             guard words.count > 2, words[1].text == "connect", let addr = words.firstIndex(where: { $0.text == "addr" }) else { return nil }
             return judge(addr + 1, [.port, .stream]) { "'\(line.keyword) connect' : 'addr' : \($0)" }
@@ -76,7 +77,7 @@ enum HAProxyAddressLines {
 
     /// The addresses of a server's options (`source`, `usesrc`, `socks4`, `addr`), in order.
     private static func serverOption(
-        _ words: [HAProxyWord], from start: Int, context: String, hasQUIC: () -> Bool?, environment: [String: String]
+        _ words: [HAProxyWord], from start: Int, context: () -> String, hasQUIC: () -> Bool?, environment: [String: String]
     ) -> (
         word: HAProxyWord, message: String
     )? {
@@ -94,7 +95,7 @@ enum HAProxyAddressLines {
             }
             if let accepts, let refusal = HAProxyAddress.refusal(value.text, accepts: accepts, hasQUIC: hasQUIC, environment: environment) {
                 let what = option == "addr" ? "'addr'" : "'\(option) \(value.text)'"
-                return (value, "\(context)\(what) : \(refusal)")
+                return (value, "\(context())\(what) : \(refusal)")
             }
             index += accepts == nil ? 1 : 2
         }

@@ -72,7 +72,7 @@ struct HAProxyConfig: Sendable {
         var sectionKeywords: HAProxyKeywordTable.Kind?
         var taken: [String] = []
         var acls = HAProxyACLNames()
-        var samples = HAProxySampleRefusals(reader: HAProxySampleReader(refusesUnknown: version.refusesUnknown))
+        var samples = HAProxySampleRefusals(reader: HAProxySampleReader(refusesUnknown: { version.refusesUnknown }))
         samples.reader.loadsLua = lua.mayRegister
         samples.reader.patternFiles = lua.lookup
         // HAProxy stops reading at an HTTP rule it refuses (its expressions, an action no Lua

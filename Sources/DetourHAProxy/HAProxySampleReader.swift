@@ -7,7 +7,8 @@
 struct HAProxySampleReader {
     /// Read at the first expression: most configurations' start needs no table.
     private var table: HAProxySampleTable { .shared }
-    var refusesUnknown = true
+    /// Asked only when an unknown keyword is met: the installed version is a process to run.
+    var refusesUnknown: @Sendable () -> Bool = { true }
     /// Whether the configuration loads Lua scripts, which register fetches and converters of
     /// their own (`lua.NAME`): those are not judged then, and refused otherwise.
     var loadsLua = false
@@ -23,7 +24,7 @@ struct HAProxySampleReader {
     /// Each ACL's first word read so far: what it gives (nil: not judged).
     private var readACLs: [String: (matched: Bool, named: String)?] = [:]
 
-    init(refusesUnknown: Bool = true) {
+    init(refusesUnknown: @escaping @Sendable () -> Bool = { true }) {
         self.refusesUnknown = refusesUnknown
     }
 
@@ -198,7 +199,7 @@ struct HAProxySampleReader {
         guard nameEnd > start else { throw Refusal(message: "missing fetch method") }
         let name = Self.text(bytes[start..<nameEnd])
         guard let fetch = table.fetches[name] else {
-            guard refusesUnknown, !(loadsLua && name.hasPrefix("lua.")) else { throw Unjudged() }
+            guard refusesUnknown(), !(loadsLua && name.hasPrefix("lua.")) else { throw Unjudged() }
             throw Refusal(message: "unknown fetch method '\(name)'")
         }
         let index = try arguments(bytes, from: nameEnd, of: fetch) { "fetch method '\(name)' : \($0.message)" }
@@ -231,7 +232,7 @@ struct HAProxySampleReader {
             let end = Self.identifierEnd(bytes, from: index)
             let converter = Self.text(bytes[index..<end])
             guard let known = table.converters[converter] else {
-                guard refusesUnknown, !(loadsLua && converter.hasPrefix("lua.")) else { throw Unjudged() }
+                guard refusesUnknown(), !(loadsLua && converter.hasPrefix("lua.")) else { throw Unjudged() }
                 throw Refusal(message: said("unknown converter '\(converter)'"))
             }
             converterName = converter

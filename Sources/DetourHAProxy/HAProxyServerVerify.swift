@@ -5,7 +5,10 @@ import DetourDiagnostics
 /// proxy's `tcp-check connect … ssl` count wherever they stand.
 struct HAProxyServerVerify: Sendable {
     private struct Server: Sendable {
-        var name: String
+        /// Its proxy's name and its own, joined only for a refusal: most servers have none.
+        var proxy: String?
+        var own: String
+        var name: String { "\(proxy ?? "")/\(own)" }
         var section: SourceLocation
         var line: SourceLocation
         var tls: HAProxyServerTLS
@@ -26,10 +29,10 @@ struct HAProxyServerVerify: Sendable {
         switch line.keyword {
         case "server" where words.count >= 3:
             servers.append(
-                Server(name: "\(section.name ?? "")/\(words[1].text)", section: section.location, line: line.location, tls: defaultServer.server(words[3...])))
+                Server(proxy: section.name, own: words[1].text, section: section.location, line: line.location, tls: defaultServer.server(words[3...])))
         case "server-template" where words.count >= 4:
             servers.append(
-                Server(name: "\(section.name ?? "")/\(words[1].text)", section: section.location, line: line.location, tls: defaultServer.server(words[4...])))
+                Server(proxy: section.name, own: words[1].text, section: section.location, line: line.location, tls: defaultServer.server(words[4...])))
         case "tcp-check" where Self.connectsOverTLS(line):
             tcpCheckSSL.insert(section.location)
         default:
