@@ -195,8 +195,6 @@ struct CaddySandboxRoutes {
         return addresses
     }
 
-    /// The line of a proxy's `handle_response` that answers instead of the upstream (its
-    /// `file_server` or `respond`, else the `handle_response` itself).
     /// A block no probe is sent into still holds proxies in the site's order: the first passing
     /// one may be there, where check names the cause.
     private mutating func notePassingProxy(in lines: [CaddyLine]) {
@@ -210,6 +208,8 @@ struct CaddySandboxRoutes {
         }
     }
 
+    /// The line of a proxy's `handle_response` that answers instead of the upstream (its
+    /// `file_server` or `respond`, else the `handle_response` itself).
     private func response(of proxy: CaddyLine?) -> SourceLocation? {
         guard let proxy else { return nil }
         for line in CaddyDirectiveCheck.block(inside: proxy).lines where line.first?.text == "handle_response" {
