@@ -156,7 +156,7 @@ extension LogReproduction {
         },
         .init(name: "nginx + gunicorn, an application that fails as it loads", slugs: ["upstream-connection-refused"], status: 502) {
             try pythonServerThatExits(app: "import missing_module\n") { port, log in
-                var outcome = try Reproduce.nginx(location: "location / { proxy_pass http://127.0.0.1:\(port); }")
+                var outcome = try Reproduce.nginx(location: proxyPass(port))
                 outcome.log += log()
                 return outcome
             }
@@ -183,9 +183,7 @@ extension LogReproduction {
         },
         .init(name: "nginx + gunicorn, a view that raises an exception", slugs: ["application-errors"], status: 500) {
             try slowPython(
-                server: "gunicorn", app: "def application(environ, start_response):\n    return 1 / 0\n",
-                { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--workers", "1", "app:application"] }
-            ) { "location / { proxy_pass http://127.0.0.1:\($0); }" }
+                server: "gunicorn", app: "def application(environ, start_response):\n    return 1 / 0\n", gunicornArguments, location: proxyPass)
         },
     ]
 
