@@ -131,8 +131,10 @@ public enum Verifier {
             let runnable = VerifyTest.run(
                 server, binary: binary, main: main, plan: plan, context: context, mainDisplay: options.mainDisplay, environment: environment, into: &report)
         else { return report }
+        // chrt and taskset exec the server in their place: the PID stopped is the server's.
+        let command = server.launcher() + [binary] + server.run(runnable, folder) + plan.arguments
         guard
-            let process = Self.start(binary, server.run(runnable, folder) + plan.arguments, in: folder, environment: environment, stopSignal: server.stopSignal)
+            let process = Self.start(command[0], Array(command.dropFirst()), in: folder, environment: environment, stopSignal: server.stopSignal)
         else {
             report.refusal = "cannot start \(binary)"
             return report

@@ -59,8 +59,10 @@ public struct VerifyServer: Sendable {
     /// How often a probe asks while the upstream breaks its answer off, where the server
     /// answering with an error or with the answer cut short is a race (varnishd streams the
     /// fetch: vcl_synth's 503 only when the fetch fails before delivery begins). The error,
-    /// once met, is what visitors can get.
+    /// once met, is what visitors can get. A backstop where `launcher` cannot settle the race.
     public var brokenOffTries = 1
+    /// The command the server runs under, before its binary (`OneCoreLauncher`); none for most.
+    public var launcher: @Sendable () -> [String] = { [] }
 
     public static let nginx = VerifyServer(
         name: "nginx", binary: "nginx", catalogue: NginxChecker.catalogue, builtinPageMark: "<hr><center>nginx",
@@ -131,7 +133,7 @@ public struct VerifyServer: Sendable {
         run: { main, folder in ["-F", "-f", main, "-n", folder + "/varnish", "-s", "malloc,32m", "-P", folder + "/server.pid"] + varnishJail },
         prefix: { _ in "/" },
         readRefusal: { output, _, copies, main in VarnishTestOutput.read(output, copies: copies, main: main) },
-        stopSignal: SIGTERM, passThroughWithoutPages: true, brokenOffTries: 6)
+        stopSignal: SIGTERM, passThroughWithoutPages: true, brokenOffTries: 6, launcher: OneCoreLauncher.prefix)
 
     /// As root varnishd runs its workers as its own users, as Debian does; otherwise it cannot switch.
     private static var varnishJail: [String] { getuid() == 0 ? [] : ["-j", "none"] }
