@@ -139,6 +139,8 @@ struct CaddyParser {
             if isBlock { blocks.append(block) }
             if nesting > 0 { throw endOfFile() }
             if isBlock { onBlock?(block, blocks.count - 1) }
+            // A closed block's words are in its segments: the cursor needs only the last two.
+            if read.count > 2 { read.removeFirst(read.count - 2) }
         }
     }
 

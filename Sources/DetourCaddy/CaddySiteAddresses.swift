@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourSupport
 import Foundation
 
 /// What `caddy adapt` refuses in the site addresses themselves, naming no line: two site
@@ -49,28 +50,36 @@ enum CaddySiteAddresses {
     private static let issuerOptions: Set<String> = [
         "cert_issuer", "local_certs", "acme_ca", "acme_ca_root", "acme_dns", "acme_eab", "email", "preferred_chains",
     ]
-    private static let unqualifiedCharacters = Set("()[]{}<> \t\n\"\\!@#$%^&|;'+=")
+    /// The bytes certmagic refuses in a subject, all ASCII: read byte by byte, as thousands of
+    /// site addresses are.
+    private static let unqualifiedBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "()[]{}<> \t\n\"\\!@#$%^&|;'+=".utf8 { table[Int(byte)] = true }
+        return table
+    }()
 
     /// The host a certificate is asked for at `address`: none for `http://`, the HTTP port, or
     /// no host (`:443`).
-    private static func certificateHost(_ address: String, httpPort: String) -> String? {
+    private static func certificateHost(_ address: String, httpPort: String) -> Substring? {
         var rest = Substring(address)
-        if let separator = rest.range(of: "://") {
+        if let separator = ByteSearch.firstRange(of: "://", in: rest) {
             if rest[..<separator.lowerBound] == "http" { return nil }
             rest = rest[separator.upperBound...]
         }
-        var authority = rest.prefix { $0 != "/" }
-        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
-            if authority[authority.index(after: colon)...] == httpPort { return nil }
+        var authority = rest[..<(rest.utf8.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex)]
+        if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")), !authority.utf8[colon...].contains(UInt8(ascii: "]")) {
+            if authority[authority.utf8.index(after: colon)...] == httpPort { return nil }
             authority = authority[..<colon]
         }
         // An IPv6 literal's brackets are not the host's (`[CF_HOST]` is read as `CF_HOST`).
-        if authority.hasPrefix("["), authority.hasSuffix("]") { authority = authority.dropFirst().dropLast() }
-        return authority.isEmpty ? nil : String(authority)
+        if authority.utf8.first == UInt8(ascii: "["), authority.utf8.last == UInt8(ascii: "]") { authority = authority.dropFirst().dropLast() }
+        return authority.isEmpty ? nil : authority
     }
 
-    private static func qualifies(_ host: String) -> Bool {
-        !host.trimmingCharacters(in: .whitespaces).isEmpty && !host.hasPrefix(".") && !host.hasSuffix(".")
-            && (!host.contains("*") || host.hasPrefix("*.") || host == "*") && !host.contains(where: unqualifiedCharacters.contains)
+    private static func qualifies(_ host: Substring) -> Bool {
+        let bytes = host.utf8
+        let star = UInt8(ascii: "*")
+        return host.unicodeScalars.contains { !$0.properties.isWhitespace } && bytes.first != UInt8(ascii: ".") && bytes.last != UInt8(ascii: ".")
+            && (!bytes.contains(star) || host.hasPrefix("*.") || host == "*") && !bytes.contains { unqualifiedBytes[Int($0)] }
     }
 }
