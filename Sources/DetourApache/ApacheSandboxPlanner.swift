@@ -58,6 +58,8 @@ struct ApacheSandboxPlanner {
         var open: [Int] = []
         // The first proxying line outside every virtual host.
         var serverFirstProxy: SourceLocation?
+        // The main server's lines that proxy, to tell whether each one gave a route (`proxiedPaths`).
+        var serverProxyingLines: [SourceLocation] = []
         // Whether the RewriteConds since the last RewriteRule test a file.
         var testsFiles = false
         // Whether a `[P]` rule outside every virtual host proxies by the files there are.
@@ -82,8 +84,10 @@ struct ApacheSandboxPlanner {
             if proxying {
                 if let host = hosts.indices.last, inHost == hosts[host].entry {
                     if hosts[host].firstProxy == nil { hosts[host].firstProxy = location }
-                } else if inHost == nil, serverFirstProxy == nil {
-                    serverFirstProxy = location
+                    hosts[host].proxyingLines.append(location)
+                } else if inHost == nil {
+                    if serverFirstProxy == nil { serverFirstProxy = location }
+                    serverProxyingLines.append(location)
                 }
             }
             // RewriteConds before a rule that test a file (`-f`, `!-d`, …): which requests a
@@ -260,6 +264,11 @@ struct ApacheSandboxPlanner {
                     if everywhere ?? true {
                         hosts[host].wholeSiteCodes.insert(code)
                     }
+                    if let section, self.name(config.entries[section]) == "location", config.arguments(of: config.entries[section]).count == 1,
+                        let path = sectionPath(section)
+                    {
+                        hosts[host].locationCodes.append((path, code, location))
+                    }
                     hosts[host].pageLines[code] = hosts[host].pageLines[code] ?? location
                     if redirects { hosts[host].redirectLines[code] = hosts[host].redirectLines[code] ?? location }
                 } else if let code, inHost == nil {
@@ -293,7 +302,18 @@ struct ApacheSandboxPlanner {
             // for everywhere, nor, where nothing proxies, any for a 502 and above, which it
             // never raises (as `detour check` has it).
             let proxies = host.firstProxy != nil || serverFirstProxy != nil
+            // A 502 and above, where the paths that proxy are known, only on one whose
+            // `<Location>` names no page of its own for it: otherwise the server's or the host's
+            // page for it is never sent there (as `detour check` has it).
+            let proxied = Self.proxiedPaths(host.routes + serverRoutes, proxyingLines: host.proxyingLines + serverProxyingLines)
             let raised = { (code: Int) in code <= 501 || proxies }
+            let raisedOutsideLocations = { (code: Int) in
+                raised(code)
+                    && (code <= 501
+                        || proxied.map { paths in
+                            paths.contains { path in !host.locationCodes.contains { $0.code == code && ApacheScope.prefix($0.path, covers: path) } }
+                        } ?? true)
+            }
             // A 500 or 501 Apache raises itself only on faults no probe makes, and a 504 only
             // for a FastCGI or AJP upstream, unless ProxyErrorOverride replaces the upstream's
             // own: what answers them there is not seen.
@@ -306,7 +326,8 @@ struct ApacheSandboxPlanner {
             let serverPages = serverRoutes.filter { route in route.page.map { page in !page.codes.allSatisfy(host.wholeSiteCodes.contains) } ?? true }
             let sent = (host.routes + serverPages).filter { route in
                 guard let page = route.page else { return true }
-                return page.codes.isEmpty || page.codes.contains(where: raised)
+                let inLocation = host.locationCodes.contains { $0.line == page.directive }
+                return page.codes.isEmpty || page.codes.contains(where: inLocation ? raised : raisedOutsideLocations)
             }
             let routes = Self.merged(sent).map { route in
                 var route = route
@@ -354,6 +375,15 @@ struct ApacheSandboxPlanner {
         }
     }
 
+    /// The paths `routes` send to the upstream, or nil when a line that proxies gave no route
+    /// (a `[P]` rule inside a section): which paths it takes is then not known.
+    private static func proxiedPaths(_ routes: [SandboxPlan.Route], proxyingLines: [SourceLocation]) -> [String]? {
+        let proxying = routes.filter { $0.page == nil && $0.upstreamLocation != nil }
+        let routed = Set(proxying.compactMap(\.upstreamLocation))
+        guard proxyingLines.allSatisfy(routed.contains) else { return nil }
+        return proxying.map(\.path)
+    }
+
     /// What one `<VirtualHost>` holds that decides its routes.
     private struct VirtualHostRoutes {
         var entry: Int
@@ -372,8 +402,12 @@ struct ApacheSandboxPlanner {
         /// The codes the host names a page for on every path (its own line, or `<Location />`'s):
         /// the main server's pages for them are never sent there.
         var wholeSiteCodes: Set<Int> = []
+        /// The codes a `<Location PATH>` of the host names a page for, with the line.
+        var locationCodes: [(path: String, code: Int, line: SourceLocation)] = []
         /// The host's first line that proxies (ProxyPass to a URL, `[P]`, a `proxy:` handler).
         var firstProxy: SourceLocation? = nil
+        /// Every line of it that proxies.
+        var proxyingLines: [SourceLocation] = []
         /// Its `ProxyErrorOverride On` with a status list.
         var overrideList: SourceLocation? = nil
         /// The codes its `ProxyErrorOverride On` replaces (empty: all; nil: off or not said).

@@ -31,11 +31,13 @@ final class VerifyApacheTests: XCTestCase {
 
         """
 
-    private func verify(_ config: String) throws -> ProcessResult {
+    private func verify(_ config: String, extra: [String] = []) throws -> ProcessResult {
         try workspace.folder.write(["conf/apache2.conf": config])
-        return try workspace.detour([
-            "verify", "apache", "conf/apache2.conf", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format", "json",
-        ])
+        return try workspace.detour(
+            [
+                "verify", "apache", "conf/apache2.conf", "--pages", "public/errors", "--map", "/usr/share/detour=public", "--timeout", "5", "--format",
+                "json",
+            ] + extra)
     }
 
     /// ErrorDocument with ProxyErrorOverride answers the codes it names with detour's pages;
@@ -373,5 +375,38 @@ final class VerifyApacheTests: XCTestCase {
             try VerifyWorkspace.findings(result).sorted(), ["apache.code-not-covered:14", "apache.error-document-url:20"], result.stdout + result.stderr)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/a", "answering 503")?.status, 302, result.stdout)
         XCTAssertEqual(try VerifyWorkspace.answer(result, "/app/a", "answering 502")?.body, "detour's public/errors/502.html", result.stdout)
+    }
+
+    /// The main server's page for a 502 is sent only where a proxied path has no page of its
+    /// `<Location>`'s own for it: refused there, it is no finding (nor in `detour check`); once a
+    /// second proxied path falls outside that `<Location>`, its refusal is one.
+    func testAServerPageOnlyLocationPagesReplaceIsNotJudgedButOneAProxiedPathMeetsIs() throws {
+        func config(_ also: String) -> String {
+            head
+                + """
+                Alias /errors/ /usr/share/detour/errors/
+                ErrorDocument 502 /errors/502.html
+                <VirtualHost *:80>
+                    ServerName shop.example
+                    <Location /errors/>
+                        Require all denied
+                    </Location>
+                    ProxyPass /app/ http://10.0.0.5:8080/app/
+                \(also)
+                    ProxyErrorOverride On
+                    <Location /app/>
+                        ErrorDocument 502 "the shop is restarting"
+                    </Location>
+                </VirtualHost>
+
+                """
+        }
+        let covered = try verify(config(""), extra: ["--compare-check"])
+        XCTAssertFalse(try VerifyWorkspace.findings(covered).contains("apache.error-page-protected:14"), covered.stdout + covered.stderr)
+        XCTAssertEqual(try VerifyWorkspace.disagreements(covered), [], covered.stdout)
+        let uncovered = try verify(config("    ProxyPass /api/ http://10.0.0.5:8080/api/"), extra: ["--compare-check"])
+        let found = try VerifyWorkspace.findings(uncovered)
+        XCTAssertTrue(found.contains("apache.error-page-protected:14"), "\(found) \(uncovered.stdout)")
+        XCTAssertEqual(try VerifyWorkspace.disagreements(uncovered), [], uncovered.stdout)
     }
 }
