@@ -6,7 +6,7 @@ set -euo pipefail
 hosts=${1:-5000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/detour-bench-apache.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 mkdir -p "$work/errors" "$work/www"
 for code in 500 502 503 504; do echo "<h1>$code</h1>" > "$work/errors/$code.html"; done
 

@@ -23,7 +23,8 @@ enum HAProxyAddressLines {
             else { return nil }
             return (words[index], context(refusal))
         }
-        let proxy = section.kind == "defaults" || HAProxySection.proxies.contains(section.kind)
+        // Asked only by the keywords that need it: most lines are none of them.
+        var proxy: Bool { section.kind == "defaults" || HAProxySection.proxies.contains(section.kind) }
         switch line.keyword {
         case "bind" where section.kind == "frontend" || section.kind == "listen":
             // Each of a list's addresses in turn (str2listener()).

@@ -78,43 +78,48 @@ struct HAProxyConfig: Sendable {
         // HAProxy stops reading at an HTTP rule it refuses (its expressions, an action no Lua
         // script registered): it names only the first.
         var stopped = false
+        // Whether the current section is a proxy (or defaults): asked of most lines.
+        var inProxy = sections.last.map { Self.proxyKinds.contains($0.kind) } ?? false
         for line in lines.joined() {
-            switch line.keyword {
-            case ".if":
-                let outer = active
-                let value = condition(line.words.dropFirst().map(\.text), line, environment)
-                blocks.append((value, outer && value, line.location))
-                continue
-            case ".elif":
-                guard let last = blocks.popLast() else {
-                    unmatched(line)
+            // Only a conditional block's words start with a dot: most lines skip the switch.
+            if line.keyword.utf8.first == UInt8(ascii: ".") {
+                switch line.keyword {
+                case ".if":
+                    let outer = active
+                    let value = condition(line.words.dropFirst().map(\.text), line, environment)
+                    blocks.append((value, outer && value, line.location))
                     continue
-                }
-                let outer = active
-                let value = !last.taken && condition(line.words.dropFirst().map(\.text), line, environment)
-                blocks.append((last.taken || value, outer && value, last.at))
-                continue
-            case ".else":
-                guard let last = blocks.popLast() else {
-                    unmatched(line)
+                case ".elif":
+                    guard let last = blocks.popLast() else {
+                        unmatched(line)
+                        continue
+                    }
+                    let outer = active
+                    let value = !last.taken && condition(line.words.dropFirst().map(\.text), line, environment)
+                    blocks.append((last.taken || value, outer && value, last.at))
                     continue
+                case ".else":
+                    guard let last = blocks.popLast() else {
+                        unmatched(line)
+                        continue
+                    }
+                    blocks.append((true, active && !last.taken, last.at))
+                    continue
+                case ".endif":
+                    if blocks.popLast() == nil { unmatched(line) }
+                    continue
+                case ".alert":
+                    // HAProxy stops reading at an .alert its conditions reach (`.if !defined(PORT)`).
+                    if active {
+                        let text = line.words.dropFirst().map(\.text).joined(separator: " ")
+                        diagnostics.append(.error(HAProxyRules.syntax.id, "'\(text)': an .alert makes HAProxy refuse the file", at: line.location))
+                    }
+                    continue
+                case ".diag", ".notice", ".warning":
+                    continue
+                default:
+                    break
                 }
-                blocks.append((true, active && !last.taken, last.at))
-                continue
-            case ".endif":
-                if blocks.popLast() == nil { unmatched(line) }
-                continue
-            case ".alert":
-                // HAProxy stops reading at an .alert its conditions reach (`.if !defined(PORT)`).
-                if active {
-                    let text = line.words.dropFirst().map(\.text).joined(separator: " ")
-                    diagnostics.append(.error(HAProxyRules.syntax.id, "'\(text)': an .alert makes HAProxy refuse the file", at: line.location))
-                }
-                continue
-            case ".diag", ".notice", ".warning":
-                continue
-            default:
-                break
             }
             guard active else { continue }
             if line.keyword == "lua-load" || line.keyword == "lua-load-per-thread", sections.last?.kind == "global" {
@@ -160,6 +165,7 @@ struct HAProxyConfig: Sendable {
                     section.name = rest.first?.text
                 }
                 sections.append(section)
+                inProxy = Self.proxyKinds.contains(line.keyword)
             } else if sections.isEmpty {
                 diagnostics.append(
                     .error(HAProxyRules.syntax.id, "unknown keyword '\(line.keyword)' out of section: HAProxy refuses the file", at: line.location))
@@ -171,19 +177,19 @@ struct HAProxyConfig: Sendable {
                     let refusal = Self.keywordRefusal(line, in: sections[sections.count - 1].name, keywords, version: version, taken: &taken)
                 {
                     diagnostics.append(refusal)
-                } else if line.keyword == "timeout", line.words.count > 1, Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                } else if line.keyword == "timeout", line.words.count > 1, inProxy,
                     let refusal = HAProxyTimeoutName.refusal(line.words[1].text)
                 {
                     diagnostics.append(.error(HAProxyRules.directive.id, refusal, at: line.location(of: line.words[1])))
-                } else if Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                } else if inProxy,
                     let unknown = acls.read(line, kind: sections[sections.count - 1].kind)
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, unknown.message, at: line.location(of: unknown.word)))
-                } else if line.keyword == "mode", line.words.count > 1, Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                } else if line.keyword == "mode", line.words.count > 1, inProxy,
                     let refusal = Self.modeRefusal(line.words[1].text, version: version)
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1]), notes: [version.note]))
-                } else if line.words.count > 1, line.keyword == "acl" || line.keyword == "server", Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                } else if line.words.count > 1, line.keyword == "acl" || line.keyword == "server", inProxy,
                     let refusal = Self.nameRefusal(line.words[1].text, "\(line.keyword) name")
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1])))
@@ -197,7 +203,7 @@ struct HAProxyConfig: Sendable {
                     diagnostics.append(
                         .error(HAProxyRules.syntax.id, unregistered.message + ": HAProxy refuses the file", at: line.location(of: unregistered.word)))
                     stopped = line.keyword.hasPrefix("http-")
-                } else if !stopped, Self.proxyKinds.contains(sections[sections.count - 1].kind),
+                } else if !stopped, inProxy,
                     let refusal = samples.refusal(of: line, kind: sections[sections.count - 1].kind, name: sections[sections.count - 1].name)
                 {
                     let stops = refusal.stops ? ": " + Self.stopsReading : ": HAProxy refuses the file"

@@ -6,20 +6,29 @@ import DetourDiagnostics
 enum HAProxyServerNames {
     static func conflicts(in sections: [HAProxySection]) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for section in sections where ["backend", "listen"].contains(section.kind) {
-            // The servers without an id of their own, with where each was first named.
-            var first: [String: Int] = [:]
+        for section in sections where section.kind == "backend" || section.kind == "listen" {
+            // The servers without an id of their own, with where each was first named: looked
+            // up in order while a proxy has a few (thousands of proxies with two each), by
+            // name past that.
+            var first: [(name: String, line: Int)] = []
+            var byName: [String: Int] = [:]
+            func earlier(_ name: String) -> Int? {
+                first.count <= 16 ? first.first { $0.name == name }?.line : byName[name]
+            }
             for line in section.lines where line.keyword == "server" && line.words.count >= 2 {
                 if line.words.dropFirst(2).contains(where: { $0.text == "id" }) { continue }
                 let name = line.words[1].text
-                if let earlier = first[name] {
+                if let earlier = earlier(name) {
                     found.append(
                         .error(
                             HAProxyRules.syntax.id,
                             "\(section.kind) '\(section.name ?? "")', another server named '\(name)' was already defined at line \(earlier), please use distinct names: HAProxy refuses the file",
                             at: line.location))
                 } else {
-                    first[name] = line.number
+                    // Each name once: a repeat is a conflict, not another entry.
+                    first.append((name, line.number))
+                    if first.count == 17 { byName = Dictionary(uniqueKeysWithValues: first.map { ($0.name, $0.line) }) }
+                    if first.count > 17 { byName[name] = line.number }
                 }
             }
         }

@@ -41,7 +41,8 @@ struct HAProxySampleTable: Sendable {
         guard signature != "-" else { return Keyword(arguments: [], required: 0, output: output, bareRefusal: bare) }
         let mandatory = signature.split(separator: "[", maxSplits: 1, omittingEmptySubsequences: false)[0]
         let types = { (text: Substring) in
-            text.split(separator: ",").map { $0.trimmingCharacters(in: .init(charactersIn: "[]")) }.filter { !$0.isEmpty }
+            // Brackets only open and close the optional ones (`string[,integer[,string]]`).
+            text.split(separator: ",").map { String($0.filter { $0 != "[" && $0 != "]" }) }.filter { !$0.isEmpty }
         }
         return Keyword(arguments: types(Substring(signature)), required: types(mandatory).count, output: output, bareRefusal: bare)
     }
