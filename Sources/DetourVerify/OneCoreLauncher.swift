@@ -8,11 +8,22 @@ import Foundation
 /// 300 of 300 asks, against about one in three on two cores and one in sixty on one core with
 /// preemption), so verify meets the path `detour check` names.
 enum OneCoreLauncher {
-    /// The prefix to put before the server's binary, or none when either tool is missing.
-    static func prefix() -> [String] {
-        guard let chrt = tool("chrt"), let taskset = tool("taskset"), let core = firstAllowedCore() else { return [] }
-        return [chrt, "--batch", "0", taskset, "--cpu-list", String(core)]
-    }
+    /// The prefix to put before the server's binary, or none when either tool is missing or
+    /// the machine refuses it (a sandbox that forbids changing the scheduler): asked once.
+    static func prefix() -> [String] { working }
+
+    private static let working: [String] = {
+        guard let chrt = tool("chrt"), let taskset = tool("taskset"), let core = firstAllowedCore(), let truth = tool("true") else { return [] }
+        let prefix = [chrt, "--batch", "0", taskset, "--cpu-list", String(core)]
+        let trial = Process()
+        trial.executableURL = URL(fileURLWithPath: prefix[0])
+        trial.arguments = Array(prefix.dropFirst()) + [truth]
+        trial.standardOutput = FileHandle.nullDevice
+        trial.standardError = FileHandle.nullDevice
+        guard (try? trial.run()) != nil else { return [] }
+        trial.waitUntilExit()
+        return trial.terminationStatus == 0 ? prefix : []
+    }()
 
     private static func tool(_ name: String) -> String? {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
