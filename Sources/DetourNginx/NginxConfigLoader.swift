@@ -5,7 +5,10 @@ import Foundation
 
 /// Reads an nginx configuration the way nginx does: the main file, then every `include`
 /// spliced in where it stands. Relative include paths start at the main file's folder (nginx's
-/// configuration prefix); glob patterns may match nothing, plain paths must exist. Include
+/// configuration prefix), or for a site's file (server blocks at its top, read as an http
+/// block's include) at the folder of the nginx.conf above it that would include it, as
+/// `/etc/nginx/sites-enabled/app`'s start at `/etc/nginx`; glob patterns may match nothing,
+/// plain paths must exist. Include
 /// cycles, unreadable files and syntax errors become diagnostics, never a crash.
 struct NginxConfigLoader {
     struct Result {
@@ -44,6 +47,7 @@ struct NginxConfigLoader {
 
     func load() -> Result {
         let session = Session(prefixPath: prefixPath, displayPrefix: displayPrefix)
+        session.startIncludesAtTheServersPrefix(ifSiteFile: main.path, displayPath: mainDisplay)
         var entries: [NginxEntry] = []
         session.include(main.path, displayPath: mainDisplay, includedFrom: nil, chain: [], into: &entries)
         // The configuration takes the files over: each is freed here once it is pinned there.
@@ -56,8 +60,8 @@ struct NginxConfigLoader {
     /// One load: the files read, with caches so a file included many times (`fastcgi_params`
     /// in every PHP location) is read, parsed and globbed once.
     private final class Session {
-        let prefixPath: String
-        let displayPrefix: String
+        var prefixPath: String
+        var displayPrefix: String
         var files: [NginxParsedFile] = []
         /// Each file's path, by the same index.
         var paths: [String] = []
@@ -83,6 +87,35 @@ struct NginxConfigLoader {
         init(prefixPath: String, displayPrefix: String) {
             self.prefixPath = prefixPath
             self.displayPrefix = displayPrefix
+        }
+
+        /// Where a site's file's relative includes start: the nearest folder, its own or one or
+        /// two above, that holds an `nginx.conf` (its main file, which includes it). A file with
+        /// `http` or `events` at its top is a main file, whose own folder is the prefix.
+        func startIncludesAtTheServersPrefix(ifSiteFile path: String, displayPath: String) {
+            let identity = identities[path] ?? FileBytes.identity(path) ?? path
+            identities[path] = identity
+            guard let id = fileID(identity, path: path, displayPath: displayPath, includedFrom: SourceLocation(path: displayPath)) else { return }
+            let entries = files[id].entries
+            var top: Set<NginxDirectiveName> = []
+            var index = 0
+            while index < entries.count {
+                if let name = entries[index].name { top.insert(name) }
+                index = max(Int(entries[index].end), index + 1)
+            }
+            guard top.isDisjoint(with: [.http, .events, .stream, .mail]), !top.isDisjoint(with: [.server, .upstream, .location]) else { return }
+            var folder = URL(fileURLWithPath: prefixPath)
+            var display = displayPrefix
+            for _ in 0..<3 {
+                if FileManager.default.fileExists(atPath: folder.appendingPathComponent("nginx.conf").path) {
+                    prefixPath = folder.path
+                    displayPrefix = display
+                    return
+                }
+                folder.deleteLastPathComponent()
+                let up = display.isEmpty ? ".." : display + "/.."
+                display = DisplayPath.normalize(up) ?? up
+            }
         }
 
         /// Appends the directives of the file at `path`, its own includes expanded. Returns

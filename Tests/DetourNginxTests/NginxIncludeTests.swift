@@ -29,6 +29,30 @@ final class NginxIncludeTests: XCTestCase {
         XCTAssertEqual(result.files, ["deploy/nginx.conf", "deploy/sites/a.conf", "deploy/sites/b.conf", "deploy/snippets/errors.conf"])
     }
 
+    /// A site's file, included from the nginx.conf two folders up, names its includes from
+    /// that file's folder, as nginx reads them (`nginx -t` on that nginx.conf finds the snippet);
+    /// a site's file with no nginx.conf above it keeps its own folder.
+    func testASitesFileIncludesFromTheFolderOfTheNginxConfAboveIt() throws {
+        let site = "server {\n    listen 127.0.0.1:8080;\n    location / {\n        include snippets/proxy.conf;\n    }\n}\n"
+        let folder = try TemporaryFolder(files: [
+            "etc/nginx/nginx.conf": "events {}\nhttp {\n    include sites-enabled/*;\n}\n",
+            "etc/nginx/sites-enabled/app": site,
+            "etc/nginx/snippets/proxy.conf": "proxy_pass http://127.0.0.1:9000;\n",
+            "project/app.conf": site,
+        ])
+        defer { folder.remove() }
+        let prefix = folder.path + "/etc/nginx/"
+        let verdict = try ProcessRunner.run(
+            try RequiredTool.find("nginx"),
+            ["-t", "-p", prefix, "-c", prefix + "nginx.conf", "-e", folder.path + "/error.log", "-g", "pid \(folder.path)/nginx.pid;"])
+        XCTAssertEqual(verdict.status, 0, verdict.stderr)
+        let enabled = NginxConfigLoader(main: folder.url.appendingPathComponent("etc/nginx/sites-enabled/app"), displayPath: "sites-enabled/app").load()
+        XCTAssertEqual(enabled.diagnostics, [])
+        XCTAssertEqual(enabled.files, ["sites-enabled/app", "snippets/proxy.conf"])
+        let alone = NginxConfigLoader(main: folder.url.appendingPathComponent("project/app.conf"), displayPath: "project/app.conf").load()
+        XCTAssertEqual(alone.diagnostics.map(\.message), ["cannot open 'project/snippets/proxy.conf': no such file"])
+    }
+
     func testGlobMatchingNothingIsFineButAMissingFileIsNot() throws {
         let (result, folder) = try load(["deploy/nginx.conf": "include conf.d/*.conf;\ninclude missing.conf;\n"])
         defer { folder.remove() }
