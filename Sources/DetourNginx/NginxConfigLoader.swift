@@ -93,8 +93,7 @@ struct NginxConfigLoader {
         /// two above, that holds an `nginx.conf` (its main file, which includes it). A file with
         /// `http` or `events` at its top is a main file, whose own folder is the prefix.
         func startIncludesAtTheServersPrefix(ifSiteFile path: String, displayPath: String) {
-            let identity = identities[path] ?? FileBytes.identity(path) ?? path
-            identities[path] = identity
+            let identity = identity(of: path)
             guard let id = fileID(identity, path: path, displayPath: displayPath, includedFrom: SourceLocation(path: displayPath)) else { return }
             let entries = files[id].entries
             var top: Set<NginxDirectiveName> = []
@@ -118,13 +117,19 @@ struct NginxConfigLoader {
             }
         }
 
+        /// The file's identity (device and inode), asked of the file system once per path.
+        private func identity(of path: String) -> String {
+            let identity = identities[path] ?? FileBytes.identity(path) ?? path
+            identities[path] = identity
+            return identity
+        }
+
         /// Appends the directives of the file at `path`, its own includes expanded. Returns
         /// false when the file is already in the chain: a cycle, reported here.
         @discardableResult
         func include(_ path: String, displayPath: String, includedFrom: SourceLocation?, chain: [Int], into output: inout [NginxEntry]) -> Bool {
             guard output.count < NginxConfigLoader.maximumDirectives else { return true }
-            let identity = identities[path] ?? FileBytes.identity(path) ?? path
-            identities[path] = identity
+            let identity = identity(of: path)
             let here = includedFrom ?? SourceLocation(path: displayPath)
             if let known = fileIDs[identity], let id = known, chain.contains(id) {
                 let report = Diagnostic.error(

@@ -13,6 +13,7 @@ enum OneCoreLauncher {
     static func prefix() -> [String] { working }
 
     private static let working: [String] = {
+        let tool = { (name: String) in ExecutableLookup.first(name, alsoIn: ["/usr/bin", "/bin"]) }
         guard let chrt = tool("chrt"), let taskset = tool("taskset"), let core = firstAllowedCore(), let truth = tool("true") else { return [] }
         let prefix = [chrt, "--batch", "0", taskset, "--cpu-list", String(core)]
         let trial = Process()
@@ -24,11 +25,6 @@ enum OneCoreLauncher {
         trial.waitUntilExit()
         return trial.terminationStatus == 0 ? prefix : []
     }()
-
-    private static func tool(_ name: String) -> String? {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
-        return folders.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
 
     /// The first core this process may run on (`Cpus_allowed_list: 2-3,6`), as a container allows.
     private static func firstAllowedCore() -> Int? {

@@ -177,7 +177,6 @@ public struct VerifyServer: Sendable {
     /// The binary to run: `explicit` if given, else the first `binary` on PATH or in the sbin folders.
     public func executable(_ explicit: String?) -> String? {
         if let explicit { return FileManager.default.isExecutableFile(atPath: explicit) ? explicit : nil }
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/sbin", "/sbin"]
-        return folders.map { $0 + "/" + binary }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return ExecutableLookup.first(binary, alsoIn: ["/usr/sbin", "/usr/local/sbin", "/sbin"])
     }
 }
