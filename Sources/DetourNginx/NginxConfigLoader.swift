@@ -20,6 +20,11 @@ struct NginxConfigLoader {
         /// The `include` lines, which the configuration's directives no longer hold.
         var includes: [NginxEntry]
         var diagnostics: [Diagnostic]
+        /// Where relative includes start (nginx's configuration prefix).
+        var prefixPath: String
+        /// Whether the main file is a site's file (server blocks at its top, read as an http
+        /// block's include), not a main file nginx runs by itself.
+        var isSiteFile: Bool
 
         var directives: [NginxDirective] { config.directives }
     }
@@ -47,14 +52,16 @@ struct NginxConfigLoader {
 
     func load() -> Result {
         let session = Session(prefixPath: prefixPath, displayPrefix: displayPrefix)
-        session.startIncludesAtTheServersPrefix(ifSiteFile: main.path, displayPath: mainDisplay)
+        let isSiteFile = session.startIncludesAtTheServersPrefix(ifSiteFile: main.path, displayPath: mainDisplay)
         var entries: [NginxEntry] = []
         session.include(main.path, displayPath: mainDisplay, includedFrom: nil, chain: [], into: &entries)
         // The configuration takes the files over: each is freed here once it is pinned there.
         let files = session.files
         session.files = []
         let config = NginxConfig(files: files, entries: entries)
-        return Result(config: config, files: config.displayPaths, paths: session.paths, includes: session.includes, diagnostics: session.diagnostics)
+        return Result(
+            config: config, files: config.displayPaths, paths: session.paths, includes: session.includes, diagnostics: session.diagnostics,
+            prefixPath: session.prefixPath, isSiteFile: isSiteFile)
     }
 
     /// One load: the files read, with caches so a file included many times (`fastcgi_params`
@@ -91,10 +98,11 @@ struct NginxConfigLoader {
 
         /// Where a site's file's relative includes start: the nearest folder, its own or one or
         /// two above, that holds an `nginx.conf` (its main file, which includes it). A file with
-        /// `http` or `events` at its top is a main file, whose own folder is the prefix.
-        func startIncludesAtTheServersPrefix(ifSiteFile path: String, displayPath: String) {
+        /// `http` or `events` at its top is a main file, whose own folder is the prefix. Returns
+        /// whether the file is a site's.
+        func startIncludesAtTheServersPrefix(ifSiteFile path: String, displayPath: String) -> Bool {
             let identity = identity(of: path)
-            guard let id = fileID(identity, path: path, displayPath: displayPath, includedFrom: SourceLocation(path: displayPath)) else { return }
+            guard let id = fileID(identity, path: path, displayPath: displayPath, includedFrom: SourceLocation(path: displayPath)) else { return false }
             let entries = files[id].entries
             var top: Set<NginxDirectiveName> = []
             var index = 0
@@ -102,19 +110,20 @@ struct NginxConfigLoader {
                 if let name = entries[index].name { top.insert(name) }
                 index = max(Int(entries[index].end), index + 1)
             }
-            guard top.isDisjoint(with: [.http, .events, .stream, .mail]), !top.isDisjoint(with: [.server, .upstream, .location]) else { return }
+            guard top.isDisjoint(with: [.http, .events, .stream, .mail]), !top.isDisjoint(with: [.server, .upstream, .location]) else { return false }
             var folder = URL(fileURLWithPath: prefixPath)
             var display = displayPrefix
             for _ in 0..<3 {
                 if FileManager.default.fileExists(atPath: folder.appendingPathComponent("nginx.conf").path) {
                     prefixPath = folder.path
                     displayPrefix = display
-                    return
+                    return true
                 }
                 folder.deleteLastPathComponent()
                 let up = display.isEmpty ? ".." : display + "/.."
                 display = DisplayPath.normalize(up) ?? up
             }
+            return true
         }
 
         /// The file's identity (device and inode), asked of the file system once per path.

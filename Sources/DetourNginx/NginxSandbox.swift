@@ -8,7 +8,8 @@ import Foundation
 /// listen addresses to free loopback ports (listen options dropped; TLS kept, with the sandbox's certificate), upstreams to the
 /// fake one, pid, logs, temporary and cache paths into the sandbox, installed paths through
 /// `--map`. Its sites are each server's first name on each of its ports, with the paths of
-/// its prefix and exact locations and a path routed to each regular expression's.
+/// its prefix and exact locations and a path routed to each regular expression's. A site's file
+/// (server blocks at its top) runs inside an http block, as the nginx.conf that includes it runs it.
 public enum NginxSandbox {
     public static func plan(main: URL, mainDisplay: String, context: SandboxContext) -> SandboxPlan {
         let loaded = NginxConfigLoader(main: main, displayPath: mainDisplay).load()
@@ -20,8 +21,17 @@ public enum NginxSandbox {
         planner.plan.blockingFindings = loaded.diagnostics.filter { $0.severity == .error && unending.contains($0.rule) }
         guard planner.plan.blockingFindings.isEmpty else { return planner.plan }
         planner.rewriteIncludes(loaded.includes)
-        planner.upstreamNames = Set(
-            loaded.config.directives.filter { $0.kind == .http }.flatMap { Array($0.children) }.filter { $0.kind == .upstream }.compactMap(\.firstValue))
+        // A site's file runs as the include of an http block written beside the copy of the
+        // folder its relative includes start at, as the nginx.conf above it includes it.
+        let sitesServers = loaded.isSiteFile && loaded.config.directives.contains { $0.kind == .server }
+        if sitesServers {
+            planner.plan.wrapper = (
+                context.copy(of: loaded.prefixPath + "/detour-site.conf"), "events {}\nhttp {\n    include \(context.copy(of: main.path));\n}\n"
+            )
+        }
+        let httpDirectives =
+            sitesServers ? Array(loaded.config.directives) : loaded.config.directives.filter { $0.kind == .http }.flatMap { Array($0.children) }
+        planner.upstreamNames = Set(httpDirectives.filter { $0.kind == .upstream }.compactMap(\.firstValue))
         var ignored: [Diagnostic] = []
         let model = NginxConfigModel(loaded.config, diagnostics: &ignored)
         for (block, inherited) in model.serverBlocks {
@@ -35,7 +45,7 @@ public enum NginxSandbox {
                 planner.gatewayUpstreams[name] = gateway
             }
         }
-        planner.walk(loaded.config.directives, in: .main)
+        if sitesServers { planner.walkSite(loaded.config.directives) } else { planner.walk(loaded.config.directives, in: .main) }
         // A port is TLS for every server on it once one of its listens says `ssl`, as in nginx.
         for index in planner.plan.sites.indices { planner.plan.sites[index].tls = planner.tlsPorts.contains(planner.plan.sites[index].port) }
         // The configuration is held until here: the plan's words were read from it.

@@ -127,6 +127,12 @@ struct NginxSandboxPlanner {
 
     // MARK: The walk
 
+    /// A site's file, whose top is an http block's inside.
+    mutating func walkSite(_ directives: some Sequence<NginxDirective>) {
+        httpErrorPages = directives.filter { $0.name == "error_page" }
+        walk(directives, in: .http)
+    }
+
     mutating func walk(_ directives: some Sequence<NginxDirective>, in block: Block) {
         for directive in directives {
             let name = directive.name

@@ -94,6 +94,10 @@ public struct SandboxPlan: Sendable {
         public var places: (own: [SharedCheck: SourceLocation], upstream: [Int: [SharedCheck: SourceLocation]], brokenOff: [SharedCheck: SourceLocation]?) = (
             [:], [:], nil
         )
+        /// The same places for a form whose body reached the upstream (every upstream mode but
+        /// one that does not listen), where the dialect says they differ (Varnish cannot retry
+        /// a fetch whose body it did not keep: a `return (retry)` fails it there).
+        public var formPlaces: (own: [SharedCheck: SourceLocation], upstream: [Int: [SharedCheck: SourceLocation]])?
 
         public init(
             path: String, location: SourceLocation, upstreamLocation: SourceLocation? = nil, responseLocation: SourceLocation? = nil, page: PageTarget? = nil,
@@ -162,6 +166,10 @@ public struct SandboxPlan: Sendable {
     }
 
     public var files: [File] = []
+    /// The main file the server runs in the first file's place when that file is a part of one
+    /// (nginx's site file, which an http block includes): where it is written in the sandbox,
+    /// and what it says.
+    public var wrapper: (path: String, text: String)?
     public var rewrites: [Rewrite] = []
     /// Folders the sandbox must have though no file is copied into them (Apache's ServerRoot).
     public var folders: [String] = []

@@ -3,7 +3,8 @@ import Foundation
 /// An `if` condition's value where a check knows enough: comparisons of the status variable
 /// with a number, names a path fixes (`bereq.is_bgfetch` is false for a visitor's fetch; the
 /// backend's own error carries no `X-Detour-Page`; a header fixed as absent matches no
-/// string), texts it fixes compared with a string (`req.method == "GET"`), joined by `!`,
+/// string), texts it fixes compared with a string (`req.method == "GET"`), numbers it fixes
+/// compared with a number (`bereq.retries < 2` on a fetch's first try), joined by `!`,
 /// `&&`, `||` and parentheses. Anything else is unknown, and both ways are followed.
 struct VCLCondition {
     /// What a path knows: the status and the names with a fixed truth.
@@ -11,6 +12,7 @@ struct VCLCondition {
     var status: Int?
     var facts: [String: Bool]
     var values: [String: String] = [:]
+    var numbers: [String: Int] = [:]
     /// beresp.ttl in seconds, where the path knows it (`VCLPath.knownTTL`).
     var ttl: Double? = nil
 
@@ -81,6 +83,9 @@ struct VCLCondition {
         }
         if words.count == 3, words[0].kind == .name, let value = values[words[0].text], words[2].kind == .string {
             return Self.compare(text: value, words[1].text, words[2].text)
+        }
+        if words.count == 3, words[0].kind == .name, let value = numbers[words[0].text], words[2].kind == .number, let number = Int(words[2].text) {
+            return Self.compare(value, words[1].text, number)
         }
         // `beresp.ttl <= 0s`: a duration is a number and its unit.
         if words.count == 4, words[0].isName("beresp.ttl"), let ttl, words[2].kind == .number, let number = Double(words[2].text),

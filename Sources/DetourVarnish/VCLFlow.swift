@@ -11,6 +11,8 @@ struct VCLFlow {
     var facts: [String: Bool] = [:]
     /// Names whose text the situation fixes (`req.method` for a visitor's request).
     var values: [String: String] = [:]
+    /// Names whose number the situation fixes (`bereq.retries` on a fetch's first try).
+    var numbers: [String: Int] = [:]
 
     /// Ways through a method stop being followed past this many: a VCL of many independent
     /// conditions would double them at each.
@@ -65,7 +67,8 @@ struct VCLFlow {
             case .block(let inner):
                 frames.append(Frame(statements: inner[...], returnsHere: false))
             case .branch(let arms, let otherwise):
-                let condition = VCLCondition(statusVariable: object + ".status", status: path.status, facts: facts, values: values, ttl: path.knownTTL)
+                let condition = VCLCondition(
+                    statusVariable: object + ".status", status: path.status, facts: facts, values: values, numbers: numbers, ttl: path.knownTTL)
                 var taken = false
                 for arm in arms {
                     switch condition.evaluate(arm.condition) {

@@ -57,11 +57,21 @@ public enum VarnishSandbox {
         let seconds = Int(VarnishSandboxRewriter.timeoutSeconds)
         plan.arguments += ["connect_timeout", "first_byte_timeout", "between_bytes_timeout"].flatMap { ["-p", "\($0)=\(seconds)"] }
         let config = VCLConfig.load(main: main, display: mainDisplay, vclPath: [folder] + VCLConfig.defaultVCLPath)
-        let model = VarnishSite(
-            config, display: mainDisplay, in: VarnishCheckContext(pageCodes: context.pageCodes, pageFiles: PageFileLookup(maps: context.maps)))
+        let checkContext = VarnishCheckContext(pageCodes: context.pageCodes, pageFiles: PageFileLookup(maps: context.maps))
+        let model = VarnishSite(config, display: mainDisplay, in: checkContext)
         // Each finding named where `detour check varnish` names it: by what the request met.
-        let upstreamPlaces = Dictionary(
-            uniqueKeysWithValues: Set(context.pageCodes + [500, 502, 503, 504]).map { ($0, model.places(for: .backendStatus($0))) })
+        let upstreamCodes = Set(context.pageCodes + [500, 502, 503, 504])
+        let upstreamPlaces = Dictionary(uniqueKeysWithValues: upstreamCodes.map { ($0, model.places(for: .backendStatus($0))) })
+        // A form's body goes to the backend once: where the VCL does not keep it, the fetch's
+        // first try is its only one (`VarnishSite`'s firstTryOnly).
+        let formModel =
+            VarnishSite.keepsRequestBodies(config.program)
+            ? nil
+            : VarnishSite(config, display: mainDisplay, in: checkContext, firstTryOnly: true)
+        let formUpstreamPlaces =
+            formModel.map { form in
+                Dictionary(uniqueKeysWithValues: upstreamCodes.map { ($0, form.places(for: .backendStatus($0))) })
+            } ?? [:]
         var routes: [SandboxPlan.Route] = []
         for (route, synth) in [(SandboxPlan.Route(path: "/", location: model.location), nil)] + VarnishSandboxRoutes.routes(config.program) {
             var route = route
@@ -73,6 +83,9 @@ public enum VarnishSandbox {
             if synth == nil {
                 route.places.upstream = upstreamPlaces
                 route.places.brokenOff = model.places(for: .brokenOff)
+                if let formModel {
+                    route.formPlaces = (formModel.places(for: .deadBackend), formUpstreamPlaces)
+                }
             }
             routes.append(route)
         }

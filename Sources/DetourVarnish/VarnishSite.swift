@@ -37,13 +37,18 @@ struct VarnishSite: Sendable {
 
     func firstDefinition(of subroutine: String) -> SourceLocation? { definitions[subroutine] }
 
-    init(_ config: VCLConfig, display: String, in context: VarnishCheckContext) {
+    /// - Parameter firstTryOnly: the fetch cannot be tried again (a form whose body went to the
+    ///   backend and was not kept: varnishd's `return (retry)` then fails the fetch, "Retry not
+    ///   possible, req.body not cached"): only its first try runs, with `bereq.retries` 0.
+    init(_ config: VCLConfig, display: String, in context: VarnishCheckContext, firstTryOnly: Bool = false) {
         let program = config.program
         location = program.version?.location ?? SourceLocation(path: display)
         definitions = program.subroutines.filter { !$0.isBuiltin }.reduce(into: [:]) { $0[$1.name.text] = $0[$1.name.text] ?? $1.name.location }
-        let backendSide = VCLFlow(program: program, object: "beresp", facts: ["bereq.is_bgfetch": false])
+        let tries = firstTryOnly ? ["bereq.retries": 0] : [:]
+        let backendSide = VCLFlow(program: program, object: "beresp", facts: ["bereq.is_bgfetch": false], numbers: tries)
         // The backend's own error page is the application's, not a page of detour's proxy snippets.
-        let backendOwn = VCLFlow(program: program, object: "beresp", facts: ["bereq.is_bgfetch": false, "beresp.http.X-Detour-Page": false])
+        let backendOwn = VCLFlow(
+            program: program, object: "beresp", facts: ["bereq.is_bgfetch": false, "beresp.http.X-Detour-Page": false], numbers: tries)
         let clientSide = VCLFlow(program: program, object: "resp", facts: [:])
 
         func synth(_ code: Int, _ cause: VarnishResponse.Cause, _ trigger: VarnishResponse.Trigger) -> [VarnishResponse] {
@@ -118,6 +123,22 @@ struct VarnishSite: Sendable {
         }
         let answers = Self.answers(responses, routes: routes, codes: context.pageCodes)
         model = ErrorPageSite(coverage: SiteCoverage(name: display, location: location, answers: answers), routes: routes)
+    }
+
+    /// Whether the VCL keeps request bodies (`std.cache_req_body`, anywhere it writes it), so
+    /// varnishd can send a form's body again on a retry.
+    static func keepsRequestBodies(_ program: VCLProgram) -> Bool {
+        var keeps = false
+        for subroutine in program.subroutines where !subroutine.isBuiltin {
+            subroutine.body.forEachStatement { statement in
+                switch statement {
+                case .other(let tokens): keeps = keeps || tokens.contains { $0.isName("std.cache_req_body") }
+                case .branch(let arms, _): keeps = keeps || arms.contains { $0.condition.contains { $0.isName("std.cache_req_body") } }
+                default: break
+                }
+            }
+        }
+        return keeps
     }
 
     /// Per code detour has a page for and Varnish raises, what answers it: the page file (the

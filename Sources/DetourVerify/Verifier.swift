@@ -164,7 +164,7 @@ public enum Verifier {
                 continue
             }
             report.observations += await probe(
-                plan, mode: mode, upstream: upstream, pages: pages, builtinMark: server.builtinPageMark, timeout: options.probeTimeout,
+                plan, mode: mode, upstream: upstream, pages: pages, server: server, timeout: options.probeTimeout,
                 tries: mode == .closesMidBody ? server.brokenOffTries : 1)
         }
         // Answers the server sends past every page: said once per route, not judged.
@@ -189,7 +189,7 @@ public enum Verifier {
     /// Every route of every site under `mode`, at once; each asked up to `tries` times until it
     /// answers with an error.
     private static func probe(
-        _ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, builtinMark: String?, timeout: Double, tries: Int
+        _ plan: SandboxPlan, mode: FakeUpstream.Mode, upstream: FakeUpstream, pages: PageIndex, server: VerifyServer, timeout: Double, tries: Int
     ) async
         -> [VerifyObservation]
     {
@@ -208,7 +208,7 @@ public enum Verifier {
                             if plan.marksInHeader { request.headers = [(SandboxPlan.markHeader, mark)] }
                             var answer = await request.send(seconds: timeout)
                             for _ in 1..<max(tries, 1) where answer.status < 400 { answer = await request.send(seconds: timeout) }
-                            let body = Self.whose(answer.body, pages: pages, builtinMark: builtinMark)
+                            let body = Self.whose(answer.body, pages: pages, builtinMark: server.builtinPageMark, failedRead: server.failedReadText)
                             return VerifyObservation(
                                 site: siteIndex, route: routeIndex, method: method, mode: mode, host: site.host, port: site.port, tls: site.tls,
                                 path: route.path,
@@ -230,9 +230,10 @@ public enum Verifier {
 
     /// Whose body a visitor got: detour's page, the fake upstream's, the server's built-in
     /// error page (it alone holds `builtinMark`), or the site's own.
-    static func whose(_ body: [UInt8], pages: PageIndex, builtinMark: String?) -> VerifyObservation.Body {
+    static func whose(_ body: [UInt8], pages: PageIndex, builtinMark: String?, failedRead: String? = nil) -> VerifyObservation.Body {
         if let page = pages.page(body) { return .page(code: page.code, path: page.path) }
         if body.isEmpty { return .empty }
+        if let failedRead, body.elementsEqual(failedRead.utf8) { return .failedRead(failedRead) }
         if body.starts(with: FakeUpstream.bodyMark.utf8) { return .upstream }
         guard let builtinMark else { return .site }
         return body.firstRange(of: Array(builtinMark.utf8)) != nil ? .builtin : .site
@@ -304,6 +305,11 @@ public enum Verifier {
             let copy = context.copy(of: file.path)
             try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: copy))
+        }
+        if let wrapper = plan.wrapper {
+            try FileManager.default.createDirectory(atPath: (wrapper.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(wrapper.text.utf8).write(to: URL(fileURLWithPath: wrapper.path))
+            return wrapper.path
         }
         return context.copy(of: plan.files.first?.path ?? "")
     }

@@ -14,6 +14,17 @@ public struct VerifyObservation: Sendable {
         /// Anything else the site served: one of its files, a page of its own, a redirect's text.
         case site
         case empty
+        /// The whole text a page read that found no file leaves, where the server writes one
+        /// (`VerifyServer.failedReadText`: varnishd's `synthetic()` of std.fileread's NULL).
+        case failedRead(String)
+
+        /// Whether the answer holds no page at all: empty, or only a failed read's text.
+        public var holdsNothing: Bool {
+            switch self {
+            case .empty, .failedRead: true
+            default: false
+            }
+        }
 
         public var description: String {
             switch self {
@@ -22,6 +33,7 @@ public struct VerifyObservation: Sendable {
             case .builtin: "the server's own error page"
             case .site: "the site's own body"
             case .empty: "an empty body"
+            case .failedRead(let text): "the text '\(text)' a read of a missing file leaves"
             }
         }
     }

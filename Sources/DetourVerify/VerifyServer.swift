@@ -61,6 +61,10 @@ public struct VerifyServer: Sendable {
     /// fetch: vcl_synth's 503 only when the fetch fails before delivery begins). The error,
     /// once met, is what visitors can get. A backstop where `launcher` cannot settle the race.
     public var brokenOffTries = 1
+    /// The whole body a page read that found no file leaves where the server writes one:
+    /// varnishd's `synthetic(std.fileread(…))` of a missing file writes the text `(null)`
+    /// (std.fileread returns NULL; `set beresp.body` of it leaves the body empty).
+    public var failedReadText: String?
     /// The command the server runs under, before its binary (`OneCoreLauncher`); none for most.
     public var launcher: @Sendable () -> [String] = { [] }
 
@@ -133,7 +137,7 @@ public struct VerifyServer: Sendable {
         run: { main, folder in ["-F", "-f", main, "-n", folder + "/varnish", "-s", "malloc,32m", "-P", folder + "/server.pid"] + varnishJail },
         prefix: { _ in "/" },
         readRefusal: { output, _, copies, main in VarnishTestOutput.read(output, copies: copies, main: main) },
-        stopSignal: SIGTERM, passThroughWithoutPages: true, brokenOffTries: 6, launcher: OneCoreLauncher.prefix)
+        stopSignal: SIGTERM, passThroughWithoutPages: true, brokenOffTries: 6, failedReadText: "(null)", launcher: OneCoreLauncher.prefix)
 
     /// As root varnishd runs its workers as its own users, as Debian does; otherwise it cannot switch.
     private static var varnishJail: [String] { getuid() == 0 ? [] : ["-j", "none"] }

@@ -42,8 +42,9 @@ extension VerifyVerdict {
             if asked, group.observations.contains(where: { $0.body == .upstream }) {
                 return "the error page is not there: its file is missing, and asked for, \(path) is answered by the upstream"
             }
-            if !asked, group.observations.allSatisfy({ $0.status != 404 && $0.body == .empty }) {
-                return "visitors get \(statuses) with an empty body: the error page's file it reads is not there"
+            if !asked, group.observations.allSatisfy({ $0.status != 404 && $0.body.holdsNothing }) {
+                let body = group.observations.first.map { "\($0.body)" } ?? "an empty body"
+                return "visitors get \(statuses) with \(body): the error page's file it reads is not there"
             }
             return asked
                 ? "the error page is not there: asked for, its URI answers 404"

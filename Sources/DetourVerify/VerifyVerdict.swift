@@ -89,7 +89,7 @@ enum VerifyVerdict {
         // raised in them: the route takes every status, the upstream's own among them.
         var upstreamPagesEverywhere = Set(upstreamPages.map { $0[0] })
         for observation in observations
-        where observation.mode != .answers && observation.method != "HEAD" && observation.body == .empty && observation.status >= 500 {
+        where observation.mode != .answers && observation.method != "HEAD" && observation.body.holdsNothing && observation.status >= 500 {
             if !upstreamPages.contains([observation.site, observation.status]), !upstreamPages.contains([observation.site, 0]) {
                 upstreamPagesEverywhere.remove(observation.site)
             }
@@ -136,8 +136,13 @@ enum VerifyVerdict {
         }
         // Where the dialect names a check's finding about this answer, by what the request met.
         func place(_ check: SharedCheck, _ observation: VerifyObservation) -> SourceLocation? {
-            let places = plan.sites[observation.site].routes[observation.route].places
+            let route = plan.sites[observation.site].routes[observation.route]
+            let places = route.places
             let reaches = reaching.contains([observation.site, observation.route])
+            if observation.method == "POST", reaches, let form = route.formPlaces, observation.mode != .down, observation.mode != .closesMidBody {
+                if case .status(let own) = observation.mode { return form.upstream[own]?[check] }
+                return form.own[check]
+            }
             if case .status(let own) = observation.mode, reaches { return places.upstream[own]?[check] }
             if observation.mode == .closesMidBody, reaches, let brokenOff = places.brokenOff { return brokenOff[check] }
             return places.own[check]
@@ -153,7 +158,7 @@ enum VerifyVerdict {
             // An error page's own URI, asked for directly: there, and not for visitors to ask.
             if let page = route.page {
                 guard observation.mode == .answers else { continue }
-                if let rule = page.returnedRule, observation.method != "HEAD", [.site, .builtin, .empty].contains(observation.body) {
+                if let rule = page.returnedRule, observation.method != "HEAD", [.site, .builtin].contains(observation.body) || observation.body.holdsNothing {
                     // Not a file: what answers the URI is what visitors get for the codes.
                     add(.returned(rule), at: page.directive, observation)
                     continue
@@ -186,7 +191,7 @@ enum VerifyVerdict {
             if let code = route.raises, let line = route.pageLines?[code] {
                 if observation.status == 404, code != 404 { add(.raisedPageMissing, at: line, observation) }
                 // The refusal raised again, without its page: the page's own request was refused.
-                if [401, 403].contains(code), observation.status == code, observation.body == .builtin || observation.body == .empty {
+                if [401, 403].contains(code), observation.status == code, observation.body == .builtin || observation.body.holdsNothing {
                     add(.protected, at: route.places.own[.protected] ?? line, observation)
                 }
                 if case .page = observation.body, (200..<400).contains(observation.status) { add(.softStatus, at: line, observation) }
@@ -196,18 +201,18 @@ enum VerifyVerdict {
             // A HEAD's answer has no body to tell whose page it is.
             if observation.method == "HEAD" { continue }
             // A code whose inherited page the route's location dropped, answered without a page.
-            if let dropped = route.droppedPages, dropped.codes.contains(observation.status), observation.body == .builtin || observation.body == .empty {
+            if let dropped = route.droppedPages, dropped.codes.contains(observation.status), observation.body == .builtin || observation.body.holdsNothing {
                 add(.dropped(dropped.rule), at: dropped.location, observation)
                 continue
             }
             // A code a server-level statement answered, without the page named for it.
-            if let rerun = route.rerunPages, rerun.codes.contains(observation.status), observation.body == .builtin || observation.body == .empty {
+            if let rerun = route.rerunPages, rerun.codes.contains(observation.status), observation.body == .builtin || observation.body.holdsNothing {
                 add(.rerun(rerun.rule), at: rerun.location, observation)
                 continue
             }
             // An error answer for a code detour has a page for, or one of the site's own error
             // pages, without a header the site's successes carry.
-            if observation.status >= 400, observation.body != .upstream, observation.body != .empty,
+            if observation.status >= 400, observation.body != .upstream, !observation.body.holdsNothing,
                 codes.contains(observation.status) || observation.body != .builtin
             {
                 for header in pageHeaders[observation.site] ?? [] where !observation.headerNames.contains(header.name) {
@@ -277,7 +282,7 @@ enum VerifyVerdict {
             case _
             where reaches && observation.mode != .answers && observation.status == 404 && !notFoundAnyway.contains([observation.site, observation.route]):
                 add(.missingFile, at: Self.pageLine(route, observation.mode) ?? route.location, observation)
-            case .empty where codes.contains(observation.status) && place(.missingFile, observation) != nil:
+            case _ where observation.body.holdsNothing && codes.contains(observation.status) && place(.missingFile, observation) != nil:
                 // The answer's page is read from a file that left it empty (Varnish's std.fileread
                 // of a missing file): that read's finding.
                 add(.missingFile, at: route.location, observation)

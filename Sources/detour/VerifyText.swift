@@ -80,6 +80,7 @@ enum VerifyText {
                 case .builtin: "server's"
                 case .site: "site's"
                 case .empty: "empty"
+                case .failedRead(let text): "'\(text)'"
                 }
             routes[key, default: []].append("\(observation.mode): \(observation.status == 0 ? "no answer" : "\(observation.status) \(body)")")
         }

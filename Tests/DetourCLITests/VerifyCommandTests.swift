@@ -112,6 +112,33 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(report["check_disagreements"] as? [[String: Any]]).count, 0, result.stdout)
     }
 
+    /// A site's file verified by itself, as `detour check` reads it: nginx runs it inside an
+    /// http block, its relative include from the folder of the nginx.conf above it, its
+    /// upstream block at its top; the failures meet the snippet's pages, and the near miss (an
+    /// include that folder lacks) is nginx's refusal at its line.
+    func testASitesFileRunsInsideAnHTTPBlockWithItsIncludesFromTheServersFolder() throws {
+        try write("")
+        try folder.write(["conf/snippets/errors.conf": pagesSnippet + "\n"])
+        let site =
+            "upstream app { server 10.2.2.2:8080; }\nserver {\n    listen 80;\n    server_name site.example;\n    include snippets/errors.conf;\n    location / { proxy_pass http://app; proxy_intercept_errors on; }\n}\n"
+        try folder.write(["conf/sites/site.conf": site])
+        let arguments = ["verify", "nginx", "conf/sites/site.conf", "--pages", "public/errors", "--format", "json", "--map", "/usr/share/detour=public"]
+        let result = try ProcessRunner.run(Repository.detourExecutable, arguments + ["--compare-check"], in: folder.url, environment: environment)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try findings(result).map(\.rule), [])
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let down = try XCTUnwrap(report["observations"] as? [[String: Any]]).first {
+            $0["path"] as? String == "/" && $0["method"] as? String == "GET" && $0["upstream"] as? String == "not listening"
+        }
+        XCTAssertEqual(down?["status"] as? Int, 502, result.stdout)
+        XCTAssertEqual(down?["body"] as? String, "detour's public/errors/502.html")
+        XCTAssertEqual(try XCTUnwrap(report["check_disagreements"] as? [[String: Any]]).count, 0, result.stdout)
+        try folder.write(["conf/sites/site.conf": site.replacingOccurrences(of: "snippets/errors.conf", with: "snippets/gone.conf")])
+        let missing = try ProcessRunner.run(Repository.detourExecutable, arguments, in: folder.url, environment: environment)
+        XCTAssertEqual(try findings(missing).map(\.rule), ["nginx.include-missing"], missing.stdout)
+        XCTAssertEqual(try findings(missing).map(\.line), [5])
+    }
+
     func testAPageThatIsNotThereAndAPageSentWithSuccess() throws {
         let missing = try verify(
             "server {\n    server_name a.example;\n    \(pagesSnippet)\n    location / { proxy_pass http://app; proxy_intercept_errors on; }\n}\nupstream app { server 10.1.1.1:80 max_fails=3; }\n",

@@ -290,8 +290,60 @@ final class VerifyVarnishTests: XCTestCase {
         XCTAssertEqual(try VerifyWorkspace.disagreements(result), [])
     }
 
-    /// Varnish's own error page where the VCL has none; what the compiler refuses at its place;
-    /// a VMOD this machine lacks is a refusal to run, exit 2.
+    /// A retry in vcl_backend_error with vcl_synth sending no body: a page read retries and then
+    /// meets the page's missing file, while a form whose body went to the backend cannot be
+    /// sent again ("Retry not possible, req.body not cached"): its fetch fails at the retry,
+    /// and vcl_synth's empty 503 is named there, as `detour check varnish` names it. The near
+    /// miss keeps request bodies (`std.cache_req_body`): a form is retried like a page read,
+    /// and no empty 503 is left at the retry; a form sent while nothing listens (no body went)
+    /// is retried in both.
+    func testARetryAFormCannotMakeFailsItsFetchWhereAPageReadIsRetried() throws {
+        let vcl = """
+            vcl 4.1;
+
+            import std;
+
+            backend default {
+                .host = "127.0.0.1";
+                .port = "8080";
+            }
+
+            sub vcl_recv {
+            }
+
+            sub vcl_backend_error {
+                if (bereq.retries < 2) {
+                    return (retry);
+                }
+                synthetic(std.fileread("/usr/share/detour/missing/" + beresp.status + ".html"));
+                return (deliver);
+            }
+
+            sub vcl_synth {
+                return (deliver);
+            }
+
+            """
+        let result = try verify(vcl, extra: ["--compare-check"])
+        let unreadable = "sending a header no proxy can read"
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", unreadable, method: "POST")?.status, 503, result.stdout)
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", unreadable, method: "POST")?.body, "an empty body")
+        XCTAssertEqual(
+            try VerifyWorkspace.answer(result, "/", unreadable)?.body, "the text '(null)' a read of a missing file leaves", "synthetic() of the NULL read")
+        XCTAssertEqual(try VerifyWorkspace.answer(result, "/", "not listening", method: "POST")?.body, "the text '(null)' a read of a missing file leaves")
+        let findings = try VerifyWorkspace.findings(result)
+        XCTAssertTrue(findings.contains("varnish.code-not-covered:15"), "the form's failed fetch, at the retry: \(findings)")
+        XCTAssertTrue(findings.contains("varnish.error-page-missing-file:17"), "the page read's missing file: \(findings)")
+        XCTAssertEqual(try VerifyWorkspace.disagreements(result), [], result.stdout)
+        let kept = try verify(vcl.replacingOccurrences(of: "sub vcl_recv {\n", with: "sub vcl_recv {\n    std.cache_req_body(1MB);\n"))
+        XCTAssertEqual(
+            try VerifyWorkspace.answer(kept, "/", unreadable, method: "POST")?.body, "the text '(null)' a read of a missing file leaves", kept.stdout)
+        let keptFindings = try VerifyWorkspace.findings(kept)
+        // One line down: the retry at 16, the read at 18.
+        XCTAssertFalse(keptFindings.contains("varnish.code-not-covered:16"), "a kept body is sent again: \(keptFindings)")
+        XCTAssertTrue(keptFindings.contains("varnish.error-page-missing-file:18"), "\(keptFindings)")
+    }
+
     func testBuiltInPagesRefusalsAndMissingVMODs() throws {
         let bare = try verify("vcl 4.1;\n\nbackend default {\n    .host = \"app.internal\";\n}\n")
         XCTAssertEqual(bare.status, 1, bare.stdout + bare.stderr)

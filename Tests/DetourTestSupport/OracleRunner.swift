@@ -57,7 +57,8 @@ public enum OracleRunner {
             let state = try TemporaryFolder()
             let generated = server.generate(port: LoopbackPort.free(), upstream: LoopbackPort.free(), pages: pages.path, folder: state.path)
             for statement in generated.text.split(whereSeparator: { "\n;{".contains($0) }) {
-                if let word = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { written.insert(String(word)) }
+                // A call's name is its word: `std.cache_req_body(1MB)`.
+                if let word = statement.split(whereSeparator: { " \t(".contains($0) }).first { written.insert(String(word)) }
             }
             try state.write(generated.files.merging([server.mainFile: generated.text]) { $1 })
             cases.append(Case(text: generated.text, folder: state.url))

@@ -43,6 +43,8 @@ struct VarnishConfigGenerator {
             "    set beresp.http.Content-Type = \"text/html\";\n    return (deliver);\n",
             "    return (abandon);\n",
             "    if (bereq.retries < 2) {\n        return (retry);\n    }\n    synthetic(\(read("beresp.status")));\n    return (deliver);\n",
+            // synthetic() of a missing file's read writes "(null)".
+            "    synthetic(std.fileread(\"\(pages)/missing/\" + beresp.status + \".html\"));\n    return (deliver);\n",
         ])
         let synth = pick([
             "",
@@ -62,6 +64,8 @@ struct VarnishConfigGenerator {
             // Pipes: one page requests reach, and a websocket's, which they never do.
             "    if (req.url ~ \"^/exports/\") {\n        return (pipe);\n    }\n",
             "    if (req.http.Upgrade ~ \"(?i)websocket\") {\n        return (pipe);\n    }\n",
+            // A form's body kept, so a retry can send it again.
+            "    std.cache_req_body(1MB);\n",
         ])
         let timeout = pick(["", "    .first_byte_timeout = 60s;\n", "    .connect_timeout = 5s;\n    .between_bytes_timeout = 10s;\n"])
         var text = """
