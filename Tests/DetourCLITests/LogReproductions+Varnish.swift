@@ -2,16 +2,16 @@ import DetourTestSupport
 import Foundation
 
 extension Reproduce {
-    /// Varnish 7.1 in front of one backend (the fields of its VCL `backend default { … }`),
-    /// asked once. Its log is what `varnishlog -d -i FetchError` prints of the shared-memory log
+    /// Varnish 7.1 in front of one backend (the fields of its VCL `backend default { … }`, and
+    /// `subroutines` of the VCL's own), asked once. Its log is what `varnishlog -d -i FetchError` prints of the shared-memory log
     /// afterwards, as an operator asks Varnish which fetches failed. The request is made in this
     /// process, and varnishd stops before anything waits for varnishlog: while varnishd's jailed
     /// manager runs, Foundation reaps no other child, so waiting for one would never end.
-    static func varnish(backend: String) throws -> LogReproduction.Outcome {
+    static func varnish(backend: String, subroutines: String = "") throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
-        try folder.write(["default.vcl": "vcl 4.1;\nbackend default { \(backend) }\n"])
+        try folder.write(["default.vcl": "vcl 4.1;\nbackend default { \(backend) }\n\(subroutines)"])
         let name = folder.path + "/varnish"
         let varnishd = try ServerProcess(
             "varnishd", ["-F", "-a", "127.0.0.1:\(port)", "-f", folder.path + "/default.vcl", "-n", name],
@@ -47,6 +47,21 @@ extension LogReproduction {
         },
         .init(name: "Varnish, a backend whose status line has no code", slugs: ["upstream-closed-connection"], status: 503) {
             try with(.malformedStatus) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+        },
+        .init(name: "Varnish, a backend whose headers outgrow http_resp_size", slugs: ["upstream-header-too-big"], status: 503) {
+            try with(.hugeHeader(bytes: 100_000)) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+        },
+        // Not streamed, so the body is fetched whole before delivery and the failed fetch is
+        // vcl_synth's 503 (streamed, it is that or a 200 cut short, a race in varnishd).
+        .init(name: "Varnish, a backend that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 503) {
+            try with(.truncates) {
+                try Reproduce.varnish(
+                    backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
+                    subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
+            }
+        },
+        .init(name: "Varnish, a backend that never accepts the connection", slugs: ["upstream-connect-timeout"], status: 503) {
+            try with(.neverAccepts) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .connect_timeout = 1s;"#) }
         },
         // Sick from the start (`.initial = 0`): the fetch is not even tried.
         .init(name: "Varnish, a backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {

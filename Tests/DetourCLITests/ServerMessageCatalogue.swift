@@ -15,6 +15,8 @@ struct ServerMessageCatalogue {
         /// Source file and line, the key verdicts name it by (the text, or Apache's AH number),
         /// the level and the printf format.
         var source, key, level, text: String
+        /// The releases whose source writes it, where the catalogue spans several.
+        var releases: [String] = []
     }
 
     struct Verdict {
@@ -83,6 +85,16 @@ struct ServerMessageCatalogue {
         }
         for verdict in verdicts where verdict.slug == "-" && verdict.reason.isEmpty {
             XCTFail("\(verdictTable): \(verdict.key) is left unexplained without a reason", file: file, line: line)
+        }
+    }
+
+    /// Each verdict's example that an article explains, as a line of the server's log, for the
+    /// messages `include` keeps (those of releases this machine does not run).
+    func explainedLines(of include: (Message) -> Bool) -> [String] {
+        let byKey = Dictionary(messages.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return verdicts.compactMap { verdict in
+            guard verdict.slug != "-", let message = byKey[verdict.key], include(message) else { return nil }
+            return logLine(verdict.example != "-" ? verdict.example : defaultExample?(message, filledIn(message)) ?? filledIn(message), message)
         }
     }
 

@@ -150,6 +150,12 @@ final class ShippedLogPatternTests: XCTestCase {
         for (index, entry) in excused.enumerated() where !excuseUsed.contains(index) {
             XCTFail("LogCatalogue/unexplained.tsv: no reproduction wrote a line for \"\(entry.pattern)\" (or an article explains it)")
         }
+        // Releases this machine does not run (Varnish 4.x and 6.0) write lines no reproduction
+        // makes: each is the example of its message read from that release's source.
+        for line in ServerMessageCatalogue.varnishSourceOnlyLines {
+            guard let (cause, pattern) = matcher.explanation(of: line) else { continue }
+            matched.insert(articles[cause].slug + " " + pattern.text)
+        }
         for article in articles {
             for pattern in article.logPatterns where !matched.contains(article.slug + " " + pattern.value) {
                 XCTFail("\(article.slug): no server wrote a line for \"\(pattern.value)\" (or another pattern explained it better)")
