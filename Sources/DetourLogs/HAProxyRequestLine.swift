@@ -1,7 +1,7 @@
 /// The fields of HAProxy's request log (`option httplog`) that `detour diagnose` reads: `client:port
 /// [date] frontend backend/server TR/Tw/Tc/Tr/Ta status bytes cookie cookie state …`, after a
 /// syslog prefix or none. Its five timers tell it from the TCP log (`option tcplog`: three
-/// timers, then bytes, no status).
+/// timers, then bytes, no status). The common log format's line (`HAProxyCLFLine`) gives the same.
 struct HAProxyRequestLine {
     /// Where `backend/server` is written (`app/<NOSRV>` when no server was chosen).
     var server: Range<Int>
@@ -35,7 +35,8 @@ struct HAProxyRequestLine {
             let state = fields.next().flatMap { $0.count == 4 ? line[$0.lowerBound] : nil }
             return HAProxyRequestLine(server: server, status: status, endedBy: state)
         }
-        return nil
+        // The same fields in the common log format (`option httplog clf`).
+        return HAProxyCLFLine.of(line).map { HAProxyRequestLine(server: $0.server, status: $0.status, endedBy: line[$0.state.lowerBound]) }
     }
 
     /// The space-separated fields of a span of a line, one after another.

@@ -64,8 +64,14 @@ public struct LogMatcher: Sendable {
         bestPattern(line)?.cause
     }
 
-    /// The cause and the pattern with the most literal text that match `line`.
+    /// The cause and the pattern with the most literal text that match `line`; a HAProxy line
+    /// in the common log format that none matches is read as its `option httplog` fields.
     func bestPattern(_ line: UnsafeBufferPointer<UInt8>) -> (cause: Int, pattern: LogPattern)? {
+        if let found = bestPatternAsWritten(line) { return found }
+        return HAProxyCLFLine.of(line)?.httplogView.withUnsafeBufferPointer { bestPatternAsWritten($0) }
+    }
+
+    private func bestPatternAsWritten(_ line: UnsafeBufferPointer<UInt8>) -> (cause: Int, pattern: LogPattern)? {
         guard !entries.isEmpty, line.count >= window, let base = line.baseAddress else { return nil }
         var best: (cause: Int, specificity: Int, entry: Int)?
         shift.withUnsafeBufferPointer { shift in

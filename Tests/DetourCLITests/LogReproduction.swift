@@ -73,7 +73,10 @@ enum Reproduce {
     /// An haproxy.cfg logging each request in the `option httplog` format to its standard
     /// output, with one frontend on `port` (`frontend`: its routing) and `backends`; `defaults`
     /// go into the defaults section.
-    static func haproxyConfig(port: Int, defaults: String = "", serverTimeout: String = "1s", frontend: String = "default_backend app", backends: String)
+    static func haproxyConfig(
+        port: Int, defaults: String = "", serverTimeout: String = "1s", frontend: String = "default_backend app", backends: String,
+        logFormat: String = "option httplog"
+    )
         -> String
     {
         """
@@ -82,7 +85,7 @@ enum Reproduce {
         defaults
             mode http
             log global
-            option httplog
+            \(logFormat)
             timeout connect 1s
             timeout client 5s
             timeout server \(serverTimeout)
@@ -96,16 +99,21 @@ enum Reproduce {
     }
 
     /// HAProxy 2.6 with one backend of one `server` line, logging each request in the
-    /// `option httplog` format to its standard output, as `log stdout` in a container does.
+    /// `option httplog` format (or `logFormat`) to its standard output, as `log stdout` in a container does.
     /// `defaults` go into the defaults section; `settle` seconds pass before the request (for
     /// `path`, with curl's `options`), for health checks to have their say.
-    static func haproxy(server: String, defaults: String = "", concurrent: Int = 1, settle: Double = 0, path: String = "/", options: [String] = []) throws
+    static func haproxy(
+        server: String, defaults: String = "", concurrent: Int = 1, settle: Double = 0, path: String = "/", options: [String] = [],
+        logFormat: String = "option httplog"
+    ) throws
         -> LogReproduction.Outcome
     {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
-        try folder.write(["haproxy.cfg": haproxyConfig(port: port, defaults: defaults, backends: "backend app\n    server app1 \(server)")])
+        try folder.write([
+            "haproxy.cfg": haproxyConfig(port: port, defaults: defaults, backends: "backend app\n    server app1 \(server)", logFormat: logFormat)
+        ])
         let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
         defer { haproxy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }

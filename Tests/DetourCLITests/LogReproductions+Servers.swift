@@ -202,6 +202,23 @@ extension LogReproduction {
         .init(name: "HAProxy, a firewall drops the connection", slugs: ["upstream-connect-timeout"], status: 503) {
             try with(.neverAccepts) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
         },
+        // With `option abortonclose` a visitor who leaves ends the session at once: while the
+        // server's connection is being made, `CC--` (curl gives up: no status).
+        .init(name: "HAProxy, a visitor who leaves while the server's connection is made", slugs: ["client-closed-request"], status: 0) {
+            try with(.neverAccepts) {
+                try Reproduce.haproxy(server: "127.0.0.1:\($0.port)", defaults: "option abortonclose", options: ["--max-time", "0.5"])
+            }
+        },
+        // The same in the common log format, read as its `option httplog` fields.
+        .init(name: "HAProxy in the common log format, a visitor who leaves while the connection is made", slugs: ["client-closed-request"], status: 0) {
+            try with(.neverAccepts) {
+                try Reproduce.haproxy(
+                    server: "127.0.0.1:\($0.port)", defaults: "option abortonclose", options: ["--max-time", "0.5"], logFormat: "option httplog clf")
+            }
+        },
+        .init(name: "HAProxy in the common log format, nothing listens on the server's port", slugs: ["upstream-connection-refused"], status: 503) {
+            try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())", logFormat: "option httplog clf")
+        },
         .init(name: "HAProxy, a server that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.closes) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
         },
