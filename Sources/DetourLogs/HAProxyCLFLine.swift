@@ -1,19 +1,24 @@
 /// HAProxy's request log in its common log format (`option httplog clf`; 2.6's
 /// `clf_http_log_format`): `client - - [date] "request" status bytes "" "" client_port ms
-/// "frontend" "backend" "server" TR Tw Tc Tr Ta state …`, each name quoted. `detour diagnose`
-/// reads it as the `option httplog` line with the same fields (`httplogView`), so one pattern
-/// (`503 217 - - SC--`) serves both formats.
+/// "frontend" "backend" "server" TR Tw Tc Tr Ta state ac fc bc sc rc sq bq …`, each name quoted.
+/// `detour diagnose` reads it as the `option httplog` line with the same fields (`httplogView`),
+/// so one pattern (`503 217 - - SC--`) serves both formats. Read without allocating: it runs on
+/// every line of an access log that no pattern matched as written.
 struct HAProxyCLFLine {
-    var server: Range<Int>
     var status: Int
+    var statusField: Range<Int>
+    var bytes: Range<Int>
+    var backend: Range<Int>
+    var server: Range<Int>
+    /// From the first timer to the last, space-separated.
+    var timers: Range<Int>
     /// The termination state's four characters.
     var state: Range<Int>
-    /// The `option httplog` fields from `backend/server` to the state and the counters after
-    /// it: `app/app1 0/0/-1/-1/1001 -1 0 - - CC-- 1/1/0/0/0 0/0`.
-    var httplogView: [UInt8]
+    /// The five connection counts and the two queues, space-separated, where the line has them.
+    var counts: Range<Int>?
+    var queues: Range<Int>?
 
-    /// Bytes after the date in which the fields up to the state are looked for (the request
-    /// line is skipped whole).
+    /// Bytes after the request in which the fields up to the queues are looked for.
     private static let lookedAt = 400
 
     static func of(_ line: UnsafeBufferPointer<UInt8>) -> HAProxyCLFLine? {
@@ -27,45 +32,63 @@ struct HAProxyCLFLine {
         }
         guard let close = date, close + 2 < line.count, line[close + 2] == quote, let requestEnd = line[(close + 3)...].firstIndex(of: quote)
         else { return nil }
-        let end = min(line.count, requestEnd + 1 + lookedAt)
+        var fields = FieldReader(line: line, at: requestEnd + 1, end: min(line.count, requestEnd + 1 + lookedAt))
         // Status and bytes, then HAProxy's two empty quotes: other servers' common log lines
-        // (nginx's, Apache's) stop here, before anything is collected.
-        var at = requestEnd + 1
-        for _ in 0..<2 {
-            while at < end, line[at] == UInt8(ascii: " ") { at += 1 }
-            while at < end, line[at] != UInt8(ascii: " ") { at += 1 }
-        }
-        guard line[at..<end].starts(with: #" "" "" "#.utf8) else { return nil }
-        var fields: [Range<Int>] = []
-        fields.reserveCapacity(22)
-        at = requestEnd + 1
-        // status bytes "" "" port ms frontend backend server TR Tw Tc Tr Ta state, then five
-        // connection counts and two queues.
-        while fields.count < 22, at < end {
-            while at < end, line[at] == UInt8(ascii: " ") { at += 1 }
-            guard at < end else { break }
-            let start = at
-            while at < end, line[at] != UInt8(ascii: " ") { at += 1 }
-            fields.append(start..<at)
-        }
-        guard fields.count >= 15, line[fields[2]].elementsEqual("\"\"".utf8), line[fields[3]].elementsEqual("\"\"".utf8),
-            let status = number(line[fields[0]]), (100...999).contains(status) || status == -1,
-            fields[9..<14].allSatisfy({ number(line[$0]) != nil }), fields[14].count == 4
+        // (nginx's, Apache's) stop here.
+        guard let statusField = fields.next(), let bytes = fields.next(), let empty1 = fields.next(), let empty2 = fields.next(),
+            line[empty1].elementsEqual("\"\"".utf8), line[empty2].elementsEqual("\"\"".utf8),
+            let status = number(line[statusField]), (100...999).contains(status) || status == -1,
+            fields.next() != nil, fields.next() != nil, fields.next() != nil,  // client port, milliseconds, frontend
+            let backend = fields.next(), let server = fields.next()
         else { return nil }
-        let unquoted = { (field: Range<Int>) -> Range<Int> in
-            field.count >= 2 && line[field.lowerBound] == quote && line[field.upperBound - 1] == quote
-                ? (field.lowerBound + 1)..<(field.upperBound - 1) : field
+        var firstTimer: Range<Int>?
+        var lastTimer: Range<Int>?
+        for _ in 0..<5 {
+            guard let timer = fields.next(), number(line[timer]) != nil else { return nil }
+            firstTimer = firstTimer ?? timer
+            lastTimer = timer
         }
-        let backend = unquoted(fields[7])
-        let server = unquoted(fields[8])
-        var view = Array(line[backend]) + [UInt8(ascii: "/")] + Array(line[server]) + [UInt8(ascii: " ")]
-        view += fields[9..<14].map { Array(line[$0]) }.joined(separator: [UInt8(ascii: "/")]) + [UInt8(ascii: " ")]
-        view += Array(line[fields[0]]) + [UInt8(ascii: " ")] + Array(line[fields[1]]) + Array(" - - ".utf8) + Array(line[fields[14]])
-        if fields.count >= 22 {
-            view += [UInt8(ascii: " ")] + fields[15..<20].map { Array(line[$0]) }.joined(separator: [UInt8(ascii: "/")])
-            view += [UInt8(ascii: " ")] + Array(line[fields[20]]) + [UInt8(ascii: "/")] + Array(line[fields[21]])
+        guard let firstTimer, let lastTimer, let state = fields.next(), state.count == 4 else { return nil }
+        var line = HAProxyCLFLine(
+            status: status, statusField: statusField, bytes: bytes, backend: unquoted(backend, in: line), server: unquoted(server, in: line),
+            timers: firstTimer.lowerBound..<lastTimer.upperBound, state: state)
+        line.counts = fields.span(5)
+        line.queues = line.counts == nil ? nil : fields.span(2)
+        return line
+    }
+
+    /// The `option httplog` fields from `backend/server` to the queues, as HAProxy writes them
+    /// there: `app/app1 0/0/-1/-1/1001 -1 0 - - CC-- 1/1/0/0/0 0/0`.
+    func httplogView(of line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let slash = UInt8(ascii: "/")
+        let space = UInt8(ascii: " ")
+        let slashed = { (span: Range<Int>) in line[span].lazy.map { $0 == space ? slash : $0 } }
+        var view: [UInt8] = []
+        view.reserveCapacity(backend.count + server.count + timers.count + 64)
+        view += line[backend]
+        view.append(slash)
+        view += line[server]
+        view.append(space)
+        view += slashed(timers)
+        view.append(space)
+        view += line[statusField]
+        view.append(space)
+        view += line[bytes]
+        view += " - - ".utf8
+        view += line[state]
+        if let counts, let queues {
+            view.append(space)
+            view += slashed(counts)
+            view.append(space)
+            view += slashed(queues)
         }
-        return HAProxyCLFLine(server: server, status: status, state: fields[14], httplogView: view)
+        return view
+    }
+
+    private static func unquoted(_ field: Range<Int>, in line: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let quote = UInt8(ascii: "\"")
+        return field.count >= 2 && line[field.lowerBound] == quote && line[field.upperBound - 1] == quote
+            ? (field.lowerBound + 1)..<(field.upperBound - 1) : field
     }
 
     /// A whole field as a number, `-1` included.
@@ -74,5 +97,33 @@ struct HAProxyCLFLine {
         guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(LogPiece.isDigit) else { return nil }
         let value = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         return field.first == UInt8(ascii: "-") ? -value : value
+    }
+
+    /// The space-separated fields of a span of a line, one after another.
+    private struct FieldReader {
+        let line: UnsafeBufferPointer<UInt8>
+        var at: Int
+        let end: Int
+
+        mutating func next() -> Range<Int>? {
+            let space = UInt8(ascii: " ")
+            while at < end, line[at] == space { at += 1 }
+            guard at < end else { return nil }
+            let start = at
+            while at < end, line[at] != space { at += 1 }
+            return start..<at
+        }
+
+        /// The next `count` fields, each a number, from the first's start to the last's end.
+        mutating func span(_ count: Int) -> Range<Int>? {
+            var first: Int?
+            var last = 0
+            for _ in 0..<count {
+                guard let field = next(), HAProxyCLFLine.number(line[field]) != nil else { return nil }
+                first = first ?? field.lowerBound
+                last = field.upperBound
+            }
+            return first.map { $0..<last }
+        }
     }
 }

@@ -68,7 +68,7 @@ public struct LogMatcher: Sendable {
     /// in the common log format that none matches is read as its `option httplog` fields.
     func bestPattern(_ line: UnsafeBufferPointer<UInt8>) -> (cause: Int, pattern: LogPattern)? {
         if let found = bestPatternAsWritten(line) { return found }
-        return HAProxyCLFLine.of(line)?.httplogView.withUnsafeBufferPointer { bestPatternAsWritten($0) }
+        return HAProxyCLFLine.of(line)?.httplogView(of: line).withUnsafeBufferPointer { bestPatternAsWritten($0) }
     }
 
     private func bestPatternAsWritten(_ line: UnsafeBufferPointer<UInt8>) -> (cause: Int, pattern: LogPattern)? {

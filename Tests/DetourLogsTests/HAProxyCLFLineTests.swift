@@ -9,7 +9,9 @@ final class HAProxyCLFLineTests: XCTestCase {
     }
 
     private func view(_ text: String) -> String? {
-        line(text).map { String(decoding: $0.httplogView, as: UTF8.self) }
+        Array(text.utf8).withUnsafeBufferPointer { bytes in
+            HAProxyCLFLine.of(bytes).map { String(decoding: $0.httplogView(of: bytes), as: UTF8.self) }
+        }
     }
 
     func testHAProxysOwnFormatIsReadAsItsHTTPLogFields() {
