@@ -23,7 +23,7 @@ public enum NginxSandbox {
         planner.rewriteIncludes(loaded.includes)
         // A site's file runs as the include of an http block written beside the copy of the
         // folder its relative includes start at, as the nginx.conf above it includes it.
-        let sitesServers = loaded.isSiteFile && loaded.config.directives.contains { $0.kind == .server }
+        let sitesServers = loaded.isSiteFile && loaded.config.directives.contains { $0.kind == .server || $0.kind == .upstream }
         if sitesServers {
             planner.plan.wrapper = (
                 context.copy(of: loaded.prefixPath + "/detour-site.conf"), "events {}\nhttp {\n    include \(context.copy(of: main.path));\n}\n"
