@@ -55,6 +55,8 @@ extension LogReproduction {
             try nginx.folder.write([
                 "nginx.conf": ("error_log {{PREFIX}}/error.log info;\n" + site("retrun")).replacingOccurrences(of: "{{PREFIX}}", with: nginx.folder.path)
             ])
+            // nginx listens before it writes its pid file.
+            _ = Poll.until(timeout: 5) { (try? nginx.folder.read("nginx.pid"))?.isEmpty == false }
             let pid = try masterPID(nginx.folder.read("nginx.pid"))
             kill(pid, SIGHUP)
             usleep(500_000)

@@ -3,11 +3,14 @@ import Foundation
 
 extension Reproduce {
     /// Varnish 7.1 in front of one backend (the fields of its VCL `backend default { … }`, and
-    /// `subroutines` of the VCL's own), asked once. Its log is what `varnishlog -d -i FetchError` prints of the shared-memory log
+    /// `subroutines` of the VCL's own), asked once by `method` with `body`, after `concurrent` -
+    /// 1 requests that hold the backend's connections. Its log is what `varnishlog -d -i FetchError` prints of the shared-memory log
     /// afterwards, as an operator asks Varnish which fetches failed. The request is made in this
     /// process, and varnishd stops before anything waits for varnishlog: while varnishd's jailed
     /// manager runs, Foundation reaps no other child, so waiting for one would never end.
-    static func varnish(backend: String, subroutines: String = "") throws -> LogReproduction.Outcome {
+    static func varnish(
+        backend: String, subroutines: String = "", method: String = "GET", body: Data? = nil, concurrent: Int = 1
+    ) throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
@@ -18,7 +21,16 @@ extension Reproduce {
             log: folder.url.appendingPathComponent("varnishd.log"))
         defer { varnishd.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: varnishd.log) }
-        let status = (try? HTTPClient.get("http://127.0.0.1:\(port)/").status) ?? 0
+        let url = "http://127.0.0.1:\(port)/"
+        // Earlier requests hold the backend's connections while the last one is asked, each
+        // for a URL of its own (Varnish would have one URL's requests wait for one fetch).
+        let holding = DispatchGroup()
+        for index in 1..<max(concurrent, 1) {
+            DispatchQueue.global().async(group: holding) { _ = try? HTTPClient.get(url + "held-\(index)") }
+            usleep(300_000)
+        }
+        let status = (try? HTTPClient.send(url, method: method, body: body).status) ?? 0
+        holding.wait()
         // -d: from the head of the log to its end, then exit; what it printed is there once the
         // backend's transaction (`<< BeReq >>`) is.
         let varnishlog = try ServerProcess("varnishlog", ["-d", "-n", name, "-i", "FetchError"], log: folder.url.appendingPathComponent("varnishlog.log"))
@@ -62,6 +74,34 @@ extension LogReproduction {
         },
         .init(name: "Varnish, a backend that never accepts the connection", slugs: ["upstream-connect-timeout"], status: 503) {
             try with(.neverAccepts) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .connect_timeout = 1s;"#) }
+        },
+        .init(name: "Varnish, a backend whose headers never end", slugs: ["upstream-timed-out"], status: 503) {
+            try with(.stallsInHeaders) {
+                try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .first_byte_timeout = 1s; .between_bytes_timeout = 1s;"#)
+            }
+        },
+        // The first request holds the only connection until its first byte times out.
+        .init(name: "Varnish, a backend at its .max_connections", slugs: ["overload-and-queues", "upstream-timed-out"], status: 503) {
+            try with(.silent) {
+                try Reproduce.varnish(
+                    backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .max_connections = 1; .first_byte_timeout = 1s;"#, concurrent: 2)
+            }
+        },
+        // The body is refused while it is read: the visitor's connection closes without an answer.
+        .init(name: "Varnish, a form larger than std.cache_req_body keeps", slugs: ["request-too-large"], status: 0) {
+            try with(.answers) {
+                try Reproduce.varnish(
+                    backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#, subroutines: "import std;\nsub vcl_recv { std.cache_req_body(1KB); }\n",
+                    method: "POST", body: Data(repeating: UInt8(ascii: "x"), count: 100_000))
+            }
+        },
+        .init(name: "Varnish, a director whose every backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try Reproduce.varnish(
+                backend:
+                    #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())"; .probe = { .url = "/"; .initial = 0; .window = 2; .threshold = 2; .interval = 5s; }"#,
+                subroutines:
+                    "import directors;\nsub vcl_init { new cluster = directors.round_robin(); cluster.add_backend(default); }\nsub vcl_recv { set req.backend_hint = cluster.backend(); }\n"
+            )
         },
         // Sick from the start (`.initial = 0`): the fetch is not even tried.
         .init(name: "Varnish, a backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {

@@ -9,6 +9,8 @@ public final class FakeUpstream: @unchecked Sendable {
         case silent
         /// Reads the request and closes the connection without a byte.
         case closes
+        /// Answers a status line and then says nothing: headers that never end.
+        case stallsInHeaders
         /// Answers with a header block of `bytes` bytes.
         case hugeHeader(bytes: Int)
         /// Reads the request and resets the connection (a TCP RST, as a crashed worker leaves).
@@ -127,6 +129,7 @@ public final class FakeUpstream: @unchecked Sendable {
             _ = recv(connection, &buffer, buffer.count, 0)
             switch behaviour {
             case .silent: continue
+            case .stallsInHeaders: Self.send("HTTP/1.1 200 OK\r\n", on: connection)
             case .closes: close(connection)
             case .resets:
                 Self.reset(connection)
