@@ -32,7 +32,7 @@ struct HAProxyCLFLine {
         }
         guard let close = date, close + 2 < line.count, line[close + 2] == quote, let requestEnd = line[(close + 3)...].firstIndex(of: quote)
         else { return nil }
-        var fields = FieldReader(line: line, at: requestEnd + 1, end: min(line.count, requestEnd + 1 + lookedAt))
+        var fields = LogFieldReader(line: line, at: requestEnd + 1, end: min(line.count, requestEnd + 1 + lookedAt))
         // Status and bytes, then HAProxy's two empty quotes: other servers' common log lines
         // (nginx's, Apache's) stop here.
         guard let statusField = fields.next(), let bytes = fields.next(), let empty1 = fields.next(), let empty2 = fields.next(),
@@ -92,38 +92,24 @@ struct HAProxyCLFLine {
     }
 
     /// A whole field as a number, `-1` included.
-    private static func number(_ field: UnsafeBufferPointer<UInt8>.SubSequence) -> Int? {
+    fileprivate static func number(_ field: UnsafeBufferPointer<UInt8>.SubSequence) -> Int? {
         let digits = field.first == UInt8(ascii: "-") ? field.dropFirst() : field
         guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(LogPiece.isDigit) else { return nil }
         let value = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         return field.first == UInt8(ascii: "-") ? -value : value
     }
+}
 
-    /// The space-separated fields of a span of a line, one after another.
-    private struct FieldReader {
-        let line: UnsafeBufferPointer<UInt8>
-        var at: Int
-        let end: Int
-
-        mutating func next() -> Range<Int>? {
-            let space = UInt8(ascii: " ")
-            while at < end, line[at] == space { at += 1 }
-            guard at < end else { return nil }
-            let start = at
-            while at < end, line[at] != space { at += 1 }
-            return start..<at
+extension LogFieldReader {
+    /// The next `count` fields, each a number, from the first's start to the last's end.
+    mutating func span(_ count: Int) -> Range<Int>? {
+        var first: Int?
+        var last = 0
+        for _ in 0..<count {
+            guard let field = next(), HAProxyCLFLine.number(line[field]) != nil else { return nil }
+            first = first ?? field.lowerBound
+            last = field.upperBound
         }
-
-        /// The next `count` fields, each a number, from the first's start to the last's end.
-        mutating func span(_ count: Int) -> Range<Int>? {
-            var first: Int?
-            var last = 0
-            for _ in 0..<count {
-                guard let field = next(), HAProxyCLFLine.number(line[field]) != nil else { return nil }
-                first = first ?? field.lowerBound
-                last = field.upperBound
-            }
-            return first.map { $0..<last }
-        }
+        return first.map { $0..<last }
     }
 }

@@ -22,7 +22,7 @@ struct HAProxyRequestLine {
             from = close
             guard close - open > 20, line[(open + 1)..<close].contains(slash) else { continue }
             // Read field by field, making no array: this runs on every line of an access log.
-            var fields = FieldReader(line: line, at: close + 1, end: min(line.count, close + 1 + lookedAt))
+            var fields = LogFieldReader(line: line, at: close + 1, end: min(line.count, close + 1 + lookedAt))
             guard fields.next() != nil, let server = fields.next(), line[server].contains(slash),
                 let timers = fields.next(),
                 line[timers].allSatisfy({ LogPiece.isDigit($0) || $0 == slash || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }),
@@ -37,21 +37,5 @@ struct HAProxyRequestLine {
         }
         // The same fields in the common log format (`option httplog clf`).
         return HAProxyCLFLine.of(line).map { HAProxyRequestLine(server: $0.server, status: $0.status, endedBy: line[$0.state.lowerBound]) }
-    }
-
-    /// The space-separated fields of a span of a line, one after another.
-    private struct FieldReader {
-        let line: UnsafeBufferPointer<UInt8>
-        var at: Int
-        let end: Int
-
-        mutating func next() -> Range<Int>? {
-            let space = UInt8(ascii: " ")
-            while at < end, line[at] == space { at += 1 }
-            guard at < end else { return nil }
-            let start = at
-            while at < end, line[at] != space { at += 1 }
-            return start..<at
-        }
     }
 }
