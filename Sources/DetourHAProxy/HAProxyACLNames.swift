@@ -24,15 +24,15 @@ struct HAProxyACLNames {
     /// declared nowhere above it, with HAProxy's words.
     mutating func read(_ line: HAProxyLine, kind: String) -> (word: HAProxyWord, message: String)? {
         let words = line.words
-        if line.keyword == "acl", words.count > 1 {
+        if line.knownKeyword == .acl, words.count > 1 {
             if kind == "defaults" { shared.insert(words[1].text) } else { declared.insert(words[1].text) }
             return nil
         }
-        guard kind != "defaults", let start = words.firstIndex(where: { $0.text == "if" || $0.text == "unless" }), start > 0 else { return nil }
+        guard kind != "defaults", let start = line.conditionStart else { return nil }
         var depth = 0
         for word in words[(start + 1)...] {
             // `!` negates the word it starts (`!{ ssl_fc }`, `!is_api`) or stands alone.
-            let name = word.text.hasPrefix("!") ? String(word.text.dropFirst()) : word.text
+            let name = word.text.utf8.first == UInt8(ascii: "!") ? String(word.text.dropFirst()) : word.text
             if name == "{" { depth += 1 }
             if name == "}" { depth -= 1 }
             guard depth == 0, name != "}", name != "||", name.lowercased() != "or" else { continue }

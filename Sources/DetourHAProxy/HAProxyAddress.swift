@@ -1,3 +1,5 @@
+import DetourSupport
+
 /// An address as HAProxy 2.6 reads it (str2sa_range() in src/tools.c): an optional socket type
 /// (`stream+`, `dgram+`) and family (`ipv4@`, `udp@`, `unix@`, `fd@` …), then a host and a port
 /// part whose forms each keyword takes or refuses (`Accepts`). What depends on the machine it
@@ -46,32 +48,34 @@ struct HAProxyAddress {
     static func refusal(
         _ written: String, accepts: Accepts, unixPrefix: Int? = 0, hasQUIC: () -> Bool? = { nil }, environment: [String: String]
     ) -> String? {
-        var text = Substring(expanded(written, environment))
+        // Read as bytes: every server line's address is judged.
+        var text = Array(expanded(written, environment).utf8)[...]
         // An empty one (an unset variable) is the environment's to fill.
         guard !text.isEmpty else { return nil }
         var datagram =
             accepts.contains(.datagram) && (!accepts.contains(.stream) || accepts.contains(.datagramByDefault))
         // Every prefix ends in '+' or '@': most addresses have neither, and skip the search.
-        let marked = text.utf8.contains { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "+") }
-        if marked, text.hasPrefix("stream+") {
+        let marked = text.contains { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "+") }
+        if marked, text.starts(with: "stream+".utf8) {
             text = text.dropFirst(7)
             datagram = false
-        } else if marked, text.hasPrefix("dgram+") {
+        } else if marked, text.starts(with: "dgram+".utf8) {
             text = text.dropFirst(6)
             datagram = true
         }
         var family = Family.inet
-        if marked, let known = prefixes.first(where: { text.hasPrefix($0.prefix) }) {
-            text = text.dropFirst(known.prefix.count)
+        if marked, let known = prefixes.first(where: { text.starts(with: $0.prefix.utf8) }) {
+            text = text.dropFirst(known.prefix.utf8.count)
             family = known.family
             datagram = known.datagram ?? datagram
-        } else if text.hasPrefix("/") {
+        } else if text.first == UInt8(ascii: "/") {
             family = .unix
         }
         switch family {
         case .descriptor, .socketPair:
-            guard let number = Int(text), number >= 0 else {
-                return "file descriptor '\(text)' is not a valid integer in '\(written)'"
+            let descriptor = String(decoding: text, as: UTF8.self)
+            guard let number = Int(descriptor), number >= 0 else {
+                return "file descriptor '\(descriptor)' is not a valid integer in '\(written)'"
             }
             // What an inherited socket is, only the running HAProxy can tell.
             if family == .socketPair || accepts.contains(.socketDescriptor) { return nil }
@@ -79,7 +83,7 @@ struct HAProxyAddress {
         case .unix, .abstract:
             if let prefix = unixPrefix {
                 let room = socketPathRoom - (family == .abstract ? 0 : prefix + 1 + 5 + 1 + 3)
-                if text.utf8.count > room { return "socket path '\(written)' too long (max \(room))" }
+                if text.count > room { return "socket path '\(written)' too long (max \(room))" }
             }
         case .inet, .quic:
             if let refusal = portRefusal(text, accepts: accepts, written: written) { return refusal }
@@ -97,46 +101,46 @@ struct HAProxyAddress {
     }
 
     /// The port part's refusal: after the last colon that no closing bracket follows.
-    private static func portRefusal(_ text: Substring, accepts: Accepts, written: String) -> String? {
+    private static func portRefusal(_ text: ArraySlice<UInt8>, accepts: Accepts, written: String) -> String? {
         // HAProxy looks from the end for ':' or ']', down to the second character, and then
         // reads the character it stopped at (the first one, when neither came before).
-        let bytes = text.utf8
-        guard !bytes.isEmpty else { return accepts.contains(.portRequired) ? "missing port specification in '\(written)'" : nil }
-        var stop = bytes.index(before: bytes.endIndex)
-        while stop > bytes.startIndex, bytes[stop] != UInt8(ascii: "]"), bytes[stop] != UInt8(ascii: ":") { stop = bytes.index(before: stop) }
-        var port: Substring = ""
-        if bytes[stop] == UInt8(ascii: ":") {
+        guard !text.isEmpty else { return accepts.contains(.portRequired) ? "missing port specification in '\(written)'" : nil }
+        var stop = text.endIndex - 1
+        while stop > text.startIndex, text[stop] != UInt8(ascii: "]"), text[stop] != UInt8(ascii: ":") { stop -= 1 }
+        var port: ArraySlice<UInt8> = []
+        if text[stop] == UInt8(ascii: ":") {
             guard accepts.contains(.port) else { return "port specification not permitted here in '\(written)'" }
-            port = text[bytes.index(after: stop)...]
+            port = text[(stop + 1)...]
         } else if accepts.contains(.portRequired) {
             return "missing port specification in '\(written)'"
         }
         let least = accepts.contains(.portRequired) ? 1 : 0
-        guard let first = port.utf8.first else {
+        guard let first = port.first else {
             return accepts.contains(.portRequired) ? "missing port specification in '\(written)'" : nil
         }
+        func quoted(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
         if first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
-            let dash = port.utf8.firstIndex(of: UInt8(ascii: "-"))
+            let dash = port.firstIndex(of: UInt8(ascii: "-"))
             if dash != nil, !accepts.contains(.portRange) { return "port range not permitted here in '\(written)'" }
             let lowText = dash.map { port[..<$0] } ?? port
-            let highText = dash.map { port[port.utf8.index(after: $0)...] } ?? port
+            let highText = dash.map { port[($0 + 1)...] } ?? port
             let low = leadingNumber(lowText)
             let high = leadingNumber(highText)
-            if low < least || low > 65535 { return "invalid port '\(lowText)'" }
-            if high < least || high > 65535 { return "invalid port '\(highText)'" }
+            if low < least || low > 65535 { return "invalid port '\(quoted(lowText))'" }
+            if high < least || high > 65535 { return "invalid port '\(quoted(highText))'" }
             if low > high { return "invalid port range '\(low)-\(high)'" }
             return nil
         }
         if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
             return accepts.contains(.portOffset) ? nil : "port offset not permitted here in '\(written)'"
         }
-        return "invalid character '\(port.first!)' in port number '\(port)' in '\(written)'"
+        return "invalid character '\(quoted(port).first!)' in port number '\(quoted(port))' in '\(written)'"
     }
 
     /// atoi(): the leading digits' value (past 65535 it is only ever too large).
-    private static func leadingNumber(_ text: Substring) -> Int {
+    private static func leadingNumber(_ text: ArraySlice<UInt8>) -> Int {
         var value = 0
-        for byte in text.utf8 {
+        for byte in text {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
             value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
         }
@@ -145,7 +149,7 @@ struct HAProxyAddress {
 
     /// env_expand(): each `$NAME` and `${NAME}` replaced by its value, empty when it is not set.
     static func expanded(_ text: String, _ environment: [String: String]) -> String {
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+        guard ByteSearch.contains(UInt8(ascii: "$"), in: text) else { return text }
         var result = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {

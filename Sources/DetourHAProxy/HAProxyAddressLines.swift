@@ -9,10 +9,11 @@ enum HAProxyAddressLines {
         word == "client" || word == "clientip" || word.hasPrefix("hdr_ip(")
     }
 
-    /// HAProxy's refusal of an address on `line`, in section `section`, and the word it is
-    /// about. `unixPrefix`: the global `unix-bind prefix`'s length (nil: not known).
+    /// HAProxy's refusal of an address on `line`, in a section of kind `kind` named `name`,
+    /// and the word it is about. `unixPrefix`: the global `unix-bind prefix`'s length (nil: not
+    /// known).
     static func refusal(
-        of line: HAProxyLine, in section: HAProxySection, unixPrefix: Int?, hasQUIC: () -> Bool? = { nil }, environment: [String: String]
+        of line: HAProxyLine, kind: String, name: String?, unixPrefix: Int?, hasQUIC: () -> Bool? = { nil }, environment: [String: String]
     ) -> (
         word: HAProxyWord, message: String
     )? {
@@ -24,9 +25,9 @@ enum HAProxyAddressLines {
             return (words[index], context(refusal))
         }
         // Asked only by the keywords that need it: most lines are none of them.
-        var proxy: Bool { section.kind == "defaults" || HAProxySection.proxies.contains(section.kind) }
-        switch line.keyword {
-        case "bind" where section.kind == "frontend" || section.kind == "listen":
+        var proxy: Bool { kind == "defaults" || HAProxySection.proxies.contains(kind) }
+        switch line.knownKeyword {
+        case .bind where kind == "frontend" || kind == "listen":
             // Each of a list's addresses in turn (str2listener()).
             guard words.count > 1 else { return nil }
             for address in words[1].text.split(separator: ",") {
@@ -38,7 +39,7 @@ enum HAProxyAddressLines {
                 }
             }
             return nil
-        case "log":
+        case .log:
             // After its other arguments (HAProxyLogLine); `stdout` and `stderr` are fd@1 and fd@2.
             guard words.count >= 3, words[1].text != "global", !words[1].text.hasPrefix("ring@") else { return nil }
             let aliases = ["stdout": "fd@1", "stderr": "fd@2"]
@@ -48,27 +49,27 @@ enum HAProxyAddressLines {
                     hasQUIC: hasQUIC, environment: environment)
             else { return nil }
             return (words[1], "log : \(refusal)")
-        case "source" where proxy:
+        case .source where proxy:
             if let refusal = judge(1, [.port, .stream], { "'source \(words[1].text)' : \($0)" }) { return refusal }
             guard words.count > 3, words[2].text == "usesrc", !isClientSource(words[3].text) else { return nil }
             return judge(3, [.port, .stream]) { "'usesrc \(words[3].text)' : \($0)" }
-        case "dispatch" where section.kind == "backend" || section.kind == "listen":
+        case .dispatch where kind == "backend" || kind == "listen":
             return judge(1, [.port, .portRequired, .stream]) { "'dispatch' : \($0)" }
-        case "server" where section.kind == "backend" || section.kind == "listen":
+        case .server where kind == "backend" || kind == "listen":
             guard words.count > 2 else { return nil }
             // Written only for a refusal: most servers have none.
-            let context = { "'server \(section.name ?? "")/\(words[1].text)' : " }
+            let context = { "'server \(name ?? "")/\(words[1].text)' : " }
             if let refusal = judge(2, [.port, .portOffset, .stream], { context() + $0 }) { return refusal }
             return serverOption(words, from: 3, context: context, hasQUIC: hasQUIC, environment: environment)
-        case "default-server" where proxy:
+        case .defaultServer where proxy:
             return serverOption(words, from: 1, context: { "" }, hasQUIC: hasQUIC, environment: environment)
-        case "tcp-check", "http-check":
+        case .tcpCheck, .httpCheck:
             guard words.count > 2, words[1].text == "connect", let addr = words.firstIndex(where: { $0.text == "addr" }) else { return nil }
             return judge(addr + 1, [.port, .stream]) { "'\(line.keyword) connect' : 'addr' : \($0)" }
-        case "nameserver" where section.kind == "resolvers":
+        case .nameserver where kind == "resolvers":
             guard words.count > 2 else { return nil }
             return judge(2, [.port, .portRequired, .datagram, .stream, .datagramByDefault]) { "'nameserver \(words[1].text)' : \($0)" }
-        case "mailer" where section.kind == "mailers":
+        case .mailer where kind == "mailers":
             guard words.count > 2 else { return nil }
             return judge(2, [.port, .portRequired, .stream, .internetOnly]) { "'mailer \(words[1].text)' : \($0)" }
         default:
@@ -87,7 +88,7 @@ enum HAProxyAddressLines {
             let option = words[index].text
             let value = words[index + 1]
             let accepts: Accepts?
-            switch option {
+            switch words[index] {
             case "source": accepts = [.port, .portRange, .stream]
             case "usesrc": accepts = isClientSource(value.text) ? nil : [.port, .stream]
             case "socks4": accepts = [.port, .portRequired, .stream]

@@ -122,14 +122,14 @@ struct HAProxyConfig: Sendable {
                 }
             }
             guard active else { continue }
-            if line.keyword == "lua-load" || line.keyword == "lua-load-per-thread", sections.last?.kind == "global" {
+            if line.knownKeyword == .luaLoad || line.knownKeyword == .luaLoadPerThread, sections.last?.kind == "global" {
                 if let refusal = lua.load(line) { diagnostics.append(refusal) }
                 samples.reader.loadsLua = lua.mayRegister
             }
-            if line.keyword == "unix-bind", sections.last?.kind == "global", let prefix = line.words.firstIndex(where: { $0.text == "prefix" }) {
+            if line.knownKeyword == .unixBind, sections.last?.kind == "global", let prefix = line.words.firstIndex(where: { $0.text == "prefix" }) {
                 unixBindPrefix = prefix + 1 < line.words.count ? line.words[prefix + 1].text.utf8.count : nil
             }
-            if HAProxySection.kinds.contains(line.keyword) {
+            if line.knownKeyword?.opensSection == true {
                 var section = HAProxySection(kind: line.keyword, location: line.location)
                 acls.enter()
                 // Thousands of backends in a row: the same kind keeps what it took.
@@ -142,7 +142,7 @@ struct HAProxyConfig: Sendable {
                 // refuses an address there (the syntax of its 1.x versions) or any other word.
                 // A defaults section's line ignores what follows its name (`defaults web    mode
                 // http` on one line).
-                if Self.proxyKinds.contains(line.keyword), line.keyword != "defaults", rest.count > 1, rest.count != 3 || rest[1].text != "from" {
+                if line.knownKeyword?.opensProxy == true, line.knownKeyword != .defaults, rest.count > 1, rest.count != 3 || rest[1].text != "from" {
                     let message =
                         ["listen", "frontend"].contains(line.keyword)
                         ? "please use the 'bind' keyword for listening addresses: HAProxy refuses the file ('\(rest[1].text)' after the name)"
@@ -152,7 +152,7 @@ struct HAProxyConfig: Sendable {
                 } else {
                     refusedSection = false
                 }
-                if !refusedSection, Self.proxyKinds.contains(line.keyword), let name = rest.first,
+                if !refusedSection, line.knownKeyword?.opensProxy == true, let name = rest.first,
                     let refusal = Self.nameRefusal(name.text, "'\(line.keyword)' name")
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: name)))
@@ -165,7 +165,7 @@ struct HAProxyConfig: Sendable {
                     section.name = rest.first?.text
                 }
                 sections.append(section)
-                inProxy = Self.proxyKinds.contains(line.keyword)
+                inProxy = line.knownKeyword?.opensProxy == true
             } else if sections.isEmpty {
                 diagnostics.append(
                     .error(HAProxyRules.syntax.id, "unknown keyword '\(line.keyword)' out of section: HAProxy refuses the file", at: line.location))
@@ -177,7 +177,7 @@ struct HAProxyConfig: Sendable {
                     let refusal = Self.keywordRefusal(line, in: sections[sections.count - 1].name, keywords, version: version, taken: &taken)
                 {
                     diagnostics.append(refusal)
-                } else if line.keyword == "timeout", line.words.count > 1, inProxy,
+                } else if line.knownKeyword == .timeout, line.words.count > 1, inProxy,
                     let refusal = HAProxyTimeoutName.refusal(line.words[1].text)
                 {
                     diagnostics.append(.error(HAProxyRules.directive.id, refusal, at: line.location(of: line.words[1])))
@@ -185,18 +185,19 @@ struct HAProxyConfig: Sendable {
                     let unknown = acls.read(line, kind: sections[sections.count - 1].kind)
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, unknown.message, at: line.location(of: unknown.word)))
-                } else if line.keyword == "mode", line.words.count > 1, inProxy,
+                } else if line.knownKeyword == .mode, line.words.count > 1, inProxy,
                     let refusal = Self.modeRefusal(line.words[1].text, version: version)
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1]), notes: [version.note]))
-                } else if line.words.count > 1, line.keyword == "acl" || line.keyword == "server", inProxy,
+                } else if line.words.count > 1, line.knownKeyword == .acl || line.knownKeyword == .server, inProxy,
                     let refusal = Self.nameRefusal(line.words[1].text, "\(line.keyword) name")
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal, at: line.location(of: line.words[1])))
                 } else if let refusal = HAProxyLogLine.refusal(of: line, inGlobal: sections[sections.count - 1].kind == "global") {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal.message + ": HAProxy refuses the file", at: line.location(of: refusal.word)))
                 } else if let refusal = HAProxyAddressLines.refusal(
-                    of: line, in: sections[sections.count - 1], unixPrefix: unixBindPrefix, hasQUIC: { version.hasQUIC }, environment: environment)
+                    of: line, kind: sections[sections.count - 1].kind, name: sections[sections.count - 1].name, unixPrefix: unixBindPrefix,
+                    hasQUIC: { version.hasQUIC }, environment: environment)
                 {
                     diagnostics.append(.error(HAProxyRules.syntax.id, refusal.message + ": HAProxy refuses the file", at: line.location(of: refusal.word)))
                 } else if !stopped, let unregistered = lua.refusal(of: line) {
@@ -211,7 +212,7 @@ struct HAProxyConfig: Sendable {
                     var message = Substring(refusal.message)
                     while message.hasSuffix(".") { message = message.dropLast() }
                     let finding = Diagnostic.error(HAProxyRules.syntax.id, message + stops, at: line.location(of: refusal.word))
-                    if Self.formatsReadLater.contains(line.keyword) { afterReading.append(finding) } else { diagnostics.append(finding) }
+                    if Self.isFormatReadLater(line.knownKeyword) { afterReading.append(finding) } else { diagnostics.append(finding) }
                     stopped = refusal.stops
                 }
                 sections[sections.count - 1].lines.append(line)
@@ -230,7 +231,7 @@ struct HAProxyConfig: Sendable {
         _ line: HAProxyLine, in section: String?, _ keywords: HAProxyKeywordTable.Kind, version: HAProxyVersionSource, taken: inout [String]
     ) -> Diagnostic? {
         guard let refusal = keywords.refusal(of: line, named: section) else {
-            if line.keyword != "option", line.keyword != "no", taken.count < 8 { taken.append(line.keyword) }
+            if line.knownKeyword != .option, line.knownKeyword != .no, taken.count < 8 { taken.append(line.keyword) }
             return nil
         }
         guard refusal.removed ? version.refusesRemoved : version.refusesUnknown else { return nil }
@@ -239,13 +240,14 @@ struct HAProxyConfig: Sendable {
 
     /// HAProxy's refusal of a proxy's, an ACL's or a server's name with a character other than
     /// a letter, a digit, '.', ':', '_' or '-', in its words.
-    private static func nameRefusal(_ name: String, _ what: String) -> String? {
+    /// `what` is written only for a refusal: thousands of names have none.
+    private static func nameRefusal(_ name: String, _ what: @autoclosure () -> String) -> String? {
         // HAProxy's invalid_char(), byte by byte: a CharacterSet per name was a tenth of a
         // 5,000-backend check.
         guard let byte = name.utf8.first(where: { !isNameByte($0) }) else { return nil }
         // Every byte before it was ASCII: a byte past ASCII starts the first scalar that is not.
         let bad = byte < 0x80 ? String(UnicodeScalar(byte)) : name.unicodeScalars.first { !$0.isASCII }.map(String.init) ?? ""
-        return "character '\(bad)' is not permitted in \(what) '\(name)': HAProxy refuses the file"
+        return "character '\(bad)' is not permitted in \(what()) '\(name)': HAProxy refuses the file"
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
@@ -274,7 +276,12 @@ struct HAProxyConfig: Sendable {
     /// The sections that make a proxy, whose line takes a name and `from <defaults>`.
     private static let proxyKinds: Set<String> = ["defaults", "frontend", "backend", "listen"]
     /// The keywords whose log-format strings HAProxy parses once it has read the files.
-    private static let formatsReadLater: Set<String> = ["use_backend", "log-format", "log-format-sd", "unique-id-format", "error-log-format"]
+    private static func isFormatReadLater(_ keyword: HAProxyKeyword?) -> Bool {
+        switch keyword {
+        case .useBackend, .logFormat, .logFormatSD, .uniqueIDFormat, .errorLogFormat: true
+        default: false
+        }
+    }
 
     private mutating func condition(_ words: [String], _ line: HAProxyLine, _ environment: [String: String]) -> Bool {
         if let value = HAProxyCondition.evaluate(words, environment: environment) { return value }

@@ -5,7 +5,7 @@ import DetourDiagnostics
 /// refusal stands at the proxy's own). An option a `defaults` section gives is not followed.
 enum HAProxyExternalCheck {
     static func refusals(in sections: [HAProxySection]) -> [Diagnostic] {
-        let allowed = sections.contains { section in section.kind == "global" && section.lines.contains { $0.keyword == "external-check" } }
+        let allowed = sections.contains { section in section.kind == "global" && section.lines.contains { $0.knownKeyword == .externalCheck } }
         guard !allowed else { return [] }
         return sections.filter { ($0.kind == "backend" || $0.kind == "listen") && usesExternalCheck($0) }.map { section in
             .error(
@@ -18,7 +18,7 @@ enum HAProxyExternalCheck {
     /// Whether the section's last word on the option turns it on.
     private static func usesExternalCheck(_ section: HAProxySection) -> Bool {
         var on = false
-        for line in section.lines where line.keyword == "option" || line.keyword == "no" {
+        for line in section.lines where line.knownKeyword == .option || line.knownKeyword == .no {
             let words = line.words
             if words.count >= 2, words[0].text == "option", words[1].text == "external-check" { on = true }
             if words.count >= 3, words[0].text == "no", words[1].text == "option", words[2].text == "external-check" { on = false }

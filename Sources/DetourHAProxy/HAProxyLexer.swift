@@ -82,7 +82,6 @@ struct HAProxyLexer {
         var unquoted: [UInt8] = []
 
         init() {
-            words.reserveCapacity(64)
             unquoted.reserveCapacity(256)
         }
 
@@ -97,10 +96,14 @@ struct HAProxyLexer {
         }
     }
 
-    /// A byte that neither ends a word nor starts a quote, an escape or a comment.
+    /// A byte that neither ends a word nor starts a quote, an escape or a comment: every byte
+    /// of a file is asked, so the bytes below 64 that are not are bits of one mask.
     private static func isPlain(_ byte: UInt8) -> Bool {
-        !endsWord(byte) && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'") && byte != UInt8(ascii: "\\")
+        byte >= 64 ? byte != UInt8(ascii: "\\") : notPlainBelow64 >> byte & 1 == 0
     }
+    /// Blank, tab, carriage return, `#`, `"` and `'`; a constant the compiler folds, not a
+    /// global each byte would check is set.
+    private static var notPlainBelow64: UInt64 { 1 << 32 | 1 << 9 | 1 << 13 | 1 << 35 | 1 << 34 | 1 << 39 }
 
     /// A blank, or the `#` of a comment.
     private static func endsWord(_ byte: UInt8) -> Bool {
@@ -112,7 +115,10 @@ struct HAProxyLexer {
     func line(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, scratch: inout Scratch, diagnostics: inout [Diagnostic], plainRuns: Bool = true)
         -> HAProxyLine?
     {
-        scratch.words.removeAll(keepingCapacity: true)
+        // The line's own array, sized once for at most as many words as the line has runs of
+        // bytes after blanks, and handed over whole at the end: no copy, no second allocation.
+        scratch.words = []
+        scratch.words.reserveCapacity(Self.wordsAtMost(bytes))
         scratch.unquoted.removeAll(keepingCapacity: true)
         var wordStart: Int?
         var quote: UInt8?
@@ -186,11 +192,23 @@ struct HAProxyLexer {
         }
         scratch.finishWord(&wordStart)
         guard !scratch.words.isEmpty else { return nil }
-        // Its own copy, no longer than it needs: a configuration has tens of thousands of lines.
-        let kept = [HAProxyWord](unsafeUninitializedCapacity: scratch.words.count) { buffer, count in
-            count = buffer.initialize(fromContentsOf: scratch.words)
+        let words = scratch.words
+        scratch.words = []
+        return HAProxyLine(words: words, path: path, number: number)
+    }
+
+    /// How many runs of bytes follow a blank or the line's start: no line has more words
+    /// (quotes and escapes only join runs, and a comment's runs count too).
+    private static func wordsAtMost(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var runs = 0
+        var afterBlank = true
+        for byte in bytes {
+            // Blank, tab or carriage return, as one mask.
+            let blank = byte <= 32 && (1 << 32 | 1 << 9 | 1 << 13 as UInt64) >> byte & 1 == 1
+            if afterBlank, !blank { runs += 1 }
+            afterBlank = blank
         }
-        return HAProxyLine(words: kept, path: path, number: number)
+        return runs
     }
 
     /// The escape at `index` (a backslash): `\ `, `\#`, `\\`, `\'`, `\"`, `\t`, `\n`, `\r`,

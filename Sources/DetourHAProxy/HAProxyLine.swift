@@ -5,15 +5,34 @@ import DetourDiagnostics
 struct HAProxyWord: Sendable, Equatable {
     var text: String
     var column: Int32
+
+    /// `if` or `unless`. Lengths first: every word of every rule is asked, and comparing
+    /// strings of different lengths costs far more than reading their lengths.
+    var startsCondition: Bool { "if" ~= self || "unless" ~= self }
+
+    /// A word matches a string pattern (`switch word { case "ssl": … }`) when its text is the
+    /// string, lengths compared first (see `startsCondition`).
+    static func ~= (pattern: String, word: HAProxyWord) -> Bool {
+        pattern.utf8.count == word.text.utf8.count && pattern == word.text
+    }
 }
 
 /// One configuration line as HAProxy splits it into words. The file and line are kept once
 /// per line: a configuration of thousands of backends has hundreds of thousands of words.
 struct HAProxyLine: Sendable {
-    var words: [HAProxyWord]
+    let words: [HAProxyWord]
     var path: String
     var number: Int
     var keyword: String { words[0].text }
+    /// The keyword the readers dispatch on; nil for one none does.
+    let knownKeyword: HAProxyKeyword?
+
+    init(words: [HAProxyWord], path: String, number: Int) {
+        self.words = words
+        self.path = path
+        self.number = number
+        knownKeyword = HAProxyKeyword.of(words[0].text)
+    }
 
     var location: SourceLocation { location(of: words[0]) }
 
@@ -31,9 +50,9 @@ struct HAProxyLine: Sendable {
     /// `http-request ACTION` does not.
     var actionIndex: Int { keyword.hasPrefix("tcp-") && words.count > 2 ? 2 : 1 }
 
+    /// Where the rule's condition starts (its `if` or `unless`); nil when it has none.
+    var conditionStart: Int? { words.indices.dropFirst().first { words[$0].startsCondition } }
+
     /// The rule's condition, from `if` or `unless` on; empty when it applies to every request.
-    var condition: [String] {
-        let texts = words.dropFirst().map(\.text)
-        return Array(texts.drop { $0 != "if" && $0 != "unless" })
-    }
+    var condition: [String] { conditionStart.map { words[$0...].map(\.text) } ?? [] }
 }

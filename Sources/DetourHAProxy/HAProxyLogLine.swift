@@ -14,7 +14,7 @@ enum HAProxyLogLine {
     /// HAProxy's refusal of a `log` line in the global section (`inGlobal`) or a proxy, and the
     /// word it is about.
     static func refusal(of line: HAProxyLine, inGlobal: Bool) -> (word: HAProxyWord, message: String)? {
-        guard line.keyword == "log" else { return nil }
+        guard line.knownKeyword == .log else { return nil }
         // HAProxy sees no argument from an empty one on (an unset variable).
         let words = Array(line.words.prefix { !$0.text.isEmpty })
         let text = { (index: Int) in index < words.count ? words[index].text : "" }

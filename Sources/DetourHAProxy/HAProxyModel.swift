@@ -189,42 +189,41 @@ struct HAProxyModel: Sendable {
     private mutating func apply(_ line: HAProxyLine, to settings: inout HAProxySettings, errorSections: [String: [HAProxyLine]]) {
         let words = line.words
         if words.count >= 3, settings.answersEveryRequest == nil, settings.requestGuards.isEmpty {
-            let keyword = words[0].text
             let action = words[1].text
-            if keyword == "http-request", action == "redirect" || action == "return", line.condition.isEmpty {
+            if line.knownKeyword == .httpRequest, action == "redirect" || action == "return", line.conditionStart == nil {
                 settings.answersEveryRequest = "'http-request \(action) \(words[2].text)…' at line \(line.number)"
-            } else if keyword == "stats", action == "uri", words[2].text == "/" {
+            } else if line.knownKeyword == .stats, action == "uri", words[2].text == "/" {
                 settings.answersEveryRequest = "the stats page ('stats uri /' at line \(line.number))"
             }
         }
-        switch line.keyword {
-        case "mode" where words.count >= 2:
+        switch line.knownKeyword {
+        case .mode where words.count >= 2:
             settings.mode = words[1].text
-        case "stats" where words.count >= 2 && (words[1].text == "auth" || (words[1].text == "http-request" && words.count >= 3 && words[2].text == "auth")):
+        case .stats where words.count >= 2 && (words[1].text == "auth" || (words[1].text == "http-request" && words.count >= 3 && words[2].text == "auth")):
             settings.statsChallenge = true
-        case "errorfile" where words.count >= 3:
+        case .errorfile where words.count >= 3:
             guard let code = customisableCode(words[1], in: line, directive: "errorfile") else { return }
             settings.errorFiles[code] = record(
                 HAProxyPage(
                     code: code, path: words[2].text, pathLocation: line.location(of: words[2]), kind: .response, directive: "errorfile", line: line.location))
             settings.errorRedirects[code] = nil
-        case "errorloc", "errorloc302", "errorloc303":
+        case .errorloc, .errorloc302, .errorloc303:
             guard words.count >= 3, let code = customisableCode(words[1], in: line, directive: line.keyword) else { return }
             let redirect = HAProxyRedirect(
                 code: code, target: words[2].text, status: line.keyword == "errorloc303" ? 303 : 302, directive: line.keyword, line: line.location)
             settings.errorRedirects[code] = redirect
             settings.errorFiles[code] = nil
             redirects.append(redirect)
-        case "acl" where words.count >= 3:
+        case .acl where words.count >= 3:
             settings.acls[words[1].text, default: []].append(words.dropFirst(2).map(\.text))
-        case "http-request" where words.count >= 2 && HAProxyRequestGuard.actions.contains(words[1].text):
+        case .httpRequest where words.count >= 2 && HAProxyRequestGuard.actions.contains(words[1].text):
             settings.requestGuards.append(HAProxyRequestGuard(line))
-        case "http-request" where words.count >= 4 && words[1].text == "redirect" && words[2].text == "location":
+        case .httpRequest where words.count >= 4 && words[1].text == "redirect" && words[2].text == "location":
             let code = line.word(after: "code", from: 3).flatMap { Int($0.text) } ?? 302
             settings.pageRedirects.append(
                 HAProxyRedirect(
                     code: nil, target: words[3].text, status: code, directive: "http-request redirect", condition: line.condition, line: line.location))
-        case "errorfiles" where words.count >= 2:
+        case .errorfiles where words.count >= 2:
             guard let lines = errorSections[words[1].text] else {
                 diagnostics.append(
                     .error(HAProxyRules.syntax.id, "no http-errors section named '\(words[1].text)': HAProxy refuses the file", at: line.location(of: words[1]))
@@ -232,17 +231,17 @@ struct HAProxyModel: Sendable {
                 return
             }
             let only = Set(words.dropFirst(2).compactMap { Int($0.text) })
-            for entry in lines where entry.keyword == "errorfile" && entry.words.count >= 3 {
+            for entry in lines where entry.knownKeyword == .errorfile && entry.words.count >= 3 {
                 guard let code = customisableCode(entry.words[1], in: entry, directive: "errorfile"), only.isEmpty || only.contains(code) else { continue }
                 settings.errorFiles[code] = HAProxyPage(
                     code: code, path: entry.words[2].text, pathLocation: entry.location(of: entry.words[2]), kind: .response,
                     directive: "errorfiles \(words[1].text)", line: entry.location)
                 settings.errorRedirects[code] = nil
             }
-        case "http-error" where words.count >= 3 && words[1].text == "status":
+        case .httpError where words.count >= 3 && words[1].text == "status":
             guard let code = customisableCode(words[2], in: line, directive: "http-error") else { return }
             if let page = Self.page(in: line, code: code, directive: "http-error") { settings.httpErrors[code] = record(page) }
-        case "http-response" where words.count >= 2 && words[1].text == "return":
+        case .httpResponse where words.count >= 2 && words[1].text == "return":
             let statuses = Self.statusCondition(line)
             settings.replacedStatuses.formUnion(statuses)
             for code in statuses {
@@ -250,23 +249,23 @@ struct HAProxyModel: Sendable {
                     settings.responseReturns[code] = settings.responseReturns[code] ?? record(page)
                 }
             }
-        case "http-response" where words.count >= 3 && words[1].text == "set-status" && line.condition.isEmpty:
+        case .httpResponse where words.count >= 3 && words[1].text == "set-status" && line.conditionStart == nil:
             settings.rewrittenStatus = Int(words[2].text) ?? settings.rewrittenStatus
-        case "http-request" where words.count >= 2 && words[1].text == "return":
+        case .httpRequest where words.count >= 2 && words[1].text == "return":
             // Its file is opened at start like any page (detour's 503 when no server is up).
             let code = line.word(after: "status", from: 2).flatMap { Int($0.text) } ?? 200
             if let page = Self.page(in: line, code: code, directive: "http-request return") { record(page) }
-        case "http-after-response":
+        case .httpAfterResponse:
             settings.afterResponse = settings.afterResponse ?? line.location
-        case "default_backend" where words.count >= 2:
+        case .defaultBackend where words.count >= 2:
             settings.defaultBackend = HAProxyRoute(line)
-        case "use_backend" where words.count >= 2:
+        case .useBackend where words.count >= 2:
             settings.routes.append(HAProxyRoute(line))
-        case "default-server":
+        case .defaultServer:
             settings.defaultServer.apply(words.dropFirst())
-        case "server":
+        case .server:
             settings.servers += 1
-        case "server-template" where words.count >= 3:
+        case .serverTemplate where words.count >= 3:
             settings.servers += Int(words[2].text.split(separator: "-").last ?? "") ?? 1
         default:
             break

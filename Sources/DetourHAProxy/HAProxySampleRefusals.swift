@@ -9,10 +9,14 @@ struct HAProxySampleRefusals {
     /// Lines whose words after the keyword (up to a condition) are log-format strings or hold them.
     /// (The legacy `redirect` keyword's location is literal text: src/http_rules.c reads it
     /// without a format, unlike `http-request redirect`.)
-    private static let formatted: Set<String> = [
-        "http-request", "http-response", "http-after-response", "tcp-request", "tcp-response", "use_backend", "log-format", "log-format-sd",
-        "error-log-format", "unique-id-format",
-    ]
+    private static func isFormatted(_ keyword: HAProxyKeyword?) -> Bool {
+        switch keyword {
+        case .httpRequest, .httpResponse, .httpAfterResponse, .tcpRequest, .tcpResponse, .useBackend, .logFormat, .logFormatSD, .errorLogFormat,
+            .uniqueIDFormat:
+            true
+        default: false
+        }
+    }
     /// The actions whose next word is a sample expression.
     private static let sampled: Set<String> = ["track-sc0", "track-sc1", "track-sc2", "capture"]
 
@@ -21,7 +25,7 @@ struct HAProxySampleRefusals {
     /// reports and reads on).
     mutating func refusal(of line: HAProxyLine, kind: String, name: String?) -> (word: HAProxyWord, message: String, stops: Bool)? {
         let words = line.words
-        if line.keyword == "acl", words.count > 2 {
+        if line.knownKeyword == .acl, words.count > 2 {
             do {
                 try reader.acl(words[2].text, options: words[3...].lazy.map(\.text))
             } catch {
@@ -29,8 +33,8 @@ struct HAProxySampleRefusals {
             }
             return nil
         }
-        guard kind != "defaults", Self.formatted.contains(line.keyword), words.count > 1 else { return nil }
-        let conditionStart = words.firstIndex { $0.text == "if" || $0.text == "unless" } ?? words.count
+        guard kind != "defaults", Self.isFormatted(line.knownKeyword), words.count > 1 else { return nil }
+        let conditionStart = line.conditionStart ?? words.count
         let actionIndex = line.actionIndex
         let isHTTPRule = line.keyword.hasPrefix("http-")
         // The rule as HAProxy names it, worked out only for a refusal: most lines have none.

@@ -11,9 +11,5 @@ struct HAProxySection: Sendable {
     var location: SourceLocation
     var lines: [HAProxyLine] = []
 
-    static let kinds: Set<String> = [
-        "global", "defaults", "frontend", "backend", "listen", "http-errors", "userlist", "resolvers", "peers", "cache",
-        "program", "ring", "mailers", "fcgi-app", "log-forward", "traces",
-    ]
     static let proxies: Set<String> = ["frontend", "backend", "listen"]
 }

@@ -6,17 +6,19 @@ import DetourDiagnostics
 enum HAProxyServerNames {
     static func conflicts(in sections: [HAProxySection]) -> [Diagnostic] {
         var found: [Diagnostic] = []
+        // The servers without an id of their own, with where each was first named: looked up
+        // in order while a proxy has a few (thousands of proxies with two each), by name past
+        // that. Emptied for each proxy, their storage kept.
+        var first: [(name: String, line: Int)] = []
+        var byName: [String: Int] = [:]
         for section in sections where section.kind == "backend" || section.kind == "listen" {
-            // The servers without an id of their own, with where each was first named: looked
-            // up in order while a proxy has a few (thousands of proxies with two each), by
-            // name past that.
-            var first: [(name: String, line: Int)] = []
-            var byName: [String: Int] = [:]
+            first.removeAll(keepingCapacity: true)
+            byName.removeAll(keepingCapacity: true)
             func earlier(_ name: String) -> Int? {
                 first.count <= 16 ? first.first { $0.name == name }?.line : byName[name]
             }
-            for line in section.lines where line.keyword == "server" && line.words.count >= 2 {
-                if line.words.dropFirst(2).contains(where: { $0.text == "id" }) { continue }
+            for line in section.lines where line.knownKeyword == .server && line.words.count >= 2 {
+                if line.words.dropFirst(2).contains(where: { "id" ~= $0 }) { continue }
                 let name = line.words[1].text
                 if let earlier = earlier(name) {
                     found.append(

@@ -18,7 +18,7 @@ struct HAProxyServerTLS: Sendable {
     mutating func apply(_ words: ArraySlice<HAProxyWord>) {
         var index = words.startIndex
         while index < words.endIndex {
-            switch words[index].text {
+            switch words[index] {
             case "ssl": ssl = true
             case "no-ssl": ssl = false
             case "check-ssl": checkSSL = true

@@ -20,20 +20,20 @@ struct HAProxyServerVerify: Sendable {
     private var verifiedByDefault = true
 
     mutating func readGlobal(_ line: HAProxyLine) {
-        if line.keyword == "ssl-server-verify", line.words.count >= 2 { verifiedByDefault = line.words[1].text != "none" }
+        if line.knownKeyword == .sslServerVerify, line.words.count >= 2 { verifiedByDefault = line.words[1].text != "none" }
     }
 
     /// A proxy's line: its servers as its `default-server` left them, and its TCP checks.
     mutating func read(_ line: HAProxyLine, in section: HAProxySection, defaultServer: HAProxyServerTLS) {
         let words = line.words
-        switch line.keyword {
-        case "server" where words.count >= 3:
+        switch line.knownKeyword {
+        case .server where words.count >= 3:
             servers.append(
                 Server(proxy: section.name, own: words[1].text, section: section.location, line: line.location, tls: defaultServer.server(words[3...])))
-        case "server-template" where words.count >= 4:
+        case .serverTemplate where words.count >= 4:
             servers.append(
                 Server(proxy: section.name, own: words[1].text, section: section.location, line: line.location, tls: defaultServer.server(words[4...])))
-        case "tcp-check" where Self.connectsOverTLS(line):
+        case .tcpCheck where Self.connectsOverTLS(line):
             tcpCheckSSL.insert(section.location)
         default:
             break
@@ -42,7 +42,7 @@ struct HAProxyServerVerify: Sendable {
 
     /// `tcp-check connect … ssl`: HAProxy prepares TLS for every server of its proxy.
     static func connectsOverTLS(_ line: HAProxyLine) -> Bool {
-        line.keyword == "tcp-check" && line.words.count >= 2 && line.words[1].text == "connect" && line.words.dropFirst(2).contains { $0.text == "ssl" }
+        line.knownKeyword == .tcpCheck && line.words.count >= 2 && line.words[1].text == "connect" && line.words.dropFirst(2).contains { $0.text == "ssl" }
     }
 
     /// The servers HAProxy refuses, each with its words, in order: decided once.

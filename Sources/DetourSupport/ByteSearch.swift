@@ -1,3 +1,5 @@
+import Glibc
+
 /// Substring search byte by byte, without Unicode rules or Foundation: the standard
 /// `firstRange(of:)` builds a searcher on every call and Foundation's `contains` goes through
 /// NSString, both slow on the short words a configuration of thousands of sites is read as.
@@ -24,5 +26,12 @@ public enum ByteSearch {
     /// Whether `part` occurs in `text`.
     @inlinable public static func contains(_ part: some StringProtocol, in text: some StringProtocol) -> Bool {
         firstRange(of: part, in: text) != nil
+    }
+
+    /// Whether `text` holds `byte`, found by memchr over its UTF-8 in place: most texts a
+    /// reader asks this of (every server address of a large configuration) hold none.
+    public static func contains(_ byte: UInt8, in text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, Int32(byte), bytes.count) != nil } ?? false }
     }
 }

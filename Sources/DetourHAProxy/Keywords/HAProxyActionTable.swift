@@ -1,3 +1,5 @@
+import DetourSupport
+
 /// The argument counts HAProxy 2.6 refuses for each action of its HTTP rule sets, in its words:
 /// derived from the haproxy binary by scripts/haproxy-keywords/derive-actions.py
 /// (HAProxyActionData.swift).
@@ -9,11 +11,12 @@ struct HAProxyActionTable: Sendable {
     /// By rule set, action (`NAME(*)` for one named in parentheses) and count: HAProxy's words.
     private var refusals: [String: [String: [Int: String]]] = [:]
 
+    /// The table's tab-separated lines, read as bytes: a check reads it at every start.
     init(_ data: String) {
-        for line in data.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 4, let count = Int(fields[2]) else { continue }
-            refusals[String(fields[0]), default: [:]][String(fields[1]), default: [:]][count] = String(fields[3])
+        FieldLines.forEach(in: Array(data.utf8), separator: UInt8(ascii: "\t")) { fields in
+            guard fields.count == 4, let count = FieldLines.integer(fields[2]) else { return true }
+            refusals[FieldLines.string(fields[0]), default: [:]][FieldLines.string(fields[1]), default: [:]][count] = FieldLines.string(fields[3])
+            return true
         }
     }
 

@@ -1,3 +1,5 @@
+import DetourSupport
+
 /// The keywords each kind of section takes in HAProxy 2.6, the `option` names a proxy takes,
 /// and HAProxy's own words for a line it refuses: derived from the haproxy binary by
 /// scripts/haproxy-keywords/derive.py (HAProxyKeywordData.swift).
@@ -37,23 +39,16 @@ struct HAProxyKeywordTable: Sendable {
     /// The table's lines, `KIND<tab>KEYWORD[<tab>REFUSAL]`, `section<tab>KIND<tab>FORM`,
     /// `options<tab>KIND<tab>FORM`, read byte by byte: a check reads it at every start.
     init(_ data: String) {
-        var utf8 = data.utf8[...]
-        while !utf8.isEmpty {
-            let end = utf8.firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
-            var rest = utf8[..<end]
-            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
-            var fields: [String] = []
-            while let tab = rest.firstIndex(of: UInt8(ascii: "\t")) {
-                fields.append(String(decoding: rest[..<tab], as: UTF8.self))
-                rest = rest[rest.index(after: tab)...]
+        FieldLines.forEach(in: Array(data.utf8), separator: UInt8(ascii: "\t")) { fields in
+            guard fields.count >= 2 else { return true }
+            let kind = FieldLines.string(fields[0])
+            let name = FieldLines.string(fields[1])
+            switch kind {
+            case "section" where fields.count == 3: kinds[name, default: Kind()].unknownKeyword = FieldLines.string(fields[2])
+            case "options" where fields.count == 3: kinds[name, default: Kind()].unknownOption = FieldLines.string(fields[2])
+            default: kinds[kind, default: Kind()].known[name] = fields.count > 2 ? FieldLines.string(fields[2]) : ""
             }
-            fields.append(String(decoding: rest, as: UTF8.self))
-            guard fields.count >= 2 else { continue }
-            switch fields[0] {
-            case "section" where fields.count == 3: kinds[fields[1], default: Kind()].unknownKeyword = fields[2]
-            case "options" where fields.count == 3: kinds[fields[1], default: Kind()].unknownOption = fields[2]
-            default: kinds[fields[0], default: Kind()].known[fields[1]] = fields.count > 2 ? fields[2] : ""
-            }
+            return true
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import DetourSupport
 
 /// The sample fetches, converters and ACL keywords HAProxy 2.6 registers, with the arguments each
 /// takes and the type it gives: derived from the haproxy binary by
@@ -24,26 +24,46 @@ struct HAProxySampleTable: Sendable {
     /// Each ACL keyword and the fetch it reads.
     private(set) var aclKeywords: [String: String] = [:]
 
+    /// The table's tab-separated lines, read as bytes: a check reads it at every start.
     init(_ data: String) {
-        for line in data.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            switch (fields.first, fields.count) {
-            case ("fetch", 4...5): fetches[fields[1]] = Self.keyword(fields[2], output: fields[3], bare: fields.count > 4 ? fields[4] : nil)
-            case ("converter", 4...5): converters[fields[1]] = Self.keyword(fields[2], output: fields[3], bare: fields.count > 4 ? fields[4] : nil)
-            case ("acl", 3): aclKeywords[fields[1]] = fields[2]
-            default: continue
+        FieldLines.forEach(in: Array(data.utf8), separator: UInt8(ascii: "\t")) { fields in
+            let kind = fields[0]
+            switch fields.count {
+            case 4...5 where kind.elementsEqual("fetch".utf8) || kind.elementsEqual("converter".utf8):
+                let name = FieldLines.string(fields[1])
+                let keyword = Self.keyword(fields[2], output: FieldLines.string(fields[3]), bare: fields.count > 4 ? FieldLines.string(fields[4]) : nil)
+                if kind.elementsEqual("fetch".utf8) { fetches[name] = keyword } else { converters[name] = keyword }
+            case 3 where kind.elementsEqual("acl".utf8): aclKeywords[FieldLines.string(fields[1])] = FieldLines.string(fields[2])
+            default: break
             }
+            return true
         }
     }
 
     /// `string[,integer]` (the types, those from the first bracket on optional), `-` for none.
-    private static func keyword(_ signature: String, output: String, bare: String?) -> Keyword {
-        guard signature != "-" else { return Keyword(arguments: [], required: 0, output: output, bareRefusal: bare) }
-        let mandatory = signature.split(separator: "[", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let types = { (text: Substring) in
-            // Brackets only open and close the optional ones (`string[,integer[,string]]`).
-            text.split(separator: ",").map { String($0.filter { $0 != "[" && $0 != "]" }) }.filter { !$0.isEmpty }
+    private static func keyword(_ signature: UnsafeBufferPointer<UInt8>, output: String, bare: String?) -> Keyword {
+        var arguments: [String] = []
+        var required = 0
+        var optional = false
+        var type: [UInt8] = []
+        // Brackets only open and close the optional ones (`string[,integer[,string]]`).
+        func finishType() {
+            guard !type.isEmpty, type != [UInt8(ascii: "-")] else { return }
+            arguments.append(String(decoding: type, as: UTF8.self))
+            if !optional { required += 1 }
+            type.removeAll(keepingCapacity: true)
         }
-        return Keyword(arguments: types(Substring(signature)), required: types(mandatory).count, output: output, bareRefusal: bare)
+        for byte in signature {
+            switch byte {
+            case UInt8(ascii: "["):
+                finishType()
+                optional = true
+            case UInt8(ascii: "]"): continue
+            case UInt8(ascii: ","): finishType()
+            default: type.append(byte)
+            }
+        }
+        finishType()
+        return Keyword(arguments: arguments, required: required, output: output, bareRefusal: bare)
     }
 }
