@@ -87,6 +87,9 @@ public enum Verifier {
         }
         defer { upstream.stop() }
         let ports = PortPool()
+        VerifyCleanup.track(ports)
+        // Given back once the server is stopped (the later defer runs first).
+        defer { VerifyCleanup.release(ports) }
         let asRoot = getuid() == 0
         var maps = options.maps
         maps = Self.placed(maps, into: folder, copy: asRoot)
@@ -401,43 +404,5 @@ public enum Verifier {
             if !waiting.isEmpty { try? await Task.sleep(for: .milliseconds(20)) }
         }
         return waiting.isEmpty
-    }
-}
-
-/// Free ports on 127.0.0.1, one per listen address as written (the same address, the same
-/// port), found by binding port 0.
-final class PortPool: Sendable {
-    private let ports = Mutex<[String: Int]>([:])
-
-    func port(for key: String) -> Int {
-        while true {
-            if let known = ports.withLock({ $0[key] }) { return known }
-            let port = unused()
-            let taken = ports.withLock { taken -> Bool in
-                guard taken[key] == nil, !taken.values.contains(port) else { return true }
-                taken[key] = port
-                return false
-            }
-            if !taken { return port }
-        }
-    }
-
-    /// A port nothing listens on now.
-    func unused() -> Int {
-        guard
-            let channel = try? ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .bind(host: "127.0.0.1", port: 0).wait()
-        else { return 0 }
-        let port = channel.localAddress?.port ?? 0
-        try? channel.close().wait()
-        return port
-    }
-
-    static func isOpen(_ port: Int) async -> Bool {
-        guard let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get() else {
-            return false
-        }
-        try? await channel.close()
-        return true
     }
 }

@@ -7,9 +7,18 @@ public enum VerifyCleanup {
     /// Each process with the signal that stops it gracefully.
     private static let started = Mutex<(processes: [(process: Process, signal: Int32)], folders: [String])>(([], []))
     private static let interrupted = Mutex(false)
+    /// The ports each run claimed (`PortPool`), given back however it ends.
+    private static let pools = Mutex<[PortPool]>([])
 
     static func track(_ process: Process, stopSignal: Int32) { started.withLock { $0.processes.append((process, stopSignal)) } }
     static func track(folder: String) { started.withLock { $0.folders.append(folder) } }
+    static func track(_ pool: PortPool) { pools.withLock { $0.append(pool) } }
+
+    /// Gives `pool`'s ports back and forgets it.
+    static func release(_ pool: PortPool) {
+        pool.release()
+        pools.withLock { $0.removeAll { $0 === pool } }
+    }
 
     /// Stops `process` (its stop signal, then SIGKILL after `grace` seconds) and forgets it.
     static func stop(_ process: Process, grace: Double = 5) {
@@ -51,10 +60,11 @@ public enum VerifyCleanup {
         while interrupted.withLock({ $0 }) { sleep(60) }
     }
 
-    /// Stops everything still running and removes every sandbox.
+    /// Stops everything still running, removes every sandbox and gives the ports back.
     public static func all() {
         let (processes, folders) = started.withLock { ($0.processes, $0.folders) }
         for (process, _) in processes { stop(process, grace: 2) }
         for folder in folders { remove(folder: folder) }
+        for pool in pools.withLock({ $0 }) { release(pool) }
     }
 }

@@ -118,12 +118,14 @@ public struct VerifyServer: Sendable {
         readRefusal: { output, _, copies, main in CaddyTestOutput.read(output, copies: copies, main: main) },
         blankable: ["caddy.directive", "caddy.import"])
 
-    /// HAProxy tests with `-c` and runs in the foreground (`-db`), stopped by SIGTERM.
+    /// HAProxy tests with `-c` and runs in the foreground (`-db`), stopped by SIGTERM; without
+    /// SO_REUSEPORT (`-dR`), so a port another program took meanwhile is refused ("Address
+    /// already in use", and the run made again) rather than shared.
     public static let haproxy = VerifyServer(
         name: "haproxy", binary: "haproxy", catalogue: HAProxyChecker.catalogue, builtinPageMark: "<html><body><h1>",
         plan: { main, display, context in HAProxySandbox.plan(main: main, mainDisplay: display, context: context) },
         test: { main, _ in ["-c", "-f", main] },
-        run: { main, folder in ["-db", "-f", main, "-p", folder + "/server.pid"] },
+        run: { main, folder in ["-db", "-dR", "-f", main, "-p", folder + "/server.pid"] },
         prefix: { _ in "/" },
         readRefusal: { output, _, copies, main in HAProxyTestOutput.read(output, copies: copies, main: main) },
         stopSignal: SIGTERM, passThroughWithoutPages: true)
