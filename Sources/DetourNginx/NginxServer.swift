@@ -153,7 +153,13 @@ final class NginxServer: Sendable {
         var pending = [directive]
         while let next = pending.popLast() {
             // A location's own name is not a way in.
-            if next.kind != .location { for value in next.values where value.hasPrefix("@") { names.insert(value) } }
+            // Each word asked for its '@' in place first: a string for every value of every
+            // directive was most of a 5,000-server check's time here.
+            if next.kind != .location {
+                for position in 0..<next.argumentCount where next.word(position + 1, contains: UInt8(ascii: "@")) {
+                    if let value = next.value(at: position), value.hasPrefix("@") { names.insert(value) }
+                }
+            }
             pending.append(contentsOf: next.children)
         }
         return names
