@@ -25,7 +25,7 @@ enum HAProxyAddressLines {
             return (words[index], context(refusal))
         }
         // Asked only by the keywords that need it: most lines are none of them.
-        var proxy: Bool { kind == "defaults" || HAProxySection.proxies.contains(kind) }
+        var proxy: Bool { HAProxyKeyword.of(kind)?.opensProxy == true }
         switch line.knownKeyword {
         case .bind where kind == "frontend" || kind == "listen":
             // Each of a list's addresses in turn (str2listener()).

@@ -79,7 +79,7 @@ struct HAProxyConfig: Sendable {
         // script registered): it names only the first.
         var stopped = false
         // Whether the current section is a proxy (or defaults): asked of most lines.
-        var inProxy = sections.last.map { Self.proxyKinds.contains($0.kind) } ?? false
+        var inProxy = sections.last.flatMap { HAProxyKeyword.of($0.kind)?.opensProxy } ?? false
         for line in lines.joined() {
             // Only a conditional block's words start with a dot: most lines skip the switch.
             if line.keyword.utf8.first == UInt8(ascii: ".") {
@@ -273,8 +273,6 @@ struct HAProxyConfig: Sendable {
         }
     }
 
-    /// The sections that make a proxy, whose line takes a name and `from <defaults>`.
-    private static let proxyKinds: Set<String> = ["defaults", "frontend", "backend", "listen"]
     /// The keywords whose log-format strings HAProxy parses once it has read the files.
     private static func isFormatReadLater(_ keyword: HAProxyKeyword?) -> Bool {
         switch keyword {

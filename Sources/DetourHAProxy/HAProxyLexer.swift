@@ -75,7 +75,8 @@ struct HAProxyLexer {
         }
     }
 
-    /// Buffers a line's words are gathered in, reused line after line.
+    /// What a line is gathered in: its words, in an array handed over with the line, and the
+    /// word being read, in a buffer reused line after line.
     struct Scratch {
         var words: [HAProxyWord] = []
         /// The word being read, unquoted and unescaped, when it is not a plain run.
