@@ -76,7 +76,7 @@ extension CaddySite {
     private func coverage(in context: CaddyCheckContext, upstreams: Set<String>, pageFiles: [[Int: [PageFile]]]) -> SiteCoverage {
         // Worked out once for the site, not once per code.
         let everyRequest = answerForEveryRequest
-        let answers = context.pageCodes.map { code -> (Int, String?) in
+        let answers = context.pageCodes.map { code -> (code: Int, answer: String?) in
             for (index, route) in errorRoutes.enumerated() where context.answers(route, code) && route.writesBody {
                 // A respond without a matcher ends the route before file_server.
                 if let respond = route.respond ?? (route.fileServer == nil && route.proxy == nil ? route.responds.first : nil) {

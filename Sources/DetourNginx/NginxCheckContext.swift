@@ -75,7 +75,8 @@ final class NginxCheckContext: Sendable {
     /// Which file answers each code in `server`: the page every request gets, or nil.
     private func coverage(of server: NginxServer, pages: [(NginxErrorPage, NginxPageTarget)], pageLocations: [NginxLocation]) -> SiteCoverage {
         let codes = pageCodes.isEmpty ? server.scope.coveredCodes.sorted() : pageCodes
-        let answers = codes.map { code -> (Int, String?) in
+        // Labelled as SiteCoverage keeps them: an unlabelled array is cast element by element.
+        let answers = codes.map { code -> (code: Int, answer: String?) in
             guard let page = server.pageForEveryRequest(code, pageLocations: pageLocations) else {
                 if let answer = server.returnForEveryRequest, !NginxServer.requestReadingStatuses.contains(code),
                     answer.firstValue != String(code)

@@ -55,6 +55,17 @@ struct NginxDirective: Hashable, Sendable {
         return view.bytes(entry, view.word(entry, position)).contains(byte)
     }
 
+    /// Whether `byte` is written anywhere from the first argument to the end of the last: one
+    /// scan of the source (what lies between words counts too, so a true needs each word asked).
+    func arguments(mayContain byte: UInt8) -> Bool {
+        let entry = entry
+        guard entry.wordCount > 1 else { return false }
+        let last = view.word(entry, Int(entry.wordCount) - 1)
+        let start = Int(view.word(entry, 1).start)
+        let end = Int(last.start) + Int(last.length)
+        return view.files[Int(entry.file)].bytes.slice(start, count: max(0, end - start)).contains(byte)
+    }
+
     /// The directive's name when detour knows it; nil for other directives.
     var kind: NginxDirectiveName? { entry.name }
     var name: String { kind?.rawValue ?? view.value(entry, 0) }

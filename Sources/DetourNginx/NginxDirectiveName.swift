@@ -45,6 +45,8 @@ enum NginxDirectiveName: String, CaseIterable, Sendable {
     case proxySetHeader = "proxy_set_header"
     case limitReq = "limit_req"
     case limitConn = "limit_conn"
+    case sslCertificate = "ssl_certificate"
+    case sslRejectHandshake = "ssl_reject_handshake"
 
     /// Whether nginx requires a block (`{ … }`) after this directive inside `parent`; false: it
     /// ends with `;`. One name can be both: `server` opens a block in `http`, but names a

@@ -7,12 +7,14 @@ public enum ErrorPageChecks {
     /// where a guard refuses every visitor the page: the refusal comes first, and is what they
     /// get (its own finding).
     @inlinable public static func missingFiles<Origin>(_ site: ErrorPageSite<Origin>) -> [(route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile])] {
-        missingFiles(site.routes.filter { route in !route.guards.contains { !$0.selectsRequests } })
+        // Filtered lazily: a route is copied only when it has a missing file.
+        missingFiles(site.routes.lazy.filter { route in !route.guards.contains { !$0.selectsRequests } })
     }
 
     /// The same for routes that stand outside any site (the pages HAProxy opens at start).
-    @inlinable public static func missingFiles<Origin>(_ routes: [ErrorPageRoute<Origin>]) -> [(route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile])]
-    {
+    @inlinable public static func missingFiles<Origin>(_ routes: some Sequence<ErrorPageRoute<Origin>>) -> [(
+        route: ErrorPageRoute<Origin>, codes: [Int], files: [PageFile]
+    )] {
         routes.compactMap { route in
             var codes: [Int] = []
             var files: [PageFile] = []
@@ -48,7 +50,9 @@ public enum ErrorPageChecks {
         route: ErrorPageRoute<Origin>, status: ErrorPageRoute<Origin>.SuccessStatus
     )] {
         site.routes.flatMap { route -> [(ErrorPageRoute<Origin>, ErrorPageRoute<Origin>.SuccessStatus)] in
-            guard !route.isSignIn, !route.guards.contains(where: { !$0.selectsRequests }),
+            // Most routes send no success status: asked first, before the route is copied.
+            let successes = route.successStatuses.filter { $0.status < 400 }
+            guard !successes.isEmpty, !route.isSignIn, !route.guards.contains(where: { !$0.selectsRequests }),
                 route.files.isEmpty || route.files.contains(where: { $0.file.exists })
             else { return [] }
             var sent = route
@@ -56,7 +60,7 @@ public enum ErrorPageChecks {
                 sent.codes.removeAll { $0 == 504 }
                 guard sent.codes.contains(where: { $0 >= 400 }) else { return [] }
             }
-            return route.successStatuses.filter { $0.status < 400 }.map { (sent, $0) }
+            return successes.map { (sent, $0) }
         }
     }
 

@@ -124,10 +124,10 @@ struct NginxDirectiveCheck {
             if form.isFlag, !Self.isOnOrOff(directive), let value = directive.firstValue, value.lowercased() != "on", value.lowercased() != "off" {
                 error("invalid value \"\(value)\" in \"\(name)\" directive, it must be \"on\" or \"off\"", at: directive.refusalLocation, directive)
             }
-            if let values = table.refusedValues[form.nameID], let value = directive.firstValue, let message = values[value] {
+            if form.hasRefusedValues, let values = table.refusedValues[form.nameID], let value = directive.firstValue, let message = values[value] {
                 error(message, at: directive.refusalLocation, directive)
             }
-            if form.isConstant, directive.argumentCount == 1, directive.firstValue?.contains("$") == true {
+            if form.isConstant, directive.argumentCount == 1, directive.word(1, contains: UInt8(ascii: "$")) {
                 error("\"\(name)\" directive invalid value", at: directive.refusalLocation, directive)
             }
             if form.isOnce, !given.insert(form.nameID).inserted {

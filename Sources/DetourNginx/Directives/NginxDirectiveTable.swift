@@ -30,6 +30,8 @@ struct NginxDirectiveTable: Sendable {
         var isOnceWithOff = false
         /// In nginx itself, not in a dynamic module.
         var isBuiltin: Bool
+        /// Some values of it are refused (`refusedValues`): the rest need no lookup.
+        var hasRefusedValues = false
 
         func accepts(_ count: Int) -> Bool {
             count > 8 ? orMore : counts & (1 << count) != 0
@@ -133,8 +135,11 @@ struct NginxDirectiveTable: Sendable {
             }
             var form = row.form
             form.nameID = Int32(names.count - 1)
+            if let values = refusedByName[bytes] {
+                refusedValues[form.nameID] = values
+                form.hasRefusedValues = true
+            }
             forms.append(form)
-            if let values = refusedByName[bytes] { refusedValues[form.nameID] = values }
         }
         var size = 16
         while size < names.count * 4 { size *= 2 }

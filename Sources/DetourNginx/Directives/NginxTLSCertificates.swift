@@ -16,31 +16,32 @@ enum NginxTLSCertificates {
     }
 
     private static func check(http: [NginxDirective]) -> [Diagnostic] {
-        let shared = certificate(in: http)
+        // Names are compared as kinds and servers by entry: thousands of servers make no strings
+        // here but their addresses.
+        guard certificate(in: http) == nil else { return [] }
         var addresses: [String] = []
         var tls: Set<String> = []
         var defaults: [String: NginxDirective] = [:]
         var servers: [String: [NginxDirective]] = [:]
         for server in http where server.kind == .server {
-            for listen in server.children where listen.name == "listen" {
+            for listen in server.children where listen.kind == .listen {
                 guard let address = listen.firstValue else { continue }
-                let key = address.allSatisfy(\.isNumber) ? "*:" + address : address
+                let key = address.utf8.allSatisfy { (0x30...0x39).contains($0) } ? "*:" + address : address
                 if servers[key] == nil { addresses.append(key) }
-                if servers[key]?.last?.location != server.location { servers[key, default: []].append(server) }
+                if servers[key]?.last != server { servers[key, default: []].append(server) }
                 let options = listen.values.dropFirst()
                 if options.contains("ssl") { tls.insert(key) }
                 if defaults[key] == nil, options.contains("default_server") || options.contains("default") { defaults[key] = server }
             }
         }
-        guard shared == nil else { return [] }
         var named: Set<SourceLocation> = []
         var found: [Diagnostic] = []
         for key in addresses where tls.contains(key) {
             guard let all = servers[key], let first = defaults[key] ?? all.first else { continue }
-            let own = certificate(in: Array(first.children))
+            let own = certificate(in: first.children)
             if own == .certificate { continue }
             // A default server that refuses handshakes leaves each other server to need one.
-            let lacking = own == .rejects ? all.filter { $0.location != first.location && certificate(in: Array($0.children)) == nil } : [first]
+            let lacking = own == .rejects ? all.filter { $0 != first && certificate(in: $0.children) == nil } : [first]
             for server in lacking where named.insert(server.location).inserted {
                 found.append(.error(NginxRules.directive.id, message, at: server.location))
             }
@@ -51,9 +52,9 @@ enum NginxTLSCertificates {
     private enum Cover { case certificate, rejects }
 
     /// What a block's own directives give: a certificate, or handshakes refused instead.
-    private static func certificate(in children: [NginxDirective]) -> Cover? {
-        if children.contains(where: { $0.name == "ssl_certificate" }) { return .certificate }
-        if children.contains(where: { $0.name == "ssl_reject_handshake" && $0.firstValue == "on" }) { return .rejects }
+    private static func certificate(in children: some Sequence<NginxDirective>) -> Cover? {
+        if children.contains(where: { $0.kind == .sslCertificate }) { return .certificate }
+        if children.contains(where: { $0.kind == .sslRejectHandshake && $0.firstValue == "on" }) { return .rejects }
         return nil
     }
 }

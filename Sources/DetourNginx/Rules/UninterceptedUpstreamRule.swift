@@ -9,11 +9,12 @@ struct UninterceptedUpstreamRule: NginxRule {
 
     func check(_ server: NginxServer, _ facts: NginxServerFacts, in context: NginxCheckContext) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for location in server.allLocations where !server.isAuthService(location) && server.isReachable(location) {
+        for location in server.allLocations {
             guard let pass = location.upstreamPass, location.scope.intercepts[pass.module] == nil else { continue }
             // nginx's own 502 and 504 (upstream down or slow) are replaced either way.
             let passedThrough = location.scope.coveredCodes.filter { $0 >= 500 && $0 != 502 && $0 != 504 }
-            guard !passedThrough.isEmpty else { continue }
+            // Who can reach the location is asked last: it reads the whole server.
+            guard !passedThrough.isEmpty, !server.isAuthService(location), server.isReachable(location) else { continue }
             found.append(
                 Self.finding(
                     "\(pass.module)_intercept_errors is off here: nginx still replaces the 502 and 504 it raises when the upstream is down or slow, but a \(Self.codes(passedThrough)) sent by the application reaches visitors with the application's own body",
