@@ -52,6 +52,18 @@ extension LogReproduction {
         .init(name: "nginx, an upstream that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
             try proxied(.truncates)
         },
+        // The upstream reads the request's first bytes and closes: nginx, still sending the
+        // upload from the file it kept it in, meets the reset on its next write.
+        .init(name: "nginx, an upstream that closes while the request body is sent", slugs: ["upstream-closed-connection"], status: 502) {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let body = folder.path + "/upload.bin"
+            FileManager.default.createFile(atPath: body, contents: Data(count: 4_000_000))
+            return try with(.closes) {
+                try Reproduce.nginx(
+                    location: "location / { client_max_body_size 50m; proxy_pass http://127.0.0.1:\($0.port); }", options: ["--data-binary", "@" + body])
+            }
+        },
         .init(name: "nginx, response headers bigger than the buffer", slugs: ["upstream-header-too-big"], status: 502) {
             try proxied(.hugeHeader(bytes: 16_000))
         },
