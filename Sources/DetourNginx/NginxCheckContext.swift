@@ -113,8 +113,9 @@ final class NginxCheckContext: Sendable {
         if page.hasVariables { return .dynamic }
         // Where the page's request settles: a location's `rewrite … last` sends it on, with
         // the URI the file is then looked for under.
-        let (rewritten, location) = server.searchedLocation(for: page.path) ?? (page.path, nil)
-        return .uri(page.path, location: location, file: file(for: rewritten, in: location, server: server))
+        let path = page.path
+        let (rewritten, location) = server.searchedLocation(for: path) ?? (path, nil)
+        return .uri(path, location: location, file: file(for: rewritten, in: location, server: server))
     }
 
     /// The file a static location would send for `uri`; nil when it proxies or returns.

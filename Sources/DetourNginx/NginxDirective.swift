@@ -66,6 +66,17 @@ struct NginxDirective: Hashable, Sendable {
         return view.files[Int(entry.file)].bytes.slice(start, count: max(0, end - start)).contains(byte)
     }
 
+    /// Whether an argument after the first is `option` (`listen 443 ssl`), compared where it
+    /// was written: no string is made of each word.
+    func hasOption(_ option: StaticString) -> Bool {
+        let entry = entry
+        let wanted = UnsafeBufferPointer(start: option.utf8Start, count: option.utf8CodeUnitCount)
+        return (2..<max(2, Int(entry.wordCount))).contains { position in
+            let word = view.word(entry, position)
+            return word.hasEscapes ? view.value(entry, position).utf8.elementsEqual(wanted) : view.bytes(entry, word).elementsEqual(wanted)
+        }
+    }
+
     /// The directive's name when detour knows it; nil for other directives.
     var kind: NginxDirectiveName? { entry.name }
     var name: String { kind?.rawValue ?? view.value(entry, 0) }

@@ -6,7 +6,7 @@ extension NginxLocation {
     /// writes: its captures (`$1`…`$9`), `$uri` and `$request_uri` filled in, cut at the query
     /// or at the first variable left; with the line's flag. nil where none matches.
     func rewrite(of path: String) -> (uri: String, flag: String?)? {
-        for line in directive.children where line.name == "rewrite" && line.argumentCount >= 2 {
+        for line in directive.children where line.kind == .rewrite && line.argumentCount >= 2 {
             let values = line.values
             guard let regex = NginxRegex.compile(values[0]), let match = regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) else {
                 continue

@@ -153,6 +153,8 @@ struct NginxDirectiveTable: Sendable {
 
     /// The form of `name` allowed in `context`, nil when none is; `isKnown` is false when no
     /// module has the name at all.
+    /// Inlined: every directive of a configuration is looked up here.
+    @inline(__always)
     func form(of name: UnsafeBufferPointer<UInt8>, in context: NginxContext) -> (form: Form?, isKnown: Bool) {
         guard let id = nameID(name) else { return (nil, false) }
         for index in names[id].forms where forms[Int(index)].isAllowed(in: context) { return (forms[Int(index)], true) }
@@ -168,6 +170,7 @@ struct NginxDirectiveTable: Sendable {
     var nameCount: Int { names.count }
 
     /// The number of directive `name`, nil when nginx does not know it.
+    @inline(__always)
     func nameID(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
         nameBytes.withUnsafeBufferPointer { spelled in
             var slot = Self.hash(name) & (slots.count - 1)

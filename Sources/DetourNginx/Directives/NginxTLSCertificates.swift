@@ -16,28 +16,33 @@ enum NginxTLSCertificates {
     }
 
     private static func check(http: [NginxDirective]) -> [Diagnostic] {
-        // Names are compared as kinds and servers by entry: thousands of servers make no strings
-        // here but their addresses.
+        // Names are compared as kinds, options in place and servers by entry: thousands of
+        // servers make no strings here but their addresses.
         guard certificate(in: http) == nil else { return [] }
-        var addresses: [String] = []
-        var tls: Set<String> = []
-        var defaults: [String: NginxDirective] = [:]
-        var servers: [String: [NginxDirective]] = [:]
+        // Each address once, in the order first written, found by one lookup per `listen`.
+        var addresses: [Address] = []
+        var byKey: [String: Int] = [:]
         for server in http where server.kind == .server {
             for listen in server.children where listen.kind == .listen {
                 guard let address = listen.firstValue else { continue }
                 let key = address.utf8.allSatisfy { (0x30...0x39).contains($0) } ? "*:" + address : address
-                if servers[key] == nil { addresses.append(key) }
-                if servers[key]?.last != server { servers[key, default: []].append(server) }
-                let options = listen.values.dropFirst()
-                if options.contains("ssl") { tls.insert(key) }
-                if defaults[key] == nil, options.contains("default_server") || options.contains("default") { defaults[key] = server }
+                let slot = byKey[key] ?? addresses.count
+                if slot == addresses.count {
+                    byKey[key] = slot
+                    addresses.append(Address())
+                }
+                if addresses[slot].servers.last != server { addresses[slot].servers.append(server) }
+                if listen.hasOption("ssl") { addresses[slot].isTLS = true }
+                if addresses[slot].defaultServer == nil, listen.hasOption("default_server") || listen.hasOption("default") {
+                    addresses[slot].defaultServer = server
+                }
             }
         }
         var named: Set<SourceLocation> = []
         var found: [Diagnostic] = []
-        for key in addresses where tls.contains(key) {
-            guard let all = servers[key], let first = defaults[key] ?? all.first else { continue }
+        for address in addresses where address.isTLS {
+            let all = address.servers
+            guard let first = address.defaultServer ?? all.first else { continue }
             let own = certificate(in: first.children)
             if own == .certificate { continue }
             // A default server that refuses handshakes leaves each other server to need one.
@@ -47,6 +52,14 @@ enum NginxTLSCertificates {
             }
         }
         return found
+    }
+
+    /// One address `listen` opens: the servers there in order, the one marked default, and
+    /// whether any `listen` there asks for TLS.
+    private struct Address {
+        var servers: [NginxDirective] = []
+        var defaultServer: NginxDirective?
+        var isTLS = false
     }
 
     private enum Cover { case certificate, rejects }
