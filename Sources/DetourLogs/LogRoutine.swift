@@ -10,7 +10,8 @@
 /// - HAProxy: `[NOTICE]`, `[WARNING]` while it reads its configuration (`: config :`), a
 ///   server's health check passing (`Server app/app1 is UP`, and with `option log-health-checks`
 ///   `Health check for server app/app1 succeeded`), and what it logged at the
-///   notice level up to 2.2 (`Proxy web started.`, `HAProxyNoticeLines`, from its source by
+///   notice level up to 2.2 (`Proxy web started.`) and its warnings as it applies a saved server
+///   state at start (`Can't open server state file …`: `HAProxyNoticeLines`, from its source by
 ///   `scripts/server-messages/haproxy-notices.py`);
 /// - Caddy: warn or below from a logger that serves no request (not `http.log.…` nor
 ///   `http.handlers.…`), and debug from any logger but `http.log.error` (a failed request has

@@ -33,7 +33,10 @@ final class LogRoutineTests: XCTestCase {
             // Tecnativa/docker-socket-proxy#127).
             "Proxy dockerbackend started.",
             "Jan 21 17:12:20 lb haproxy[655]: Proxy web started.",
-            // HAProxy before 2.4 wrote the day of the year and the time.
+            // HAProxy before 2.4 wrote the day of the year and the time, and its start-up's
+            // warnings about a saved server state without `config :` (its source, src/server.c).
+            "[WARNING] 297/101010 (7) : Can't open server state file '/etc/haproxy/state/be_app': No such file or directory",
+            "[WARNING]  (7472) : config : config: Can't open global server state file '/tmp/hst/missing-state': No such file or directory",
             "[WARNING] 049/164958 (33386) : parsing [/etc/haproxy/haproxy.cfg:39] : The 'reqadd' directive is deprecated in favor of 'http-request add-header' and will be removed in next version.",
             // gunicorn's master starting and replacing workers.
             "[2026-11-25 06:00:00 +0000] [7510] [INFO] Starting gunicorn 23.0.0",
@@ -93,6 +96,7 @@ final class LogRoutineTests: XCTestCase {
             "[Thu Nov 26 17:13:39.598900 2026] [unixd:alert] [pid 22372:tid 22372] AH02155: getpwuid: couldn't determine user name from uid 4294967295",
             "(98)Address already in use: AH00072: make_sock: could not bind to address 127.0.0.1:80",
             #"[WARNING]  (22575) : Server app/app1 is DOWN, reason: Layer4 connection problem, info: "Connection refused", check duration: 0ms."#,
+            #"[WARNING] 297/101010 (7) : Server app/app1 is DOWN, reason: Layer4 connection problem, info: "Connection refused", check duration: 0ms."#,
             "[ALERT]    (22554) : config : Fatal errors found in configuration.",
             #"{"level":"warn","ts":1795713301.5,"logger":"http.handlers.reverse_proxy","msg":"reading from backend","error":"unexpected EOF"}"#,
             #"{"level":"info","ts":1795713301.5,"logger":"http.log.access.log0","msg":"handled request","status":502}"#,
