@@ -52,6 +52,10 @@ extension LogReproduction {
         .init(name: "nginx, an upstream that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
             try proxied(.truncates)
         },
+        // The status left before the silence; past the read timeout the download is cut short.
+        .init(name: "nginx, an upstream that stops in the middle of its body", slugs: ["upstream-timed-out"], status: 200) {
+            try proxied(.stallsMidBody)
+        },
         // The upstream reads the request's first bytes and closes: nginx, still sending the
         // upload from the file it kept it in, meets the reset on its next write.
         .init(name: "nginx, an upstream that closes while the request body is sent", slugs: ["upstream-closed-connection"], status: 502) {

@@ -27,6 +27,9 @@ public final class FakeUpstream: @unchecked Sendable {
         /// Answers `200 OK` with a `Content-Length` of 100,000 bytes, sends 1,000 and resets the
         /// connection (a TCP RST): a worker killed while it wrote.
         case resetsMidBody
+        /// Answers `200 OK` with a `Content-Length` of 100,000 bytes, sends 1,000 and then says
+        /// nothing: a worker stuck while it wrote.
+        case stallsMidBody
         /// Answers `200 OK` with a header whose name holds a space (`X Bad: y`).
         case invalidHeader
         /// Switches to WebSocket (`101`) and then says nothing.
@@ -129,6 +132,8 @@ public final class FakeUpstream: @unchecked Sendable {
             _ = recv(connection, &buffer, buffer.count, 0)
             switch behaviour {
             case .silent: continue
+            case .stallsMidBody:
+                Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000), on: connection)
             case .stallsInHeaders: Self.send("HTTP/1.1 200 OK\r\n", on: connection)
             case .closes: close(connection)
             case .resets:
