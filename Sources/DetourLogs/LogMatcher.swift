@@ -27,7 +27,8 @@ public struct LogMatcher: Sendable {
 
     public init(_ causes: [LogCause]) {
         var entries: [Entry] = []
-        for (index, cause) in causes.enumerated() {
+        // A cause's index stays the one it has in `causes`: errno-and-phase patterns are added.
+        for (index, cause) in LogErrnoPhase.added(to: causes).enumerated() {
             for pattern in cause.patterns where pattern.anchor.count >= 2 {
                 entries.append(Entry(cause: index, pattern: pattern, anchor: pattern.anchor))
             }

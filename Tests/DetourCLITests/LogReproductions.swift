@@ -68,6 +68,19 @@ extension LogReproduction {
                     location: "location / { client_max_body_size 50m; proxy_pass http://127.0.0.1:\($0.port); }", options: ["--data-binary", "@" + body])
             }
         },
+        // The upstream reads the request's first bytes and no more: once the sockets' buffers
+        // are full, nginx's write waits past proxy_send_timeout.
+        .init(name: "nginx, an upstream that stops reading the request body", slugs: ["upstream-timed-out"], status: 504) {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let body = folder.path + "/upload.bin"
+            FileManager.default.createFile(atPath: body, contents: Data(count: 32_000_000))
+            return try with(.silent) {
+                try Reproduce.nginx(
+                    location: "location / { client_max_body_size 50m; proxy_send_timeout 1s; proxy_pass http://127.0.0.1:\($0.port); }",
+                    options: ["--data-binary", "@" + body])
+            }
+        },
         .init(name: "nginx, response headers bigger than the buffer", slugs: ["upstream-header-too-big"], status: 502) {
             try proxied(.hugeHeader(bytes: 16_000))
         },
