@@ -225,6 +225,9 @@ extension LogReproduction {
         .init(name: "HAProxy, a server that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
             try with(.truncates) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
         },
+        .init(name: "HAProxy, a server whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.invalidChunk) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
+        },
         .init(name: "HAProxy, a server that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.notHTTP) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
         },
@@ -292,6 +295,10 @@ extension LogReproduction {
         },
         .init(name: "Caddy, an upstream that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
             try with(.truncates) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
+        },
+        // The status went out with the headers; the body stops at the broken chunk.
+        .init(name: "Caddy, an upstream whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 200) {
+            try with(.invalidChunk) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
         },
         .init(name: "Caddy, an upstream that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.notHTTP) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
@@ -369,6 +376,9 @@ extension LogReproduction {
         },
         .init(name: "Apache, a backend that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
             try with(.truncates) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
+        },
+        .init(name: "Apache, a backend whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 502) {
+            try with(.invalidChunk) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },
         // Apache passes a reply without a status line on as HTTP/0.9 and logs nothing.
         .init(name: "Apache, a backend that answers something not HTTP", slugs: [], status: 200) {

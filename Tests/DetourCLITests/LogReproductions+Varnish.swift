@@ -72,6 +72,13 @@ extension LogReproduction {
                     subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
             }
         },
+        .init(name: "Varnish, a backend whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 503) {
+            try with(.invalidChunk) {
+                try Reproduce.varnish(
+                    backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
+                    subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
+            }
+        },
         .init(name: "Varnish, a backend that never accepts the connection", slugs: ["upstream-connect-timeout"], status: 503) {
             try with(.neverAccepts) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .connect_timeout = 1s;"#) }
         },

@@ -52,17 +52,24 @@ extension LogReproduction {
         .init(name: "nginx, an upstream that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 200) {
             try proxied(.truncates)
         },
+        // The broken chunk comes with the headers: nginx drops the response before sending any
+        // of it and closes the visitor's connection.
+        .init(name: "nginx, an upstream whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 0) {
+            try proxied(.invalidChunk)
+        },
         // The status left before the silence; past the read timeout the download is cut short.
         .init(name: "nginx, an upstream that stops in the middle of its body", slugs: ["upstream-timed-out"], status: 200) {
             try proxied(.stallsMidBody)
         },
         // The upstream reads the request's first bytes and closes: nginx, still sending the
-        // upload from the file it kept it in, meets the reset on its next write.
+        // upload from the file it kept it in, meets the reset on its next write. The upload is
+        // larger than the sockets' buffers hold, or nginx may have written it all and meet the
+        // reset as it reads the response instead.
         .init(name: "nginx, an upstream that closes while the request body is sent", slugs: ["upstream-closed-connection"], status: 502) {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let body = folder.path + "/upload.bin"
-            FileManager.default.createFile(atPath: body, contents: Data(count: 4_000_000))
+            FileManager.default.createFile(atPath: body, contents: Data(count: 32_000_000))
             return try with(.closes) {
                 try Reproduce.nginx(
                     location: "location / { client_max_body_size 50m; proxy_pass http://127.0.0.1:\($0.port); }", options: ["--data-binary", "@" + body])

@@ -30,6 +30,9 @@ public final class FakeUpstream: @unchecked Sendable {
         /// Answers `200 OK` with a `Content-Length` of 100,000 bytes, sends 1,000 and then says
         /// nothing: a worker stuck while it wrote.
         case stallsMidBody
+        /// Answers `200 OK` with a chunked body whose first chunk's size is not hex (`zz`), and
+        /// closes: a hand-written or broken chunked encoder.
+        case invalidChunk
         /// Answers `200 OK` with a header whose name holds a space (`X Bad: y`).
         case invalidHeader
         /// Switches to WebSocket (`101`) and then says nothing.
@@ -142,6 +145,9 @@ public final class FakeUpstream: @unchecked Sendable {
                 Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000), on: connection)
                 usleep(100_000)
                 Self.reset(connection)
+            case .invalidChunk:
+                Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", on: connection)
+                close(connection)
             case .invalidHeader:
                 Self.send("HTTP/1.1 200 OK\r\nX Bad: y\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)
                 close(connection)
