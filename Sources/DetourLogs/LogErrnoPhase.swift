@@ -3,14 +3,14 @@
 /// changes with the event method and the moment the kernel reports it, while the errno and the
 /// phase say what happened. So each article pattern of that shape also stands for its errno and
 /// phase alone, `(110: Connection timed out) while connecting to upstream`, and a line with an
-/// unseen call and a known errno in a known phase is explained the same way. Such a pattern has
-/// less literal text than the one it comes from, so a pattern written for the whole line wins.
+/// unseen call and a known errno in a known phase is explained the same way, when no pattern
+/// written for a line matches it (`LogMatcher` asks these last).
 /// Where articles disagree on a pair, or one already names it, nothing is added; nor from a
 /// pattern whose call names a unix socket (`connect() to unix:… failed (13: Permission denied)`):
 /// the same errno from a TCP address has another cause (SELinux, a firewall).
 enum LogErrnoPhase {
-    /// `causes` with the errno-and-phase patterns their patterns stand for.
-    static func added(to causes: [LogCause]) -> [LogCause] {
+    /// `causes`, each with only the errno-and-phase patterns its patterns stand for.
+    static func pairs(of causes: [LogCause]) -> [LogCause] {
         var written: Set<String> = []
         for cause in causes { for pattern in cause.patterns { written.insert(pattern.text) } }
         var owners: [String: Set<Int>] = [:]
@@ -22,7 +22,11 @@ enum LogErrnoPhase {
                 owners[pair, default: []].insert(index)
             }
         }
-        var result = causes
+        var result = causes.map { cause in
+            var cause = cause
+            cause.patterns = []
+            return cause
+        }
         for pair in order {
             guard let owner = owners[pair], owner.count == 1, let index = owner.first else { continue }
             result[index].patterns.append(LogPattern(pair))

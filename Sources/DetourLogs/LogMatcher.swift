@@ -24,11 +24,21 @@ public struct LogMatcher: Sendable {
     /// comparison per entry.
     private let crowded: [UInt16: [(length: Int, entries: [UInt64: [Int]])]]
     private static let crowdedBucket = 16
+    /// The causes' errno-and-phase patterns (`LogErrnoPhase`), asked only of a line no pattern
+    /// matches: they share their anchors with the patterns they come from, so among those they
+    /// would cost every explained line another comparison. Empty in the matcher they make up.
+    private let byErrnoAndPhase: [LogMatcher]
 
     public init(_ causes: [LogCause]) {
+        self.init(causes, errnoAndPhase: LogErrnoPhase.pairs(of: causes))
+    }
+
+    /// A matcher of `causes`, with `pairs` (the same causes, with other patterns) for the lines
+    /// none of theirs matches.
+    private init(_ causes: [LogCause], errnoAndPhase pairs: [LogCause]?) {
+        byErrnoAndPhase = pairs.map { [LogMatcher($0, errnoAndPhase: nil)] } ?? []
         var entries: [Entry] = []
-        // A cause's index stays the one it has in `causes`: errno-and-phase patterns are added.
-        for (index, cause) in LogErrnoPhase.added(to: causes).enumerated() {
+        for (index, cause) in causes.enumerated() {
             for pattern in cause.patterns where pattern.anchor.count >= 2 {
                 entries.append(Entry(cause: index, pattern: pattern, anchor: pattern.anchor))
             }
@@ -69,7 +79,8 @@ public struct LogMatcher: Sendable {
     /// in the common log format that none matches is read as its `option httplog` fields.
     func bestPattern(_ line: UnsafeBufferPointer<UInt8>) -> (cause: Int, pattern: LogPattern)? {
         if let found = bestPatternAsWritten(line) { return found }
-        return HAProxyCLFLine.of(line)?.httplogView(of: line).withUnsafeBufferPointer { bestPatternAsWritten($0) }
+        if let found = HAProxyCLFLine.of(line)?.httplogView(of: line).withUnsafeBufferPointer({ bestPatternAsWritten($0) }) { return found }
+        return byErrnoAndPhase.first?.bestPatternAsWritten(line)
     }
 
     private func bestPatternAsWritten(_ line: UnsafeBufferPointer<UInt8>) -> (cause: Int, pattern: LogPattern)? {
