@@ -153,7 +153,7 @@ let package = Package(
             name: "DetourContentTests",
             dependencies: ["DetourContent", "DetourDiagnostics", "DetourLayout", "DetourSupport", "DetourYAML", "DetourTestSupport"]),
         .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs"]),
+        .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs", "DetourTestSupport"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(
             name: "DetourCaddyTests", dependencies: ["DetourCaddy", "DetourProxyCore", "DetourTestSupport", "DetourVerify"],

@@ -1,14 +1,19 @@
 import Glibc
 
 /// Finds the article pattern that explains a line, for every article at once, in one pass
-/// over the line that skips most of its bytes: Wu and Manber's multi-pattern search over the
-/// first `window` bytes of each pattern's anchor, with a shift table on two-byte blocks. A
-/// block no anchor holds near its end moves the search on by up to `window - 1` bytes.
+/// over the line that skips most of its bytes: Wu and Manber's multi-pattern search over
+/// `window` bytes of each pattern's anchor, with a shift table on two-byte blocks. A block no
+/// window holds near its end moves the search on by up to `window - 1` bytes. Each anchor's
+/// window is the stretch of it that other anchors share least: anchors begin alike
+/// (`upstream sent …`, `upstream timed out …`), and a window on their common start would stop
+/// the search at every `upstream` of every line.
 public struct LogMatcher: Sendable {
     private struct Entry: Sendable {
         var cause: Int
         var pattern: LogPattern
         var anchor: [UInt8]
+        /// Where the window starts in the anchor.
+        var offset = 0
     }
 
     private let entries: [Entry]
@@ -18,11 +23,11 @@ public struct LogMatcher: Sendable {
     private let shift: [UInt8]
     /// Per two-byte block that ends some anchor's window, those entries.
     private let ending: [UInt16: [Int]]
-    /// Blocks that end the windows of many anchors (patterns that begin alike: a knowledge base
-    /// with thousands of `connect() failed …` patterns): their entries by anchor length, then by
-    /// a hash of the whole anchor, so a window that matches costs a lookup per length, not a
-    /// comparison per entry.
-    private let crowded: [UInt16: [(length: Int, entries: [UInt64: [Int]])]]
+    /// Blocks that end the windows of many anchors (a knowledge base with thousands of
+    /// `connect() failed …` patterns): their entries by the window's place in the anchor and the
+    /// anchor's length, then by a hash of the whole anchor, so a window that matches costs a
+    /// lookup per group, not a comparison per entry.
+    private let crowded: [UInt16: [(offset: Int, length: Int, entries: [UInt64: [Int]])]]
     private static let crowdedBucket = 16
     /// The causes' errno-and-phase patterns (`LogErrnoPhase`), asked only of a line no pattern
     /// matches: they share their anchors with the patterns they come from, so among those they
@@ -44,11 +49,12 @@ public struct LogMatcher: Sendable {
             }
         }
         let window = min(32, entries.map(\.anchor.count).min() ?? 2)
+        Self.placeWindows(&entries, window)
         var shift = [UInt8](repeating: UInt8(window - 1), count: 1 << 16)
         var ending: [UInt16: [Int]] = [:]
         for (index, entry) in entries.enumerated() {
             for end in 1..<window {
-                let block = UInt16(entry.anchor[end - 1]) << 8 | UInt16(entry.anchor[end])
+                let block = Self.block(entry.anchor, endingAt: entry.offset + end)
                 shift[Int(block)] = min(shift[Int(block)], UInt8(window - 1 - end))
                 if end == window - 1 { ending[block, default: []].append(index) }
             }
@@ -58,9 +64,36 @@ public struct LogMatcher: Sendable {
         self.shift = shift
         self.ending = ending
         crowded = ending.filter { $0.value.count > Self.crowdedBucket }.mapValues { indices in
-            Dictionary(grouping: indices) { entries[$0].anchor.count }.sorted { $0.key < $1.key }.map { length, indices in
-                (length, Dictionary(grouping: indices) { index in entries[index].anchor.withUnsafeBufferPointer { LogHash.of($0[...]) } })
+            Dictionary(grouping: indices) { [entries[$0].offset, entries[$0].anchor.count] }.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map {
+                place, indices in
+                (place[0], place[1], Dictionary(grouping: indices) { index in entries[index].anchor.withUnsafeBufferPointer { LogHash.of($0[...]) } })
             }
+        }
+    }
+
+    /// The two bytes of `bytes` that end at `end`, as one number.
+    private static func block(_ bytes: [UInt8], endingAt end: Int) -> UInt16 {
+        UInt16(bytes[end - 1]) << 8 | UInt16(bytes[end])
+    }
+
+    /// Sets each entry's window where its blocks are held by the fewest anchors, and its last
+    /// block ends the fewest windows placed before it: the search then stops where a line holds
+    /// something only a few patterns name.
+    private static func placeWindows(_ entries: inout [Entry], _ window: Int) {
+        var holders: [UInt16: Int] = [:]
+        for entry in entries {
+            for block in Set((1..<entry.anchor.count).map { Self.block(entry.anchor, endingAt: $0) }) { holders[block, default: 0] += 1 }
+        }
+        var ends: [UInt16: Int] = [:]
+        for index in entries.indices {
+            let anchor = entries[index].anchor
+            let cost = { (offset: Int) -> Int in
+                (1..<window).reduce(0) { $0 + holders[Self.block(anchor, endingAt: offset + $1), default: 0] }
+                    + window * ends[Self.block(anchor, endingAt: offset + window - 1), default: 0]
+            }
+            let offset = (0...(anchor.count - window)).min { cost($0) < cost($1) } ?? 0
+            entries[index].offset = offset
+            ends[Self.block(anchor, endingAt: offset + window - 1), default: 0] += 1
         }
     }
 
@@ -95,10 +128,11 @@ public struct LogMatcher: Sendable {
                     end += step
                     continue
                 }
-                let start = end - window + 1
-                for index in candidates(block, line, start) {
+                let windowStart = end - window + 1
+                for index in candidates(block, line, windowStart) {
                     let entry = entries[index]
-                    guard entry.pattern.specificity > best?.specificity ?? -1, start + entry.anchor.count <= line.count else { continue }
+                    let start = windowStart - entry.offset
+                    guard entry.pattern.specificity > best?.specificity ?? -1, start >= 0, start + entry.anchor.count <= line.count else { continue }
                     let same = entry.anchor.withUnsafeBytes { memcmp(base + start, $0.baseAddress!, entry.anchor.count) == 0 }
                     if same, entry.pattern.matches(line, anchorAt: start) { best = (entry.cause, entry.pattern.specificity, index) }
                 }
@@ -108,11 +142,13 @@ public struct LogMatcher: Sendable {
         return best.map { ($0.cause, entries[$0.entry].pattern) }
     }
 
-    /// The entries whose anchor may start at `start`, in the order they were added.
-    private func candidates(_ block: UInt16, _ line: UnsafeBufferPointer<UInt8>, _ start: Int) -> [Int] {
+    /// The entries whose window may start at `windowStart`, in the order they were added.
+    private func candidates(_ block: UInt16, _ line: UnsafeBufferPointer<UInt8>, _ windowStart: Int) -> [Int] {
         guard let groups = crowded[block] else { return ending[block] ?? [] }
         var found: [Int] = []
-        for group in groups where start + group.length <= line.count {
+        for group in groups {
+            let start = windowStart - group.offset
+            guard start >= 0, start + group.length <= line.count else { continue }
             if let indices = group.entries[LogHash.of(line[start..<start + group.length])] { found += indices }
         }
         return found.count > 1 ? found.sorted() : found

@@ -29,6 +29,20 @@ extension LogReproduction {
             try Reproduce.nginx(
                 location: "location / { return 200; }", options: (0..<12).flatMap { ["-H", "X-\($0): " + String(repeating: "c", count: 3_000)] })
         },
+        // nginx gives the temporary folder to its workers, not the folder above it, which only root may enter.
+        .init(name: "nginx, an upload into a temporary folder its workers may not reach", slugs: ["request-too-large"], status: 500, runnable: getuid() == 0) {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            try FileManager.default.createDirectory(
+                atPath: folder.path + "/private", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            // Proxied, so that nginx reads the body (it drops it unread for `return`).
+            return try with(.answers) { upstream in
+                try Reproduce.nginx(
+                    location: "client_body_temp_path \(folder.path)/private/body; location / { proxy_pass http://127.0.0.1:\(upstream.port); }",
+                    options: ["--data-binary", String(repeating: "u", count: 100_000)])
+            }
+        },
         .init(name: "nginx, a body over client_max_body_size", slugs: ["request-too-large"], status: 413) {
             try Reproduce.nginx(location: "client_max_body_size 1k; location / { return 200; }", options: ["--data", String(repeating: "d", count: 2_048)])
         },

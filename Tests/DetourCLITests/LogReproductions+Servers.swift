@@ -11,6 +11,9 @@ extension LogReproduction {
         "slow.php": "<?php sleep(3); echo 'slept';",
         "busy.php": "<?php sleep(7); echo 'slept';",
         "late.php": "<?php echo str_repeat('x', 10000); undefined_function();",
+        "short.php": "<?php header('Content-Length: 100'); echo 'short';",
+        "long.php": "<?php header('Content-Length: 2'); echo 'longer';",
+        "status.php": "<?php header('Status: abc'); echo 'x';",
     ]
 
     /// nginx in front of a real PHP-FPM pool, asked `concurrent` times at once for `script`
@@ -74,10 +77,8 @@ extension LogReproduction {
         let python = try ServerProcess(server, arguments(folder.path, port), environment: environment, log: folder.url.appendingPathComponent("server.log"))
         defer { python.stop() }
         _ = LoopbackPort.waitUntilOpen(port)
-        if let signal {
-            let master = python.pid
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { ServerProcess.signalChildren(of: master, signal) }
-        }
+        let master = python.pid
+        if let signal { DispatchQueue.global().asyncAfter(deadline: .now() + 1) { ServerProcess.signalChildren(of: master, signal) } }
         var outcome = try Reproduce.nginx(location: location(port), path: path, options: options)
         if settle > 0 { usleep(useconds_t(settle * 1_000_000)) }
         outcome.log += python.log
@@ -116,6 +117,15 @@ extension LogReproduction {
 
     static let nginxWithApplications: [LogReproduction] = [
         .init(name: "nginx + PHP-FPM, a fatal error", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("fatal.php") },
+        .init(name: "nginx + PHP-FPM, a script that sends less than its Content-Length", slugs: ["upstream-closed-connection"], status: 200) {
+            try nginxWithPHP("short.php")
+        },
+        .init(name: "nginx + PHP-FPM, a script that sends more than its Content-Length", slugs: ["upstream-closed-connection"], status: 200) {
+            try nginxWithPHP("long.php")
+        },
+        .init(name: "nginx + PHP-FPM, a Status header that is not a number", slugs: ["upstream-closed-connection"], status: 502) {
+            try nginxWithPHP("status.php")
+        },
         .init(name: "nginx + PHP-FPM, memory_limit exhausted", slugs: ["php-fatal-errors"], status: 500) { try nginxWithPHP("memory.php") },
         .init(name: "nginx + PHP-FPM, a script that is not there", slugs: ["php-fatal-errors"], status: 404) { try nginxWithPHP("missing.php") },
         // As root, as CI runs: the pool's workers run as nobody, who may not read the script.
@@ -156,6 +166,13 @@ extension LogReproduction {
         },
         .init(name: "nginx + gunicorn, an application that fails as it loads", slugs: ["upstream-connection-refused"], status: 502) {
             try pythonServerThatExits(app: "import missing_module\n") { port, log in
+                var outcome = try Reproduce.nginx(location: proxyPass(port))
+                outcome.log += log()
+                return outcome
+            }
+        },
+        .init(name: "nginx + gunicorn, an application object it cannot find", slugs: ["upstream-connection-refused"], status: 502) {
+            try pythonServerThatExits(app: "def app(environ, start_response):\n    pass\n") { port, log in
                 var outcome = try Reproduce.nginx(location: proxyPass(port))
                 outcome.log += log()
                 return outcome

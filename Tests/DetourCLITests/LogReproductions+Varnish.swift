@@ -42,80 +42,105 @@ extension Reproduce {
 }
 
 extension LogReproduction {
-    /// Varnish answers every failed fetch with 503 (`Backend fetch failed`); `varnishlog` says why.
-    static let varnish: [LogReproduction] = [
-        .init(name: "Varnish, nothing listens on the backend port", slugs: ["upstream-connection-refused"], status: 503) {
-            try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())";"#)
-        },
-        .init(name: "Varnish, a backend that never answers", slugs: ["upstream-timed-out"], status: 503) {
-            try with(.silent) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .first_byte_timeout = 1s;"#) }
-        },
-        .init(name: "Varnish, a backend that closes without answering", slugs: ["upstream-closed-connection"], status: 503) {
-            try with(.closes) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
-        },
-        // A line and a close: to Varnish the backend hung up before its headers.
-        .init(name: "Varnish, a backend that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 503) {
-            try with(.notHTTP) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
-        },
-        .init(name: "Varnish, a backend whose status line has no code", slugs: ["upstream-closed-connection"], status: 503) {
-            try with(.malformedStatus) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
-        },
-        .init(name: "Varnish, a backend whose headers outgrow http_resp_size", slugs: ["upstream-header-too-big"], status: 503) {
-            try with(.hugeHeader(bytes: 100_000)) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
-        },
-        // Not streamed, so the body is fetched whole before delivery and the failed fetch is
-        // vcl_synth's 503 (streamed, it is that or a 200 cut short, a race in varnishd).
-        .init(name: "Varnish, a backend that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 503) {
-            try with(.truncates) {
-                try Reproduce.varnish(
-                    backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
-                    subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
-            }
-        },
-        .init(name: "Varnish, a backend whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 503) {
-            try with(.invalidChunk) {
-                try Reproduce.varnish(
-                    backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
-                    subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
-            }
-        },
-        .init(name: "Varnish, a backend that never accepts the connection", slugs: ["upstream-connect-timeout"], status: 503) {
-            try with(.neverAccepts) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .connect_timeout = 1s;"#) }
-        },
-        .init(name: "Varnish, a backend whose headers never end", slugs: ["upstream-timed-out"], status: 503) {
-            try with(.stallsInHeaders) {
-                try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .first_byte_timeout = 1s; .between_bytes_timeout = 1s;"#)
-            }
-        },
-        // The first request holds the only connection until its first byte times out.
-        .init(name: "Varnish, a backend at its .max_connections", slugs: ["overload-and-queues", "upstream-timed-out"], status: 503) {
-            try with(.silent) {
-                try Reproduce.varnish(
-                    backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .max_connections = 1; .first_byte_timeout = 1s;"#, concurrent: 2)
-            }
-        },
-        // The body is refused while it is read: the visitor's connection closes without an answer.
-        .init(name: "Varnish, a form larger than std.cache_req_body keeps", slugs: ["request-too-large"], status: 0) {
-            try with(.answers) {
-                try Reproduce.varnish(
-                    backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#, subroutines: "import std;\nsub vcl_recv { std.cache_req_body(1KB); }\n",
-                    method: "POST", body: Data(repeating: UInt8(ascii: "x"), count: 100_000))
-            }
-        },
-        .init(name: "Varnish, a director whose every backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
-            try Reproduce.varnish(
-                backend:
-                    #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())"; .probe = { .url = "/"; .initial = 0; .window = 2; .threshold = 2; .interval = 5s; }"#,
-                subroutines:
-                    "import directors;\nsub vcl_init { new cluster = directors.round_robin(); cluster.add_backend(default); }\nsub vcl_recv { set req.backend_hint = cluster.backend(); }\n"
-            )
-        },
-        // Sick from the start (`.initial = 0`): the fetch is not even tried.
-        .init(name: "Varnish, a backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
-            try Reproduce.varnish(
-                backend:
-                    #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())"; .probe = { .url = "/"; .initial = 0; .window = 2; .threshold = 2; .interval = 1s; }"#
-            )
-        },
+    private static let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+    /// Bodies Varnish 7.1's HTTP/1 fetch cannot read, each the way `cache_http1_vfp.c` names it
+    /// (fetched whole, as above, so that the failure is the visitor's 503).
+    private static let brokenBodies: [(String, String, FakeUpstream.Ending)] = [
+        ("chunked and ends before its last chunk", chunked, .closes),
+        ("chunked with a size of more than 19 digits", chunked + "123456789012345678901\r\n", .staysOpen),
+        ("chunked with a size followed by more than its line's end", chunked + "5x\r\nhello\r\n0\r\n\r\n", .staysOpen),
+        ("chunked with a size past what Varnish can hold", chunked + "ffffffffffffffff\r\nx", .staysOpen),
+        ("chunked with a chunk shorter than its size", chunked + "10\r\nabc", .closes),
+        ("chunked with a chunk not followed by its line's end", chunked + "1\r\nxZ", .staysOpen),
+        ("read until the connection closes, and reset midway", "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + String(repeating: "x", count: 1000), .resets),
     ]
+
+    /// Varnish answers every failed fetch with 503 (`Backend fetch failed`); `varnishlog` says why.
+    static let varnish: [LogReproduction] =
+        [
+            .init(name: "Varnish, nothing listens on the backend port", slugs: ["upstream-connection-refused"], status: 503) {
+                try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())";"#)
+            },
+            .init(name: "Varnish, a backend that never answers", slugs: ["upstream-timed-out"], status: 503) {
+                try with(.silent) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .first_byte_timeout = 1s;"#) }
+            },
+            .init(name: "Varnish, a backend that closes without answering", slugs: ["upstream-closed-connection"], status: 503) {
+                try with(.closes) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+            },
+            // A line and a close: to Varnish the backend hung up before its headers.
+            .init(name: "Varnish, a backend that answers something not HTTP", slugs: ["upstream-closed-connection"], status: 503) {
+                try with(.notHTTP) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+            },
+            .init(name: "Varnish, a backend whose status line has no code", slugs: ["upstream-closed-connection"], status: 503) {
+                try with(.malformedStatus) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+            },
+            .init(name: "Varnish, a backend whose headers outgrow http_resp_size", slugs: ["upstream-header-too-big"], status: 503) {
+                try with(.hugeHeader(bytes: 100_000)) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
+            },
+            // Not streamed, so the body is fetched whole before delivery and the failed fetch is
+            // vcl_synth's 503 (streamed, it is that or a 200 cut short, a race in varnishd).
+            .init(name: "Varnish, a backend that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 503) {
+                try with(.truncates) {
+                    try Reproduce.varnish(
+                        backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
+                        subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
+                }
+            },
+            .init(name: "Varnish, a backend whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 503) {
+                try with(.invalidChunk) {
+                    try Reproduce.varnish(
+                        backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
+                        subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
+                }
+            },
+        ]
+        + brokenBodies.map { name, bytes, ending in
+            .init(name: "Varnish, a backend whose body is \(name)", slugs: ["upstream-closed-connection"], status: 503) {
+                try with(.sends([Array(bytes.utf8)], then: ending)) {
+                    try Reproduce.varnish(
+                        backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
+                        subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
+                }
+            }
+        } + [
+            .init(name: "Varnish, a backend that never accepts the connection", slugs: ["upstream-connect-timeout"], status: 503) {
+                try with(.neverAccepts) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .connect_timeout = 1s;"#) }
+            },
+            .init(name: "Varnish, a backend whose headers never end", slugs: ["upstream-timed-out"], status: 503) {
+                try with(.stallsInHeaders) {
+                    try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .first_byte_timeout = 1s; .between_bytes_timeout = 1s;"#)
+                }
+            },
+            // The first request holds the only connection until its first byte times out.
+            .init(name: "Varnish, a backend at its .max_connections", slugs: ["overload-and-queues", "upstream-timed-out"], status: 503) {
+                try with(.silent) {
+                    try Reproduce.varnish(
+                        backend: #".host = "127.0.0.1"; .port = "\#($0.port)"; .max_connections = 1; .first_byte_timeout = 1s;"#, concurrent: 2)
+                }
+            },
+            // The body is refused while it is read: the visitor's connection closes without an answer.
+            .init(name: "Varnish, a form larger than std.cache_req_body keeps", slugs: ["request-too-large"], status: 0) {
+                try with(.answers) {
+                    try Reproduce.varnish(
+                        backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#, subroutines: "import std;\nsub vcl_recv { std.cache_req_body(1KB); }\n",
+                        method: "POST", body: Data(repeating: UInt8(ascii: "x"), count: 100_000))
+                }
+            },
+            .init(name: "Varnish, a director whose every backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+                try Reproduce.varnish(
+                    backend:
+                        #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())"; .probe = { .url = "/"; .initial = 0; .window = 2; .threshold = 2; .interval = 5s; }"#,
+                    subroutines:
+                        "import directors;\nsub vcl_init { new cluster = directors.round_robin(); cluster.add_backend(default); }\nsub vcl_recv { set req.backend_hint = cluster.backend(); }\n"
+                )
+            },
+            // Sick from the start (`.initial = 0`): the fetch is not even tried.
+            .init(name: "Varnish, a backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+                try Reproduce.varnish(
+                    backend:
+                        #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())"; .probe = { .url = "/"; .initial = 0; .window = 2; .threshold = 2; .interval = 1s; }"#
+                )
+            },
+        ]
 }

@@ -5,7 +5,8 @@ import Foundation
 /// they must write a line for every `log_patterns` entry (see ShippedLogPatternTests).
 extension LogReproduction {
     static var all: [LogReproduction] {
-        nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + http2 + apache + varnish + requests + network + configuration
+        nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + http2 + brokenProtocols + staticFiles + apache + varnish + requests + network
+            + configuration
     }
 
     static func with(_ behaviour: FakeUpstream.Behaviour, _ body: (FakeUpstream) throws -> Outcome) throws -> Outcome {
@@ -168,6 +169,14 @@ extension LogReproduction {
                 )
             }
         },
+        // The certificate is trusted, but names app.internal, not the upstream block nginx was told.
+        .init(name: "nginx, an upstream certificate for another name", slugs: ["upstream-tls"], status: 502) {
+            let upstream = try TLSUpstream()
+            defer { upstream.stop() }
+            return try Reproduce.nginx(
+                location: "location / { proxy_pass https://backend; proxy_ssl_verify on; proxy_ssl_trusted_certificate \(upstream.certificate); }",
+                http: "upstream backend { server 127.0.0.1:\(upstream.port); }")
+        },
         .init(name: "nginx, https:// to an upstream that speaks plain HTTP", slugs: ["upstream-tls"], status: 502) {
             try with(.answers) { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0.port); }") }
         },
@@ -180,6 +189,9 @@ extension LogReproduction {
         },
         .init(name: "nginx, try_files falling back to a file that is not there", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
             try Reproduce.nginx(location: "root {{PREFIX}}/www; location / { try_files $uri $uri/ /index.html; }", path: "/app/settings")
+        },
+        .init(name: "nginx, a named location whose try_files falls back to itself", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
+            try Reproduce.nginx(location: "location / { try_files $uri @app; } location @app { try_files /maintenance.html @app; }", path: "/orders")
         },
         .init(name: "nginx, a rewrite whose result it rewrites again", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
             try Reproduce.nginx(location: "location / { rewrite ^/(.*)$ /index.php?q=$1 last; }", path: "/app")

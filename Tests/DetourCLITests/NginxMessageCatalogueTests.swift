@@ -14,8 +14,15 @@ final class NginxMessageCatalogueTests: XCTestCase {
             // nginx 1.22's error log: time, level, pid, connection, then the request's context.
             let level = ["connection": "error", "variable": "error"][message.level] ?? message.level
             return "2026/11/25 06:00:00 [\(level)] 1234#1234: *7 \(text), client: 203.0.113.7, server: example.com, request: \"GET /orders/7 HTTP/1.1\", "
-                + "upstream: \"http://10.0.0.9:8080/orders/7\", host: \"example.com\""
+                + "upstream: \"\(NginxMessageCatalogueTests.upstreamScheme(message.source))://10.0.0.9:8080/orders/7\", host: \"example.com\""
         })
+
+    /// The scheme nginx writes before the upstream's address: the module that logged the message
+    /// speaks to it (`ngx_http_grpc_module.c` → `grpc`), the proxy and the core `http`.
+    private static func upstreamScheme(_ source: String) -> String {
+        for module in ["grpc", "fastcgi", "uwsgi", "scgi"] where source.hasPrefix("ngx_http_\(module)_module.c") { return module }
+        return "http"
+    }
 
     func testEveryMessageHasAVerdictAndEveryVerdictAMessage() {
         XCTAssertGreaterThan(catalogue.messages.count, 250, "the catalogue is read from nginx's source")

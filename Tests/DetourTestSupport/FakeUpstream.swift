@@ -44,9 +44,23 @@ public final class FakeUpstream: @unchecked Sendable {
         /// NNN with the body `app-body-NNN`, `/close` a closed connection, `/hang` silence, any
         /// other `200 app-ok`.
         case byPath
+        /// Reads the request and answers `parts`, a pause of 0.3 s between two, then ends as
+        /// told: a peer that breaks its protocol's framing in a way a test writes byte for byte
+        /// (HTTP/2 frames to `grpc_pass`, FastCGI records to `fastcgi_pass`, a chunked body).
+        case sends([[UInt8]], then: Ending)
         /// Never accepts, and its queue of pending connections is full: a connect to it hangs
         /// (TCP, as behind a firewall that drops packets) or fails at once with EAGAIN (unix).
         case neverAccepts
+    }
+
+    /// What `.sends` does after its last part.
+    public enum Ending: Sendable {
+        /// Says nothing until the proxy closes.
+        case staysOpen
+        /// Closes the connection (a FIN).
+        case closes
+        /// Resets the connection (a TCP RST).
+        case resets
     }
 
     public let port: Int
@@ -138,38 +152,40 @@ public final class FakeUpstream: @unchecked Sendable {
             case .stallsMidBody:
                 Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000), on: connection)
             case .stallsInHeaders: Self.send("HTTP/1.1 200 OK\r\n", on: connection)
-            case .closes: close(connection)
+            case .closes: finish(connection)
             case .resets:
-                Self.reset(connection)
+                finish(connection, reset: true)
             case .resetsMidBody:
                 Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000), on: connection)
                 usleep(100_000)
-                Self.reset(connection)
+                finish(connection, reset: true)
             case .invalidChunk:
                 Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", on: connection)
-                close(connection)
+                finish(connection)
             case .invalidHeader:
                 Self.send("HTTP/1.1 200 OK\r\nX Bad: y\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)
-                close(connection)
+                finish(connection)
             case .hugeHeader(let bytes):
                 Self.send("HTTP/1.1 200 OK\r\nX-Padding: \(String(repeating: "x", count: bytes))\r\nContent-Length: 0\r\n\r\n", on: connection)
-                close(connection)
+                finish(connection)
             case .notHTTP:
                 Self.send("SSH-2.0-OpenSSH_9.2p1\r\n", on: connection)
-                close(connection)
+                finish(connection)
             case .malformedStatus:
                 Self.send("HTTP/1.1 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)
-                close(connection)
+                finish(connection)
             case .answers:
                 Self.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", on: connection)
-                close(connection)
+                finish(connection)
             case .truncates:
                 Self.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000), on: connection)
-                close(connection)
+                finish(connection)
             case .upgrades:
                 Self.send("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", on: connection)
             case .streams:
                 Thread.detachNewThread { Self.stream(on: connection) }
+            case .sends(let parts, let ending):
+                Thread.detachNewThread { [self] in send(parts, on: connection, then: ending) }
             case .neverAccepts, .byPath:
                 return
             }
@@ -184,6 +200,56 @@ public final class FakeUpstream: @unchecked Sendable {
             guard chunk.withUnsafeBytes({ Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 else { return }
             usleep(50_000)
         }
+    }
+
+    /// `.sends`' answer: each part as written, the pauses between them letting the proxy read
+    /// each on its own, as from a peer writing them at different times.
+    private func send(_ parts: [[UInt8]], on connection: Int32, then ending: Ending) {
+        Self.readUntilQuiet(connection)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { usleep(300_000) }
+            guard write(part, to: connection) else { return }
+        }
+        switch ending {
+        case .staysOpen: return
+        case .closes:
+            usleep(100_000)
+            finish(connection)
+        case .resets:
+            usleep(100_000)
+            finish(connection, reset: true)
+        }
+    }
+
+    /// Sends `bytes` whole, unless `stop` has closed the connection meanwhile: its number may then
+    /// be another file's. Under the lock that `stop` takes, so never on a number it closed.
+    private func write(_ bytes: [UInt8], to connection: Int32) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard open.contains(connection) else { return false }
+        return bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } == bytes.count
+    }
+
+    /// Closes `connection` (with a reset if asked) and forgets it, so that `stop` does not close
+    /// its number again once another file of this process may have it.
+    private func finish(_ connection: Int32, reset: Bool = false) {
+        lock.lock()
+        let stillOpen = open.contains(connection)
+        open.removeAll { $0 == connection }
+        lock.unlock()
+        guard stillOpen else { return }
+        if reset { Self.reset(connection) } else { close(connection) }
+    }
+
+    /// Reads what the proxy sends until it has said nothing for 0.2 s (at most 2 s): the whole
+    /// request, its body and (HTTP/2) its stream's end, so that an answer breaking the protocol
+    /// finds the proxy done with the visitor's request on a loaded machine too.
+    private static func readUntilQuiet(_ connection: Int32) {
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline, recv(connection, &buffer, buffer.count, 0) > 0 {}
     }
 
     /// Reads the request, records its probe mark, and answers as its path asks.
@@ -257,6 +323,7 @@ public final class FakeUpstream: @unchecked Sendable {
         close(listener)
         lock.lock()
         for connection in open { close(connection) }
+        open = []
         lock.unlock()
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 /// which clients that ignore the subject (Go) look for.
 public final class TLSUpstream {
     public let port: Int
+    /// Its certificate, for a client told to trust it (`proxy_ssl_trusted_certificate`).
+    public var certificate: String { folder.path + "/cert.pem" }
     private let folder: TemporaryFolder
     private let server: ServerProcess
 
