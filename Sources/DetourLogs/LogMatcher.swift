@@ -91,7 +91,7 @@ public struct LogMatcher: Sendable {
                 (1..<window).reduce(0) { $0 + holders[Self.block(anchor, endingAt: offset + $1), default: 0] }
                     + window * ends[Self.block(anchor, endingAt: offset + window - 1), default: 0]
             }
-            let offset = (0...(anchor.count - window)).min { cost($0) < cost($1) } ?? 0
+            let offset = (0...(anchor.count - window)).map { (offset: $0, cost: cost($0)) }.min { $0.cost < $1.cost }?.offset ?? 0
             entries[index].offset = offset
             ends[Self.block(anchor, endingAt: offset + window - 1), default: 0] += 1
         }

@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourSupport
 
 /// One directive of a loaded configuration: a position in its `NginxConfig`, read on demand
 /// through the configuration's view, which counts no references, so the model can pass
@@ -70,10 +71,9 @@ struct NginxDirective: Hashable, Sendable {
     /// was written: no string is made of each word.
     func hasOption(_ option: StaticString) -> Bool {
         let entry = entry
-        let wanted = UnsafeBufferPointer(start: option.utf8Start, count: option.utf8CodeUnitCount)
         return (2..<max(2, Int(entry.wordCount))).contains { position in
             let word = view.word(entry, position)
-            return word.hasEscapes ? view.value(entry, position).utf8.elementsEqual(wanted) : view.bytes(entry, word).elementsEqual(wanted)
+            return word.hasEscapes ? ASCIIText.equals(view.value(entry, position).utf8, option) : ASCIIText.equals(view.bytes(entry, word), option)
         }
     }
 

@@ -16,4 +16,9 @@ public enum ASCIIText {
     @inlinable public static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
+
+    /// Whether `bytes` are `word`'s bytes, compared where both lie: no string is made of either.
+    @inlinable public static func equals(_ bytes: some Sequence<UInt8>, _ word: StaticString) -> Bool {
+        word.withUTF8Buffer { bytes.elementsEqual($0) }
+    }
 }

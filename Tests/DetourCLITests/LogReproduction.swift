@@ -48,6 +48,11 @@ enum Reproduce {
     /// nginx with `servers` in `http` (`PORT` becomes its port), logging at `info` so lines
     /// nginx writes below `error` (a client that left, an idle WebSocket) are there too.
     static func nginx(_ servers: String, workerConnections: Int = 64, ask: (Int) throws -> Int) throws -> LogReproduction.Outcome {
+        try nginx(servers, workerConnections: workerConnections) { port, _ in try ask(port) }
+    }
+
+    /// The same, `ask` also given the server (to pin its workers down).
+    static func nginx(_ servers: String, workerConnections: Int = 64, ask: (Int, NginxServer) throws -> Int) throws -> LogReproduction.Outcome {
         let port = LoopbackPort.free()
         let nginx = try NginxServer(
             config: "error_log {{PREFIX}}/error.log info;\n"
@@ -58,7 +63,7 @@ enum Reproduce {
             guard nginx.isRunning, Date() < deadline else { return .init(status: -1, log: nginx.errorLog) }
             usleep(20_000)
         }
-        let status = try ask(port)
+        let status = try ask(port, nginx)
         usleep(200_000)
         return .init(status: status, log: nginx.errorLog)
     }

@@ -11,6 +11,13 @@ extension Reproduce {
     static func varnish(
         backend: String, subroutines: String = "", method: String = "GET", body: Data? = nil, concurrent: Int = 1
     ) throws -> LogReproduction.Outcome {
+        try varnish(backend: backend, subroutines: subroutines, concurrent: concurrent) { port in
+            (try? HTTPClient.send("http://127.0.0.1:\(port)/", method: method, body: body).status) ?? 0
+        }
+    }
+
+    /// The same, asked by `ask` (given the port) for the status the visitor gets.
+    static func varnish(backend: String, subroutines: String = "", concurrent: Int = 1, ask: (Int) throws -> Int) throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
@@ -29,7 +36,7 @@ extension Reproduce {
             DispatchQueue.global().async(group: holding) { _ = try? HTTPClient.get(url + "held-\(index)") }
             usleep(300_000)
         }
-        let status = (try? HTTPClient.send(url, method: method, body: body).status) ?? 0
+        let status = try ask(port)
         holding.wait()
         // -d: from the head of the log to its end, then exit; what it printed is there once the
         // backend's transaction (`<< BeReq >>`) is.
@@ -44,9 +51,12 @@ extension Reproduce {
 extension LogReproduction {
     private static let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
 
-    /// Bodies Varnish 7.1's HTTP/1 fetch cannot read, each the way `cache_http1_vfp.c` names it
-    /// (fetched whole, as above, so that the failure is the visitor's 503).
+    /// Bodies Varnish 7.1's HTTP/1 fetch cannot read, each the way `cache_http1_vfp.c` names it.
+    /// Not streamed, so each body is fetched whole before delivery and the failed fetch is
+    /// vcl_synth's 503 (streamed, it is that or a 200 cut short, a race in varnishd).
     private static let brokenBodies: [(String, String, FakeUpstream.Ending)] = [
+        ("cut short of its Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000), .closes),
+        ("chunked with a size that is not hex", chunked + "zz\r\nhello\r\n0\r\n\r\n", .closes),
         ("chunked and ends before its last chunk", chunked, .closes),
         ("chunked with a size of more than 19 digits", chunked + "123456789012345678901\r\n", .staysOpen),
         ("chunked with a size followed by more than its line's end", chunked + "5x\r\nhello\r\n0\r\n\r\n", .staysOpen),
@@ -77,22 +87,6 @@ extension LogReproduction {
             },
             .init(name: "Varnish, a backend whose headers outgrow http_resp_size", slugs: ["upstream-header-too-big"], status: 503) {
                 try with(.hugeHeader(bytes: 100_000)) { try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#) }
-            },
-            // Not streamed, so the body is fetched whole before delivery and the failed fetch is
-            // vcl_synth's 503 (streamed, it is that or a 200 cut short, a race in varnishd).
-            .init(name: "Varnish, a backend that closes in the middle of its body", slugs: ["upstream-closed-connection"], status: 503) {
-                try with(.truncates) {
-                    try Reproduce.varnish(
-                        backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
-                        subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
-                }
-            },
-            .init(name: "Varnish, a backend whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 503) {
-                try with(.invalidChunk) {
-                    try Reproduce.varnish(
-                        backend: #".host = "127.0.0.1"; .port = "\#($0.port)";"#,
-                        subroutines: "sub vcl_backend_response { set beresp.do_stream = false; }\n")
-                }
             },
         ]
         + brokenBodies.map { name, bytes, ending in
@@ -127,6 +121,36 @@ extension LogReproduction {
                         method: "POST", body: Data(repeating: UInt8(ascii: "x"), count: 100_000))
                 }
             },
+            // Varnish passes a POST and sends its body on as it reads it, with blocking writes
+            // and no timeout of their own (cache_http1_fetch.c): the reset ends the write. Asked
+            // from this process, as `Reproduce.varnish` says why.
+            .init(name: "Varnish, a backend that resets the connection an upload waits on", slugs: ["upstream-closed-connection"], status: 503) {
+                try with(.silent) { upstream in
+                    try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#(upstream.port)";"#) { port in
+                        try resetOnceTheProxyWaits(upstream) {
+                            (try? HTTPClient.send("http://127.0.0.1:\(port)/", method: "POST", body: Data(count: 32_000_000)).status) ?? 0
+                        }
+                    }
+                }
+            },
+            // Varnish's lines do not say which side hung up: the visitor's reset reads as the
+            // backend's above, with the client side's own `Connection reset by peer` beside it.
+            .init(name: "Varnish, a visitor who resets the connection in the middle of an upload", slugs: ["upstream-closed-connection"], status: 0) {
+                try with(.drains) { upstream in
+                    try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#(upstream.port)";"#) { port in
+                        try visitorLeavesAnUpload(port: port, upstream: upstream, reset: true)
+                    }
+                }
+            },
+            // A FIN: the body's read ends early with no errno (`0 (Success)`), and the client
+            // side's read says `straight insufficient bytes`, as a backend's short body does.
+            .init(name: "Varnish, a visitor who leaves in the middle of an upload", slugs: ["client-closed-request", "upstream-closed-connection"], status: 0) {
+                try with(.drains) { upstream in
+                    try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#(upstream.port)";"#) { port in
+                        try visitorLeavesAnUpload(port: port, upstream: upstream, reset: false)
+                    }
+                }
+            },
             .init(name: "Varnish, a director whose every backend its probe marked sick", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
                 try Reproduce.varnish(
                     backend:
@@ -143,4 +167,16 @@ extension LogReproduction {
                 )
             },
         ]
+
+    /// A visitor that sends a quarter of the body it announced and, once the backend has it,
+    /// leaves (a FIN, or with `reset` a RST): it gets nothing.
+    private static func visitorLeavesAnUpload(port: Int, upstream: FakeUpstream, reset: Bool) throws -> Int {
+        let visitor = try VisitorConnection(port: port)
+        let quarter = String(repeating: "x", count: 65536)
+        visitor.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(4 * quarter.utf8.count)\r\n\r\n" + quarter)
+        guard upstream.waitUntilReceived(quarter.utf8.count) else { throw ReproductionError(message: "the upload's first bytes did not reach the backend") }
+        visitor.leave(reset: reset)
+        usleep(300_000)
+        return 0
+    }
 }

@@ -6,13 +6,23 @@ import Foundation
 extension LogReproduction {
     static var all: [LogReproduction] {
         nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + http2 + brokenProtocols + staticFiles + apache + varnish + requests + network
-            + configuration
+            + races + configuration
     }
 
     static func with(_ behaviour: FakeUpstream.Behaviour, _ body: (FakeUpstream) throws -> Outcome) throws -> Outcome {
         let upstream = try FakeUpstream(behaviour)
         defer { upstream.stop() }
         return try body(upstream)
+    }
+
+    /// `body` with the path of a 32 MB file to upload: more than the sockets' buffers hold, so
+    /// nginx's writes of it wait for the upstream to read.
+    static func withUpload(_ body: (String) throws -> Outcome) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.path + "/upload.bin"
+        FileManager.default.createFile(atPath: file, contents: Data(count: 32_000_000))
+        return try body(file)
     }
 
     /// `body` with an HTTPS upstream whose certificate no public CA vouches for, on its port.
@@ -62,31 +72,15 @@ extension LogReproduction {
         .init(name: "nginx, an upstream that stops in the middle of its body", slugs: ["upstream-timed-out"], status: 200) {
             try proxied(.stallsMidBody)
         },
-        // The upstream reads the request's first bytes and closes: nginx, still sending the
-        // upload from the file it kept it in, meets the reset on its next write. The upload is
-        // larger than the sockets' buffers hold, or nginx may have written it all and meet the
-        // reset as it reads the response instead.
-        .init(name: "nginx, an upstream that closes while the request body is sent", slugs: ["upstream-closed-connection"], status: 502) {
-            let folder = try TemporaryFolder()
-            defer { folder.remove() }
-            let body = folder.path + "/upload.bin"
-            FileManager.default.createFile(atPath: body, contents: Data(count: 32_000_000))
-            return try with(.closes) {
-                try Reproduce.nginx(
-                    location: "location / { client_max_body_size 50m; proxy_pass http://127.0.0.1:\($0.port); }", options: ["--data-binary", "@" + body])
-            }
-        },
         // The upstream reads the request's first bytes and no more: once the sockets' buffers
         // are full, nginx's write waits past proxy_send_timeout.
         .init(name: "nginx, an upstream that stops reading the request body", slugs: ["upstream-timed-out"], status: 504) {
-            let folder = try TemporaryFolder()
-            defer { folder.remove() }
-            let body = folder.path + "/upload.bin"
-            FileManager.default.createFile(atPath: body, contents: Data(count: 32_000_000))
-            return try with(.silent) {
-                try Reproduce.nginx(
-                    location: "location / { client_max_body_size 50m; proxy_send_timeout 1s; proxy_pass http://127.0.0.1:\($0.port); }",
-                    options: ["--data-binary", "@" + body])
+            try withUpload { file in
+                try with(.silent) {
+                    try Reproduce.nginx(
+                        location: "location / { client_max_body_size 50m; proxy_send_timeout 1s; proxy_pass http://127.0.0.1:\($0.port); }",
+                        options: ["--data-binary", "@" + file])
+                }
             }
         },
         .init(name: "nginx, response headers bigger than the buffer", slugs: ["upstream-header-too-big"], status: 502) {

@@ -48,6 +48,12 @@ public final class FakeUpstream: @unchecked Sendable {
         /// told: a peer that breaks its protocol's framing in a way a test writes byte for byte
         /// (HTTP/2 frames to `grpc_pass`, FastCGI records to `fastcgi_pass`, a chunked body).
         case sends([[UInt8]], then: Ending)
+        /// Reads all the proxy sends and never answers, until `hangUp`: an application that
+        /// takes an upload in and then gives up on it.
+        case drains
+        /// Answers every request `200 OK` and keeps the connection for the next, until
+        /// `hangUp`: an application that closes the connections it keeps alive once idle.
+        case keepsAlive
         /// Never accepts, and its queue of pending connections is full: a connect to it hangs
         /// (TCP, as behind a firewall that drops packets) or fails at once with EAGAIN (unix).
         case neverAccepts
@@ -65,11 +71,16 @@ public final class FakeUpstream: @unchecked Sendable {
 
     public let port: Int
     private let listener: Int32
-    private let behaviour: Behaviour
-    private var open: [Int32] = []
+    let behaviour: Behaviour
+    var open: [Int32] = []
+    /// The connections `hangUp` is ending, and those of them whose reading thread let go.
+    var hangingUp = Set<Int32>()
+    var letGo = Set<Int32>()
+    /// How many bytes the proxy sent, over every connection.
+    var receivedBytes = 0
     /// The `probe=` values of the requests `.byPath` was asked for.
     private var markers = Set<String>()
-    private let lock = NSLock()
+    let lock = NSLock()
 
     /// Closes `connection` with a TCP RST instead of a FIN.
     private static func reset(_ connection: Int32) {
@@ -145,6 +156,15 @@ public final class FakeUpstream: @unchecked Sendable {
             lock.lock()
             open.append(connection)
             lock.unlock()
+            switch behaviour {
+            case .drains:
+                Thread.detachNewThread { [self] in hold(connection, answering: false) }
+                continue
+            case .keepsAlive:
+                Thread.detachNewThread { [self] in hold(connection, answering: true) }
+                continue
+            default: break
+            }
             var buffer = [UInt8](repeating: 0, count: 8192)
             _ = recv(connection, &buffer, buffer.count, 0)
             switch behaviour {
@@ -186,7 +206,7 @@ public final class FakeUpstream: @unchecked Sendable {
                 Thread.detachNewThread { Self.stream(on: connection) }
             case .sends(let parts, let ending):
                 Thread.detachNewThread { [self] in send(parts, on: connection, then: ending) }
-            case .neverAccepts, .byPath:
+            case .neverAccepts, .byPath, .drains, .keepsAlive:
                 return
             }
         }
@@ -223,7 +243,7 @@ public final class FakeUpstream: @unchecked Sendable {
 
     /// Sends `bytes` whole, unless `stop` has closed the connection meanwhile: its number may then
     /// be another file's. Under the lock that `stop` takes, so never on a number it closed.
-    private func write(_ bytes: [UInt8], to connection: Int32) -> Bool {
+    func write(_ bytes: [UInt8], to connection: Int32) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard open.contains(connection) else { return false }
@@ -232,7 +252,7 @@ public final class FakeUpstream: @unchecked Sendable {
 
     /// Closes `connection` (with a reset if asked) and forgets it, so that `stop` does not close
     /// its number again once another file of this process may have it.
-    private func finish(_ connection: Int32, reset: Bool = false) {
+    func finish(_ connection: Int32, reset: Bool = false) {
         lock.lock()
         let stillOpen = open.contains(connection)
         open.removeAll { $0 == connection }

@@ -33,8 +33,20 @@ public final class NginxServer {
         if process.isRunning { kill(process.processIdentifier, SIGQUIT) }
     }
 
+    /// Stops (SIGSTOP) or continues (SIGCONT) the worker processes, returning once each has
+    /// stopped or runs again: a busy worker, pinned, so that what arrives meanwhile meets it in
+    /// the order it arrived.
+    public func signalWorkers(_ signal: Int32) {
+        let workers = ServerProcess.signalChildren(of: process.processIdentifier, signal)
+        let stopped = signal == SIGSTOP
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline, workers.contains(where: { ServerProcess.isStopped($0) != stopped }) { usleep(1_000) }
+    }
+
     public func stop() {
         if process.isRunning {
+            // A worker a failed test left stopped would never quit.
+            ServerProcess.signalChildren(of: process.processIdentifier, SIGCONT)
             kill(process.processIdentifier, SIGQUIT)
             process.waitUntilExit()
         }

@@ -35,16 +35,29 @@ public final class ServerProcess {
     public var pid: Int32 { process.processIdentifier }
 
     /// Sends `signal` to the processes `parent` started (PHP-FPM's children, gunicorn's
-    /// workers), found by their parent in /proc: a worker that crashes or is killed.
-    public static func signalChildren(of parent: Int32, _ signal: Int32) {
+    /// workers), found by their parent in /proc: a worker that crashes or is killed. Returns
+    /// their PIDs.
+    @discardableResult
+    public static func signalChildren(of parent: Int32, _ signal: Int32) -> [Int32] {
+        var children: [Int32] = []
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                // pid (name) state ppid …: the name may hold spaces, so read after its ")".
-                let close = stat.lastIndex(of: ")"),
-                Int32(stat[stat.index(after: close)...].split(separator: " ").dropFirst().first ?? "") == parent
-            else { continue }
+            guard let pid = Int32(entry), let fields = statusFields(of: pid), Int32(fields.dropFirst().first ?? "") == parent else { continue }
             kill(pid, signal)
+            children.append(pid)
         }
+        return children
+    }
+
+    /// Whether `pid` is stopped by a signal.
+    public static func isStopped(_ pid: Int32) -> Bool {
+        statusFields(of: pid)?.first == "T"
+    }
+
+    /// The fields of /proc/PID/stat after the process's name (its state, its parent, …): the
+    /// name may hold spaces, so they are read after its ")".
+    private static func statusFields(of pid: Int32) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 
     /// SIGTERM to the PID we started, then wait: every one of these servers stops on it. One

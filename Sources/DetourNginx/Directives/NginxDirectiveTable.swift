@@ -1,3 +1,4 @@
+import DetourSupport
 import Foundation
 import Glibc
 
@@ -85,9 +86,7 @@ struct NginxDirectiveTable: Sendable {
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             guard fields.count == 7 else { continue }
             func string(_ field: ArraySlice<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
-            func equals(_ field: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
-                field.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
-            }
+            func equals(_ field: ArraySlice<UInt8>, _ word: StaticString) -> Bool { ASCIIText.equals(field, word) }
             if equals(fields[3], "variable"), fields[0].first == UInt8(ascii: "$") {
                 let blocks = fields[2].split(separator: UInt8(ascii: ",")).reduce(UInt8(0)) {
                     $0 | (equals($1, "http") ? Self.variableInHTTP : equals($1, "stream") ? Self.variableInStream : 0)
