@@ -8,11 +8,16 @@ extension LogReproduction {
     static let http2: [LogReproduction] = [
         .init(name: "Caddy, an HTTP/2 visitor who cancels its stream to an h2c upstream", slugs: ["client-closed-request"], status: 200) {
             try withHTTP2Upstream(reset: false) { port in
-                try Reproduce.caddy(site: "\treverse_proxy h2c://127.0.0.1:\(port)\n", global: h2cVisitors, visitor: cancellingVisitor)
+                try Reproduce.caddy(site: "\treverse_proxy h2c://127.0.0.1:\(port)\n", global: h2cVisitors, visitor: { try cancellingVisitor($0) })
             }
         },
+        // The visitor grants no room past HTTP/2's first 64 KiB, so Caddy is writing to it,
+        // not reading from the upstream, when the reset comes: the write fails (`http2: stream
+        // closed`). Caught while reading, the same reset is `context canceled`.
         .init(name: "Caddy, an HTTP/2 visitor who cancels its stream during an HTTP/1.1 answer", slugs: ["client-closed-request"], status: 200) {
-            try with(.streams) { try Reproduce.caddy(site: "\treverse_proxy 127.0.0.1:\($0.port)\n", global: h2cVisitors, visitor: cancellingVisitor) }
+            try with(.streams) {
+                try Reproduce.caddy(site: "\treverse_proxy 127.0.0.1:\($0.port)\n", global: h2cVisitors, visitor: { try cancellingVisitor($0, stalling: true) })
+            }
         },
         .init(name: "Caddy, an h2c upstream that resets its stream mid-answer", slugs: ["upstream-closed-connection"], status: 200) {
             try withHTTP2Upstream(reset: true) { port in
@@ -35,10 +40,11 @@ extension LogReproduction {
         return ["PYTHONPATH": h2]
     }
 
-    /// A POST whose stream the visitor resets (CANCEL) a second into the answer.
-    private static func cancellingVisitor(_ port: Int) throws -> Int {
+    /// A POST whose stream the visitor resets (CANCEL) a second into the answer; `stalling`,
+    /// having granted no room for more than the answer's first 64 KiB.
+    private static func cancellingVisitor(_ port: Int, stalling: Bool = false) throws -> Int {
         let result = try ProcessRunner.run(
-            RequiredTool.find("python3"), [peer, "client", String(port)],
+            RequiredTool.find("python3"), [peer, "client", String(port)] + (stalling ? ["stall"] : []),
             environment: ProcessInfo.processInfo.environment.merging(try peerEnvironment()) { _, new in new })
         return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }

@@ -1,9 +1,11 @@
 """HTTP/2 without TLS (h2c) on 127.0.0.1, for the log reproductions that need a peer to reset
 a stream, which curl does not do on purpose.
 
-  h2peer.py client PORT            POST / with a body it never ends, reads the answer for a
+  h2peer.py client PORT [stall]    POST / with a body it never ends, reads the answer for a
                                    second, then resets the stream (CANCEL), as a gRPC client
-                                   that gives up does.
+                                   that gives up does; with `stall`, it never grants the
+                                   server more room (HTTP/2 flow control) than the first
+                                   64 KiB, so the server is writing when the reset comes.
   h2peer.py upstream PORT [reset]  answers every request 200 and streams its body in small
                                    frames until the stream ends; with `reset`, resets the
                                    stream (INTERNAL_ERROR) after the first frame, as a crashing
@@ -21,7 +23,7 @@ import h2.events
 import h2.exceptions
 
 
-def client(port):
+def client(port, stall):
     sock = socket.create_connection(("127.0.0.1", port))
     conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
     conn.initiate_connection()
@@ -42,7 +44,7 @@ def client(port):
         for event in conn.receive_data(data):
             if isinstance(event, h2.events.ResponseReceived):
                 status = int(dict(event.headers)[b":status"])
-            elif isinstance(event, h2.events.DataReceived):
+            elif isinstance(event, h2.events.DataReceived) and not stall:
                 conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
         sock.sendall(conn.data_to_send())
     conn.reset_stream(1, h2.errors.ErrorCodes.CANCEL)
@@ -96,6 +98,6 @@ def upstream(port, reset):
 
 if __name__ == "__main__":
     if sys.argv[1] == "client":
-        client(int(sys.argv[2]))
+        client(int(sys.argv[2]), sys.argv[3:] == ["stall"])
     else:
         upstream(int(sys.argv[2]), sys.argv[3:] == ["reset"])
