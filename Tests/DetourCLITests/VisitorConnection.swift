@@ -10,18 +10,8 @@ final class VisitorConnection {
     private var unread: [UInt8] = []
 
     init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(socket)
-            throw ReproductionError(message: "cannot connect to 127.0.0.1:\(port)")
-        }
+        guard let socket = LoopbackPort.connection(to: port) else { throw ReproductionError(message: "cannot connect to 127.0.0.1:\(port)") }
+        self.socket = socket
     }
 
     deinit { if socket >= 0 { close(socket) } }
