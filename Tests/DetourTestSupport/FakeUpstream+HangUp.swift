@@ -41,8 +41,10 @@ extension FakeUpstream {
     }
 
     /// Ends every connection open now, with a FIN (after reading what is left unread, which
-    /// would turn it into a reset) or, with `reset`, a TCP RST; connections the proxy opens
-    /// later are held as before. Returns once the FINs or RSTs are sent.
+    /// would turn it into a reset) or, with `reset`, a TCP RST with nothing read first: a read
+    /// would make room, and a proxy waiting for room would be writing again when the reset
+    /// comes. Connections the proxy opens later are held as before. Returns once the FINs or
+    /// RSTs are sent.
     public func hangUp(reset: Bool) {
         lock.lock()
         let ending = Set(open)
@@ -61,7 +63,7 @@ extension FakeUpstream {
         var buffer = [UInt8](repeating: 0, count: 65536)
         for connection in ending {
             lock.lock()
-            if open.contains(connection) { while recv(connection, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {} }
+            if !reset, open.contains(connection) { while recv(connection, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {} }
             lock.unlock()
             finish(connection, reset: reset)
         }
