@@ -76,17 +76,18 @@ enum Reproduce {
     }
 
     /// An haproxy.cfg logging each request in the `option httplog` format to its standard
-    /// output, with one frontend on `port` (`frontend`: its routing) and `backends`; `defaults`
-    /// go into the defaults section.
+    /// output, with one frontend on `port` (`frontend`: its routing) and `backends`; `global`
+    /// and `defaults` go into those sections.
     static func haproxyConfig(
-        port: Int, defaults: String = "", serverTimeout: String = "1s", frontend: String = "default_backend app", backends: String,
-        logFormat: String = "option httplog"
+        port: Int, global: String = "", defaults: String = "", serverTimeout: String = "1s", frontend: String = "default_backend app",
+        backends: String, logFormat: String = "option httplog"
     )
         -> String
     {
         """
         global
             log stdout format raw local0
+            \(global)
         defaults
             mode http
             log global

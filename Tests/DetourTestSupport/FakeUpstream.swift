@@ -166,7 +166,10 @@ public final class FakeUpstream: @unchecked Sendable {
             default: break
             }
             var buffer = [UInt8](repeating: 0, count: 8192)
-            _ = recv(connection, &buffer, buffer.count, 0)
+            let received = recv(connection, &buffer, buffer.count, 0)
+            lock.lock()
+            receivedBytes += max(received, 0)
+            lock.unlock()
             switch behaviour {
             case .silent: continue
             case .stallsMidBody:
@@ -312,21 +315,12 @@ public final class FakeUpstream: @unchecked Sendable {
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         port = 0
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, chmod(path, mode) == 0, listen(listener, Self.backlog(behaviour)) == 0 else { throw POSIXError(.EACCES) }
+        guard UnixSocketAddress.with(path, { bind(listener, $0, $1) }) == 0, chmod(path, mode) == 0, listen(listener, Self.backlog(behaviour)) == 0
+        else { throw POSIXError(.EACCES) }
         start {
             socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         } connect: { descriptor in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+            UnixSocketAddress.with(path) { Glibc.connect(descriptor, $0, $1) }
         }
     }
 

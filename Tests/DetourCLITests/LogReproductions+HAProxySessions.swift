@@ -1,0 +1,80 @@
+import DetourTestSupport
+import Foundation
+
+/// HAProxy sessions ended by something other than the visitor and the request: a server that
+/// falls silent halfway through its body (`sD--`), an operator's `shutdown sessions` on the
+/// stats socket (`K`), and a server set down under `on-marked-down shutdown-sessions` (`D`),
+/// each while the server thinks (`…H--`, 502) or halfway through its body (`…D--`, the server's
+/// 200 cut short).
+extension LogReproduction {
+    static let haproxySessions: [LogReproduction] = [
+        .init(name: "HAProxy, a server that falls silent in the middle of its body", slugs: ["upstream-timed-out"], status: 200) {
+            try with(.stallsMidBody) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
+        },
+        // A visitor who leaves while the server thinks: with `option abortonclose` HAProxy ends
+        // the session at once (`CH--`); without it, it waits for the server until `timeout
+        // server` and logs `sH--` and 504, as if the visitor had waited.
+        .init(name: "HAProxy with abortonclose, a visitor who leaves while the server thinks", slugs: ["client-closed-request"], status: 0) {
+            try with(.silent) { try leaves($0, defaults: "option abortonclose") }
+        },
+        .init(name: "HAProxy without abortonclose, a visitor who leaves while the server thinks", slugs: ["upstream-timed-out"], status: 0) {
+            try with(.silent) { try leaves($0, defaults: "") }
+        },
+        .init(name: "HAProxy, an operator's shutdown sessions while the server thinks", slugs: [], status: 502) {
+            try with(.silent) { try cut($0, by: "shutdown sessions server app/app1") }
+        },
+        .init(name: "HAProxy, an operator's shutdown sessions during the body", slugs: [], status: 200) {
+            try with(.stallsMidBody) { try cut($0, by: "shutdown sessions server app/app1") }
+        },
+        .init(name: "HAProxy, a server put in maintenance while it thinks", slugs: ["health-checks-mark-all-backends-down"], status: 502) {
+            try with(.silent) { try cut($0, by: "disable server app/app1") }
+        },
+        .init(name: "HAProxy, a server set down during the body", slugs: ["health-checks-mark-all-backends-down"], status: 200) {
+            try with(.stallsMidBody) { try cut($0, by: "set server app/app1 health down") }
+        },
+    ]
+
+    /// HAProxy proxying to `upstream` with `defaults`, asked by a visitor who gives up after half
+    /// a second; its log once it has the request's line.
+    private static func leaves(_ upstream: FakeUpstream, defaults: String) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let port = LoopbackPort.free()
+        try folder.write([
+            "haproxy.cfg": Reproduce.haproxyConfig(port: port, defaults: defaults, backends: "backend app\n    server app1 127.0.0.1:\(upstream.port)")
+        ])
+        let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
+        defer { haproxy.stop() }
+        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }
+        let status = try Visitor.status("http://127.0.0.1:\(port)/", seconds: 0.5)
+        _ = Poll.until(timeout: 5) { haproxy.log.contains("\"GET / HTTP/1.1\"") }
+        return .init(status: status, log: haproxy.log)
+    }
+
+    /// HAProxy with an admin stats socket, proxying to `upstream` with `on-marked-down
+    /// shutdown-sessions`, asked once; `command` goes to the stats socket once the upstream has
+    /// the request (and a moment more, for its answer to be on its way).
+    private static func cut(_ upstream: FakeUpstream, by command: String) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let port = LoopbackPort.free()
+        let socket = folder.path + "/admin.sock"
+        try folder.write([
+            "haproxy.cfg": Reproduce.haproxyConfig(
+                port: port, global: "stats socket \(socket) level admin", serverTimeout: "5s",
+                backends: "backend app\n    server app1 127.0.0.1:\(upstream.port) on-marked-down shutdown-sessions")
+        ])
+        let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
+        defer { haproxy.stop() }
+        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }
+        let asked = DispatchGroup()
+        nonisolated(unsafe) var status = 0
+        DispatchQueue.global().async(group: asked) { status = (try? Visitor.status("http://127.0.0.1:\(port)/")) ?? 0 }
+        guard upstream.waitUntilReceived(1) else { throw ReproductionError(message: "the request never reached the upstream\n\(haproxy.log)") }
+        usleep(300_000)
+        guard UnixSocketAddress.exchange(socket, command + "\n") != nil else { throw ReproductionError(message: "no stats socket at \(socket)") }
+        asked.wait()
+        usleep(200_000)
+        return .init(status: status, log: haproxy.log)
+    }
+}
