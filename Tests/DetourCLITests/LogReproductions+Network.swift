@@ -4,7 +4,8 @@ import Foundation
 /// Failures of the proxy host's own network, each server in a network namespace of its own (see
 /// `PrivateNetwork`), which needs root, as CI has: an upstream the kernel has no route to (113:
 /// No route to host), a host that is down or a firewall rejecting with `icmp-host-prohibited`;
-/// and no local port or address to connect from (99: Cannot assign requested address).
+/// and no local port or address to connect from (99: Cannot assign requested address), for
+/// which an address to bind to that no interface holds needs no namespace.
 extension LogReproduction {
     private static let unroutable = "\(PrivateNetwork.unreachableHost):8080"
     /// Nothing listens there; with no local port or address the connect fails before it is tried.
@@ -39,6 +40,17 @@ extension LogReproduction {
             runnable: getuid() == 0
         ) {
             try haproxy(upstream: local, shortage: .localPorts)
+        },
+        // An address to connect from that no interface holds (192.0.2.1, TEST-NET-1): no
+        // namespace needed, the bind fails before anything is sent.
+        .init(name: "nginx, proxy_bind to an address the host does not have", slugs: ["cannot-assign-requested-address"], status: 500) {
+            try Reproduce.nginx(location: "location / { proxy_bind 192.0.2.1; proxy_pass http://\(local); }")
+        },
+        .init(
+            name: "HAProxy, a source address the host does not have", slugs: ["cannot-assign-requested-address", "upstream-connection-refused"],
+            status: 503
+        ) {
+            try Reproduce.haproxy(server: "\(local) source 192.0.2.1")
         },
         .init(name: "Varnish, no local port left", slugs: ["cannot-assign-requested-address"], status: 503, runnable: getuid() == 0) {
             try varnish(upstream: local, shortage: .localPorts)
