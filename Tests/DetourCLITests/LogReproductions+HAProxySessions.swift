@@ -1,11 +1,12 @@
 import DetourTestSupport
 import Foundation
 
-/// HAProxy sessions ended by something other than the visitor and the request: a server that
-/// falls silent halfway through its body (`sD--`), an operator's `shutdown sessions` on the
-/// stats socket (`K`), and a server set down under `on-marked-down shutdown-sessions` (`D`),
-/// each while the server thinks (`…H--`, 502) or halfway through its body (`…D--`, the server's
-/// 200 cut short).
+/// HAProxy sessions ended by something other than the request's own failure: a visitor who
+/// leaves while the server thinks or while queued (`CH--`, `CQ--`, or `sH--` without `option
+/// abortonclose`), a server that falls silent halfway through its body (`sD--`), an operator's
+/// `shutdown sessions` on the stats socket (`K`), and a server set down under `on-marked-down
+/// shutdown-sessions` (`D`), each while the server thinks (`…H--`, 502) or halfway through its
+/// body (`…D--`, the server's 200 cut short).
 extension LogReproduction {
     static let haproxySessions: [LogReproduction] = [
         .init(name: "HAProxy, a server that falls silent in the middle of its body", slugs: ["upstream-timed-out"], status: 200) {
@@ -19,6 +20,17 @@ extension LogReproduction {
         },
         .init(name: "HAProxy without abortonclose, a visitor who leaves while the server thinks", slugs: ["upstream-timed-out"], status: 0) {
             try with(.silent) { try leaves($0, defaults: "") }
+        },
+        // The same while the request waits in the queue (the server's one connection held by
+        // another visitor, whose answer times out): `CQ--`.
+        .init(
+            name: "HAProxy with abortonclose, a visitor who leaves while queued", slugs: ["client-closed-request", "upstream-timed-out"], status: 0
+        ) {
+            try with(.silent) {
+                try Reproduce.haproxy(
+                    server: "127.0.0.1:\($0.port) maxconn 1", defaults: "option abortonclose\n    timeout queue 5s", concurrent: 2,
+                    options: ["--max-time", "0.5"])
+            }
         },
         .init(name: "HAProxy, an operator's shutdown sessions while the server thinks", slugs: [], status: 502) {
             try with(.silent) { try cut($0, by: "shutdown sessions server app/app1") }
