@@ -93,6 +93,15 @@ extension LogReproduction {
     /// nginx's location proxying everything to a port.
     private static func proxyPass(_ port: Int) -> String { "location / { proxy_pass http://127.0.0.1:\(port); }" }
 
+    /// Where `make test-deps` put gunicorn 23 from PyPI (Debian 12 ships 20.1).
+    private static func gunicorn23() throws -> String {
+        let gunicorn = Repository.root.appendingPathComponent(".build-python/gunicorn-23").path
+        guard FileManager.default.fileExists(atPath: gunicorn + "/gunicorn") else {
+            throw ReproductionError(message: "gunicorn 23 is not in \(gunicorn): run make test-deps")
+        }
+        return gunicorn
+    }
+
     /// gunicorn 20.1's arguments for the app in a folder on a port, with one worker.
     static func gunicornArguments(_ folder: String, _ port: Int) -> [String] {
         ["--chdir", folder, "--bind", "127.0.0.1:\(port)", "--workers", "1", "app:application"]
@@ -155,14 +164,17 @@ extension LogReproduction {
         },
         // gunicorn 21 and later name the signal and guess why (Debian 12 ships 20.1; make test-deps installs 23 from PyPI).
         .init(name: "nginx + gunicorn 23, a worker the OOM killer ends (SIGKILL)", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
-            let gunicorn = Repository.root.appendingPathComponent(".build-python/gunicorn-23").path
-            guard FileManager.default.fileExists(atPath: gunicorn + "/gunicorn") else {
-                throw ReproductionError(message: "gunicorn 23 is not in \(gunicorn): run make test-deps")
-            }
-            return try slowPython(
+            try slowPython(
                 server: "python3", { ["-m", "gunicorn", "--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "30", "--workers", "1", "app:application"] },
-                environment: ["PYTHONPATH": gunicorn], killWith: SIGKILL
+                environment: ["PYTHONPATH": try gunicorn23()], killWith: SIGKILL
             ) { "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }" }
+        },
+        // A worker that exits by itself with a code: gunicorn 23 logs `Worker (pid:…) exited with
+        // code 1` twice (with and without a full stop; 20.1 says nothing but for codes 3 and 4).
+        .init(name: "nginx + gunicorn 23, a view that ends its worker (os._exit)", slugs: ["upstream-closed-connection"], status: 502) {
+            try slowPython(
+                server: "python3", app: dyingView("os._exit(1)", imports: "import os"), { ["-m", "gunicorn"] + gunicornArguments($0, $1) },
+                environment: ["PYTHONPATH": try gunicorn23()], settle: 0.5, location: proxyPass)
         },
         .init(name: "nginx + gunicorn, an application that fails as it loads", slugs: ["upstream-connection-refused"], status: 502) {
             try pythonServerThatExits(app: "import missing_module\n") { port, log in
