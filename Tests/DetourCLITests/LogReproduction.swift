@@ -51,11 +51,14 @@ enum Reproduce {
         try nginx(servers, workerConnections: workerConnections) { port, _ in try ask(port) }
     }
 
-    /// The same, `ask` also given the server (to pin its workers down).
-    static func nginx(_ servers: String, workerConnections: Int = 64, ask: (Int, NginxServer) throws -> Int) throws -> LogReproduction.Outcome {
+    /// The same, `ask` also given the server (to pin its workers down); `main` goes into the
+    /// main context.
+    static func nginx(_ servers: String, main: String = "", workerConnections: Int = 64, ask: (Int, NginxServer) throws -> Int) throws
+        -> LogReproduction.Outcome
+    {
         let port = LoopbackPort.free()
         let nginx = try NginxServer(
-            config: "error_log {{PREFIX}}/error.log info;\n"
+            config: "\(main)\nerror_log {{PREFIX}}/error.log info;\n"
                 + NginxServer.httpBlock(servers.replacingOccurrences(of: "PORT", with: String(port)), workerConnections: workerConnections))
         defer { nginx.stop() }
         let deadline = Date().addingTimeInterval(10)

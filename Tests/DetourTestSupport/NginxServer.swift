@@ -43,6 +43,26 @@ public final class NginxServer {
         while Date() < deadline, workers.contains(where: { ServerProcess.isStopped($0) != stopped }) { usleep(1_000) }
     }
 
+    /// Sets each worker's open-files limit (soft and hard) so that exactly `free` more
+    /// descriptors can be opened, whatever it opened to start. A new descriptor takes the
+    /// lowest unused number and must be below the limit, so the limit is the unused number
+    /// after the first `free` (holes left by closed ones count).
+    /// (util-linux's `prlimit`: glibc's call is not reachable from Swift.)
+    public func limitWorkersOpenFiles(free: Int) throws {
+        let prlimit = try RequiredTool.find("prlimit")
+        for worker in ServerProcess.signalChildren(of: process.processIdentifier, 0) {
+            let open = Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker)/fd")) ?? []).compactMap { Int($0) })
+            var limit = 0
+            var unused = 0
+            while open.contains(limit) || unused < free {
+                if !open.contains(limit) { unused += 1 }
+                limit += 1
+            }
+            let result = try ProcessRunner.run(prlimit, ["--pid", String(worker), "--nofile=\(limit):\(limit)"], in: folder.url)
+            guard result.status == 0 else { throw POSIXError(.EPERM) }
+        }
+    }
+
     public func stop() {
         if process.isRunning {
             // A worker a failed test left stopped would never quit.
