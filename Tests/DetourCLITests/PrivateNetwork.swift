@@ -33,8 +33,8 @@ enum PrivateNetwork {
     /// Starts `command` (a server on 127.0.0.1:`port`, its output appended to `log`) in a new
     /// namespace, makes it lack `shortage` once the port is open, asks `path` once with curl,
     /// runs `report` (a log reader such as varnishlog: its command, and the file its output
-    /// goes to), stops the server by its PID and waits for it. The status curl got: 0 when the answer was not HTTP, -1
-    /// when the server never opened the port.
+    /// goes to), stops the server by its PID and waits for it. The status curl got: 0 when the
+    /// answer was not HTTP, -1 when the server never opened the port.
     static func ask(
         _ command: [String], port: Int, path: String = "/", log: String, shortage: Shortage = .none,
         report: (command: [String], into: String)? = nil
