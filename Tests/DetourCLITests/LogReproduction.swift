@@ -117,26 +117,41 @@ enum Reproduce {
     ) throws
         -> LogReproduction.Outcome
     {
+        try haproxy(server: server, defaults: defaults, logFormat: logFormat) { port, _ in
+            usleep(UInt32(settle * 1_000_000))
+            let url = "http://127.0.0.1:\(port)\(path)"
+            // Earlier requests hold the server's connections while the last one is asked.
+            let holding = DispatchGroup()
+            for _ in 1..<max(concurrent, 1) {
+                DispatchQueue.global().async(group: holding) { _ = try? Visitor.status(url) }
+                usleep(200_000)
+            }
+            let status = try Visitor.status(url, options)
+            holding.wait()
+            usleep(200_000)
+            return status
+        }
+    }
+
+    /// The same HAProxy, `global` and `defaults` in those sections and `timeout server`
+    /// `serverTimeout`, asked by `ask` (given its port and the running server) for the status
+    /// the visitor gets; its log once `ask` returns.
+    static func haproxy(
+        server: String, global: String = "", defaults: String = "", serverTimeout: String = "1s", logFormat: String = "option httplog",
+        ask: (Int, ServerProcess) throws -> Int
+    ) throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
         try folder.write([
-            "haproxy.cfg": haproxyConfig(port: port, defaults: defaults, backends: "backend app\n    server app1 \(server)", logFormat: logFormat)
+            "haproxy.cfg": haproxyConfig(
+                port: port, global: global, defaults: defaults, serverTimeout: serverTimeout, backends: "backend app\n    server app1 \(server)",
+                logFormat: logFormat)
         ])
         let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
         defer { haproxy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }
-        usleep(UInt32(settle * 1_000_000))
-        let url = "http://127.0.0.1:\(port)\(path)"
-        // Earlier requests hold the server's connections while the last one is asked.
-        let holding = DispatchGroup()
-        for _ in 1..<max(concurrent, 1) {
-            DispatchQueue.global().async(group: holding) { _ = try? Visitor.status(url) }
-            usleep(200_000)
-        }
-        let status = try Visitor.status(url, options)
-        holding.wait()
-        usleep(200_000)
+        let status = try ask(port, haproxy)
         return .init(status: status, log: haproxy.log)
     }
 

@@ -49,44 +49,32 @@ extension LogReproduction {
     /// HAProxy proxying to `upstream` with `defaults`, asked by a visitor who gives up after half
     /// a second; its log once it has the request's line.
     private static func leaves(_ upstream: FakeUpstream, defaults: String) throws -> Outcome {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let port = LoopbackPort.free()
-        try folder.write([
-            "haproxy.cfg": Reproduce.haproxyConfig(port: port, defaults: defaults, backends: "backend app\n    server app1 127.0.0.1:\(upstream.port)")
-        ])
-        let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
-        defer { haproxy.stop() }
-        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }
-        let status = try Visitor.status("http://127.0.0.1:\(port)/", seconds: 0.5)
-        _ = Poll.until(timeout: 5) { haproxy.log.contains("\"GET / HTTP/1.1\"") }
-        return .init(status: status, log: haproxy.log)
+        try Reproduce.haproxy(server: "127.0.0.1:\(upstream.port)", defaults: defaults) { port, haproxy in
+            let status = try Visitor.status("http://127.0.0.1:\(port)/", seconds: 0.5)
+            _ = Poll.until(timeout: 5) { haproxy.log.contains("\"GET / HTTP/1.1\"") }
+            return status
+        }
     }
 
     /// HAProxy with an admin stats socket, proxying to `upstream` with `on-marked-down
     /// shutdown-sessions`, asked once; `command` goes to the stats socket once the upstream has
     /// the request (and a moment more, for its answer to be on its way).
     private static func cut(_ upstream: FakeUpstream, by command: String) throws -> Outcome {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let port = LoopbackPort.free()
-        let socket = folder.path + "/admin.sock"
-        try folder.write([
-            "haproxy.cfg": Reproduce.haproxyConfig(
-                port: port, global: "stats socket \(socket) level admin", serverTimeout: "5s",
-                backends: "backend app\n    server app1 127.0.0.1:\(upstream.port) on-marked-down shutdown-sessions")
-        ])
-        let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
-        defer { haproxy.stop() }
-        guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: haproxy.log) }
-        let asked = DispatchGroup()
-        nonisolated(unsafe) var status = 0
-        DispatchQueue.global().async(group: asked) { status = (try? Visitor.status("http://127.0.0.1:\(port)/")) ?? 0 }
-        guard upstream.waitUntilReceived(1) else { throw ReproductionError(message: "the request never reached the upstream\n\(haproxy.log)") }
-        usleep(300_000)
-        guard UnixSocketAddress.exchange(socket, command + "\n") != nil else { throw ReproductionError(message: "no stats socket at \(socket)") }
-        asked.wait()
-        usleep(200_000)
-        return .init(status: status, log: haproxy.log)
+        let sockets = try TemporaryFolder()
+        defer { sockets.remove() }
+        let socket = sockets.path + "/admin.sock"
+        return try Reproduce.haproxy(
+            server: "127.0.0.1:\(upstream.port) on-marked-down shutdown-sessions", global: "stats socket \(socket) level admin", serverTimeout: "5s"
+        ) { port, haproxy in
+            let asked = DispatchGroup()
+            nonisolated(unsafe) var status = 0
+            DispatchQueue.global().async(group: asked) { status = (try? Visitor.status("http://127.0.0.1:\(port)/")) ?? 0 }
+            guard upstream.waitUntilReceived(1) else { throw ReproductionError(message: "the request never reached the upstream\n\(haproxy.log)") }
+            usleep(300_000)
+            guard UnixSocketAddress.exchange(socket, command + "\n") != nil else { throw ReproductionError(message: "no stats socket at \(socket)") }
+            asked.wait()
+            usleep(200_000)
+            return status
+        }
     }
 }
