@@ -124,8 +124,6 @@ enum UWSGIRoutineLines {
         "*** Operational MODE: single process ***",
         "no-server mode requested. Goodbye.",
         "*** uWSGI is running in multiple interpreter mode ***",
-        "no request plugin is loaded, you will not be able to manage requests.",
-        "you may need to install the package for your language of choice, or simply load it with --plugin.",
         "gracefully (RE)spawned uWSGI master process (pid: …)",
         "spawned uWSGI master process (pid: …)",
         "spawned uWSGI worker 1 (and the only) (pid: …, cores: …)",

@@ -3,7 +3,9 @@ import Foundation
 
 /// The reproductions with uWSGI 2.0 (Debian 12's, with its Python 3 plugin) behind nginx's
 /// `uwsgi_pass`: a worker past harakiri, killed or crashing; an application that does not load;
-/// a request too big for uWSGI's buffer; a visitor who leaves; and its port already taken.
+/// a request too big for uWSGI's buffer; a visitor who leaves or stops reading; its port already
+/// taken; HTTP sent to its own protocol, or its protocol with no plugin to answer it; and its HTTP
+/// router failing to reach a node.
 extension LogReproduction {
     /// nginx's location passing every request to uWSGI on `port`.
     private static func uwsgiPass(_ port: Int) -> String {
@@ -11,10 +13,12 @@ extension LogReproduction {
     }
 
     /// uWSGI's arguments for app.py in a folder on a port: a master and one worker, stopped by
-    /// SIGTERM (uWSGI 2.0 reloads on it otherwise), and `extra`.
-    private static func uwsgiArguments(_ extra: [String] = []) -> (String, Int) -> [String] {
+    /// SIGTERM (uWSGI 2.0 reloads on it otherwise), and `extra`; without `app`, the app is
+    /// named elsewhere (an option a plugin defines).
+    private static func uwsgiArguments(_ extra: [String] = [], app: Bool = true) -> (String, Int) -> [String] {
         { folder, port in
-            ["--socket", "127.0.0.1:\(port)", "--chdir", folder, "--wsgi-file", "app.py", "--processes", "1", "--master", "--die-on-term"] + extra
+            ["--socket", "127.0.0.1:\(port)", "--chdir", folder] + (app ? ["--wsgi-file", "app.py"] : []) + ["--processes", "1", "--master", "--die-on-term"]
+                + extra
         }
     }
 
@@ -41,6 +45,55 @@ extension LogReproduction {
         let status = try Visitor.status("http://127.0.0.1:\(port)/", options)
         usleep(300_000)
         return .init(status: status, log: uwsgi.log)
+    }
+
+    /// uWSGI's HTTP router alone on a free port, sending every request to `node` with a 1 s
+    /// connect timeout, asked once.
+    private static func uwsgiRouter(to node: Int) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let port = LoopbackPort.free()
+        let arguments = ["--plugin", "http", "--http", "127.0.0.1:\(port)", "--http-to", "127.0.0.1:\(node)", "--http-connect-timeout", "1", "--master"]
+        let uwsgi = try ServerProcess("uwsgi", arguments + ["--die-on-term"], log: folder.url.appendingPathComponent("server.log"))
+        defer { uwsgi.stop() }
+        _ = LoopbackPort.waitUntilOpen(port)
+        let status = try Visitor.status("http://127.0.0.1:\(port)/")
+        usleep(300_000)
+        return .init(status: status, log: uwsgi.log)
+    }
+
+    /// uWSGI with its own protocol on `--socket`, asked directly by curl at `url` (`PORT` its
+    /// port) once with each of `asks` (curl's options); the status is the last one's.
+    private static func uwsgiAskedDirectly(_ url: String, _ asks: [[String]]) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["app.py": view("pass")])
+        let port = LoopbackPort.free()
+        let uwsgi = try ServerProcess("uwsgi_python3", uwsgiArguments()(folder.path, port), log: folder.url.appendingPathComponent("server.log"))
+        defer { uwsgi.stop() }
+        _ = LoopbackPort.waitUntilOpen(port)
+        var status = -1
+        for options in asks { status = try Visitor.status(url.replacingOccurrences(of: "PORT", with: String(port)), options, seconds: 3) }
+        usleep(300_000)
+        return .init(status: status, log: uwsgi.log)
+    }
+
+    /// uWSGI serving HTTP itself (`--http-socket`) with a 1 s `--socket-timeout`, asked by a
+    /// visitor who reads nothing of an answer larger than the sockets between them hold.
+    private static func uwsgiToAVisitorWhoStopsReading() throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["app.py": view("pass", body: "b'x' * 32_000_000")])
+        let port = LoopbackPort.free()
+        let arguments = ["--http-socket", "127.0.0.1:\(port)", "--chdir", folder.path, "--wsgi-file", "app.py", "--socket-timeout", "1"]
+        let uwsgi = try ServerProcess(
+            "uwsgi_python3", arguments + ["--processes", "1", "--master", "--die-on-term"], log: folder.url.appendingPathComponent("server.log"))
+        defer { uwsgi.stop() }
+        _ = LoopbackPort.waitUntilOpen(port)
+        let visitor = try VisitorConnection(port: port)
+        guard visitor.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n") else { return .init(status: 0, log: uwsgi.log) }
+        sleep(3)
+        return .init(status: visitor.status(), log: uwsgi.log)
     }
 
     /// uWSGI with a backlog of two (`--listen 2`) and one worker sleeping 5 s, behind nginx
@@ -131,6 +184,41 @@ extension LogReproduction {
             try slowPython(
                 server: "uwsgi_python3", app: view("time.sleep(2)", body: "b'x' * 8_000_000", imports: "import time"), uwsgiArguments(),
                 options: ["--max-time", "1"], settle: 2.5, location: uwsgiPass)
+        },
+        // uWSGI reads the first four bytes of "GET / HTTP/1.1" as its packet's header: the
+        // size is "ET" read little-endian, 21573, larger than any buffer-size. It closes unread.
+        .init(name: "nginx, proxy_pass to uWSGI's own protocol (--socket)", slugs: ["upstream-closed-connection"], status: 502) {
+            try slowPython(server: "uwsgi_python3", app: view("pass"), uwsgiArguments(), location: { "location / { proxy_pass http://127.0.0.1:\($0); }" })
+        },
+        // Debian's plain `uwsgi` loads no language plugin. It refuses a Python option on its
+        // command line, but ignores one from an ini file or, here, the environment; it warns
+        // that no request plugin is loaded and closes each request unanswered, naming the
+        // plugin the packet asked for (0: Python's).
+        .init(name: "nginx + uWSGI without its Python plugin", slugs: ["upstream-closed-connection", "application-errors"], status: 502) {
+            try slowPython(
+                server: "uwsgi", app: view("pass"), uwsgiArguments(app: false), environment: ["UWSGI_WSGI_FILE": "app.py"], location: uwsgiPass)
+        },
+        // A TLS handshake's first byte, 22, read as the plugin the packet asks for.
+        .init(name: "uWSGI's own protocol asked with TLS", slugs: ["upstream-closed-connection"], status: 0) {
+            try uwsgiAskedDirectly("https://127.0.0.1:PORT/", [["-k"]])
+        },
+        // Each method's second and third letters make another size; HTTP/2's preface, "PRI *",
+        // one more. curl gets no answer at all.
+        .init(name: "HTTP asked of uWSGI's own protocol, by each method and HTTP/2", slugs: ["upstream-closed-connection"], status: 0) {
+            try uwsgiAskedDirectly(
+                "http://127.0.0.1:PORT/",
+                ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"].map { ["-X", $0] } + [["--http2-prior-knowledge"]])
+        },
+        // The router gives the visitor no answer at all when the node cannot be reached.
+        .init(name: "uWSGI's HTTP router, a node that refuses the connection", slugs: ["upstream-connection-refused"], status: 0) {
+            try uwsgiRouter(to: LoopbackPort.free())
+        },
+        .init(name: "uWSGI's HTTP router, a node that never accepts the connection", slugs: ["upstream-connect-timeout"], status: 0) {
+            try with(.neverAccepts) { try uwsgiRouter(to: $0.port) }
+        },
+        // uWSGI gives up writing after --socket-timeout; what arrived begins with the status line.
+        .init(name: "uWSGI, a visitor who stops reading past --socket-timeout", slugs: ["client-closed-request"], status: 200) {
+            try uwsgiToAVisitorWhoStopsReading()
         },
         .init(name: "uWSGI, a port another process holds", slugs: ["configuration-refused"], status: -1) {
             try with(.answers) { holder in

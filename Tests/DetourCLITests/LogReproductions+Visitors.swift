@@ -18,7 +18,7 @@ extension LogReproduction {
         // sockets between them are full (nginx's send buffer held small), nginx waits
         // `send_timeout` and closes (`client timed out … while sending to client`, at info).
         // What arrived begins with the status line.
-        .init(name: "nginx, a visitor who stops reading past send_timeout", slugs: [], status: 200) {
+        .init(name: "nginx, a visitor who stops reading past send_timeout", slugs: ["client-closed-request"], status: 200) {
             try with(.streams) { upstream in
                 try Reproduce.nginx(
                     "server { listen 127.0.0.1:PORT sndbuf=32k; send_timeout 1s; location / { proxy_buffering off; proxy_pass http://127.0.0.1:\(upstream.port); } }"

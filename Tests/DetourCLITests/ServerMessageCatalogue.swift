@@ -101,13 +101,8 @@ struct ServerMessageCatalogue {
     /// `detour diagnose`'s matcher sends each verdict's example where the verdict says, and
     /// every emerg message (the server did not start or reload) to `emergSlug`.
     func checkDiagnoseFollowsTheVerdicts(emergSlug: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let (content, problems) = ContentLoader(root: Repository.content, displayRoot: "content").load()
-        let articles = try XCTUnwrap(content, "\(problems)").articles.filter { !$0.logPatterns.isEmpty }
-        let slugs = Set(articles.map(\.slug))
-        let matcher = LogMatcher(articles.map { LogCause(slug: $0.slug, title: $0.title, url: "", statuses: [], patterns: $0.logPatterns.map(\.value)) })
-        let explained = { (text: String, message: Message) -> String in
-            matcher.explanation(of: logLine(text, message)).map { articles[$0.cause].slug } ?? "-"
-        }
+        let (slugs, article) = try Self.shippedArticles()
+        let explained = { (text: String, message: Message) -> String in article(logLine(text, message)) }
         // A message logged at emerg while starting and at another level at run time is judged
         // as the run time writes it; the emerg rule below covers the other.
         let byKey = Dictionary(messages.filter { $0.level != "emerg" }.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
@@ -127,6 +122,15 @@ struct ServerMessageCatalogue {
         for message in messages where message.level == "emerg" {
             XCTAssertEqual(explained(filledIn(message), message), emergSlug, "\(message.source): \(message.text)", file: file, line: line)
         }
+    }
+
+    /// The slugs of the shipped articles with log patterns, and the one `detour diagnose` sends
+    /// a line to (`-`: none).
+    static func shippedArticles() throws -> (slugs: Set<String>, explaining: (String) -> String) {
+        let (content, problems) = ContentLoader(root: Repository.content, displayRoot: "content").load()
+        let articles = try XCTUnwrap(content, "\(problems)").articles.filter { !$0.logPatterns.isEmpty }
+        let matcher = LogMatcher(articles.map { LogCause(slug: $0.slug, title: $0.title, url: "", statuses: [], patterns: $0.logPatterns.map(\.value)) })
+        return (Set(articles.map(\.slug)), { matcher.explanation(of: $0).map { articles[$0.cause].slug } ?? "-" })
     }
 
     /// The Swift file `script` (of scripts/server-messages/) derives from the catalogue and its

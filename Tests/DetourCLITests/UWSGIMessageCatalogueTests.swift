@@ -25,6 +25,21 @@ final class UWSGIMessageCatalogueTests: XCTestCase {
         try ServerMessageCatalogue.checkDerivedFile(script: "uwsgi-routine.py", shipped: "Sources/DetourLogs/UWSGIRoutineLines.swift")
     }
 
+    /// uWSGI reads a packet's size from its second and third bytes, little-endian: HTTP sent to
+    /// its own protocol gives a size made of the method's letters, which the shipped patterns
+    /// tell from a request larger than buffer-size.
+    func testHTTPSentToItsProtocolIsToldFromARequestTooLarge() throws {
+        let (_, article) = try ServerMessageCatalogue.shippedArticles()
+        for start in ["GET /", "POST /", "HEAD /", "PUT /", "DELETE /", "OPTIONS /", "PATCH /", "PRI * HTTP/2.0"] {
+            let bytes = Array(start.utf8)
+            let size = Int(bytes[1]) | Int(bytes[2]) << 8
+            XCTAssertEqual(article("invalid request block size: \(size) (max 4096)...skip"), "upstream-closed-connection", start)
+        }
+        for size in [4097, 5117, 21574, 65535] {
+            XCTAssertEqual(article("invalid request block size: \(size) (max 4096)...skip"), "request-too-large", "\(size)")
+        }
+    }
+
     func testDiagnoseSendsEachLineWhereItsVerdictSays() throws {
         try catalogue.checkDiagnoseFollowsTheVerdicts(emergSlug: "configuration-refused")
     }
