@@ -6,7 +6,7 @@
 /// disabled` after its `connect() failed`, PHP-FPM's `exited on signal 15` after `execution
 /// timed out`. Across servers, the request itself joins them: nginx's `request: "GET /x.php
 /// HTTP/1.1"` and PHP-FPM's `(request: "GET /x.php")` in the same second (of the day: the two
-/// write their times differently) are one incident too.
+/// write their times differently) are one incident too. A subrequest is a request of its own.
 struct LogRequest: Equatable {
     /// The worker and connection (nginx), process and thread (Apache) or child (PHP-FPM), hashed.
     var key: UInt64?
@@ -45,7 +45,12 @@ struct LogRequest: Equatable {
         let end = min(line.count, time.prefix + lookedAt)
         // The quoted request is looked for only in the lines that write one (nginx, PHP-FPM).
         if let (key, level) = nginx(line, from: time.prefix, to: end) {
-            return LogRequest(key: key, requestKey: quotedRequest(line, from: time.prefix), second: secondOfDay(line[time.range]), isProblem: isProblem(level))
+            // A subrequest (`auth_request`, SSI, a mirror) is a request of its own on the
+            // connection: what its failure made of the main request (`auth request unexpected
+            // status: 502`) is another incident, which another article explains.
+            let ownKey = subrequest(line, from: time.prefix).map { key ^ $0 } ?? key
+            return LogRequest(
+                key: ownKey, requestKey: quotedRequest(line, from: time.prefix), second: secondOfDay(line[time.range]), isProblem: isProblem(level))
         }
         if let (key, level) = apache(line, from: time.prefix, to: end) {
             return LogRequest(key: key, second: secondOfDay(line[time.range]), isProblem: isProblem(level))
@@ -92,6 +97,15 @@ struct LogRequest: Equatable {
         at += 1
         while at < line.count, ![UInt8(ascii: " "), UInt8(ascii: "?"), UInt8(ascii: "\"")].contains(line[at]) { at += 1 }
         return LogHash.of(line[methodStart..<at])
+    }
+
+    /// nginx's `subrequest: "/auth"`: the subrequest's path, hashed.
+    private static func subrequest(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64? {
+        let marker = Array(", subrequest: \"".utf8)
+        guard let found = LogSearch.end(of: marker, in: UnsafeBufferPointer(rebasing: line[start...])) else { return nil }
+        let pathStart = start + found
+        guard let close = line[pathStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return LogHash.of(line[pathStart..<close]) &* 0x9e37_79b9_7f4a_7c15
     }
 
     /// ` [error] 1234#1234: *56 `: the level, then the key from the pid to the connection.

@@ -118,6 +118,30 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(found["refused"]?.incidents, 1)
     }
 
+    /// A subrequest's failure and what it made of the request that asked are two incidents, each
+    /// under its own article; a second line of the subrequest stays in its incident.
+    func testAnNginxSubrequestIsARequestOfItsOwn() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(
+                slug: "refused", title: "Refused", url: "https://h/a/", statuses: [502],
+                patterns: ["connect() failed (111: Connection refused) while connecting to upstream"]),
+            LogCause(slug: "auth", title: "Auth", url: "https://h/b/", statuses: [500], patterns: ["auth request unexpected status: 502"]),
+            LogCause(slug: "disabled", title: "Disabled", url: "https://h/c/", statuses: [502], patterns: ["upstream server temporarily disabled"]),
+        ])
+        read(
+            [
+                "2026/12/01 17:00:34 [error] 11560#11560: *2 connect() failed (111: Connection refused) while connecting to upstream, client: 127.0.0.1, server: , request: \"GET / HTTP/1.1\", subrequest: \"/auth\", upstream: \"http://127.0.0.1:4180/auth\", host: \"a\"",
+                "2026/12/01 17:00:34 [warn] 11560#11560: *2 upstream server temporarily disabled while connecting to upstream, client: 127.0.0.1, server: , request: \"GET / HTTP/1.1\", subrequest: \"/auth\", upstream: \"http://127.0.0.1:4180/auth\", host: \"a\"",
+                "2026/12/01 17:00:34 [error] 11560#11560: *2 auth request unexpected status: 502 while sending to client, client: 127.0.0.1, server: , request: \"GET / HTTP/1.1\", host: \"a\"",
+            ], into: &diagnosis)
+        let found = Dictionary(uniqueKeysWithValues: diagnosis.results.map { ($0.cause.slug, $0) })
+        XCTAssertEqual(found["refused"]?.count, 2, "the subrequest's second line joins its first")
+        XCTAssertEqual(found["refused"]?.incidents, 1)
+        XCTAssertEqual(found["auth"]?.count, 1)
+        XCTAssertEqual(found["auth"]?.incidents, 1)
+        XCTAssertNil(found["disabled"])
+    }
+
     func testNginxsAndPHPFPMsLinesOfOneRequestAreOneIncident() {
         var diagnosis = Diagnosis(causes: [
             LogCause(
