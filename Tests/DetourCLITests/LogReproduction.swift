@@ -38,6 +38,20 @@ enum Visitor {
         return Int(result.stdout.trimmingCharacters(in: .whitespaces)) ?? 0
     }
 
+    /// The status of the last of `holders + 1` visitors asking `url` a fifth of a second apart,
+    /// the earlier ones still waiting for their answers (holding the server's connections or
+    /// workers) when it asks; it returns once all have their answers.
+    static func status(_ url: String, _ options: [String] = [], after holders: Int) throws -> Int {
+        let holding = DispatchGroup()
+        for _ in 0..<max(holders, 0) {
+            DispatchQueue.global().async(group: holding) { _ = try? status(url) }
+            usleep(200_000)
+        }
+        let last = try status(url, options)
+        holding.wait()
+        return last
+    }
+
     static let webSocket = [
         "-H", "Connection: Upgrade", "-H", "Upgrade: websocket", "-H", "Sec-WebSocket-Version: 13", "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
     ]
@@ -119,15 +133,7 @@ enum Reproduce {
     {
         try haproxy(server: server, defaults: defaults, logFormat: logFormat) { port, _ in
             usleep(UInt32(settle * 1_000_000))
-            let url = "http://127.0.0.1:\(port)\(path)"
-            // Earlier requests hold the server's connections while the last one is asked.
-            let holding = DispatchGroup()
-            for _ in 1..<max(concurrent, 1) {
-                DispatchQueue.global().async(group: holding) { _ = try? Visitor.status(url) }
-                usleep(200_000)
-            }
-            let status = try Visitor.status(url, options)
-            holding.wait()
+            let status = try Visitor.status("http://127.0.0.1:\(port)\(path)", options, after: concurrent - 1)
             usleep(200_000)
             return status
         }
@@ -208,6 +214,13 @@ enum Reproduce {
     static func apache(_ directives: String, root: String? = nil, path: String = "/", options: [String] = [], modules: [String] = apacheModules) throws
         -> LogReproduction.Outcome
     {
+        try apache(directives, root: root, modules: modules) { port in try Visitor.status("http://127.0.0.1:\(port)\(path)", options) }
+    }
+
+    /// The same, asked by `ask` with Apache's port; it returns the status the visitor got.
+    static func apache(_ directives: String, root: String? = nil, modules: [String] = apacheModules, ask: (Int) throws -> Int) throws
+        -> LogReproduction.Outcome
+    {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let root = root ?? folder.path
@@ -220,7 +233,7 @@ enum Reproduce {
         let opened = LoopbackPort.waitUntilOpen(port, while: { apache.isRunning })
         usleep(200_000)
         guard opened, apache.isRunning else { return .init(status: -1, log: ((try? folder.read("error.log")) ?? "") + apache.log) }
-        let status = try Visitor.status("http://127.0.0.1:\(port)\(path)", options)
+        let status = try ask(port)
         usleep(200_000)
         apache.stop()
         return .init(status: status, log: ((try? folder.read("error.log")) ?? "") + apache.log)

@@ -400,6 +400,25 @@ extension LogReproduction {
         .init(name: "Apache, a backend that never answers", slugs: ["upstream-timed-out"], status: 502) {
             try with(.silent) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ timeout=1") }
         },
+        // Two worker threads in all, both waiting on a backend that never answers: the MPM says
+        // so at its next check (once a second), and the third visitor waits in the listen queue
+        // for a thread, then for the backend too.
+        .init(name: "Apache, every worker thread busy (MaxRequestWorkers)", slugs: ["overload-and-queues", "upstream-timed-out"], status: 502) {
+            try with(.silent) { upstream in
+                try Reproduce.apache(
+                    """
+                    ServerLimit 1
+                    StartServers 1
+                    ThreadLimit 2
+                    ThreadsPerChild 2
+                    MaxRequestWorkers 2
+                    MinSpareThreads 1
+                    MaxSpareThreads 2
+                    ProxyPass / http://127.0.0.1:\(upstream.port)/ timeout=2
+                    """
+                ) { port in try Visitor.status("http://127.0.0.1:\(port)/", after: 2) }
+            }
+        },
         .init(name: "Apache, a backend that closes without answering", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.closes) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },
