@@ -18,6 +18,19 @@ extension LogReproduction {
         return try Reproduce.apache(directives(site.path), root: site.path, modules: Reproduce.apacheModules + modules)
     }
 
+    /// Apache's workers as nobody, asked for a file in a folder of mode 700 (the site's folder
+    /// granted, with `override`).
+    private static func apacheBehindAClosedFolder(override: String) throws -> Outcome {
+        let site = try TemporaryFolder()
+        defer { site.remove() }
+        try site.write(["private/report.html": "report"])
+        chmod(site.path, 0o755)
+        chmod(site.path + "/private", 0o700)
+        return try Reproduce.apache(
+            "User nobody\nGroup nogroup\n<Directory \(site.path)>\n    Require all granted\n    \(override)\n</Directory>", root: site.path,
+            path: "/private/report.html")
+    }
+
     static let requests: [LogReproduction] = [
         .init(name: "nginx, a request line over large_client_header_buffers", slugs: ["request-too-large"], status: 414) {
             try Reproduce.nginx(location: "location / { return 200; }", path: longPath)
@@ -71,6 +84,18 @@ extension LogReproduction {
             try apacheFolder(modules: ["dir", "autoindex"]) {
                 "DirectoryIndex index.html\n<Directory \($0)>\n    Require all granted\n    Options -Indexes\n</Directory>"
             }
+        },
+        // As root, as CI runs: the workers run as nobody, who may not enter a folder of mode
+        // 700 on the way to the file. Apache looks for the folder's .htaccess first, unless
+        // AllowOverride None tells it not to; then the walk to the file says it.
+        .init(name: "Apache, a file behind a folder its user may not enter", slugs: ["forbidden-by-configuration"], status: 403, runnable: getuid() == 0) {
+            try apacheBehindAClosedFolder(override: "")
+        },
+        .init(
+            name: "Apache with AllowOverride None, a file behind a folder its user may not enter", slugs: ["forbidden-by-configuration"], status: 403,
+            runnable: getuid() == 0
+        ) {
+            try apacheBehindAClosedFolder(override: "AllowOverride None")
         },
         .init(name: "Apache, a request line over LimitRequestLine", slugs: ["request-too-large"], status: 414) {
             try Reproduce.apache("LogLevel info", path: longPath)
