@@ -18,6 +18,9 @@ struct LogRequest: Equatable {
     var isApplication = false
     /// The second of the day the line was written (`LogRequest.secondOfDay`).
     var second: UInt64
+    /// Whether the line was written in the first tenth of its second, as far as its time says:
+    /// the line before it of the same request may carry the second before.
+    var secondJustBegun = false
     /// Whether the line is a warning or worse, not `info`, `notice` or `debug`: only such
     /// lines belong to a failed request's incident (an idle keepalive connection closing later
     /// in the same second does not).
@@ -32,10 +35,13 @@ struct LogRequest: Equatable {
     var keptKeys: [UInt64] { [mixed(key), mixed(requestKey.map { $0 ^ Self.side(isApplication) })].compactMap { $0 } }
 
     /// The keys a line looks its incident up by: its own, and the request as the other side
-    /// quoted it.
-    var lookedUpKeys: [UInt64] { [mixed(key), mixed(requestKey.map { $0 ^ Self.side(!isApplication) })].compactMap { $0 } }
+    /// quoted it; in the first tenth of a second, its own in the second before too (a
+    /// request's lines a few milliseconds apart on either side of a second's turn).
+    var lookedUpKeys: [UInt64] {
+        [mixed(key), mixed(requestKey.map { $0 ^ Self.side(!isApplication) }), secondJustBegun ? mixed(key, in: second &- 1) : nil].compactMap { $0 }
+    }
 
-    private func mixed(_ key: UInt64?) -> UInt64? { key.map { ($0 ^ second) &* 0x100_0000_01b3 } }
+    private func mixed(_ key: UInt64?, in second: UInt64? = nil) -> UInt64? { key.map { ($0 ^ (second ?? self.second)) &* 0x100_0000_01b3 } }
 
     private static func side(_ application: Bool) -> UInt64 { application ? 0x5bd1_e995_5bd1_e995 : 0 }
 
@@ -43,6 +49,7 @@ struct LogRequest: Equatable {
     static func of(_ line: UnsafeBufferPointer<UInt8>, time: LogTime?) -> LogRequest? {
         guard let time, !time.isEpoch, time.prefix > 0 else { return nil }
         let end = min(line.count, time.prefix + lookedAt)
+        let clock = secondOfDay(line[time.range])
         // The quoted request is looked for only in the lines that write one (nginx, PHP-FPM).
         if let (key, level) = nginx(line, from: time.prefix, to: end) {
             // A subrequest (`auth_request`, SSI, a mirror) is a request of its own on the
@@ -50,14 +57,16 @@ struct LogRequest: Equatable {
             // status: 502`) is another incident, which another article explains.
             let ownKey = subrequest(line, from: time.prefix).map { key ^ $0 } ?? key
             return LogRequest(
-                key: ownKey, requestKey: quotedRequest(line, from: time.prefix), second: secondOfDay(line[time.range]), isProblem: isProblem(level))
+                key: ownKey, requestKey: quotedRequest(line, from: time.prefix), second: clock.second, secondJustBegun: clock.justBegun,
+                isProblem: isProblem(level))
         }
         if let (key, level) = apache(line, from: time.prefix, to: end) {
-            return LogRequest(key: key, second: secondOfDay(line[time.range]), isProblem: isProblem(level))
+            return LogRequest(key: key, second: clock.second, secondJustBegun: clock.justBegun, isProblem: isProblem(level))
         }
         guard let (key, problem) = phpFPM(line, from: time.prefix, to: end) else { return nil }
         return LogRequest(
-            key: key, requestKey: quotedRequest(line, from: time.prefix), isApplication: true, second: secondOfDay(line[time.range]), isProblem: problem)
+            key: key, requestKey: quotedRequest(line, from: time.prefix), isApplication: true, second: clock.second, secondJustBegun: clock.justBegun,
+            isProblem: problem)
     }
 
     /// Whether nginx's or Apache's level is a warning or worse.
@@ -143,29 +152,35 @@ struct LogRequest: Equatable {
     }
 
     /// The second of the day the time says (`23:07:10`, whatever surrounds it), so servers that
-    /// write the date differently agree on it; the whole time's hash when it has no such clock.
+    /// write the date differently agree on it, and whether its fraction (`23:07:10.04`) puts it
+    /// in the second's first tenth; the whole time's hash when it has no such clock.
     /// The date does not count: two lines of one connection at the same time on two days would
     /// be one incident, which takes a worker and connection number (or a thread) to come back
     /// at that very second.
-    private static func secondOfDay(_ time: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
+    private static func secondOfDay(_ time: Slice<UnsafeBufferPointer<UInt8>>) -> (second: UInt64, justBegun: Bool) {
         var at = time.startIndex
         while at + 8 <= time.endIndex {
             if time[at + 2] == UInt8(ascii: ":"), time[at + 5] == UInt8(ascii: ":") {
                 var seconds: UInt64 = 0
                 var isClock = true
-                for offset in [0, 1, 3, 4, 6, 7] as [Int] {
-                    let byte = time[at + offset]
-                    guard LogPiece.isDigit(byte) else {
+                for (offset, scale) in [(0, 3600), (3, 60), (6, 1)] as [(Int, UInt64)] {
+                    let tens = time[at + offset]
+                    let units = time[at + offset + 1]
+                    guard LogPiece.isDigit(tens), LogPiece.isDigit(units) else {
                         isClock = false
                         break
                     }
-                    seconds = seconds * 10 + UInt64(byte - UInt8(ascii: "0"))
+                    seconds += (UInt64(tens - UInt8(ascii: "0")) * 10 + UInt64(units - UInt8(ascii: "0"))) * scale
                 }
-                // hhmmss read as one number: as distinct per second as the seconds themselves.
-                if isClock { return seconds }
+                if isClock {
+                    // `.0…` after the clock (Apache's microseconds, an ISO stamp's fraction):
+                    // the first tenth of the second.
+                    let justBegun = at + 9 < time.endIndex && time[at + 8] == UInt8(ascii: ".") && time[at + 9] == UInt8(ascii: "0")
+                    return (seconds, justBegun)
+                }
             }
             at += 1
         }
-        return LogHash.of(time)
+        return (LogHash.of(time), false)
     }
 }

@@ -118,6 +118,29 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(found["refused"]?.incidents, 1)
     }
 
+    /// A request's lines a few milliseconds apart on either side of a second's turn are one
+    /// incident; a line of the same thread later in the next second is another request's.
+    func testLinesOfOneRequestAcrossASecondsTurnAreOneIncident() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(
+                slug: "tls", title: "TLS", url: "https://h/a/", statuses: [502],
+                patterns: ["AH02039: Certificate Verification: Error (18): self-signed certificate"]),
+            LogCause(slug: "body", title: "Body", url: "https://h/b/", statuses: [500], patterns: ["AH01084: pass request body failed to"]),
+        ])
+        read(
+            [
+                "[Tue Dec 01 17:23:21.986597 2026] [ssl:error] [pid 9464:tid 9469] [remote 127.0.0.1:22225] AH02039: Certificate Verification: Error (18): self-signed certificate",
+                "[Tue Dec 01 17:23:22.015162 2026] [proxy:error] [pid 9464:tid 9469] (20014)Internal error (specific information not available): [client 127.0.0.1:58708] AH01084: pass request body failed to 127.0.0.1:22225 (127.0.0.1)",
+                "[Tue Dec 01 17:23:22.515162 2026] [proxy:error] [pid 9464:tid 9470] [client 127.0.0.1:58710] AH01084: pass request body failed to 127.0.0.1:22225 (127.0.0.1)",
+                "[Tue Dec 01 17:23:23.415162 2026] [proxy:error] [pid 9464:tid 9469] [client 127.0.0.1:58712] AH01084: pass request body failed to 127.0.0.1:22225 (127.0.0.1)",
+            ], into: &diagnosis)
+        let found = Dictionary(uniqueKeysWithValues: diagnosis.results.map { ($0.cause.slug, $0) })
+        XCTAssertEqual(found["tls"]?.count, 2, "the next line of thread 9469, 29 ms later across the turn")
+        XCTAssertEqual(found["tls"]?.incidents, 1)
+        XCTAssertEqual(found["body"]?.count, 2, "thread 9470's, and thread 9469's a second later")
+        XCTAssertEqual(found["body"]?.incidents, 2)
+    }
+
     /// A subrequest's failure and what it made of the request that asked are two incidents, each
     /// under its own article; a second line of the subrequest stays in its incident.
     func testAnNginxSubrequestIsARequestOfItsOwn() {
