@@ -2,12 +2,32 @@ import DetourTestSupport
 import Foundation
 
 /// The reproductions of nginx configuration that passes `nginx -t` and fails per request: an
-/// upstream address built from a variable that does not make one, and a page that includes
-/// itself.
+/// upstream or local address built from a variable that does not make one, a rewrite to nothing,
+/// a rate limit's key too long to count, and SSI: a page that includes itself, a fragment too big
+/// to hold in memory.
 extension LogReproduction {
     /// nginx asked once for `/` with `location / { directives }`.
     private static func nginxLocation(_ directives: String) throws -> Outcome {
         try Reproduce.nginx(location: "location / { \(directives) }")
+    }
+
+    /// nginx serving a file under the limit `limit` of the zone `zone`, keyed on the header
+    /// `X-Api-Key`, asked by a visitor whose key is `keyBytes` long.
+    private static func nginxLimited(by zone: String, _ limit: String, keyBytes: Int) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["index.html": "served"])
+        let key = String(repeating: "k", count: keyBytes)
+        return try Reproduce.nginx(
+            location: "location / { \(limit) root \(folder.path); }", http: zone, options: ["-H", "X-Api-Key: \(key)"])
+    }
+
+    /// nginx serving `files` with SSI on, asked for `/`.
+    private static func nginxSSI(_ files: [String: String]) throws -> Outcome {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(files)
+        return try nginxLocation("ssi on; root \(folder.path); index index.html;")
     }
 
     static let configurationAtRequestTime: [LogReproduction] = [
@@ -24,12 +44,43 @@ extension LogReproduction {
         .init(name: "nginx, fastcgi_pass from a variable without a port", slugs: ["upstream-address-from-a-variable"], status: 500) {
             try nginxLocation(#"set $php "127.0.0.1"; fastcgi_pass $php;"#)
         },
+        // `$1` is empty for `/old/`: the capture lost its slash.
+        .init(name: "nginx, a rewrite to an empty URI", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
+            try Reproduce.nginx(location: "location /old/ { rewrite ^/old/(.*)$ $1 last; }", path: "/old/")
+        },
+        // Not a 500: nginx connects from its usual address and the upstream answers.
+        .init(name: "nginx, proxy_bind from a variable that is not an address", slugs: ["upstream-address-from-a-variable"], status: 200) {
+            try with(.answers) { application in
+                try Reproduce.nginx(
+                    location: "location / { proxy_bind $arg_from; proxy_pass http://127.0.0.1:\(application.port); }", path: "/?from=abc")
+            }
+        },
+        // A key too long to count is not limited: the visitor gets the page.
+        .init(name: "nginx, a limit_conn key longer than 255 bytes", slugs: ["rate-limiting"], status: 200) {
+            try nginxLimited(by: "limit_conn_zone $http_x_api_key zone=keys:1m;", "limit_conn keys 1;", keyBytes: 300)
+        },
+        .init(name: "nginx, a limit_req key longer than 65535 bytes", slugs: ["rate-limiting"], status: 200) {
+            try nginxLimited(
+                by: "limit_req_zone $http_x_api_key zone=keys:1m rate=1r/m; large_client_header_buffers 4 128k;", "limit_req zone=keys;",
+                keyBytes: 70_000)
+        },
+        // A fragment held in memory (`set=`) past subrequest_output_buffer_size: the visitor
+        // gets nothing, not even a status line.
+        .init(name: "nginx, an SSI fragment too big to hold in memory", slugs: ["nginx-internal-redirection-cycle"], status: 0) {
+            try nginxSSI([
+                "index.html": #"<!--# include virtual="/big.html" set="x" --><!--# echo var="x" -->"#,
+                "big.html": String(repeating: "b", count: 20_000),
+            ])
+        },
+        .init(name: "nginx, an SSI fragment held in memory that includes another", slugs: ["nginx-internal-redirection-cycle"], status: 0) {
+            try nginxSSI([
+                "index.html": #"<!--# include virtual="/inner.html" set="x" --><!--# echo var="x" -->"#,
+                "inner.html": #"inner <!--# include virtual="/leaf.html" -->"#, "leaf.html": "leaf",
+            ])
+        },
         // What arrives is the page up to the include, once per level, then SSI's error text.
         .init(name: "nginx, an SSI page that includes itself", slugs: ["nginx-internal-redirection-cycle"], status: 200) {
-            let folder = try TemporaryFolder()
-            defer { folder.remove() }
-            try folder.write(["index.html": #"before <!--# include virtual="/index.html" --> after"#])
-            return try nginxLocation("ssi on; root \(folder.path); index index.html;")
+            try nginxSSI(["index.html": #"before <!--# include virtual="/index.html" --> after"#])
         },
     ]
 }

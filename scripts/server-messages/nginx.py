@@ -2,8 +2,8 @@
 """Lists every message nginx's proxy, upstream, FastCGI/uwsgi/SCGI/gRPC, connect, socket I/O,
 resolver, rate-limit and request code can log at run time, and the modules every request passes
 through besides (the core's locations, limits and internal redirects, the request body, rewrites,
-static files and indexes, access rules, basic and subrequest authentication, HTTP/2, accepting
-connections), from nginx's own source at one release, and
+static files and indexes, access rules, basic and subrequest authentication, subrequests' output,
+HTTP/2, accepting connections), from nginx's own source at one release, and
 writes them with their level and source line: the catalogue that `detour diagnose` is held to
 (Tests/DetourCLITests/LogCatalogue/nginx-verdicts.tsv says which article explains each one, or
 why none does; NginxMessageCatalogueTests fails on a message without a verdict).
@@ -50,6 +50,7 @@ FILES = [
     "src/http/modules/ngx_http_access_module.c",
     "src/http/modules/ngx_http_auth_basic_module.c",
     "src/http/modules/ngx_http_auth_request_module.c",
+    "src/http/ngx_http_postpone_filter_module.c",
     "src/http/v2/ngx_http_v2.c",
 ]
 CALL = re.compile(r"\b(ngx_log_error|ngx_connection_error|ngx_ssl_error|ngx_ssl_connection_error)\s*\(")
