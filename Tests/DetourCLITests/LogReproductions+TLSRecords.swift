@@ -1,0 +1,28 @@
+import DetourTestSupport
+import Foundation
+
+/// TLS to the upstream failing after the handshake succeeded: a record whose integrity check
+/// fails (what a middlebox or an offload that corrupts traffic sends). nginx logs it at `crit`,
+/// whatever the stage: before the answer's header the visitor gets 502, after it the answer
+/// stops where the bad record came.
+extension LogReproduction {
+    private static let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("TLSPeer/tlspeer.py").path
+
+    /// `body` with an HTTPS upstream on its port that sends a bad record before its answer
+    /// (`stage` "head") or a kilobyte into it ("body").
+    private static func withCorruptingTLS(_ stage: String, _ body: (Int) throws -> Outcome) throws -> Outcome {
+        let upstream = try TLSUpstream { certificate, key, port in ("python3", [peer, String(port), certificate, key, stage]) }
+        defer { upstream.stop() }
+        return try body(upstream.port)
+    }
+
+    static let tlsRecords: [LogReproduction] = [
+        .init(name: "nginx, a bad TLS record from the upstream before its answer", slugs: ["upstream-tls"], status: 502) {
+            try withCorruptingTLS("head") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
+        },
+        // The status line came before the bad record: the visitor has 200 and part of the body.
+        .init(name: "nginx, a bad TLS record from the upstream mid-answer", slugs: ["upstream-tls"], status: 200) {
+            try withCorruptingTLS("body") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
+        },
+    ]
+}
