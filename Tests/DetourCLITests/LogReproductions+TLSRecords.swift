@@ -2,9 +2,9 @@ import DetourTestSupport
 import Foundation
 
 /// TLS to the upstream failing after the handshake succeeded: a record whose integrity check
-/// fails (what a middlebox or an offload that corrupts traffic sends). nginx logs it at `crit`,
-/// whatever the stage: before the answer's header the visitor gets 502, after it the answer
-/// stops where the bad record came.
+/// fails (what a middlebox or an offload that corrupts traffic sends). Before the answer's header
+/// the visitor gets 502; after it, the answer stops where the bad record came. nginx (at `crit`)
+/// and Caddy name the TLS failure; HAProxy logs only that the server ended the session.
 extension LogReproduction {
     private static let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("TLSPeer/tlspeer.py").path
 
@@ -16,6 +16,11 @@ extension LogReproduction {
         return try body(upstream.port)
     }
 
+    /// Caddy proxying to the HTTPS upstream on `port` without verifying its certificate.
+    private static func caddyTrusting(_ port: Int) -> String {
+        "\treverse_proxy https://127.0.0.1:\(port) {\n\t\ttransport http {\n\t\t\ttls_insecure_skip_verify\n\t\t}\n\t}\n"
+    }
+
     static let tlsRecords: [LogReproduction] = [
         .init(name: "nginx, a bad TLS record from the upstream before its answer", slugs: ["upstream-tls"], status: 502) {
             try withCorruptingTLS("head") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
@@ -23,6 +28,18 @@ extension LogReproduction {
         // The status line came before the bad record: the visitor has 200 and part of the body.
         .init(name: "nginx, a bad TLS record from the upstream mid-answer", slugs: ["upstream-tls"], status: 200) {
             try withCorruptingTLS("body") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
+        },
+        .init(name: "Caddy, a bad TLS record from the upstream before its answer", slugs: ["upstream-tls"], status: 502) {
+            try withCorruptingTLS("head") { try Reproduce.caddy(site: caddyTrusting($0)) }
+        },
+        .init(name: "Caddy, a bad TLS record from the upstream mid-answer", slugs: ["upstream-tls"], status: 200) {
+            try withCorruptingTLS("body") { try Reproduce.caddy(site: caddyTrusting($0)) }
+        },
+        .init(name: "HAProxy, a bad TLS record from the upstream before its answer", slugs: ["upstream-closed-connection"], status: 502) {
+            try withCorruptingTLS("head") { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify none") }
+        },
+        .init(name: "HAProxy, a bad TLS record from the upstream mid-answer", slugs: ["upstream-closed-connection"], status: 200) {
+            try withCorruptingTLS("body") { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify none") }
         },
     ]
 }
