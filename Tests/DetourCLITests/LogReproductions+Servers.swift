@@ -383,6 +383,21 @@ extension LogReproduction {
                 "<Proxy balancer://app>\n\(members)\n</Proxy>\nProxyPass / balancer://app/",
                 modules: Reproduce.apacheModules + ["proxy_balancer", "lbmethod_byrequests", "slotmem_shm"])
         },
+        // Without forced recovery, members out stay out until `retry`: the second visitor's 503
+        // comes at once, with AH01170 and no word of the backends.
+        .init(
+            name: "Apache, a balancer without forced recovery, every member out", slugs: ["health-checks-mark-all-backends-down", "upstream-connection-refused"],
+            status: 503
+        ) {
+            let members = (0..<2).map { _ in "    BalancerMember http://127.0.0.1:\(LoopbackPort.free())" }.joined(separator: "\n")
+            return try Reproduce.apache(
+                "<Proxy balancer://app>\n\(members)\n    ProxySet forcerecovery=Off\n</Proxy>\nProxyPass / balancer://app/",
+                modules: Reproduce.apacheModules + ["proxy_balancer", "lbmethod_byrequests", "slotmem_shm"]
+            ) { port in
+                _ = try Visitor.status("http://127.0.0.1:\(port)/")
+                return try Visitor.status("http://127.0.0.1:\(port)/")
+            }
+        },
         .init(name: "Apache, a firewall drops the connection", slugs: ["upstream-connect-timeout"], status: 503) {
             try with(.neverAccepts) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ connectiontimeout=1") }
         },
