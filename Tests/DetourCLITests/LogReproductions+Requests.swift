@@ -106,7 +106,8 @@ extension LogReproduction {
         // Each value fits; joined with ", " they do not.
         .init(name: "Apache, a header sent twice past LimitRequestFieldSize", slugs: ["request-too-large"], status: 400) {
             try Reproduce.apache(
-                "LogLevel info\nLimitRequestFieldSize 100", options: ["-H", "X-A: " + String(repeating: "a", count: 60), "-H", "X-A: " + String(repeating: "b", count: 60)])
+                "LogLevel info\nLimitRequestFieldSize 100",
+                options: ["-H", "X-A: " + String(repeating: "a", count: 60), "-H", "X-A: " + String(repeating: "b", count: 60)])
         },
         .init(name: "Apache, more headers than LimitRequestFields", slugs: ["request-too-large"], status: 400) {
             try Reproduce.apache("LogLevel info", options: (0..<110).flatMap { ["-H", "X-\($0): c"] })

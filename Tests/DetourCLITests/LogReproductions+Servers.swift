@@ -386,7 +386,8 @@ extension LogReproduction {
         // Without forced recovery, members out stay out until `retry`: the second visitor's 503
         // comes at once, with AH01170 and no word of the backends.
         .init(
-            name: "Apache, a balancer without forced recovery, every member out", slugs: ["health-checks-mark-all-backends-down", "upstream-connection-refused"],
+            name: "Apache, a balancer without forced recovery, every member out",
+            slugs: ["health-checks-mark-all-backends-down", "upstream-connection-refused"],
             status: 503
         ) {
             let members = (0..<2).map { _ in "    BalancerMember http://127.0.0.1:\(LoopbackPort.free())" }.joined(separator: "\n")
