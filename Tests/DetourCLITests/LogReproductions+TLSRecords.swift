@@ -1,15 +1,16 @@
 import DetourTestSupport
 import Foundation
 
-/// TLS to the upstream failing after the handshake succeeded: a record whose integrity check
-/// fails (what a middlebox or an offload that corrupts traffic sends). Before the answer's header
+/// TLS to the upstream failing after the handshake succeeded: an upstream that resets the
+/// connection while an upload is sent to it, and a record whose integrity check fails (what a
+/// middlebox or an offload that corrupts traffic sends). Before the answer's header
 /// the visitor gets 502; after it, the answer stops where the bad record came. nginx (at `crit`)
 /// and Caddy name the TLS failure; HAProxy logs only that the server ended the session.
 extension LogReproduction {
     private static let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("TLSPeer/tlspeer.py").path
 
     /// `body` with an HTTPS upstream on its port that sends a bad record before its answer
-    /// (`stage` "head") or a kilobyte into it ("body").
+    /// (`stage` "head") or a kilobyte into it ("body"), or resets the connection ("reset").
     private static func withCorruptingTLS(_ stage: String, _ body: (Int) throws -> Outcome) throws -> Outcome {
         let upstream = try TLSUpstream { certificate, key, port in ("python3", [peer, String(port), certificate, key, stage]) }
         defer { upstream.stop() }
@@ -22,6 +23,17 @@ extension LogReproduction {
     }
 
     static let tlsRecords: [LogReproduction] = [
+        // nginx names the TLS call, `SSL_write()`, where plain HTTP has `writev()`.
+        .init(name: "nginx, a TLS upstream that resets during an upload", slugs: ["upstream-closed-connection"], status: 502) {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            try Data(count: 8 << 20).write(to: folder.url.appendingPathComponent("upload"))
+            return try withCorruptingTLS("reset") {
+                try Reproduce.nginx(
+                    location: "location / { proxy_pass https://127.0.0.1:\($0); proxy_request_buffering off; }", http: "client_max_body_size 16m;",
+                    options: ["--data-binary", "@" + folder.path + "/upload"])
+            }
+        },
         .init(name: "nginx, a bad TLS record from the upstream before its answer", slugs: ["upstream-tls"], status: 502) {
             try withCorruptingTLS("head") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
         },

@@ -6,9 +6,12 @@ reproductions of TLS failing below the handshake's verdict, which no well-behave
                                   that corrupts what it forwards)
   tlspeer.py PORT CERT KEY body   answers 200 with the first kilobyte of a longer body, then
                                   sends the bad record
+  tlspeer.py PORT CERT KEY reset  resets the connection once the request's first bytes are in
+                                  (an application that refuses an upload and hangs up)
 """
 import socket
 import ssl
+import struct
 import sys
 import time
 
@@ -26,6 +29,12 @@ def serve(port, certificate, key, stage):
         try:
             secure = context.wrap_socket(connection, server_side=True)
             secure.recv(65536)
+            if stage == "reset":
+                # Closed with nothing left to linger: a reset, not a goodbye.
+                plain = socket.socket(fileno=secure.detach())
+                plain.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                plain.close()
+                continue
             if stage == "body":
                 secure.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + b"x" * 1000)
                 time.sleep(0.1)
