@@ -1,10 +1,10 @@
 import DetourTestSupport
 import Foundation
 
-/// The reproductions of nginx configuration that passes `nginx -t` and fails per request: an
-/// upstream or local address built from a variable that does not make one, a rewrite to nothing,
-/// a rate limit's key too long to count, and SSI: a page that includes itself, a fragment too big
-/// to hold in memory.
+/// The reproductions of configuration that passes the server's own test and fails per request:
+/// an upstream or local address built from a variable (nginx) or placeholder (Caddy) that does
+/// not make one, a rewrite to nothing, a rate limit's key too long to count, and SSI: a page
+/// that includes itself, a fragment too big to hold in memory.
 extension LogReproduction {
     /// nginx asked once for `/` with `location / { directives }`.
     private static func nginxLocation(_ directives: String) throws -> Outcome {
@@ -43,6 +43,13 @@ extension LogReproduction {
         },
         .init(name: "nginx, fastcgi_pass from a variable without a port", slugs: ["upstream-address-from-a-variable"], status: 500) {
             try nginxLocation(#"set $php "127.0.0.1"; fastcgi_pass $php;"#)
+        },
+        .init(name: "Caddy, reverse_proxy from a header the visitor did not send", slugs: ["upstream-address-from-a-variable"], status: 502) {
+            try Reproduce.caddy(site: "\treverse_proxy {http.request.header.X-Backend}\n")
+        },
+        // A host without its port: Caddy dials port 0.
+        .init(name: "Caddy, reverse_proxy from a header with a host and no port", slugs: ["upstream-address-from-a-variable"], status: 502) {
+            try Reproduce.caddy(site: "\treverse_proxy {http.request.header.X-Backend}\n", ask: ["-H", "X-Backend: 127.0.0.1"])
         },
         // `$1` is empty for `/old/`: the capture lost its slash.
         .init(name: "nginx, a rewrite to an empty URI", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
