@@ -2,8 +2,8 @@ import DetourTestSupport
 import Foundation
 
 /// The reproductions of configuration that passes the server's own test and fails per request:
-/// an upstream or local address built from a variable (nginx) or placeholder (Caddy) that does
-/// not make one, a rewrite to nothing, a rate limit's key too long to count, and SSI: a page
+/// an upstream or local address built from a variable (nginx, Apache) or placeholder (Caddy)
+/// that does not make one, a rewrite to nothing, a rate limit's key too long to count, and SSI: a page
 /// that includes itself, a fragment too big to hold in memory.
 extension LogReproduction {
     /// nginx asked once for `/` with `location / { directives }`.
@@ -30,6 +30,14 @@ extension LogReproduction {
         return try nginxLocation("ssi on; root \(folder.path); index index.html;")
     }
 
+    /// Apache proxying each request to the backend the header `X-Backend` names, asked with
+    /// `header` as its value (`nil`: without it).
+    private static func apacheProxyingTo(header: String?) throws -> Outcome {
+        try Reproduce.apache(
+            "RewriteEngine On\nRewriteRule ^/(.*)$ http://%{HTTP:X-Backend}/$1 [P]", path: "/orders",
+            options: header.map { ["-H", "X-Backend: \($0)"] } ?? [], modules: Reproduce.apacheModules + ["rewrite"])
+    }
+
     static let configurationAtRequestTime: [LogReproduction] = [
         .init(name: "nginx, proxy_pass from an empty variable", slugs: ["upstream-address-from-a-variable"], status: 500) {
             try nginxLocation(#"set $backend ""; proxy_pass $backend;"#)
@@ -50,6 +58,16 @@ extension LogReproduction {
         // A host without its port: Caddy dials port 0.
         .init(name: "Caddy, reverse_proxy from a header with a host and no port", slugs: ["upstream-address-from-a-variable"], status: 502) {
             try Reproduce.caddy(site: "\treverse_proxy {http.request.header.X-Backend}\n", ask: ["-H", "X-Backend: 127.0.0.1"])
+        },
+        .init(name: "Apache, RewriteRule [P] from a header the visitor did not send", slugs: ["upstream-address-from-a-variable"], status: 400) {
+            try apacheProxyingTo(header: nil)
+        },
+        // Apache reads `127.0.0.1:abc` as a host name and looks it up.
+        .init(name: "Apache, RewriteRule [P] from a header with a port that is not a number", slugs: ["upstream-dns"], status: 500) {
+            try apacheProxyingTo(header: "127.0.0.1:abc")
+        },
+        .init(name: "Apache, RewriteRule [P] to a name that does not resolve", slugs: ["upstream-dns"], status: 500) {
+            try apacheProxyingTo(header: "app.invalid:8080")
         },
         // `$1` is empty for `/old/`: the capture lost its slash.
         .init(name: "nginx, a rewrite to an empty URI", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
