@@ -11,7 +11,7 @@ extension LogReproduction {
 
     /// `body` with an HTTPS upstream on its port that sends a bad record before its answer
     /// (`stage` "head") or a kilobyte into it ("body"), or resets the connection ("reset").
-    private static func withCorruptingTLS(_ stage: String, _ body: (Int) throws -> Outcome) throws -> Outcome {
+    private static func withMisbehavingTLS(_ stage: String, _ body: (Int) throws -> Outcome) throws -> Outcome {
         let upstream = try TLSUpstream { certificate, key, port in ("python3", [peer, String(port), certificate, key, stage]) }
         defer { upstream.stop() }
         return try body(upstream.port)
@@ -28,30 +28,30 @@ extension LogReproduction {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             try Data(count: 8 << 20).write(to: folder.url.appendingPathComponent("upload"))
-            return try withCorruptingTLS("reset") {
+            return try withMisbehavingTLS("reset") {
                 try Reproduce.nginx(
                     location: "location / { proxy_pass https://127.0.0.1:\($0); proxy_request_buffering off; }", http: "client_max_body_size 16m;",
                     options: ["--data-binary", "@" + folder.path + "/upload"])
             }
         },
         .init(name: "nginx, a bad TLS record from the upstream before its answer", slugs: ["upstream-tls"], status: 502) {
-            try withCorruptingTLS("head") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
+            try withMisbehavingTLS("head") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
         },
         // The status line came before the bad record: the visitor has 200 and part of the body.
         .init(name: "nginx, a bad TLS record from the upstream mid-answer", slugs: ["upstream-tls"], status: 200) {
-            try withCorruptingTLS("body") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
+            try withMisbehavingTLS("body") { try Reproduce.nginx(location: "location / { proxy_pass https://127.0.0.1:\($0); }") }
         },
         .init(name: "Caddy, a bad TLS record from the upstream before its answer", slugs: ["upstream-tls"], status: 502) {
-            try withCorruptingTLS("head") { try Reproduce.caddy(site: caddyTrusting($0)) }
+            try withMisbehavingTLS("head") { try Reproduce.caddy(site: caddyTrusting($0)) }
         },
         .init(name: "Caddy, a bad TLS record from the upstream mid-answer", slugs: ["upstream-tls"], status: 200) {
-            try withCorruptingTLS("body") { try Reproduce.caddy(site: caddyTrusting($0)) }
+            try withMisbehavingTLS("body") { try Reproduce.caddy(site: caddyTrusting($0)) }
         },
         .init(name: "HAProxy, a bad TLS record from the upstream before its answer", slugs: ["upstream-closed-connection"], status: 502) {
-            try withCorruptingTLS("head") { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify none") }
+            try withMisbehavingTLS("head") { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify none") }
         },
         .init(name: "HAProxy, a bad TLS record from the upstream mid-answer", slugs: ["upstream-closed-connection"], status: 200) {
-            try withCorruptingTLS("body") { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify none") }
+            try withMisbehavingTLS("body") { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify none") }
         },
     ]
 }
