@@ -69,6 +69,10 @@ extension LogReproduction {
         .init(name: "Apache, RewriteRule [P] to a name that does not resolve", slugs: ["upstream-dns"], status: 500) {
             try apacheProxyingTo(header: "app.invalid:8080")
         },
+        // Apache starts with a name it cannot resolve: it looks it up when a request needs it.
+        .init(name: "Apache, ProxyPass to a name that does not resolve", slugs: ["upstream-dns"], status: 500) {
+            try Reproduce.apache("ProxyPass / http://app.invalid:8080/")
+        },
         // `$1` is empty for `/old/`: the capture lost its slash.
         .init(name: "nginx, a rewrite to an empty URI", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
             try Reproduce.nginx(location: "location /old/ { rewrite ^/old/(.*)$ $1 last; }", path: "/old/")
