@@ -7,6 +7,9 @@
 /// So do the reports uWSGI writes after a line, from their first line to their last: the
 /// backtrace after `!!! uWSGI process 1234 got Segmentation Fault !!!`, the worker's status
 /// after `*** HARAKIRI ON WORKER 1 … ***`.
+/// And uWSGI's request log for a request no app took (`[pid: 53|app: -1|req: -1/1] …`): uWSGI
+/// writes why just before it, be it no app loaded (`--- no python application found …`) or a
+/// request it refused (`Invalid (too big) CONTENT_LENGTH. skip.`, a body it could not buffer).
 /// Through syslog or journald, the line is read after their prefix (`LogPrefix`).
 public struct LogContinuation: Sendable {
     private var hasPrevious = false
@@ -29,6 +32,9 @@ public struct LogContinuation: Sendable {
     private static let reports = [
         ("*** backtrace of ", "*** end of backtrace ***"), ("HARAKIRI !!! worker ", "HARAKIRI !!! end of worker "),
     ].map { (Array($0.0.utf8), Array($0.1.utf8)) }
+
+    /// What follows the worker's `[pid: 53` in uWSGI's request log of a request no app took.
+    private static let noApp = Array("|app: -1|".utf8)
 
     public init() {}
 
@@ -62,6 +68,7 @@ public struct LogContinuation: Sendable {
             reportLinesLeft = Self.maximumReportLines
             return true
         }
+        if hasPrevious, Self.isRequestNoAppTook(own) { return true }
         if Self.tracebackHeaders.contains(where: { own.starts(with: $0) }) {
             inTraceback = true
             return hasPrevious
@@ -70,5 +77,13 @@ public struct LogContinuation: Sendable {
         let closes = inTraceback && previousIndented
         inTraceback = false
         return closes
+    }
+
+    /// `[pid: 53|app: -1|`: a request no app took.
+    private static func isRequestNoAppTook(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard own.starts(with: "[pid: ".utf8) else { return false }
+        var at = 6
+        while at < own.count, LogPiece.isDigit(own[at]) { at += 1 }
+        return at > 6 && UnsafeBufferPointer(rebasing: own[at...]).starts(with: noApp)
     }
 }

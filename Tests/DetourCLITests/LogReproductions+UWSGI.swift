@@ -12,12 +12,16 @@ extension LogReproduction {
         "location / { include /etc/nginx/uwsgi_params; uwsgi_pass 127.0.0.1:\(port); uwsgi_read_timeout 10s; }"
     }
 
+    /// nginx's location proxying every request to uWSGI serving HTTP itself on `port`.
+    private static func httpSocketPass(_ port: Int) -> String { "location / { proxy_pass http://127.0.0.1:\(port); }" }
+
     /// uWSGI's arguments for app.py in a folder on a port: a master and one worker, stopped by
     /// SIGTERM (uWSGI 2.0 reloads on it otherwise), and `extra`; without `app`, the app is
-    /// named elsewhere (an option a plugin defines).
-    private static func uwsgiArguments(_ extra: [String] = [], app: Bool = true) -> (String, Int) -> [String] {
+    /// named elsewhere (an option a plugin defines). `socket` is its own protocol's option, or
+    /// `--http-socket` for HTTP.
+    private static func uwsgiArguments(_ extra: [String] = [], app: Bool = true, socket: String = "--socket") -> (String, Int) -> [String] {
         { folder, port in
-            ["--socket", "127.0.0.1:\(port)", "--chdir", folder] + (app ? ["--wsgi-file", "app.py"] : []) + ["--processes", "1", "--master", "--die-on-term"]
+            [socket, "127.0.0.1:\(port)", "--chdir", folder] + (app ? ["--wsgi-file", "app.py"] : []) + ["--processes", "1", "--master", "--die-on-term"]
                 + extra
         }
     }
@@ -172,6 +176,51 @@ extension LogReproduction {
             try slowPython(
                 server: "uwsgi_python3", app: view("pass"), uwsgiArguments(), options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)],
                 location: uwsgiPass)
+        },
+        // With --http-socket, uWSGI reads the request head into the same buffer: one larger
+        // resets nginx's connection (nginx's line alone reads as a killed worker; uWSGI's says
+        // why); one that fits, but not once made the variables the app
+        // gets (each header's name prefixed HTTP_), is read whole and closed with no answer.
+        .init(name: "nginx + uWSGI --http-socket, request headers beyond its buffer-size", slugs: ["request-too-large", "workers-killed"], status: 502) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"),
+                options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)], location: httpSocketPass)
+        },
+        .init(
+            name: "nginx + uWSGI --http-socket, headers that fit its buffer-size but not as variables",
+            slugs: ["request-too-large", "upstream-closed-connection"],
+            status: 502
+        ) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"),
+                options: ["-H", "X-Trace: " + String(repeating: "x", count: 3900)], location: httpSocketPass)
+        },
+        .init(
+            name: "nginx + uWSGI --http-socket, a Content-Type that fits its buffer-size but not as a variable",
+            slugs: ["request-too-large", "upstream-closed-connection"], status: 502
+        ) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"),
+                options: ["-H", "Content-Type: " + String(repeating: "x", count: 3900)], location: httpSocketPass)
+        },
+        // --limit-post refuses a body by the size the request announces: uWSGI closes unread
+        // and nginx reads a reset, as for headers too large.
+        .init(name: "nginx + uWSGI with --limit-post, a larger body", slugs: ["request-too-large"], status: 502) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(["--limit-post", "1000"]),
+                options: ["--data-binary", String(repeating: "x", count: 5000)], location: uwsgiPass)
+        },
+        // --post-buffering keeps a body larger than it in a file in TMPDIR; with none to write
+        // to, uWSGI closes unread, as for a body over --limit-post.
+        .init(name: "nginx + uWSGI with --post-buffering, a body it has no folder to buffer in", slugs: ["request-too-large"], status: 502) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(["--post-buffering", "100"]), environment: ["TMPDIR": "/nonexistent"],
+                options: ["--data-binary", String(repeating: "x", count: 5000)], location: uwsgiPass)
+        },
+        // A WSGI app must return bytes: uWSGI drops a str, logs it, and the visitor gets the
+        // status and headers with an empty body.
+        .init(name: "nginx + uWSGI, an application that returns text instead of bytes", slugs: ["application-errors"], status: 200) {
+            try slowPython(server: "uwsgi_python3", app: view("pass", body: "'ok'"), uwsgiArguments(), location: uwsgiPass)
         },
         // uWSGI's own HTTP router in front of its worker reads the same reset, and says so; the
         // visitor gets no answer. (A worker killed by harakiri behind the router closes cleanly and

@@ -277,6 +277,31 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertFalse(cut.continues("spawned uWSGI worker 1 (pid: 3458, cores: 1)"))
     }
 
+    /// uWSGI logs a request no app took (`app: -1`) just after the line that says why: a
+    /// request it refused, or no app loaded. With nothing before it, the line stands alone.
+    func testUWSGIsLogOfARefusedRequestGoesWhereTheRefusalWent() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(
+                slug: "too-large", title: "Too large", url: "https://h/too-large/", statuses: [502], patterns: ["Invalid (too big) CONTENT_LENGTH. skip."]),
+            LogCause(
+                slug: "no-app", title: "No app", url: "https://h/no-app/", statuses: [500],
+                patterns: ["--- no python application found, check your startup logs for errors ---", "[pid: 1234|app: -1|req: -1/1]"]),
+        ])
+        read(
+            [
+                "Invalid (too big) CONTENT_LENGTH. skip.",
+                "[pid: 19308|app: -1|req: -1/1]  () {6 vars in 493 bytes} [Wed Dec  2 00:07:50 2026] POST  => generated 0 bytes in 0 msecs ( 500) 0 headers in 0 bytes (0 switches on core 0)",
+                "--- no python application found, check your startup logs for errors ---",
+                "[pid: 1237|app: -1|req: -1/2] 10.254.12.68 () {32 vars in 362 bytes} [Wed Apr 17 13:43:53 2019] GET /api/planes => generated 21 bytes in 0 msecs (HTTP/1.1 500) 2 headers in 83 bytes (0 switches on core 0)",
+            ], into: &diagnosis)
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: diagnosis.results.map { ($0.cause.slug, $0.count) }), ["too-large": 2, "no-app": 2])
+        var alone = LogContinuation()
+        XCTAssertFalse(
+            alone.continues("[pid: 19308|app: -1|req: -1/1] 127.0.0.1 () {36 vars in 456 bytes} [Wed Dec  2 00:10:29 2026] POST / => generated 0 bytes"))
+        XCTAssertTrue(alone.continues("[pid: 19308|app: -1|req: -1/2] 127.0.0.1 () {36 vars in 456 bytes}"))
+        XCTAssertFalse(alone.continues("[pid: 19308|app: 0|req: 1/3] 127.0.0.1 () {36 vars in 456 bytes}"))
+    }
+
     func testStatusesAreCountedWhereTheLineSaysThem() {
         var diagnosis = Diagnosis(causes: [
             LogCause(slug: "closed", title: "Closed", url: "https://h/closed/", statuses: [502], patterns: ["200 1076 - - SD--", "\"msg\":\"EOF\""])
