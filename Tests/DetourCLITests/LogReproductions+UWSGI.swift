@@ -203,6 +203,23 @@ extension LogReproduction {
                 server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"),
                 options: ["-H", "Content-Type: " + String(repeating: "x", count: 3900)], location: httpSocketPass)
         },
+        // uWSGI decodes the path of an address with a query string into the buffer after the
+        // head: a long one does not fit twice.
+        .init(
+            name: "nginx + uWSGI --http-socket, a path too long to decode in its buffer-size", slugs: ["request-too-large", "upstream-closed-connection"],
+            status: 502
+        ) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"), path: "/" + String(repeating: "a", count: 2500) + "?q=1",
+                location: httpSocketPass)
+        },
+        // Each variable takes two of uWSGI's max-vars × 4 slots: past about 128, with room in
+        // the buffer, it reads the request and closes unanswered.
+        .init(name: "nginx + uWSGI, more headers than its max-vars", slugs: ["request-too-large", "upstream-closed-connection"], status: 502) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(["--buffer-size", "32768"]),
+                options: (1...120).flatMap { ["-H", "X-Header-\($0): v"] }, location: uwsgiPass)
+        },
         // --limit-post refuses a body by the size the request announces: uWSGI closes unread
         // and nginx reads a reset, as for headers too large.
         .init(name: "nginx + uWSGI with --limit-post, a larger body", slugs: ["request-too-large"], status: 502) {
@@ -238,6 +255,16 @@ extension LogReproduction {
         // size is "ET" read little-endian, 21573, larger than any buffer-size. It closes unread.
         .init(name: "nginx, proxy_pass to uWSGI's own protocol (--socket)", slugs: ["upstream-closed-connection"], status: 502) {
             try slowPython(server: "uwsgi_python3", app: view("pass"), uwsgiArguments(), location: { "location / { proxy_pass http://127.0.0.1:\($0); }" })
+        },
+        // With a buffer-size of 21573 or more, that size fits: uWSGI waits for the rest of a
+        // packet that never comes, nginx times out and closes, and uWSGI logs the read that
+        // ended with the last errno it saw.
+        .init(
+            name: "nginx, proxy_pass to uWSGI's own protocol with a large buffer-size", slugs: ["upstream-closed-connection", "upstream-timed-out"], status: 504
+        ) {
+            try slowPython(
+                server: "uwsgi_python3", app: view("pass"), uwsgiArguments(["--buffer-size", "65535"]), settle: 0.5,
+                location: { "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 2s; }" })
         },
         // Debian's plain `uwsgi` loads no language plugin. It refuses a Python option on its
         // command line, but ignores one from an ini file or, here, the environment; it warns
