@@ -444,6 +444,18 @@ extension LogReproduction {
         .init(name: "Apache, a backend whose chunked body is broken", slugs: ["upstream-closed-connection"], status: 502) {
             try with(.invalidChunk) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
         },
+        // Apache 2.4.71 refuses a header name a header may not have, and answers 500.
+        .init(name: "Apache, a backend header whose name holds a space", slugs: ["upstream-closed-connection"], status: 500) {
+            try with(.invalidHeader) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
+        },
+        .init(name: "Apache, a backend header with an empty name", slugs: ["upstream-closed-connection"], status: 500) {
+            let answer = "HTTP/1.1 200 OK\r\n: empty\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+            return try with(.sends([Array(answer.utf8)], then: .closes)) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
+        },
+        .init(name: "Apache, a backend header whose value holds a control character", slugs: ["upstream-closed-connection"], status: 500) {
+            let answer = "HTTP/1.1 200 OK\r\nX-Note: a\u{01}b\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+            return try with(.sends([Array(answer.utf8)], then: .closes)) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
+        },
         // Apache passes a reply without a status line on as HTTP/0.9 and logs nothing.
         .init(name: "Apache, a backend that answers something not HTTP", slugs: [], status: 200) {
             try with(.notHTTP) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/") }
