@@ -370,7 +370,27 @@ extension LogReproduction {
         ) {
             try Reproduce.caddy(upstream: "127.0.0.1:\(LoopbackPort.free())", options: "health_uri /health\n\t\thealth_interval 200ms", settle: 1)
         },
+        // An upstream that answers its health check, but not as the check expects: a status
+        // of 400 or more, one other than health_status asks, a body health_body does not match.
+        .init(name: "Caddy, active health checks answered 500", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try caddyHealthChecked(answering: "500 Internal Server Error", body: "fail", options: "")
+        },
+        .init(name: "Caddy, active health checks answered other than health_status", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try caddyHealthChecked(answering: "204 No Content", body: "", options: "health_status 200")
+        },
+        .init(name: "Caddy, active health checks answered a body health_body does not match", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try caddyHealthChecked(answering: "200 OK", body: "starting", options: "health_body ^ok$")
+        },
     ]
+
+    /// Caddy proxying to one upstream that answers every request `status` with `body`, checked
+    /// at /health every 200 ms with `options` besides, asked once the checks have had their say.
+    private static func caddyHealthChecked(answering status: String, body: String, options: String) throws -> Outcome {
+        let answer = "HTTP/1.1 \(status)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        return try with(.sends([Array(answer.utf8)], then: .closes)) {
+            try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)", options: "health_uri /health\n\t\thealth_interval 200ms\n\t\t\(options)", settle: 1)
+        }
+    }
 
     static let apache: [LogReproduction] = [
         .init(name: "Apache, nothing listens on the backend port", slugs: ["upstream-connection-refused"], status: 503) {
