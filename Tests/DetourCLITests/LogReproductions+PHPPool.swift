@@ -2,12 +2,26 @@ import DetourTestSupport
 import Foundation
 import Synchronization
 
-/// PHP-FPM's dynamic pool under more visitors than it keeps children for.
+/// PHP-FPM's dynamic pool under more visitors than it keeps children for, and one whose
+/// children cannot start.
 extension LogReproduction {
     /// A dynamic pool of 8 spare children and 20 at most, with 30 visitors at once asking for
     /// a script that takes 7 s: no child is idle for four seconds running, so PHP-FPM spawns
     /// faster each second until it says it "seems busy" (0 idle), then reaches
     /// pm.max_children. What is asked is the first visitor's answer, whom a child took at once.
+    /// A pool whose every child fails as it starts, on a setting `php-fpm8.2 -t` passes
+    /// (`apparmor_hat`, on a kernel without AppArmor: the query fails), behind nginx reading
+    /// for 2 s: PHP-FPM forks a new child at once each time, and nginx's connection waits in
+    /// the socket's queue until it gives up.
+    static func phpPoolWhoseChildrenCannotStart() throws -> Outcome {
+        let php = try PHPFPMServer(scripts: scripts, pool: "apparmor_hat = nosuchhat")
+        defer { php.stop() }
+        let location = phpLocation(php).replacingOccurrences(of: "fastcgi_read_timeout 10s", with: "fastcgi_read_timeout 2s")
+        var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(location) }") { try Visitor.status("http://127.0.0.1:\($0)/ok.php") }
+        outcome.log += php.log
+        return outcome
+    }
+
     static func phpPoolBusierThanItsSpares() throws -> Outcome {
         let php = try PHPFPMServer(
             scripts: scripts, pool: "pm.max_children = 20\npm.start_servers = 8\npm.min_spare_servers = 8\npm.max_spare_servers = 16")

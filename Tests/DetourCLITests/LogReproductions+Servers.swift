@@ -196,6 +196,13 @@ extension LogReproduction {
         .init(name: "nginx + PHP-FPM, a dynamic pool busier than its spare children", slugs: ["overload-and-queues"], status: 200) {
             try phpPoolBusierThanItsSpares()
         },
+        // The dynamic pool counts the children it forks against pm.max_children, and says so.
+        .init(
+            name: "nginx + PHP-FPM, a pool whose children fail as they start", slugs: ["configuration-refused", "upstream-timed-out", "overload-and-queues"],
+            status: 504
+        ) {
+            try phpPoolWhoseChildrenCannotStart()
+        },
         .init(name: "nginx + gunicorn, a worker past --timeout", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
             try slowPython(server: "gunicorn", { ["--chdir", $0, "--bind", "127.0.0.1:\($1)", "--timeout", "1", "--workers", "1", "app:application"] }) {
                 "location / { proxy_pass http://127.0.0.1:\($0); proxy_read_timeout 10s; }"
