@@ -9,11 +9,14 @@
 /// after `*** HARAKIRI ON WORKER 1 … ***`.
 /// And uWSGI's request log for a request no app took (`[pid: 53|app: -1|req: -1/1] …`): uWSGI
 /// writes why just before it, be it no app loaded (`--- no python application found …`) or a
-/// request it refused (`Invalid (too big) CONTENT_LENGTH. skip.`, a body it could not buffer).
+/// request it refused (`Invalid (too big) CONTENT_LENGTH. skip.`, a body it could not buffer);
+/// after another request's line (a request log kept apart, `--req-logger`) it stands alone.
 /// Through syslog or journald, the line is read after their prefix (`LogPrefix`).
 public struct LogContinuation: Sendable {
     private var hasPrevious = false
     private var previousIndented = false
+    /// Whether the line before was uWSGI's request log of any request.
+    private var previousWasRequestLog = false
     /// Inside a Python traceback: its frames until the first unindented line, the exception.
     private var inTraceback = false
     /// Inside a report that ends with a known line: that line, and the lines left before the
@@ -52,8 +55,10 @@ public struct LogContinuation: Sendable {
     mutating func continues(_ line: UnsafeBufferPointer<UInt8>, ownStart: Int) -> Bool {
         let own = UnsafeBufferPointer(rebasing: line[ownStart...])
         let indented = own.first == UInt8(ascii: " ") || own.first == UInt8(ascii: "\t")
+        let requestLog = Self.requestLogApp(own)
         defer {
             previousIndented = indented
+            previousWasRequestLog = requestLog != nil
             hasPrevious = true
         }
         if indented { return hasPrevious }
@@ -68,7 +73,7 @@ public struct LogContinuation: Sendable {
             reportLinesLeft = Self.maximumReportLines
             return true
         }
-        if hasPrevious, Self.isRequestNoAppTook(own) { return true }
+        if hasPrevious, !previousWasRequestLog, let app = requestLog, own[app...].starts(with: Self.noApp) { return true }
         if Self.tracebackHeaders.contains(where: { own.starts(with: $0) }) {
             inTraceback = true
             return hasPrevious
@@ -79,11 +84,11 @@ public struct LogContinuation: Sendable {
         return closes
     }
 
-    /// `[pid: 53|app: -1|`: a request no app took.
-    private static func isRequestNoAppTook(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard own.starts(with: "[pid: ".utf8) else { return false }
+    /// Where `|app: ` starts in uWSGI's request log (`[pid: 53|app: -1|…`), or nil for another line.
+    private static func requestLogApp(_ own: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard own.starts(with: "[pid: ".utf8) else { return nil }
         var at = 6
         while at < own.count, LogPiece.isDigit(own[at]) { at += 1 }
-        return at > 6 && UnsafeBufferPointer(rebasing: own[at...]).starts(with: noApp)
+        return at > 6 && UnsafeBufferPointer(rebasing: own[at...]).starts(with: "|app: ".utf8) ? at : nil
     }
 }

@@ -42,6 +42,18 @@ extension LogReproduction {
             try Reproduce.nginx(
                 location: "location / { return 200; }", options: (0..<12).flatMap { ["-H", "X-\($0): " + String(repeating: "c", count: 3_000)] })
         },
+        // A request line that ends exactly where the last large buffer does leaves no room for
+        // the first header: nginx has no header line to name, and says so in other words.
+        .init(name: "nginx, a request line that fills its last large buffer to the byte", slugs: ["request-too-large"], status: 400) {
+            try Reproduce.nginx(
+                "server { listen 127.0.0.1:PORT; client_header_buffer_size 512; large_client_header_buffers 1 1k; location / { return 200; } }"
+            ) { port in
+                let requestLine = "GET /" + String(repeating: "a", count: 1_024 - "GET / HTTP/1.1\r\n".utf8.count) + " HTTP/1.1\r\n"
+                let visitor = try VisitorConnection(port: port)
+                guard visitor.send(requestLine + "Host: localhost\r\nX-A: b\r\n\r\n") else { return -1 }
+                return visitor.status()
+            }
+        },
         // nginx gives the temporary folder to its workers, not the folder above it, which only root may enter.
         .init(name: "nginx, an upload into a temporary folder its workers may not reach", slugs: ["request-too-large"], status: 500, runnable: getuid() == 0) {
             let folder = try TemporaryFolder()

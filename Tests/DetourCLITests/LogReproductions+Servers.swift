@@ -225,9 +225,10 @@ extension LogReproduction {
 
     /// HAProxy checking its one server (`upstream`) every 200 ms with `check` in the defaults,
     /// a check failing after 300 ms, every failed check logged; asked once the checks are in.
-    private static func haproxyChecking(_ upstream: FakeUpstream, _ check: String) throws -> Outcome {
+    private static func haproxyChecking(_ upstream: FakeUpstream, _ check: String, server options: String = "") throws -> Outcome {
         try Reproduce.haproxy(
-            server: "127.0.0.1:\(upstream.port) check inter 200ms fall 1 rise 1", defaults: "\(check)\n    option log-health-checks\n    timeout check 300ms",
+            server: "127.0.0.1:\(upstream.port) check \(options) inter 200ms fall 1 rise 1",
+            defaults: "\(check)\n    option log-health-checks\n    timeout check 300ms",
             settle: 1.5)
     }
 
@@ -292,6 +293,13 @@ extension LogReproduction {
         },
         .init(name: "HAProxy, a check connection that never opens", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
             try with(.neverAccepts) { try haproxyChecking($0, "") }
+        },
+        // check-ssl on a port that speaks plain HTTP, or takes the handshake and never answers it.
+        .init(name: "HAProxy, a TLS check on a port without TLS", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try with(.answers) { try haproxyChecking($0, "", server: "check-ssl verify none") }
+        },
+        .init(name: "HAProxy, a TLS check whose handshake is never answered", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try with(.silent) { try haproxyChecking($0, "", server: "check-ssl verify none") }
         },
         // The check's port answers; the server's own port refuses the traffic (the first
         // request's refused connection), which `observe layer4` counts: one error (error-limit

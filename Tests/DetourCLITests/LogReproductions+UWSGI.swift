@@ -158,6 +158,17 @@ extension LogReproduction {
         .init(name: "nginx + uWSGI, an application that fails as it loads", slugs: ["application-errors"], status: 500) {
             try slowPython(server: "uwsgi_python3", app: "import missing_module\n", uwsgiArguments(), location: uwsgiPass)
         },
+        // With its request log apart (--req-logger), read first as a file of its own: the
+        // request's line has no line before it to say why.
+        .init(name: "nginx + uWSGI with its request log apart, an application that fails as it loads", slugs: ["application-errors"], status: 500) {
+            let requests = try TemporaryFolder()
+            defer { requests.remove() }
+            let outcome = try slowPython(
+                server: "uwsgi_python3", app: "import missing_module\n",
+                uwsgiArguments(["--plugin", "logfile", "--req-logger", "file:\(requests.path)/requests.log"]),
+                location: uwsgiPass)
+            return .init(status: outcome.status, log: ((try? requests.read("requests.log")) ?? "") + outcome.log)
+        },
         // With --need-app it exits instead, and nothing listens on its port.
         .init(
             name: "nginx + uWSGI with --need-app, an application that fails as it loads", slugs: ["upstream-connection-refused", "application-errors"],

@@ -298,8 +298,11 @@ final class DiagnosisTests: XCTestCase {
         var alone = LogContinuation()
         XCTAssertFalse(
             alone.continues("[pid: 19308|app: -1|req: -1/1] 127.0.0.1 () {36 vars in 456 bytes} [Wed Dec  2 00:10:29 2026] POST / => generated 0 bytes"))
-        XCTAssertTrue(alone.continues("[pid: 19308|app: -1|req: -1/2] 127.0.0.1 () {36 vars in 456 bytes}"))
-        XCTAssertFalse(alone.continues("[pid: 19308|app: 0|req: 1/3] 127.0.0.1 () {36 vars in 456 bytes}"))
+        XCTAssertFalse(alone.continues("[pid: 19308|app: 0|req: 1/2] 127.0.0.1 () {36 vars in 456 bytes}"))
+        // In a request log kept apart, the line before is another request's.
+        XCTAssertFalse(alone.continues("[pid: 19308|app: -1|req: -1/3] 127.0.0.1 () {36 vars in 456 bytes}"))
+        XCTAssertFalse(alone.continues("Invalid (too big) CONTENT_LENGTH. skip."))
+        XCTAssertTrue(alone.continues("[pid: 19308|app: -1|req: -1/4] 127.0.0.1 () {36 vars in 456 bytes}"))
     }
 
     func testStatusesAreCountedWhereTheLineSaysThem() {
