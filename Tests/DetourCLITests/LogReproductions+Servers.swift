@@ -232,6 +232,22 @@ extension LogReproduction {
             settle: 1.5)
     }
 
+    /// HAProxy checking its one server with a shell script of `script`, asked once the checks
+    /// have had their say.
+    private static func haproxyCheckingExternally(script: String) throws -> Outcome {
+        let folder = try TemporaryFolder(files: ["check.sh": "#!/bin/sh\n\(script)\n"])
+        defer { folder.remove() }
+        chmod(folder.path, 0o755)
+        chmod(folder.path + "/check.sh", 0o755)
+        return try Reproduce.haproxy(
+            server: "127.0.0.1:\(LoopbackPort.free()) check inter 200ms fall 1 rise 1", global: "insecure-fork-wanted\n    external-check",
+            defaults: "option external-check\n    external-check command \(folder.path)/check.sh\n    option log-health-checks\n    timeout check 300ms"
+        ) { port, _ in
+            usleep(1_500_000)
+            return try Visitor.status("http://127.0.0.1:\(port)/")
+        }
+    }
+
     static let haproxy: [LogReproduction] = [
         .init(name: "HAProxy, nothing listens on the server's port", slugs: ["upstream-connection-refused"], status: 503) {
             try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())")
@@ -293,6 +309,14 @@ extension LogReproduction {
         },
         .init(name: "HAProxy, a check connection that never opens", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
             try with(.neverAccepts) { try haproxyChecking($0, "") }
+        },
+        // A check command of the operator's (HAProxy forks it: insecure-fork-wanted) that fails
+        // or outlasts `timeout check`.
+        .init(name: "HAProxy, an external check that fails", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try haproxyCheckingExternally(script: "exit 1")
+        },
+        .init(name: "HAProxy, an external check that outlasts timeout check", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
+            try haproxyCheckingExternally(script: "/bin/sleep 5")
         },
         // check-ssl on a port that speaks plain HTTP, or takes the handshake and never answers it.
         .init(name: "HAProxy, a TLS check on a port without TLS", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
