@@ -108,8 +108,11 @@ bench-serve: deps release synth
 
 # The benchmarks time the binary that ships: the one `make install` installs, its Swift runtime
 # linked in (half the start-up time of the dynamically linked one: 3.9 ms against 7.7 ms).
+# SwiftPM 6.3 can crash (a segmentation fault in swift-package) while it creates the packages'
+# working copies in a fresh scratch path; a second call picks up where it stopped.
 release: deps
-	$(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static
+	$(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static \
+		|| $(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static
 
 # detour-synth writes the benchmarks' synthetic knowledge bases. Apart from `release`: SwiftPM
 # builds one product per call, and a call for the other product runs the build plugins and
