@@ -16,8 +16,9 @@ extension LogReproduction {
     static func phpPoolWhoseChildrenCannotStart() throws -> Outcome {
         let php = try PHPFPMServer(scripts: scripts, pool: "apparmor_hat = nosuchhat")
         defer { php.stop() }
-        let location = phpLocation(php).replacingOccurrences(of: "fastcgi_read_timeout 10s", with: "fastcgi_read_timeout 2s")
-        var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(location) }") { try Visitor.status("http://127.0.0.1:\($0)/ok.php") }
+        var outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; \(phpLocation(php, readTimeout: "2s")) }") {
+            try Visitor.status("http://127.0.0.1:\($0)/ok.php")
+        }
         outcome.log += php.log
         return outcome
     }

@@ -41,9 +41,9 @@ extension LogReproduction {
         return outcome
     }
 
-    /// nginx's root and `.php` location for `php`'s scripts, read within 10 s.
-    static func phpLocation(_ php: PHPFPMServer) -> String {
-        "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout 10s; }"
+    /// nginx's root and `.php` location for `php`'s scripts, read within `readTimeout`.
+    static func phpLocation(_ php: PHPFPMServer, readTimeout: String = "10s") -> String {
+        "root \(php.documentRoot); location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass unix:\(php.socket); fastcgi_read_timeout \(readTimeout); }"
     }
 
     /// Apache (with `directives` too) in front of a real PHP-FPM pool, asked once for `script`.
@@ -91,7 +91,7 @@ extension LogReproduction {
     }
 
     /// nginx's location proxying everything to a port.
-    private static func proxyPass(_ port: Int) -> String { "location / { proxy_pass http://127.0.0.1:\(port); }" }
+    static func proxyPass(_ port: Int) -> String { "location / { proxy_pass http://127.0.0.1:\(port); }" }
 
     /// Where `make test-deps` put gunicorn 23 from PyPI (Debian 12 ships 20.1).
     private static func gunicorn23() throws -> String {
@@ -226,26 +226,32 @@ extension LogReproduction {
     /// HAProxy checking its one server (`upstream`) every 200 ms with `check` in the defaults,
     /// a check failing after 300 ms, every failed check logged; asked once the checks are in.
     private static func haproxyChecking(_ upstream: FakeUpstream, _ check: String, server options: String = "") throws -> Outcome {
-        try Reproduce.haproxy(
-            server: "127.0.0.1:\(upstream.port) check \(options) inter 200ms fall 1 rise 1",
-            defaults: "\(check)\n    option log-health-checks\n    timeout check 300ms",
-            settle: 1.5)
+        try haproxyChecking(port: upstream.port, check, server: options)
     }
 
-    /// HAProxy checking its one server with a shell script of `script`, asked once the checks
-    /// have had their say.
+    /// The same for a server on `port`, with `global` in HAProxy's global section.
+    private static func haproxyChecking(port: Int, _ check: String, server options: String = "", global: String = "") throws -> Outcome {
+        try Reproduce.haproxy(
+            server: "127.0.0.1:\(port) check \(options) inter 200ms fall 1 rise 1", global: global,
+            defaults: "\(check)\n    option log-health-checks\n    timeout check 300ms"
+        ) { port, _ in
+            usleep(1_500_000)
+            let status = try Visitor.status("http://127.0.0.1:\(port)/")
+            usleep(200_000)
+            return status
+        }
+    }
+
+    /// HAProxy checking its one server with a shell script of `script` (HAProxy forks it only
+    /// with insecure-fork-wanted).
     private static func haproxyCheckingExternally(script: String) throws -> Outcome {
         let folder = try TemporaryFolder(files: ["check.sh": "#!/bin/sh\n\(script)\n"])
         defer { folder.remove() }
         chmod(folder.path, 0o755)
         chmod(folder.path + "/check.sh", 0o755)
-        return try Reproduce.haproxy(
-            server: "127.0.0.1:\(LoopbackPort.free()) check inter 200ms fall 1 rise 1", global: "insecure-fork-wanted\n    external-check",
-            defaults: "option external-check\n    external-check command \(folder.path)/check.sh\n    option log-health-checks\n    timeout check 300ms"
-        ) { port, _ in
-            usleep(1_500_000)
-            return try Visitor.status("http://127.0.0.1:\(port)/")
-        }
+        return try haproxyChecking(
+            port: LoopbackPort.free(), "option external-check\n    external-check command \(folder.path)/check.sh",
+            global: "insecure-fork-wanted\n    external-check")
     }
 
     static let haproxy: [LogReproduction] = [

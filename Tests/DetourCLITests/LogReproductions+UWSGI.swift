@@ -12,9 +12,6 @@ extension LogReproduction {
         "location / { include /etc/nginx/uwsgi_params; uwsgi_pass 127.0.0.1:\(port); uwsgi_read_timeout 10s; }"
     }
 
-    /// nginx's location proxying every request to uWSGI serving HTTP itself on `port`.
-    private static func httpSocketPass(_ port: Int) -> String { "location / { proxy_pass http://127.0.0.1:\(port); }" }
-
     /// uWSGI's arguments for app.py in a folder on a port: a master and one worker, stopped by
     /// SIGTERM (uWSGI 2.0 reloads on it otherwise), and `extra`; without `app`, the app is
     /// named elsewhere (an option a plugin defines). `socket` is its own protocol's option, or
@@ -195,7 +192,7 @@ extension LogReproduction {
         .init(name: "nginx + uWSGI --http-socket, request headers beyond its buffer-size", slugs: ["request-too-large", "workers-killed"], status: 502) {
             try slowPython(
                 server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"),
-                options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)], location: httpSocketPass)
+                options: ["-H", "Cookie: session=" + String(repeating: "x", count: 5000)], location: proxyPass)
         },
         .init(
             name: "nginx + uWSGI --http-socket, headers that fit its buffer-size but not as variables",
@@ -204,7 +201,7 @@ extension LogReproduction {
         ) {
             try slowPython(
                 server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"),
-                options: ["-H", "X-Trace: " + String(repeating: "x", count: 3900)], location: httpSocketPass)
+                options: ["-H", "X-Trace: " + String(repeating: "x", count: 3900)], location: proxyPass)
         },
         .init(
             name: "nginx + uWSGI --http-socket, a Content-Type that fits its buffer-size but not as a variable",
@@ -212,7 +209,7 @@ extension LogReproduction {
         ) {
             try slowPython(
                 server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"),
-                options: ["-H", "Content-Type: " + String(repeating: "x", count: 3900)], location: httpSocketPass)
+                options: ["-H", "Content-Type: " + String(repeating: "x", count: 3900)], location: proxyPass)
         },
         // uWSGI decodes the path of an address with a query string into the buffer after the
         // head: a long one does not fit twice.
@@ -222,7 +219,7 @@ extension LogReproduction {
         ) {
             try slowPython(
                 server: "uwsgi_python3", app: view("pass"), uwsgiArguments(socket: "--http-socket"), path: "/" + String(repeating: "a", count: 2500) + "?q=1",
-                location: httpSocketPass)
+                location: proxyPass)
         },
         // Each variable takes two of uWSGI's max-vars × 4 slots: past about 128, with room in
         // the buffer, it reads the request and closes unanswered.
