@@ -3,7 +3,8 @@ import Foundation
 
 /// The reproductions of configuration that passes the server's own test and fails per request:
 /// an upstream or local address built from a variable (nginx, Apache) or placeholder (Caddy)
-/// that does not make one, a rewrite to nothing, a rate limit's key too long to count, and SSI: a page
+/// that does not make one, a cache, thread pool or rate from a variable that names none, a cache
+/// key too long for its buffer, a cache file damaged, a rewrite to nothing, a rate limit's key too long to count, and SSI: a page
 /// that includes itself, a fragment too big to hold in memory.
 extension LogReproduction {
     /// nginx asked once for `/` with `location / { directives }`.
@@ -14,12 +15,17 @@ extension LogReproduction {
     /// nginx serving a file under the limit `limit` of the zone `zone`, keyed on the header
     /// `X-Api-Key`, asked by a visitor whose key is `keyBytes` long.
     private static func nginxLimited(by zone: String, _ limit: String, keyBytes: Int) throws -> Outcome {
+        let key = String(repeating: "k", count: keyBytes)
+        return try nginxServingFile(limit, http: zone, options: ["-H", "X-Api-Key: \(key)"])
+    }
+
+    /// nginx serving a file from a folder with `directives` in force (`http` in its http
+    /// block), asked for `path` with curl's `options`.
+    private static func nginxServingFile(_ directives: String, http: String = "", path: String = "/", options: [String] = []) throws -> Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(["index.html": "served"])
-        let key = String(repeating: "k", count: keyBytes)
-        return try Reproduce.nginx(
-            location: "location / { \(limit) root \(folder.path); }", http: zone, options: ["-H", "X-Api-Key: \(key)"])
+        return try Reproduce.nginx(location: "location / { \(directives) root \(folder.path); }", http: http, path: path, options: options)
     }
 
     /// nginx serving `files` with SSI on, asked for `/`.
@@ -36,6 +42,38 @@ extension LogReproduction {
         try Reproduce.apache(
             "RewriteEngine On\nRewriteRule ^/(.*)$ http://%{HTTP:X-Backend}/$1 [P]", path: "/orders",
             options: header.map { ["-H", "X-Backend: \($0)"] } ?? [], modules: Reproduce.apacheModules + ["rewrite"])
+    }
+
+    /// nginx caching what an upstream answers (`proxy_cache` being `cache`, of the zone
+    /// `pages`), asked once for `path`.
+    private static func nginxCaching(_ cache: String, path: String) throws -> Outcome {
+        try with(.answers) { application in
+            try Reproduce.nginx(
+                location: "location / { proxy_cache \(cache); proxy_cache_valid 200 10m; proxy_pass http://127.0.0.1:\(application.port); }",
+                http: "proxy_cache_path {{PREFIX}}/cache keys_zone=pages:1m; large_client_header_buffers 4 32k;", path: path)
+        }
+    }
+
+    /// nginx caching what an upstream answers, asked twice for the same page, the cache file
+    /// that the first answer left changed in between as `damage` tells.
+    private static func nginxWithDamagedCacheFile(_ damage: @escaping (Data) -> Data) throws -> Outcome {
+        try with(.answers) { application in
+            try Reproduce.nginx(
+                """
+                proxy_cache_path {{PREFIX}}/cache keys_zone=pages:1m;
+                server { listen 127.0.0.1:PORT; location / { proxy_cache pages; proxy_cache_valid 200 10m;
+                    proxy_pass http://127.0.0.1:\(application.port); } }
+                """
+            ) { port, nginx in
+                _ = try Visitor.status("http://127.0.0.1:\(port)/", [])
+                let cache = nginx.folder.url.appendingPathComponent("cache")
+                let stored = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: nil)?.allObjects.compactMap { $0 as? URL } ?? []
+                for file in stored where !file.hasDirectoryPath {
+                    try damage(try Data(contentsOf: file)).write(to: file)
+                }
+                return try Visitor.status("http://127.0.0.1:\(port)/", [])
+            }
+        }
     }
 
     static let configurationAtRequestTime: [LogReproduction] = [
@@ -83,6 +121,30 @@ extension LogReproduction {
                 try Reproduce.nginx(
                     location: "location / { proxy_bind $arg_from; proxy_pass http://127.0.0.1:\(application.port); }", path: "/?from=abc")
             }
+        },
+        .init(name: "nginx, proxy_cache from a variable naming no zone", slugs: ["upstream-address-from-a-variable"], status: 500) {
+            try nginxCaching("$arg_cache", path: "/?cache=images")
+        },
+        // The key does not fit in proxy_buffer_size: nginx asks the upstream without the cache.
+        .init(name: "nginx, a cache key longer than proxy_buffer_size", slugs: ["upstream-header-too-big"], status: 200) {
+            try nginxCaching("pages", path: "/search?q=" + String(repeating: "q", count: 9000))
+        },
+        // The stored header's name holds a NUL: nginx reads the page from the upstream instead.
+        .init(name: "nginx, a cache file damaged outside nginx", slugs: ["upstream-closed-connection"], status: 200) {
+            try nginxWithDamagedCacheFile { stored in
+                guard let name = stored.range(of: Data("Content-Length".utf8)) else { return stored }
+                var damaged = stored
+                damaged[name.lowerBound + 3] = 0
+                return damaged
+            }
+        },
+        // The connection closes before the status line.
+        .init(name: "nginx, aio threads from a variable naming no pool", slugs: ["upstream-address-from-a-variable"], status: 0) {
+            try nginxServingFile("aio threads=$arg_pool;", path: "/index.html?pool=nope")
+        },
+        // Not limited: the visitor gets the page at full speed.
+        .init(name: "nginx, limit_rate from a variable that is not a size", slugs: ["upstream-address-from-a-variable"], status: 200) {
+            try nginxServingFile("limit_rate $arg_rate;", path: "/index.html?rate=fast")
         },
         // A key too long to count is not limited: the visitor gets the page.
         .init(name: "nginx, a limit_conn key longer than 255 bytes", slugs: ["rate-limiting"], status: 200) {

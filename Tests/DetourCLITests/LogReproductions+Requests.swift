@@ -124,6 +124,22 @@ extension LogReproduction {
         .init(name: "Apache, more headers than LimitRequestFields", slugs: ["request-too-large"], status: 400) {
             try Reproduce.apache("LogLevel info", options: (0..<110).flatMap { ["-H", "X-\($0): c"] })
         },
+        // Logged at info: at Apache's default level (warn) the 413 leaves no line.
+        .init(name: "Apache, a body over LimitRequestBody", slugs: ["request-too-large"], status: 413) {
+            try Reproduce.apache("LogLevel info\nLimitRequestBody 100", options: ["--data", String(repeating: "d", count: 1_000)])
+        },
+        .init(name: "Apache, a chunked body over LimitRequestBody", slugs: ["request-too-large"], status: 413) {
+            try Reproduce.apache(
+                "LogLevel info\nLimitRequestBody 100", options: ["-H", "Transfer-Encoding: chunked", "--data", String(repeating: "d", count: 1_000)])
+        },
+        // The limit guards what Apache serves itself: ProxyPass passes the body on in full.
+        .init(name: "Apache, a body over LimitRequestBody passed on by ProxyPass", slugs: [], status: 200) {
+            try with(.answers) { upstream in
+                try Reproduce.apache(
+                    "LogLevel info\nLimitRequestBody 100\nProxyPass / http://127.0.0.1:\(upstream.port)/",
+                    options: ["--data", String(repeating: "d", count: 1_000)])
+            }
+        },
         // A request line that fits nginx's and Apache's limits but not HAProxy's buffer.
         .init(name: "HAProxy, a request larger than tune.bufsize", slugs: ["request-too-large"], status: 400) {
             try with(.answers) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)", path: "/" + String(repeating: "a", count: 17_000)) }

@@ -1,24 +1,48 @@
 import DetourTestSupport
 import Foundation
 
-/// nginx failing the visitor's TLS handshake on a certificate it loads per name.
+/// nginx failing the visitor's TLS handshake on a certificate it loads per name: no file, no
+/// name, a key the workers may not read, a key of another certificate, a key too small.
 extension LogReproduction {
+    /// What the files of `shop.example` hold.
+    private enum CertificateFiles {
+        /// A certificate and its key, the key of mode 600 as `openssl req` writes it.
+        case matching
+        /// A certificate and the key of another one, both readable by all.
+        case keyOfAnother
+        /// A certificate with a 1024-bit RSA key, below OpenSSL 3's default security level.
+        case smallKey
+    }
+
+    /// A self-signed certificate for `shop.example` written to `certificate` with its key of
+    /// `bits` bits to `key`, in `folder`.
+    private static func makeCertificate(in folder: TemporaryFolder, certificate: String, key: String, bits: Int = 2048) throws {
+        let made = try ProcessRunner.run(
+            try RequiredTool.find("openssl"),
+            ["req", "-x509", "-newkey", "rsa:\(bits)", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=shop.example"],
+            in: folder.url)
+        guard made.status == 0 else { throw ReproductionError(message: "openssl req: \(made.stderr)") }
+        chmod(folder.path + "/" + certificate, 0o644)
+    }
+
     /// nginx serving TLS with a certificate and key chosen by `$ssl_server_name`, from a folder
-    /// holding those of `shop.example` only (its key of mode 600, as `openssl req` writes it);
-    /// asked by `name` (SNI), or by address with no name.
-    private static func nginxWithCertificatePerName(asking name: String?) throws -> Outcome {
+    /// holding those of `shop.example` only (as `files` tells); asked by `name` (SNI), or by
+    /// address with no name.
+    private static func nginxWithCertificatePerName(asking name: String?, files: CertificateFiles = .matching) throws -> Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         chmod(folder.path, 0o755)
-        let made = try ProcessRunner.run(
-            try RequiredTool.find("openssl"),
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "shop.example.key", "-out", "shop.example.crt", "-days", "2", "-subj",
-                "/CN=shop.example",
-            ],
-            in: folder.url)
-        guard made.status == 0 else { throw ReproductionError(message: "openssl req: \(made.stderr)") }
-        chmod(folder.path + "/shop.example.crt", 0o644)
+        switch files {
+        case .matching:
+            try makeCertificate(in: folder, certificate: "shop.example.crt", key: "shop.example.key")
+        case .keyOfAnother:
+            try makeCertificate(in: folder, certificate: "shop.example.crt", key: "renewed.key")
+            try makeCertificate(in: folder, certificate: "renewed.crt", key: "shop.example.key")
+            chmod(folder.path + "/shop.example.key", 0o644)
+        case .smallKey:
+            try makeCertificate(in: folder, certificate: "shop.example.crt", key: "shop.example.key", bits: 1024)
+            chmod(folder.path + "/shop.example.key", 0o644)
+        }
         let server = """
             server { listen 127.0.0.1:PORT ssl;
                 ssl_certificate \(folder.path)/$ssl_server_name.crt; ssl_certificate_key \(folder.path)/$ssl_server_name.key;
@@ -40,6 +64,13 @@ extension LogReproduction {
         // The master, as root, could read the key; the worker, as nobody, may not.
         .init(name: "nginx, a certificate per name whose key the workers may not read", slugs: ["visitor-tls-handshake"], status: 0, runnable: getuid() == 0) {
             try nginxWithCertificatePerName(asking: "shop.example")
+        },
+        // A renewal that replaced the key and not the certificate.
+        .init(name: "nginx, a certificate per name with the key of another", slugs: ["visitor-tls-handshake"], status: 0) {
+            try nginxWithCertificatePerName(asking: "shop.example", files: .keyOfAnother)
+        },
+        .init(name: "nginx, a certificate per name with a key too small for OpenSSL 3", slugs: ["visitor-tls-handshake"], status: 0) {
+            try nginxWithCertificatePerName(asking: "shop.example", files: .smallKey)
         },
     ]
 }
