@@ -66,7 +66,7 @@ let package = Package(
             dependencies: [
                 "DetourSupport", "DetourYAML", "DetourLayout", "DetourLanguages", "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
                 "DetourCodeBlockCheck", "DetourTemplates", "DetourLogs",
-                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Mustache", package: "swift-mustache"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedTheme"]
         ),

@@ -15,18 +15,18 @@ import Foundation
 /// exactly, and the build runs in full instead: the output is what a full build writes.
 enum ArticleRebuild {
     /// How the build went when it was done so; nil when it must run in full.
-    /// `record`: the last build's, into the output as it is now (`BuildCache.record(of:)`).
-    static func run(_ options: BuildOptions, cache: BuildCache, key: BuildCache.Key, record: BuildCache.Record) -> BuildReport? {
+    /// `record`: the last build's, into the output as it is now (`BuildCache.record(of:)`), by
+    /// the same detour with the same options; `changed`: the input files changed since
+    /// (`InputFiles.changes`).
+    static func run(_ options: BuildOptions, cache: BuildCache, key: BuildCache.Key, record: BuildCache.Record, changed: [String]) -> BuildReport? {
         var report = BuildReport()
-        return run(options, cache: cache, key: key, record: record, report: &report) ? report : nil
+        return run(options, cache: cache, key: key, record: record, changed: changed, report: &report) ? report : nil
     }
 
     private static func run(
-        _ options: BuildOptions, cache: BuildCache, key: BuildCache.Key, record: BuildCache.Record, report: inout BuildReport
+        _ options: BuildOptions, cache: BuildCache, key: BuildCache.Key, record: BuildCache.Record, changed: [String], report: inout BuildReport
     ) -> Bool {
-        guard record.key.detour == key.detour, record.key.options == key.options else { return false }
         let (before, after) = (InputFiles.entries(record.key.inputs), InputFiles.entries(key.inputs))
-        let changed = after.keys.filter { before[$0] != after[$0] }.sorted()
         guard Set(before.keys) == Set(after.keys), !changed.isEmpty,
             changed.allSatisfy({ $0.hasPrefix("content/articles/") && $0.hasSuffix(".md") }),
             let memoData = try? Data(contentsOf: RebuildMemo.file(in: cache.folder)), var memo = RebuildMemo(encoded: Array(memoData))

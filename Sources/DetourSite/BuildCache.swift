@@ -5,7 +5,7 @@ import Foundation
 
 /// What the last successful `detour build` into an output was made from, kept in
 /// `.detour-cache/<output>/build` beside the output: every input file's size and modification
-/// time, the options, and which detour built it, with the findings and counts it reported. A
+/// time (its content's digest when it was written just before, `InputFiles`), the options, and which detour built it, with the findings and counts it reported. A
 /// build that finds all of it as recorded, and the output still the folder that build put in
 /// place, has nothing to write and says so, in the time it takes to list the input files.
 /// Beside it is what rewriting only some articles' pages needs (`RebuildMemo`), written first:
@@ -115,6 +115,14 @@ struct BuildCache {
         guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
             let data = try? JSONEncoder().encode(record)
         else { return }
+        try? data.write(to: file, options: .atomic)
+    }
+
+    /// Records `record`'s build again under `key`, a listing of the same files by content.
+    func save(_ key: Key, as record: Record) {
+        var record = record
+        record.key = key
+        guard let data = try? JSONEncoder().encode(record) else { return }
         try? data.write(to: file, options: .atomic)
     }
 

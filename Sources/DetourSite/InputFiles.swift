@@ -1,18 +1,21 @@
 import CFileSystem
+import Crypto
 import DetourSupport
 import Foundation
 
 /// Every file a build reads, by size and modification time: the content folder and the
 /// templates folder (the built-in theme is part of the executable). A file written too
-/// recently to be told apart from a later write in the same clock tick is listed as never
-/// matching, as git does with racily clean files: the next build then reads it again.
+/// recently to be told apart from a later write in the same clock tick is listed by its
+/// content's SHA-256 instead, as git checks racily clean files by content: the next build
+/// reads it again and compares, so a file written just before a build is neither trusted by
+/// its time nor taken for a change when it still holds what the build read.
 enum InputFiles {
     /// How far a file's modification time may trail the clock: file systems stamp times from
     /// a coarse clock, a few milliseconds behind the one read here.
     static let racyWindow: Int64 = 100_000_000
 
-    /// One line per file ("size mtime folder/path"), sorted, a racy file's with the time of
-    /// listing so that no later list matches it; nil when a folder the build needs cannot be
+    /// One line per file ("size mtime folder/path"), sorted, a racy file's with its content's
+    /// digest ("racy <sha-256> folder/path"); nil when a folder the build needs cannot be
     /// walked.
     static func list(_ options: BuildOptions) -> String? {
         let now = Self.now()
@@ -33,12 +36,12 @@ enum InputFiles {
         let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(length)))
         var lines: [String] = []
         forEachLine(bytes) { line, size, modified, path in
-            let path = name + "/" + FieldLines.string(path)
+            let relative = FieldLines.string(path)
             guard let modified = FieldLines.integer(modified), modified < now - racyWindow else {
-                lines.append("racy \(now) " + path)
+                lines.append("racy " + digest(ofFileAt: root + "/" + relative) + " " + name + "/" + relative)
                 return
             }
-            lines.append(FieldLines.string(size) + " \(modified) " + path)
+            lines.append(FieldLines.string(size) + " \(modified) " + name + "/" + relative)
         }
         return lines.sorted().map { $0 + "\n" }.joined()
     }
@@ -68,12 +71,54 @@ enum InputFiles {
         return entries
     }
 
-    /// Whether the file at `path` still has the size and modification time of its `line`.
-    static func describes(_ line: String, path: String) -> Bool {
+    /// The paths (`content/…`, `templates/…`) whose files differ between the listing `before`
+    /// and `after`: come, gone, or listed otherwise, but for a file listed racy before that
+    /// still holds the content it had then.
+    static func changes(from before: String, to after: String, _ options: BuildOptions) -> [String] {
+        let (old, new) = (entries(before), entries(after))
+        return Set(old.keys).union(new.keys).sorted().filter { path in
+            guard let was = old[path], let now = new[path] else { return true }
+            if was == now { return false }
+            guard let listed = racyDigest(was) else { return true }
+            if let current = racyDigest(now) { return current != listed }
+            guard let file = file(of: path, options) else { return true }
+            return digest(ofFileAt: file) != listed
+        }
+    }
+
+    /// Whether `contents`, read from the file at `path`, is what its `line` lists: the same
+    /// content for a racy line, else a file that still has the line's size and modification
+    /// time (so that it was not written since it was listed).
+    static func describes(_ line: String, path: String, contents: Data) -> Bool {
+        if let listed = racyDigest(line) { return digest(of: contents) == listed }
         let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         var info = stat()
         guard fields.count == 3, let size = Int64(fields[0]), let modified = Int64(fields[1]), stat(path, &info) == 0 else { return false }
         return Int64(info.st_size) == size && Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) == modified
+    }
+
+    /// The digest a racy line lists; nil for another line.
+    private static func racyDigest(_ line: String) -> Substring? {
+        guard line.hasPrefix("racy ") else { return nil }
+        return line.dropFirst("racy ".count).prefix { $0 != " " }
+    }
+
+    /// Where the file a listing calls `path` is.
+    private static func file(of path: String, _ options: BuildOptions) -> String? {
+        for (name, root) in [("content/", options.content), ("templates/", options.templates)] where path.hasPrefix(name) {
+            return root.path + "/" + path.dropFirst(name.count)
+        }
+        return nil
+    }
+
+    /// The hex SHA-256 of the file's content; when it cannot be read, a word that is no
+    /// digest and matches no other listing's.
+    private static func digest(ofFileAt path: String) -> String {
+        FileManager.default.contents(atPath: path).map(digest(of:)) ?? "unread-" + UUID().uuidString
+    }
+
+    private static func digest(of contents: Data) -> String {
+        SHA256.hash(data: contents).map { String(format: "%02x", $0) }.joined()
     }
 
     private static func now() -> Int64 {

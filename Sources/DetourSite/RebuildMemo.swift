@@ -87,7 +87,9 @@ struct RebuildMemo {
         var offset = 0
         for path in articles.keys.sorted() {
             let file = contentRoot.path + "/" + path
-            guard let line = listed["content/" + path], let data = FileManager.default.contents(atPath: file), InputFiles.describes(line, path: file) else {
+            guard let line = listed["content/" + path], let data = FileManager.default.contents(atPath: file),
+                InputFiles.describes(line, path: file, contents: data)
+            else {
                 continue
             }
             try handle.write(contentsOf: data)

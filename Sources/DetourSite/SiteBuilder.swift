@@ -56,13 +56,19 @@ public enum SiteBuilder {
         let cache = options.cache == .off ? nil : BuildCache(output: options.output)
         let cacheKey = cache == nil ? nil : report.time("inputs listed") { BuildCache.key(options) }
         if options.cache == .use, let cache, let cacheKey, let record = cache.record(of: options.output) {
-            if record.key == cacheKey {
+            // The files that changed, when the same detour builds with the same options.
+            let changed =
+                record.key.detour == cacheKey.detour && record.key.options == cacheKey.options
+                ? InputFiles.changes(from: record.key.inputs, to: cacheKey.inputs, options) : nil
+            if record.key == cacheKey || changed?.isEmpty == true {
+                // Files listed racy still hold what the build read: listed by time from now on.
+                if record.key != cacheKey { cache.save(cacheKey, as: record) }
                 (report.upToDate, report.diagnostics) = (true, record.diagnostics)
                 (report.errorPages, report.articles, report.files) = (record.errorPages, record.articles, record.files)
                 return report
             }
             let start = DispatchTime.now().uptimeNanoseconds
-            if var rebuilt = ArticleRebuild.run(options, cache: cache, key: cacheKey, record: record) {
+            if let changed, var rebuilt = ArticleRebuild.run(options, cache: cache, key: cacheKey, record: record, changed: changed) {
                 rebuilt.phases = report.phases + [("articles rebuilt", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, BuildReport.peakMemory())]
                 return rebuilt
             }

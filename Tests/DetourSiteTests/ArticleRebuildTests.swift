@@ -43,6 +43,21 @@ final class ArticleRebuildTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(rebuilt, 11, "edits rewrite only their pages, or nothing when what shows is the same")
     }
 
+    /// Edits saved and built at once, as editors, scripts and make do: each file is written
+    /// within the racy window of the build after it, and of the first build too. Each build
+    /// still rewrites only the edited article's pages, and the output is a clean build's.
+    func testEditsBuiltAtOnceAreRebuiltAsText() throws {
+        try project.write(["content/articles/upstream/upstream-dns.md": try project.read("content/articles/upstream/upstream-dns.md") + "\nJust now.\n"])
+        XCTAssertTrue(build().wroteOutput)
+        for round in 0..<4 {
+            let edited = try editSomeText(aged: false)
+            let report = build()
+            XCTAssertFalse(report.wroteOutput, "round \(round), \(edited): a quick rebuild, not a full one")
+            try assertEqualsCleanBuild(report, "round \(round), \(edited), at once")
+        }
+        XCTAssertTrue(build().upToDate)
+    }
+
     /// A change to what lists or other pages show of an article is more than its pages: the
     /// whole site is built again.
     func testAHeadingOrFrontMatterChangeBuildsInFull() throws {
@@ -92,14 +107,14 @@ final class ArticleRebuildTests: XCTestCase {
 
     /// A sentence added to, or one taken out of, a paragraph of an article written in the
     /// default language, with words no other article has; headings and front matter kept.
-    private func editSomeText() throws -> String {
+    private func editSomeText(aged: Bool = true) throws -> String {
         let articles = FileManager.default.subpaths(atPath: project.path + "/content/articles")!.filter {
             $0.hasSuffix(".md") && $0.split(separator: ".").count == 2
         }.sorted()
         let path = "content/articles/" + articles[Int(random.next() % UInt64(articles.count))]
         let word = ["zygomorphic", "quixotically", "rebalancings", "connections", "upstream"][Int(random.next() % 5)]
         let add = random.next() % 3 != 0
-        try edit(path) { text in
+        try edit(path, aged: aged) { text in
             var lines = text.components(separatedBy: "\n")
             let fence = lines.dropFirst().firstIndex(of: "---") ?? 0
             let paragraphs = lines.indices.filter { $0 > fence && (lines[$0].first?.isLetter ?? false) }
@@ -115,10 +130,12 @@ final class ArticleRebuildTests: XCTestCase {
         return path
     }
 
-    /// Writes the file with a modification time of its own, out of the racy window.
-    private func edit(_ relative: String, _ change: (String) -> String) throws {
+    /// Writes the file with a modification time of its own, out of the racy window unless not
+    /// `aged`.
+    private func edit(_ relative: String, aged: Bool = true, _ change: (String) -> String) throws {
         try project.write([relative: change(try project.read(relative))])
         edits += 1
+        guard aged else { return }
         let time = Date().addingTimeInterval(-100 + Double(edits))
         try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: project.url.appendingPathComponent(relative).path)
     }

@@ -112,13 +112,24 @@ final class BuildCacheTests: SiteTestCase {
         XCTAssertFalse(folder.exists(".detour-cache/public/sources.new"))
     }
 
-    /// A file written in the same clock tick as the listing could be written again unseen:
-    /// the build after it does not trust the record.
-    func testAFileWrittenJustBeforeTheBuildIsNotTrusted() throws {
+    /// A file written in the same clock tick as the listing could be written again unseen, its
+    /// size and time the same: the build after it compares its content. Left as it was, the
+    /// build has nothing to write; written again so, it is rebuilt.
+    func testAFileWrittenJustBeforeTheBuildIsCheckedByContent() throws {
         let folder = try agedSite()
-        try folder.write(["content/articles/refused.md": try folder.read("content/articles/refused.md") + "\nJust now.\n"])
+        let article = "content/articles/refused.md"
+        // A whole second ahead: within the racy window of each build below, set exactly twice.
+        let tick = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 30).rounded(.down))
+        let path = folder.url.appendingPathComponent(article).path
+        try folder.write([article: try folder.read(article) + "\nJust now.\n"])
+        try FileManager.default.setAttributes([.modificationDate: tick], ofItemAtPath: path)
         XCTAssertTrue(cachedBuild(folder).wroteOutput)
-        XCTAssertFalse(cachedBuild(folder).upToDate)
+        XCTAssertTrue(cachedBuild(folder).upToDate, "the same content")
+
+        try folder.write([article: try folder.read(article).replacingOccurrences(of: "Just now.", with: "Just then")])
+        try FileManager.default.setAttributes([.modificationDate: tick], ofItemAtPath: path)
+        XCTAssertFalse(cachedBuild(folder).upToDate, "written again with the same size and time")
+        assertEqualsCleanBuild(folder, Self.options(folder), "a file written again unseen")
     }
 
     // MARK: - Helpers
