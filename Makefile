@@ -3,6 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 ARTICLES ?= 10000
 LINES ?= 2000000
+EDITS ?= 30
 BUILD_PACKAGES = libcmark-dev
 # Real servers (nginx and its stream module, Caddy, HAProxy, Apache), the application servers behind them (PHP-FPM,
 # gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, ip(8) for their private
@@ -16,7 +17,7 @@ TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-head
 # nginx modules Debian packages (nginx-extras' set), the VMODs of varnish-modules, mod_wsgi.
 REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
 
-.PHONY: site test lint format install deb test-install test-deb check-oracle check-real check-logs bench bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release synth clean
+.PHONY: site test lint format install deb test-install test-deb check-oracle check-real check-logs bench bench-incremental bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release synth clean
 
 ## site: build content/ and templates/ into public/, with the debug build the tests share: on a fresh clone it compiles in a fraction of the release build's time, and writes the same files
 site: deps
@@ -68,6 +69,10 @@ check-oracle: deps test-deps
 bench: deps release synth
 	@scripts/install-packages.sh time hugo
 	scripts/bench.sh $(ARTICLES)
+
+## bench-incremental: a first build of a synthetic knowledge base of $(ARTICLES) articles, then a random sequence of $(EDITS) edits (text, paragraphs, headings, front matter, articles added, removed or renamed, a translation, a code, a template), each built at once or after a pause: each build's wall time, then per kind of edit the median and the worst (SEED picks the sequence)
+bench-incremental: deps release synth
+	python3 scripts/bench-incremental.py $(ARTICLES) $(EDITS)
 
 ## bench-check: time `detour check` on generated configurations: nginx 5,000 server blocks, caddy 1,000 and 5,000 site blocks, haproxy 5,000 backends (Host-routed, and default_backend only) beside haproxy -c, apache 5,000 virtual hosts beside apache2 -t
 bench-check: deps release

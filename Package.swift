@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        // Tests only: random sequences of edits for the incremental build.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Support: what every module may use and that uses none of ours. File bytes, directory
@@ -152,7 +154,10 @@ let package = Package(
         .testTarget(
             name: "DetourContentTests",
             dependencies: ["DetourContent", "DetourDiagnostics", "DetourLayout", "DetourSupport", "DetourYAML", "DetourTestSupport"]),
-        .testTarget(name: "DetourSiteTests", dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DetourSiteTests",
+            dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+            exclude: ["Fixtures"]),
         .testTarget(name: "DetourLogsTests", dependencies: ["DetourLogs", "DetourTestSupport"]),
         .testTarget(name: "DetourProxyCoreTests", dependencies: ["DetourProxyCore"]),
         .testTarget(
