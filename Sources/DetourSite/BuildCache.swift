@@ -5,9 +5,10 @@ import Foundation
 
 /// What the last successful `detour build` into an output was made from, kept in
 /// `.detour-cache/<output>/build` beside the output: every input file's size and modification
-/// time (its content's digest when it was written just before, `InputFiles`), the options, and which detour built it, with the findings and counts it reported. A
-/// build that finds all of it as recorded, and the output still the folder that build put in
-/// place, has nothing to write and says so, in the time it takes to list the input files.
+/// time (its content's digest when it was written just before, `InputFiles`), the options, and
+/// which detour built it, with the findings and counts it reported. A build that finds all of
+/// it as recorded, and the output still the folder that build put in place, has nothing to
+/// write and says so, in the time it takes to list the input files.
 /// Beside it is what rewriting only some articles' pages needs (`RebuildMemo`), written first:
 /// a record is only there with the memo of its build.
 ///
@@ -109,20 +110,23 @@ struct BuildCache {
     /// record that cannot be written only costs the next build its shortcut.
     func save(_ key: Key, report: BuildReport, output: URL) {
         guard let identity = Self.identity(of: output.path) else { return }
-        let record = Record(
-            key: key, output: identity, diagnostics: report.diagnostics, errorPages: report.errorPages, articles: report.articles, files: report.files)
-        let folder = file.deletingLastPathComponent()
-        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
-            let data = try? JSONEncoder().encode(record)
-        else { return }
-        try? data.write(to: file, options: .atomic)
+        write(
+            Record(
+                key: key, output: identity, diagnostics: report.diagnostics, errorPages: report.errorPages, articles: report.articles,
+                files: report.files))
     }
 
     /// Records `record`'s build again under `key`, a listing of the same files by content.
     func save(_ key: Key, as record: Record) {
         var record = record
         record.key = key
-        guard let data = try? JSONEncoder().encode(record) else { return }
+        write(record)
+    }
+
+    private func write(_ record: Record) {
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
+            let data = try? JSONEncoder().encode(record)
+        else { return }
         try? data.write(to: file, options: .atomic)
     }
 

@@ -75,15 +75,24 @@ enum InputFiles {
     /// and `after`: come, gone, or listed otherwise, but for a file listed racy before that
     /// still holds the content it had then.
     static func changes(from before: String, to after: String, _ options: BuildOptions) -> [String] {
-        let (old, new) = (entries(before), entries(after))
-        return Set(old.keys).union(new.keys).sorted().filter { path in
-            guard let was = old[path], let now = new[path] else { return true }
-            if was == now { return false }
-            guard let listed = racyDigest(was) else { return true }
-            if let current = racyDigest(now) { return current != listed }
-            guard let file = file(of: path, options) else { return true }
-            return digest(ofFileAt: file) != listed
+        if before == after { return [] }
+        var old = entries(before)
+        var changed: [String] = []
+        forEachLine(Array(after.utf8)) { line, _, _, path in
+            let (path, now) = (FieldLines.string(path), FieldLines.string(line))
+            guard let was = old.removeValue(forKey: path) else { return changed.append(path) }
+            if was != now, differs(was, now, file: file(of: path, options)) { changed.append(path) }
         }
+        return (changed + old.keys).sorted()
+    }
+
+    /// Whether a file listed `was`, and now `now`, changed: unless it was racy and still holds
+    /// the content it had then (at `file`, or as a racy `now` says).
+    private static func differs(_ was: String, _ now: String, file: String?) -> Bool {
+        guard let listed = racyDigest(was) else { return true }
+        if let current = racyDigest(now) { return current != listed }
+        guard let file else { return true }
+        return digest(ofFileAt: file) != listed
     }
 
     /// Whether `contents`, read from the file at `path`, is what its `line` lists: the same
