@@ -48,30 +48,25 @@ def body_line(text, rng):
     return lines, paragraphs[rng.randrange(len(paragraphs))] if paragraphs else None
 
 
+def at_a_paragraph(path, rng, action):
+    """Changes a random paragraph of the article at `path`: `action` gets its lines and the index."""
+    def transform(text):
+        lines, line = body_line(text, rng)
+        if line is not None:
+            action(lines, line)
+        return "\n".join(lines)
+    change(path, transform)
+
+
 def edit(kind, content, templates, rng, mark):
     pool = articles(content)
     article = pool[rng.randrange(len(pool))]
     if kind == "text in a paragraph":
-        def add(text):
-            lines, line = body_line(text, rng)
-            if line is not None:
-                lines[line] += f" Operators saw {mark} here."
-            return "\n".join(lines)
-        change(article, add)
+        at_a_paragraph(article, rng, lambda lines, i: lines.__setitem__(i, lines[i] + f" Operators saw {mark} here."))
     elif kind == "new paragraph":
-        def paragraph(text):
-            lines, line = body_line(text, rng)
-            if line is not None:
-                lines.insert(line + 1, f"\nA paragraph about {mark}.")
-            return "\n".join(lines)
-        change(article, paragraph)
+        at_a_paragraph(article, rng, lambda lines, i: lines.insert(i + 1, f"\nA paragraph about {mark}."))
     elif kind == "removed paragraph":
-        def remove(text):
-            lines, line = body_line(text, rng)
-            if line is not None:
-                del lines[line]
-            return "\n".join(lines)
-        change(article, remove)
+        at_a_paragraph(article, rng, lambda lines, i: lines.pop(i))
     elif kind == "new heading":
         change(article, lambda text: text + f"\n## Heading {mark}\n\nText of {mark}.\n")
     elif kind == "title":
