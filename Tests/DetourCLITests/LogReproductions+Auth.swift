@@ -4,8 +4,8 @@ import Foundation
 /// The reproductions of an authentication subrequest failing: nginx's `auth_request` (what
 /// ingress-nginx's `auth-url` and oauth2-proxy, Authelia or authentik behind nginx use) to an
 /// auth service that is down, answers what `auth_request` does not take or switches protocols
-/// (as an SSI include can meet too), and Caddy's
-/// `forward_auth` to one that is down or redirects.
+/// (as an SSI include can meet too), and Caddy's `forward_auth` to one that is down or
+/// redirects.
 extension LogReproduction {
     /// nginx asking `auth` (a URL) before it passes each request to an application that would
     /// answer 200; `server` goes into the server block (what the auth location inherits), and

@@ -3,9 +3,10 @@ import Foundation
 
 /// The reproductions of configuration that passes the server's own test and fails per request:
 /// an upstream or local address built from a variable (nginx, Apache) or placeholder (Caddy)
-/// that does not make one, a cache, thread pool or rate from a variable that names none, a cache
-/// key too long for its buffer, a cache file damaged, a rewrite to nothing, a rate limit's key too long to count, and SSI: a page
-/// that includes itself, a fragment too big to hold in memory.
+/// that does not make one, a cache, thread pool or rate from a variable that names none, a
+/// cache key too long for its buffer, a cache file damaged, a rewrite to nothing, a rate
+/// limit's key too long to count, and SSI: a page that includes itself, a fragment too big to
+/// hold in memory.
 extension LogReproduction {
     /// nginx asked once for `/` with `location / { directives }`.
     private static func nginxLocation(_ directives: String) throws -> Outcome {

@@ -132,7 +132,8 @@ extension LogReproduction {
             try Reproduce.apache(
                 "LogLevel info\nLimitRequestBody 100", options: ["-H", "Transfer-Encoding: chunked", "--data", String(repeating: "d", count: 1_000)])
         },
-        // The limit guards what Apache serves itself: ProxyPass passes the body on in full.
+        // The limit guards what Apache serves itself: ProxyPass passes the body on, and the
+        // backend's answer comes back.
         .init(name: "Apache, a body over LimitRequestBody passed on by ProxyPass", slugs: [], status: 200) {
             try with(.answers) { upstream in
                 try Reproduce.apache(
