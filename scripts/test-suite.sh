@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The XCTest suite (after `swift build --build-tests`) as two processes at once: the command
-# line's end-to-end tests (DetourCLITests) and every other module's. Most of either is spent
-# waiting on real servers, Chromium and their timeouts, so the two take little more than the
-# longer alone. SwiftPM lets one `swift test` use .build at a time, so the test binary is run
-# as `swift test --skip-build` runs it, with a list of test classes each. Each test case's
-# result is printed as it comes, then each half's count; the exit status is non-zero when
-# either failed.
+# The test suite (after `swift build --build-tests`) as two processes at once: the command
+# line's end-to-end tests (DetourCLITests) and every other module's, the latter followed by the
+# Swift Testing tests (the generator tests). Most of either is spent waiting on real servers,
+# Chromium and their timeouts, so the two take little more than the longer alone. SwiftPM lets
+# one `swift test` use .build at a time, so the test binary is run as `swift test --skip-build`
+# runs it: with a list of XCTest classes each, and once with `--testing-library swift-testing`.
+# Each test's result is printed as it comes, then each half's count; the exit status is non-zero
+# when either failed.
 #
 #     scripts/test-suite.sh
 set -uo pipefail
@@ -23,7 +24,13 @@ rest=$(grep -v '^DetourCLITests\.' "$logs/classes" | paste -sd, -)
 [ -n "$cli" ] && [ -n "$rest" ] || { echo "test-suite: no test classes listed by $tests" >&2; exit 1; }
 
 cd "$root"
-"$tests" "$rest" > "$logs/rest.log" 2>&1 &
+{
+    "$tests" "$rest"
+    xctest=$?
+    "$tests" --testing-library swift-testing
+    testing=$?
+    [ "$xctest" = 0 ] && [ "$testing" = 0 ]
+} > "$logs/rest.log" 2>&1 &
 pids+=($!)
 "$tests" "$cli" > "$logs/cli.log" 2>&1 &
 pids+=($!)
@@ -32,7 +39,7 @@ pids+=($!)
 sleep infinity &
 running=$!
 pids+=("$running")
-tail -q -n +1 --pid="$running" -F "$logs/rest.log" "$logs/cli.log" 2>/dev/null | grep --line-buffered -E "^Test Case .* (passed|failed|skipped)|: error: " &
+tail -q -n +1 --pid="$running" -F "$logs/rest.log" "$logs/cli.log" 2>/dev/null | grep --line-buffered -E "^Test Case .* (passed|failed|skipped)|: error: |^(✔|✘) Test " &
 wait "${pids[0]}"
 rest_status=$?
 wait "${pids[1]}"
@@ -46,5 +53,7 @@ for half in rest cli; do
     grep -q "^Test Suite 'Selected tests' \(passed\|failed\)" "$logs/$half.log" || tail -40 "$logs/$half.log"
     grep -A1 "^Test Suite 'Selected tests' \(passed\|failed\)" "$logs/$half.log" | tail -1
 done
+# Swift Testing's count, after the other modules' XCTest count.
+grep -E "Test run with [0-9]+ tests?" "$logs/rest.log" | tail -1
 echo "test-suite: every module but DetourCLITests: exit $rest_status; DetourCLITests: exit $cli_status"
 [ "$rest_status" = 0 ] && [ "$cli_status" = 0 ]
