@@ -60,9 +60,9 @@ public enum SiteBuilder {
             let changed =
                 record.key.detour == cacheKey.detour && record.key.options == cacheKey.options
                 ? InputFiles.changes(from: record.key.inputs, to: cacheKey.inputs, options) : nil
-            if record.key == cacheKey || changed?.isEmpty == true {
+            if changed?.isEmpty == true {
                 // Files listed racy still hold what the build read: listed by time from now on.
-                if record.key != cacheKey { cache.save(cacheKey, as: record) }
+                if record.key.inputs != cacheKey.inputs { cache.save(cacheKey, as: record) }
                 (report.upToDate, report.diagnostics) = (true, record.diagnostics)
                 (report.errorPages, report.articles, report.files) = (record.errorPages, record.articles, record.files)
                 return report

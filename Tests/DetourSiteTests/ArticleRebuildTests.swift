@@ -16,11 +16,7 @@ final class ArticleRebuildTests: XCTestCase {
         project = try TemporaryFolder()
         try FileManager.default.copyItem(at: Repository.content, to: project.url.appendingPathComponent("content"))
         try FileManager.default.copyItem(at: Repository.templates, to: project.url.appendingPathComponent("templates"))
-        // Out of the window in which a file just written is not trusted to be unchanged.
-        let old = Date().addingTimeInterval(-120)
-        for case let relative as String in FileManager.default.enumerator(atPath: project.path)! {
-            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: project.path + "/" + relative)
-        }
+        try project.age(by: 120)
     }
 
     override func tearDown() {
@@ -143,7 +139,7 @@ final class ArticleRebuildTests: XCTestCase {
     private func assertEqualsCleanBuild(_ report: BuildReport, _ change: String, line: UInt = #line) throws {
         let clean = SiteBuilder.build(options(output: "clean", cache: .off))
         XCTAssertTrue(clean.wroteOutput, change, line: line)
-        XCTAssertEqual(report.diagnostics.sorted(by: Self.order), clean.diagnostics.sorted(by: Self.order), change, line: line)
+        XCTAssertEqual(report.diagnostics.sortedForOutput(), clean.diagnostics.sortedForOutput(), change, line: line)
         let (rebuilt, expected) = (project.snapshot("public"), project.snapshot("clean"))
         XCTAssertEqual(Set(rebuilt.keys), Set(expected.keys), change, line: line)
         for (path, data) in expected where rebuilt[path] != data {
@@ -152,8 +148,4 @@ final class ArticleRebuildTests: XCTestCase {
         try FileManager.default.removeItem(at: project.url.appendingPathComponent("clean"))
     }
 
-    private static func order(_ first: Diagnostic, _ second: Diagnostic) -> Bool {
-        (first.location.path, first.location.line, first.location.column, first.rule, first.message)
-            < (second.location.path, second.location.line, second.location.column, second.rule, second.message)
-    }
 }

@@ -148,11 +148,7 @@ final class BuildCacheTests: SiteTestCase {
     /// The sample site, its files last modified a minute ago: well out of the racy window.
     private func agedSite(_ overrides: [String: String] = [:]) throws -> TemporaryFolder {
         let folder = try site(overrides)
-        let old = Date().addingTimeInterval(-60)
-        let enumerator = FileManager.default.enumerator(atPath: folder.path)!
-        for case let relative as String in enumerator {
-            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.path + "/" + relative)
-        }
+        try folder.age(by: 60)
         return folder
     }
 

@@ -23,7 +23,7 @@ import Testing
                 let clean = site.cleanBuild()
                 let done = "after \(edits.prefix(step + 1).map(\.description).joined(separator: ", "))"
                 #expect(clean.wroteOutput, "\(done): \(clean.diagnostics)")
-                #expect(report.diagnostics.sorted(by: Self.order) == clean.diagnostics.sorted(by: Self.order), "\(done)")
+                #expect(report.diagnostics.sortedForOutput() == clean.diagnostics.sortedForOutput(), "\(done)")
                 let (built, expected) = (site.folder.snapshot("public"), site.folder.snapshot("clean"))
                 let (missing, extra) = (Set(expected.keys).subtracting(built.keys), Set(built.keys).subtracting(expected.keys))
                 #expect(missing.isEmpty && extra.isEmpty, "\(done): missing \(missing.sorted()), more than a clean build: \(extra.sorted())")
@@ -32,10 +32,5 @@ import Testing
                 }
             }
         }
-    }
-
-    private static func order(_ first: Diagnostic, _ second: Diagnostic) -> Bool {
-        (first.location.path, first.location.line, first.location.column, first.rule, first.message)
-            < (second.location.path, second.location.line, second.location.column, second.rule, second.message)
     }
 }

@@ -37,10 +37,7 @@ final class EditedSite {
                 contentsOf: Repository.content.appendingPathComponent("translations/\(language).yml"), encoding: .utf8)
         }
         folder = try TemporaryFolder(files: files)
-        let old = Date().addingTimeInterval(-60)
-        for case let relative as String in FileManager.default.enumerator(atPath: folder.path)! {
-            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.path + "/" + relative)
-        }
+        try folder.age(by: 60)
     }
 
     static func article(_ number: Int, title: String) -> String {
