@@ -38,33 +38,36 @@ public enum ArticleAlone {
     }
 
     /// The article in `text`, its body parsed with its tree kept, and what reading it found as
-    /// a content load would (links into headings checked for an article, not a translation);
-    /// nil with the findings when it does not read as an article.
-    public static func read(_ text: String, relativePath: String, displayRoot: String, site: Site) -> (article: Article?, diagnostics: [Diagnostic]) {
+    /// a content load would (links into headings checked for an article, not a translation; its
+    /// own headings as they now are); nil with the findings when it does not read as an
+    /// article. `linkedHeadings`: by slug, the heading ids it links to in other articles.
+    public static func read(_ text: String, relativePath: String, displayRoot: String, site: Site) -> (
+        article: Article?, diagnostics: [Diagnostic], linkedHeadings: [String: Set<String>]
+    ) {
         let file = SourceFile(displayPath: displayRoot + "/" + relativePath, url: URL(fileURLWithPath: relativePath), text: text)
         var diagnostics: [Diagnostic] = []
-        guard var article = ArticleReader.read(file, relativePath: relativePath, diagnostics: &diagnostics) else { return (nil, diagnostics) }
+        guard var article = ArticleReader.read(file, relativePath: relativePath, diagnostics: &diagnostics) else { return (nil, diagnostics, [:]) }
         if site.includeDrafts { article.draft = false }
         let output = article.readBody(with: site.reader)
         diagnostics += output.diagnostics
-        if let slug = site.articlesByPath[relativePath] {
-            var headingLinks = HeadingLinkCheck(headingIDs: site.headingIDs)
-            headingLinks.add(output.fragmentLinks, onArticle: slug)
-            diagnostics += headingLinks.brokenLinks()
-        }
-        return (article, diagnostics)
+        guard let slug = site.articlesByPath[relativePath] else { return (article, diagnostics, [:]) }
+        var headingIDs = site.headingIDs
+        let own = output.headings.map(\.id)
+        if headingIDs[slug] != own { headingIDs[slug] = own }
+        var headingLinks = HeadingLinkCheck(headingIDs: headingIDs)
+        headingLinks.add(output.fragmentLinks, onArticle: slug)
+        diagnostics += headingLinks.brokenLinks()
+        return (article, diagnostics, headingLinks.linkedFromElsewhere())
     }
 
-    /// Whether `new` is `old` with only its body's text changed: the same front matter, the
-    /// same headings and as many sections, so every page but its own, and every list, shows
-    /// it as before.
-    public static func onlyTextChanged(_ old: Article, _ new: Article, oldText: String, newText: String) -> Bool {
+    /// Whether `new` is `old` with only its body changed (its text, headings and sections): the
+    /// same front matter, so every page but its own, and every list, shows it as before.
+    public static func onlyBodyChanged(_ old: Article, _ new: Article, oldText: String, newText: String) -> Bool {
         guard case .success(let before) = FrontMatter.split(SourceFile(displayPath: "", url: URL(fileURLWithPath: "/"), text: oldText)),
             case .success(let after) = FrontMatter.split(SourceFile(displayPath: "", url: URL(fileURLWithPath: "/"), text: newText))
         else { return false }
         return before.yaml == after.yaml && before.bodyStartLine == after.bodyStartLine && new.isListed(as: old) && new.slug == old.slug
             && new.draft == old.draft && new.logPatterns.map(\.value) == old.logPatterns.map(\.value)
-            && new.confirmation == old.confirmation && new.headings == old.headings
-            && new.searchSections.headedCount == old.searchSections.headedCount
+            && new.confirmation == old.confirmation
     }
 }

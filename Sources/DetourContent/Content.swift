@@ -12,6 +12,8 @@ public struct Content: Sendable {
     public var translationFiles: [String: Translation]
     /// Translated advice as parsed when its links were checked, by translation file and status.
     public var translatedAdvice: [String: [Int: MarkdownDocument]]
+    /// By slug, the heading ids other pages link to (`HeadingLinkCheck.linkedFromElsewhere`).
+    public var linkedHeadings: [String: Set<String>] = [:]
 
     public init(
         site: SiteConfig, codes: [ErrorCode], articles: [Article], translations: [String: Translation] = [:],

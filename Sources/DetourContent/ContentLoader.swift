@@ -108,7 +108,9 @@ public struct ContentLoader: Sendable {
         }
         diagnostics += headingLinks.brokenLinks()
         guard let site else { return (nil, diagnostics) }
-        return (Content(site: site, codes: codes, articles: articles, translations: translations, translatedAdvice: translatedAdvice), diagnostics)
+        var content = Content(site: site, codes: codes, articles: articles, translations: translations, translatedAdvice: translatedAdvice)
+        content.linkedHeadings = headingLinks.linkedFromElsewhere()
+        return (content, diagnostics)
     }
 
     /// Advice and operator notes, parsed once for the pages and search that show them.

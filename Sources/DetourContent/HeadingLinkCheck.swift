@@ -7,6 +7,8 @@ import Foundation
 struct HeadingLinkCheck {
     private let headingIDs: [String: [String]]
     private var links: [MarkdownRenderer.FragmentLink] = []
+    /// The article each link is on, nil on a code page.
+    private var sources: [String?] = []
 
     init(articles: [Article]) {
         self.init(headingIDs: Dictionary(articles.map { ($0.slug, $0.headings.map(\.id)) }, uniquingKeysWith: { first, _ in first }))
@@ -26,7 +28,19 @@ struct HeadingLinkCheck {
                 link.slug = page
             }
             links.append(link)
+            sources.append(page)
         }
+    }
+
+    /// By slug, the heading ids that pages other than that article link to, as written (found
+    /// or not): a rebuild that changes an article's headings knows whose findings change.
+    func linkedFromElsewhere() -> [String: Set<String>] {
+        var linked: [String: Set<String>] = [:]
+        for (link, source) in zip(links, sources) {
+            guard let slug = link.slug, slug != source else { continue }
+            linked[slug, default: []].insert(link.fragment.removingPercentEncoding ?? link.fragment)
+        }
+        return linked
     }
 
     func brokenLinks() -> [Diagnostic] {

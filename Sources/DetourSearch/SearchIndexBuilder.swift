@@ -60,7 +60,7 @@ public enum SearchIndexBuilder {
         _ pages: [SearchPage], language: String, languages: [String], until cancelled: @Sendable () -> Bool,
         emit: (_ files: [(path: String, contents: String)]) -> Void, memo: ((SearchIndexMemo) -> Void)? = nil, sharing: SearchIndexSharing? = nil
     ) -> String?? {
-        let records = pages.reduce(0) { $0 + 1 + min($1.sectionCount, SearchIndexLayout.recordsPerPage - 1) }
+        let records = pages.reduce(0) { $0 + SearchIndexLayout.records(of: $1) }
         var layout = SearchIndexLayout(pages: pages.count, records: records)
         let tokenizer = SearchTokenizer(language: language)
 

@@ -37,6 +37,9 @@ public struct SearchIndexLayout: Sendable, Equatable {
 
     public var isSingleFile: Bool { termShards == 1 && docShards == 1 }
 
+    /// A page's records: the page, and its sections up to the records a page may have.
+    public static func records(of page: SearchPage) -> Int { 1 + min(page.sectionCount, recordsPerPage - 1) }
+
     public func termShard(of term: String) -> Int { Self.termBucket(of: term) % termShards }
 
     /// By the term's first two characters, so a word, its prefixes and its typos share a bucket.

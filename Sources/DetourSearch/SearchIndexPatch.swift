@@ -22,12 +22,17 @@ public enum SearchIndexPatch {
         old: SearchPage, new: SearchPage, language: String, memo: inout SearchIndexMemo, read: @escaping (String) -> String?
     ) -> Patched? {
         guard old.url == new.url, old.title == new.title, old.aliases == new.aliases, old.codes == new.codes, old.definesStatus == new.definesStatus,
-            old.tags == new.tags, old.logPatterns == new.logPatterns, old.sectionCount == new.sectionCount
+            old.tags == new.tags, old.logPatterns == new.logPatterns
         else { return nil }
         let layout = SearchIndexLayout(pages: memo.pages, records: memo.records)
         guard !(layout.isSingleFile && memo.termShards == 1) else { return nil }
+        // A section more or less is a record more or less: the entry counts them, and the
+        // files are cut as they were only while the counts call for the same layout.
+        let records = memo.records + SearchIndexLayout.records(of: new) - SearchIndexLayout.records(of: old)
+        guard SearchIndexLayout(pages: memo.pages, records: records) == layout else { return nil }
         var patch = Patch(language: language, memo: memo, read: read)
-        guard let patched = patch.apply(old: old, new: new, docShard: layout.docShard(of: old.url)) else { return nil }
+        patch.memo.records = records
+        guard let patched = patch.apply(old: old, new: new, docShard: layout.docShard(of: old.url), recordsWritten: memo.records) else { return nil }
         memo = patch.memo
         return patched
     }
@@ -49,7 +54,8 @@ public enum SearchIndexPatch {
 
         private var literalLanguage: String { SearchIndexBuilder.literal(language) }
 
-        mutating func apply(old: SearchPage, new: SearchPage, docShard: Int) -> Patched? {
+        /// `recordsWritten`: the count of records the files were written for.
+        mutating func apply(old: SearchPage, new: SearchPage, docShard: Int, recordsWritten: Int) -> Patched? {
             // The page's place: its line in its doc shard.
             let docPath = "d\(docShard).js"
             let docHead = "detourSearch.docs(\(literalLanguage),\(docShard),["
@@ -146,8 +152,8 @@ public enum SearchIndexPatch {
             if let logFile { files.append(("l.js", logFile.text)) }
             files.append((docPath, docHead + docLines.joined(separator: ",\n") + "]);\n"))
             var entry: (old: String, new: String)?
-            if logFormsChanged, let logFile {
-                guard let changed = changedEntry(logFile) else { return nil }
+            if logFormsChanged || memo.records != recordsWritten {
+                guard let changed = changedEntry(recordsWritten: recordsWritten, logFile: logFormsChanged ? logFile : nil) else { return nil }
                 if changed.old != changed.new {
                     files.append(("index.js", "detourSearch.entry(\(literalLanguage),\(changed.new));\n"))
                     entry = changed
@@ -156,15 +162,22 @@ public enum SearchIndexPatch {
             return Patched(files: files, entry: entry)
         }
 
-        /// The entry's object with the filter of the log file's words made anew.
-        private func changedEntry(_ logFile: SearchIndexTermFile) -> (old: String, new: String)? {
+        /// The entry's object with the count of records from `recordsWritten` to the memo's,
+        /// and, given the log file, the filter of its words made anew.
+        private func changedEntry(recordsWritten: Int, logFile: SearchIndexTermFile?) -> (old: String, new: String)? {
             let head = "detourSearch.entry(\(literalLanguage),"
-            let key = ",\"logs\":\""
             guard let text = read("index.js"), text.hasPrefix(head), text.hasSuffix(");\n") else { return nil }
             let old = String(text.dropFirst(head.count).dropLast(3))
-            guard let start = old.range(of: key), let end = old[start.upperBound...].firstIndex(of: "\"") else { return nil }
-            let filter = LogTermFilter(words: Set(logFile.lines.map(\.term)).union(logFile.forms.map(\.word)))
-            return (old, old.replacingCharacters(in: start.upperBound..<end, with: filter.encoded))
+            let count = "{\"records\":\(recordsWritten),"
+            guard old.hasPrefix(count) else { return nil }
+            var new = "{\"records\":\(memo.records)," + old.dropFirst(count.count)
+            if let logFile {
+                let key = ",\"logs\":\""
+                guard let start = new.range(of: key), let end = new[start.upperBound...].firstIndex(of: "\"") else { return nil }
+                let filter = LogTermFilter(words: Set(logFile.lines.map(\.term)).union(logFile.forms.map(\.word)))
+                new.replaceSubrange(start.upperBound..<end, with: filter.encoded)
+            }
+            return (old, new)
         }
 
         /// Reads term file `shard` once; false when there is none to patch.

@@ -6,13 +6,14 @@ import DetourSearch
 import DetourSupport
 import Foundation
 
-/// `detour build` when only articles' text changed since the last build into the output (their
-/// front matter, headings and sections as they were): each article's old text (kept by that
-/// build, `RebuildMemo`) and new are read alone, the page body is swapped in each page that
-/// shows it, and each language's index is patched (`SearchIndexPatch`). The files that differ
-/// are written beside the output and renamed into it together; the findings are the last
-/// build's with the article's own replaced. Anything more, or anything a patch cannot do
-/// exactly, and the build runs in full instead: the output is what a full build writes.
+/// `detour build` when only articles' bodies changed since the last build into the output
+/// (their text, headings and sections; their front matter as it was): each article's old text
+/// (kept by that build, `RebuildMemo`) and new are read alone, the part of each page showing it
+/// that differs is swapped (`ArticlePagePatch`), and each language's index is patched
+/// (`SearchIndexPatch`). The files that differ are written beside the output and renamed into
+/// it together; the findings are the last build's with the article's own replaced. Anything
+/// more, or anything a patch cannot do exactly, and the build runs in full instead: the output
+/// is what a full build writes.
 enum ArticleRebuild {
     /// How the build went when it was done so; nil when it must run in full.
     /// `record`: the last build's, into the output as it is now (`BuildCache.record(of:)`), by
@@ -34,6 +35,9 @@ enum ArticleRebuild {
         for path in changed {
             guard rebuild.apply(String(path.dropFirst("content/".count))) else { return false }
         }
+        // Each article was read against the others' headings as they were.
+        guard changed.count == 1 || !rebuild.headingsChanged else { return false }
+        memo = rebuild.memo
         report.diagnostics = rebuild.standing
         (report.errorPages, report.articles, report.files) = (record.errorPages, record.articles, record.files)
         // A failing change leaves the output, and the record of what it was made from, as they were.
@@ -60,23 +64,48 @@ enum ArticleRebuild {
             offset += data.count
         }
         try? handle.close()
-        if cache.save(memo, searchMemos: rebuild.searchMemos.mapValues(\.encoded)) { cache.save(key, report: report, output: options.output) }
+        // Each memo is amended, until it has been `wholeAfter` times: each amendment read costs a little.
+        let memoWrite = Self.write(amended: memo.amendments, amendment: memo.amendment(of: rebuild.touched), whole: { memo.encoded })
+        var searchWrites: [String: BuildCache.MemoWrite] = [:]
+        for (language, searchMemo) in rebuild.searchMemos {
+            guard let saved = rebuild.savedSearchMemos[language],
+                let write = Self.write(amended: searchMemo.amendments, amendment: searchMemo.amendment(from: saved), whole: { searchMemo.encoded })
+            else { return true }
+            searchWrites[language] = write
+        }
+        if let memoWrite, cache.save(memoWrite, searchMemos: searchWrites) { cache.save(key, report: report, output: options.output) }
         return true
+    }
+
+    static let wholeAfter = 64
+
+    /// A memo read with `amended` amendments: amended again, or written whole.
+    private static func write(amended: Int, amendment: @autoclosure () -> [UInt8]?, whole: () -> [UInt8]?) -> BuildCache.MemoWrite? {
+        if amended < wholeAfter, let lines = amendment() { return .amendment(lines) }
+        return whole().map { .whole($0) }
     }
 
     /// The changes worked out one article at a time, nothing written yet.
     private struct Rebuild {
         let options: BuildOptions
         let cache: BuildCache
-        let memo: RebuildMemo
+        var memo: RebuildMemo
         var standing: [Diagnostic]
+        /// An article's heading ids changed.
+        var headingsChanged = false
         /// Output files to write, by path.
         var pending: [String: String] = [:]
         var searchMemos: [String: SearchIndexMemo] = [:]
+        /// The index memos as the last build left them, to amend.
+        var savedSearchMemos: [String: SearchIndexMemo] = [:]
+        /// The articles whose lines in the memo changed.
+        var touched: Set<String> = []
         /// The articles' new texts, by content-relative path.
         var texts: [String: String] = [:]
         private let renderer: MarkdownRenderer
         private let sources: FileHandle?
+        /// The theme, read when a page first needs it.
+        private let theme: Theme
 
         private let site: ArticleAlone.Site
 
@@ -85,30 +114,35 @@ enum ArticleRebuild {
             site = memo.site
             renderer = site.reader.speaking(memo.strings)
             sources = try? FileHandle(forReadingFrom: RebuildMemo.sourcesFile(in: cache.folder))
+            theme = Theme(options)
         }
 
-        /// Works out what the article at `relative` changes; false when that is more than its text.
+        /// Works out what the article at `relative` changes; false when that is more than its body.
         mutating func apply(_ relative: String) -> Bool {
             guard let showings = memo.showings(of: relative), let oldText = oldText(of: relative),
                 let newText = FileManager.default.contents(atPath: options.content.path + "/" + relative).map({ String(decoding: $0, as: UTF8.self) })
             else { return false }
             if oldText == newText { return true }
-            let (oldArticle, oldFound) = ArticleAlone.read(oldText, relativePath: relative, displayRoot: options.contentDisplay, site: site)
-            let (newArticle, newFound) = ArticleAlone.read(newText, relativePath: relative, displayRoot: options.contentDisplay, site: site)
-            guard let oldArticle, let newArticle, ArticleAlone.onlyTextChanged(oldArticle, newArticle, oldText: oldText, newText: newText),
-                standing.removeEach(of: oldFound + CodeBlockCheck.check(blocks: oldArticle.codeBlocks))
+            let (oldArticle, oldFound, _) = ArticleAlone.read(oldText, relativePath: relative, displayRoot: options.contentDisplay, site: site)
+            let (newArticle, newFound, newLinks) = ArticleAlone.read(newText, relativePath: relative, displayRoot: options.contentDisplay, site: site)
+            guard let oldArticle, let newArticle, ArticleAlone.onlyBodyChanged(oldArticle, newArticle, oldText: oldText, newText: newText),
+                standing.removeEach(of: oldFound + CodeBlockCheck.check(blocks: oldArticle.codeBlocks)), noteLinks(of: relative, newArticle, newLinks)
             else { return false }
             standing += newFound + CodeBlockCheck.check(blocks: newArticle.codeBlocks)
             texts[relative] = newText
+            touched.insert(relative)
             if newFound.hasErrors { return true }
             let oldHTML = renderer.html(oldArticle.document, fromPath: relative, root: SiteLayout.nestedRoot)
             let newHTML = renderer.html(newArticle.document, fromPath: relative, root: SiteLayout.nestedRoot)
+            let (oldOwn, newOwn) = (ArticlePagePatch.Own(oldArticle, html: oldHTML), ArticlePagePatch.Own(newArticle, html: newHTML))
             for showing in showings {
-                if oldHTML != newHTML {
-                    guard let page = output(showing.page), let swapped = Self.swap(oldHTML, for: newHTML, in: page) else { return false }
-                    pending[showing.page] = swapped
+                if oldOwn != newOwn {
+                    guard let page = output(showing.page), let patch = pagePatch(showing.language), let patched = patch.patch(page, from: oldOwn, to: newOwn)
+                    else { return false }
+                    pending[showing.page] = patched
                 }
                 guard var searchMemo = searchMemos[showing.language] ?? savedSearchMemo(showing.language) else { return false }
+                savedSearchMemos[showing.language] = savedSearchMemos[showing.language] ?? searchMemo
                 let files = SearchIndexPatch.patch(
                     old: SearchPages.page(of: oldArticle, in: showing.folder), new: SearchPages.page(of: newArticle, in: showing.folder),
                     language: showing.language, memo: &searchMemo, read: { [self] in output(showing.searchFolder + $0) })
@@ -123,40 +157,48 @@ enum ArticleRebuild {
             return true
         }
 
+        /// Keeps what the memo knows of links into headings true after the article at
+        /// `relative` was read anew: false when a heading that other pages link to came or went
+        /// (their findings change). The headings it links to in other articles are added to
+        /// theirs; those it no longer links to are left, which costs at most a full build later.
+        private mutating func noteLinks(of relative: String, _ article: Article, _ links: [String: Set<String>]) -> Bool {
+            guard let entry = memo.articles[relative] else { return false }
+            let ids = article.headings.map(\.id)
+            if ids != entry.headingIDs {
+                guard entry.linkedHeadings.allSatisfy({ entry.headingIDs.contains($0) == ids.contains($0) }) else { return false }
+                memo.articles[relative]?.headingIDs = ids
+                headingsChanged = true
+            }
+            guard !links.isEmpty else { return true }
+            let pathsBySlug = Dictionary(memo.articles.map { ($0.value.slug, $0.key) }, uniquingKeysWith: { first, _ in first })
+            for (slug, fragments) in links {
+                guard let path = pathsBySlug[slug], let linked = memo.articles[path]?.linkedHeadings else { return false }
+                let union = Set(linked).union(fragments).sorted()
+                guard union != linked else { continue }
+                memo.articles[path]?.linkedHeadings = union
+                touched.insert(path)
+            }
+            return true
+        }
+
+        /// How the pages of `language` are patched; nil without their strings.
+        private func pagePatch(_ language: String) -> ArticlePagePatch? {
+            guard let strings = memo.pageStrings[language] else { return nil }
+            return ArticlePagePatch(templates: { [theme] in theme.templates }, strings: strings, pageLanguage: language, bodyLanguage: memo.defaultLanguage)
+        }
+
         /// The search page with the index's entry swapped, as its template shows it (in an
         /// attribute, escaped, or as it is); false when it is not there once.
         private mutating func swapEntry(_ entry: (old: String, new: String)) -> Bool {
             let path = SiteLayout.file(of: SiteLayout.search)
             guard let page = output(path) else { return false }
             for (old, new) in [(HTMLText.escape(entry.old), HTMLText.escape(entry.new)), entry] {
-                if let swapped = Self.swap(old, for: new, in: page) {
+                if let swapped = page.replacingOnce(old, with: new) {
                     pending[path] = swapped
                     return true
                 }
             }
             return false
-        }
-
-        /// A page with its body's HTML swapped, when the old HTML is there once, as the page
-        /// template put it: anything else (a template that shows the body twice, or altered)
-        /// is for a full build.
-        private static func swap(_ old: String, for new: String, in page: String) -> String? {
-            let (needle, text) = (Array(old.utf8), Array(page.utf8))
-            guard !needle.isEmpty, let start = firstOffset(of: needle, in: text, from: 0),
-                firstOffset(of: needle, in: text, from: start + needle.count) == nil
-            else { return nil }
-            return String(decoding: text[..<start] + Array(new.utf8) + text[(start + needle.count)...], as: UTF8.self)
-        }
-
-        /// Where `needle` first occurs in `text` at or after `from`, byte for byte.
-        private static func firstOffset(of needle: [UInt8], in text: [UInt8], from: Int) -> Int? {
-            var start = from
-            while start + needle.count <= text.count, let first = text[start...].firstIndex(of: needle[0]) {
-                guard first + needle.count <= text.count else { return nil }
-                if text[first..<first + needle.count].elementsEqual(needle) { return first }
-                start = first + 1
-            }
-            return nil
         }
 
         /// An output file as this rebuild leaves it so far.
@@ -189,4 +231,15 @@ extension Array where Element == Diagnostic {
         }
         return true
     }
+}
+
+/// The theme a rebuild reads once, when a page first needs it.
+private final class Theme {
+    private let options: BuildOptions
+    private lazy var loaded: TemplateSet? =
+        TemplateSet.load(from: options.templates, displayRoot: options.templatesDisplay, folderRequired: options.templatesRequired).0
+
+    init(_ options: BuildOptions) { self.options = options }
+
+    var templates: TemplateSet? { loaded }
 }

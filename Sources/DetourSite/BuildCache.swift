@@ -91,19 +91,34 @@ struct BuildCache {
         unlink(RebuildMemo.stagedSourcesFile(in: folder).path)
     }
 
-    /// Writes the index memos (`SearchIndexMemo.encoded`), then the rebuild memo; false when
-    /// one could not be.
-    @discardableResult
-    func save(_ memo: RebuildMemo, searchMemos: [String: [UInt8]?]) -> Bool {
-        guard let text = memo.encoded else { return false }
-        return save(encoded: text, searchMemos: searchMemos)
+    /// A memo as a rebuild writes it: whole, or the lines that amend the file as it is.
+    enum MemoWrite {
+        case whole([UInt8])
+        case amendment([UInt8])
+    }
+
+    /// Writes the index memos, then the rebuild memo; false when one could not be (the
+    /// build's record is then not written, and the next build is a full one).
+    func save(_ memo: MemoWrite, searchMemos: [String: MemoWrite]) -> Bool {
+        for (language, searchMemo) in searchMemos where !write(searchMemo, to: RebuildMemo.searchFile(in: folder, language: language)) { return false }
+        return write(memo, to: RebuildMemo.file(in: folder))
     }
 
     private func save(encoded memo: [UInt8], searchMemos: [String: [UInt8]?]) -> Bool {
         for (language, searchMemo) in searchMemos {
-            guard let bytes = searchMemo, (try? Data(bytes).write(to: RebuildMemo.searchFile(in: folder, language: language))) != nil else { return false }
+            guard let bytes = searchMemo, write(.whole(bytes), to: RebuildMemo.searchFile(in: folder, language: language)) else { return false }
         }
-        return (try? Data(memo).write(to: RebuildMemo.file(in: folder), options: .atomic)) != nil
+        return write(.whole(memo), to: RebuildMemo.file(in: folder))
+    }
+
+    private func write(_ memo: MemoWrite, to url: URL) -> Bool {
+        switch memo {
+        case .whole(let bytes): return (try? Data(bytes).write(to: url, options: .atomic)) != nil
+        case .amendment(let bytes):
+            guard let handle = try? FileHandle(forWritingTo: url) else { return false }
+            defer { try? handle.close() }
+            return (try? handle.seekToEnd()) != nil && (try? handle.write(contentsOf: bytes)) != nil
+        }
     }
 
     /// Records a build that just put its output in place from the inputs `key` lists. A

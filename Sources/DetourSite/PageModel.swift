@@ -44,10 +44,7 @@ struct PageModel: Sendable {
             for article in section.articles { sectionOfArticle[article] = number }
         }
         self.sectionOfArticle = sectionOfArticle
-        uiStrings = Dictionary(
-            uniqueKeysWithValues: content.site.languages.map { language in
-                (language, content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) })
-            })
+        uiStrings = Dictionary(uniqueKeysWithValues: content.site.languages.map { ($0, Self.pageStrings(content, in: $0)) })
         uiStringData = uiStrings.mapValues(\.templateData)
         guard everyPage else {
             (tagPaths, sidebarLinks, articleBySlug) = ([:], [:], [:])
@@ -142,8 +139,13 @@ struct PageModel: Sendable {
 
     /// The UI strings of `language` with `{site}` and `values` filled in.
     func strings(in language: String, _ values: [String: String] = [:]) -> [String: String] {
-        let strings = uiStrings[language] ?? content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) }
+        let strings = uiStrings[language] ?? Self.pageStrings(content, in: language)
         return values.isEmpty ? strings : strings.mapValues { UIStrings.fill($0, values) }
+    }
+
+    /// The UI strings of `language` as pages show them, `{site}` filled in.
+    static func pageStrings(_ content: Content, in language: String) -> [String: String] {
+        content.strings(in: language).mapValues { UIStrings.fill($0, ["site": content.site.name]) }
     }
 
     /// `strings(in:_:)` as templates read them.
@@ -340,11 +342,8 @@ struct PageModel: Sendable {
         var model = ArticlePageView(
             summary: summary, html: bodies.article(at: index, language: language),
             language: translated ? language : content.site.language,
-            headings: article.headings.filter { $0.level <= 3 }.map { ArticlePageView.Heading(level: $0.level, text: $0.text, id: $0.id) },
-            logPatterns: article.logPatterns.map(\.value))
-        model.confirmations = article.confirmation.commands.map {
-            ArticlePageView.Confirmation(server: $0.server.map(LogConfirmation.name), command: LogConfirmation.shown($0.text))
-        }
+            headings: ArticlePageView.headings(of: article), logPatterns: article.logPatterns.map(\.value))
+        model.confirmations = ArticlePageView.confirmations(of: article)
         // Where it is filed: the section's other articles, and the ones before and after it.
         if let section = sectionOfArticle[index].map({ sections[$0] }) {
             model.section = section.title

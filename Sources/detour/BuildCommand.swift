@@ -13,7 +13,7 @@ struct BuildCommand: ParsableCommand {
 
             The build is staged beside the output folder and replaces it only when every file was written without error; a failed or interrupted build leaves the previous output intact.
 
-            Each build that replaces the output records what it was made from in .detour-cache/<output>/ beside the output: every file's size and modification time under <content> and <templates> (its content's SHA-256 when it was saved just before the build), the options, this detour, and the articles' text. When all of that is unchanged and the output is the folder that build wrote, nothing is written, and the last build's findings are reported again. When only articles' text changed (not their front matter or headings), only the pages and search index files that show it are rewritten, byte for byte as a full build writes them. Files changed by hand inside the output are not looked at: --no-cache builds in full.
+            Each build that replaces the output records what it was made from in .detour-cache/<output>/ beside the output: every file's size and modification time under <content> and <templates> (its content's SHA-256 when it was saved just before the build), the options, this detour, and the articles' text. When all of that is unchanged and the output is the folder that build wrote, nothing is written, and the last build's findings are reported again. When only articles' bodies changed (their text and headings, not their front matter), only the pages and search index files that show them are rewritten, byte for byte as a full build writes them. Files changed by hand inside the output are not looked at: --no-cache builds in full.
             """
     )
 
@@ -74,7 +74,7 @@ struct BuildCommand: ParsableCommand {
             let rewritten = report.rewritten
             if !rewritten.isEmpty {
                 let named = rewritten.count <= 3 ? rewritten.joined(separator: ", ") : "\(rewritten[0]) and \(rewritten.count - 1) more"
-                print("Rebuilt \(count(rewritten.count, "file")) of \(options.outputDisplay)/ (\(named)) in \(seconds) s: only articles' text changed")
+                print("Rebuilt \(count(rewritten.count, "file")) of \(options.outputDisplay)/ (\(named)) in \(seconds) s: only articles' bodies changed")
             } else if report.upToDate {
                 print("\(options.outputDisplay)/ is up to date: \(built), nothing it shows changed since its last build (checked in \(seconds) s)")
             } else {

@@ -84,14 +84,24 @@ final class SearchIndexPatchTests: XCTestCase {
             XCTAssertNotNil(files["l.js"])
             var patched = 0
             var entries = 0
+            // The memo's file: written whole, then amended after each patch.
+            var written = try XCTUnwrap(memo.encoded)
             for round in 0..<80 {
                 let (index, old) = site.edit()
                 let built = site.build(language: language)
+                let before = memo
                 guard let result = SearchIndexPatch.patch(old: old, new: site.pages[index], language: language, memo: &memo, read: { [files] in files[$0] })
                 else {
                     (files, memo) = built
+                    written = try XCTUnwrap(memo.encoded)
                     continue
                 }
+                written += try XCTUnwrap(memo.amendment(from: before))
+                let read = try XCTUnwrap(SearchIndexMemo(encoded: written), "seed \(seed) round \(round)")
+                XCTAssertEqual([read.pages, read.records, read.termShards], [memo.pages, memo.records, memo.termShards])
+                XCTAssertTrue(
+                    read.buckets == memo.buckets && read.frequentTerms == memo.frequentTerms && read.frequentLogTerms == memo.frequentLogTerms
+                        && read.formPages == memo.formPages, "seed \(seed) round \(round): the amended memo reads as the patched one")
                 let changed = result.files
                 patched += 1
                 if result.entry != nil { entries += 1 }

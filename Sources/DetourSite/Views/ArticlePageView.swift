@@ -1,10 +1,11 @@
 import DetourContent
+import DetourLogs
 import DetourTemplates
 
 /// What an article's page shows besides its summary: the body, its headings, log lines, the
 /// command that confirms the cause, and where it is filed (section, sidebar, previous and next).
 struct ArticlePageView: TemplateValue {
-    struct Heading: TemplateValue {
+    struct Heading: TemplateValue, Equatable {
         var level: Int
         var text: String
         var id: String
@@ -13,7 +14,7 @@ struct ArticlePageView: TemplateValue {
     }
 
     /// A command that confirms the cause on the operator's machine, and the server it is for.
-    struct Confirmation: TemplateValue {
+    struct Confirmation: TemplateValue, Equatable {
         var server: String?
         var command: String
 
@@ -36,6 +37,15 @@ struct ArticlePageView: TemplateValue {
     var next: ArticleLink?
     var pager: Bool?
     var editURL: String?
+
+    /// The headings its table of contents lists.
+    static func headings(of article: Article) -> [Heading] {
+        article.headings.filter { $0.level <= 3 }.map { Heading(level: $0.level, text: $0.text, id: $0.id) }
+    }
+
+    static func confirmations(of article: Article) -> [Confirmation] {
+        article.confirmation.commands.map { Confirmation(server: $0.server.map(LogConfirmation.name), command: LogConfirmation.shown($0.text)) }
+    }
 
     var templateData: TemplateData {
         TemplateFields().with("html", html).with("language", language).with("headings", headings).with("logPatterns", logPatterns)
