@@ -85,6 +85,9 @@ final class StartUpLogLinesTests: XCTestCase {
         let options = ["-d", "log_errors=1", "-d", "extension=detour_missing", "-d", "extension=calendar", "-d", "extension=calendar"]
         let fpm = try PHPFPMServer(scripts: [:], arguments: options)
         XCTAssertTrue(Poll.until { FileManager.default.fileExists(atPath: fpm.socket) }, fpm.output)
+        // The master makes the socket before it says it runs: its start-up lines are read once
+        // it has said it is ready.
+        XCTAssertTrue(Poll.until { fpm.log.contains("ready to handle connections") }, fpm.log)
         let log = fpm.output + fpm.log
         fpm.stop()
         assertWrote(
