@@ -6,7 +6,8 @@
 /// never a shape of its own, so a log full of tracebacks lists what raised them, not their frames.
 /// So do the reports uWSGI writes after a line, from their first line to their last: the
 /// backtrace after `!!! uWSGI process 1234 got Segmentation Fault !!!`, the worker's status
-/// after `*** HARAKIRI ON WORKER 1 … ***`.
+/// after `*** HARAKIRI ON WORKER 1 … ***`, and before it, with `harakiri-verbose`, the lines
+/// that say what the worker was doing (`HARAKIRI: -- syscall> …`, `HARAKIRI: -- wchan> …`).
 /// And uWSGI's request log for a request no app took (`[pid: 53|app: -1|req: -1/1] …`): uWSGI
 /// writes why just before it, be it no app loaded (`--- no python application found …`) or a
 /// request it refused (`Invalid (too big) CONTENT_LENGTH. skip.`, a body it could not buffer);
@@ -35,6 +36,9 @@ public struct LogContinuation: Sendable {
     private static let reports = [
         ("*** backtrace of ", "*** end of backtrace ***"), ("HARAKIRI !!! worker ", "HARAKIRI !!! end of worker "),
     ].map { (Array($0.0.utf8), Array($0.1.utf8)) }
+
+    /// The start of each line of harakiri-verbose's account of the stuck worker.
+    private static let harakiriDetail = Array("HARAKIRI: --".utf8)
 
     /// What follows the worker's `[pid: 53` in uWSGI's request log of a request no app took.
     private static let noApp = Array("|app: -1|".utf8)
@@ -73,6 +77,7 @@ public struct LogContinuation: Sendable {
             reportLinesLeft = Self.maximumReportLines
             return true
         }
+        if hasPrevious, own.starts(with: Self.harakiriDetail) { return true }
         if hasPrevious, !previousWasRequestLog, let app = requestLog, own[app...].starts(with: Self.noApp) { return true }
         if Self.tracebackHeaders.contains(where: { own.starts(with: $0) }) {
             inTraceback = true

@@ -3,7 +3,9 @@
 /// same line with another errno value; `127.0.0.1:8080` matches any address and port; `…` matches
 /// any text, so `SSL_do_handshake() failed (…) while SSL handshaking to upstream` matches every
 /// reason OpenSSL gives. Text between backticks stays as written, a number there included:
-/// `signal \`9\`` matches signal 9 and no other. It matches a line that contains it anywhere; `LogMatcher` looks for every
+/// `signal \`9\`` matches signal 9 and no other. HAProxy's termination state written with its
+/// cookie flags as dashes, `SQ--`, matches whatever flags a persistence cookie leaves there
+/// (`SQVN`). It matches a line that contains it anywhere; `LogMatcher` looks for every
 /// pattern at once.
 public struct LogPattern: Sendable {
     public let text: String
@@ -36,6 +38,7 @@ public struct LogPattern: Sendable {
                 joined.append(piece)
             }
         }
+        pieces = pieces.flatMap(Self.openingCookieFlags)
         while case .hole = pieces.first { pieces.removeFirst() }
         while case .hole = pieces.last { pieces.removeLast() }
         // Only spaces and punctuation between changing parts: nothing to recognise a line by.
@@ -52,6 +55,34 @@ public struct LogPattern: Sendable {
         }
         anchorIndex = anchor
         self.specificity = specificity
+    }
+
+    /// A literal with HAProxy's termination state in it (a word of four: who ended the session,
+    /// where, then `--`) cut before the dashes, a hole in their place: the last two characters
+    /// say what became of the persistence cookie, `--` only where no `cookie` is set.
+    private static func openingCookieFlags(_ piece: LogPiece) -> [LogPiece] {
+        guard case .literal(let bytes) = piece else { return [piece] }
+        let dash = UInt8(ascii: "-")
+        let space = UInt8(ascii: " ")
+        var pieces: [LogPiece] = []
+        var from = 0
+        var index = 0
+        while index + 4 <= bytes.count {
+            let isState =
+                (index == 0 || bytes[index - 1] == space) && (index + 4 == bytes.count || bytes[index + 4] == space)
+                && bytes[index] != space && bytes[index + 1] != space && bytes[index + 2] == dash && bytes[index + 3] == dash
+                && bytes[index + 1] != dash
+            if isState {
+                pieces.append(.literal(Array(bytes[from..<(index + 2)])))
+                pieces.append(.hole(.text))
+                from = index + 4
+                index += 4
+            } else {
+                index += 1
+            }
+        }
+        if from < bytes.count { pieces.append(.literal(Array(bytes[from...]))) }
+        return pieces
     }
 
     /// The line the pattern was written from: its text without backticks.

@@ -37,6 +37,7 @@ enum PHPFPMRefusalLines {
         "[pool …] the chdir path '…' within the chroot path '…' ('…') does not exist or is not a directory",
         "[pool …] the chdir path '…' does not exist or is not a directory",
         "[pool …] unable to set listen address as it's already used in another pool '…'",
+        "failed to load configuration file '…'",
         "[pool …] wrong format for access.format '…'",
         "[pool …] Unable to create scoreboard SHM because max_client is not set",
         "failed to create new listening socket: socket()",

@@ -98,6 +98,7 @@ enum UWSGIRoutineLines {
         "current working directory:",
         "detected binary path:",
         "!!! no internal routing support, rebuild with pcre support !!!",
+        "*** WARNING: you are running uWSGI without its master process manager ***",
         "limiting number of processes to …...",
         "your processes number limit is",
         "limiting address space of processes...",

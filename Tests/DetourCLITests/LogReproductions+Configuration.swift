@@ -21,6 +21,14 @@ extension LogReproduction {
         return .init(status: result.status == 0 ? 200 : -1, log: result.stdout + result.stderr)
     }
 
+    /// `caddy validate` of a Caddyfile with one site, whose directives are `site`.
+    private static func caddyValidate(_ site: String) throws -> Outcome {
+        try configTest(
+            "caddy", ["validate", "--config", "DIR/Caddyfile", "--adapter", "caddyfile"],
+            files: ["Caddyfile": "http://127.0.0.1:\(LoopbackPort.free()) {\n\(site)}\n"],
+            environment: ["HOME": "DIR", "XDG_DATA_HOME": "DIR", "XDG_CONFIG_HOME": "DIR"])
+    }
+
     private static let nginxTemporaryPaths =
         "client_body_temp_path DIR/body; proxy_temp_path DIR/proxy; fastcgi_temp_path DIR/fastcgi; uwsgi_temp_path DIR/uwsgi; scgi_temp_path DIR/scgi;"
 
@@ -153,20 +161,37 @@ extension LogReproduction {
                 }
             }
         },
+        // 192.0.2.0/24 is kept for documentation: no machine has it.
+        .init(name: "gunicorn, a bind address this machine does not have", slugs: ["configuration-refused"], status: -1) {
+            try pythonServerThatExits(
+                "gunicorn", { folder, _ in ["--chdir", folder, "--bind", "192.0.2.7:8000", "--workers", "1", "app:application"] },
+                app: "def application(environ, start_response):\n    return []\n"
+            ) { _, log in .init(status: -1, log: log()) }
+        },
         .init(name: "caddy validate, a setting it parses but cannot use", slugs: ["configuration-refused"], status: -1) {
-            try configTest(
-                "caddy", ["validate", "--config", "DIR/Caddyfile", "--adapter", "caddyfile"],
-                files: [
-                    "Caddyfile":
-                        "http://127.0.0.1:\(LoopbackPort.free()) {\n\treverse_proxy 127.0.0.1:8080 127.0.0.1:8081 {\n\t\tlb_policy random_choose 1\n\t}\n}\n"
-                ],
-                environment: ["HOME": "DIR", "XDG_DATA_HOME": "DIR", "XDG_CONFIG_HOME": "DIR"])
+            try caddyValidate("\treverse_proxy 127.0.0.1:8080 127.0.0.1:8081 {\n\t\tlb_policy random_choose 1\n\t}\n")
         },
         .init(name: "caddy validate, a subdirective misspelled", slugs: ["configuration-refused"], status: -1) {
-            try configTest(
-                "caddy", ["validate", "--config", "DIR/Caddyfile", "--adapter", "caddyfile"],
-                files: ["Caddyfile": "http://127.0.0.1:\(LoopbackPort.free()) {\n\treverse_proxy 127.0.0.1:8080 {\n\t\tlb_polcy first\n\t}\n}\n"],
-                environment: ["HOME": "DIR", "XDG_DATA_HOME": "DIR", "XDG_CONFIG_HOME": "DIR"])
+            try caddyValidate("\treverse_proxy 127.0.0.1:8080 {\n\t\tlb_polcy first\n\t}\n")
+        },
+        // Upstream addresses the Caddyfile's parser refuses: a scheme against its port, a path,
+        // a placeholder beside a scheme.
+        .init(name: "caddy validate, an http:// upstream on port 443", slugs: ["configuration-refused"], status: -1) {
+            try caddyValidate("\treverse_proxy http://127.0.0.1:443\n")
+        },
+        .init(name: "caddy validate, an upstream URL with a path", slugs: ["configuration-refused"], status: -1) {
+            try caddyValidate("\treverse_proxy http://127.0.0.1:8080/app\n")
+        },
+        .init(name: "caddy validate, a placeholder in an upstream URL with a scheme", slugs: ["configuration-refused"], status: -1) {
+            try caddyValidate("\treverse_proxy http://{host}:8080\n")
+        },
+        // Files the HTTP transport reads as it is provisioned, not per request.
+        .init(name: "caddy validate, a client certificate file that is not there", slugs: ["configuration-refused"], status: -1) {
+            try caddyValidate(
+                "\treverse_proxy https://127.0.0.1:8443 {\n\t\ttransport http {\n\t\t\ttls_client_auth DIR/client.crt DIR/client.key\n\t\t}\n\t}\n")
+        },
+        .init(name: "caddy validate, a CA certificate file that is not there", slugs: ["configuration-refused"], status: -1) {
+            try caddyValidate("\treverse_proxy https://127.0.0.1:8443 {\n\t\ttransport http {\n\t\t\ttls_trusted_ca_certs DIR/ca.crt\n\t\t}\n\t}\n")
         },
     ]
 

@@ -4,9 +4,9 @@ import Foundation
 /// The reproductions of configuration that passes the server's own test and fails per request:
 /// an upstream or local address built from a variable (nginx, Apache) or placeholder (Caddy)
 /// that does not make one, a cache, thread pool or rate from a variable that names none, a
-/// cache key too long for its buffer, a cache file damaged, a rewrite to nothing, a rate
-/// limit's key too long to count, and SSI: a page that includes itself, a fragment too big to
-/// hold in memory.
+/// cache key too long for its buffer, a cache file damaged, a rewrite to nothing, a named error
+/// page with no URI to carry, a rate limit's key too long to count, and SSI: a page that
+/// includes itself, a fragment too big to hold in memory.
 extension LogReproduction {
     /// nginx asked once for `/` with `location / { directives }`.
     private static func nginxLocation(_ directives: String) throws -> Outcome {
@@ -115,6 +115,16 @@ extension LogReproduction {
         // `$1` is empty for `/old/`: the capture lost its slash.
         .init(name: "nginx, a rewrite to an empty URI", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
             try Reproduce.nginx(location: "location /old/ { rewrite ^/old/(.*)$ $1 last; }", path: "/old/")
+        },
+        // A request line that is not HTTP has no URI to carry into a named location: 500, not 400.
+        .init(name: "nginx, a malformed request line sent to a named error_page location", slugs: ["nginx-internal-redirection-cycle"], status: 500) {
+            try Reproduce.nginx(
+                "server { listen 127.0.0.1:PORT; error_page 400 @fallback; location @fallback { return 400; } location / { return 200; } }"
+            ) { port in
+                let visitor = try VisitorConnection(port: port)
+                guard visitor.send("GET\r\n\r\n") else { return -1 }
+                return visitor.status()
+            }
         },
         // Not a 500: nginx connects from its usual address and the upstream answers.
         .init(name: "nginx, proxy_bind from a variable that is not an address", slugs: ["upstream-address-from-a-variable"], status: 200) {

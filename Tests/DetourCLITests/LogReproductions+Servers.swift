@@ -221,6 +221,13 @@ extension LogReproduction {
             try slowPython(
                 server: "gunicorn", app: "def application(environ, start_response):\n    return 1 / 0\n", gunicornArguments, location: proxyPass)
         },
+        // An OSError from the view is taken for the client's socket failing: no 500, the
+        // connection closed, and nginx's 502.
+        .init(name: "nginx + gunicorn, a view that cannot open a file", slugs: ["application-errors", "upstream-closed-connection"], status: 502) {
+            try slowPython(
+                server: "gunicorn", app: "def application(environ, start_response):\n    open('/nonexistent/settings.yml')\n    return []\n",
+                gunicornArguments, location: proxyPass)
+        },
     ]
 
     /// HAProxy checking its one server (`upstream`) every 200 ms with `check` in the defaults,
@@ -242,16 +249,16 @@ extension LogReproduction {
         }
     }
 
-    /// HAProxy checking its one server with a shell script of `script` (HAProxy forks it only
-    /// with insecure-fork-wanted).
-    private static func haproxyCheckingExternally(script: String) throws -> Outcome {
+    /// HAProxy checking its one server with a shell script of `script`, with `global` (HAProxy
+    /// forks the script only with insecure-fork-wanted, there by default).
+    private static func haproxyCheckingExternally(script: String, global: String = "insecure-fork-wanted") throws -> Outcome {
         let folder = try TemporaryFolder(files: ["check.sh": "#!/bin/sh\n\(script)\n"])
         defer { folder.remove() }
         chmod(folder.path, 0o755)
         chmod(folder.path + "/check.sh", 0o755)
         return try haproxyChecking(
             port: LoopbackPort.free(), "option external-check\n    external-check command \(folder.path)/check.sh",
-            global: "insecure-fork-wanted\n    external-check")
+            global: global + "\n    external-check")
     }
 
     static let haproxy: [LogReproduction] = [
@@ -297,6 +304,32 @@ extension LogReproduction {
             // The request holding the server's only slot times out (sH--) on the silent server.
             try with(.silent) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port) maxconn 1", defaults: "timeout queue 300ms", concurrent: 2) }
         },
+        // A visitor whose persistence cookie names a server with its one slot busy and its queue
+        // full: without `option redispatch` HAProxy answers 503 at once (`SQ--`), no wait.
+        .init(name: "HAProxy, a visitor held to a server whose queue is full", slugs: ["overload-and-queues", "upstream-timed-out"], status: 503) {
+            try with(.silent) {
+                try Reproduce.haproxy(
+                    server: "127.0.0.1:\($0.port) cookie a maxconn 1 maxqueue 1", defaults: "cookie SRV insert\n    timeout queue 5s", serverTimeout: "3s"
+                ) { port, _ in
+                    // Half a second apart, each on a thread of its own (the shared queue may start
+                    // it late): the first holds the slot, the second the queue.
+                    let url = "http://127.0.0.1:\(port)/"
+                    let held = ["--cookie", "SRV=a"]
+                    let holding = DispatchGroup()
+                    for _ in 0..<2 {
+                        holding.enter()
+                        Thread {
+                            _ = try? Visitor.status(url, held)
+                            holding.leave()
+                        }.start()
+                        usleep(500_000)
+                    }
+                    let status = try Visitor.status(url, held)
+                    holding.wait()
+                    return status
+                }
+            }
+        },
         .init(name: "HAProxy, a server certificate it cannot verify, logged as a refused connection", slugs: ["upstream-connection-refused"], status: 503) {
             try withSelfSignedTLS { try Reproduce.haproxy(server: "127.0.0.1:\($0) ssl verify required ca-file /etc/ssl/certs/ca-certificates.crt") }
         },
@@ -323,6 +356,14 @@ extension LogReproduction {
         },
         .init(name: "HAProxy, an external check that outlasts timeout check", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
             try haproxyCheckingExternally(script: "/bin/sleep 5")
+        },
+        // Without insecure-fork-wanted HAProxy forbids itself new processes once it has dropped
+        // to its user (root is not held to that limit): every check fails before it starts.
+        .init(
+            name: "HAProxy, an external check without insecure-fork-wanted, run as nobody", slugs: ["health-checks-mark-all-backends-down"], status: 503,
+            runnable: getuid() == 0
+        ) {
+            try haproxyCheckingExternally(script: "exit 0", global: "user nobody\n    group nogroup")
         },
         // check-ssl on a port that speaks plain HTTP, or takes the handshake and never answers it.
         .init(name: "HAProxy, a TLS check on a port without TLS", slugs: ["health-checks-mark-all-backends-down"], status: 503) {
@@ -385,6 +426,12 @@ extension LogReproduction {
         },
         .init(name: "Caddy, a missing PHP-FPM socket", slugs: ["php-fpm-socket-unavailable"], status: 502) {
             try Reproduce.caddy(site: "\troot * /var/www/html\n\tphp_fastcgi unix//run/detour-test-missing/php8.2-fpm.sock\n", path: "/index.php")
+        },
+        .init(name: "Caddy, php_fastcgi to a port that speaks HTTP", slugs: ["upstream-closed-connection"], status: 502) {
+            // An HTTP server's answer, the connection kept: `HT` read as a FastCGI record's version.
+            try with(.sends([Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8)], then: .staysOpen)) {
+                try Reproduce.caddy(site: "\tphp_fastcgi 127.0.0.1:\($0.port)\n", path: "/index.php")
+            }
         },
         .init(name: "Caddy, an upstream that never answers", slugs: ["upstream-timed-out"], status: 504) {
             try with(.silent) { try Reproduce.caddy(upstream: "127.0.0.1:\($0.port)") }
@@ -562,6 +609,12 @@ extension LogReproduction {
         .init(name: "Apache + PHP-FPM on a port nothing listens on", slugs: ["apache-php-fpm"], status: 503) {
             try Reproduce.apache(
                 "<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:fcgi://127.0.0.1:\(LoopbackPort.free())\"\n</FilesMatch>", path: "/index.php")
+        },
+        // An HTTP server's answer read as a FastCGI record: `H` (72) is not version 1.
+        .init(name: "Apache + PHP-FPM, fcgi:// to a port that speaks HTTP", slugs: ["apache-php-fpm"], status: 503) {
+            try with(.sends([Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8)], then: .staysOpen)) {
+                try Reproduce.apache("<FilesMatch \"\\.php$\">\n    SetHandler \"proxy:fcgi://127.0.0.1:\($0.port)\"\n</FilesMatch>", path: "/index.php")
+            }
         },
         .init(name: "Apache + PHP-FPM, request_terminate_timeout kills the worker", slugs: ["apache-php-fpm", "workers-killed"], status: 503) {
             try apacheWithPHP("slow.php", pool: "request_terminate_timeout = 1s")

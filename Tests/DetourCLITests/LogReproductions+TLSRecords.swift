@@ -5,7 +5,8 @@ import Foundation
 /// connection while an upload is sent to it, and a record whose integrity check fails (what a
 /// middlebox or an offload that corrupts traffic sends). Before the answer's header
 /// the visitor gets 502; after it, the answer stops where the bad record came. nginx (at `crit`)
-/// and Caddy name the TLS failure; HAProxy logs only that the server ended the session.
+/// and Caddy name the TLS failure; HAProxy logs only that the server ended the session. And a
+/// name TLS cannot carry, before any handshake.
 extension LogReproduction {
     private static let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("TLSPeer/tlspeer.py").path
 
@@ -23,6 +24,16 @@ extension LogReproduction {
     }
 
     static let tlsRecords: [LogReproduction] = [
+        // The visitor's Host as the name sent to the upstream (SNI): four labels of 63 bytes
+        // are 260, more than the 255 TLS carries, and nginx answers 500 before the handshake.
+        .init(name: "nginx, a visitor's name too long to send to a TLS upstream", slugs: ["upstream-tls"], status: 500) {
+            let name = ["a", "b", "c", "d"].map { String(repeating: $0, count: 63) }.joined(separator: ".") + ".example"
+            return try withMisbehavingTLS("head") {
+                try Reproduce.nginx(
+                    location: "location / { proxy_pass https://127.0.0.1:\($0); proxy_ssl_server_name on; proxy_ssl_name $host; }",
+                    options: ["-H", "Host: " + name])
+            }
+        },
         // nginx names the TLS call, `SSL_write()`, where plain HTTP has `writev()`.
         .init(name: "nginx, a TLS upstream that resets during an upload", slugs: ["upstream-closed-connection"], status: 502) {
             let folder = try TemporaryFolder()

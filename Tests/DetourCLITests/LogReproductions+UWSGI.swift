@@ -138,6 +138,17 @@ extension LogReproduction {
         .init(name: "nginx + uWSGI, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
             try slowPython(server: "uwsgi_python3", uwsgiArguments(["--harakiri", "1"]), settle: masterTick, location: uwsgiPass)
         },
+        // The master reads the stuck worker's system call and wait channel from /proc first.
+        .init(name: "nginx + uWSGI, a worker past harakiri, with harakiri-verbose", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(server: "uwsgi_python3", uwsgiArguments(["--harakiri", "1", "--harakiri-verbose"]), settle: masterTick, location: uwsgiPass)
+        },
+        // Without a master, the worker's own alarm ends it, and nothing starts another.
+        .init(name: "nginx + uWSGI without a master, a worker past harakiri", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
+            try slowPython(
+                server: "uwsgi_python3",
+                { folder, port in ["--socket", "127.0.0.1:\(port)", "--chdir", folder, "--wsgi-file", "app.py", "--processes", "1", "--harakiri", "1"] },
+                location: uwsgiPass)
+        },
         .init(name: "nginx + uWSGI, a worker the OOM killer ends (SIGKILL)", slugs: ["workers-killed", "upstream-closed-connection"], status: 502) {
             try slowPython(server: "uwsgi_python3", uwsgiArguments(), killWith: SIGKILL, settle: masterTick, location: uwsgiPass)
         },

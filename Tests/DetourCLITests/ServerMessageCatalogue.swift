@@ -73,7 +73,7 @@ struct ServerMessageCatalogue {
     }
 
     /// Every message below the emerg level has a verdict; every verdict names a message and,
-    /// when no article explains it, why.
+    /// when no article explains it, why (not that it waits to be reproduced).
     func checkEveryMessageIsJudged(file: StaticString = #filePath, line: UInt = #line) {
         let judged = Set(verdicts.map(\.key))
         for message in messages where message.level != "emerg" && !judged.contains(message.key) {
@@ -85,6 +85,10 @@ struct ServerMessageCatalogue {
         }
         for verdict in verdicts where verdict.slug == "-" && verdict.reason.isEmpty {
             XCTFail("\(verdictTable): \(verdict.key) is left unexplained without a reason", file: file, line: line)
+        }
+        // A verdict is final: the message reproduced with its article, or why none claims it.
+        for verdict in verdicts where verdict.reason.contains("not yet reproduced") {
+            XCTFail("\(verdictTable): \(verdict.key) waits for a reproduction, which is no verdict", file: file, line: line)
         }
     }
 

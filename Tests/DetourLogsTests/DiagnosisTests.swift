@@ -252,6 +252,9 @@ final class DiagnosisTests: XCTestCase {
         read(
             [
                 "Wed Nov 25 08:47:12 2026 - *** HARAKIRI ON WORKER 1 (pid: 3546, try: 1) ***",
+                // harakiri-verbose's account, read from /proc before the report.
+                "HARAKIRI: -- syscall> 230 0x1 0x1 0x7ffe438933b0 0x0 0x0 0x0 0x7ffe43893398 0x7f6790741503",
+                "HARAKIRI: -- wchan> hrtimer_nanosleep",
                 "Wed Nov 25 08:47:12 2026 - HARAKIRI !!! worker 1 status !!!",
                 "Wed Nov 25 08:47:12 2026 - HARAKIRI [core 0] 127.0.0.1 - GET /slow since 1795596430",
                 "Wed Nov 25 08:47:12 2026 - HARAKIRI !!! end of worker 1 status !!!",
@@ -261,7 +264,7 @@ final class DiagnosisTests: XCTestCase {
                 // After the report's last line, lines stand alone again: this one is routine.
                 "Respawned uWSGI worker 1 (new pid: 3458)",
             ], into: &diagnosis)
-        XCTAssertEqual(diagnosis.results.first?.count, 9, "both failures with their reports")
+        XCTAssertEqual(diagnosis.results.first?.count, 11, "both failures with their reports")
         XCTAssertEqual(diagnosis.results.first?.incidents, 2)
         XCTAssertEqual(diagnosis.results.first?.first, "Wed Nov 25 08:47:12 2026", "uWSGI's date, as it writes it")
         XCTAssertEqual(diagnosis.routine, 1)

@@ -37,6 +37,16 @@ final class LogPatternTests: XCTestCase {
         XCTAssertEqual(LogPattern(handshake).specificity, LogPattern("SSL_do_handshake() failed () while SSL handshaking to upstream").specificity)
     }
 
+    func testHAProxysTerminationStateMatchesWhateverCookieFlagsFollow() {
+        let line = #"10.0.0.1:51234 [02/Dec/2026:12:00:00.000] web app/app1 0/0/0/-1/3001 504 198 - - sHVN 2/2/1/0/0 0/0 "GET / HTTP/1.1""#
+        XCTAssertTrue(matches("504 198 - - sH--", line))
+        XCTAssertTrue(matches("504 198 - - sH--", line.replacingOccurrences(of: "sHVN", with: "sH--")))
+        // Who ended the session and where stay as written.
+        XCTAssertFalse(matches("504 198 - - sC--", line))
+        XCTAssertFalse(matches("504 198 - - SH--", line))
+        XCTAssertTrue(matches(#"400 0 - - PR-- 1/1/0/0/0 0/0 "<BADREQ>""#, #"web web/<NOSRV> -1/-1/-1/-1/0 400 0 - - PRNN 1/1/0/0/0 0/0 "<BADREQ>""#))
+    }
+
     func testDigitsInsideAWordStayLiteral() {
         XCTAssertTrue(matches("AH00957: http: attempt", "[proxy:error] AH00957: http: attempt"))
         XCTAssertFalse(matches("AH00957: http: attempt", "[proxy:error] AH00958: http: attempt"))
