@@ -24,7 +24,7 @@ public struct LogPattern: Sendable {
             if index % 2 == 0 {
                 for (nth, stretch) in part.split(separator: "…", omittingEmptySubsequences: false).enumerated() {
                     if nth > 0 { pieces.append(.hole(.text)) }
-                    pieces += LogPiece.cut(stretch.utf8)
+                    pieces += LogPiece.cut(stretch.utf8).flatMap(Self.openingCookieFlags)
                 }
             } else if !part.isEmpty {
                 pieces.append(.literal(Array(part.utf8)))
@@ -38,7 +38,6 @@ public struct LogPattern: Sendable {
                 joined.append(piece)
             }
         }
-        pieces = pieces.flatMap(Self.openingCookieFlags)
         while case .hole = pieces.first { pieces.removeFirst() }
         while case .hole = pieces.last { pieces.removeLast() }
         // Only spaces and punctuation between changing parts: nothing to recognise a line by.

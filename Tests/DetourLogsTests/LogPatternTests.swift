@@ -45,6 +45,8 @@ final class LogPatternTests: XCTestCase {
         XCTAssertFalse(matches("504 198 - - sC--", line))
         XCTAssertFalse(matches("504 198 - - SH--", line))
         XCTAssertTrue(matches(#"400 0 - - PR-- 1/1/0/0/0 0/0 "<BADREQ>""#, #"web web/<NOSRV> -1/-1/-1/-1/0 400 0 - - PRNN 1/1/0/0/0 0/0 "<BADREQ>""#))
+        // Between backticks, as written.
+        XCTAssertFalse(matches("504 198 - - `sH--`", line))
     }
 
     func testDigitsInsideAWordStayLiteral() {
