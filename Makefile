@@ -65,7 +65,7 @@ check-oracle: deps test-deps
 		CI=true $(SWIFT) test --skip-build --filter OracleTests >.build/oracle.log 2>&1 || status=$$?; \
 		echo "seed $(SEED): $$(paste -sd ';' .build/oracle-summary.txt | sed 's/;/; /g')"; exit $$status
 
-## bench: build a synthetic knowledge base of $(ARTICLES) articles, print wall time and peak memory, beside Hugo on the same Markdown (above 10,000 articles, beside 10,000 instead: how the build scales)
+## bench: build a knowledge base of $(ARTICLES) articles shaped like the shipped ones, then one of proxy vocabulary: wall time, peak memory and the time of each phase, beside Hugo on the same Markdown (above 10,000 articles, beside 10,000 instead: how the build scales)
 bench: deps release synth
 	@scripts/install-packages.sh time hugo
 	scripts/bench.sh $(ARTICLES)

@@ -116,7 +116,7 @@ def main():
     work = tempfile.mkdtemp(prefix="detour-bench-incremental.")
     try:
         content, templates = os.path.join(work, "content"), os.path.join(work, "templates")
-        subprocess.run([SYNTH, "--articles", str(count), "--from", os.path.join(ROOT, "content"), content], check=True, capture_output=True)
+        subprocess.run([SYNTH, "--articles", str(count), "--from", os.path.join(ROOT, "content"), "--shape", "vocabulary", content], check=True, capture_output=True)
         shutil.copytree(os.path.join(ROOT, "templates"), templates)
         print(f"knowledge base: {count} articles, {edits} edits, seed {seed}, {os.cpu_count()} cores")
         print(f"first build (empty output)      {build(work):6.2f} s")

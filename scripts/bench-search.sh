@@ -49,7 +49,7 @@ cp -R "$root/content" "$root/templates" "$work/shipped/"
 serve "$work/shipped/public"
 measure "shipped knowledge base ($(ls "$work/shipped/public/search/en" | wc -l) index file(s) in English):" detour "$work/shipped"
 
-"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" "$work/synth/content" >/dev/null
+"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" --shape vocabulary "$work/synth/content" >/dev/null
 cp -R "$root/templates" "$work/synth/templates"
 (cd "$work/synth" && /usr/bin/time -f "%e %M" -o "$work/time.txt" "$detour" build --quiet --timings 2> "$work/phases.txt")
 read -r seconds kilobytes < "$work/time.txt"

@@ -15,7 +15,7 @@ detour="$root/.build/static/release/detour"
 now() { date +%s%N; }
 ms() { echo $(( ($2 - $1) / 1000000 )); }
 
-"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" "$work/content" >/dev/null
+"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" --shape vocabulary "$work/content" >/dev/null
 echo "knowledge base: $articles articles, $(nproc) cores"
 start=$(now)
 (cd "$work" && "$detour" build --quiet 2>/dev/null)

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Generates a synthetic knowledge base of N articles (default 10000) in a temporary folder,
-# builds it with Hugo in the same languages (scripts/bench-hugo), then with the release binary,
-# and prints wall time and peak memory of each. detour's first build writes into an empty
-# output folder; the second replaces it, as a redeploy does (--no-cache); a third, with nothing
-# changed, finds the output up to date (.detour-cache/); a fourth follows one article's edited
-# text. Last, the first build's time over Hugo's. Hugo runs first so that neither writes where
-# the other has just deleted.
+# Generates a knowledge base of N articles (default 10000) in a temporary folder, builds it
+# with Hugo in the same languages (scripts/bench-hugo), then with the release binary, and prints
+# wall time and peak memory of each. detour's first build writes into an empty output folder
+# and prints the time of each phase (--timings); the second replaces it, as a redeploy does
+# (--no-cache); a third, with nothing changed, finds the output up to date (.detour-cache/); a
+# fourth follows one article's edited text. Last, the first and the --no-cache build's time
+# over Hugo's. Hugo runs first so that neither writes where the other has just deleted.
+# Two corpora, each in turn: articles shaped like the shipped ones (their configuration blocks,
+# tables, alerts, log patterns, links and translations; detour-synth --shape shipped), then
+# articles of proxy vocabulary (--shape vocabulary). SHAPES picks which.
 set -euo pipefail
 articles=${1:-10000}
 root=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/detour-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+base=$(mktemp -d "${TMPDIR:-/tmp}/detour-bench.XXXXXX")
+trap 'rm -rf "$base"' EXIT
 
-"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" "$work/content" >/dev/null
+for shape in ${SHAPES:-shipped vocabulary}; do
+work=$base/$shape
+mkdir -p "$work"
+echo "== corpus: $shape =="
+"$root/.build/static/release/detour-synth" --articles "$articles" --from "$root/content" --shape "$shape" "$work/content" >/dev/null
 cp -R "$root/templates" "$work/templates"
 echo "knowledge base: $articles articles, $(du -sh --apparent-size "$work/content" | cut -f1) of Markdown and YAML, $(nproc) cores"
 
@@ -58,13 +65,15 @@ detour="$root/.build/static/release/detour"
 # that neither build follows the removal of the other's output (ext4 is slow to reuse inodes
 # freed moments before).
 if [ "$articles" -gt 10000 ]; then
-    "$root/.build/static/release/detour-synth" --articles 10000 --from "$root/content" "$work/small/content" >/dev/null
+    "$root/.build/static/release/detour-synth" --articles 10000 --from "$root/content" --shape "$shape" "$work/small/content" >/dev/null
     in="$work/small" measure "first build, 10000 articles" "$detour" build --quiet
     small_seconds=$seconds
 fi
-measure "first build (empty output)" "$detour" build --quiet
+measure "first build (empty output)" "$detour" build --quiet --timings 2> "$work/phases.txt"
 first=$seconds first_kilobytes=$kilobytes
+sed 's/^/    /' "$work/phases.txt"
 measure "rebuild (replaces output)" "$detour" build --quiet --no-cache
+rebuild=$seconds
 measure "rebuild, nothing changed" "$detour" build --quiet
 # One article's text edited (a sentence added to a paragraph) and built at once, as an editor's
 # save and make do: only its pages and index entries are rewritten.
@@ -74,9 +83,12 @@ sed -i "${line}s/\$/ Operators also saw a zygomorphic handshake stall here./" "$
 measure "one article's text edited" "$detour" build --quiet
 echo "output: $(find "$work/public" -type f | wc -l) files, $(du -sh --apparent-size "$work/public" | cut -f1)"
 
-[ -z "$hugo_seconds" ] || awk -v detour="$first" -v hugo="$hugo_seconds" 'BEGIN { printf "detour / hugo: %.2f x (first build against hugo)\n", detour / hugo }'
+[ -z "$hugo_seconds" ] || awk -v detour="$first" -v rebuild="$rebuild" -v hugo="$hugo_seconds" -v shape="$shape" \
+    'BEGIN { printf "detour / hugo (%s): %.2f x (first build), %.2f x (--no-cache rebuild)\n", shape, detour / hugo, rebuild / hugo }'
 
 if [ "$articles" -gt 10000 ]; then
     awk -v large="$first" -v small="$small_seconds" -v articles="$articles" -v memory="$first_kilobytes" \
         'BEGIN { printf "%d articles: %.1f x the time of 10000 (%.1f x the articles), peak memory %d MiB\n", articles, large / small, articles / 10000, memory / 1024 }'
 fi
+rm -rf "$work"
+done

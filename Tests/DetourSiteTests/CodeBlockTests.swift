@@ -1,4 +1,5 @@
 import DetourDiagnostics
+import DetourSite
 import DetourTestSupport
 import Foundation
 import XCTest
@@ -65,6 +66,45 @@ final class CodeBlockTests: SiteTestCase {
         ]
         XCTAssertEqual(text.split(separator: "\n").filter { $0.contains("markdown.config-block") }.map(String.init), expected, text)
         XCTAssertFalse(build(folder, strict: true).wroteOutput, "--strict fails on them")
+    }
+
+    /// A block read once and quoted again elsewhere (another article, deeper in a list, a later
+    /// build of the same process) is reported at each place it is written.
+    func testTheSameBlockQuotedTwiceIsReportedWhereEachIsWritten() throws {
+        let quoted = """
+            ---
+            title: Slow upstream
+            summary: The upstream answers late.
+            codes: [504]
+            ---
+
+            Two steps:
+
+            1. Raise the timeout:
+
+               ```nginx
+               location /api/ {
+                   proxy_read_timout 60s;
+                   proxy_pass http://app;
+               }
+               ```
+            """
+        let folder = try site(["content/articles/refused.md": Self.article, "content/articles/slow.md": quoted])
+        let warnings = { (report: BuildReport) in
+            DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test").split(separator: "\n").filter {
+                $0.contains("proxy_read_timout")
+            }.map(String.init)
+        }
+        let expected = [
+            "content/articles/refused.md:11:5: warning: [markdown.config-block] nginx would refuse this block: unknown directive \"proxy_read_timout\"",
+            "content/articles/slow.md:13:8: warning: [markdown.config-block] nginx would refuse this block: unknown directive \"proxy_read_timout\"",
+        ]
+        XCTAssertEqual(warnings(build(folder)), expected)
+        try folder.write(["content/articles/slow.md": quoted.replacingOccurrences(of: "Two steps:", with: "Two steps:\n\nFirst:\n")])
+        XCTAssertEqual(
+            warnings(build(folder, output: "public2")),
+            [expected[0], expected[1].replacingOccurrences(of: "slow.md:13:8", with: "slow.md:16:8")],
+            "a later build of the same process moves what it remembers")
     }
 
     func testConfigurationIsHighlightedWithoutScript() throws {

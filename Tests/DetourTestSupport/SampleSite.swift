@@ -46,12 +46,14 @@ public enum SampleSite {
     }
 
     /// A temp folder with the repository's templates and `articles` articles written by
-    /// detour-synth from the shipped content: a site large enough that its build takes a while.
-    public static func synthetic(articles: Int) throws -> TemporaryFolder {
+    /// detour-synth from the shipped content (`shape`: `vocabulary` or `shipped`): a site large
+    /// enough that its build takes a while.
+    public static func synthetic(articles: Int, shape: String = "vocabulary") throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try FileManager.default.copyItem(at: Repository.templates, to: folder.url.appendingPathComponent("templates"))
         let synth = try ProcessRunner.run(
-            Repository.executable("detour-synth"), ["--articles", String(articles), "--from", Repository.content.path, "content"], in: folder.url)
+            Repository.executable("detour-synth"), ["--articles", String(articles), "--from", Repository.content.path, "--shape", shape, "content"],
+            in: folder.url)
         guard synth.status == 0 else {
             folder.remove()
             throw SynthFailure(description: "detour-synth failed: \(synth.stderr)")
