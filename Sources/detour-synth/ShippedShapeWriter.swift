@@ -122,12 +122,14 @@ struct ShippedShapeWriter {
         return parts.joined(separator: "/")
     }
 
+    /// `key: value` with `suffix` added to the value, inside its quotes if it is quoted.
     private static func appending(_ suffix: String, toScalarIn line: String) -> String {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if let quote = trimmed.last, quote == "\"" || quote == "'", trimmed.count > 7 {
-            return String(trimmed.dropLast()) + suffix + String(quote)
+        let value = line.drop { $0 != ":" }.dropFirst().drop(while: \.isWhitespace)
+        let key = line[..<value.startIndex]
+        if let quote = value.first, quote == "\"" || quote == "'", value.count > 1, value.last == quote {
+            return key + value.dropLast() + suffix + String(quote)
         }
-        return trimmed + suffix
+        return key + value + suffix
     }
 
     private static func prefixing(_ prefix: String, scalarIn line: String) -> String {
