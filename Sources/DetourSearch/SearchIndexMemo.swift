@@ -43,14 +43,34 @@ public struct SearchIndexMemo: Sendable, Equatable {
     /// The memo as lines of tab-separated fields (JSON took a tenth of a second to read for ten
     /// thousand pages): nil when a term or word holds a tab or a line feed.
     public var encoded: [UInt8]? {
+        var out: [UInt8] = []
+        return encode {
+            out += $0
+            return true
+        } ? out : nil
+    }
+
+    /// The same, handed to `write` a piece of about a megabyte at a time (a large site's memo
+    /// is 15 MB a language, and each held whole until the build ended topped its memory):
+    /// false when a term or word holds a tab or a line feed, or `write` failed.
+    public func encode(in write: (_ piece: [UInt8]) -> Bool) -> Bool {
         var out = Array((Self.header + "\n").utf8)
         Self.append(numbers: [pages, records, termShards], to: &out)
         Self.append(numbers: buckets, to: &out)
-        for (term, kept) in frequentTerms.sorted(by: { $0.key < $1.key }) where !Self.append("t", term, kept.map { Int($0) }, to: &out) { return nil }
-        for (term, kept) in frequentLogTerms.sorted(by: { $0.key < $1.key }) where !Self.append("l", term, kept.map { Int($0) }, to: &out) { return nil }
-        for (word, count) in formPages.sorted(by: { $0.key < $1.key }) where !Self.append("w", word, [count], to: &out) { return nil }
-        return out
+        // A line appended, and the piece handed over once it is large enough.
+        func line(_ kind: String, _ word: String, _ values: [Int]) -> Bool {
+            guard Self.append(kind, word, values, to: &out) else { return false }
+            guard out.count >= Self.pieceSize else { return true }
+            defer { out.removeAll(keepingCapacity: true) }
+            return write(out)
+        }
+        for (term, kept) in frequentTerms.sorted(by: { $0.key < $1.key }) where !line("t", term, kept.map { Int($0) }) { return false }
+        for (term, kept) in frequentLogTerms.sorted(by: { $0.key < $1.key }) where !line("l", term, kept.map { Int($0) }) { return false }
+        for (word, count) in formPages.sorted(by: { $0.key < $1.key }) where !line("w", word, [count]) { return false }
+        return write(out)
     }
+
+    private static let pieceSize = 1 << 20
 
     /// What turns `saved` into this memo, as lines to append to `saved`'s file: a line `+`,
     /// then the counts (`n`) and buckets (`b`: index and count) that changed, and each term or

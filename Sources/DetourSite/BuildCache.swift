@@ -74,21 +74,40 @@ struct BuildCache {
         return memo.encoded
     }
 
-    /// Puts a staged memo and its texts in place of the last build's, the memo last: a memo
-    /// is only there with the texts and index memos of its build.
-    func save(staged memo: [UInt8]?, searchMemos: [String: [UInt8]?]) {
+    /// Writes a language's index memo beside the staged texts, a piece at a time: false when
+    /// it cannot be (the build then leaves no memo, and the next build is a full one).
+    func stage(_ searchMemo: SearchIndexMemo, language: String) -> Bool {
+        let url = RebuildMemo.stagedSearchFile(in: folder, language: language)
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
+            FileManager.default.createFile(atPath: url.path, contents: nil), let handle = try? FileHandle(forWritingTo: url)
+        else { return false }
+        defer { try? handle.close() }
+        return searchMemo.encode { piece in (try? handle.write(contentsOf: piece)) != nil }
+    }
+
+    /// Puts a staged memo, its texts and its languages' index memos (`stagedSearch`: whether
+    /// each was staged) in place of the last build's, the memo last: a memo is only there with
+    /// the texts and index memos of its build.
+    func save(staged memo: [UInt8]?, stagedSearch: [String: Bool]) {
         unlink(RebuildMemo.file(in: folder).path)
-        guard let memo, rename(RebuildMemo.stagedSourcesFile(in: folder).path, RebuildMemo.sourcesFile(in: folder).path) == 0 else {
-            discardStaged()
+        guard let memo, !stagedSearch.values.contains(false),
+            rename(RebuildMemo.stagedSourcesFile(in: folder).path, RebuildMemo.sourcesFile(in: folder).path) == 0,
+            stagedSearch.keys.allSatisfy({ language in
+                rename(
+                    RebuildMemo.stagedSearchFile(in: folder, language: language).path, RebuildMemo.searchFile(in: folder, language: language).path) == 0
+            })
+        else {
+            discardStaged(languages: Array(stagedSearch.keys))
             return
         }
         // A memo that could not be written leaves the next build a full one, nothing worse.
-        _ = save(encoded: memo, searchMemos: searchMemos)
+        _ = write(.whole(memo), to: RebuildMemo.file(in: folder))
     }
 
-    /// Removes the texts a build staged, when it put no output in place.
-    func discardStaged() {
+    /// Removes the texts and index memos a build staged, when it put no output in place.
+    func discardStaged(languages: [String]) {
         unlink(RebuildMemo.stagedSourcesFile(in: folder).path)
+        for language in languages { unlink(RebuildMemo.stagedSearchFile(in: folder, language: language).path) }
     }
 
     /// A memo as a rebuild writes it: whole, or the lines that amend the file as it is.
@@ -102,13 +121,6 @@ struct BuildCache {
     func save(_ memo: MemoWrite, searchMemos: [String: MemoWrite]) -> Bool {
         for (language, searchMemo) in searchMemos where !write(searchMemo, to: RebuildMemo.searchFile(in: folder, language: language)) { return false }
         return write(memo, to: RebuildMemo.file(in: folder))
-    }
-
-    private func save(encoded memo: [UInt8], searchMemos: [String: [UInt8]?]) -> Bool {
-        for (language, searchMemo) in searchMemos {
-            guard let bytes = searchMemo, write(.whole(bytes), to: RebuildMemo.searchFile(in: folder, language: language)) else { return false }
-        }
-        return write(.whole(memo), to: RebuildMemo.file(in: folder))
     }
 
     private func write(_ memo: MemoWrite, to url: URL) -> Bool {

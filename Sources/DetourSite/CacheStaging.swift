@@ -1,4 +1,5 @@
 import DetourContent
+import DetourSearch
 import Dispatch
 import Foundation
 import Synchronization
@@ -10,6 +11,8 @@ final class CacheStaging: Sendable {
     private let cache: BuildCache
     private let group = DispatchGroup()
     private let memo = Mutex<[UInt8]?>(nil)
+    /// By language, whether its index memo was staged.
+    private let searchMemos = Mutex<[String: Bool]>([:])
 
     init(_ cache: BuildCache, content: Content, includeDrafts: Bool, contentRoot: URL, inputs: String) {
         self.cache = cache
@@ -20,15 +23,21 @@ final class CacheStaging: Sendable {
         }
     }
 
-    /// Once the output is in place: the staged texts and memo take the last build's place.
-    func save(searchMemos: [String: [UInt8]?]) {
+    /// A language's index memo, written as soon as the index is made, not held until the end.
+    func stage(_ searchMemo: SearchIndexMemo, language: String) {
+        let staged = cache.stage(searchMemo, language: language)
+        searchMemos.withLock { $0[language] = staged }
+    }
+
+    /// Once the output is in place: the staged texts and memos take the last build's place.
+    func save() {
         group.wait()
-        cache.save(staged: memo.withLock { $0 }, searchMemos: searchMemos)
+        cache.save(staged: memo.withLock { $0 }, stagedSearch: searchMemos.withLock { $0 })
     }
 
     /// When the build puts no output in place.
     func discard() {
         group.wait()
-        cache.discardStaged()
+        cache.discardStaged(languages: Array(searchMemos.withLock { $0 }.keys))
     }
 }

@@ -83,6 +83,8 @@ struct RebuildMemo {
     /// Where a build copies the texts while it runs, until its output is in place.
     static func stagedSourcesFile(in folder: URL) -> URL { folder.appendingPathComponent("sources.new") }
     static func searchFile(in folder: URL, language: String) -> URL { folder.appendingPathComponent("search-\(language)") }
+    /// Where a build writes a language's index memo as soon as it is made, until its output is in place.
+    static func stagedSearchFile(in folder: URL, language: String) -> URL { folder.appendingPathComponent("search-\(language).new") }
 
     /// Copies every article's file into `sources` as the listing `inputs` (`InputFiles`)
     /// describes it: a file that differs from its line is left out, and its change is then

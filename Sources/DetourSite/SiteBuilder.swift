@@ -93,6 +93,9 @@ public enum SiteBuilder {
         let bodies = MarkdownBodies(content: content, contentRoot: options.content, pagesPerArticle: content.site.languages.count)
         let advice = errorPageAdvice(content, bodies: bodies)
         var pages = PageSet(content: content, model: PageModel(content: content, errorPageAdvice: advice, bodies: bodies), templates: templates)
+        let cacheStaging = cache.flatMap { cache in
+            cacheKey.map { CacheStaging(cache, content: content, includeDrafts: options.includeDrafts, contentRoot: options.content, inputs: $0.inputs) }
+        }
         // The search index is built and written on its own thread while the pages render: each
         // fills the other's idle moments. Only the search page waits, as it carries the entry.
         let indexing = DispatchGroup()
@@ -105,12 +108,9 @@ public enum SiteBuilder {
                 each: { files in
                     outcome.diagnostics += files.concurrentMap { file in write(file.contents, to: file.path, in: output, options) }.compactMap { $0 }
                     outcome.fileCount += files.count
-                }, memo: cache == nil ? nil : { outcome.memos[$0] = $1.encoded })
+                }, memo: cacheStaging.map { staging in { staging.stage($1, language: $0) } })
             outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             indexed.withLock { [outcome] in $0 = outcome }
-        }
-        let cacheStaging = cache.flatMap { cache in
-            cacheKey.map { CacheStaging(cache, content: content, includeDrafts: options.includeDrafts, contentRoot: options.content, inputs: $0.inputs) }
         }
         let isSearch: (PageSet.Job) -> Bool = { if case .search = $0 { true } else { false } }
         let (searchJobs, otherJobs) = (pages.jobs.filter(isSearch), pages.jobs.filter { !isSearch($0) })
@@ -148,7 +148,7 @@ public enum SiteBuilder {
         if let cache, let cacheKey, let cacheStaging {
             let built = report
             report.time("cache written") {
-                cacheStaging.save(searchMemos: index.memos)
+                cacheStaging.save()
                 cache.save(cacheKey, report: built, output: options.output)
             }
         }
@@ -162,9 +162,6 @@ public enum SiteBuilder {
         var fileCount = 0
         var diagnostics: [Diagnostic] = []
         var seconds = 0.0
-        /// By language, what patching its index needs (`SearchIndexMemo.encoded`, a fraction of
-        /// its size in memory), for the build cache; nil when it cannot be written.
-        var memos: [String: [UInt8]?] = [:]
     }
 
     /// `jobs`' pages, in every language and format, rendered and written in parallel; an error
