@@ -5,8 +5,9 @@
 # Chromium and their timeouts, so the two take little more than the longer alone. SwiftPM lets
 # one `swift test` use .build at a time, so the test binary is run as `swift test --skip-build`
 # runs it: with a list of XCTest classes each, and once with `--testing-library swift-testing`.
-# Each test's result is printed as it comes, then each half's count; the exit status is non-zero
-# when either failed.
+# Each half takes its test servers' ports from its own slice (DETOUR_TEST_PORT_SLICE), so neither
+# starts a server on a port the other has just found free. Each test's result is printed as it
+# comes, then each half's count; the exit status is non-zero when either failed.
 #
 #     scripts/test-suite.sh
 set -uo pipefail
@@ -25,6 +26,7 @@ rest=$(grep -v '^DetourCLITests\.' "$logs/classes" | paste -sd, -)
 
 cd "$root"
 {
+    export DETOUR_TEST_PORT_SLICE=1/2
     "$tests" "$rest"
     xctest=$?
     "$tests" --testing-library swift-testing
@@ -32,7 +34,7 @@ cd "$root"
     [ "$xctest" = 0 ] && [ "$testing" = 0 ]
 } > "$logs/rest.log" 2>&1 &
 pids+=($!)
-"$tests" "$cli" > "$logs/cli.log" 2>&1 &
+DETOUR_TEST_PORT_SLICE=2/2 "$tests" "$cli" > "$logs/cli.log" 2>&1 &
 pids+=($!)
 # Each test case's result and each failure's line as they come, from either half, until
 # `running` is stopped.

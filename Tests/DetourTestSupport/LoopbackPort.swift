@@ -8,7 +8,6 @@ public enum LoopbackPort {
     /// as its source port before the server binds it, and a poll of it may connect to itself
     /// (TCP's simultaneous open), see it "open" and make the server's bind fail.
     public static func free() -> Int {
-        let range = 10_000..<max(ephemeralStart, 20_000)
         while true {
             let port = Int.random(in: range)
             guard handedOut.withLock({ $0.insert(port).inserted }), canBind(port) else { continue }
@@ -17,6 +16,20 @@ public enum LoopbackPort {
     }
 
     private static let handedOut = Mutex<Set<Int>>([])
+
+    /// The ports below the ephemeral range, or this process's slice of them when
+    /// `DETOUR_TEST_PORT_SLICE=k/n` says it is the k-th of n test processes running at once
+    /// (scripts/test-suite.sh): each process only knows the ports it handed out itself, so two
+    /// sharing the range could both find a port free, and one's server would answer the
+    /// other's requests, or one's "refused" upstream would be the other's listening server.
+    private static let range: Range<Int> = {
+        let whole = 10_000..<max(ephemeralStart, 20_000)
+        let slice = (ProcessInfo.processInfo.environment["DETOUR_TEST_PORT_SLICE"] ?? "").split(separator: "/").compactMap { Int($0) }
+        guard slice.count == 2, slice[1] > 0, (1...slice[1]).contains(slice[0]) else { return whole }
+        let width = whole.count / slice[1]
+        let start = whole.lowerBound + (slice[0] - 1) * width
+        return start..<(slice[0] == slice[1] ? whole.upperBound : start + width)
+    }()
 
     /// The first port the kernel picks for outgoing connections (`ip_local_port_range`).
     private static let ephemeralStart: Int = {
