@@ -1,5 +1,7 @@
 /// Martin Porter's 1980 stemmer for English ("connections", "connected" → "connect"), as the
-/// paper defines it. `search.js` carries the same algorithm for queries; a browser test checks
+/// paper defines it, but for one step: a final `y` after a vowel-bearing stem becomes `i` once
+/// more after step 5, so a word whose `y` only ends the stem once step 4 has taken a suffix
+/// (`deployment` → `deploy`) meets its other forms (`deploys`, `deployed` → `deploi`). `search.js` carries the same algorithm for queries; a browser test checks
 /// that both give the same stem for every word of the shipped knowledge base.
 public enum PorterStemmer {
     /// `word` in lower-case ASCII letters; anything else, or two letters or fewer, is returned as is.
@@ -13,6 +15,7 @@ public enum PorterStemmer {
         replaceLongest(&letters, step3, minimumMeasure: 1)
         step4(&letters)
         step5(&letters)
+        if ends(letters, "y"), hasVowel(letters, before: letters.count - 1) { letters[letters.count - 1] = UInt8(ascii: "i") }
         return String(decoding: letters, as: UTF8.self)
     }
 

@@ -1,7 +1,9 @@
 /// Words of a question, or filler, that say nothing of what is searched for (`what does 504
 /// mean`, `was bedeutet 502`): the browser drops them from a query that has other words, so
 /// they never decide the ranking. Folded and lower-cased as the tokenizer cuts words. English's
-/// apply in every language: visitors mix it in.
+/// apply in every language: visitors mix it in; so do English's stop words, which no English page
+/// is indexed under, and which would otherwise fall back to the terms they begin (`for` to
+/// `forbidden`).
 public enum QuestionWords {
     static let byLanguage: [String: String] = [
         "en": "what whats does do did mean means meaning why how my me im is are was the an can could get gets got getting when where which who "
@@ -16,6 +18,7 @@ public enum QuestionWords {
     public static func words(for language: String) -> [String] {
         let base = String(language.prefix { $0 != "-" && $0 != "_" }).lowercased()
         let own = base == "en" ? "" : byLanguage[base] ?? ""
-        return (byLanguage["en"]! + " " + own).split(separator: " ").map(String.init)
+        let words = (byLanguage["en"]! + " " + own).split(separator: " ").map(String.init)
+        return words + SearchTokenizer.englishStopWords.filter { $0.count > 1 && !words.contains($0) }.sorted()
     }
 }

@@ -106,6 +106,7 @@ public enum SearchIndexBuilder {
 
         var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
         entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
+        entry += ",\"syn\":{" + SearchAbbreviations.table.map { literal($0.word) + ":" + literals($0.others) }.joined(separator: ",") + "}"
         if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"

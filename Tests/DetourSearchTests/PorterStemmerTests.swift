@@ -21,6 +21,7 @@ final class PorterStemmerTests: XCTestCase {
     func testTroubleshootingWordsMeetTheirVariants() {
         for group in [
             ["connection", "connections", "connecting", "connected"], ["timeout", "timeouts"], ["refused", "refuses", "refusing"], ["upstream", "upstreams"],
+            ["deploy", "deploys", "deployed", "deploying", "deployment", "deployments"],
         ] {
             XCTAssertEqual(Set(group.map(PorterStemmer.stem)).count, 1, "\(group) → \(group.map(PorterStemmer.stem))")
         }

@@ -17,7 +17,8 @@ window.detourSearch = {
  entry: (l, e) => { e.t = {}; e.d = {}; if (e.terms) { e.t[0] = e.terms; e.d[0] = e.docs; } idx[l] = e; },
  terms: (l, n, t, f) => idx[l].t[n] = [t, f],
  docs: (l, n, d) => idx[l].d[n] = d,
- logs: (l, t, f) => idx[l].l = [t, f],
+ // l.js: pages with log lines only, so a term's rarity is among their n records.
+ logs: (l, t, f, r = new Set) => { for (var k in t) t[k].forEach((v, i) => i & 1 && r.add(v)); (idx[l].l = [t, f]).n = r.size; },
  tokenize
 };
 
@@ -54,7 +55,7 @@ function tokenize(text) {
  return G;
 }
 
-/* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * matched^2; page: best + .3 rest. */
+/* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2; page: best + .3 rest. */
 function fnv(k) { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; }
 function shard(t, n) { return fnv(Array.from(t).slice(0, 2).join("")) % n; }
 function dist(a, b, x) {
@@ -72,49 +73,65 @@ function find(q, l) {
    F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !(e.filler || []).includes(g[0])),
    codes = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && g[0].slice(0, 3)).filter(t => e.codes[t] != null);
   G = (x[0] ? x : G).slice(0, 12);
-  // A log line (5+ words, most in l.js by the entry's filter; 3-4 with a number, all): l.js alone.
-  var B = e.logs && atob(e.logs), m = G[4] ? 3 : G[2] && G.some(g => g[1] || DIGIT.test(g[0])) && new Set(G.map(g => shard(g[0], n))).size > 2 && 5,
-   most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m;
-  if (B && m && most(t => [t, t + "!"].every(s => (s = fnv(s) % (B.length * 8), B.charCodeAt(s >> 3) >> (s & 7) & 1)))) return load(l, "l").then(() => {
-   var T = e.l, stem = t => T[1][t] || t, r = rank(e, l, G.map(g => g[1] && T[0][g[0]] ? [g[0]] : g), stem, () => T, codes);
-   return most(t => T[0][stem(t)]) && r.list[0] ? r : full();
+  // A log line (5+ words, most in l.js by the entry's filter; 3-4 with a number, all; its plain
+  // words too, or 2/3 if 2+ are numbers or identifiers): l.js, and the term shards of 2 words
+  // it lacks (identifiers first), so any page may match them.
+  var B = e.logs && atob(e.logs), o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = G[4] ? 3 : G[2] && o && new Set(G.map(g => shard(g[0], n))).size > 2 && 5,
+   most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => [t, t + "!"].every(s => (s = fnv(s) % (B.length * 8), B.charCodeAt(s >> 3) >> (s & 7) & 1)),
+   p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
+  if (B && m && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
+   var T = e.l, k = {}, H = t => e.t[shard(t, n)] || T, s = t => H(t)[1][t] || t;
+   G.filter(g => !T[0][s(g[0])]).sort((a, b) => !b[1] - !a[1]).forEach(g => Object.keys(k)[1] || (k[shard(g[0], n)] = g[0]));
+   return all(Object.values(k).map(need)).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
   }, full);
   return full();
   function full() { return all(G.map(g => need(g[0]))).then(() => {
-   G = G.map(g => g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g);
+   // And a word's abbreviation, or the word abbreviated (k8s, kubernetes).
+   G = G.map(g => (g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g).concat(Object.hasOwn(e.syn || {}, g[0]) ? e.syn[g[0]] : []));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
 }
 /* Terms a typo away: one edit in 5 to 8 letters, two beyond. */
 function near(a, T, x) { x = a.length > 8 ? 2 : +(a.length > 4); return Object.keys(T).filter(k => x && dist(a, k, x) <= x); }
-/* Exact words; the last also as a prefix; a word not found falls back to prefixes, then typos. */
+/* Exact words; the last also as a prefix; a word not found falls back to prefixes, then typos.
+   A word weighs its rarest term's rarity: one rare word outweighs several common ones. */
 function rank(e, l, G, stemOf, F, codes) {
- var recs = {}, hits = [], pages = {}, L = G.length, list = [], x, p, P, s, c;
+ var recs = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
+  st = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && codes.includes(g[0].slice(0, 3)));
  G.forEach((g, gi) => {
   var a = g[0], T = F(a), cand = {}, k, w, i, r, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  // An address, a port, a time: the visitor's own, not the page's.
+  if (imp[gi] = 0, g[1] && !/\p{L}/u.test(a)) return;
   g.forEach(t => { t = stemOf(t); if (F(t)[0][t]) cand[t] = 1; });
-  if (gi == L - 1 || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
+  if (gi == G.length - 1 || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
   if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
   for (k in cand) {
-   P = F(k)[0][k]; w = cand[k] * Math.log(1 + (e.records - P[0] + .5) / (P[0] + .5));
+   P = F(k)[0][k]; x = F(k).n || e.records; x = Math.log(1 + (x - P[0] + .5) / (P[0] + .5)); w = cand[k] * x;
+   imp[gi] = Math.max(imp[gi], x);
    hits.push(k);
    for (i = 1; i < P.length; i += 2) { r = recs[P[i]] || (recs[P[i]] = []); s = w * P[i + 1]; if (!(r[gi] >= s)) r[gi] = s; }
   }
+  total += imp[gi]; S += st[gi] && imp[gi];
  });
  for (x in recs) {
-  s = c = 0; p = x >> 6; P = pages[p] || (pages[p] = {p, best: 0, sum: 0, rec: 0, l});
-  recs[x].forEach(v => { s += v; c++; });
-  s *= c * c / L / L; P.sum += s;
+  // c: the share of the query's rarity matched; i: by statuses.
+  s = c = i = 0; p = x >> 6; P = pages[p] || (pages[p] = {p, best: 0, sum: 0, rec: 0, l, cov: 0, rest: 0});
+  recs[x].forEach((v, gi) => { s += v; c += imp[gi] / total; i += st[gi] && imp[gi] / total; });
+  s *= c * c; P.sum += s; P.cov = Math.max(P.cov, c); P.rest = Math.max(P.rest, c - i);
   if (s > P.best) { P.best = s; P.rec = x & 63; }
  }
- for (p in pages) { P = pages[p]; P.score = P.best + .3 * (P.sum - P.best); list.push(P); }
- // A status anywhere in the query (504s) goes first.
- c = [...new Set(codes)];
- if (c.length == 1) {
-  p = e.codes[c[0]];
-  (pages[p] || (list.push(pages[p] = {p, rec: 0, l}), pages[p])).score = 1e9;
- }
+ c = [...new Set(codes)].map(k => e.codes[k]);
+ for (p in pages) { P = pages[p]; P.score = P.best + .3 * (P.sum - P.best); list.push(P); if (!c.includes(+p) && P.cov > best) best = P.cov; }
+ // A status's page goes first if, given the statuses, it covers the query as well as any
+ // page (504s, error 504, 502 vs 504); else second, after the best of the others.
+ list.sort((a, b) => b.score - a.score);
+ x = list.find(P => !c.includes(P.p));
+ c.forEach(p => {
+  P = pages[p] || (list.push(pages[p] = {p, rec: 0, l, score: 0, rest: 0}), pages[p]);
+  P.score += !total || P.rest + S / total >= best - 1e-9 || !x ? 2e9 : 1e9;
+ });
+ if (x && c[0]) x.score += 1.5e9;
  list.sort((a, b) => b.score - a.score || a.p - b.p);
  return {list, hits};
 }

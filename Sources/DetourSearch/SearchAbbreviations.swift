@@ -1,0 +1,15 @@
+/// The field's abbreviations and the words they stand for (`k8s`, `kubernetes`): the browser
+/// looks a query's word up under the others of its set too, so a page that writes one is found
+/// by all. The same in every language: these are the trade's words, not a language's.
+public enum SearchAbbreviations {
+    static let sets: [[String]] = [
+        ["db", "database"], ["k8s", "kubernetes"], ["lb", "elb", "alb", "balancer"], ["cf", "cloudflare"], ["ssl", "tls"],
+        ["ws", "websocket"], ["cert", "certificate"], ["conn", "connection"], ["auth", "authentication"], ["svc", "service"],
+        ["oom", "memory"], ["httpd", "apache"], ["waf", "firewall"],
+    ]
+
+    /// Each word of a set with the others, as the entry's `syn` carries them.
+    public static var table: [(word: String, others: [String])] {
+        sets.flatMap { set in set.map { word in (word, set.filter { $0 != word }) } }.sorted { $0.word < $1.word }
+    }
+}
