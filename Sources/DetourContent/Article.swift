@@ -24,6 +24,8 @@ public struct Article: Sendable {
     /// The command that confirms the cause on the operator's machine, for any server or per
     /// server; `detour diagnose` prints it with what the log names filled in.
     public var confirmation = LogConfirmation()
+    /// Other names its subject goes by (`rolling update`): search weighs them as its title.
+    public var aliases: [String] = []
     public var draft: Bool
     /// Markdown body and the line of the file it starts on.
     public var body: String

@@ -7,7 +7,7 @@ import Foundation
 /// Reads one article: front matter fields and the raw Markdown body (rendered later, once every
 /// slug is known, so links can be checked).
 enum ArticleReader {
-    static let fields = ["title", "summary", "codes", "tags", "audience", "updated", "log_patterns", "confirm", "slug", "draft"]
+    static let fields = ["title", "summary", "codes", "tags", "audience", "updated", "log_patterns", "confirm", "aliases", "slug", "draft"]
 
     /// - Parameter relativePath: path below the content folder, e.g. `articles/php/fpm-down.md`.
     static func read(_ file: SourceFile, relativePath: String, diagnostics: inout [Diagnostic]) -> Article? {
@@ -35,6 +35,7 @@ enum ArticleReader {
         let updated = reader.string("updated")
         let logPatterns = reader.stringList("log_patterns")
         let confirmation = readConfirmation(&reader, diagnostics: &diagnostics)
+        let aliases = reader.stringList("aliases").map(\.value)
         let explicitSlug = reader.string("slug")
         let draft = reader.bool("draft")?.value ?? false
         reader.reportUnknownFields()
@@ -91,6 +92,7 @@ enum ArticleReader {
             relativePath: relativePath
         )
         article.confirmation = confirmation
+        article.aliases = aliases
         return article
     }
 

@@ -1,8 +1,8 @@
 /// Martin Porter's 1980 stemmer for English ("connections", "connected" → "connect"), as the
 /// paper defines it, but for one step: a final `y` after a vowel-bearing stem becomes `i` once
 /// more after step 5, so a word whose `y` only ends the stem once step 4 has taken a suffix
-/// (`deployment` → `deploy`) meets its other forms (`deploys`, `deployed` → `deploi`). `search.js` carries the same algorithm for queries; a browser test checks
-/// that both give the same stem for every word of the shipped knowledge base.
+/// (`deployment` → `deploy`) meets its other forms (`deploys`, `deployed` → `deploi`).
+/// `search.js` finds a query word's stem in the forms the index lists (word → stem).
 public enum PorterStemmer {
     /// `word` in lower-case ASCII letters; anything else, or two letters or fewer, is returned as is.
     public static func stem(_ word: String) -> String {

@@ -58,6 +58,7 @@ enum SearchPages {
             )
         }
         page.source = article.relativePath
+        page.aliases = article.aliases
         return page
     }
 
