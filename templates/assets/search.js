@@ -127,9 +127,9 @@ function rank(e, l, G, stemOf, F, codes) {
  // page (504s, error 504, 502 vs 504); else second, after the best of the others.
  list.sort((a, b) => b.score - a.score);
  x = list.find(P => !c.includes(P.p));
- c.forEach(p => {
-  P = pages[p] || (list.push(pages[p] = {p, rec: 0, l, score: 0, rest: 0}), pages[p]);
-  P.score += !total || P.rest + S / total >= best - 1e-9 || !x ? 2e9 : 1e9;
+ i = 0; // one status's page at most goes second
+ c.map(p => pages[p] || (list.push(pages[p] = {p, rec: 0, l, score: 0, rest: 0}), pages[p])).sort((a, b) => b.score - a.score).forEach(P => {
+  P.score += !total || P.rest + S / total >= best - 1e-9 || !x ? 2e9 : i++ ? 0 : 1e9;
  });
  if (x && c[0]) x.score += 1.5e9;
  list.sort((a, b) => b.score - a.score || a.p - b.p);
