@@ -1,5 +1,5 @@
 /// Words of a question, or filler, that say nothing of what is searched for (`what does 504
-/// mean`, `was bedeutet 502`): the browser drops them from a query that has other words, so
+/// mean`, `was bedeutet 502`, `not working`, `randomly`): the browser drops them from a query that has other words, so
 /// they never decide the ranking. Folded and lower-cased as the tokenizer cuts words. English's
 /// apply in every language: visitors mix it in; so do English's stop words, which no English page
 /// is indexed under, and which would otherwise fall back to the terms they begin (`for` to
@@ -7,7 +7,8 @@
 public enum QuestionWords {
     static let byLanguage: [String: String] = [
         "en": "what whats does do did mean means meaning why how my me im is are was the an can could get gets got getting when where which who "
-            + "should please fix help http https status code",
+            + "should please fix help http https status code bug issue problem work works working quite while using use after "
+            + "sometimes random randomly",
         "de": "was wie warum weshalb bedeutet bedeutung heisst ich mein meine meiner ist sind der die das den ein eine kann konnen tun bei mir "
             + "hilfe",
         "fr": "que quoi qu pourquoi comment signifie veut dire mon ma mes est sont le la les un une je j faire ce cette aide",
