@@ -74,15 +74,14 @@ function find(q, l) {
    codes = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && g[0].slice(0, 3)).filter(t => e.codes[t] != null);
   G = (x[0] ? x : G).slice(0, 12);
   // A log line (5+ words, most in l.js by the entry's filter; 3-4 with a number, all; its plain
-  // words too, or 2/3 if 2+ are numbers or identifiers): l.js, and the term shards of 2 words
-  // it lacks (identifiers first), so any page may match them.
+  // words too, or 2/3 if 2+ are numbers or identifiers): l.js, and the term shard of a word it
+  // lacks (an identifier first), so any page may match it: three requests, as two words take.
   var B = e.logs && atob(e.logs), o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = G[4] ? 3 : G[2] && o && new Set(G.map(g => shard(g[0], n))).size > 2 && 5,
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => [t, t + "!"].every(s => (s = fnv(s) % (B.length * 8), B.charCodeAt(s >> 3) >> (s & 7) & 1)),
    p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
   if (B && m && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
-   var T = e.l, k = {}, H = t => e.t[shard(t, n)] || T, s = t => H(t)[1][t] || t;
-   G.filter(g => !T[0][s(g[0])]).sort((a, b) => !b[1] - !a[1]).forEach(g => Object.keys(k)[1] || (k[shard(g[0], n)] = g[0]));
-   return all(Object.values(k).map(need)).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
+   var T = e.l, H = t => e.t[shard(t, n)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])]).sort((a, b) => !a[1] - !b[1])[0];
+   return all(w ? [need(w[0])] : []).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
   }, full);
   return full();
   function full() { return all(G.map(g => need(g[0]))).then(() => {
