@@ -69,14 +69,14 @@ function dist(a, b, x) {
 /* Question words go unless alone; an identifier indexed whole, or a typo away, is looked up whole. */
 function find(q, l) {
  return load(l, "index").then(() => {
-  var e = idx[l], G = tokenize(q.slice(0, 500)), n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
+  var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
    F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !(e.filler || []).includes(g[0])),
    codes = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && g[0].slice(0, 3)).filter(t => e.codes[t] != null);
   G = (x[0] ? x : G).slice(0, 12);
-  // A log line (5+ words, most in l.js by the entry's filter; 3-4 with a number, all; its plain
+  // A log line (5+ words, fillers counted, most in l.js by the entry's filter; 3-4 with a number, all; its plain
   // words too, or 2/3 if 2+ are numbers or identifiers): l.js, and the term shard of a word it
   // lacks (an identifier first), so any page may match it: three requests, as two words take.
-  var B = e.logs && atob(e.logs), o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = G[4] ? 3 : G[2] && o && new Set(G.map(g => shard(g[0], n))).size > 2 && 5,
+  var B = e.logs && atob(e.logs), o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = z > 4 ? 3 : G[2] && o && new Set(G.map(g => shard(g[0], n))).size > 2 && 5,
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => [t, t + "!"].every(s => (s = fnv(s) % (B.length * 8), B.charCodeAt(s >> 3) >> (s & 7) & 1)),
    p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
   if (B && m && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
