@@ -25,25 +25,25 @@ PROBE = os.path.join(ROOT, "Tests", "DetourCLITests", "SearchProbe", "probe.js")
 DETOUR = os.environ.get("DETOUR") or os.path.join(ROOT, ".build", "debug", "detour")
 
 
-def questions():
-    with open(QUESTIONS, encoding="utf-8") as table:
+def rows(path):
+    """The tab-separated fields of each line of `path` that is not a comment."""
+    with open(path, encoding="utf-8") as table:
         for line in table:
-            if line.startswith("#") or not line.strip():
-                continue
-            half, query, expected, source = line.rstrip("\n").split("\t")
-            yield {"half": half, "q": query, "expected": expected.split("|"), "source": source}
+            if not line.startswith("#") and line.strip():
+                yield line.rstrip("\n").split("\t")
+
+
+def questions():
+    for half, query, expected, source in rows(QUESTIONS):
+        yield {"half": half, "q": query, "expected": expected.split("|"), "source": source}
 
 
 def suite():
-    with open(SUITE, encoding="utf-8") as table:
-        for line in table:
-            if line.startswith("#") or not line.strip():
-                continue
-            kind, language, how, query, expected = line.rstrip("\n").split("\t")
-            entry = {"half": "suite", "q": query, "expected": [expected], "source": kind, "typed": how == "type"}
-            if language != "-":
-                entry["lang"] = language
-            yield entry
+    for kind, language, how, query, expected in rows(SUITE):
+        entry = {"half": "suite", "q": query, "expected": [expected], "source": kind, "typed": how == "type"}
+        if language != "-":
+            entry["lang"] = language
+        yield entry
 
 
 def answered(links, expected):

@@ -1,9 +1,9 @@
 /// Words of a question, or filler, that say nothing of what is searched for (`what does 504
-/// mean`, `was bedeutet 502`, `not working`, `randomly`): the browser drops them from a query that has other words, so
-/// they never decide the ranking. Folded and lower-cased as the tokenizer cuts words. English's
-/// apply in every language: visitors mix it in; so do English's stop words, which no English page
-/// is indexed under, and which would otherwise fall back to the terms they begin (`for` to
-/// `forbidden`).
+/// mean`, `was bedeutet 502`, `not working`, `randomly`): the browser drops them from a query
+/// that has other words, so they never decide the ranking. Folded and lower-cased as the
+/// tokenizer cuts words. English's apply in every language: visitors mix it in; so do English's
+/// stop words, which no English page is indexed under, and which would otherwise fall back to
+/// the terms they begin (`for` to `forbidden`).
 public enum QuestionWords {
     static let byLanguage: [String: String] = [
         "en": "what whats does do did mean means meaning why how my me im is are was the an can could get gets got getting when where which who "

@@ -58,6 +58,7 @@ function tokenize(text) {
 /* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2; page: best + .3 rest. */
 function fnv(k) { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; }
 function shard(t, n) { return fnv(Array.from(t).slice(0, 2).join("")) % n; }
+function status(t) { return /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3); }
 function dist(a, b, x) {
  if (Math.abs(a.length - b.length) > x) return x + 1;
  for (var p = [...Array(b.length + 1).keys()], i = 1, j, c, low; i <= a.length; i++, p = c) {
@@ -71,7 +72,7 @@ function find(q, l) {
  return load(l, "index").then(() => {
   var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
    F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !(e.filler || []).includes(g[0])),
-   codes = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && g[0].slice(0, 3)).filter(t => e.codes[t] != null);
+   codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null);
   G = (x[0] ? x : G).slice(0, 12);
   // A log line (5+ words, fillers counted, most in l.js by the entry's filter; 3-4 with a number, all; its plain
   // words too, or 2/3 if 2+ are numbers or identifiers): l.js, and the term shard of a word it
@@ -97,7 +98,7 @@ function near(a, T, x) { x = a.length > 8 ? 2 : +(a.length > 4); return Object.k
    A word weighs its rarest term's rarity: one rare word outweighs several common ones. */
 function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
-  st = G.map(g => /^\d{3}[a-z]*$/.test(g[0]) && codes.includes(g[0].slice(0, 3)));
+  st = G.map(g => codes.includes(status(g[0])));
  G.forEach((g, gi) => {
   var a = g[0], T = F(a), cand = {}, k, w, i, r, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   // An address, a port, a time: the visitor's own, not the page's.
