@@ -110,6 +110,8 @@ public enum SearchIndexBuilder {
         if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
+        let reasons = pages.compactMap { page in page.definesStatus.map { "\"\($0)\":" + literal(Self.reasonWords(page, tokenizer: tokenizer)) } }
+        entry += ",\"why\":{" + reasons.joined(separator: ",") + "}"
         if layout.isSingleFile { entry += ",\"terms\":[\(termShards[0])],\"docs\":\(docShard(0).text)" }
         entry += "}"
         var files = [(path: "index.js", contents: "detourSearch.entry(\(literal(language)),\(entry));\n")]
@@ -135,6 +137,19 @@ public enum SearchIndexBuilder {
             emit(made.map { shard, doc in ("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(doc.text));\n") })
         }
         return .some(entry)
+    }
+
+    /// A status page's reason phrase and its former ones, in words but the status (`bad
+    /// gateway`), as the browser cuts a query's: beside the status, a query's words that only
+    /// name it are dropped.
+    static func reasonWords(_ page: SearchPage, tokenizer: SearchTokenizer) -> String {
+        var words: [String] = []
+        for phrase in [page.title] + page.aliases {
+            tokenizer.forEachWord(in: phrase) { word in
+                if word != page.definesStatus.map(String.init), !words.contains(word) { words.append(word) }
+            }
+        }
+        return words.joined(separator: " ")
     }
 
     /// Doc shards made and handed over together: enough to share among the cores.
@@ -184,6 +199,7 @@ public enum SearchIndexBuilder {
         let termShards = Self.termShardTexts(buckets, count: layout.termShards)
         let logFile = Self.logFile(chunks: chunks)
         memo.frequentLogTerms = logFile?.frequent ?? [:]
+        memo.logTermsFrom = logFile?.from ?? 1
         (texts, logs) = (termShards, logFile.map { ($0.text, $0.filter) })
         return true
     }
@@ -269,20 +285,31 @@ public enum SearchIndexBuilder {
 
     /// `{terms},{forms}` of the terms pages have in their `log_patterns`, postings of those
     /// pages only: a pasted log line's many words are looked up in this one file; and the filter
-    /// of its words the entry carries. Nil when no page has log lines.
-    private static func logFile(chunks: [SearchIndexChunk]) -> (text: String, filter: LogTermFilter, frequent: [String: [Int64]])? {
+    /// of its words the entry carries. Nil when no page has log lines. Over
+    /// `SearchIndexLayout.logFileBudget`, the terms on the fewest log records leave it, a count
+    /// at a time (`from`: the fewest a term kept has): on a large site they are mostly one
+    /// page's names (a host, a socket), and the browser looks a line's word the file lacks up
+    /// in its term shard.
+    private static func logFile(chunks: [SearchIndexChunk]) -> (text: String, filter: LogTermFilter, frequent: [String: [Int64]], from: Int)? {
         var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
         for chunk in chunks {
             for posting in chunk.logPostings { byTerm[chunk.vocabulary.terms[Int(posting.term)], default: []].append((posting.reference, posting.impact)) }
         }
         guard !byTerm.isEmpty else { return nil }
-        var forms: [String: String] = [:]
+        var allForms: [String: String] = [:]
         for chunk in chunks {
-            for (word, stem) in chunk.vocabulary.forms where byTerm[stem] != nil { forms[word] = stem }
+            for (word, stem) in chunk.vocabulary.forms where byTerm[stem] != nil { allForms[word] = stem }
         }
-        let terms = termLines(byTerm)
-        let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}"
-        return (text + "," + formObject(forms), LogTermFilter(words: Set(byTerm.keys).union(forms.keys)), terms.frequent)
+        let counts = Set(byTerm.values.map(\.count)).sorted()
+        for (level, from) in counts.enumerated() {
+            let kept = from == 1 ? byTerm : byTerm.filter { $0.value.count >= from }
+            let forms = from == 1 ? allForms : allForms.filter { kept[$0.value] != nil }
+            let terms = termLines(kept)
+            let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
+            guard text.utf8.count <= SearchIndexLayout.logFileBudget || level == counts.count - 1 else { continue }
+            return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), terms.frequent, from)
+        }
+        return nil
     }
 
     /// Each term's line (`termLine`: best postings first), sorted by term; and the best

@@ -9,7 +9,8 @@
 /// - `l.js`: the terms of pages' `log_patterns` with those pages' postings, which a query of
 ///   five words or more (a pasted log line), or of three or four with a number or an
 ///   identifier, is matched against first, in one file; the entry's `logs` is a filter of its
-///   words (`LogTermFilter`), so the browser knows which queries to read there.
+///   words (`LogTermFilter`), so the browser knows which queries to read there. Over
+///   `logFileBudget`, the terms on fewest log records are left to the term shards.
 /// A reference to a record is `((docShard × 1024) + page slot) × 64 + record`; record 0 is the page.
 /// At most 16,384 doc shards keep references under 2³⁰, so the browser may use bit operations.
 public struct SearchIndexLayout: Sendable, Equatable {
@@ -22,6 +23,9 @@ public struct SearchIndexLayout: Sendable, Equatable {
     /// A term shard grows past this only when one two-letter start alone is larger: a query's
     /// shards, its page shard and the entry stay near 100 KB.
     public static let termShardBudget = 40 * 1024
+    /// The log file is read with one term shard: it keeps to the same budget
+    /// (`SearchIndexBuilder` leaves its rarest terms out to fit).
+    public static let logFileBudget = termShardBudget
 
     /// At least the shard count the records call for; the builder doubles it while a shard's
     /// text is over `termShardBudget`.

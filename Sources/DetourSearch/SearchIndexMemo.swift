@@ -20,6 +20,9 @@ public struct SearchIndexMemo: Sendable, Equatable {
     /// best `keptPerTerm` postings in the files' order, each `reference << 8 | impact`.
     public var frequentTerms: [String: [Int64]] = [:]
     public var frequentLogTerms: [String: [Int64]] = [:]
+    /// The fewest log records a term of the log file has: above 1, the file was cut to its
+    /// budget, and a patch that changes its postings leaves it to the builder.
+    public var logTermsFrom = 1
     /// By word with a form: the pages that have it.
     public var formPages: [String: Int] = [:]
     /// By term bucket, four counts: the bytes and number of its term lines, and of its forms
@@ -38,7 +41,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
 
     // MARK: - As lines
 
-    private static let header = "detour-search-memo 1"
+    private static let header = "detour-search-memo 2"
 
     /// The memo as lines of tab-separated fields (JSON took a tenth of a second to read for ten
     /// thousand pages): nil when a term or word holds a tab or a line feed.
@@ -55,7 +58,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
     /// false when a term or word holds a tab or a line feed, or `write` failed.
     public func encode(in write: (_ piece: [UInt8]) -> Bool) -> Bool {
         var out = Array((Self.header + "\n").utf8)
-        Self.append(numbers: [pages, records, termShards], to: &out)
+        Self.append(numbers: [pages, records, termShards, logTermsFrom], to: &out)
         Self.append(numbers: buckets, to: &out)
         // A line appended, and the piece handed over once it is large enough.
         func line(_ kind: String, _ word: String, _ values: [Int]) -> Bool {
@@ -78,8 +81,8 @@ public struct SearchIndexMemo: Sendable, Equatable {
     /// tenth of a text edit's rebuild at ten thousand articles. Nil as `encoded`.
     public func amendment(from saved: SearchIndexMemo) -> [UInt8]? {
         var out = Array("+\n".utf8)
-        if [pages, records, termShards] != [saved.pages, saved.records, saved.termShards] {
-            _ = Self.append("n", "", [pages, records, termShards], to: &out)
+        if [pages, records, termShards, logTermsFrom] != [saved.pages, saved.records, saved.termShards, saved.logTermsFrom] {
+            _ = Self.append("n", "", [pages, records, termShards, logTermsFrom], to: &out)
         }
         let changed = buckets.indices.filter { buckets[$0] != saved.buckets[$0] }
         if !changed.isEmpty { _ = Self.append("b", "", changed.flatMap { [$0, buckets[$0]] }, to: &out) }
@@ -124,7 +127,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
             case 0: return FieldLines.string(fields[0]) == Self.header
             case 1:
                 counts = FieldLines.integers(fields[0]) ?? []
-                return counts.count == 3
+                return counts.count == 4
             case 2:
                 buckets = FieldLines.integers(fields[0]) ?? []
                 return buckets.count == 4 * SearchIndexLayout.termBuckets
@@ -140,7 +143,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
                 case UInt8(ascii: "t"): frequentTerms[word] = values.isEmpty ? nil : values.map(Int64.init)
                 case UInt8(ascii: "l"): frequentLogTerms[word] = values.isEmpty ? nil : values.map(Int64.init)
                 case UInt8(ascii: "w") where values.count <= 1: formPages[word] = values.first
-                case UInt8(ascii: "n") where values.count == 3: counts = values
+                case UInt8(ascii: "n") where values.count == 4: counts = values
                 case UInt8(ascii: "b") where values.count % 2 == 0:
                     for pair in stride(from: 0, to: values.count, by: 2) {
                         guard buckets.indices.contains(values[pair]) else { return false }
@@ -152,7 +155,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
             }
         }
         guard read, line >= 3 else { return nil }
-        (pages, records, termShards) = (counts[0], counts[1], counts[2])
+        (pages, records, termShards, logTermsFrom) = (counts[0], counts[1], counts[2], counts[3])
         (self.buckets, self.frequentTerms, self.frequentLogTerms, self.formPages) = (buckets, frequentTerms, frequentLogTerms, formPages)
         self.amendments = amendments
     }

@@ -105,7 +105,8 @@ public enum SearchIndexPatch {
             // The same for the log file's terms, which the page's log lines name.
             let (oldLogs, newLogs) = (Self.postings(before, before.logPostings), Self.postings(after, after.logPostings))
             for term in Set(oldLogs.keys).union(newLogs.keys).sorted() where oldLogs[term] != newLogs[term] {
-                guard loadLogFile(), var file = logFile else { return nil }
+                // A file cut to its budget is cut anew by the builder.
+                guard memo.logTermsFrom == 1, loadLogFile(), var file = logFile else { return nil }
                 let (index, found) = file.line(of: term)
                 // A log term the page's log lines name is in the file before and after.
                 guard found,
@@ -130,7 +131,7 @@ public enum SearchIndexPatch {
                 // The log file lists the forms of its terms, and the entry a filter of them.
                 _ = loadLogFile()
                 if var file = logFile, file.line(of: stem).found {
-                    guard file.setForm(word, stem, present: gained) else { return nil }
+                    guard memo.logTermsFrom == 1, file.setForm(word, stem, present: gained) else { return nil }
                     (logFile, logFormsChanged) = (file, true)
                 }
                 let wordBucket = SearchIndexLayout.termBucket(of: word)
@@ -149,7 +150,11 @@ public enum SearchIndexPatch {
             }
             docLines[slot] = SearchIndexBuilder.pageArray(new)
             var files = termFiles.sorted { $0.key < $1.key }.map { (path: "t\($0.key).js", contents: $0.value.text) }
-            if let logFile { files.append(("l.js", logFile.text)) }
+            if let logFile {
+                // Grown over its budget, the builder would cut it.
+                guard logFile.text.utf8.count - logFile.head.utf8.count - 3 <= SearchIndexLayout.logFileBudget else { return nil }
+                files.append(("l.js", logFile.text))
+            }
             files.append((docPath, docHead + docLines.joined(separator: ",\n") + "]);\n"))
             var entry: (old: String, new: String)?
             if logFormsChanged || memo.records != recordsWritten {

@@ -75,6 +75,38 @@ final class SearchIndexShardTests: XCTestCase {
             "no log lines, no file")
     }
 
+    /// On a large site, each page's log line names its own host: the log file keeps the words
+    /// the lines share within its budget, and leaves each page's own name to its term shard,
+    /// where the browser looks up a pasted line's word the file lacks.
+    func testALargeSitesLogFileKeepsToItsBudget() throws {
+        var pages = pages(count: 3000, wordsPerPage: 40)
+        for number in pages.indices {
+            let host = pages[number].text.split(separator: " ")[0]
+            pages[number].logPatterns = ["upstream timed out (110: Connection timed out) while reading response header from upstream, server: shop-\(host)"]
+        }
+        let files = SearchIndexBuilder.build(pages, language: "en", languages: ["en"]).files
+        let logs = try XCTUnwrap(files.first { $0.path == "l.js" }?.contents)
+        let head = "detourSearch.logs(\"en\","
+        XCTAssertLessThanOrEqual(logs.utf8.count - head.utf8.count - 3, SearchIndexLayout.logFileBudget)
+        XCTAssertTrue(logs.contains("\"upstream\":[3000,"), "a word every line has stays: \(logs.prefix(200))")
+        let host = String(pages[7].text.split(separator: " ")[0])
+        XCTAssertFalse(logs.contains("\"\(host)\""), "one page's host is left out")
+        let shard = SearchIndexLayout(pages: 3000, records: 3000).termShard(of: host)
+        XCTAssertTrue(files.contains { $0.path.hasPrefix("t") && $0.contents.contains("\"\(host)\":[") }, "its term shard has it (\(shard) of some)")
+    }
+
+    /// A status page's reason phrase, and its former ones, are in the entry, cut as the browser cuts a query: beside
+    /// `502`, the words `Bad Gateway` only name the status, and the browser drops them.
+    func testTheEntryNamesEachStatusPagesReasonPhrase() throws {
+        var pages = pages(count: 40, wordsPerPage: 600)
+        var page = SearchPage(url: "codes/504/", title: "504 Gateway Timeout", codes: [504], definesStatus: 504, text: "The proxy waited.")
+        page.aliases = ["Gateway Time-out"]
+        pages.append(page)
+        let head = try XCTUnwrap(SearchIndexBuilder.build(pages, language: "en", languages: ["en"]).head)
+        let entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(head.utf8)) as? [String: Any])
+        XCTAssertEqual(entry["why"] as? [String: String], ["504": "gateway timeout time-out time out"], "its former phrase too")
+    }
+
     /// An index a newer save made old is given up once asked; one never asked to stop is the
     /// same index as ever.
     func testABuildAskedToStopGivesUpAndOneNotAskedIsTheSame() throws {

@@ -67,12 +67,13 @@ function dist(a, b, x) {
  }
  return p[b.length];
 }
-/* Question words go unless alone; an identifier indexed whole, or a typo away, is looked up whole. */
+/* Fillers, and a status's reason beside it (502 Bad Gateway), go unless alone; an identifier indexed
+   whole, or a typo away, is looked up whole. */
 function find(q, l) {
  return load(l, "index").then(() => {
   var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
-   F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, x = G.filter(g => !(e.filler || []).includes(g[0])),
-   codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null);
+   F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null),
+   x = G.filter(g => !(e.filler + codes.map(c => " " + e.why[c])).split(/[ ,]/).includes(g[0]));
   G = (x[0] ? x : G).slice(0, 12);
   // A log line (5+ words, fillers counted, most in l.js by the entry's filter; 3-4 with a number, all; its plain
   // words too, or 2/3 if 2+ are numbers or identifiers): l.js, and the term shard of a word it
@@ -87,7 +88,7 @@ function find(q, l) {
   return full();
   function full() { return all(G.map(g => need(g[0]))).then(() => {
    // And a word's abbreviation, or the word abbreviated (k8s, kubernetes).
-   G = G.map(g => (g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g).concat(Object.hasOwn(e.syn || {}, g[0]) ? e.syn[g[0]] : []));
+   G = G.map(g => (g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g).concat(Object.hasOwn(e.syn, g[0]) ? e.syn[g[0]] : []));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
