@@ -153,7 +153,8 @@ let package = Package(
             name: "DetourTemplatesTests", dependencies: ["DetourTemplates", "DetourTestSupport", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(
             name: "DetourContentTests",
-            dependencies: ["DetourContent", "DetourDiagnostics", "DetourLayout", "DetourSupport", "DetourYAML", "DetourTestSupport"]),
+            dependencies: ["DetourContent", "DetourDiagnostics", "DetourLayout", "DetourSupport", "DetourYAML", "DetourTestSupport"],
+            exclude: ["GitHubMarkdown/Slugger"]),
         .testTarget(
             name: "DetourSiteTests",
             dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],

@@ -24,11 +24,11 @@ final class MarkdownDocumentTests: XCTestCase {
 
     func testHeadingsGetStableUniqueIDs() {
         let rendered = MarkdownDocument("# Check the *port*\n\n## Check the port\n\n### `proxy_pass` (nginx)\n").render()
-        XCTAssertEqual(rendered.headings.map(\.id), ["check-the-port", "check-the-port-1", "proxy-pass-nginx"])
+        XCTAssertEqual(rendered.headings.map(\.id), ["check-the-port", "check-the-port-1", "proxy_pass-nginx"])
         XCTAssertEqual(rendered.headings.map(\.level), [1, 2, 3])
         XCTAssertEqual(rendered.headings[0].text, "Check the port")
         XCTAssertTrue(rendered.html.contains("<h1 id=\"check-the-port\">Check the <em>port</em></h1>"))
-        XCTAssertTrue(rendered.html.contains("<h3 id=\"proxy-pass-nginx\"><code>proxy_pass</code> (nginx)</h3>"))
+        XCTAssertTrue(rendered.html.contains("<h3 id=\"proxy_pass-nginx\"><code>proxy_pass</code> (nginx)</h3>"))
     }
 
     func testNestedHeadingsGetIDsToo() {
@@ -42,7 +42,7 @@ final class MarkdownDocumentTests: XCTestCase {
         let markdown =
             "Intro *text*\nwraps.\n\n## Check `proxy_pass`\n\n- one\n- two\n\n#### Deeper\n\n```\nconnect() failed\n```\n\n### Next\n\nLast [link](x.md).\n"
         let sections = MarkdownDocument(markdown).render().sections
-        XCTAssertEqual(sections.map(\.heading?.id), [nil, "check-proxy-pass", "next"])
+        XCTAssertEqual(sections.map(\.heading?.id), [nil, "check-proxy_pass", "next"])
         XCTAssertEqual(sections.map(\.text), ["Intro text wraps.", "one two Deeper connect() failed", "Last link."])
         XCTAssertEqual(MarkdownDocument("## Only\n\nText").render().sections.map(\.heading?.text), ["Only"])
     }

@@ -190,10 +190,19 @@ public struct MarkdownDocument: Sendable {
         return text.trimmingWhitespace()
     }
 
-    private static func uniqueID(for text: String, used: inout [String: Int]) -> String {
-        let base = Slug.make(text).isEmpty ? "section" : Slug.make(text)
-        let count = used[base, default: 0]
-        used[base] = count + 1
-        return count == 0 ? base : "\(base)-\(count)"
+    /// GitHub's id for a heading: a repeated one takes the next `-1`, `-2`… of its own count
+    /// that no heading has yet (`echo`, `echo`, `echo 1` → `echo`, `echo-1`, `echo-1-1`). A
+    /// heading with no letter or digit, which GitHub gives an empty id, is `section`.
+    static func uniqueID(for text: String, used: inout [String: Int]) -> String {
+        let slug = Slug.github(text)
+        let base = slug.isEmpty ? "section" : slug
+        var id = base
+        while used[id] != nil {
+            let count = used[base, default: 0] + 1
+            used[base] = count
+            id = "\(base)-\(count)"
+        }
+        used[id] = 0
+        return id
     }
 }
