@@ -44,6 +44,8 @@ public struct Article: Sendable {
     /// (`dropBody`): the whole file's hash, to find it unchanged when it is read again.
     var fileHash: Int?
     public var headings: [MarkdownDocument.Heading] = []
+    /// What a link's `#part` may name: the headings' ids and raw HTML's anchors.
+    public var anchors: [String] = []
     /// The body's plain text, split at its headings, for search: held, or read back from
     /// where `spillSections` wrote it (each read makes them anew).
     public var sections: [MarkdownDocument.Section] {
@@ -76,7 +78,7 @@ public struct Article: Sendable {
     mutating func readBody(with reader: MarkdownRenderer) -> MarkdownRenderer.Result {
         let start = SourceLocation(path: source.path, line: bodyStartLine)
         let output = reader.read(body, fromPath: relativePath, start: start)
-        (document, headings, sections, codeBlocks, body) = (output.document, output.headings, output.sections, output.codeBlocks, "")
+        (document, headings, anchors, sections, codeBlocks, body) = (output.document, output.headings, output.anchors, output.sections, output.codeBlocks, "")
         return output
     }
 

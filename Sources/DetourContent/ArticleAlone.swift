@@ -22,7 +22,7 @@ public enum ArticleAlone {
             self.init(
                 articlesByPath: Dictionary(content.articles.map { ($0.relativePath, $0.slug) }, uniquingKeysWith: { first, _ in first }),
                 statuses: content.codes.map(\.status).sorted(),
-                headingIDs: Dictionary(content.articles.map { ($0.slug, $0.headings.map(\.id)) }, uniquingKeysWith: { first, _ in first }),
+                headingIDs: Dictionary(content.articles.map { ($0.slug, $0.anchors) }, uniquingKeysWith: { first, _ in first }),
                 allowRawHTML: content.site.allowRawHTML, includeDrafts: includeDrafts)
         }
 
@@ -52,7 +52,7 @@ public enum ArticleAlone {
         diagnostics += output.diagnostics
         guard let slug = site.articlesByPath[relativePath] else { return (article, diagnostics, [:]) }
         var headingIDs = site.headingIDs
-        let own = output.headings.map(\.id)
+        let own = output.anchors
         if headingIDs[slug] != own { headingIDs[slug] = own }
         var headingLinks = HeadingLinkCheck(headingIDs: headingIDs)
         headingLinks.add(output.fragmentLinks, onArticle: slug)

@@ -52,7 +52,7 @@ extension ContentLoader {
             else { return .needsFullLoad }
             if !article.isListed(as: previous) { relisted = true }
             let output = article.readBody(with: renderer)
-            guard output.headings.map(\.id) == previous.headings.map(\.id) else { return .needsFullLoad }
+            guard output.anchors == previous.anchors else { return .needsFullLoad }
             headingLinks.add(output.fragmentLinks, onArticle: article.slug)
             diagnostics += found + output.diagnostics
             content.articles[index] = article

@@ -11,7 +11,7 @@ struct HeadingLinkCheck {
     private var sources: [String?] = []
 
     init(articles: [Article]) {
-        self.init(headingIDs: Dictionary(articles.map { ($0.slug, $0.headings.map(\.id)) }, uniquingKeysWith: { first, _ in first }))
+        self.init(headingIDs: Dictionary(articles.map { ($0.slug, $0.anchors) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// `headingIDs`: each article's heading ids, by slug.

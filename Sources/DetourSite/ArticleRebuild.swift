@@ -163,7 +163,7 @@ enum ArticleRebuild {
         /// theirs; those it no longer links to are left, which costs at most a full build later.
         private mutating func noteLinks(of relative: String, _ article: Article, _ links: [String: Set<String>]) -> Bool {
             guard let entry = memo.articles[relative] else { return false }
-            let ids = article.headings.map(\.id)
+            let ids = article.anchors
             if ids != entry.headingIDs {
                 guard entry.linkedHeadings.allSatisfy({ entry.headingIDs.contains($0) == ids.contains($0) }) else { return false }
                 memo.articles[relative]?.headingIDs = ids

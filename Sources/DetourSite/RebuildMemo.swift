@@ -48,7 +48,7 @@ struct RebuildMemo {
     init(content: Content, includeDrafts: Bool) {
         for article in content.articles {
             articles[article.relativePath] = Article(
-                slug: article.slug, headingIDs: article.headings.map(\.id), linkedHeadings: content.linkedHeadings[article.slug, default: []].sorted(),
+                slug: article.slug, headingIDs: article.anchors, linkedHeadings: content.linkedHeadings[article.slug, default: []].sorted(),
                 languages: content.site.languages.filter { article.translations[$0] == nil })
         }
         statuses = content.codes.map(\.status).sorted()

@@ -47,6 +47,9 @@ public struct MarkdownDocument: Sendable {
     public let allowRawHTML: Bool
     /// Every heading, nested ones too, in document order, with a unique id.
     public let headings: [Heading]
+    /// What a link's `#part` may name: the headings' ids, then, where raw HTML is let through,
+    /// its elements' `id`s and its `<a>`s' `name`s (`<a id="legacy"></a>`), as on GitHub.
+    public let anchors: [String]
 
     public init(_ markdown: String, allowRawHTML: Bool = false) {
         self.allowRawHTML = allowRawHTML
@@ -59,6 +62,29 @@ public struct MarkdownDocument: Sendable {
             headings.append(Heading(level: level, text: text, id: Self.uniqueID(for: text, used: &used)))
         }
         self.headings = headings
+        var anchors = headings.map(\.id)
+        if allowRawHTML {
+            root.forEach { node in
+                switch node.kind {
+                case .htmlBlock(let html), .htmlInline(let html): anchors += Self.htmlAnchors(in: html)
+                default: break
+                }
+            }
+        }
+        self.anchors = anchors
+    }
+
+    /// The `id` of each element in `html`, and the `name` of each `<a>`.
+    static func htmlAnchors(in html: String) -> [String] {
+        var found: [String] = []
+        for tag in html.matches(of: #/<([A-Za-z][A-Za-z0-9-]*)(\s[^<>]*)>/#) {
+            let isLink = tag.output.1.lowercased() == "a"
+            for attribute in tag.output.2.matches(of: #/(?i)\s(id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/#) {
+                guard attribute.output.1.lowercased() == "id" || isLink else { continue }
+                if let value = attribute.output.2 ?? attribute.output.3 ?? attribute.output.4, !value.isEmpty { found.append(String(value)) }
+            }
+        }
+        return found
     }
 
     /// Every link and image destination, with the line of the block holding it.

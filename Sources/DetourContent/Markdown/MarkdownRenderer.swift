@@ -17,6 +17,8 @@ public struct MarkdownRenderer: Sendable {
         /// The text parsed once, for pages to render with their own root.
         public var document: MarkdownDocument
         public var headings: [MarkdownDocument.Heading]
+        /// What a link's `#part` may name (`MarkdownDocument.anchors`).
+        public var anchors: [String]
         public var sections: [MarkdownDocument.Section]
         public var diagnostics: [Diagnostic]
         public var fragmentLinks: [FragmentLink]
@@ -73,8 +75,8 @@ public struct MarkdownRenderer: Sendable {
                 start: SourceLocation(path: start.path, line: start.line + block.fenceLine, column: start.column + indent))
         }
         return Result(
-            document: document, headings: document.headings, sections: document.sections, diagnostics: diagnostics, fragmentLinks: fragmentLinks,
-            codeBlocks: codeBlocks)
+            document: document, headings: document.headings, anchors: document.anchors, sections: document.sections, diagnostics: diagnostics,
+            fragmentLinks: fragmentLinks, codeBlocks: codeBlocks)
     }
 
     /// A parsed document's HTML with help-site links under `root`; its links were checked when

@@ -33,4 +33,13 @@ final class GitHubHeadingIDTests: XCTestCase {
         let document = MarkdownDocument("# echo\n\n## echo\n\n## echo 1\n\n### `proxy_pass` - the directive\n\n## Caddy's forward_auth\n")
         XCTAssertEqual(document.headings.map(\.id), ["echo", "echo-1", "echo-1-1", "proxy_pass---the-directive", "caddys-forward_auth"])
     }
+
+    /// With raw HTML on, an element's `id` and an `<a>`'s `name` are link targets too, as on
+    /// GitHub (`<a name="old-title"></a>` kept above a renamed heading); with it off they are not
+    /// in the page, so not targets.
+    func testRawHTMLAnchorsAreLinkTargetsWhereRawHTMLIsOn() {
+        let markdown = "# Top\n\n<a id=\"legacy-name\"></a>\n\nText <span id='inline'>x</span>, <a name=\"old\">o</a>, <input name=\"field\">.\n"
+        XCTAssertEqual(MarkdownDocument(markdown, allowRawHTML: true).anchors, ["top", "legacy-name", "inline", "old"])
+        XCTAssertEqual(MarkdownDocument(markdown).anchors, ["top"])
+    }
 }
