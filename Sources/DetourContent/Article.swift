@@ -120,9 +120,9 @@ public struct Article: Sendable {
 
     /// The body read again from the file under `contentRoot`, parsed as the content loader
     /// parsed it; nil when the file no longer holds the body that was read (it changed since).
-    public func rereadDocument(contentRoot: URL, allowRawHTML: Bool) -> MarkdownDocument? {
+    public func rereadDocument(contentRoot: URL, markdown: MarkdownOptions) -> MarkdownDocument? {
         guard let again = readAgain(contentRoot: contentRoot), again.body.hashValue == bodyHash else { return nil }
-        return MarkdownDocument(again.body, allowRawHTML: allowRawHTML)
+        return MarkdownDocument(again.body, options: markdown)
     }
 
     /// The article's file under `contentRoot` as it is now: its whole text and its body; nil

@@ -15,7 +15,7 @@ public enum ArticleAlone {
         public var statuses: [Int]
         /// Each article's heading ids, by slug.
         public var headingIDs: [String: [String]]
-        public var allowRawHTML: Bool
+        public var markdown: MarkdownOptions
         public var includeDrafts: Bool
 
         public init(content: Content, includeDrafts: Bool) {
@@ -23,17 +23,17 @@ public enum ArticleAlone {
                 articlesByPath: Dictionary(content.articles.map { ($0.relativePath, $0.slug) }, uniquingKeysWith: { first, _ in first }),
                 statuses: content.codes.map(\.status).sorted(),
                 headingIDs: Dictionary(content.articles.map { ($0.slug, $0.anchors) }, uniquingKeysWith: { first, _ in first }),
-                allowRawHTML: content.site.allowRawHTML, includeDrafts: includeDrafts)
+                markdown: content.site.markdown, includeDrafts: includeDrafts)
         }
 
-        public init(articlesByPath: [String: String], statuses: [Int], headingIDs: [String: [String]], allowRawHTML: Bool, includeDrafts: Bool) {
+        public init(articlesByPath: [String: String], statuses: [Int], headingIDs: [String: [String]], markdown: MarkdownOptions, includeDrafts: Bool) {
             (self.articlesByPath, self.statuses, self.headingIDs) = (articlesByPath, statuses, headingIDs)
-            (self.allowRawHTML, self.includeDrafts) = (allowRawHTML, includeDrafts)
+            (self.markdown, self.includeDrafts) = (markdown, includeDrafts)
         }
 
         /// The reader a content load parses articles with.
         public var reader: MarkdownRenderer {
-            MarkdownRenderer(resolver: LinkResolver(articlesByPath: articlesByPath, statuses: Set(statuses)), allowRawHTML: allowRawHTML)
+            MarkdownRenderer(resolver: LinkResolver(articlesByPath: articlesByPath, statuses: Set(statuses)), markdown: markdown)
         }
     }
 

@@ -39,9 +39,9 @@ public struct Content: Sendable {
             adviceFile: code.relativePath, adviceDocument: code.adviceDocument, adviceLanguage: site.language)
         if let translated, let advice = translated.text.advice {
             (text.advice, text.adviceFile, text.adviceLanguage) = (advice, translated.file, language)
-            text.adviceDocument = translatedAdvice[translated.file]?[code.status] ?? MarkdownDocument(advice.value, allowRawHTML: site.allowRawHTML)
+            text.adviceDocument = translatedAdvice[translated.file]?[code.status] ?? MarkdownDocument(advice.value, options: site.markdown)
         }
-        if text.adviceDocument == nil, let advice = text.advice { text.adviceDocument = MarkdownDocument(advice.value, allowRawHTML: site.allowRawHTML) }
+        if text.adviceDocument == nil, let advice = text.advice { text.adviceDocument = MarkdownDocument(advice.value, options: site.markdown) }
         return text
     }
 

@@ -70,7 +70,7 @@ public struct ContentLoader: Sendable {
         // A code whose file failed to load is reported there; links to it are not broken as well.
         let reader = MarkdownRenderer(
             resolver: LinkResolver(articles: articles, statuses: Set(codes.map(\.status)).union(failedStatuses)),
-            allowRawHTML: site?.allowRawHTML ?? false
+            markdown: site?.markdown ?? MarkdownOptions()
         )
         let treeless = keepsTrees ? nil : root
         let spill = spillsSections ? TextSpill() : nil

@@ -28,7 +28,7 @@ extension ContentLoader {
         var diagnostics: [Diagnostic] = []
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
-            allowRawHTML: content.site.allowRawHTML
+            markdown: content.site.markdown
         )
         var headingLinks = HeadingLinkCheck(articles: content.articles)
         for relative in relativePaths.sorted() {

@@ -43,14 +43,23 @@ struct HeadingLinkCheck {
         return linked
     }
 
+    /// A link to a missing heading of another page is an error; one within its own page (`#part`)
+    /// is a warning, an error under `--strict`, as text pasted from a repository often has one.
     func brokenLinks() -> [Diagnostic] {
-        links.compactMap { link in
+        zip(links, sources).compactMap { link, source in
             guard let slug = link.slug, let ids = headingIDs[slug] else { return nil }
             let fragment = link.fragment.removingPercentEncoding ?? link.fragment
-            guard !ids.contains(fragment) else { return nil }
+            guard !ids.contains(fragment), !Self.namesNoElement(fragment) else { return nil }
             var message = "link '\(link.destination)' points to heading '#\(fragment)', which article '\(slug)' does not have"
             if let suggestion = Suggestion.closest(to: fragment, among: ids) { message += "; did you mean '#\(suggestion)'?" }
-            return .error("markdown.broken-link", message, at: link.location)
+            return slug == source
+                ? .warning("markdown.broken-link", message, at: link.location) : .error("markdown.broken-link", message, at: link.location)
         }
+    }
+
+    /// `#top`, which browsers scroll to the top for without an element (HTML's "top" fragment),
+    /// and `##`, a link that goes nowhere on purpose (to show its title as a tooltip).
+    private static func namesNoElement(_ fragment: String) -> Bool {
+        fragment.lowercased() == "top" || fragment == "#"
     }
 }

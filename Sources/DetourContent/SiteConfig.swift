@@ -45,8 +45,8 @@ public struct SiteConfig: Sendable {
     /// The URL path the server snippets serve error pages under (`/detour-errors/`): chosen not to
     /// collide with the application, the files stay in `public/errors/`.
     public var errorPath: String
-    /// Lets raw HTML in Markdown through; off unless the site opts in.
-    public var allowRawHTML: Bool
+    /// How articles' Markdown is read (`raw_html`, `smart_punctuation`).
+    public var markdown: MarkdownOptions
     /// Error pages of codes with a Retry-After carry a small script that re-checks the address
     /// and reloads once the site answers; off unless the site opts in, as no other page has a script.
     public var autoRetry = false

@@ -7,7 +7,8 @@ import Foundation
 /// checked against strict shapes rather than escaped after the fact.
 struct SiteConfigReader {
     static let fields = [
-        "name", "base_url", "logo", "colors", "support", "status_page", "edit_url", "footer", "error_footer", "languages", "raw_html", "install_path",
+        "name", "base_url", "logo", "colors", "support", "status_page", "edit_url", "footer", "error_footer", "languages", "raw_html", "smart_punctuation",
+        "install_path",
         "error_path",
         "auto_retry", "stale_if_error",
     ]
@@ -52,7 +53,8 @@ struct SiteConfigReader {
         let errorFooter = reader.string("error_footer")?.value
         let languages = reader.stringList("languages")
         let errorPath = reader.string("error_path")
-        let rawHTML = reader.bool("raw_html")?.value ?? false
+        let markdown = MarkdownOptions(
+            rawHTML: reader.bool("raw_html")?.value ?? false, smartPunctuation: reader.bool("smart_punctuation")?.value ?? false)
         let autoRetry = reader.bool("auto_retry")?.value ?? false
         let installPath = reader.string("install_path")
         // Up to a week: a cache's copy older than that is more likely wrong than helpful.
@@ -99,7 +101,7 @@ struct SiteConfigReader {
             errorFooter: errorFooter,
             languages: languages.isEmpty ? ["en"] : languages.map(\.value),
             errorPath: errorPath.map { $0.value.hasSuffix("/") ? $0.value : $0.value + "/" } ?? Self.defaultErrorPath,
-            allowRawHTML: rawHTML,
+            markdown: markdown,
             installPath: installPath.flatMap { SiteConfig.installPath($0.value) } ?? Self.defaultInstallPath,
             location: reader.location
         )

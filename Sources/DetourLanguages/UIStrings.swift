@@ -47,6 +47,8 @@ public enum UIStrings {
         "alert_important": "Important",
         "alert_warning": "Warning",
         "alert_caution": "Caution",
+        // A footnote's link back to where the text references it.
+        "footnote_back": "Back to content",
         "for_visitors": "For visitors",
         "for_visitors_lead": "Saw an error on a website? Start here: what it means and what you can try.",
         "operators_lead": "Running the site? Find the cause behind the status, from the log line to the setting.",

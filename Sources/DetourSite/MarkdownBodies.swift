@@ -47,7 +47,7 @@ struct MarkdownBodies: Sendable {
             }
         }
         return LazyText {
-            guard let document = article.rereadDocument(contentRoot: contentRoot, allowRawHTML: renderer.allowRawHTML) else {
+            guard let document = article.rereadDocument(contentRoot: contentRoot, markdown: renderer.markdown) else {
                 changed.add(article.source.path)
                 return ""
             }
@@ -62,7 +62,7 @@ struct MarkdownBodies: Sendable {
     private static func renderers(of content: Content) -> [String: MarkdownRenderer] {
         let renderer = MarkdownRenderer(
             resolver: LinkResolver(articles: content.articles, statuses: Set(content.codes.map(\.status))),
-            allowRawHTML: content.site.allowRawHTML
+            markdown: content.site.markdown
         )
         return Dictionary(uniqueKeysWithValues: content.site.languages.map { ($0, renderer.speaking(content.strings(in: $0))) })
     }

@@ -34,7 +34,7 @@ struct RebuildMemo {
     /// By content-relative path.
     var articles: [String: Article] = [:]
     var statuses: [Int] = []
-    var allowRawHTML = false
+    var markdown = MarkdownOptions()
     var includeDrafts = false
     var defaultLanguage = ""
     /// The strings of the default language, which an article's text is rendered in.
@@ -52,7 +52,7 @@ struct RebuildMemo {
                 languages: content.site.languages.filter { article.translations[$0] == nil })
         }
         statuses = content.codes.map(\.status).sorted()
-        allowRawHTML = content.site.allowRawHTML
+        markdown = content.site.markdown
         self.includeDrafts = includeDrafts
         defaultLanguage = content.site.language
         strings = content.strings(in: content.site.language)
@@ -64,7 +64,7 @@ struct RebuildMemo {
         ArticleAlone.Site(
             articlesByPath: articles.mapValues(\.slug),
             statuses: statuses, headingIDs: Dictionary(articles.values.map { ($0.slug, $0.headingIDs) }, uniquingKeysWith: { first, _ in first }),
-            allowRawHTML: allowRawHTML, includeDrafts: includeDrafts)
+            markdown: markdown, includeDrafts: includeDrafts)
     }
 
     /// The pages, and indexes, that show the text of the article at `path`.
@@ -110,13 +110,16 @@ struct RebuildMemo {
 
     // MARK: - As lines
 
-    private static let header = "detour-rebuild-memo 2"
+    private static let header = "detour-rebuild-memo 3"
 
     /// The memo as lines; nil when a field holds a tab or a line feed.
     var encoded: [UInt8]? {
         guard let strings = try? JSONEncoder().encode(strings), let pageStrings = try? JSONEncoder().encode(pageStrings) else { return nil }
         var out = Array(
-            [Self.header, defaultLanguage, statuses.map(String.init).joined(separator: " "), "\(allowRawHTML) \(includeDrafts)", ""].joined(separator: "\n")
+            [
+                Self.header, defaultLanguage, statuses.map(String.init).joined(separator: " "),
+                "\(markdown.rawHTML) \(includeDrafts) \(markdown.smartPunctuation)", "",
+            ].joined(separator: "\n")
                 .utf8)
         out += Array(strings) + [0x0A] + Array(pageStrings) + [0x0A]
         for (path, article) in articles.sorted(by: { $0.key < $1.key }) where !Self.append(path, article, to: &out) { return nil }
@@ -161,8 +164,8 @@ struct RebuildMemo {
             case 2: statuses = FieldLines.integers(fields[0]) ?? []
             case 3:
                 let flags = FieldLines.string(fields[0]).split(separator: " ")
-                guard flags.count == 2 else { return false }
-                (allowRawHTML, includeDrafts) = (flags[0] == "true", flags[1] == "true")
+                guard flags.count == 3 else { return false }
+                (markdown.rawHTML, includeDrafts, markdown.smartPunctuation) = (flags[0] == "true", flags[1] == "true", flags[2] == "true")
             case 4:
                 guard let strings = try? JSONDecoder().decode([String: String].self, from: Data(fields[0])) else { return false }
                 self.strings = strings

@@ -3,23 +3,27 @@ import XCTest
 @testable import DetourContent
 
 final class MarkdownDocumentTests: XCTestCase {
-    func testSmartPunctuationIsOn() {
-        let html = MarkdownDocument("\"Quoted\" -- it's fine...").render().html
-        XCTAssertEqual(html, "<p>\u{201C}Quoted\u{201D} \u{2013} it\u{2019}s fine\u{2026}</p>\n")
+    /// Where a site chooses it, a command-line flag still keeps its two hyphens.
+    func testSmartPunctuationIsOffAsOnGitHubUnlessChosen() {
+        let markdown = "\"Quoted\" -- it's fine... Run `--dry-run` or --dry-run."
+        XCTAssertEqual(MarkdownDocument(markdown).render().html, "<p>&quot;Quoted&quot; -- it's fine... Run <code>--dry-run</code> or --dry-run.</p>\n")
+        let smart = MarkdownDocument(markdown, options: MarkdownOptions(smartPunctuation: true)).render().html
+        XCTAssertEqual(smart, "<p>\u{201C}Quoted\u{201D} \u{2013} it\u{2019}s fine\u{2026} Run <code>--dry-run</code> or --dry-run.</p>\n")
     }
 
-    func testRawHTMLIsOmittedUnlessAllowed() {
+    func testRawHTMLIsOmittedUnlessAllowedAndThenTagFiltered() {
         let markdown = "<script>alert(1)</script>\n\nText <b onclick=\"x\">bold</b>\n"
         let safe = MarkdownDocument(markdown).render().html
         XCTAssertFalse(safe.contains("<script"))
         XCTAssertFalse(safe.contains("onclick"))
         XCTAssertTrue(safe.contains("raw HTML omitted"))
-        let unsafe = MarkdownDocument(markdown, allowRawHTML: true).render().html
-        XCTAssertTrue(unsafe.contains("<script>alert(1)</script>"))
+        let unsafe = MarkdownDocument(markdown, options: MarkdownOptions(rawHTML: true)).render().html
+        XCTAssertTrue(unsafe.contains("&lt;script>alert(1)&lt;/script>"), unsafe)
+        XCTAssertTrue(unsafe.contains("<b onclick=\"x\">bold</b>"), unsafe)
     }
 
     func testTextIsEscaped() {
-        XCTAssertEqual(MarkdownDocument("a < b & \"c\"").render().html, "<p>a &lt; b &amp; \u{201C}c\u{201D}</p>\n")
+        XCTAssertEqual(MarkdownDocument("a < b & \"c\"").render().html, "<p>a &lt; b &amp; &quot;c&quot;</p>\n")
     }
 
     func testHeadingsGetStableUniqueIDs() {

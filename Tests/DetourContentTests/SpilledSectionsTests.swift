@@ -41,7 +41,7 @@ final class SpilledSectionsTests: XCTestCase {
         var diagnostics: [Diagnostic] = []
         let file = SourceFile(displayPath: "content/articles/a.md", url: URL(fileURLWithPath: "/content/articles/a.md"), text: text)
         var article = ArticleReader.read(file, relativePath: "articles/a.md", diagnostics: &diagnostics)
-        _ = article?.readBody(with: MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), allowRawHTML: false))
+        _ = article?.readBody(with: MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), markdown: MarkdownOptions()))
         return article
     }
 }
@@ -56,7 +56,7 @@ final class DroppedBodyTests: XCTestCase {
         let text = "---\ntitle: An article\nsummary: What it is about.\n---\nIntro.\n\n## Steps\n\nDo this.\n"
         let path = root.appendingPathComponent("articles/a.md")
         try text.write(to: path, atomically: true, encoding: .utf8)
-        let renderer = MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), allowRawHTML: false)
+        let renderer = MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), markdown: MarkdownOptions())
         func read() throws -> Article {
             var diagnostics: [Diagnostic] = []
             let file = SourceFile(displayPath: "content/articles/a.md", url: path, text: try String(contentsOf: path, encoding: .utf8))

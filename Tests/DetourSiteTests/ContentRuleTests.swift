@@ -120,7 +120,7 @@ final class ContentRuleTests: SiteTestCase {
     func testLinksToMissingHeadingsAreReportedWhereTheyAre() throws {
         let folder = try site([
             "content/articles/refused.md":
-                "---\ntitle: R\nsummary: s\n---\n\n## What to check\n\n## Fixing it\n\nSee [fix](#fixing-it), [here](#not-here)\nand [x](other.md#what-to-chek), [y](/articles/other/#nope).\n",
+                "---\ntitle: R\nsummary: s\n---\n\n## What to check\n\n## Fixing it\n\nSee [fix](#fixing-it), [here](#not-here)\nand [x](other.md#what-to-chek), [y](/articles/other/#nope).\nBack to [the top](#top), [*nginx*](## \"a tooltip\").\n",
             "content/articles/other.md": "---\ntitle: Other\nsummary: s\n---\n\n## What to check\n\nBack to [refused](refused.md#what-to-check).\n",
             "content/codes/502.yml":
                 "status: 502\ntitle: Bad Gateway\nsummary: x\nadvice: |\n  Read [the fix](/articles/refused/#fixing-it) or [this](/articles/refused/#gone).\n",
@@ -129,13 +129,26 @@ final class ContentRuleTests: SiteTestCase {
         XCTAssertEqual(
             text,
             """
-            content/articles/refused.md:10:31: error: [markdown.broken-link] link '#not-here' points to heading '#not-here', which article 'refused' does not have
+            content/articles/refused.md:10:31: warning: [markdown.broken-link] link '#not-here' points to heading '#not-here', which article 'refused' does not have
             content/articles/refused.md:11:9: error: [markdown.broken-link] link 'other.md#what-to-chek' points to heading '#what-to-chek', which article 'other' does not have; did you mean '#what-to-check'?
             content/articles/refused.md:11:37: error: [markdown.broken-link] link '/articles/other/#nope' points to heading '#nope', which article 'other' does not have
             content/codes/502.yml:5:58: error: [markdown.broken-link] link '/articles/refused/#gone' points to heading '#gone', which article 'refused' does not have
-            4 errors, 0 warnings
+            3 errors, 1 warning
 
             """)
+    }
+
+    func testABrokenLinkWithinItsOwnPageBuildsWithAWarningAndFailsUnderStrict() throws {
+        let folder = try site(["content/articles/pasted.md": "---\ntitle: P\nsummary: s\n---\n\n## Install\n\nSee [installing](#instal).\n"])
+        XCTAssertEqual(
+            diagnostics(folder),
+            """
+            content/articles/pasted.md:8:18: warning: [markdown.broken-link] link '#instal' points to heading '#instal', which article 'pasted' does not have; did you mean '#install'?
+            0 errors, 1 warning
+
+            """)
+        XCTAssertTrue(folder.exists("public/articles/pasted/index.html"))
+        XCTAssertFalse(build(folder, output: "strict", strict: true).wroteOutput)
     }
 
     func testLowContrastIsAWarningAtTheColour() throws {

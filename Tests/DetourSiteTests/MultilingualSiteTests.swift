@@ -95,6 +95,36 @@ final class MultilingualSiteTests: SiteTestCase {
         XCTAssertFalse(try folder.read("public/codes/502/index.html").contains("Tipp"), "the English page keeps its own advice")
     }
 
+    func testFootnotesLinkBackInTheArticlesLanguage() throws {
+        let article = "---\ntitle: T\nsummary: S\n---\n\nThe \"timeout\" -- in seconds[^s].\n\n[^s]: As `proxy_read_timeout` takes it.\n"
+        let folder = try germanSite([
+            "content/articles/timeout.md": article,
+            "content/articles/timeout.de.md": article.replacingOccurrences(of: "The", with: "Der"),
+            "content/translations/de.yml": "strings:\n  footnote_back: Zurück zum Text\n",
+        ])
+        let report = build(folder)
+        XCTAssertTrue(report.wroteOutput, DiagnosticFormat.text.render(report.diagnostics, toolVersion: "test"))
+        let english = try folder.read("public/articles/timeout/index.html")
+        XCTAssertTrue(english.contains("in seconds<sup class=\"footnote-ref\"><a href=\"#fn-s\" id=\"fnref-s\" data-footnote-ref>1</a></sup>"), english)
+        XCTAssertTrue(english.contains("<li id=\"fn-s\">"), english)
+        XCTAssertTrue(english.contains("aria-label=\"Back to content\">\u{21A9}</a></p>"), english)
+        XCTAssertTrue(english.contains("The &quot;timeout&quot; -- in seconds"), "no smart punctuation unless site.yml asks")
+        let german = try folder.read("public/de/articles/timeout/index.html")
+        XCTAssertTrue(german.contains("aria-label=\"Zurück zum Text\">\u{21A9}</a></p>"), german)
+    }
+
+    func testSmartPunctuationIsTheSitesChoice() throws {
+        let folder = try site([
+            "content/site.yml": "name: Sample\nbase_url: https://help.sample.test/\nsmart_punctuation: true\n",
+            "content/articles/quoted.md": "---\ntitle: T\nsummary: S\n---\n\nThe \"timeout\" -- see https://example.com/a...b or run --dry-run.\n",
+        ])
+        XCTAssertTrue(build(folder).wroteOutput)
+        let page = try folder.read("public/articles/quoted/index.html")
+        XCTAssertTrue(
+            page.contains("The \u{201C}timeout\u{201D} \u{2013} see <a href=\"https://example.com/a...b\">https://example.com/a...b</a> or run --dry-run."),
+            page)
+    }
+
     func testATranslatedArticleReplacesTheOriginalAndAMissingOneFallsBackWithANotice() throws {
         let folder = try germanSite()
         XCTAssertTrue(build(folder).wroteOutput)

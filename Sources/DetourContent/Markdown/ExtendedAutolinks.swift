@@ -2,22 +2,34 @@
 /// e-mail addresses become links without `<…>`, with trailing punctuation and unbalanced `)` left
 /// out, as cmark-gfm's autolink extension finds them.
 enum ExtendedAutolinks {
-    /// `children` of one inline container outside any link, with autolinks made nodes.
-    static func apply(_ children: [MarkdownNode]) -> [MarkdownNode] {
+    /// `children` of one inline container with autolinks made nodes (none where `linking` is
+    /// false: inside a link). `brackets` counts the `[` and `![` left as text and still open, in
+    /// document order: cmark-gfm makes no URL or `www.` link inside one (`[see https://x]`).
+    /// `visit` is called on every other child where it stands, so nested containers go on counting.
+    static func apply(
+        _ children: [MarkdownNode], linking: Bool, smart: Bool, brackets: inout Int, visit: (inout MarkdownNode, inout Int) -> Void
+    ) -> [MarkdownNode] {
         var result: [MarkdownNode] = []
         var run: [MarkdownNode] = []
         func flush() {
             guard !run.isEmpty else { return }
             let text = run.map { if case .text(let literal) = $0.kind { literal } else { "" } }.joined()
-            let before = result.last.map(allowsWWWAfter) ?? true
-            result += link(text, line: run[0].line, wwwAllowedAtStart: before)
+            let depth = brackets
+            brackets = text.unicodeScalars.reduce(depth) { bracketDepth(after: $1, from: $0) }
+            if linking {
+                let before = result.last.map(allowsWWWAfter) ?? true
+                result += link(text, line: run[0].line, wwwAllowedAtStart: before, bracketDepth: depth, smart: smart)
+            } else {
+                result += run
+            }
             run = []
         }
-        for child in children {
+        for var child in children {
             if case .text = child.kind {
                 run.append(child)
             } else {
                 flush()
+                visit(&child, &brackets)
                 result.append(child)
             }
         }
@@ -33,14 +45,34 @@ enum ExtendedAutolinks {
         }
     }
 
-    private static func link(_ text: String, line: Int, wwwAllowedAtStart: Bool) -> [MarkdownNode] {
+    /// libcmark leaves a `[` no link closes as text; the next `]` closes it all the same.
+    private static func bracketDepth(after character: Unicode.Scalar, from depth: Int) -> Int {
+        switch character {
+        case "[": return depth + 1
+        case "]": return max(0, depth - 1)
+        default: return depth
+        }
+    }
+
+    /// `smart`: libcmark made the text's quotes and dashes curly, which a URL is read without.
+    private static func link(_ text: String, line: Int, wwwAllowedAtStart: Bool, bracketDepth startDepth: Int, smart: Bool) -> [MarkdownNode] {
         guard mayHoldLink(text) else { return [MarkdownNode(.text(text), line: line)] }
-        let scalars = Array(text.unicodeScalars)
+        let written = SmartPunctuation(text, undo: smart)
+        let scalars = written.plain
+        // The brackets open before each character.
+        var depths: [Int] = []
+        depths.reserveCapacity(scalars.count)
+        var depth = startDepth
+        for character in scalars {
+            depths.append(depth)
+            depth = bracketDepth(after: character, from: depth)
+        }
+        let bracketed = { (index: Int) in depths[index] > 0 }
         var nodes: [MarkdownNode] = []
         var plainStart = 0
         var index = 0
         func emit(_ range: Range<Int>, url: String) {
-            if range.lowerBound > plainStart { nodes += emails(string(scalars[plainStart..<range.lowerBound]), line: line) }
+            if range.lowerBound > plainStart { nodes += emails(written.shown(plainStart..<range.lowerBound), line: line) }
             let shown = string(scalars[range])
             nodes.append(MarkdownNode(.link(url: url, title: ""), line: line, children: [MarkdownNode(.text(shown), line: line)]))
             plainStart = range.upperBound
@@ -49,17 +81,17 @@ enum ExtendedAutolinks {
         while index < scalars.count {
             let character = scalars[index]
             let wwwAllowed = index == 0 ? wwwAllowedAtStart : wwwPrecededWell(scalars, index)
-            if character == "w", wwwAllowed, let end = www(scalars, at: index) {
+            if character == "w", wwwAllowed, !bracketed(index), let end = www(scalars, at: index) {
                 emit(index..<end, url: "http://" + string(scalars[index..<end]))
                 continue
             }
-            if character == ":", let (start, end) = url(scalars, colon: index, earliest: plainStart) {
+            if character == ":", !bracketed(index), let (start, end) = url(scalars, colon: index, earliest: plainStart) {
                 emit(start..<end, url: string(scalars[start..<end]))
                 continue
             }
             index += 1
         }
-        if plainStart < scalars.count { nodes += emails(string(scalars[plainStart...]), line: line) }
+        if plainStart < scalars.count { nodes += emails(written.shown(plainStart..<scalars.count), line: line) }
         return nodes
     }
 

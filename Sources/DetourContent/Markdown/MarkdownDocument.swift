@@ -44,16 +44,16 @@ public struct MarkdownDocument: Sendable {
     public static let empty = MarkdownDocument("")
 
     public let root: MarkdownNode
-    public let allowRawHTML: Bool
+    public let options: MarkdownOptions
     /// Every heading, nested ones too, in document order, with a unique id.
     public let headings: [Heading]
     /// What a link's `#part` may name: the headings' ids, then, where raw HTML is let through,
     /// its elements' `id`s and its `<a>`s' `name`s (`<a id="legacy"></a>`), as on GitHub.
     public let anchors: [String]
 
-    public init(_ markdown: String, allowRawHTML: Bool = false) {
-        self.allowRawHTML = allowRawHTML
-        root = MarkdownParser.parse(markdown, allowRawHTML: allowRawHTML)
+    public init(_ markdown: String, options: MarkdownOptions = MarkdownOptions()) {
+        self.options = options
+        root = MarkdownParser.parse(markdown, options: options)
         var used: [String: Int] = [:]
         var headings: [Heading] = []
         root.forEach { node in
@@ -63,7 +63,7 @@ public struct MarkdownDocument: Sendable {
         }
         self.headings = headings
         var anchors = headings.map(\.id)
-        if allowRawHTML {
+        if options.rawHTML {
             root.forEach { node in
                 switch node.kind {
                 case .htmlBlock(let html), .htmlInline(let html): anchors += Self.htmlAnchors(in: html)
@@ -115,22 +115,23 @@ public struct MarkdownDocument: Sendable {
     public func html(
         resolveLink: @escaping (Link) -> String = { $0.destination }, headingAnchors: Bool = false,
         highlight: @escaping (_ info: String, _ code: String) -> String? = { _, _ in nil },
-        alertTitle: ((MarkdownNode.AlertKind) -> String)? = nil
+        alertTitle: ((MarkdownNode.AlertKind) -> String)? = nil, backReferenceLabel: String? = nil
     ) -> String {
         var options = MarkdownHTMLWriter.Options()
-        options.allowRawHTML = allowRawHTML
+        options.allowRawHTML = self.options.rawHTML
         options.headingIDs = headings.map(\.id)
         options.headingAnchors = headingAnchors
         options.resolveLink = { resolveLink(Link(destination: $0, line: $1)) }
         options.highlight = highlight
         if let alertTitle { options.alertTitle = alertTitle }
+        if let backReferenceLabel { options.backReferenceLabel = backReferenceLabel }
         return MarkdownHTMLWriter.render(root, options: options)
     }
 
     /// HTML without ids or anchors, as cmark-gfm writes it.
     func plainHTML() -> String {
         var options = MarkdownHTMLWriter.Options()
-        options.allowRawHTML = allowRawHTML
+        options.allowRawHTML = self.options.rawHTML
         return MarkdownHTMLWriter.render(root, options: options)
     }
 
@@ -184,9 +185,14 @@ public struct MarkdownDocument: Sendable {
     /// when it differs, its destination in parentheses; raw HTML left out.
     public func plainText(resolveLink: (Link) -> String = { $0.destination }) -> String {
         var text = ""
+        var footnotes = 0
         func visit(_ node: MarkdownNode, tightList: Bool) {
             switch node.kind {
             case .text(let literal), .code(let literal): text += literal
+            case .footnoteReference(_, let number, _): text += "[\(number)]"
+            case .footnoteDefinition:
+                footnotes += 1
+                text += "[\(footnotes)] "
             case .softBreak: text += " "
             case .lineBreak: text += "\n"
             case .codeBlock(_, let literal): text += literal + "\n"
@@ -201,7 +207,7 @@ public struct MarkdownDocument: Sendable {
             for child in node.children { visit(child, tightList: isTight) }
             switch node.kind {
             case .paragraph: text += tightList ? "\n" : "\n\n"
-            case .heading, .table, .alert: text += "\n\n"
+            case .heading, .table, .alert, .footnoteDefinition: text += "\n\n"
             case .tableRow: text += "\n"
             case .list: if !text.hasSuffix("\n\n") { text += "\n" }
             case .link(let url, _):

@@ -1,5 +1,5 @@
 /// Writes a `MarkdownNode` tree as HTML, byte for byte as cmark-gfm writes CommonMark and its
-/// table, strikethrough, autolink and task-list extensions (so the two can be compared), plus
+/// table, strikethrough, autolink, task-list, footnote and tagfilter extensions (so the two can be compared), plus
 /// what a help page adds when asked: heading ids and anchors, highlighted code, alerts.
 struct MarkdownHTMLWriter {
     struct Options {
@@ -13,6 +13,8 @@ struct MarkdownHTMLWriter {
         /// The inner HTML of a code block's `<code>`, or nil to escape the text as it is.
         var highlight: (_ info: String, _ code: String) -> String? = { _, _ in nil }
         var alertTitle: (MarkdownNode.AlertKind) -> String = { $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() }
+        /// What a footnote's links back to the text say to a screen reader.
+        var backReferenceLabel = "Back to content"
     }
 
     let options: Options
@@ -89,7 +91,7 @@ struct MarkdownHTMLWriter {
             html += "</code></pre>\n"
         case .htmlBlock(let literal):
             cr()
-            html += options.allowRawHTML ? literal : "<!-- raw HTML omitted -->"
+            html += options.allowRawHTML ? TagFilter.apply(literal) : "<!-- raw HTML omitted -->"
             cr()
         case .thematicBreak:
             cr()
@@ -146,7 +148,7 @@ struct MarkdownHTMLWriter {
         case .code(let literal):
             html += "<code>" + Self.escape(literal) + "</code>"
         case .htmlInline(let literal):
-            html += options.allowRawHTML ? literal : "<!-- raw HTML omitted -->"
+            html += options.allowRawHTML ? TagFilter.apply(literal) : "<!-- raw HTML omitted -->"
         case .emphasis:
             inline(node, open: "<em>", close: "</em>")
         case .strong:
@@ -159,11 +161,45 @@ struct MarkdownHTMLWriter {
             html += ">"
             children(node)
             html += "</a>"
+        case .footnoteReference(let label, let number, let occurrence):
+            let suffix = occurrence > 1 ? "-\(occurrence)" : ""
+            html +=
+                "<sup class=\"footnote-ref\"><a href=\"#fn-\(Self.escapeHref(label))\" id=\"fnref-\(Self.escapeHref(label))\(suffix)\" data-footnote-ref>\(number)</a></sup>"
+        case .footnotes:
+            cr()
+            html += "<section class=\"footnotes\" data-footnotes>\n<ol>\n"
+            children(node)
+            html += "</ol>\n</section>\n"
+        case .footnoteDefinition(let label, let references):
+            cr()
+            html += "<li id=\"fn-\(Self.escapeHref(label))\">\n"
+            // The links back go at the end of the last paragraph, or on a line of their own.
+            if let last = node.children.last, last.kind == .paragraph {
+                for child in node.children.dropLast() { write(child, tight: false) }
+                cr()
+                html += "<p>"
+                children(last)
+                html += " " + backReferences(label, count: references) + "</p>\n"
+            } else {
+                children(node)
+                cr()
+                html += backReferences(label, count: references) + "\n"
+            }
+            html += "</li>\n"
         case .image(let url, let title):
             html += "<img src=\"" + href(url, line: node.line) + "\" alt=\"" + Self.escape(Self.altText(node)) + "\""
             if !title.isEmpty { html += " title=\"" + Self.escape(title) + "\"" }
             html += " />"
         }
+    }
+
+    /// One link back to each reference to the footnote, the second and later numbered.
+    private func backReferences(_ label: String, count: Int) -> String {
+        (1...max(count, 1)).map { occurrence in
+            let id = "fnref-" + Self.escapeHref(label) + (occurrence > 1 ? "-\(occurrence)" : "")
+            let mark = occurrence > 1 ? "\u{21A9}<sup class=\"footnote-ref\">\(occurrence)</sup>" : "\u{21A9}"
+            return "<a href=\"#\(id)\" class=\"footnote-backref\" data-footnote-backref aria-label=\"\(Self.escape(options.backReferenceLabel))\">\(mark)</a>"
+        }.joined(separator: " ")
     }
 
     private mutating func inline(_ node: MarkdownNode, open: String, close: String) {

@@ -1,5 +1,5 @@
 /// A Markdown document as a value: libcmark's CommonMark tree with the GitHub extensions
-/// (tables, strikethrough, extended autolinks, task items, alerts) worked into it. Parsed once,
+/// (tables, strikethrough, extended autolinks, task items, alerts, footnotes) worked into it. Parsed once,
 /// rendered as often as pages need it, each time with its own link root.
 public struct MarkdownNode: Sendable, Equatable {
     public enum Alignment: Sendable, Equatable {
@@ -36,6 +36,12 @@ public struct MarkdownNode: Sendable, Equatable {
         case strikethrough
         case link(url: String, title: String)
         case image(url: String, title: String)
+        /// `[^label]`: the footnote's number, and which reference to it this is (1, 2, …).
+        case footnoteReference(label: String, number: Int, occurrence: Int)
+        /// The footnotes the text references, in order, after everything else.
+        case footnotes
+        /// One footnote's blocks; `references` is how many references lead to it.
+        case footnoteDefinition(label: String, references: Int)
     }
 
     public var kind: Kind
@@ -52,7 +58,7 @@ public struct MarkdownNode: Sendable, Equatable {
     var isBlock: Bool {
         switch kind {
         case .document, .blockQuote, .alert, .list, .item, .codeBlock, .htmlBlock, .paragraph, .heading, .thematicBreak, .table, .tableRow,
-            .tableCell:
+            .tableCell, .footnotes, .footnoteDefinition:
             return true
         default:
             return false

@@ -2,8 +2,9 @@ import CCMark
 import Foundation
 
 /// Reads Markdown into a `MarkdownNode` tree: libcmark parses CommonMark, and the GitHub block
-/// extensions are worked in from the source lines it points at (`TableParagraph`), the inline ones
-/// from its tree (`GitHubInlines`, `GitHubBlocks`). The only type that touches libcmark.
+/// extensions are worked in from the source lines it points at (`TableParagraph`), footnote
+/// definitions taken out before it reads them (`FootnoteDefinitions`), the inline ones from its
+/// tree (`Footnotes`, `GitHubInlines`, `GitHubBlocks`). The only type that touches libcmark.
 struct MarkdownParser {
     /// What every fragment of one document shares.
     final class Document {
@@ -34,14 +35,23 @@ struct MarkdownParser {
     /// The line of the original Markdown each of `lines` came from.
     let lineMap: [Int]
 
-    static func parse(_ markdown: String, allowRawHTML: Bool) -> MarkdownNode {
-        var options = CMARK_OPT_SMART | CMARK_OPT_VALIDATE_UTF8
-        if allowRawHTML { options |= CMARK_OPT_UNSAFE }
-        let lines = splitLines(Array(markdown.utf8))
+    static func parse(_ markdown: String, options markdownOptions: MarkdownOptions) -> MarkdownNode {
+        var options = CMARK_OPT_VALIDATE_UTF8
+        if markdownOptions.smartPunctuation { options |= CMARK_OPT_SMART }
+        if markdownOptions.rawHTML { options |= CMARK_OPT_UNSAFE }
+        var lines = splitLines(Array(markdown.utf8))
+        let probe = MarkdownParser(document: Document(options: options, lines: []), lines: [], lineMap: [])
+        let footnotes = FootnoteDefinitions(lines: lines, startsBlock: probe.startsBlock)
+        var text = markdown
+        if !footnotes.definitions.isEmpty {
+            lines = footnotes.lines
+            text = String(decoding: Array(lines.joined(separator: [0x0A])), as: UTF8.self)
+        }
         let parser = MarkdownParser(document: Document(options: options, lines: lines), lines: lines, lineMap: Array(1...max(lines.count, 1)))
-        var root = MarkdownNode(.document, line: 1, children: parser.blocks(of: markdown))
+        var root = MarkdownNode(.document, line: 1, children: parser.blocks(of: text))
+        Footnotes.apply(to: &root, definitions: footnotes.definitions.map { ($0.label, parser.fragment($0.lines)) }, smart: markdownOptions.smartPunctuation)
         GitHubBlocks.apply(to: &root)
-        GitHubInlines.apply(to: &root)
+        GitHubInlines.apply(to: &root, smart: markdownOptions.smartPunctuation)
         return root
     }
 

@@ -26,13 +26,15 @@ public struct MarkdownRenderer: Sendable {
     }
 
     public let resolver: LinkResolver
-    public let allowRawHTML: Bool
+    public let markdown: MarkdownOptions
     /// The alerts' titles in the language of the text rendered (`> [!TIP]` → "Tipp").
     public var alertTitles: [MarkdownNode.AlertKind: String] = [:]
+    /// What a footnote's links back to the text say to a screen reader (`footnote_back`).
+    public var backReferenceLabel: String?
 
-    public init(resolver: LinkResolver, allowRawHTML: Bool) {
+    public init(resolver: LinkResolver, markdown: MarkdownOptions) {
         self.resolver = resolver
-        self.allowRawHTML = allowRawHTML
+        self.markdown = markdown
     }
 
     /// The same renderer for text in a language with these UI strings (`alert_note`, …).
@@ -41,6 +43,7 @@ public struct MarkdownRenderer: Sendable {
         for kind in MarkdownNode.AlertKind.allCases {
             if let title = strings["alert_" + kind.rawValue] { renderer.alertTitles[kind] = title }
         }
+        renderer.backReferenceLabel = strings["footnote_back"]
         return renderer
     }
 
@@ -50,7 +53,7 @@ public struct MarkdownRenderer: Sendable {
     ///   - start: where the Markdown text's first line sits in that file; its column is the
     ///     indentation every line carries there (YAML block scalars are indented).
     public func read(_ markdown: String, fromPath: String, start: SourceLocation) -> Result {
-        let document = MarkdownDocument(markdown, allowRawHTML: allowRawHTML)
+        let document = MarkdownDocument(markdown, options: self.markdown)
         var diagnostics: [Diagnostic] = []
         var fragmentLinks: [FragmentLink] = []
         // Split on the bytes: by characters it was a large share of reading an article, and
@@ -84,7 +87,8 @@ public struct MarkdownRenderer: Sendable {
     public func html(_ document: MarkdownDocument, fromPath: String, root: String) -> String {
         document.html(
             resolveLink: { link in rewrite(link, fromPath: fromPath, root: root) }, headingAnchors: true, highlight: CodeHighlighter.highlight,
-            alertTitle: alertTitles.isEmpty ? nil : { [alertTitles] kind in alertTitles[kind] ?? kind.rawValue })
+            alertTitle: alertTitles.isEmpty ? nil : { [alertTitles] kind in alertTitles[kind] ?? kind.rawValue },
+            backReferenceLabel: backReferenceLabel)
     }
 
     /// Plain text for terminals and JSON, links rewritten under `root` as `html` does; links

@@ -53,7 +53,8 @@ struct TableParagraph {
         guard headerCandidates >= 1 else { return nil }
         for delimiter in 1...headerCandidates {
             let candidate = lines[delimiter]
-            guard !candidate.isLazy, candidate.indent < 4, let alignments = TableRowScanner.delimiterRow(candidate.text),
+            guard !candidate.isLazy, candidate.indent < 4, !TableRowScanner.isSetextUnderline(candidate.text),
+                let alignments = TableRowScanner.delimiterRow(candidate.text),
                 let header = TableRowScanner.cells(lines[delimiter - 1].text), header.count == alignments.count
             else { continue }
             var rows: [[String]] = []

@@ -100,6 +100,14 @@ enum TableRowScanner {
         return String(decoding: unescaped[start..<max(start, end)], as: UTF8.self)
     }
 
+    /// A line of hyphens alone (`-----`): a setext heading's underline, which cmark-gfm reads as
+    /// that before it tries a table, so it never is a one-column delimiter row.
+    static func isSetextUnderline(_ line: ArraySlice<UInt8>) -> Bool {
+        let text = line.drop(while: isSpace)
+        guard text.first == UInt8(ascii: "-") else { return false }
+        return text.drop { $0 == UInt8(ascii: "-") }.allSatisfy(isSpace)
+    }
+
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C }
 
     static func isASCIIPunctuation(_ byte: UInt8) -> Bool {

@@ -33,10 +33,52 @@ final class CmarkGFMDifferentialTests: XCTestCase {
         "- [ ] loose\n\n- [x] list\n",
         "# Heading with ~~strike~~ and www.example.com\n\nText\n",
         "| Status | Meaning |\n| ------ | ------- |\n| 502 | **Bad** gateway: see [502](/codes/502/) |\n| 504 | *Timeout* ~~old~~ |\n",
+        "Compare v1.8...v1.9 at https://example.com/compare/v1.8...v1.9 -- and say \"done\" (it's https://x.example/'q' or www.example.com/--x--).\n",
+        "[https://example.com/a] and (see https://example.com/b) and \"https://example.com/c\".\n",
+    ]
+
+    /// Footnotes as GitHub writes them: references numbered by first use, repeated references,
+    /// definitions continued by indented and lazy lines, in tables and quotes, unknown labels.
+    static let footnotes = [
+        "a[^1] and b[^x] and [^1] again and [^none].\n\n[^1]: note *one*\n[^x]: two\n\n    indented para\n\nafter\n",
+        "para[^1]\n[^1]: note\n",
+        "para[^1]\n\n[^1]: note\nlazy\n- list\n",
+        "x[^Ab] y[^a&\"b]\n\n[^aB]: one\n[^A&\"B]: two\n",
+        "x[^1]\n\n[^1]: first\n\n        code\n\n    - item\n",
+        "x[^1] [^2]\n\n[^1]: a\n[^1]: dup\n[^2]: ```\n",
+        "x[^1][^2] and [^2](u)\n\n[^1]: see[^2]\n\n[^2]: two\n",
+        "| a |\n| - |\n| x[^1] |\n\n[^1]: cell\n",
+        "x [^1]\n\n- item\n  [^1]: in item\n",
+        "Unused[^2] only.\n\n[^1]: never referenced\n[^2]: used [link](https://example.com) www.example.com\n",
+        "```\n[^1]: inside a fence\n```\n\nx[^1]\n",
+        "# Title[^t]\n\nText.\n\n[^t]: In a heading.\n",
+        "> q[^a]\n>\n> [^a]: in quote\n> more\n\nafter\n",
+        "> > deep[^d]\n> >\n> > [^d]: two levels\n",
+    ]
+
+    /// GFM's tagfilter where raw HTML is allowed.
+    static let rawHTML = [
+        "<script>alert(1)</script>\n\nText <style>p{}</style> and <b>bold</b> and <IFRAME src=x> and </title> and <xmp/> and <scripts>\n",
+        "<div>\n<textarea>\n</div>\n\n<plaintext\n",
     ]
 
     func testHandWrittenCasesRenderAsCmarkGFMDoes() throws {
         let disagreements = try compare(Self.handWritten)
+        XCTAssertTrue(disagreements.isEmpty, disagreements.joined(separator: "\n\n"))
+    }
+
+    func testFootnotesRenderAsCmarkGFMDoes() throws {
+        let disagreements = try compare(Self.footnotes)
+        XCTAssertTrue(disagreements.isEmpty, disagreements.joined(separator: "\n\n"))
+    }
+
+    func testRawHTMLIsTagFilteredAsCmarkGFMDoes() throws {
+        let disagreements = try compare(Self.rawHTML, options: MarkdownOptions(rawHTML: true))
+        XCTAssertTrue(disagreements.isEmpty, disagreements.joined(separator: "\n\n"))
+    }
+
+    func testSmartPunctuationWhenChosenIsCmarkGFMs() throws {
+        let disagreements = try compare(Self.handWritten + Self.footnotes, options: MarkdownOptions(smartPunctuation: true))
         XCTAssertTrue(disagreements.isEmpty, disagreements.joined(separator: "\n\n"))
     }
 
@@ -50,18 +92,7 @@ final class CmarkGFMDifferentialTests: XCTestCase {
         XCTAssertTrue(disagreements.isEmpty, "\(disagreements.count) of \(count) (seed \(seed)):\n\n" + disagreements.prefix(10).joined(separator: "\n\n"))
     }
 
-    private func compare(_ documents: [String]) throws -> [String] {
-        let cmarkGFM = try RequiredTool.find("cmark-gfm")
-        var disagreements: [String] = []
-        for markdown in documents {
-            let expected = try ProcessRunner.run(
-                cmarkGFM, ["--smart", "-e", "table", "-e", "strikethrough", "-e", "autolink", "-e", "tasklist"], input: Data(markdown.utf8))
-            XCTAssertEqual(expected.status, 0, expected.stderr)
-            let actual = MarkdownDocument(markdown).plainHTML()
-            if HTMLComparison.normalize(actual) != HTMLComparison.normalize(expected.stdout) {
-                disagreements.append("input:\n\(markdown)\ncmark-gfm:\n\(expected.stdout)\ndetour:\n\(actual)")
-            }
-        }
-        return disagreements
+    private func compare(_ documents: [String], options: MarkdownOptions = MarkdownOptions()) throws -> [String] {
+        try CmarkGFMOracle().disagreements(documents.map { (name: "input", markdown: $0) }, options: options)
     }
 }

@@ -41,7 +41,7 @@ final class GitHubMarkdownTests: XCTestCase {
 
     func testABrokenLinkInATableCellIsReportedAtItsLine() {
         let markdown = "Intro\n\n| Code | See |\n| --- | --- |\n| 502 | [gone](missing.md) |\n"
-        let renderer = MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), allowRawHTML: false)
+        let renderer = MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), markdown: MarkdownOptions())
         let result = renderer.read(markdown, fromPath: "articles/a.md", start: SourceLocation(path: "content/articles/a.md", line: 4))
         XCTAssertEqual(result.diagnostics.map(\.location.line), [8])
         XCTAssertEqual(result.diagnostics.map(\.location.column), [16])
@@ -52,7 +52,7 @@ final class GitHubMarkdownTests: XCTestCase {
     /// A file saved with Windows line endings: its broken link is placed as in the same file
     /// with Unix ones, on its own line and column.
     func testABrokenLinkInACRLFFileIsReportedAtItsLine() {
-        let renderer = MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), allowRawHTML: false)
+        let renderer = MarkdownRenderer(resolver: LinkResolver(articles: [], statuses: []), markdown: MarkdownOptions())
         let start = SourceLocation(path: "content/articles/a.md", line: 4)
         let unix = "Intro\n\nSee   [gone](missing.md) here.\n"
         let places = [unix, unix.replacingOccurrences(of: "\n", with: "\r\n")].map { markdown in
