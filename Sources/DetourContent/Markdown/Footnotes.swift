@@ -47,15 +47,16 @@ struct Footnotes {
 
     /// The inlines with each run of text that names a defined footnote split around its references.
     private mutating func referenced(_ children: [MarkdownNode], line: Int) -> [MarkdownNode] {
-        guard children.contains(where: { if case .text(let text) = $0.kind { text.contains("[^") || text == "[" } else { false } }) else { return children }
+        guard children.contains(where: { if case .text(let text) = $0.kind { text.contains("[^") } else { false } }) else { return children }
         var result: [MarkdownNode] = []
         var run: [MarkdownNode] = []
         func flush() {
             guard !run.isEmpty else { return }
             let text = run.map { if case .text(let literal) = $0.kind { literal } else { "" } }.joined()
             let split = split(text, line: line)
-            // Text that names no footnote keeps its nodes: libcmark's `[` nodes mark open brackets.
-            result += split.count == 1 ? run : split
+            // Text that names no footnote keeps its nodes as they were.
+            let references = split.contains { if case .footnoteReference = $0.kind { true } else { false } }
+            result += references ? split : run
             run = []
         }
         for child in children {

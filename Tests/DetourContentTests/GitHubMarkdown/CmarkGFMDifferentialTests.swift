@@ -54,6 +54,7 @@ final class CmarkGFMDifferentialTests: XCTestCase {
         "# Title[^t]\n\nText.\n\n[^t]: In a heading.\n",
         "> q[^a]\n>\n> [^a]: in quote\n> more\n\nafter\n",
         "> > deep[^d]\n> >\n> > [^d]: two levels\n",
+        "*Emphasis*[^1] and **strong**[^1]\n\n[^1]: After an inline.\n",
     ]
 
     /// GFM's tagfilter where raw HTML is allowed.
