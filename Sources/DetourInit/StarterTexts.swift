@@ -49,6 +49,8 @@ enum StarterTexts {
         # stale_if_error: 21600
         # true lets raw HTML in Markdown through; off, it is dropped.
         raw_html: false
+        # true makes straight quotes curly and -- a dash, as cmark-gfm --smart; off, as on GitHub.
+        smart_punctuation: false
 
         """
 
