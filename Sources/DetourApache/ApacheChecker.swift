@@ -45,6 +45,7 @@ public enum ApacheChecker: ProxyDialect {
         let diagnostics = checked.flatMap(\.diagnostics)
         let coverage = checked.map(\.coverage)
         // Freeing thousands of sites takes longer than printing the report: they go with it.
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files, built: (config, model, checked))
+        return ProxyCheck.Report(
+            diagnostics: diagnostics, coverage: coverage, files: config.files, built: (config, model, checked), pageFiles: context.pageFiles.files)
     }
 }

@@ -45,6 +45,7 @@ public enum CaddyChecker: ProxyDialect {
         diagnostics +=
             CaddyGlobalOptions.check(config) + CaddySiteAddresses.ambiguous(config) + CaddySiteAddresses.unqualifiedSubjects(config)
             + checked.flatMap(\.directives) + checked.flatMap(\.rules)
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.compactMap(\.coverage), files: files.all, built: (config, checked))
+        return ProxyCheck.Report(
+            diagnostics: diagnostics, coverage: checked.compactMap(\.coverage), files: files.all, built: (config, checked), pageFiles: context.pageFiles.files)
     }
 }

@@ -1,5 +1,6 @@
 import DetourDiagnostics
 import DetourLayout
+import DetourSupport
 import Foundation
 
 /// Checks and rewrites links written in Markdown:
@@ -12,6 +13,10 @@ public struct LinkResolver: Sendable {
         case keep
         case rewrite(String)
         case broken(String)
+        /// A relative `.md` link to no article. Text pasted from a repository links to its other
+        /// files (`CONTRIBUTING.md`, `docs/…`), which GitHub resolves and the site does not hold;
+        /// the link stays as written, as MkDocs keeps it.
+        case notInSite(String)
     }
 
     /// Content-relative `.md` path → slug.
@@ -40,7 +45,9 @@ public struct LinkResolver: Sendable {
 
         if path.hasSuffix(".md") {
             guard let slug = article(atMarkdownPath: path, from: fromPath) else {
-                return .broken("link '\(destination)' points to an article that does not exist")
+                var message = "link '\(destination)' points to an article that does not exist"
+                if let suggestion = closestArticle(to: path, from: fromPath) { message += "; did you mean '\(suggestion)'?" }
+                return .notInSite(message)
             }
             return .rewrite(root + SiteLayout.article(slug) + fragment)
         }
@@ -79,6 +86,25 @@ public struct LinkResolver: Sendable {
     private func article(atMarkdownPath path: String, from fromPath: String) -> String? {
         let directory = (fromPath as NSString).deletingLastPathComponent
         return DisplayPath.normalize(directory.isEmpty ? path : directory + "/" + path).flatMap { articlesByPath[$0] }
+    }
+
+    /// The article nearest a missing one, written relative to the linking file as the link is.
+    /// Names are compared, not paths, so a long folder does not stretch what counts as a typo;
+    /// of articles sharing the name, the one sharing most folders with the link's target.
+    private func closestArticle(to path: String, from fromPath: String) -> String? {
+        let from = (fromPath as NSString).deletingLastPathComponent.split(separator: "/")
+        guard let target = DisplayPath.normalize((from + [Substring(path)]).joined(separator: "/")) else { return nil }
+        let targetParts = target.split(separator: "/")
+        let names = Set(articlesByPath.keys.map { ($0 as NSString).lastPathComponent })
+        guard let name = Suggestion.closest(to: String(targetParts.last ?? ""), among: names.sorted()) else { return nil }
+        func sharedFolders(_ candidate: String) -> Int { zip(candidate.split(separator: "/").dropLast(), targetParts.dropLast()).prefix { $0 == $1 }.count }
+        guard
+            let found = articlesByPath.keys.filter({ ($0 as NSString).lastPathComponent == name })
+                .max(by: { (sharedFolders($0), $1) < (sharedFolders($1), $0) })
+        else { return nil }
+        let to = found.split(separator: "/")
+        let shared = zip(from, to.dropLast()).prefix { $0 == $1 }.count
+        return (Array(repeating: "..", count: from.count - shared) + to.dropFirst(shared).map(String.init)).joined(separator: "/")
     }
 
     /// `scheme:` as RFC 3986 spells it (a letter, then letters, digits, `+`, `-`, `.`).

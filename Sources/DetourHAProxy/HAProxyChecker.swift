@@ -61,6 +61,7 @@ public enum HAProxyChecker: ProxyDialect {
         // The rules on every core: each walks every backend of every frontend.
         let diagnostics = rules.concurrentMap { $0.check(model, in: context) }.flatMap { $0 }
         let coverage = context.sites.map(\.model.coverage)
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: coverage, files: config.files, built: (config, model, context))
+        return ProxyCheck.Report(
+            diagnostics: diagnostics, coverage: coverage, files: config.files, built: (config, model, context), pageFiles: context.pageFiles.files)
     }
 }

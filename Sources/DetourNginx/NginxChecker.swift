@@ -57,7 +57,8 @@ public enum NginxChecker: ProxyDialect {
         for diagnostic in checked.lazy.flatMap(\.0) where seen.insert(diagnostic).inserted {
             diagnostics.append(diagnostic)
         }
-        return ProxyCheck.Report(diagnostics: diagnostics, coverage: checked.map(\.1), files: loaded.files, built: (loaded, model))
+        return ProxyCheck.Report(
+            diagnostics: diagnostics, coverage: checked.map(\.1), files: loaded.files, built: (loaded, model), pageFiles: context.pageFiles.files)
     }
 
 }

@@ -56,6 +56,11 @@ public final class PageFileLookup: Sendable {
         self.maps = maps
     }
 
+    /// Every file looked at so far, each once (by where the server reads it).
+    public var files: [PageFile] {
+        known.withLock { known in Array(Dictionary(known.values.map { ($0.installPath, $0) }, uniquingKeysWith: { first, _ in first }).values) }
+    }
+
     /// The file the server reads at `installPath` for a request for `uri`.
     public func file(_ installPath: String, uri: String) -> PageFile {
         let key = Key(installPath: installPath, uri: uri)

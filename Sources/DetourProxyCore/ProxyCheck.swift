@@ -42,12 +42,17 @@ public enum ProxyCheck {
         /// the process after the report can leave it to the system: freeing a large
         /// configuration's hundreds of thousands of pieces one by one takes milliseconds.
         public var built: (any Sendable)?
+        /// Every page file the configuration names, as looked for here.
+        public var pageFiles: [PageFile]
 
-        public init(diagnostics: [Diagnostic], coverage: [SiteCoverage], files: [String], built: (any Sendable)? = nil) {
+        public init(
+            diagnostics: [Diagnostic], coverage: [SiteCoverage], files: [String], built: (any Sendable)? = nil, pageFiles: [PageFile] = []
+        ) {
             self.diagnostics = diagnostics.removingDuplicates()
             self.coverage = coverage
             self.files = files
             self.built = built
+            self.pageFiles = pageFiles
         }
     }
 }

@@ -30,6 +30,8 @@ public enum VarnishChecker: ProxyDialect {
         }
         let context = VarnishCheckContext(pageCodes: PageFolder.codes(in: options.pages), pageFiles: PageFileLookup(maps: options.maps))
         let site = VarnishSite(config, display: options.mainDisplay, in: context)
-        return ProxyCheck.Report(diagnostics: rules.flatMap { $0.check(site, in: context) }, coverage: [site.model.coverage], files: config.files)
+        return ProxyCheck.Report(
+            diagnostics: rules.flatMap { $0.check(site, in: context) }, coverage: [site.model.coverage], files: config.files, pageFiles: context.pageFiles.files
+        )
     }
 }

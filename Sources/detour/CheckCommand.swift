@@ -25,7 +25,7 @@ struct CheckCommand: ParsableCommand {
 
             Reads the configuration with its includes as the server does, resolves every error page (nginx's error_page, Caddy's handle_errors, HAProxy's errorfile, http-error and http-response return, Apache's ErrorDocument through Alias, DocumentRoot and ProxyPass, Varnish's vcl_backend_error and vcl_synth with the built-in VCL) to the route and file that would answer it, checks HAProxy's errorfiles as HAProxy reads them, and reports what visitors would get instead. It ends with a table of which file answers each code in each server or site, and how many were read.
 
-            --pages names detour's generated pages (default \(SiteLayout.defaultPagesFolder) when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public.
+            --pages names detour's generated pages (default \(SiteLayout.defaultPagesFolder) when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public. Where no page the configuration names exists here and no --map is given, the missing-page findings are one error naming the folder and the --map that checks the local build.
 
             Rules (--list-rules prints what visitors get for each):
             \(RuleTable.summaries(catalogue))
@@ -116,7 +116,9 @@ struct CheckCommand: ParsableCommand {
         if let pagesPath, PageFolder.codes(in: options.pages).isEmpty {
             throw ValidationError("no <status>.html pages in '\(pagesPath)'; build them with 'detour build' or name the folder with --pages")
         }
-        let report = dialect.check(options)
+        let notInstalled = PagesNotInstalled(
+            output: SiteLayout.defaultOutput, outputURL: cwd.appendingPathComponent(SiteLayout.defaultOutput), pagesFolder: SiteLayout.errorsFolder)
+        let report = notInstalled.apply(to: dialect.check(options), maps: options.maps)
         let status = diagnostics.report(
             report.diagnostics, catalogue: dialect.catalogue,
             extra: ["coverage": report.coverage, "files": report.files])

@@ -60,6 +60,45 @@ final class InitCommandTests: XCTestCase {
         XCTAssertTrue(diagnosis.stdout.contains("https://help.example.com/articles/application-not-answering/"), diagnosis.stdout + diagnosis.stderr)
     }
 
+    /// The README's first steps without a build, or with the pages not installed where the
+    /// example points: one error per server names the folder and the `--map` that checks the
+    /// local build, and that `--map` checks clean.
+    func testAFirstCheckWherePagesAreNotInstalledNamesTheFolderAndTheMap() throws {
+        XCTAssertEqual(try ProcessRunner.detour(["init", "help"], in: folder.url).status, 0)
+        let project = folder.url.appendingPathComponent("help")
+        let installed = folder.path + "/not-installed"
+        let servers = ["nginx", "caddy", "haproxy", "apache", "varnish"]
+        for server in servers {
+            let example = try ProcessRunner.detour(
+                ["snippet", server, "--example", "--install-path", installed, "--state", project.path + "/state-\(server)"], in: project)
+            XCTAssertEqual(example.status, 0, example.stderr)
+            try example.stdout.write(toFile: project.path + "/\(server).conf", atomically: true, encoding: .utf8)
+        }
+        let advice = [
+            "build the site with 'detour build' and check against it with --map \(installed)=public",
+            "install public/ there, or check against your local build with --map \(installed)=public",
+        ]
+        for (built, expected) in [false, true].enumerated() {
+            if expected { XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: project).status, 0) }
+            // Caddy's example names its pages by placeholder ({err.status_code}): which codes
+            // to look for come from the pages folder, so before the build it has none to miss.
+            for server in servers where expected || server != "caddy" {
+                let check = try ProcessRunner.detour(["check", server, "\(server).conf", "--quiet"], in: project)
+                let output = check.stdout + check.stderr
+                let errors = output.split(separator: "\n").filter { $0.contains(": error: ") }
+                XCTAssertEqual(errors.count, 1, "\(server): \(output)")
+                XCTAssertTrue(
+                    errors.first?.contains("[\(server).error-page-missing-file] the pages folder '\(installed)/errors' does not exist here") == true,
+                    "\(server): \(output)")
+                XCTAssertTrue(errors.first?.contains(advice[built]) == true, "\(server): \(output)")
+            }
+        }
+        for server in servers {
+            let check = try ProcessRunner.detour(["check", server, "\(server).conf", "--map", "\(installed)=public", "--strict"], in: project)
+            XCTAssertEqual(check.status, 0, "\(server): \(check.stdout)\(check.stderr)")
+        }
+    }
+
     func testNothingThatExistsIsOverwritten() throws {
         try folder.write(["content/site.yml": "name: Mine\n"])
         let result = try ProcessRunner.detour(["init"], in: folder.url)

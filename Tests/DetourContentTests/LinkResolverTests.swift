@@ -29,12 +29,26 @@ final class LinkResolverTests: XCTestCase {
             resolver.resolve("/articles/nope/", fromPath: "a.md", root: ""), .broken("link '/articles/nope/' points to article 'nope', which does not exist"))
     }
 
-    func testMissingAndEscapingTargetsAreBroken() {
+    /// Missing `.md` files, those that would lie outside the content folder too, are files the
+    /// site does not hold (a repository's, for text pasted from one), not the site's own paths.
+    func testMissingAndEscapingMarkdownFilesAreNotInTheSite() {
         XCTAssertEqual(
-            resolver.resolve("gone.md", fromPath: "articles/refused.md", root: ""), .broken("link 'gone.md' points to an article that does not exist"))
+            resolver.resolve("gone.md", fromPath: "articles/refused.md", root: ""), .notInSite("link 'gone.md' points to an article that does not exist"))
         XCTAssertEqual(
             resolver.resolve("../../../etc/passwd.md", fromPath: "articles/refused.md", root: ""),
-            .broken("link '../../../etc/passwd.md' points to an article that does not exist"))
+            .notInSite("link '../../../etc/passwd.md' points to an article that does not exist"))
+    }
+
+    func testAMisspeltArticleIsSuggestedAsTheLinkWouldBeWritten() {
+        XCTAssertEqual(
+            resolver.resolve("php/fmp.md", fromPath: "articles/refused.md", root: ""),
+            .notInSite("link 'php/fmp.md' points to an article that does not exist; did you mean 'php/fpm.md'?"))
+        XCTAssertEqual(
+            resolver.resolve("../articles/php/fmp.md#pools", fromPath: "codes/502.yml", root: ""),
+            .notInSite("link '../articles/php/fmp.md#pools' points to an article that does not exist; did you mean '../articles/php/fpm.md'?"))
+        XCTAssertEqual(
+            resolver.resolve("../refused.md", fromPath: "articles/refused.md", root: ""),
+            .notInSite("link '../refused.md' points to an article that does not exist; did you mean 'refused.md'?"))
     }
 
     func testExternalAndFragmentLinksAreKept() {

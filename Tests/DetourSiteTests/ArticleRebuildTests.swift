@@ -84,6 +84,23 @@ final class ArticleRebuildTests: XCTestCase {
         XCTAssertEqual(renamed.diagnostics.sortedForOutput(), clean.diagnostics.sortedForOutput())
     }
 
+    /// A link to a file the site does not hold builds with a warning and stays as written; once
+    /// that article is added, the page that links to it is rebuilt with the link made the site's.
+    func testALinkToAnArticleNotYetWrittenIsMadeWhenItIsAdded() throws {
+        XCTAssertTrue(build().wroteOutput)
+        let linking = "content/articles/upstream/upstream-dns.md"
+        try edit(linking) { $0 + "\nSee [how to help](CONTRIBUTING.md).\n" }
+        let pasted = build()
+        XCTAssertEqual(pasted.diagnostics.map(\.rule), ["markdown.broken-link"])
+        XCTAssertTrue(try project.read("public/articles/upstream-dns/index.html").contains("<a href=\"CONTRIBUTING.md\">how to help</a>"))
+        try assertEqualsCleanBuild(pasted, "a link to no article")
+        try project.write(["content/articles/upstream/CONTRIBUTING.md": "---\ntitle: Contributing\nsummary: How to help.\n---\n\nWrite to us.\n"])
+        let added = build()
+        XCTAssertTrue(added.diagnostics.isEmpty, "\(added.diagnostics)")
+        XCTAssertFalse(try project.read("public/articles/upstream-dns/index.html").contains("href=\"CONTRIBUTING.md\""))
+        try assertEqualsCleanBuild(added, "the article added")
+    }
+
     /// A theme that shows the table of contents only beside what the whole site knows (here,
     /// the pager) gets no guessed patch: the page is built in full, as a clean build makes it.
     func testATableOfContentsShownBesideSiteFieldsBuildsInFull() throws {

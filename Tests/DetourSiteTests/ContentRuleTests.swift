@@ -87,10 +87,43 @@ final class ContentRuleTests: SiteTestCase {
         assertFails(folder, with: "content/articles/refused.md:4:14: error: [article.unknown-code] code 418 has no definition in codes/")
     }
 
-    func testMarkdownLinkToMissingArticle() throws {
-        let folder = try site(["content/articles/refused.md": "---\ntitle: R\nsummary: s\n---\n\nRead [this](../gone.md#part) first.\n"])
-        assertFails(
-            folder, with: "content/articles/refused.md:6:13: error: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist")
+    /// A `.md` link to no article is what text pasted from a repository has for the repository's
+    /// other files: a warning (an error under --strict), the link kept as written, as MkDocs does.
+    func testMarkdownLinkToMissingArticleIsAWarningAndFailsUnderStrict() throws {
+        let folder = try site([
+            "content/articles/refused.md": "---\ntitle: R\nsummary: s\n---\n\nRead [this](../gone.md#part) first, and [how to help](CONTRIBUTING.md).\n"
+        ])
+        XCTAssertEqual(
+            diagnostics(folder),
+            """
+            content/articles/refused.md:6:13: warning: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist
+            content/articles/refused.md:6:55: warning: [markdown.broken-link] link 'CONTRIBUTING.md' points to an article that does not exist
+            0 errors, 2 warnings
+
+            """)
+        let page = try folder.read("public/articles/refused/index.html")
+        XCTAssertTrue(page.contains("<a href=\"../gone.md#part\">this</a>") && page.contains("<a href=\"CONTRIBUTING.md\">how to help</a>"), page)
+        XCTAssertFalse(build(folder, output: "strict", strict: true).wroteOutput)
+    }
+
+    /// A misspelt article's name is suggested as the link would be written from where it is.
+    func testMarkdownLinkToAMisspeltArticleSuggestsItRelativeToTheLink() throws {
+        let folder = try site([
+            "content/articles/proxy/pasted.md":
+                "---\ntitle: R\nsummary: s\n---\n\nSee [slow](../upstream/upstrem-timeout.md), [fast](fats.md), [help](../../CONTRIBUTING.md).\n",
+            "content/articles/upstream/upstream-timeout.md": "---\ntitle: U\nsummary: s\n---\n\nbody\n",
+            "content/articles/proxy/fast.md": "---\ntitle: F\nsummary: s\n---\n\nbody\n",
+            "content/articles/proxy/configuring.md": "---\ntitle: C\nsummary: s\n---\n\nbody\n",
+        ])
+        XCTAssertEqual(
+            diagnostics(folder),
+            """
+            content/articles/proxy/pasted.md:6:12: warning: [markdown.broken-link] link '../upstream/upstrem-timeout.md' points to an article that does not exist; did you mean '../upstream/upstream-timeout.md'?
+            content/articles/proxy/pasted.md:6:52: warning: [markdown.broken-link] link 'fats.md' points to an article that does not exist; did you mean 'fast.md'?
+            content/articles/proxy/pasted.md:6:69: warning: [markdown.broken-link] link '../../CONTRIBUTING.md' points to an article that does not exist
+            0 errors, 3 warnings
+
+            """)
     }
 
     /// Files saved with Windows line endings: their broken links are located as in the same
@@ -102,7 +135,7 @@ final class ContentRuleTests: SiteTestCase {
         ])
         let found = diagnostics(folder)
         for expected in [
-            "content/articles/refused.md:6:13: error: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist",
+            "content/articles/refused.md:6:13: warning: [markdown.broken-link] link '../gone.md#part' points to an article that does not exist",
             "content/codes/502.yml:6:14: error: [markdown.broken-link] link '/articles/nope/' points to article 'nope', which does not exist",
         ] {
             XCTAssertTrue(found.split(separator: "\n").contains { $0 == expected }, "expected line:\n\(expected)\ngot:\n\(found)")
@@ -292,7 +325,7 @@ final class ContentRuleTests: SiteTestCase {
     func testAllProblemsAreReportedInOneRun() throws {
         let folder = try site([
             "content/codes/502.yml": "status: 502\ntitel: Bad\nsummary: x\nadvice: y\n",
-            "content/articles/refused.md": "---\ntitle: R\nsummary: s\ncodes: [599]\n---\nSee [x](y.md).\n",
+            "content/articles/refused.md": "---\ntitle: R\nsummary: s\ncodes: [599]\n---\nSee [x](/articles/y/).\n",
             "templates/index.mustache": "{{> partials/nope}}",
         ])
         let text = diagnostics(folder)

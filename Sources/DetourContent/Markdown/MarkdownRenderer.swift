@@ -61,9 +61,15 @@ public struct MarkdownRenderer: Sendable {
         let lines = markdown.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
         for link in document.links {
             let resolution = resolver.resolve(link.destination, fromPath: fromPath, root: "")
-            if case .broken(let message) = resolution {
+            switch resolution {
+            case .broken(let message):
                 diagnostics.append(.error("markdown.broken-link", message, at: Self.locate(link, in: lines, start: start)))
                 continue
+            case .notInSite(let message):
+                // An error under --strict, as every warning is.
+                diagnostics.append(.warning("markdown.broken-link", message, at: Self.locate(link, in: lines, start: start)))
+                continue
+            case .keep, .rewrite: break
             }
             if let (slug, fragment) = resolver.fragmentTarget(link.destination, fromPath: fromPath) {
                 fragmentLinks.append(
