@@ -5,13 +5,14 @@ public enum DiagnosticFormat: String, CaseIterable, Sendable {
     case sarif
 
     /// `catalogue` describes the rules in SARIF's rule metadata; `extra` goes beside the
-    /// findings in JSON (`detour check`'s coverage).
-    public func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:])
-        -> String
-    {
+    /// findings in JSON (`detour check`'s coverage); `style` colours text for a terminal.
+    public func render(
+        _ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:],
+        style: TerminalStyle = .plain
+    ) -> String {
         let sorted = diagnostics.sortedForOutput()
         switch self {
-        case .text: return TextDiagnosticRenderer.render(sorted)
+        case .text: return TextDiagnosticRenderer.render(sorted, style: style)
         case .json: return JSONDiagnosticRenderer.render(sorted, extra: extra)
         case .sarif: return SARIFDiagnosticRenderer.render(sorted, toolVersion: toolVersion, catalogue: catalogue)
         }

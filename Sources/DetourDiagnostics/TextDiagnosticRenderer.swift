@@ -1,19 +1,21 @@
-/// `path:line:col: severity: [rule] message`, notes indented below, then a count line.
+/// `path:line:col: severity: [rule] message`, notes indented below, then a count line;
+/// `style` adds a terminal's colours and links around the same words.
 enum TextDiagnosticRenderer {
-    static func render(_ diagnostics: [Diagnostic]) -> String {
+    static func render(_ diagnostics: [Diagnostic], style: TerminalStyle = .plain) -> String {
         var out = ""
         for diagnostic in diagnostics {
-            out += "\(diagnostic.location.description): \(diagnostic.severity.rawValue): [\(diagnostic.rule)] \(diagnostic.message)\n"
+            out +=
+                "\(style.location(diagnostic.location)): \(style.severity(diagnostic.severity)): \(style.rule(diagnostic.rule)) \(diagnostic.message)\n"
             for note in diagnostic.notes {
                 if let location = note.location {
-                    out += "  \(location.description): note: \(note.message)\n"
+                    out += "  \(style.location(location)): \(style.severity(.note)): \(note.message)\n"
                 } else {
-                    out += "  note: \(note.message)\n"
+                    out += "  \(style.severity(.note)): \(note.message)\n"
                 }
             }
         }
         if !diagnostics.isEmpty {
-            out += summary(diagnostics) + "\n"
+            out += style.bold(summary(diagnostics)) + "\n"
         }
         return out
     }

@@ -3,6 +3,7 @@ import DetourDiagnostics
 import Foundation
 
 extension DiagnosticFormat: ExpressibleByArgument {}
+extension TerminalStyle.Choice: ExpressibleByArgument {}
 
 /// Options every command that reports diagnostics shares.
 struct DiagnosticOptions: ParsableArguments {
@@ -12,10 +13,20 @@ struct DiagnosticOptions: ParsableArguments {
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
+    @Option(help: "Colour text findings: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: TerminalStyle.Choice = .auto
+
+    /// How text findings look on standard error, where they are printed.
+    var style: TerminalStyle {
+        TerminalStyle.resolve(
+            color, descriptor: STDERR_FILENO, environment: ProcessInfo.processInfo.environment,
+            base: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    }
+
     /// Prints the findings (text to standard error, JSON and SARIF to standard output) and
     /// returns the exit status they call for.
     func report(_ diagnostics: [Diagnostic], catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:]) -> Int32 {
-        let rendered = format.render(diagnostics, toolVersion: Detour.version, catalogue: catalogue, extra: extra)
+        let rendered = format.render(diagnostics, toolVersion: Detour.version, catalogue: catalogue, extra: extra, style: style)
         if format == .text {
             if !rendered.isEmpty { FileHandle.standardError.write(rendered) }
         } else {

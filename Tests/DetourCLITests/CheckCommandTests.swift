@@ -273,6 +273,35 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("    502  @gone (undefined)\n"), result.stdout)
     }
 
+    /// On a terminal (a pseudo-terminal from `script`) the severity is in colour, the rule id
+    /// bold and the place a link to its file; `NO_COLOR` turns colour off, `--color always` on
+    /// again, and output to a pipe stays plain text, byte for byte.
+    func testFindingsAreColouredOnATerminalOnly() throws {
+        try folder.write(["deploy/nginx.conf": server("        error_page 502 @gone;\n        location / { proxy_pass http://127.0.0.1:9000; }")])
+        let plain = "deploy/nginx.conf:6:24: error: [nginx.error-page-undefined-named-location]"
+        let coloured = "\u{1B}[1;31merror\u{1B}[0m: \u{1B}[1m[nginx.error-page-undefined-named-location]\u{1B}[0m"
+        let link = "\u{1B}]8;;\(folder.url.appendingPathComponent("deploy/nginx.conf").standardizedFileURL.absoluteString)\u{1B}\\"
+        func onTerminal(_ arguments: String, _ environment: [String: String] = [:]) throws -> String {
+            let command = "'\(Repository.detourExecutable.path)' check deploy/nginx.conf --quiet \(arguments)"
+            let base = ["PATH": "/usr/bin:/bin", "TERM": "xterm"]
+            let result = try ProcessRunner.run(
+                URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], in: folder.url,
+                environment: base.merging(environment) { $1 })
+            return result.stdout
+        }
+        let terminal = try onTerminal("")
+        XCTAssertTrue(terminal.contains(coloured) && terminal.contains(link), terminal)
+        let noColor = try onTerminal("", ["NO_COLOR": "1"])
+        XCTAssertTrue(noColor.contains(plain) && !noColor.contains("\u{1B}"), noColor)
+        XCTAssertTrue(try onTerminal("--color always", ["NO_COLOR": "1"]).contains(coloured))
+        XCTAssertTrue(try onTerminal("--color never").contains(plain))
+
+        let piped = try ProcessRunner.detour(["check", "deploy/nginx.conf", "--quiet"], in: folder.url)
+        XCTAssertTrue(piped.stderr.hasPrefix(plain) && !piped.stderr.contains("\u{1B}"), piped.stderr)
+        let forced = try ProcessRunner.detour(["check", "deploy/nginx.conf", "--quiet", "--color", "always"], in: folder.url)
+        XCTAssertTrue(forced.stderr.contains(coloured) && !forced.stderr.contains("\u{1B}]8;;"), "no links where no terminal is: \(forced.stderr)")
+    }
+
     /// A site whose one location sets an error page of its own, dropping the server's.
     private var droppingInherited: String {
         server(
