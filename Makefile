@@ -140,12 +140,15 @@ deps:
 GUNICORN_23 = .build-python/gunicorn-23
 H2 = .build-python/h2
 SLUGGER = .build-python/github-slugger
+# jsonschema, for the tests that validate detour's SARIF against SARIF 2.1.0's schema.
+JSONSCHEMA = .build-python/jsonschema
 PIP_INSTALL = python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
 test-deps:
 	@scripts/install-packages.sh $(TEST_PACKAGES) $(REAL_PACKAGES) time
 	@test -d $(GUNICORN_23)/gunicorn || $(PIP_INSTALL) --target $(GUNICORN_23) gunicorn==23.0.0
 	@test -d $(H2)/h2 || $(PIP_INSTALL) --target $(H2) h2==4.1.0
 	@test -d $(SLUGGER)/github_slugger || $(PIP_INSTALL) --target $(SLUGGER) github-slugger==0.0.3
+	@test -d $(JSONSCHEMA)/jsonschema || $(PIP_INSTALL) --target $(JSONSCHEMA) jsonschema==4.17.3
 	@scripts/markdown-corpus.py
 
 clean:

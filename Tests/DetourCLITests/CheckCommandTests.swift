@@ -341,6 +341,49 @@ final class CheckCommandTests: XCTestCase {
     }
 
     /// The README's rule table is the catalogue the checker reports from, as `--list-rules` prints it.
+    /// What `--format sarif` prints is valid SARIF 2.1.0, as GitHub code scanning requires:
+    /// each command's report, findings or none, the build's too.
+    func testEveryCommandsSARIFValidatesAgainstTheSchema() throws {
+        let server = "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8080;\n        server_name shop.test;\n"
+        try folder.write([
+            "deploy/nginx.conf": server
+                + "        error_page 502 =200 /errors/502.html;\n        error_page 503 @gone;\n"
+                + "        location /errors/ { internal; root /usr/share/detour; }\n        location / { proxy_pass http://127.0.0.1:9000; }\n    }\n}\n",
+            "deploy/Caddyfile": "http://shop.test {\n\treverse_proxy 127.0.0.1:9000\n\thandle_errors {\n\t\trespond \"{err.status_code}\"\n\t}\n}\n",
+            "deploy/haproxy.cfg":
+                "defaults\n    mode http\n    errorfile 503 /nowhere/503.http\nfrontend web\n    bind 127.0.0.1:8080\n    default_backend app\n"
+                + "backend app\n    server a 127.0.0.1:9000\n",
+            "content/articles/broken.md": "---\ntitle: B\nsummary: s\ntitel: x\n---\n\nSee [gone](/articles/gone/) and [pasted](CONTRIBUTING.md).\n",
+        ])
+        for server in ["nginx", "caddy", "haproxy", "apache", "varnish"] {
+            let example = try ProcessRunner.detour(["snippet", server, "--example", "--state", folder.path + "/state"], in: folder.url)
+            try example.stdout.write(toFile: folder.path + "/deploy/example-\(server).conf", atomically: true, encoding: .utf8)
+        }
+        var reports: [(String, String)] = []
+        func sarif(_ arguments: [String]) throws {
+            let result = try ProcessRunner.detour(arguments + ["--format", "sarif"], in: folder.url)
+            XCTAssertTrue(result.stdout.hasPrefix("{"), "\(arguments): \(result.stdout)\(result.stderr)")
+            reports.append((arguments.joined(separator: " "), result.stdout))
+        }
+        try sarif(["check", "nginx", "deploy/nginx.conf", "--map", "/usr/share/detour=public"])
+        try sarif(["check", "caddy", "deploy/Caddyfile", "--map", "/usr/share/detour=public"])
+        try sarif(["check", "haproxy", "deploy/haproxy.cfg"])
+        for server in ["nginx", "caddy", "haproxy", "apache", "varnish"] {
+            try sarif(["check", server, "deploy/example-\(server).conf"])
+            try sarif(["check", server, "deploy/example-\(server).conf", "--map", "/usr/share/detour=public"])
+        }
+        try sarif(["build", "--output", "other"])
+        XCTAssertTrue(reports.contains { $0.1.contains("\"ruleId\" : \"content.unknown-field\"") }, "the build's findings are in its report")
+
+        XCTAssertEqual(try SARIFSchema.invalid(reports), [])
+        // The schema bites: a report without its version, or a result with a level SARIF lacks, fails.
+        let broken = reports[0].1.replacingOccurrences(of: "\"version\" : \"2.1.0\"", with: "\"version\" : \"2.2\"")
+        let badLevel = reports[0].1.replacingOccurrences(of: "\"level\" : \"error\"", with: "\"level\" : \"fatal\"")
+        XCTAssertNotEqual(broken, reports[0].1)
+        XCTAssertNotEqual(badLevel, reports[0].1)
+        XCTAssertEqual(try SARIFSchema.invalid([("version", broken), ("level", badLevel)]).count, 2)
+    }
+
     func testTheReadmeListsEveryRuleAsTheCheckerDoes() throws {
         let listed = try ProcessRunner.detour(["check", "--list-rules"], in: folder.url)
         XCTAssertEqual(listed.status, 0)
