@@ -5,14 +5,15 @@ public enum DiagnosticFormat: String, CaseIterable, Sendable {
     case sarif
 
     /// `catalogue` describes the rules in SARIF's rule metadata; `extra` goes beside the
-    /// findings in JSON (`detour check`'s coverage); `style` colours text for a terminal.
+    /// findings in JSON (`detour check`'s coverage); `style` colours text for a terminal, and
+    /// `grouped` shows text findings of one cause as one (JSON and SARIF keep every instance).
     public func render(
         _ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:],
-        style: TerminalStyle = .plain
+        style: TerminalStyle = .plain, grouped: Bool = false
     ) -> String {
         let sorted = diagnostics.sortedForOutput()
         switch self {
-        case .text: return TextDiagnosticRenderer.render(sorted, style: style)
+        case .text: return TextDiagnosticRenderer.render(sorted, style: style, grouped: grouped)
         case .json: return JSONDiagnosticRenderer.render(sorted, extra: extra)
         case .sarif: return SARIFDiagnosticRenderer.render(sorted, toolVersion: toolVersion, catalogue: catalogue)
         }

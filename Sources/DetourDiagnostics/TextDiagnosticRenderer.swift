@@ -1,9 +1,15 @@
 /// `path:line:col: severity: [rule] message`, notes indented below, then a count line;
-/// `style` adds a terminal's colours and links around the same words.
+/// `style` adds a terminal's colours and links around the same words. `grouped` shows the
+/// findings of one cause as their first, with a note naming the others' places.
 enum TextDiagnosticRenderer {
-    static func render(_ diagnostics: [Diagnostic], style: TerminalStyle = .plain) -> String {
+    /// Places named in a group's note; `--verbose` lists every instance.
+    static let examplesShown = 3
+
+    static func render(_ diagnostics: [Diagnostic], style: TerminalStyle = .plain, grouped: Bool = false) -> String {
+        let groups = grouped ? DiagnosticGroup.grouping(diagnostics) : diagnostics.map { DiagnosticGroup(instances: [$0]) }
         var out = ""
-        for diagnostic in diagnostics {
+        for group in groups {
+            let diagnostic = group.first
             out +=
                 "\(style.location(diagnostic.location)): \(style.severity(diagnostic.severity)): \(style.rule(diagnostic.rule)) \(diagnostic.message)\n"
             for note in diagnostic.notes {
@@ -13,11 +19,23 @@ enum TextDiagnosticRenderer {
                     out += "  \(style.severity(.note)): \(note.message)\n"
                 }
             }
+            if group.instances.count > 1 { out += "  \(style.severity(.note)): \(others(group))\n" }
         }
         if !diagnostics.isEmpty {
-            out += style.bold(summary(diagnostics)) + "\n"
+            var line = summary(groups.map(\.first))
+            if groups.count < diagnostics.count { line += " (\(diagnostics.count) instances; --verbose lists each)" }
+            out += style.bold(line) + "\n"
         }
         return out
+    }
+
+    /// "3 more like it: a.conf:7:24, a.conf:8:24 and b.conf:2:5", at most `examplesShown` named.
+    private static func others(_ group: DiagnosticGroup) -> String {
+        let rest = group.instances.dropFirst()
+        var places = rest.prefix(examplesShown).map(\.location.description)
+        if rest.count > examplesShown { places.append("\(rest.count - examplesShown) more") }
+        let list = places.count > 1 ? places.dropLast().joined(separator: ", ") + " and " + places[places.count - 1] : places[0]
+        return "\(rest.count) more like it: \(list)"
     }
 
     static func summary(_ diagnostics: [Diagnostic]) -> String {

@@ -13,6 +13,9 @@ struct DiagnosticOptions: ParsableArguments {
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
+    @Flag(help: "List every finding in text, not one per cause with a note naming the others' places.")
+    var verbose = false
+
     @Option(help: "Colour text findings: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: TerminalStyle.Choice = .auto
 
@@ -26,7 +29,7 @@ struct DiagnosticOptions: ParsableArguments {
     /// Prints the findings (text to standard error, JSON and SARIF to standard output) and
     /// returns the exit status they call for.
     func report(_ diagnostics: [Diagnostic], catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:]) -> Int32 {
-        let rendered = format.render(diagnostics, toolVersion: Detour.version, catalogue: catalogue, extra: extra, style: style)
+        let rendered = format.render(diagnostics, toolVersion: Detour.version, catalogue: catalogue, extra: extra, style: style, grouped: !verbose)
         if format == .text {
             if !rendered.isEmpty { FileHandle.standardError.write(rendered) }
         } else {

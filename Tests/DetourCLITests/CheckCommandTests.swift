@@ -302,6 +302,29 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(forced.stderr.contains(coloured) && !forced.stderr.contains("\u{1B}]8;;"), "no links where no terminal is: \(forced.stderr)")
     }
 
+    /// Four pages missing from the one folder a `root` names are one finding in text, with the
+    /// others' places in a note and the instances counted; `--verbose` and JSON list all four.
+    func testFindingsOfOneCauseAreOneUnlessVerbose() throws {
+        let pages = (500...504).filter { $0 != 501 }.map { "        error_page \($0) /errors/\($0).html;\n" }.joined()
+        try folder.write([
+            "deploy/nginx.conf": server(
+                pages + "        proxy_intercept_errors on;\n        location / { proxy_pass http://127.0.0.1:9000; }\n"
+                    + "        location ^~ /errors/ { internal; root /usr/share/detour/old; }")
+        ])
+        let arguments = ["check", "nginx", "deploy/nginx.conf", "--map", "/usr/share/detour=public", "--quiet"]
+        let grouped = try ProcessRunner.detour(arguments, in: folder.url)
+        XCTAssertEqual(grouped.status, 1)
+        XCTAssertEqual(grouped.stderr.components(separatedBy: ": error: [nginx.error-page-missing-file]").count - 1, 1, grouped.stderr)
+        XCTAssertTrue(
+            grouped.stderr.contains("  note: 3 more like it: deploy/nginx.conf:7:24, deploy/nginx.conf:8:24 and deploy/nginx.conf:9:24\n"), grouped.stderr)
+        XCTAssertTrue(grouped.stderr.hasSuffix("1 error, 0 warnings (4 instances; --verbose lists each)\n"), grouped.stderr)
+        let verbose = try ProcessRunner.detour(arguments + ["--verbose"], in: folder.url)
+        XCTAssertEqual(verbose.stderr.components(separatedBy: ": error: [nginx.error-page-missing-file]").count - 1, 4, verbose.stderr)
+        XCTAssertTrue(verbose.stderr.hasSuffix("4 errors, 0 warnings\n"), verbose.stderr)
+        let json = try ProcessRunner.detour(arguments + ["--format", "json"], in: folder.url)
+        XCTAssertEqual(json.stdout.components(separatedBy: "\"nginx.error-page-missing-file\"").count - 1, 4, "JSON keeps every instance")
+    }
+
     /// A site whose one location sets an error page of its own, dropping the server's.
     private var droppingInherited: String {
         server(

@@ -26,6 +26,39 @@ final class DiagnosticFormatTests: XCTestCase {
             """)
     }
 
+    /// Grouped, the findings of one rule and one cause (one place, or one place their notes name
+    /// as the cause) are their first, with a note naming up to three others; another rule, or
+    /// another severity, at the same place stays apart. The count says how many instances.
+    func testGroupedTextShowsOneFindingPerCause() {
+        let folder = SourceLocation(path: "deploy/nginx.conf", line: 18, column: 13)
+        let missing = (6...10).map { line in
+            Diagnostic.error(
+                "nginx.error-page-missing-file", "page for \(line) missing", at: SourceLocation(path: "deploy/nginx.conf", line: line, column: 24),
+                notes: [.init("the folder comes from here", at: folder)])
+        }
+        let line6 = SourceLocation(path: "deploy/nginx.conf", line: 6, column: 24)
+        let others: [Diagnostic] = [
+            .warning("nginx.add-header-without-always", "one", at: line6), .warning("nginx.add-header-without-always", "two", at: line6),
+            .error("nginx.error-page-soft-status", "soft", at: line6),
+        ]
+        let text = DiagnosticFormat.text.render(missing + others, toolVersion: "1", grouped: true)
+        XCTAssertEqual(
+            text,
+            """
+            deploy/nginx.conf:6:24: warning: [nginx.add-header-without-always] one
+              note: 1 more like it: deploy/nginx.conf:6:24
+            deploy/nginx.conf:6:24: error: [nginx.error-page-missing-file] page for 6 missing
+              deploy/nginx.conf:18:13: note: the folder comes from here
+              note: 4 more like it: deploy/nginx.conf:7:24, deploy/nginx.conf:8:24, deploy/nginx.conf:9:24 and 1 more
+            deploy/nginx.conf:6:24: error: [nginx.error-page-soft-status] soft
+            2 errors, 1 warning (8 instances; --verbose lists each)
+
+            """)
+        let ungrouped = DiagnosticFormat.text.render(missing + others, toolVersion: "1")
+        XCTAssertTrue(ungrouped.hasSuffix("6 errors, 2 warnings\n") && !ungrouped.contains("more like it"), ungrouped)
+        XCTAssertEqual(DiagnosticFormat.text.render(findings, toolVersion: "1", grouped: true), DiagnosticFormat.text.render(findings, toolVersion: "1"))
+    }
+
     func testTextIsEmptyWhenClean() {
         XCTAssertEqual(DiagnosticFormat.text.render([], toolVersion: "1"), "")
     }
