@@ -67,7 +67,7 @@ let package = Package(
             name: "DetourSite",
             dependencies: [
                 "DetourSupport", "DetourYAML", "DetourLayout", "DetourLanguages", "DetourContent", "DetourDiagnostics", "DetourSearch", "CFileSystem",
-                "DetourCodeBlockCheck", "DetourTemplates", "DetourLogs",
+                "DetourCodeBlockCheck", "DetourTemplates", "DetourLogs", "DetourRules",
                 .product(name: "Mustache", package: "swift-mustache"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedTheme"]
@@ -77,6 +77,7 @@ let package = Package(
         .plugin(name: "EmbedStarter", capability: .buildTool(), dependencies: ["detour-embed"]),
         .plugin(name: "EmbedNginxDirectives", capability: .buildTool(), dependencies: ["detour-embed"]),
         .plugin(name: "EmbedVarnishVCL", capability: .buildTool(), dependencies: ["detour-embed"]),
+        .plugin(name: "EmbedRuleExamples", capability: .buildTool(), dependencies: ["detour-embed"]),
         // The version, from VERSION: `detour --version`, reports, the Debian package, manual pages.
         .plugin(name: "EmbedVersion", capability: .buildTool(), dependencies: ["detour-embed"]),
         // `detour init`: the starter project, its codes and translations embedded from content/.
@@ -108,6 +109,17 @@ let package = Package(
                 "DetourVarnish",
             ]
         ),
+        // Every rule's documentation: the servers' and the content's catalogues, each rule's hit
+        // and near miss embedded from the tests' fixtures (EmbedRuleExamples), the text
+        // `--explain` prints and the rule pages show, and the help links of findings.
+        .target(
+            name: "DetourRules",
+            dependencies: [
+                "DetourSupport", "DetourDiagnostics", "DetourLayout", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache",
+                "DetourVarnish", "DetourCodeBlockCheck",
+            ],
+            plugins: ["EmbedRuleExamples"]
+        ),
         // `detour serve`: the preview server, the only target that knows Hummingbird.
         .target(
             name: "DetourServe",
@@ -138,7 +150,8 @@ let package = Package(
             name: "detour",
             dependencies: [
                 "DetourSupport", "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics",
-                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish", "DetourLogs", "DetourVerify", "CMemory",
+                "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish", "DetourLogs", "DetourVerify", "DetourRules",
+                "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedVersion"]
@@ -179,7 +192,7 @@ let package = Package(
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(name: "DetourVerifyTests", dependencies: ["DetourVerify", "DetourTestSupport"]),
         .testTarget(
-            name: "DetourCLITests", dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourSearch", "DetourTestSupport"],
+            name: "DetourCLITests", dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourRules", "DetourSearch", "DetourTestSupport"],
             exclude: ["HTTP2Peer", "SARIF", "SearchProbe", "SearchRelevance", "TLSPeer"]),
     ]
 )

@@ -50,6 +50,9 @@ public struct SiteConfig: Sendable {
     /// Error pages of codes with a Retry-After carry a small script that re-checks the address
     /// and reloads once the site answers; off unless the site opts in, as no other page has a script.
     public var autoRetry = false
+    /// Whether the help site carries a page per rule of `detour check` and `build` (`rules/`),
+    /// which findings link; on unless the site opts out (a help site for visitors only).
+    public var rulePages = true
     /// Seconds a cached page may still be served after it expired while the backend fails
     /// (`stale-if-error`, RFC 5861): Varnish's grace. Nil leaves the cache's own default.
     public var staleIfError: Int?

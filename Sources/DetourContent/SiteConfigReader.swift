@@ -10,7 +10,7 @@ struct SiteConfigReader {
         "name", "base_url", "logo", "colors", "support", "status_page", "edit_url", "footer", "error_footer", "languages", "raw_html", "smart_punctuation",
         "install_path",
         "error_path",
-        "auto_retry", "stale_if_error",
+        "auto_retry", "stale_if_error", "rule_pages",
     ]
     static let defaultInstallPath = "/usr/share/detour"
     static let defaultErrorPath = "/detour-errors/"
@@ -56,6 +56,7 @@ struct SiteConfigReader {
         let markdown = MarkdownOptions(
             rawHTML: reader.bool("raw_html")?.value ?? false, smartPunctuation: reader.bool("smart_punctuation")?.value ?? false)
         let autoRetry = reader.bool("auto_retry")?.value ?? false
+        let rulePages = reader.bool("rule_pages")?.value ?? true
         let installPath = reader.string("install_path")
         // Up to a week: a cache's copy older than that is more likely wrong than helpful.
         let staleIfError = reader.int("stale_if_error", in: 1...604_800)
@@ -106,6 +107,7 @@ struct SiteConfigReader {
             location: reader.location
         )
         config.autoRetry = autoRetry
+        config.rulePages = rulePages
         config.staleIfError = staleIfError?.value
         config.editURL = editURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         config.languageLocations = Dictionary(languages.map { ($0.value, $0.location) }, uniquingKeysWith: { first, _ in first })

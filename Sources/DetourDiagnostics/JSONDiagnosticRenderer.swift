@@ -1,15 +1,28 @@
 import Foundation
 
-/// `{"diagnostics": [...], "errors": N, "warnings": N}`, one object per finding, and what a
-/// command adds beside them (`detour check`: the coverage).
+/// `{"diagnostics": [...], "errors": N, "warnings": N}`, one object per finding (with `help`,
+/// its rule's page, where the help site is known), and what a command adds beside them
+/// (`detour check`: the coverage).
 enum JSONDiagnosticRenderer {
+    /// A finding's own fields, and its rule's page beside them.
+    private struct Finding: Encodable {
+        var diagnostic: Diagnostic
+        var help: String?
+
+        func encode(to encoder: any Encoder) throws {
+            try diagnostic.encode(to: encoder)
+            var container = encoder.container(keyedBy: Report.Key.self)
+            try container.encodeIfPresent(help, forKey: Report.Key("help"))
+        }
+    }
+
     private struct Report: Encodable {
-        var diagnostics: [Diagnostic]
+        var diagnostics: [Finding]
         var errors: Int
         var warnings: Int
         var extra: [String: any Encodable & Sendable]
 
-        private struct Key: CodingKey {
+        struct Key: CodingKey {
             var stringValue: String
             var intValue: Int? { nil }
             init(_ name: String) { stringValue = name }
@@ -26,9 +39,9 @@ enum JSONDiagnosticRenderer {
         }
     }
 
-    static func render(_ diagnostics: [Diagnostic], extra: [String: any Encodable & Sendable] = [:]) -> String {
+    static func render(_ diagnostics: [Diagnostic], extra: [String: any Encodable & Sendable] = [:], help: HelpLinks = .none) -> String {
         let report = Report(
-            diagnostics: diagnostics,
+            diagnostics: diagnostics.map { Finding(diagnostic: $0, help: help.url($0.rule)) },
             errors: diagnostics.filter { $0.severity == .error }.count,
             warnings: diagnostics.filter { $0.severity == .warning }.count,
             extra: extra

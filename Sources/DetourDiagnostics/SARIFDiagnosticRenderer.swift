@@ -29,6 +29,7 @@ enum SARIFDiagnosticRenderer {
         var shortDescription: Message?
         var fullDescription: Message?
         var defaultConfiguration: Configuration?
+        var helpUri: String?
     }
     private struct Configuration: Encodable {
         var level: String
@@ -59,14 +60,14 @@ enum SARIFDiagnosticRenderer {
         var startColumn: Int
     }
 
-    /// `catalogue`: what the rules mean, for the rules the results name.
-    static func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = []) -> String {
+    /// `catalogue`: what the rules mean, for the rules the results name; `help`: their pages.
+    static func render(_ diagnostics: [Diagnostic], toolVersion: String, catalogue: [RuleDescription] = [], help: HelpLinks = .none) -> String {
         let ruleIDs = Set(diagnostics.map(\.rule)).sorted()
         let rules = ruleIDs.map { id in
-            guard let about = catalogue.first(where: { $0.id == id }) else { return Rule(id: id) }
+            guard let about = catalogue.first(where: { $0.id == id }) else { return Rule(id: id, helpUri: help.url(id)) }
             return Rule(
                 id: id, shortDescription: Message(text: about.summary), fullDescription: Message(text: "Visitors get: " + about.consequence),
-                defaultConfiguration: Configuration(level: about.severity.rawValue))
+                defaultConfiguration: Configuration(level: about.severity.rawValue), helpUri: help.url(id))
         }
         let results = diagnostics.map { diagnostic in
             let related = diagnostic.notes.compactMap { note in

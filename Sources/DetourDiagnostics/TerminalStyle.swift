@@ -48,6 +48,12 @@ public struct TerminalStyle: Sendable {
 
     func bold(_ text: String) -> String { colors ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
 
+    /// A help line: a URL as a link where links are on; a command stays as written.
+    func help(_ text: String) -> String {
+        guard links, text.hasPrefix("http") else { return text }
+        return "\u{1B}]8;;\(text)\u{1B}\\\(text)\u{1B}]8;;\u{1B}\\"
+    }
+
     /// `path:line:col`, bold, and a link to the file where links are on.
     func location(_ location: SourceLocation) -> String {
         let text = bold(location.description)

@@ -1,11 +1,12 @@
-/// `path:line:col: severity: [rule] message`, notes indented below, then a count line;
+/// `path:line:col: severity: [rule] message`, notes indented below, the rule's help line
+/// where it has a page, then a count line;
 /// `style` adds a terminal's colours and links around the same words. `grouped` shows the
 /// findings of one cause as their first, with a note naming the others' places.
 enum TextDiagnosticRenderer {
     /// Places named in a group's note; `--verbose` lists every instance.
     static let examplesShown = 3
 
-    static func render(_ diagnostics: [Diagnostic], style: TerminalStyle = .plain, grouped: Bool = false) -> String {
+    static func render(_ diagnostics: [Diagnostic], style: TerminalStyle = .plain, grouped: Bool = false, help: HelpLinks = .none) -> String {
         let groups = grouped ? DiagnosticGroup.grouping(diagnostics) : diagnostics.map { DiagnosticGroup(instances: [$0]) }
         var out = ""
         for group in groups {
@@ -20,6 +21,7 @@ enum TextDiagnosticRenderer {
                 }
             }
             if group.instances.count > 1 { out += "  \(style.severity(.note)): \(others(group))\n" }
+            if let line = help.line(diagnostic.rule) { out += "  help: \(style.help(line))\n" }
         }
         if !diagnostics.isEmpty {
             var line = summary(groups.map(\.first))

@@ -47,6 +47,8 @@ enum StarterTexts {
         # Seconds a page cached by Varnish may still be served after it expired while the
         # backend fails (its grace); unset, Varnish's own default stands.
         # stale_if_error: 21600
+        # false leaves out the pages of detour's rules (rules/), which findings of check and build link.
+        # rule_pages: true
         # true lets raw HTML in Markdown through; off, it is dropped.
         raw_html: false
         # true makes straight quotes curly and -- a dash, as cmark-gfm --smart; off, as on GitHub.

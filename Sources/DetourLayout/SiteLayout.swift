@@ -40,6 +40,9 @@ public enum SiteLayout {
     public static func tag(_ name: String) -> String { "tags/\(Slug.make(name))/" }
     /// The search page, which takes `?q=` (and `&lang=` for another language's index).
     public static let search = "search/"
+    /// The rule pages: `rules/` lists them, `rules/<id>/` explains one (`nginx.error-page-proxied`).
+    public static let rules = "rules/"
+    public static func rule(_ id: String) -> String { rules + id + "/" }
     /// One language's search index files (`search/en/index.js`, …).
     public static func searchIndex(_ language: String) -> String { "search/\(language)/" }
 

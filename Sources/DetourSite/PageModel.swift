@@ -2,6 +2,7 @@ import DetourContent
 import DetourLanguages
 import DetourLayout
 import DetourLogs
+import DetourRules
 import DetourTemplates
 import Foundation
 
@@ -397,6 +398,22 @@ struct PageModel: Sendable {
         return helpPage(
             language: language, path: SiteLayout.tag(name), title: "\(name) · \(content.site.name)", inEveryLanguage: false,
             fields: TemplateFields().with("tag", tag))
+    }
+
+    /// A rule's page, in the default language only: its texts are detour's own, in English.
+    func rulePage(_ id: String) -> HelpPage? {
+        guard let explanation = RuleExplanation(id) else { return nil }
+        let rule = RulePageView(explanation: explanation, index: "../")
+        return helpPage(
+            language: content.site.language, path: SiteLayout.rule(id), title: "\(id) · \(content.site.name)", inEveryLanguage: false,
+            fields: TemplateFields().with("rule", rule))
+    }
+
+    /// The list of rules, topic by topic.
+    func rulesPage() -> HelpPage {
+        helpPage(
+            language: content.site.language, path: SiteLayout.rules, title: "Rules · \(content.site.name)", inEveryLanguage: false,
+            fields: TemplateFields().with("rules", RuleListView()))
     }
 
     /// The help site's own 404 page: no canonical URL, links from the site's path.

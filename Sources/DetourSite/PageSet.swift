@@ -1,5 +1,6 @@
 import DetourContent
 import DetourLayout
+import DetourRules
 import Foundation
 
 /// Every file one build writes, and how each is rendered.
@@ -26,6 +27,10 @@ struct PageSet: Sendable {
         case notFound
         /// `templates/snippets/<name>.mustache` → `snippets/<name>`.
         case snippet(String)
+        /// The rule pages (`rules/<id>/`) and their list, when the theme has `rule` and `rules`
+        /// templates: where findings of `detour check` and `build` link.
+        case rule(String)
+        case rules
     }
 
     struct Tag: Sendable {
@@ -37,6 +42,8 @@ struct PageSet: Sendable {
     static let searchTemplate = "search"
     static let notFoundTemplate = "404"
     static let cloudflareTemplate = "cloudflare"
+    static let ruleTemplate = "rule"
+    static let rulesTemplate = "rules"
 
     let content: Content
     var model: PageModel
@@ -101,6 +108,8 @@ struct PageSet: Sendable {
             + content.articles.indices.flatMap { index in languages.map { Job.article(index, language: $0) } }
             + tags.indices.map(Job.tag)
             + templates.names.filter { $0.hasPrefix("snippets/") }.map(Job.snippet)
+            + (content.site.rulePages && templates.has(Self.ruleTemplate) ? RuleBook.all.map { Job.rule($0.id) } : [])
+            + (content.site.rulePages && templates.has(Self.rulesTemplate) ? [.rules] : [])
     }
 
     /// Every language and root a page is rendered from: the default language's pages at the
@@ -144,6 +153,8 @@ struct PageSet: Sendable {
         case .robots: return [SiteLayout.robots]
         case .notFound: return [SiteLayout.notFound]
         case .snippet(let name): return [name]
+        case .rule(let id): return [SiteLayout.file(of: SiteLayout.rule(id))]
+        case .rules: return [SiteLayout.file(of: SiteLayout.rules)]
         }
     }
 
@@ -159,6 +170,8 @@ struct PageSet: Sendable {
         case .tag: "tag"
         case .search: Self.searchTemplate
         case .notFound: Self.notFoundTemplate
+        case .rule: Self.ruleTemplate
+        case .rules: Self.rulesTemplate
         case .styles, .sitemap, .sitemapPart, .robots, .snippet: nil
         }
     }
@@ -221,6 +234,10 @@ struct PageSet: Sendable {
             "User-agent: *\nAllow: /\nSitemap: \(content.site.baseURL)\(SiteLayout.sitemap)\n"
         case .notFound:
             templates.render(Self.notFoundTemplate, model.notFoundPage())
+        case .rule(let id):
+            model.rulePage(id).map { templates.render(Self.ruleTemplate, $0) } ?? ""
+        case .rules:
+            templates.render(Self.rulesTemplate, model.rulesPage())
         }
     }
 }

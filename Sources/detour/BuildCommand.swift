@@ -1,6 +1,7 @@
 import ArgumentParser
 import CMemory
 import DetourLayout
+import DetourRules
 import DetourSite
 import Foundation
 
@@ -66,7 +67,7 @@ struct BuildCommand: ParsableCommand {
         }
         let report = SiteBuilder.build(options)
         if showsProgress { FileHandle.standardError.write("\r\u{1B}[K") }
-        let status = diagnostics.report(report.diagnostics)
+        let status = diagnostics.report(report.diagnostics, catalogue: RuleBook.contentRules, content: content, baseURL: baseURL)
         if report.wroteOutput || report.upToDate || !report.rewritten.isEmpty, status == 0, !quiet, diagnostics.format == .text {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

@@ -2,20 +2,20 @@ import ArgumentParser
 import CMemory
 import DetourApache
 import DetourCaddy
+import DetourContent
 import DetourDiagnostics
 import DetourHAProxy
 import DetourLayout
 import DetourNginx
 import DetourProxyCore
+import DetourRules
 import DetourVarnish
 import Foundation
 
 struct CheckCommand: ParsableCommand {
     /// The servers `detour check` reads, in the order `--list-rules` shows them.
-    static let dialects: [any ProxyDialect.Type] = [
-        NginxChecker.self, CaddyChecker.self, HAProxyChecker.self, ApacheChecker.self, VarnishChecker.self,
-    ]
-    static var catalogue: [RuleDescription] { dialects.flatMap { $0.catalogue } }
+    static var dialects: [any ProxyDialect.Type] { RuleBook.dialects }
+    static var catalogue: [RuleDescription] { RuleBook.checkRules }
 
     static let configuration = CommandConfiguration(
         commandName: "check",
@@ -27,6 +27,8 @@ struct CheckCommand: ParsableCommand {
 
             --pages names detour's generated pages (default \(SiteLayout.defaultPagesFolder) when it exists): every code with a page there should be covered. --map INSTALL_PATH=LOCAL_DIR checks paths the configuration names on the server against a local copy, for example --map /usr/share/detour=public. Where no page the configuration names exists here and no --map is given, the missing-page findings are one error naming the folder and the --map that checks the local build.
 
+            Every finding links its rule's page on the help site of the project it runs in (<base_url>rules/<rule>/, which detour build writes; outside a project, the command that explains it). --explain RULE prints the same explanation offline: what the rule looks for, what visitors get, the configuration it fires on with what detour says of it, and the near miss that works.
+
             Rules (--list-rules prints what visitors get for each):
             \(RuleTable.summaries(catalogue))
             """
@@ -37,6 +39,12 @@ struct CheckCommand: ParsableCommand {
 
     @Flag(help: "Print the rules as a table (id, severity, what visitors would get) and exit.")
     var listRules = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Print what a rule means, with the configuration it fires on, what detour says of it and the near miss that works, and exit; any rule of check or build (nginx.error-page-proxied, markdown.broken-link).",
+            valueName: "RULE"))
+    var explain: String?
 
     @OptionGroup var pageOptions: PageOptions
 
@@ -65,7 +73,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func validate() throws {
-        if listRules { return }
+        if listRules || explain != nil { return }
         // HAProxy reads several files in order (`haproxy -f detour.cfg -f haproxy.cfg`).
         guard (1...2).contains(arguments.count) || (arguments.count > 2 && arguments[0] == HAProxyChecker.name) else {
             throw ValidationError(
@@ -87,6 +95,15 @@ struct CheckCommand: ParsableCommand {
         _ = detour_heap_in_huge_pages(64 << 20)
         if listRules {
             print(RuleTable.markdown(Self.catalogue), terminator: "")
+            return
+        }
+        if let explain {
+            guard let explanation = RuleExplanation(explain) else {
+                let suggestion = RuleBook.closest(to: explain).map { "; did you mean '\($0)'?" } ?? ""
+                throw ValidationError("no rule is named '\(explain)'\(suggestion) (detour check --list-rules lists the servers' rules)")
+            }
+            let page = RuleBook.helpLinks(baseURL: SiteBaseURL.forRulePages(contentRoot: URL(fileURLWithPath: "content"))).url(explain)
+            print(explanation.text(page: page), terminator: "")
             return
         }
         let paths = arguments.count == 1 ? arguments : Array(arguments.dropFirst())

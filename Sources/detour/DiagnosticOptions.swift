@@ -1,5 +1,7 @@
 import ArgumentParser
+import DetourContent
 import DetourDiagnostics
+import DetourRules
 import Foundation
 
 extension DiagnosticFormat: ExpressibleByArgument {}
@@ -27,9 +29,16 @@ struct DiagnosticOptions: ParsableArguments {
     }
 
     /// Prints the findings (text to standard error, JSON and SARIF to standard output) and
-    /// returns the exit status they call for.
-    func report(_ diagnostics: [Diagnostic], catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:]) -> Int32 {
-        let rendered = format.render(diagnostics, toolVersion: Detour.version, catalogue: catalogue, extra: extra, style: style, grouped: !verbose)
+    /// returns the exit status they call for. Each finding links its rule's page on the help
+    /// site of the project whose `content` folder is given (default: ./content), when there is
+    /// one; `baseURL` stands for its site.yml's (`detour build --base-url`).
+    func report(
+        _ diagnostics: [Diagnostic], catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:], content: String = "content",
+        baseURL: String? = nil
+    ) -> Int32 {
+        let help = RuleBook.helpLinks(baseURL: SiteBaseURL.forRulePages(contentRoot: URL(fileURLWithPath: content), publishedAt: baseURL))
+        let rendered = format.render(
+            diagnostics, toolVersion: Detour.version, catalogue: catalogue, extra: extra, style: style, grouped: !verbose, help: help)
         if format == .text {
             if !rendered.isEmpty { FileHandle.standardError.write(rendered) }
         } else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DetourContent
+import DetourRules
 import DetourSite
 import Foundation
 
@@ -67,7 +68,7 @@ struct SnippetCommand: ParsableCommand {
         }
         let options = BuildOptions(content: content, templates: templates)
         let (text, found) = SnippetPrinter.render(server, installPath: installPath.flatMap(SiteConfig.installPath), example: exampleSettings, options: options)
-        let status = diagnostics.report(found)
+        let status = diagnostics.report(found, catalogue: RuleBook.contentRules, content: content)
         if let text { print(text.hasSuffix("\n") ? String(text.dropLast()) : text) }
         if status != 0 || text == nil { throw ExitCode(1) }
     }
