@@ -17,7 +17,7 @@ TEST_PACKAGES = cmark-gfm nginx-light libnginx-mod-stream libnginx-mod-http-head
 # nginx modules Debian packages (nginx-extras' set), the VMODs of varnish-modules, mod_wsgi.
 REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
 
-.PHONY: site test lint format install deb test-install test-deb check-oracle check-real check-logs markdown-differential bench bench-incremental bench-check bench-diagnose bench-search bench-serve bench-verify deps test-deps release synth clean
+.PHONY: site test lint format install deb test-install test-deb check-oracle check-real check-logs markdown-differential bench bench-incremental bench-check bench-diagnose bench-search bench-serve bench-verify bench-backend deps test-deps release synth clean
 
 ## site: build content/ and templates/ into public/, with the debug build the tests share: on a fresh clone it compiles in a fraction of the release build's time, and writes the same files
 site: deps
@@ -117,6 +117,11 @@ bench-verify: deps test-deps release
 bench-serve: deps release synth
 	@scripts/install-packages.sh curl
 	scripts/bench-serve.sh $(ARTICLES)
+
+## bench-backend: detour backend beside nginx serving the same built pages, under wrk at 64 connections: requests per second, p99 latency and the service's peak memory, with their ratios to nginx's
+bench-backend: deps release
+	@scripts/install-packages.sh wrk nginx bc
+	scripts/bench-backend.sh
 
 # The benchmarks time the binary that ships: the one `make install` installs, its Swift runtime
 # linked in (half the start-up time of the dynamically linked one: 3.9 ms against 7.7 ms).

@@ -130,6 +130,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // `detour backend`: a built site's error pages as an HTTP service for ingress controllers
+        // and proxies that forward a failed request's status; answers from memory.
+        .target(
+            name: "DetourBackend",
+            dependencies: [
+                "DetourSupport", "DetourLayout", "DetourSite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // `detour verify`: the real server run on a sandboxed copy of a configuration, with a fake
         // upstream, probed and judged; the one runtime engine.
         .target(
@@ -151,7 +162,7 @@ let package = Package(
             dependencies: [
                 "DetourSupport", "DetourSite", "DetourServe", "DetourInit", "DetourContent", "DetourDiagnostics",
                 "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache", "DetourVarnish", "DetourLogs", "DetourVerify", "DetourRules",
-                "CMemory",
+                "DetourBackend", "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedVersion"]
@@ -192,7 +203,8 @@ let package = Package(
         .testTarget(name: "DetourServeTests", dependencies: ["DetourServe"]),
         .testTarget(name: "DetourVerifyTests", dependencies: ["DetourVerify", "DetourTestSupport"]),
         .testTarget(
-            name: "DetourCLITests", dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourRules", "DetourSearch", "DetourTestSupport"],
+            name: "DetourCLITests",
+            dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourRules", "DetourSearch", "DetourSite", "DetourTestSupport"],
             exclude: ["HTTP2Peer", "SARIF", "SearchProbe", "SearchRelevance", "TLSPeer"]),
     ]
 )

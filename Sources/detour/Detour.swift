@@ -17,11 +17,14 @@ struct Detour: ParsableCommand {
         commandName: "detour",
         abstract: "Branded error pages and a help site for websites behind a reverse proxy.",
         discussion: """
-            detour turns Markdown troubleshooting articles and YAML error-code definitions into self-contained error pages for nginx, Caddy, HAProxy and Apache and a help site, checks that a proxy configuration really serves those pages, and maps error-log lines to the articles that explain them.
+            detour turns Markdown troubleshooting articles and YAML error-code definitions into self-contained error pages for nginx, Caddy, HAProxy and Apache (and, as an HTTP service, for Kubernetes ingress controllers) and a help site, checks that a proxy configuration really serves those pages, and maps error-log lines to the articles that explain them.
 
             Exit status: 0 clean, 1 errors (or warnings with --strict), 2 when detour verify cannot run the server, 64 usage error.
             """,
         version: version,
-        subcommands: [InitCommand.self, BuildCommand.self, ServeCommand.self, SnippetCommand.self, CheckCommand.self, VerifyCommand.self, DiagnoseCommand.self]
+        subcommands: [
+            InitCommand.self, BuildCommand.self, ServeCommand.self, BackendCommand.self, SnippetCommand.self, CheckCommand.self, VerifyCommand.self,
+            DiagnoseCommand.self,
+        ]
     )
 }

@@ -3,7 +3,6 @@ import CMemory
 import DetourServe
 import DetourSite
 import Foundation
-import Synchronization
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,15 +35,10 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535, not \(port)") }
-        var probe = in6_addr()
-        guard inet_pton(AF_INET, bind, &probe) == 1 || inet_pton(AF_INET6, bind, &probe) == 1 else {
-            throw ValidationError("--bind takes an IPv4 or IPv6 address such as 127.0.0.1, not '\(bind)'")
-        }
+        try ServerWait.checkBind(bind, example: "127.0.0.1")
     }
 
-    /// Every other command runs on the main thread, where glibc's main heap serves it fast (a
-    /// root command run as async would move them all onto pool threads, whose heaps grow in
-    /// small steps); serve alone waits here for its server.
+    /// Waits on the main thread for its server (`ServerWait`).
     func run() throws {
         // Pages and index files of megabytes come and go: each mapped alone, and given back.
         _ = detour_map_large_blocks(256 * 1024)
@@ -56,18 +50,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let server = PreviewServer(options: options, bind: bind, port: port, quiet: quiet)
-        let failure = Mutex<(any Error)?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        Task.detached {
-            do {
-                try await server.run()
-            } catch {
-                failure.withLock { $0 = error }
-            }
-            finished.signal()
-        }
-        finished.wait()
-        switch failure.withLock({ $0 }) {
+        switch ServerWait.run({ try await server.run() }) {
         case nil:
             return
         case let failure as PreviewServer.Failure:

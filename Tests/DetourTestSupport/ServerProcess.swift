@@ -34,6 +34,11 @@ public final class ServerProcess {
 
     public var pid: Int32 { process.processIdentifier }
 
+    /// How it exited (its status, or the signal that ended it), once it has.
+    public var exit: (status: Int32, bySignal: Bool)? {
+        process.isRunning ? nil : (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+    }
+
     /// Sends `signal` to the processes `parent` started (PHP-FPM's children, gunicorn's
     /// workers), found by their parent in /proc: a worker that crashes or is killed. Returns
     /// their PIDs.
