@@ -49,9 +49,9 @@ public struct BackendPages: Sendable {
         let defaultLanguage =
             languages.first { language in
                 guard let (status, page) = pages[language]?.first(where: { $0.value["html"] != nil }) else { return false }
-                let html = page["html"].map { $0.bytes(requestID: nil) }
+                let html = page["html"].map { $0.whole }
                 return manager.contents(atPath: errors.appendingPathComponent("\(status).html").path).map { [UInt8]($0) }.map {
-                    PageBody($0, format: "html").bytes(requestID: nil)
+                    PageBody($0, format: "html").whole
                 } == html
             } ?? languages[0]
         self.pages = pages

@@ -80,7 +80,7 @@ struct PageResponder: HTTPResponder {
         let body = pages.pageStatus(for: status).flatMap { pages.page($0, language: language, format: format.name) }
         var fields: HTTPFields = [.contentType: format.contentType, .cacheControl: "no-store", .contentLanguage: language]
         if let seconds = pages.retryAfter(status) { fields[.retryAfter] = String(seconds) }
-        let bytes = body?.bytes(requestID: requestID) ?? Array("Error \(status)\n".utf8)
+        let buffer = body?.buffer(requestID: requestID) ?? ByteBuffer(string: "Error \(status)\n")
         if body == nil { fields[.contentType] = "text/plain; charset=utf-8" }
         metrics.served(BackendMetrics.Key(status: status, format: format.name, language: language))
         let elapsed = ContinuousClock.now - started
@@ -94,9 +94,8 @@ struct PageResponder: HTTPResponder {
             "service_port": ingress["x-service-port"].map { .text(String($0.prefix(16))) },
             "duration_us": .number(Int(elapsed.components.attoseconds / 1_000_000_000_000) + Int(elapsed.components.seconds) * 1_000_000),
         ])
-        let buffer = request.method == .head ? ByteBuffer() : ByteBuffer(bytes: bytes)
-        if request.method == .head { fields[.contentLength] = String(bytes.count) }
-        return Response(status: HTTPResponse.Status(code: status), headers: fields, body: .init(byteBuffer: buffer))
+        if request.method == .head { fields[.contentLength] = String(buffer.readableBytes) }
+        return Response(status: HTTPResponse.Status(code: status), headers: fields, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : buffer))
     }
 
     private func text(_ text: String, status: HTTPResponse.Status) -> Response {

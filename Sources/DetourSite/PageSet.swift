@@ -25,7 +25,8 @@ struct PageSet: Sendable {
         case sitemapPart(Int)
         case robots
         case notFound
-        /// `templates/snippets/<name>.mustache` → `snippets/<name>`.
+        /// `templates/snippets/<name>.mustache` → `snippets/<name>`, and the Kubernetes manifests
+        /// `templates/kubernetes/<name>.mustache` → `kubernetes/<name>`.
         case snippet(String)
         /// The rule pages (`rules/<id>/`) and their list, when the theme has `rule` and `rules`
         /// templates: where findings of `detour check` and `build` link.
@@ -107,7 +108,7 @@ struct PageSet: Sendable {
             // An article's pages one after another, so its body is let go soon after it is rendered.
             + content.articles.indices.flatMap { index in languages.map { Job.article(index, language: $0) } }
             + tags.indices.map(Job.tag)
-            + templates.names.filter { $0.hasPrefix("snippets/") }.map(Job.snippet)
+            + templates.names.filter { $0.hasPrefix("snippets/") || $0.hasPrefix("kubernetes/") }.map(Job.snippet)
             + (content.site.rulePages && templates.has(Self.ruleTemplate) ? RuleBook.all.map { Job.rule($0.id) } : [])
             + (content.site.rulePages && templates.has(Self.rulesTemplate) ? [.rules] : [])
     }

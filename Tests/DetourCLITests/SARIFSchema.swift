@@ -5,14 +5,21 @@ import XCTest
 /// SARIF 2.1.0's schema (`SARIF/sarif-schema-2.1.0.json`, written by `scripts/sarif-schema.py`)
 /// asked through `jsonschema` from PyPI, which `make test-deps` installs.
 enum SARIFSchema {
-    /// The reports that do not validate, each with its first errors; none is a pass.
-    static func invalid(_ reports: [(String, String)]) throws -> [String] {
+    /// Where `make test-deps` installs `jsonschema` from PyPI, for PYTHONPATH; a skip without it
+    /// (a failure under CI=true).
+    static func jsonschemaLibrary() throws -> URL {
         let library = Repository.root.appendingPathComponent(".build-python/jsonschema")
         guard FileManager.default.fileExists(atPath: library.appendingPathComponent("jsonschema").path) else {
             let message = "jsonschema is not in .build-python (make test-deps installs it)"
             if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail(message + " (required under CI=true)") }
             throw XCTSkip(message)
         }
+        return library
+    }
+
+    /// The reports that do not validate, each with its first errors; none is a pass.
+    static func invalid(_ reports: [(String, String)]) throws -> [String] {
+        let library = try SARIFSchema.jsonschemaLibrary()
         let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SARIF/sarif-schema-2.1.0.json")
         let script = """
             import json, sys, jsonschema
