@@ -29,7 +29,7 @@ struct PageResponder: HTTPResponder {
         init(_ headers: HTTPFields) {
             for field in headers {
                 let name = field.name.canonicalName
-                // The first of a repeated header counts, as nginx takes the first.
+                // The first of a repeated header counts.
                 if Self.names.contains(name), values[name] == nil { values[name] = field.value }
             }
         }

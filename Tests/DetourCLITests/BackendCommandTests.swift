@@ -104,7 +104,7 @@ final class BackendCommandTests: XCTestCase {
             XCTAssertEqual(answer.status, 400, "X-Code '\(code)'")
             XCTAssertTrue(answer.body.contains("X-Code must be an error status from 400 to 599"), answer.body)
         }
-        // nginx takes the first of a repeated header, and so does the service.
+        // The first of a repeated header counts.
         XCTAssertEqual(service.get("/", [("X-Code", "503"), ("X-Code", "200")])?.status, 503)
         for path in ["/../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/errors/../../public/index.html", "/502.html/../../index.html", "/502.php", "//502"]
         {
