@@ -116,7 +116,7 @@ let package = Package(
             name: "DetourRules",
             dependencies: [
                 "DetourSupport", "DetourDiagnostics", "DetourLayout", "DetourProxyCore", "DetourNginx", "DetourCaddy", "DetourHAProxy", "DetourApache",
-                "DetourVarnish", "DetourCodeBlockCheck",
+                "DetourVarnish", "DetourCodeBlockCheck", "DetourLogs",
             ],
             plugins: ["EmbedRuleExamples"]
         ),

@@ -23,7 +23,7 @@ struct PageBody: Sendable {
         switch format {
         case "html":
             let marker = Array(SnippetTarget.requestReferenceMarkup.utf8)
-            if let start = firstIndex(of: marker, in: bytes) { return (Array(bytes[..<start]), Array(bytes[(start + marker.count)...])) }
+            if let found = bytes.firstRange(of: marker) { return (Array(bytes[..<found.lowerBound]), Array(bytes[found.upperBound...])) }
         case "json":
             if let brace = bytes.lastIndex(of: UInt8(ascii: "}")) {
                 var end = brace
@@ -53,15 +53,5 @@ struct PageBody: Sendable {
         case "json": ",\n  \"request_id\": \(JSONString.quoted(requestID, .document))"
         default: "Reference: \(requestID)\n"
         }
-    }
-
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard let first = needle.first, haystack.count >= needle.count else { return nil }
-        var index = 0
-        while index <= haystack.count - needle.count {
-            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }

@@ -83,7 +83,6 @@ struct PageResponder: HTTPResponder {
         let buffer = body?.buffer(requestID: requestID) ?? ByteBuffer(string: "Error \(status)\n")
         if body == nil { fields[.contentType] = "text/plain; charset=utf-8" }
         metrics.served(BackendMetrics.Key(status: status, format: format.name, language: language))
-        let elapsed = ContinuousClock.now - started
         log.write([
             "status": .number(status), "format": .text(format.name), "language": .text(language),
             "request_id": requestID.map { .text($0) },
@@ -92,10 +91,15 @@ struct PageResponder: HTTPResponder {
             "ingress": ingress["x-ingress-name"].map { .text(String($0.prefix(253))) },
             "service": ingress["x-service-name"].map { .text(String($0.prefix(253))) },
             "service_port": ingress["x-service-port"].map { .text(String($0.prefix(16))) },
-            "duration_us": .number(Int(elapsed.components.attoseconds / 1_000_000_000_000) + Int(elapsed.components.seconds) * 1_000_000),
+            "duration_us": .number(Self.microseconds(since: started)),
         ])
         if request.method == .head { fields[.contentLength] = String(buffer.readableBytes) }
         return Response(status: HTTPResponse.Status(code: status), headers: fields, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : buffer))
+    }
+
+    private static func microseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = (ContinuousClock.now - start).components
+        return Int(elapsed.seconds) * 1_000_000 + Int(elapsed.attoseconds / 1_000_000_000_000)
     }
 
     private func text(_ text: String, status: HTTPResponse.Status) -> Response {

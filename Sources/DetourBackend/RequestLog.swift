@@ -11,11 +11,11 @@ struct RequestLog: Sendable {
 
     var enabled: Bool
 
-    /// Fields whose value is nil are left out.
-    func write(_ fields: KeyValuePairs<String, Value?>) {
+    /// Fields whose value is nil are left out; with the log off, none is even made.
+    func write(_ fields: @autoclosure () -> KeyValuePairs<String, Value?>) {
         guard enabled else { return }
         var line = "{"
-        for (key, value) in fields {
+        for (key, value) in fields() {
             guard let value else { continue }
             if line.count > 1 { line += "," }
             line += "\"\(key)\":"

@@ -51,7 +51,12 @@ public struct TerminalStyle: Sendable {
     /// A help line: a URL as a link where links are on; a command stays as written.
     func help(_ text: String) -> String {
         guard links, text.hasPrefix("http") else { return text }
-        return "\u{1B}]8;;\(text)\u{1B}\\\(text)\u{1B}]8;;\u{1B}\\"
+        return Self.link(text, to: text)
+    }
+
+    /// `text` as an OSC 8 hyperlink to `url`.
+    private static func link(_ text: String, to url: String) -> String {
+        "\u{1B}]8;;\(url)\u{1B}\\\(text)\u{1B}]8;;\u{1B}\\"
     }
 
     /// `path:line:col`, bold, and a link to the file where links are on.
@@ -59,6 +64,6 @@ public struct TerminalStyle: Sendable {
         let text = bold(location.description)
         guard links else { return text }
         let url = location.path.hasPrefix("/") ? URL(fileURLWithPath: location.path) : base.appendingPathComponent(location.path)
-        return "\u{1B}]8;;\(url.standardizedFileURL.absoluteString)\u{1B}\\\(text)\u{1B}]8;;\u{1B}\\"
+        return Self.link(text, to: url.standardizedFileURL.absoluteString)
     }
 }

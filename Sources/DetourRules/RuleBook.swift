@@ -3,6 +3,7 @@ import DetourCaddy
 import DetourDiagnostics
 import DetourHAProxy
 import DetourLayout
+import DetourLogs
 import DetourNginx
 import DetourProxyCore
 import DetourSupport
@@ -31,15 +32,13 @@ public enum RuleBook {
     /// What `detour build` reports about content, templates and the output.
     public static let contentRules: [RuleDescription] = ContentRules.all
 
+    /// The servers' rules, one topic each in `dialects`' order, then the content's.
     public static let topics: [Topic] =
-        [
-            Topic(name: NginxChecker.name, title: "nginx", rules: NginxChecker.catalogue),
-            Topic(name: CaddyChecker.name, title: "Caddy", rules: CaddyChecker.catalogue),
-            Topic(name: HAProxyChecker.name, title: "HAProxy", rules: HAProxyChecker.catalogue),
-            Topic(name: ApacheChecker.name, title: "Apache", rules: ApacheChecker.catalogue),
-            Topic(name: VarnishChecker.name, title: "Varnish", rules: VarnishChecker.catalogue),
-            Topic(name: "content", title: "Content, templates and the build", rules: ContentRules.all),
-        ]
+        dialects.map { Topic(name: $0.name, title: LogConfirmation.name($0.name), rules: $0.catalogue) }
+        + [Topic(name: contentTopic, title: "Content, templates and the build", rules: ContentRules.all)]
+
+    /// The topic of `detour build`'s rules.
+    public static let contentTopic = "content"
 
     public static let all: [RuleDescription] = topics.flatMap(\.rules)
 

@@ -8,14 +8,15 @@ public struct RuleExplanation: Sendable {
     public static let longestShown = 4096
 
     public var rule: RuleDescription
-    public var topic: String
+    /// The topic it is listed under: its server's, or the content's.
+    public var topic: RuleBook.Topic
     public var hit: RuleExample?
     public var nearMiss: RuleExample?
 
     public init?(_ id: String) {
         guard let rule = RuleBook.rule(id), let topic = RuleBook.topic(of: id) else { return nil }
         self.rule = rule
-        self.topic = topic.title
+        self.topic = topic
         hit = RuleExample.hit(of: id)
         nearMiss = RuleExample.nearMiss(of: id)
     }
@@ -32,7 +33,7 @@ public struct RuleExplanation: Sendable {
     }
 
     /// What the consequence tells: what visitors get of a server's rule, what the build does of a content one.
-    public var consequenceHeading: String { RuleBook.topic(of: rule.id)?.name == "content" ? "What happens" : "What visitors get" }
+    public var consequenceHeading: String { topic.name == RuleBook.contentTopic ? "What happens" : "What visitors get" }
 
     /// The file as shown: its text, or its size where it is too long to read in a terminal.
     public static func shown(_ file: RuleExample.File) -> String {
@@ -42,7 +43,7 @@ public struct RuleExplanation: Sendable {
     /// Plain text for a terminal, indented blocks for configuration and output as
     /// `rustc --explain` prints them; `page` is the rule's page on the help site, when known.
     public func text(page: String?) -> String {
-        var out = "\(rule.id) (\(rule.severity.rawValue), \(topic))\n\n\(sentence)\n\n"
+        var out = "\(rule.id) (\(rule.severity.rawValue), \(topic.title))\n\n\(sentence)\n\n"
         out += "\(consequenceHeading): \(consequenceSentence)\n"
         if let hit {
             out += "\nA configuration it fires on:\n"

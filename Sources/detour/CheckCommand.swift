@@ -2,7 +2,6 @@ import ArgumentParser
 import CMemory
 import DetourApache
 import DetourCaddy
-import DetourContent
 import DetourDiagnostics
 import DetourHAProxy
 import DetourLayout
@@ -102,7 +101,7 @@ struct CheckCommand: ParsableCommand {
                 let suggestion = RuleBook.closest(to: explain).map { "; did you mean '\($0)'?" } ?? ""
                 throw ValidationError("no rule is named '\(explain)'\(suggestion) (detour check --list-rules lists the servers' rules)")
             }
-            let page = RuleBook.helpLinks(baseURL: SiteBaseURL.forRulePages(contentRoot: URL(fileURLWithPath: "content"))).url(explain)
+            let page = DiagnosticOptions.helpLinks().url(explain)
             print(explanation.text(page: page), terminator: "")
             return
         }

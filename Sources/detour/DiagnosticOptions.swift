@@ -36,7 +36,7 @@ struct DiagnosticOptions: ParsableArguments {
         _ diagnostics: [Diagnostic], catalogue: [RuleDescription] = [], extra: [String: any Encodable & Sendable] = [:], content: String = "content",
         baseURL: String? = nil
     ) -> Int32 {
-        let help = RuleBook.helpLinks(baseURL: SiteBaseURL.forRulePages(contentRoot: URL(fileURLWithPath: content), publishedAt: baseURL))
+        let help = Self.helpLinks(content: content, baseURL: baseURL)
         let rendered = format.render(
             diagnostics, toolVersion: Detour.version, catalogue: catalogue, extra: extra, style: style, grouped: !verbose, help: help)
         if format == .text {
@@ -46,6 +46,14 @@ struct DiagnosticOptions: ParsableArguments {
         }
         let failed = diagnostics.hasErrors || (strict && diagnostics.contains { $0.severity == .warning })
         return failed ? 1 : 0
+    }
+}
+
+extension DiagnosticOptions {
+    /// Where the rules are explained: the rule pages of the project whose `content` folder is
+    /// given, published at its site.yml's base_url or at `baseURL`.
+    static func helpLinks(content: String = "content", baseURL: String? = nil) -> HelpLinks {
+        RuleBook.helpLinks(baseURL: SiteBaseURL.forRulePages(contentRoot: URL(fileURLWithPath: content), publishedAt: baseURL))
     }
 }
 

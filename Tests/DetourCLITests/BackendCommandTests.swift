@@ -12,9 +12,7 @@ final class BackendCommandTests: XCTestCase {
     private var service: PageServiceRun!
 
     override func setUpWithError() throws {
-        folder = try SampleSite.shipped()
-        XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: folder.url).status, 0)
-        service = try PageServiceRun(site: folder.url)
+        (folder, service) = try PageServiceRun.overShippedSite()
     }
 
     override func tearDown() {
@@ -229,9 +227,7 @@ final class BackendCommandTests: XCTestCase {
         XCTAssertTrue(LoopbackPort.waitUntilOpen(appPort, while: { app.isRunning }), app.errorLog)
         defer { app.stop() }
         func get(_ path: String, _ headers: [(String, String)]) -> PageServiceRun.Answer? {
-            var request = "GET \(path) HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n"
-            for (name, value) in headers { request += "\(name): \(value)\r\n" }
-            return LoopbackPort.exchange(nginxPort, request + "\r\n").flatMap(PageServiceRun.parse)
+            PageServiceRun.send(to: nginxPort, path, headers, host: "shop.test")
         }
         for language in languages {
             let down = try XCTUnwrap(get("/cart", [("Accept-Language", language), ("Accept", "text/html")]))

@@ -10,9 +10,7 @@ final class BackendProxyTests: XCTestCase {
     private var service: PageServiceRun!
 
     override func setUpWithError() throws {
-        folder = try SampleSite.shipped()
-        XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: folder.url).status, 0)
-        service = try PageServiceRun(site: folder.url)
+        (folder, service) = try PageServiceRun.overShippedSite()
     }
 
     override func tearDown() {
@@ -29,9 +27,7 @@ final class BackendProxyTests: XCTestCase {
     }
 
     private func get(_ port: Int, _ path: String, _ headers: [(String, String)]) -> PageServiceRun.Answer? {
-        var request = "GET \(path) HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n"
-        for (name, value) in headers { request += "\(name): \(value)\r\n" }
-        return LoopbackPort.exchange(port, request + "\r\n").flatMap(PageServiceRun.parse)
+        PageServiceRun.send(to: port, path, headers, host: "shop.test")
     }
 
     func testCaddyForwardsTheErrorsStatusAndChromiumShowsThePage() throws {

@@ -1,3 +1,4 @@
+import DetourSite
 import DetourTestSupport
 import Foundation
 import XCTest
@@ -24,7 +25,7 @@ final class KubernetesManifestTests: XCTestCase {
     private var replacedStatuses: [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("public/errors/en").path)) ?? []
         let statuses: [Int] = files.compactMap { $0.hasSuffix(".html") ? Int($0.dropLast(5)) : nil }
-        return statuses.filter { $0 >= 500 || $0 == 408 || $0 == 413 }.sorted().map { String($0) }
+        return statuses.filter(SnippetTarget.replacedFromUpstream).sorted().map { String($0) }
     }
 
     /// The Containerfile's `ENTRYPOINT [...]` and `USER uid:gid`.

@@ -14,6 +14,14 @@ final class PageServiceRun {
     let port = LoopbackPort.free()
     let server: ServerProcess
 
+    /// The service over a build of the repository's shipped content, in a folder of its own
+    /// (the caller removes it).
+    static func overShippedSite() throws -> (folder: TemporaryFolder, service: PageServiceRun) {
+        let folder = try SampleSite.shipped()
+        XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: folder.url).status, 0)
+        return (folder, try PageServiceRun(site: folder.url))
+    }
+
     init(site: URL, extra: [String] = []) throws {
         server = try ServerProcess(
             executable: Repository.detourExecutable, ["backend", "--bind", "127.0.0.1", "--port", String(port)] + extra, in: site,
@@ -23,12 +31,16 @@ final class PageServiceRun {
 
     func stop() { server.stop() }
 
-    /// One request on its own connection; headers as written, repeated names allowed.
+    /// One request to the service on its own connection; headers as written, repeated names allowed.
     func get(_ path: String, _ headers: [(String, String)] = [], method: String = "GET") -> Answer? {
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: pages.test\r\nConnection: close\r\n"
+        Self.send(to: port, path, headers, method: method)
+    }
+
+    /// The same to whatever listens on `port` (a proxy in front of the service).
+    static func send(to port: Int, _ path: String, _ headers: [(String, String)], method: String = "GET", host: String = "pages.test") -> Answer? {
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
-        guard let raw = LoopbackPort.exchange(port, request + "\r\n") else { return nil }
-        return Self.parse(raw)
+        return LoopbackPort.exchange(port, request + "\r\n").flatMap(parse)
     }
 
     static func parse(_ raw: String) -> Answer? {

@@ -32,7 +32,7 @@ struct RulePageView: TemplateValue {
     var templateData: TemplateData {
         let rule = explanation.rule
         return TemplateFields()
-            .with("id", rule.id).with("severity", rule.severity.rawValue).with("topic", explanation.topic)
+            .with("id", rule.id).with("severity", rule.severity.rawValue).with("topic", explanation.topic.title)
             .with("summary", rule.summary).with("sentence", explanation.sentence)
             .with("consequenceHeading", explanation.consequenceHeading).with("consequence", explanation.consequenceSentence)
             .with("hit", explanation.hit.map(Example.init)).with("nearMiss", explanation.nearMiss.map(Example.init))
