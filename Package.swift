@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
         // `detour verify` only: probes over TLS, and the sandbox's throwaway certificate.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
@@ -131,14 +132,15 @@ let package = Package(
             ]
         ),
         // `detour backend`: a built site's error pages as an HTTP service for ingress controllers
-        // and proxies that forward a failed request's status; answers from memory.
+        // and proxies that forward a failed request's status; answers from memory on plain SwiftNIO.
         .target(
             name: "DetourBackend",
             dependencies: [
                 "DetourSupport", "DetourLayout", "DetourSite",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
         // `detour verify`: the real server run on a sandboxed copy of a configuration, with a fake

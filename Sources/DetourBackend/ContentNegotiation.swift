@@ -1,5 +1,3 @@
-import Foundation
-
 /// The format and language a request asks for, as `Accept` and `Accept-Language` weigh them
 /// (RFC 9110 §12.5): the highest quality wins, a more specific range over a wider one, the
 /// server's order (HTML, JSON, text; the default language) on a tie.
@@ -9,20 +7,35 @@ enum ContentNegotiation {
         var quality: Double
     }
 
-    /// `text/html;q=0.9, */*;q=0.1` → its ranges, lowercased, with their qualities.
+    /// `text/html;q=0.9, */*;q=0.1` → its ranges, lowercased, with their qualities. Read byte by
+    /// byte: it runs for every request, and a header is ASCII when it is anything we answer.
     static func ranges(_ header: String) -> [Range] {
-        header.split(separator: ",").prefix(64).compactMap { part in
-            let pieces = part.split(separator: ";")
-            guard let first = pieces.first else { return nil }
-            let value = first.trimmingCharacters(in: .whitespaces).lowercased()
-            guard !value.isEmpty else { return nil }
+        var ranges: [Range] = []
+        for part in header.utf8.split(separator: UInt8(ascii: ","), maxSplits: 64) {
+            var pieces = part.split(separator: UInt8(ascii: ";"))[...]
+            guard let first = pieces.popFirst(), case let value = lowercased(trimmed(first)), !value.isEmpty else { continue }
             var quality = 1.0
-            for parameter in pieces.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if pair.count == 2, pair[0].lowercased() == "q", let number = Double(pair[1]), (0...1).contains(number) { quality = number }
+            for parameter in pieces {
+                let pair = parameter.split(separator: UInt8(ascii: "="), maxSplits: 1)
+                guard pair.count == 2, lowercased(trimmed(pair[0])) == "q", let number = Double(String(decoding: trimmed(pair[1]), as: UTF8.self)),
+                    (0...1).contains(number)
+                else { continue }
+                quality = number
             }
-            return Range(value: value, quality: quality)
+            ranges.append(Range(value: value, quality: quality))
+            if ranges.count == 64 { break }
         }
+        return ranges
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let start = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return bytes[bytes.endIndex...] }
+        return bytes[start...last]
+    }
+
+    private static func lowercased(_ bytes: Substring.UTF8View.SubSequence) -> String {
+        String(decoding: bytes.lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The media types each format answers: its own, and the plain JSON type for problem details.

@@ -1,14 +1,12 @@
 import DetourSite
-import Foundation
-import Hummingbird
 import NIOCore
+import NIOHTTP1
 
 /// Answers each request of the page service from memory: the page for the asked status with
 /// that status, in the negotiated format and language, never cached; the health, readiness
 /// and metrics endpoints; a 400 with its reason for a status header that is no error status.
-struct PageResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-
+/// Synchronous: it runs on the connection's event loop.
+struct PageResponder: Sendable {
     let pages: BackendPages
     let metrics: BackendMetrics
     let log: RequestLog
@@ -18,83 +16,65 @@ struct PageResponder: HTTPResponder {
         (format.name, format.name == "json" ? [format.mediaType, "application/json"] : [format.mediaType])
     }
 
-    /// The headers ingress-nginx sends the default backend, read in one pass over the request's.
-    struct IngressHeaders {
-        var values: [String: String] = [:]
-
-        static let names: Set<String> = [
-            "x-code", "x-format", "x-request-id", "x-original-uri", "x-namespace", "x-ingress-name", "x-service-name", "x-service-port",
-        ]
-
-        init(_ headers: HTTPFields) {
-            for field in headers {
-                let name = field.name.canonicalName
-                // The first of a repeated header counts.
-                if Self.names.contains(name), values[name] == nil { values[name] = field.value }
-            }
-        }
-
-        subscript(_ name: String) -> String? { values[name] }
-    }
-
-    func respond(to request: Request, context: Context) async throws -> Response {
+    /// `negotiated` is the connection's event loop's memory of negotiations.
+    func respond(to head: HTTPRequestHead, negotiated: NegotiationCache) -> PageAnswer {
         let started = ContinuousClock.now
-        let headers = request.headers
-        let ingress = IngressHeaders(headers)
-        let asked = PageRequest.read(path: request.uri.path, code: ingress["x-code"])
-        switch asked {
+        let ingress = IngressHeaders(head.headers)
+        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? head.uri
+        var status = 404
+        var named: String?
+        switch PageRequest.read(path: path, code: ingress.code) {
         case .health, .ready:
-            return text("ok\n", status: .ok)
+            return text("ok\n", status: 200)
         case .metrics:
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition)))
+            return PageAnswer(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+                body: ByteBuffer(string: metrics.exposition))
         case .invalid(let reason):
             metrics.refused()
-            log.write(["status": .number(400), "error": .text(reason), "request_id": Self.safeID(ingress["x-request-id"]).map { .text($0) }])
-            return text(reason + "\n", status: .badRequest)
-        case .page, .notFound:
+            log.write(["status": .number(400), "error": .text(reason), "request_id": Self.safeID(ingress.requestID).map { .text($0) }])
+            return text(reason + "\n", status: 400)
+        case .notFound:
             break
-        }
-        var status = 404
-        var fileExtension: String?
-        if case .page(let asked, let ext) = asked {
+        case .page(let asked, nil):
             status = asked
-            fileExtension = ext
-        }
-        // An extension names the format outright; an unknown one is no page of ours.
-        var formatName = ContentNegotiation.format(accept: ingress["x-format"] ?? headers[.accept], formats: Self.formats)
-        if let fileExtension {
-            guard let named = BackendPages.formats.first(where: { $0.fileExtension == fileExtension }) else {
-                return answer(status: 404, format: formatName, ingress: ingress, request: request, started: started)
+        case .page(let asked, let fileExtension?):
+            // An extension names the format outright; an unknown one is no page of ours.
+            if let format = BackendPages.formats.first(where: { $0.fileExtension == fileExtension }) {
+                status = asked
+                named = format.name
             }
-            formatName = named.name
         }
-        return answer(status: status, format: formatName, ingress: ingress, request: request, started: started)
+        let accept = ingress.format ?? head.headers.first(name: "accept") ?? ""
+        let format = named ?? negotiated.format(accept: accept) { ContentNegotiation.format(accept: $0, formats: Self.formats) }
+        let language = negotiated.language(acceptLanguage: head.headers.first(name: "accept-language") ?? "") { [pages] in
+            ContentNegotiation.language(acceptLanguage: $0, languages: pages.languages)
+        }
+        return answer(status: status, format: format, language: language, ingress: ingress, started: started)
     }
 
-    private func answer(status: Int, format formatName: String, ingress: IngressHeaders, request: Request, started: ContinuousClock.Instant) -> Response {
-        let language = ContentNegotiation.language(acceptLanguage: request.headers[.acceptLanguage], languages: pages.languages)
-        let requestID = Self.safeID(ingress["x-request-id"])
+    private func answer(status: Int, format formatName: String, language: String, ingress: IngressHeaders, started: ContinuousClock.Instant) -> PageAnswer {
+        let requestID = Self.safeID(ingress.requestID)
         let format = BackendPages.formats.first { $0.name == formatName } ?? BackendPages.formats[0]
         let body = pages.pageStatus(for: status).flatMap { pages.page($0, language: language, format: format.name) }
-        var fields: HTTPFields = [.contentType: format.contentType, .cacheControl: "no-store", .contentLanguage: language]
-        if let seconds = pages.retryAfter(status) { fields[.retryAfter] = String(seconds) }
+        var headers = [
+            (name: "Content-Type", value: body == nil ? "text/plain; charset=utf-8" : format.contentType), ("Cache-Control", "no-store"),
+            ("Content-Language", language),
+        ]
+        if let seconds = pages.retryAfter(status) { headers.append(("Retry-After", String(seconds))) }
         let buffer = body?.buffer(requestID: requestID) ?? ByteBuffer(string: "Error \(status)\n")
-        if body == nil { fields[.contentType] = "text/plain; charset=utf-8" }
         metrics.served(BackendMetrics.Key(status: status, format: format.name, language: language))
         log.write([
             "status": .number(status), "format": .text(format.name), "language": .text(language),
             "request_id": requestID.map { .text($0) },
-            "original_uri": ingress["x-original-uri"].map { .text(String($0.prefix(2048))) },
-            "namespace": ingress["x-namespace"].map { .text(String($0.prefix(253))) },
-            "ingress": ingress["x-ingress-name"].map { .text(String($0.prefix(253))) },
-            "service": ingress["x-service-name"].map { .text(String($0.prefix(253))) },
-            "service_port": ingress["x-service-port"].map { .text(String($0.prefix(16))) },
+            "original_uri": ingress.originalURI.map { .text(String($0.prefix(2048))) },
+            "namespace": ingress.namespace.map { .text(String($0.prefix(253))) },
+            "ingress": ingress.ingressName.map { .text(String($0.prefix(253))) },
+            "service": ingress.serviceName.map { .text(String($0.prefix(253))) },
+            "service_port": ingress.servicePort.map { .text(String($0.prefix(16))) },
             "duration_us": .number(Self.microseconds(since: started)),
         ])
-        if request.method == .head { fields[.contentLength] = String(buffer.readableBytes) }
-        return Response(status: HTTPResponse.Status(code: status), headers: fields, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : buffer))
+        return PageAnswer(status: status, headers: headers, body: buffer)
     }
 
     private static func microseconds(since start: ContinuousClock.Instant) -> Int {
@@ -102,10 +82,8 @@ struct PageResponder: HTTPResponder {
         return Int(elapsed.seconds) * 1_000_000 + Int(elapsed.attoseconds / 1_000_000_000_000)
     }
 
-    private func text(_ text: String, status: HTTPResponse.Status) -> Response {
-        Response(
-            status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: text)))
+    private func text(_ text: String, status: Int) -> PageAnswer {
+        PageAnswer(status: status, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: ByteBuffer(string: text))
     }
 
     /// A request ID as shown on the page: letters, digits and `-_.:`, at most 128 of them; any

@@ -124,6 +124,36 @@ final class BackendCommandTests: XCTestCase {
         XCTAssertTrue(service.server.isRunning, service.server.log)
     }
 
+    func testRequestsOnOneConnectionAreAnsweredInTheOrderAsked() throws {
+        // Three requests written at once on a kept-alive connection: a page, a HEAD, then the last
+        // one closing it. Each answer carries its own status, length and language, in order.
+        let request =
+            "GET / HTTP/1.1\r\nHost: pages.test\r\nX-Code: 502\r\nAccept-Language: fr\r\n\r\n"
+            + "HEAD /503 HTTP/1.1\r\nHost: pages.test\r\nAccept-Language: de\r\n\r\n"
+            + "GET /504.json HTTP/1.1\r\nHost: pages.test\r\nConnection: close\r\n\r\n"
+        let raw = try XCTUnwrap(LoopbackPort.exchange(service.port, request))
+        let heads = raw.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").filter { $0.hasPrefix("HTTP/1.1 ") }
+        XCTAssertEqual(heads, ["HTTP/1.1 502 Bad Gateway", "HTTP/1.1 503 Service Unavailable", "HTTP/1.1 504 Gateway Timeout"], raw)
+        let french = try built("fr", 502, "html")
+        XCTAssertTrue(raw.contains("Content-Length: \(french.utf8.count)\r\n\r\n" + french + "HTTP/1.1 503"), "the page, then the next answer")
+        XCTAssertTrue(raw.contains("Content-Length: \(try built("de", 503, "html").utf8.count)\r\n\r\nHTTP/1.1 504"), "HEAD: a length, no body")
+        XCTAssertTrue(raw.hasSuffix(try built("en", 504, "json")), raw)
+        // HTTP/1.0 closes unless it asks to keep the connection.
+        let old = try XCTUnwrap(LoopbackPort.exchange(service.port, "GET /502 HTTP/1.0\r\n\r\n"))
+        XCTAssertTrue(old.hasPrefix("HTTP/1.0 502 Bad Gateway\r\n"), old)
+        XCTAssertTrue(old.contains("\r\nConnection: close\r\n"), old)
+    }
+
+    func testNegotiationStaysRightPastWhatTheServiceRemembers() throws {
+        // More distinct Accept-Language values than the service keeps per event loop (512, its
+        // NegotiationCache.limit): each still gets its own answer.
+        for number in 0..<600 {
+            let language = ["fr", "de", "ja"][number % 3]
+            let answer = try XCTUnwrap(service.get("/502.txt", [("Accept-Language", "\(language);q=0.\(number % 9 + 1), x-\(number);q=0.05")]))
+            XCTAssertEqual(answer.headers["content-language"], language, "value \(number)")
+        }
+    }
+
     func testHealthReadinessMetricsAndOneJSONLinePerRequest() throws {
         XCTAssertEqual(service.get("/healthz")?.status, 200)
         XCTAssertEqual(service.get("/readyz")?.status, 200)
