@@ -1,6 +1,7 @@
 import DetourContent
 import DetourLayout
 import DetourRules
+import DetourYAML
 import Foundation
 
 /// Every file one build writes, and how each is rendered.
@@ -45,6 +46,8 @@ struct PageSet: Sendable {
     static let cloudflareTemplate = "cloudflare"
     static let ruleTemplate = "rule"
     static let rulesTemplate = "rules"
+    /// Kubernetes manifests: snippets whose model also holds pages (`snippetFields`).
+    static let kubernetesFolder = "kubernetes/"
 
     let content: Content
     var model: PageModel
@@ -108,7 +111,7 @@ struct PageSet: Sendable {
             // An article's pages one after another, so its body is let go soon after it is rendered.
             + content.articles.indices.flatMap { index in languages.map { Job.article(index, language: $0) } }
             + tags.indices.map(Job.tag)
-            + templates.names.filter { $0.hasPrefix("snippets/") || $0.hasPrefix("kubernetes/") }.map(Job.snippet)
+            + templates.names.filter { $0.hasPrefix("snippets/") || $0.hasPrefix(Self.kubernetesFolder) }.map(Job.snippet)
             + (content.site.rulePages && templates.has(Self.ruleTemplate) ? RuleBook.all.map { Job.rule($0.id) } : [])
             + (content.site.rulePages && templates.has(Self.rulesTemplate) ? [.rules] : [])
     }
@@ -196,6 +199,25 @@ struct PageSet: Sendable {
         }
     }
 
+    /// A snippet's model; a Kubernetes manifest's also holds the pages a proxy keeps in its own
+    /// configuration (Envoy Gateway's ConfigMaps): the default language's HTML page of each
+    /// status replaced from an upstream, as a YAML scalar with each `%` doubled, since Envoy reads
+    /// a custom response's body as a format string whose `%` starts a command.
+    private func snippetFields(_ name: String, with templates: TemplateSet) -> [String: Any] {
+        var fields = SnippetModel(content: content, installPath: content.site.installPath).dictionary()
+        guard name.hasPrefix(Self.kubernetesFolder) else { return fields }
+        fields["upstreamPages"] = content.codes.filter { $0.generatesPage && SnippetTarget.replacedFromUpstream($0.status) }.map { code -> [String: Any] in
+            let page = renderErrorPage(code, language: content.site.language, format: .html, with: templates)
+            var entry: [String: Any] = [
+                "status": code.status, "contentType": OutputFormat.html.contentType,
+                "envoyBody": YAMLScalar.doubleQuoted(page.replacingOccurrences(of: "%", with: "%%")),
+            ]
+            entry["retryAfter"] = code.retryAfter
+            return entry
+        }
+        return fields
+    }
+
     /// A job whose file is written in pieces as they are made rather than held whole (a
     /// sitemap's `<urlset>`, up to 50 MB); nil for every other job, which `render` makes.
     func pieces(of job: Job) -> (((String) throws -> Void) throws -> Void)? {
@@ -225,7 +247,7 @@ struct PageSet: Sendable {
         case .styles:
             templates.render("style.css", TemplateFields().with("site", model.site(root: "")))
         case .snippet(let name):
-            templates.render(name, UntypedTemplateValue(value: SnippetModel(content: content, installPath: content.site.installPath).dictionary()))
+            templates.render(name, UntypedTemplateValue(value: snippetFields(name, with: templates)))
         case .sitemap:
             sitemap.xml(parts: sitemapParts)
         case .sitemapPart(let number):

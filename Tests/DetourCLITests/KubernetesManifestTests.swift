@@ -38,15 +38,102 @@ final class KubernetesManifestTests: XCTestCase {
         return (command, String(user))
     }
 
-    func testTheTraefikManifestsValidateStrictlyAgainstTheCRDs() throws {
-        let traefik = try KubernetesSchema.validate(manifest("traefik.yaml"))
-        XCTAssertEqual(traefik.failures, [])
-        XCTAssertEqual(traefik.checked.sorted(), ["IngressRoute", "Middleware"])
-        // A misspelt field is an error, as the API server's strict field validation makes it.
-        let text = try String(contentsOf: manifest("traefik.yaml"), encoding: .utf8)
-        try folder.write(["misspelt.yaml": text.replacingOccurrences(of: "    service:\n", with: "    servce:\n")])
-        let misspelt = try KubernetesSchema.validate(folder.url.appendingPathComponent("misspelt.yaml"))
-        XCTAssertTrue(misspelt.failures.contains { $0.contains("servce") }, "\(misspelt.failures)")
+    func testEveryManifestValidatesStrictlyAgainstItsKindsSchema() throws {
+        let expected = [
+            "detour-pages.yaml": ["Deployment", "Service"], "traefik.yaml": ["IngressRoute", "Middleware"],
+            "envoy-gateway.yaml": ["BackendTrafficPolicy"] + Array(repeating: "ConfigMap", count: replacedStatuses.count),
+        ]
+        for (name, kinds) in expected {
+            let result = try KubernetesSchema.validate(manifest(name))
+            XCTAssertEqual(result.failures, [], name)
+            XCTAssertEqual(result.unchecked, [], "\(name): a kind without a schema here")
+            XCTAssertEqual(result.checked.sorted(), kinds.sorted(), name)
+        }
+        // A misspelt field is an error, as the API server's strict field validation makes it: in a
+        // custom resource and in a core kind.
+        for (name, right, wrong) in [("traefik.yaml", "    service:\n", "    servce:\n"), ("detour-pages.yaml", "readinessProbe:", "readynessProbe:")] {
+            let text = try String(contentsOf: manifest(name), encoding: .utf8)
+            XCTAssertTrue(text.contains(right), name)
+            try folder.write(["misspelt.yaml": text.replacingOccurrences(of: right, with: wrong)])
+            let misspelt = try KubernetesSchema.validate(folder.url.appendingPathComponent("misspelt.yaml"))
+            let field = wrong.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()
+            XCTAssertTrue(misspelt.failures.contains { $0.contains(field) }, "\(name): \(misspelt.failures)")
+        }
+    }
+
+    /// Envoy Gateway's policy: one override per replaced status, each naming the ConfigMap that
+    /// holds the page; the page read back as Envoy reads a format string is the built file.
+    func testEnvoyGatewayServesTheBuiltPagesFromConfigMapsAsEnvoyReadsThem() throws {
+        let envoy = try KubernetesSchema.validate(manifest("envoy-gateway.yaml"))
+        let policy = try XCTUnwrap(envoy.documents.first { $0["kind"]?.string == "BackendTrafficPolicy" })
+        var configMaps: [String: JSONValue] = [:]
+        for document in envoy.documents where document["kind"]?.string == "ConfigMap" {
+            configMaps[try XCTUnwrap(document["metadata", "name"]?.string)] = document
+        }
+        let overrides = try XCTUnwrap(policy["spec", "responseOverride"]?.array)
+        XCTAssertEqual(overrides.compactMap { $0["match", "statusCodes", 0, "value"]?.int.map(String.init) }, replacedStatuses)
+        for override in overrides {
+            let status = try XCTUnwrap(override["match", "statusCodes", 0, "value"]?.int)
+            XCTAssertNil(override["redirect"], "exactly one of response or redirect")
+            XCTAssertNil(override["response", "statusCode"], "the status stays the one answered")
+            XCTAssertEqual(override["match", "statusCodes", 0, "type"]?.string, "Value")
+            XCTAssertEqual(override["response", "contentType"]?.string, "text/html; charset=utf-8")
+            XCTAssertEqual(override["response", "body", "type"]?.string, "ValueRef")
+            XCTAssertEqual(override["response", "body", "valueRef", "kind"]?.string, "ConfigMap")
+            let name = try XCTUnwrap(override["response", "body", "valueRef", "name"]?.string)
+            let configMap = try XCTUnwrap(configMaps[name], "\(status): no ConfigMap \(name)")
+            let body = try XCTUnwrap(configMap["data", "response.body"]?.string, "Envoy Gateway reads the key response.body")
+            let page = try String(contentsOf: folder.url.appendingPathComponent("public/errors/\(status).html"), encoding: .utf8)
+            XCTAssertEqual(Self.envoyFormatString(body), page, "\(status): the page as Envoy writes it")
+            XCTAssertLessThan("response.body".utf8.count + body.utf8.count, 1 << 20, "\(name): a ConfigMap's data holds at most 1 MiB")
+            let headers = (override["response", "header", "set"]?.array ?? []).compactMap { header in
+                header["name"]?.string.flatMap { name in header["value"]?.string.map { (name, $0) } }
+            }
+            let problem = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("public/errors/\(status).json")))
+            let retryAfter = ((problem as? [String: Any])?["retry_after"] as? Int).map(String.init)
+            XCTAssertEqual(
+                Dictionary(uniqueKeysWithValues: headers), ["Cache-Control": "no-store"].merging(retryAfter.map { ["Retry-After": $0] } ?? [:]) { $1 })
+        }
+        XCTAssertEqual(configMaps.count, overrides.count, "a ConfigMap per page, none left over")
+    }
+
+    func testASiteWithNoReplacedErrorHasNothingToApply() throws {
+        // Every page a proxy would replace from an upstream turned off: the manifests still build
+        // and parse, and hold no document that would catch nothing.
+        let codes = folder.url.appendingPathComponent("content/codes")
+        for file in try FileManager.default.contentsOfDirectory(atPath: codes.path) {
+            guard let status = Int(file.dropLast(4)), SnippetTarget.replacedFromUpstream(status) else { continue }
+            let lines = try String(contentsOf: codes.appendingPathComponent(file), encoding: .utf8).split(separator: "\n").filter {
+                !$0.hasPrefix("error_page:")
+            }
+            try (lines + ["error_page: false"]).joined(separator: "\n").write(to: codes.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        let build = try ProcessRunner.detour(["build", "--quiet"], in: folder.url)
+        XCTAssertEqual(build.status, 0, build.stderr)
+        XCTAssertEqual(replacedStatuses, [])
+        for name in ["traefik.yaml", "envoy-gateway.yaml"] {
+            let result = try KubernetesSchema.validate(manifest(name))
+            XCTAssertEqual(result.documents.count, 0, name)
+            XCTAssertTrue(try String(contentsOf: manifest(name), encoding: .utf8).contains("so nothing to apply"), name)
+        }
+        let values = try KubernetesSchema.validate(manifest("ingress-nginx-values.yaml"))
+        XCTAssertEqual(values.documents.first?["controller", "config", "custom-http-errors"]?.string, "")
+        XCTAssertNotNil(values.documents.first?["defaultBackend"], "hosts no rule matches still get the 404 page")
+    }
+
+    /// What Envoy writes for a format string of plain text: `%%` is one `%`; nil where another
+    /// `%` would start a command (which a page must not hold: Envoy would fill it in or refuse it).
+    private static func envoyFormatString(_ text: String) -> String? {
+        var out = ""
+        var rest = Substring(text)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            let next = rest.index(after: percent)
+            guard next < rest.endIndex, rest[next] == "%" else { return nil }
+            out += "%"
+            rest = rest[rest.index(after: next)...]
+        }
+        return out + rest
     }
 
     func testTheManifestsAgreeWithTheServiceAndTheImage() throws {
