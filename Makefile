@@ -12,7 +12,7 @@ BUILD_PACKAGES = libcmark-dev
 # Python for gunicorn 23 and the install scripts. scripts/install-packages.sh also brings the
 # libraries they load to the archive's versions, so no server warns that it was built against a
 # newer one.
-TEST_PACKAGES = cmark-gfm python3-yaml nginx-light libnginx-mod-stream libnginx-mod-http-headers-more-filter libnginx-mod-http-set-misc caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip
+TEST_PACKAGES = cmark-gfm python3-yaml nginx-light libnginx-mod-stream libnginx-mod-http-headers-more-filter libnginx-mod-http-set-misc caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip podman runc binutils
 # What the real configurations of Tests/RealConfigs load (make test runs a sample of them): the
 # nginx modules Debian packages (nginx-extras' set), the VMODs of varnish-modules, mod_wsgi.
 REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules
@@ -119,7 +119,7 @@ bench-serve: deps release synth
 	scripts/bench-serve.sh $(ARTICLES)
 
 ## bench-backend: detour backend beside nginx serving the same built pages, under wrk at 64 connections: requests per second, p99 latency and the service's peak memory, with their ratios to nginx's
-bench-backend: deps release
+bench-backend: deps release backend-release
 	@scripts/install-packages.sh wrk nginx bc
 	scripts/bench-backend.sh
 
@@ -130,6 +130,10 @@ bench-backend: deps release
 release: deps
 	$(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static \
 		|| $(SWIFT) build -c release --product detour --static-swift-stdlib --scratch-path .build/static
+
+# detour-backend: the page service alone, the binary the container image runs (Containerfile).
+backend-release: deps
+	$(SWIFT) build -c release --product detour-backend --static-swift-stdlib --scratch-path .build/static
 
 # detour-synth writes the benchmarks' synthetic knowledge bases. Apart from `release`: SwiftPM
 # builds one product per call, and a call for the other product runs the build plugins and

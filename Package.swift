@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "detour", targets: ["detour"]),
         .executable(name: "detour-synth", targets: ["detour-synth"]),
+        .executable(name: "detour-backend", targets: ["detour-backend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,8 +44,9 @@ let package = Package(
         // Log diagnosis: error-log lines read in constant memory, matched to the articles'
         // log_patterns, and the shapes of lines nothing explains.
         .target(name: "DetourLogs"),
-        // The URL layout: every output path and link of a build (SiteLayout), and slugs.
-        .target(name: "DetourLayout"),
+        // The URL layout: every output path and link of a build (SiteLayout), the error pages'
+        // output formats (OutputFormat), and slugs.
+        .target(name: "DetourLayout", dependencies: ["DetourSupport"]),
         // Text and YAML files read with every problem located: a file's UTF-8 text, YAML parsed
         // into typed fields (FieldReader), Markdown in block scalars put back where it is written.
         .target(name: "DetourYAML", dependencies: ["DetourSupport", "DetourDiagnostics", "Yams"]),
@@ -136,7 +138,8 @@ let package = Package(
         .target(
             name: "DetourBackend",
             dependencies: [
-                "DetourSupport", "DetourLayout", "DetourSite",
+                "DetourSupport", "DetourLayout",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -169,6 +172,8 @@ let package = Package(
             ],
             plugins: ["EmbedVersion"]
         ),
+        // `detour backend` alone, for the container image: none of the build, checkers or site.
+        .executableTarget(name: "detour-backend", dependencies: ["DetourBackend"]),
         // Writes synthetic knowledge bases for `make bench` and the interrupted-build test.
         .executableTarget(name: "detour-synth"),
         .target(name: "DetourTestSupport", dependencies: ["DetourDiagnostics", "DetourProxyCore", "DetourVerify"], path: "Tests/DetourTestSupport"),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `detour backend` beside nginx serving the same built pages on this machine, both on
-# 127.0.0.1 without access logs, under wrk at 64 connections: requests per second, p99 latency,
-# the service's peak resident memory, and the ratios (targets: >= 0.8 x nginx's requests per
-# second, p99 <= 2 x nginx's, <= 30 MiB). The service is asked as ingress-nginx asks it (X-Code,
+# The page service beside nginx serving the same built pages on this machine, all on 127.0.0.1
+# without access logs, under wrk at 64 connections: requests per second, p99 latency, the
+# service's peak resident memory, and the ratios (targets: >= 0.8 x nginx's requests per second,
+# p99 <= 2 x nginx's, <= 30 MiB) for detour-backend, the binary the container image runs; then
+# the same service as `detour backend` of the full binary. The service is asked as ingress-nginx asks it (X-Code,
 # X-Format, Accept-Language: a different code and language each request); nginx serves the file
 # of the same code and language by path, as a static error page would be served.
 set -euo pipefail
@@ -14,6 +15,7 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 detour="$root/.build/static/release/detour"
+image_binary="$root/.build/static/release/detour-backend"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_open() { for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1" >&2; exit 1; }
 
@@ -23,9 +25,13 @@ codes=$(cd "$work/public/errors/en" && ls ./*.html | sed 's|./||; s|.html||' | p
 languages=$(cd "$work/public/errors" && ls -d */ | tr -d / | grep -v cloudflare | paste -sd, -)
 
 backend_port=$(free_port)
-"$detour" backend --public "$work/public" --bind 127.0.0.1 --port "$backend_port" --no-access-log 2> "$work/backend.log" &
+"$image_binary" --public "$work/public" --bind 127.0.0.1 --port "$backend_port" --no-access-log 2> "$work/backend.log" &
 backend_pid=$!
 pids+=("$backend_pid")
+full_port=$(free_port)
+"$detour" backend --public "$work/public" --bind 127.0.0.1 --port "$full_port" --no-access-log 2> "$work/full.log" &
+full_pid=$!
+pids+=("$full_pid")
 nginx_port=$(free_port)
 mkdir -p "$work/nginx"
 cat > "$work/nginx/nginx.conf" <<CONF
@@ -48,6 +54,7 @@ CONF
 nginx -p "$work/nginx/" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
 pids+=("$!")
 wait_open "$backend_port"
+wait_open "$full_port"
 wait_open "$nginx_port"
 
 # One wrk script for both: each request a code and language of the site's in turn, asked by
@@ -74,12 +81,18 @@ LUA
 run() { wrk -t2 -c"$connections" -d"$3s" -s "$work/requests.lua" "http://127.0.0.1:$1/" -- "$2" | sed -n 's/^RESULT //p'; }
 # A warm-up round each, not counted.
 run "$backend_port" backend 2 > /dev/null
+run "$full_port" backend 2 > /dev/null
 run "$nginx_port" nginx 2 > /dev/null
 read -r backend_rps backend_p99 _ <<< "$(run "$backend_port" backend "$seconds")"
 read -r nginx_rps nginx_p99 _ <<< "$(run "$nginx_port" nginx "$seconds")"
+read -r full_rps full_p99 _ <<< "$(run "$full_port" backend "$seconds")"
 rss_kib=$(awk '/VmHWM/ { print $2 }' "/proc/$backend_pid/status")
+full_rss_kib=$(awk '/VmHWM/ { print $2 }' "/proc/$full_pid/status")
+mib() { echo "$1 / 1024" | bc -l; }
 echo "pages: $(echo "$codes" | tr , '\n' | wc -l) codes x $(echo "$languages" | tr , '\n' | wc -l) languages; $(nproc) cores; wrk -t2 -c$connections -d${seconds}s"
-printf 'detour backend: %10.0f requests/s, p99 %7.2f ms, peak RSS %.1f MiB\n' "$backend_rps" "$backend_p99" "$(echo "$rss_kib / 1024" | bc -l)"
-printf 'nginx (files):  %10.0f requests/s, p99 %7.2f ms\n' "$nginx_rps" "$nginx_p99"
+printf 'detour-backend:  %10.0f requests/s, p99 %7.2f ms, peak RSS %.1f MiB\n' "$backend_rps" "$backend_p99" "$(mib "$rss_kib")"
+printf 'nginx (files):   %10.0f requests/s, p99 %7.2f ms\n' "$nginx_rps" "$nginx_p99"
 printf 'ratios: requests/s %.2f x nginx (target >= 0.8), p99 %.2f x nginx (target <= 2), memory %.1f MiB (target <= 30)\n' \
-    "$(echo "$backend_rps / $nginx_rps" | bc -l)" "$(echo "$backend_p99 / $nginx_p99" | bc -l)" "$(echo "$rss_kib / 1024" | bc -l)"
+    "$(echo "$backend_rps / $nginx_rps" | bc -l)" "$(echo "$backend_p99 / $nginx_p99" | bc -l)" "$(mib "$rss_kib")"
+printf 'detour backend (the full binary): %.0f requests/s (%.2f x nginx), p99 %.2f ms, peak RSS %.1f MiB\n' \
+    "$full_rps" "$(echo "$full_rps / $nginx_rps" | bc -l)" "$full_p99" "$(mib "$full_rss_kib")"

@@ -1,5 +1,4 @@
 import DetourLayout
-import DetourSite
 import Foundation
 
 /// A built site's error pages, read whole into memory at start: the service answers from

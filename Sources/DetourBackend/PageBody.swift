@@ -1,4 +1,4 @@
-import DetourSite
+import DetourLayout
 import DetourSupport
 import NIOCore
 
@@ -23,7 +23,7 @@ struct PageBody: Sendable {
     private static func split(_ bytes: [UInt8], format: String) -> (before: ArraySlice<UInt8>, after: ArraySlice<UInt8>) {
         switch format {
         case "html":
-            let marker = Array(SnippetTarget.requestReferenceMarkup.utf8)
+            let marker = Array(OutputFormat.requestReferenceMarkup.utf8)
             if let found = bytes.firstRange(of: marker) { return (bytes[..<found.lowerBound], bytes[found.upperBound...]) }
         case "json":
             if let brace = bytes.lastIndex(of: UInt8(ascii: "}")) {

@@ -1,4 +1,4 @@
-import DetourSite
+import DetourLayout
 import NIOCore
 import NIOHTTP1
 

@@ -213,7 +213,7 @@ struct PageModel: Sendable {
     /// One code's error page in one language: its texts, the UI strings (`t`) with this page's
     /// values filled in, and the site with `language` set to the page's.
     /// `requestReference`: raw markup where the request's ID goes (see `SnippetTarget`).
-    func errorPage(_ code: ErrorCode, language: String, requestReference: String = SnippetTarget.requestReferenceMarkup) -> ErrorPageView {
+    func errorPage(_ code: ErrorCode, language: String, requestReference: String = OutputFormat.requestReferenceMarkup) -> ErrorPageView {
         let text = content.text(of: code, in: language)
         let baseURL = content.site.baseURL
         let advice = errorPageAdvice[language]?[code.status]

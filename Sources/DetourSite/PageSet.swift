@@ -182,7 +182,7 @@ struct PageSet: Sendable {
 
     /// An error page in `format`: its template's rendering, or the envelope around another format's.
     func renderErrorPage(
-        _ code: ErrorCode, language: String, format: OutputFormat, with templates: TemplateSet, requestReference: String = SnippetTarget.requestReferenceMarkup
+        _ code: ErrorCode, language: String, format: OutputFormat, with templates: TemplateSet, requestReference: String = OutputFormat.requestReferenceMarkup
     ) -> String {
         switch format.envelope {
         case .none:

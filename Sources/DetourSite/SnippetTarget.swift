@@ -37,11 +37,8 @@ public enum SnippetTarget: String, CaseIterable, Sendable {
         status >= 500 || status == 408 || status == 413
     }
 
-    /// What the HTML page carries where the request's ID goes: directives nginx's SSI and
-    /// Apache's mod_include (`UNIQUE_ID`) and Caddy's `templates` (`<!--{ }-->`) fill in. A
-    /// server that fills in none leaves only comments, which the page's CSS hides with the label.
-    public static let requestReferenceMarkup = #"<!--#echo var="UNIQUE_ID" --><!--{placeholder "http.error.id" | html}-->"#
-    /// The same for HAProxy's log-format files.
+    /// What HAProxy's log-format files carry where the request's ID goes (the HTML page's is
+    /// `OutputFormat.requestReferenceMarkup`).
     public static let haproxyRequestReference = "%[unique-id]"
 
 }

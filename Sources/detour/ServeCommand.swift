@@ -2,6 +2,7 @@ import ArgumentParser
 import CMemory
 import DetourServe
 import DetourSite
+import DetourSupport
 import Foundation
 
 struct ServeCommand: ParsableCommand {
@@ -35,7 +36,7 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535, not \(port)") }
-        try ServerWait.checkBind(bind, example: "127.0.0.1")
+        if let problem = ServerWait.bindProblem(bind, example: "127.0.0.1") { throw ValidationError(problem) }
     }
 
     /// Waits on the main thread for its server (`ServerWait`).

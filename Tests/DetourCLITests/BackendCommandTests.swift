@@ -1,4 +1,4 @@
-import DetourSite
+import DetourLayout
 import DetourTestSupport
 import Foundation
 import XCTest
@@ -25,7 +25,7 @@ final class BackendCommandTests: XCTestCase {
     /// The page as the build wrote it, without the markup a server that fills in the request's ID needs.
     private func built(_ language: String, _ status: Int, _ ext: String) throws -> String {
         try String(contentsOf: errors.appendingPathComponent("\(language)/\(status).\(ext)"), encoding: .utf8)
-            .replacingOccurrences(of: SnippetTarget.requestReferenceMarkup, with: "")
+            .replacingOccurrences(of: OutputFormat.requestReferenceMarkup, with: "")
     }
 
     private var languages: [String] { ["en", "de", "fr", "es", "ja"] }

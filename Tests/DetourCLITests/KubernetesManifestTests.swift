@@ -1,3 +1,4 @@
+import DetourLayout
 import DetourSite
 import DetourTestSupport
 import Foundation
@@ -36,6 +37,21 @@ final class KubernetesManifestTests: XCTestCase {
         let command = try JSONDecoder().decode([String].self, from: Data(entry.dropFirst("ENTRYPOINT ".count).utf8))
         let user = try XCTUnwrap(lines.first { $0.hasPrefix("USER ") }).dropFirst("USER ".count)
         return (command, String(user))
+    }
+
+    /// The product of this package the image's ENTRYPOINT runs, as the test build made it.
+    private func imageExecutable(_ image: (command: [String], user: String)) throws -> URL {
+        Repository.executable(try XCTUnwrap(image.command.first.map { URL(fileURLWithPath: $0).lastPathComponent }))
+    }
+
+    /// The image's root as `scripts/container-root.sh` assembles it over this build.
+    private func imageRoot(_ image: (command: [String], user: String)) throws -> URL {
+        let root = folder.url.appendingPathComponent("image-root")
+        let assembled = try ProcessRunner.run(
+            Repository.root.appendingPathComponent("scripts/container-root.sh"),
+            [try imageExecutable(image).path, folder.url.appendingPathComponent("public").path, root.path])
+        XCTAssertEqual(assembled.status, 0, assembled.stderr)
+        return root
     }
 
     func testEveryManifestValidatesStrictlyAgainstItsKindsSchema() throws {
@@ -172,7 +188,7 @@ final class KubernetesManifestTests: XCTestCase {
         var arguments = Array(image.command.dropFirst()).map { $0 == "/public" ? folder.url.appendingPathComponent("public").path : $0 }
         arguments[portIndex] = String(free)
         let run = try ServerProcess(
-            executable: Repository.detourExecutable, arguments + ["--bind", "127.0.0.1"], log: folder.url.appendingPathComponent("image.log"))
+            executable: try imageExecutable(image), arguments + ["--bind", "127.0.0.1"], log: folder.url.appendingPathComponent("image.log"))
         defer { run.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(free, while: { run.isRunning }), run.log)
         for probe in ["readinessProbe", "livenessProbe"] {
@@ -190,14 +206,10 @@ final class KubernetesManifestTests: XCTestCase {
             if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("running the image's root needs root (chroot, mounts) under CI=true") }
             throw XCTSkip("running the image's root needs root")
         }
-        let root = folder.url.appendingPathComponent("image-root")
-        let assembled = try ProcessRunner.run(
-            Repository.root.appendingPathComponent("scripts/container-root.sh"),
-            [Repository.detourExecutable.path, folder.url.appendingPathComponent("public").path, root.path])
-        XCTAssertEqual(assembled.status, 0, assembled.stderr)
+        let image = try image()
+        let root = try imageRoot(image)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("proc"), withIntermediateDirectories: true)
         let before = try ProcessRunner.run(try RequiredTool.find("find"), [root.path, "-printf", "%p %s %T@ %m\n"]).stdout
-        let image = try image()
         let port = LoopbackPort.free()
         let command = (image.command.map { $0 == "8080" ? String(port) : $0 } + ["--bind", "127.0.0.1"]).joined(separator: " ")
         let script =
@@ -215,5 +227,70 @@ final class KubernetesManifestTests: XCTestCase {
         XCTAssertTrue(status.contains("\nUid:\t\(uid)\t\(uid)\t\(uid)\t\(uid)\n"), "runs as \(image.user): \(status)")
         server.stop()
         XCTAssertEqual(try ProcessRunner.run(try RequiredTool.find("find"), [root.path, "-printf", "%p %s %T@ %m\n"]).stdout, before, "it wrote nothing")
+    }
+
+    /// The image itself, built by podman from the Containerfile over the assembled root and run
+    /// as a cluster runs it: its own user, a read-only root, no capabilities. On this machine
+    /// class crun refuses the hybrid cgroup layout and root may not raise resource limits, so
+    /// it runs under runc with cgroupfs and limits no higher than the machine's; the storage is
+    /// the test's own. Podman's own additions to a read-only root that a kubelet does not make
+    /// (tmpfs on /tmp, the user in /etc/passwd) are turned off, so any file in `podman diff` but
+    /// the runtime's /etc is the service's.
+    func testThePodmanImageServesThePagesAsItsUserOnAReadOnlyRoot() throws {
+        guard getuid() == 0 else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("building and running the image needs root under CI=true") }
+            throw XCTSkip("building and running the image needs root")
+        }
+        let podman = try RequiredTool.find("podman")
+        _ = try RequiredTool.find("runc")
+        let image = try image()
+        let root = try imageRoot(image)
+        let storage = folder.url.appendingPathComponent("podman")
+        // Podman takes a run root of at most 50 characters.
+        let runRoot = URL(fileURLWithPath: "/tmp/detour-podman-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: runRoot) }
+        let options = [
+            "--storage-driver", "vfs", "--root", storage.path, "--runroot", runRoot.path,
+            "--runtime", "runc", "--cgroup-manager", "cgroupfs",
+        ]
+        let podmanRun = { (arguments: [String]) throws -> ProcessResult in try ProcessRunner.run(podman, options + arguments) }
+        let tag = "localhost/detour-pages-test:\(getpid())"
+        let name = "detour-pages-test-\(getpid())"
+        let built = try podmanRun(["build", "--isolation", "chroot", "-t", tag, "-f", Repository.root.appendingPathComponent("Containerfile").path, root.path])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        defer { _ = try? podmanRun(["rmi", "-f", tag]) }
+        let port = LoopbackPort.free()
+        // Detached, podman's monitor would keep the descriptors this process gives a child, and
+        // Foundation's Process would wait for it: Python's subprocess starts podman without them.
+        let started = try ProcessRunner.run(
+            try RequiredTool.find("python3"),
+            [
+                "-c", "import subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, text=True); print(r.stderr); sys.exit(r.returncode)",
+                podman.path,
+            ] + options + [
+                "run", "-d", "--name", name, "--network", "host", "--read-only", "--cap-drop", "ALL", "--ulimit", "nofile=4096:4096", "--ulimit",
+                "nproc=4096:4096", "--read-only-tmpfs=false", "--passwd=false", tag, "--bind", "127.0.0.1", "--port", String(port),
+            ])
+        XCTAssertEqual(started.status, 0, started.stdout)
+        defer { _ = try? podmanRun(["rm", "-f", name]) }
+        XCTAssertTrue(LoopbackPort.waitUntilOpen(port, while: { true }), (try? podmanRun(["logs", name]).stderr) ?? "")
+        let page = try HTTPClient.get("http://127.0.0.1:\(port)/", headers: ["X-Code": "502"])
+        XCTAssertEqual(page.status, 502)
+        XCTAssertEqual(
+            page.body,
+            try String(contentsOf: folder.url.appendingPathComponent("public/errors/502.html"), encoding: .utf8)
+                .replacingOccurrences(of: OutputFormat.requestReferenceMarkup, with: ""))
+        let inspected = try podmanRun(["inspect", "--format", "{{.State.Pid}} {{.Config.User}}", name]).stdout.split(separator: " ")
+        XCTAssertEqual(inspected.last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, image.user)
+        let pid = try XCTUnwrap(inspected.first.flatMap { Int($0) })
+        let uid = image.user.split(separator: ":")[0]
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        XCTAssertTrue(status.contains("\nUid:\t\(uid)\t\(uid)\t\(uid)\t\(uid)\n"), "runs as \(image.user): \(status)")
+        // Only /etc, where the runtime mounts hosts, hostname and resolv.conf, as a kubelet does.
+        let changed = try podmanRun(["diff", name]).stdout.split(separator: "\n").filter { !$0.hasSuffix(" /etc") }
+        XCTAssertEqual(changed, [], "it wrote nothing")
+        // SIGTERM, as the kubelet stops a pod: the service drains and exits 0.
+        XCTAssertEqual(try podmanRun(["stop", "-t", "10", name]).status, 0)
+        XCTAssertEqual(try podmanRun(["inspect", "--format", "{{.State.ExitCode}}", name]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0")
     }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import Synchronization
 
@@ -6,16 +5,18 @@ import Synchronization
 /// a server run to its end while the main thread waits (every other command runs on the main
 /// thread, where glibc's main heap serves it fast; a root command run as async would move them
 /// all onto pool threads, whose heaps grow in small steps).
-enum ServerWait {
-    static func checkBind(_ bind: String, example: String) throws {
+public enum ServerWait {
+    /// What is wrong with `--bind` as the user wrote it, if anything.
+    public static func bindProblem(_ bind: String, example: String) -> String? {
         var probe = in6_addr()
         guard inet_pton(AF_INET, bind, &probe) == 1 || inet_pton(AF_INET6, bind, &probe) == 1 else {
-            throw ValidationError("--bind takes an IPv4 or IPv6 address such as \(example), not '\(bind)'")
+            return "--bind takes an IPv4 or IPv6 address such as \(example), not '\(bind)'"
         }
+        return nil
     }
 
     /// Runs `server` until it returns; the error it ended with, if any.
-    static func run(_ server: sending @escaping () async throws -> Void) -> (any Error)? {
+    public static func run(_ server: sending @escaping () async throws -> Void) -> (any Error)? {
         let failure = Mutex<(any Error)?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Task.detached {

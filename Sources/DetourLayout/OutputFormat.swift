@@ -53,6 +53,12 @@ public struct OutputFormat: Sendable, Hashable {
         name: "lf", fileExtension: "lf", mediaType: "text/html", charset: "utf-8", template: nil, budget: 15_360, envelope: .logFormat(body: "html"),
         acceptPattern: nil, statuses: Set(500...599))
 
+    /// What the HTML page carries where the request's ID goes: directives nginx's SSI and
+    /// Apache's mod_include (`UNIQUE_ID`) and Caddy's `templates` (`<!--{ }-->`) fill in. A
+    /// server that fills in none leaves only comments, which the page's CSS hides with the label;
+    /// `detour backend` puts the ID there itself.
+    public static let requestReferenceMarkup = #"<!--#echo var="UNIQUE_ID" --><!--{placeholder "http.error.id" | html}-->"#
+
     /// The `Content-Type` header value.
     public var contentType: String { charset.map { "\(mediaType); charset=\($0)" } ?? mediaType }
 
