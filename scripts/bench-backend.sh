@@ -3,7 +3,8 @@
 # without access logs, under wrk at 64 connections: requests per second, p99 latency, the
 # service's peak resident memory, and the ratios (targets: >= 0.8 x nginx's requests per second,
 # p99 <= 2 x nginx's, <= 30 MiB) for detour-backend, the binary the container image runs; then
-# the same service as `detour backend` of the full binary. The service is asked as ingress-nginx asks it (X-Code,
+# the same service as `detour backend` of the full binary. Each figure is the median of ROUNDS
+# (3) rounds of SECONDS_PER_RUN (10) seconds per server. The service is asked as ingress-nginx asks it (X-Code,
 # X-Format, Accept-Language: a different code and language each request); nginx serves the file
 # of the same code and language by path, as a static error page would be served.
 set -euo pipefail
@@ -83,13 +84,23 @@ run() { wrk -t2 -c"$connections" -d"$3s" -s "$work/requests.lua" "http://127.0.0
 run "$backend_port" backend 2 > /dev/null
 run "$full_port" backend 2 > /dev/null
 run "$nginx_port" nginx 2 > /dev/null
-read -r backend_rps backend_p99 _ <<< "$(run "$backend_port" backend "$seconds")"
-read -r nginx_rps nginx_p99 _ <<< "$(run "$nginx_port" nginx "$seconds")"
-read -r full_rps full_p99 _ <<< "$(run "$full_port" backend "$seconds")"
+# Rounds in turn, each server once a round, and the median of each figure: on a machine whose
+# cores the load generator shares, one run's figure moves by a fifth from the next one's.
+rounds=${ROUNDS:-3}
+for _ in $(seq "$rounds"); do
+    run "$backend_port" backend "$seconds" >> "$work/backend.runs"
+    run "$nginx_port" nginx "$seconds" >> "$work/nginx.runs"
+    run "$full_port" backend "$seconds" >> "$work/full.runs"
+done
+# `median FILE COLUMN`: the middle value of a column of the runs.
+median() { cut -d' ' -f"$2" "$1" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+backend_rps=$(median "$work/backend.runs" 1) backend_p99=$(median "$work/backend.runs" 2)
+nginx_rps=$(median "$work/nginx.runs" 1) nginx_p99=$(median "$work/nginx.runs" 2)
+full_rps=$(median "$work/full.runs" 1) full_p99=$(median "$work/full.runs" 2)
 rss_kib=$(awk '/VmHWM/ { print $2 }' "/proc/$backend_pid/status")
 full_rss_kib=$(awk '/VmHWM/ { print $2 }' "/proc/$full_pid/status")
 mib() { echo "$1 / 1024" | bc -l; }
-echo "pages: $(echo "$codes" | tr , '\n' | wc -l) codes x $(echo "$languages" | tr , '\n' | wc -l) languages; $(nproc) cores; wrk -t2 -c$connections -d${seconds}s"
+echo "pages: $(echo "$codes" | tr , '\n' | wc -l) codes x $(echo "$languages" | tr , '\n' | wc -l) languages; $(nproc) cores; wrk -t2 -c$connections -d${seconds}s; median of $rounds rounds"
 printf 'detour-backend:  %10.0f requests/s, p99 %7.2f ms, peak RSS %.1f MiB\n' "$backend_rps" "$backend_p99" "$(mib "$rss_kib")"
 printf 'nginx (files):   %10.0f requests/s, p99 %7.2f ms\n' "$nginx_rps" "$nginx_p99"
 printf 'ratios: requests/s %.2f x nginx (target >= 0.8), p99 %.2f x nginx (target <= 2), memory %.1f MiB (target <= 30)\n' \
