@@ -62,6 +62,8 @@ final class SearchBrowserTests: XCTestCase {
             ---
 
             Write `<img src=x onerror=alert(1)>` and <b>bold</b> as text: zanzibarquux.
+
+            A script's objects know the word constructor too.
             """
         ])
         XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
@@ -74,7 +76,9 @@ final class SearchBrowserTests: XCTestCase {
 
     func testQueriesInTheServedSiteUnderAStrictPolicy() throws {
         XCTAssertGreaterThanOrEqual(Self.relevance.count, 120, "the relevance suite reads SearchRelevance/queries.tsv")
-        let entries: [Any] = Self.relevanceEntries + Self.hostile + ["zanzibarquux"] + Self.questionEntries
+        // A word an object's prototype holds is a word like any other.
+        let prototypeWords = ["constructor", "Constructors"]
+        let entries: [Any] = Self.relevanceEntries + Self.hostile + ["zanzibarquux"] + prototypeWords + Self.questionEntries
         try writeProbe(queries: entries, tokens: Self.tokenTexts)
         let port = LoopbackPort.free()
         let nginx = try NginxServer(
@@ -106,10 +110,14 @@ final class SearchBrowserTests: XCTestCase {
         }
         let empty = try XCTUnwrap(results.first { ($0["q"] as? String) == "" })
         XCTAssertEqual(empty["browseShown"] as? Bool, true, "an empty query shows the browse list")
-        let markup = results[results.count - Self.questions.count - 1]
+        let markup = results[results.count - Self.questions.count - prototypeWords.count - 1]
         XCTAssertEqual((markup["links"] as? [String])?.first, "articles/markup/")
         XCTAssertTrue((markup["excerpt"] as? String ?? "").contains("<img src=x onerror=alert(1)>"), "\(markup)")
         XCTAssertEqual(markup["marks"] as? [String], ["zanzibarquux"])
+        for result in results[(results.count - Self.questions.count - prototypeWords.count)...].prefix(prototypeWords.count) {
+            XCTAssertEqual((result["links"] as? [String])?.first, "articles/markup/", "\(result["q"] ?? "")")
+            XCTAssertEqual(result["marks"] as? [String], ["constructor"], "\(result)")
+        }
 
         let tokens = try XCTUnwrap(report["tokens"] as? [[String]])
         XCTAssertEqual(tokens, Self.tokenTexts.map { SearchTokenizer(language: "de").terms($0) }, "search.js cuts text as the index did")

@@ -4,6 +4,8 @@
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
  Q = new URLSearchParams(location.search), lang = Q.get("lang") || D.documentElement.lang || "en", idx = {}, wait = {},
  all = a => Promise.all(a), WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
+// Tables without a prototype: "constructor" is a word.
+var N = o => Object.setPrototypeOf(o, null);
 // file://: folder links go to their index.html.
 if (onDisk) D.querySelectorAll("a[href]").forEach(a => a.href = a.getAttribute("href").replace(/^([^:?#/][^:?#]*\/)?(?=[?#]|$)/, "$&index.html"));
 function load(l, f) {
@@ -14,11 +16,11 @@ function load(l, f) {
 }
 // Called by the index files.
 window.detourSearch = {
- entry: (l, e) => { e.t = {}; e.d = {}; if (e.terms) { e.t[0] = e.terms; e.d[0] = e.docs; } idx[l] = e; },
- terms: (l, n, t, f) => idx[l].t[n] = [t, f],
+ entry: (l, e) => { e.t = {}; e.d = {}; N(e.syn); if (e.terms) { e.t[0] = e.terms.map(N); e.d[0] = e.docs; } idx[l] = e; },
+ terms: (l, n, t, f) => idx[l].t[n] = [N(t), N(f)],
  docs: (l, n, d) => idx[l].d[n] = d,
- // l.js: pages with log lines only, so a term's rarity is among their n records.
- logs: (l, t, f, r = new Set) => { for (var k in t) t[k].forEach((v, i) => i & 1 && r.add(v)); (idx[l].l = [t, f]).n = r.size; },
+ // l.js: pages with log lines only; a term's rarity is among their n records.
+ logs: (l, t, f, r = new Set) => { for (var k in t) t[k].forEach((v, i) => i & 1 && r.add(v)); (idx[l].l = [N(t), N(f)]).n = r.size; },
  tokenize
 };
 
@@ -71,13 +73,12 @@ function dist(a, b, x) {
    whole, or a typo away, is looked up whole. */
 function find(q, l) {
  return load(l, "index").then(() => {
-  var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [{}, {}]),
+  var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [N({}), N({})]),
    F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null),
    x = G.filter(g => !(e.filler + codes.map(c => " " + e.why[c])).split(/[ ,]/).includes(g[0]));
   G = (x[0] ? x : G).slice(0, 12);
-  // A log line (5+ words, fillers counted, most in l.js by the entry's filter; 3-4 with a number, all; its plain
-  // words too, or 2/3 if 2+ are numbers or identifiers): l.js, and the term shard of a word it
-  // lacks (an identifier first), so any page may match it: three requests, as two words take.
+  // A log line (most words in l.js's filter): l.js and the shard of a word it lacks (an
+  // identifier first), so any page may match: three requests, as two words take.
   var B = e.logs && atob(e.logs), o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = z > 4 ? 3 : G[2] && o && new Set(G.map(g => shard(g[0], n))).size > 2 && 5,
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => [t, t + "!"].every(s => (s = fnv(s) % (B.length * 8), B.charCodeAt(s >> 3) >> (s & 7) & 1)),
    p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
@@ -88,7 +89,7 @@ function find(q, l) {
   return full();
   function full() { return all(G.map(g => need(g[0]))).then(() => {
    // And a word's abbreviation, or the word abbreviated (k8s, kubernetes).
-   G = G.map(g => (g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g).concat(Object.hasOwn(e.syn, g[0]) ? e.syn[g[0]] : []));
+   G = G.map(g => (g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g).concat(e.syn[g[0]] || []));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
@@ -96,12 +97,12 @@ function find(q, l) {
 /* Terms a typo away: one edit in 5 to 8 letters, two beyond. */
 function near(a, T, x) { x = a.length > 8 ? 2 : +(a.length > 4); return Object.keys(T).filter(k => x && dist(a, k, x) <= x); }
 /* Exact words; the last also as a prefix; a word not found falls back to prefixes, then typos.
-   A word weighs its rarest term's rarity: one rare word outweighs several common ones. */
+   A word weighs its rarest term's rarity: one rare word outweighs common ones. */
 function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.forEach((g, gi) => {
-  var a = g[0], T = F(a), cand = {}, k, w, i, r, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  var a = g[0], T = F(a), cand = N({}), k, w, i, r, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   // An address, a port, a time: the visitor's own, not the page's.
   if (imp[gi] = 0, g[1] && !/\p{L}/u.test(a)) return;
   g.forEach(t => { t = stemOf(t); if (F(t)[0][t]) cand[t] = 1; });
