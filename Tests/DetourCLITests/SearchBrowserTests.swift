@@ -110,11 +110,12 @@ final class SearchBrowserTests: XCTestCase {
         }
         let empty = try XCTUnwrap(results.first { ($0["q"] as? String) == "" })
         XCTAssertEqual(empty["browseShown"] as? Bool, true, "an empty query shows the browse list")
-        let markup = results[results.count - Self.questions.count - prototypeWords.count - 1]
+        let prototypeResults = results[..<(results.count - Self.questions.count)].suffix(prototypeWords.count)
+        let markup = results[prototypeResults.startIndex - 1]
         XCTAssertEqual((markup["links"] as? [String])?.first, "articles/markup/")
         XCTAssertTrue((markup["excerpt"] as? String ?? "").contains("<img src=x onerror=alert(1)>"), "\(markup)")
         XCTAssertEqual(markup["marks"] as? [String], ["zanzibarquux"])
-        for result in results[(results.count - Self.questions.count - prototypeWords.count)...].prefix(prototypeWords.count) {
+        for result in prototypeResults {
             XCTAssertEqual((result["links"] as? [String])?.first, "articles/markup/", "\(result["q"] ?? "")")
             XCTAssertEqual(result["marks"] as? [String], ["constructor"], "\(result)")
         }
