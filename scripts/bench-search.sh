@@ -42,10 +42,10 @@ measure() { # label engine site → one line per query, then the worst of each c
     python3 "$root/scripts/bench-search/queries.py" "$3" | python3 "$root/scripts/bench-search/measure.py" "$port" "$work/nginx/access.log" "$2"
 }
 
-echo "search.js: $(wc -c < "$root/templates/assets/search.js") bytes"
 mkdir -p "$work/shipped"
 cp -R "$root/content" "$root/templates" "$work/shipped/"
 (cd "$work/shipped" && "$detour" build --quiet)
+echo "search.js as served: $(wc -c < "$work/shipped/public/search.js") bytes, $(gzip -9c "$work/shipped/public/search.js" | wc -c) gzipped"
 serve "$work/shipped/public"
 measure "shipped knowledge base ($(ls "$work/shipped/public/search/en" | wc -l) index file(s) in English):" detour "$work/shipped"
 

@@ -259,7 +259,7 @@ public enum SiteBuilder {
         return heads
     }
 
-    /// The theme's static files, byte for byte.
+    /// The theme's static files, as `TemplateSet` made them.
     private static func copyAssets(_ templates: TemplateSet, to output: OutputDirectory, _ options: BuildOptions) -> [Diagnostic] {
         templates.assets.compactMap { asset in
             catchingWriteFailure(options) {

@@ -13,7 +13,7 @@ import Mustache
 /// unless the theme uses what that does not compile (inheritance, dynamic partials): then
 /// swift-mustache renders it. With `LazyText`, the only code that touches swift-mustache.
 /// Files in `assets/` are the theme's static files (`search.js`), copied to the site root as
-/// they are.
+/// they are, scripts without their comment lines and indentation (`ScriptMinifier`).
 public struct TemplateSet: Sendable {
     private let library: MustacheLibrary
     private let compiled: CompiledTemplates?
@@ -46,7 +46,7 @@ public struct TemplateSet: Sendable {
         for (path, file) in theme.files.sorted(by: { $0.key < $1.key }) {
             let displayPath = file.displayPath
             guard path.hasSuffix(".mustache") else {
-                if path.hasPrefix(assetsFolder + "/") { assets[path] = file.bytes }
+                if path.hasPrefix(assetsFolder + "/") { assets[path] = path.hasSuffix(".js") ? ScriptMinifier.minify(file.bytes) : file.bytes }
                 continue
             }
             let name = String(path.dropLast(".mustache".count))
@@ -81,7 +81,7 @@ public struct TemplateSet: Sendable {
 
     /// Every registered template name.
     public let names: [String]
-    /// Static files by their path in the theme (`assets/search.js`), byte for byte.
+    /// Static files by their path in the theme (`assets/search.js`), as the site gets them.
     public let assetBytes: [String: [UInt8]]
     /// Their paths, sorted.
     public var assets: [String] { assetBytes.keys.sorted() }

@@ -1,1 +1,3 @@
-// The fixture theme's own search client: an asset of the project replaces the built-in one.
+(function () {
+window.fixtureSearch = true;
+})();
