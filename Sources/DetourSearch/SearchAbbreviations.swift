@@ -5,7 +5,7 @@ public enum SearchAbbreviations {
     static let sets: [[String]] = [
         ["db", "database"], ["k8s", "kubernetes"], ["lb", "elb", "alb", "balancer"], ["cf", "cloudflare"], ["ssl", "tls"],
         ["ws", "websocket"], ["cert", "certificate"], ["conn", "connection"], ["auth", "authentication"], ["svc", "service"],
-        ["oom", "memory"], ["httpd", "apache"], ["waf", "firewall"],
+        ["oom", "memory"], ["httpd", "apache"], ["waf", "firewall"], ["denied", "forbidden"],
     ]
 
     /// Each word of a set with the others, as the entry's `syn` carries them.

@@ -69,8 +69,7 @@ function dist(a, b, x) {
  }
  return p[b.length];
 }
-/* Fillers, and a status's reason beside it (502 Bad Gateway), go unless alone; an identifier indexed
-   whole, or a typo away, is looked up whole. */
+/* Fillers, and a status's reason beside it (502 Bad Gateway), go unless alone. */
 function find(q, l) {
  return load(l, "index").then(() => {
   var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [N({}), N({})]),
@@ -88,8 +87,10 @@ function find(q, l) {
   }, full);
   return full();
   function full() { return all(G.map(g => need(g[0]))).then(() => {
-   // And a word's abbreviation, or the word abbreviated (k8s, kubernetes).
-   G = G.map(g => (g[1] && (F(g[0]).some(m => m[g[0]]) || near(g[0], F(g[0])[0]).length) ? [g[0]] : g).concat(e.syn[g[0]] || []));
+   // An identifier indexed whole keeps the pieces whose shards came with the query
+   // (ProxyErrorOverride's proxy): they rank, a request costs; a status's (500s) none. One a
+   // typo away is looked up whole. And a word's abbreviation, or the word abbreviated (k8s, kubernetes).
+   G = G.map(g => (!g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, n)]) : near(g[0], F(g[0])[0]).length ? [g[0]] : g).concat(e.syn[g[0]] || []));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
@@ -99,27 +100,31 @@ function near(a, T, x) { x = a.length > 8 ? 2 : +(a.length > 4); return Object.k
 /* Exact words; the last also as a prefix; a word not found falls back to prefixes, then typos.
    A word weighs its rarest term's rarity: one rare word outweighs common ones. */
 function rank(e, l, G, stemOf, F, codes) {
- var recs = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
+ var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.forEach((g, gi) => {
-  var a = g[0], T = F(a), cand = N({}), k, w, i, r, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  var a = g[0], T = F(a), cand = N({}), piece = N({}), k, w, i, r, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   // An address, a port, a time: the visitor's own, not the page's.
   if (imp[gi] = 0, g[1] && !/\p{L}/u.test(a)) return;
-  g.forEach(t => { t = stemOf(t); if (F(t)[0][t]) cand[t] = 1; });
+  g.forEach((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
   if (gi == G.length - 1 || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
   if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
   for (k in cand) {
    P = F(k)[0][k]; x = F(k).n || e.records; x = Math.log(1 + (x - P[0] + .5) / (P[0] + .5)); w = cand[k] * x;
    imp[gi] = Math.max(imp[gi], x);
    hits.push(k);
-   for (i = 1; i < P.length; i += 2) { r = recs[P[i]] || (recs[P[i]] = []); s = w * P[i + 1]; if (!(r[gi] >= s)) r[gi] = s; }
+   for (i = 1; i < P.length; i += 2) {
+    r = recs[P[i]] || (recs[P[i]] = []); s = w * P[i + 1]; if (!(r[gi] >= s)) r[gi] = s;
+    // An identifier's piece covers its word by its rarity: /var/run's var is not php5-fpm.sock's fpm.
+    r = rx[P[i]] || (rx[P[i]] = []); r[gi] = Math.max(r[gi] || 0, piece[k] ? x : 1 / 0);
+   }
   }
   total += imp[gi]; S += st[gi] && imp[gi];
  });
  for (x in recs) {
   // c: the share of the query's rarity matched; i: by statuses.
   s = c = i = 0; p = x >> 6; P = pages[p] || (pages[p] = {p, best: 0, sum: 0, rec: 0, l, cov: 0, rest: 0});
-  recs[x].forEach((v, gi) => { s += v; c += imp[gi] / total; i += st[gi] && imp[gi] / total; });
+  recs[x].forEach((v, gi) => { s += v; v = Math.min(rx[x][gi], imp[gi]) / total; c += v; i += st[gi] && v; });
   s *= c * c; P.sum += s; P.cov = Math.max(P.cov, c); P.rest = Math.max(P.rest, c - i);
   if (s > P.best) { P.best = s; P.rec = x & 63; }
  }
