@@ -21,10 +21,11 @@ public enum RuleBook {
         public var rules: [RuleDescription]
     }
 
-    /// The servers `detour check` reads, in the order `--list-rules` shows them.
-    public static let dialects: [any ProxyDialect.Type] = [
-        NginxChecker.self, CaddyChecker.self, HAProxyChecker.self, ApacheChecker.self, VarnishChecker.self,
-    ]
+    /// The servers `detour check` reads, in the order `--list-rules` shows them. Computed: a
+    /// stored list of metatypes would be shared state to Swift 6's checker.
+    public static var dialects: [any ProxyDialect.Type] {
+        [NginxChecker.self, CaddyChecker.self, HAProxyChecker.self, ApacheChecker.self, VarnishChecker.self]
+    }
 
     /// What `detour check` reports, server by server.
     public static var checkRules: [RuleDescription] { dialects.flatMap { $0.catalogue } }
