@@ -5,7 +5,9 @@
 /// - `t<n>.js`: terms, and words as written with their stem, whose first two characters hash to
 ///   `n` (FNV-1a over UTF-16 mod `termShards`), so one word, its prefixes and its typos are all
 ///   in one file; there are as many as keep each under `termShardBudget`;
-/// - `d<n>.js`: pages whose URL hashes to `n`, with their sections' text for the excerpts;
+/// - `d<n>.js`: pages whose URL hashes to `n` (a shard for every two pages, rounded up to a power
+///   of two: a result's excerpt brings one or two pages' text), with their sections' text for
+///   the excerpts;
 /// - `l.js`: the terms of pages' `log_patterns` with those pages' postings, which a query of
 ///   five words or more (a pasted log line), or of three or four with a number or an
 ///   identifier, is matched against first, in one file; the entry's `logs` is a filter of its
@@ -36,7 +38,7 @@ public struct SearchIndexLayout: Sendable, Equatable {
     /// A site of up to 64 pages and 1,000 records is one file, if its terms fit the budget.
     public init(pages: Int, records: Int) {
         termShards = records <= 1000 ? 1 : Self.powerOfTwo(atLeast: records / 1000, limit: Self.termBuckets)
-        docShards = pages <= 64 && records <= 1000 ? 1 : Self.powerOfTwo(atLeast: pages / 4, limit: 16384)
+        docShards = pages <= 64 && records <= 1000 ? 1 : Self.powerOfTwo(atLeast: pages / 2, limit: 16384)
     }
 
     public var isSingleFile: Bool { termShards == 1 && docShards == 1 }
