@@ -96,11 +96,12 @@ public enum SearchIndexBuilder {
 
         var termShards: [String] = []
         var logs: (text: String, filter: LogTermFilter)?
+        var cards: [(term: String, records: [Int32])] = []
         var made = SearchIndexMemo(pages: pages.count, records: records, termShards: layout.termShards)
         guard
             Self.scoreTerms(
-                pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, layout: &layout, memo: &made, until: cancelled,
-                sharing: sharing)
+                pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, cards: &cards, layout: &layout, memo: &made,
+                until: cancelled, sharing: sharing)
         else { return nil }
         memo?(made)
 
@@ -108,6 +109,7 @@ public enum SearchIndexBuilder {
         entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
         entry += ",\"syn\":{" + SearchAbbreviations.table.map { literal($0.word) + ":" + literals($0.others) }.joined(separator: ",") + "}"
         if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
+        if !layout.isSingleFile, layout.cardShards > 0 { entry += ",\"cards\":\(layout.cardShards)" }
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
         let reasons = pages.compactMap { page in page.definesStatus.map { "\"\($0)\":" + literal(Self.reasonWords(page, tokenizer: tokenizer)) } }
@@ -126,6 +128,7 @@ public enum SearchIndexBuilder {
             if text != "{},{}" { files.append(("t\(shard).js", "detourSearch.terms(\(literal(language)),\(shard),\(text));\n")) }
         }
         if let logs { files.append(("l.js", "detourSearch.logs(\(literal(language)),\(logs.text));\n")) }
+        files += Self.cardFiles(cards, pages: pages, references: pageReference, layout: layout, language: language)
         emit(files)
         files = []
         // Doc shards a batch at a time, on every core, each batch handed over before the next.
@@ -137,6 +140,28 @@ public enum SearchIndexBuilder {
             emit(made.map { shard, doc in ("d\(shard).js", "detourSearch.docs(\(literal(language)),\(shard),\(doc.text));\n") })
         }
         return .some(entry)
+    }
+
+    /// The card files (`SearchIndexCards`): each term's cards, the terms of a file sorted.
+    static func cardFiles(
+        _ cards: [(term: String, records: [Int32])], pages: [SearchPage], references: [Int], layout: SearchIndexLayout, language: String
+    ) -> [(path: String, contents: String)] {
+        guard layout.cardShards > 0, !cards.isEmpty else { return [] }
+        var byReference: [Int: Int] = [:]
+        for (index, reference) in references.enumerated() where reference >= 0 { byReference[reference] = index }
+        var shards = [[(term: String, records: [Int32])]](repeating: [], count: layout.cardShards)
+        for card in cards { shards[layout.cardShard(of: card.term)].append(card) }
+        let (byShard, pageByReference) = (shards, byReference)
+        return byShard.indices.filter { !byShard[$0].isEmpty }.concurrentMap { shard in
+            let lines = byShard[shard].sorted { $0.term < $1.term }.map { term, records in
+                SearchIndexCards.line(
+                    term: term,
+                    cards: records.map { record in
+                        SearchIndexCards.card(reference: record, page: pages[pageByReference[Int(record) / SearchIndexLayout.recordsPerPage]!])
+                    })
+            }
+            return ("c\(shard).js", SearchIndexCards.file(language: language, shard: shard, lines: lines))
+        }
     }
 
     /// A status page's reason phrase and its former ones, in words but the status (`bad
@@ -160,7 +185,8 @@ public enum SearchIndexBuilder {
     /// `cancelled`. The scoring's working memory (a vocabulary and postings per core) ends here.
     private static func scoreTerms(
         _ pages: [SearchPage], references pageReference: [Int], tokenizer: SearchTokenizer, into texts: inout [String],
-        logs: inout (text: String, filter: LogTermFilter)?, layout: inout SearchIndexLayout, memo: inout SearchIndexMemo,
+        logs: inout (text: String, filter: LogTermFilter)?, cards: inout [(term: String, records: [Int32])], layout: inout SearchIndexLayout,
+        memo: inout SearchIndexMemo,
         until cancelled: @Sendable () -> Bool, sharing: SearchIndexSharing?
     ) -> Bool {
         var chunks: [SearchIndexChunk] = []
@@ -201,6 +227,7 @@ public enum SearchIndexBuilder {
         memo.frequentLogTerms = logFile?.frequent ?? [:]
         memo.logTermsFrom = logFile?.from ?? 1
         (texts, logs) = (termShards, logFile.map { ($0.text, $0.filter) })
+        cards = buckets.flatMap(\.cards) + (logFile?.cards ?? [])
         return true
     }
 
@@ -232,6 +259,8 @@ public enum SearchIndexBuilder {
         var forms: [String: String]
         var lineBytes: Int
         var formBytes: Int
+        /// The records with cards of each term that has them (`SearchIndexCards.carded`).
+        var cards: [(term: String, records: [Int32])]
     }
 
     /// Every term bucket's lines, from every chunk's postings in it.
@@ -249,9 +278,12 @@ public enum SearchIndexBuilder {
                 }
             }
             let terms = termLines(byTerm)
+            let cards = byTerm.filter { $0.value.count > 1 }.map { term, postings in
+                (term, SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm)))
+            }
             return BucketLines(
                 lines: terms.lines, frequent: terms.frequent, forms: forms[bucketNumber], lineBytes: terms.lines.reduce(0) { $0 + $1.line.utf8.count },
-                formBytes: forms[bucketNumber].reduce(0) { $0 + formPair($1.key, $1.value).utf8.count })
+                formBytes: forms[bucketNumber].reduce(0) { $0 + formPair($1.key, $1.value).utf8.count }, cards: cards)
         }
     }
 
@@ -284,13 +316,16 @@ public enum SearchIndexBuilder {
     }
 
     /// `{terms},{forms}` of the terms pages have in their `log_patterns`, postings of those
-    /// pages only: a pasted log line's many words are looked up in this one file; and the filter
-    /// of its words the entry carries. Nil when no page has log lines. Over
+    /// pages only: a pasted log line's many words are looked up in this one file; the filter of
+    /// its words the entry carries; and its terms' cards, which rank those pages alone
+    /// (`SearchIndexCards.logKey`). Nil when no page has log lines. Over
     /// `SearchIndexLayout.logFileBudget`, the terms on the fewest log records leave it, a count
     /// at a time (`from`: the fewest a term kept has): on a large site they are mostly one
     /// page's names (a host, a socket), and the browser looks a line's word the file lacks up
     /// in its term shard.
-    private static func logFile(chunks: [SearchIndexChunk]) -> (text: String, filter: LogTermFilter, frequent: [String: [Int64]], from: Int)? {
+    private static func logFile(
+        chunks: [SearchIndexChunk]
+    ) -> (text: String, filter: LogTermFilter, frequent: [String: [Int64]], from: Int, cards: [(term: String, records: [Int32])])? {
         var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
         for chunk in chunks {
             for posting in chunk.logPostings { byTerm[chunk.vocabulary.terms[Int(posting.term)], default: []].append((posting.reference, posting.impact)) }
@@ -307,7 +342,10 @@ public enum SearchIndexBuilder {
             let terms = termLines(kept)
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
             guard text.utf8.count <= SearchIndexLayout.logFileBudget || level == counts.count - 1 else { continue }
-            return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), terms.frequent, from)
+            let cards = kept.filter { $0.value.count > 1 }.map { term, postings in
+                (SearchIndexCards.logKey(term), SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm)))
+            }
+            return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), terms.frequent, from, cards)
         }
         return nil
     }

@@ -12,7 +12,11 @@
 ///   five words or more (a pasted log line), or of three or four with a number or an
 ///   identifier, is matched against first, in one file; the entry's `logs` is a filter of its
 ///   words (`LogTermFilter`), so the browser knows which queries to read there. Over
-///   `logFileBudget`, the terms on fewest log records are left to the term shards.
+///   `logFileBudget`, the terms on fewest log records are left to the term shards;
+/// - `c<n>.js`: cards, a result as the results page shows it, for the best records of each
+///   term on two records or more, by the term's hash (FNV-1a of the whole term mod
+///   `cardShards`): a word's ten results come in one file rather than in ten page shards
+///   (`SearchIndexCards`).
 /// A reference to a record is `((docShard × 1024) + page slot) × 64 + record`; record 0 is the page.
 /// At most 16,384 doc shards keep references under 2³⁰, so the browser may use bit operations.
 public struct SearchIndexLayout: Sendable, Equatable {
@@ -33,12 +37,17 @@ public struct SearchIndexLayout: Sendable, Equatable {
     /// text is over `termShardBudget`.
     public internal(set) var termShards: Int
     public let docShards: Int
+    /// None below 64 page shards: ten results then share files anyway.
+    public let cardShards: Int
+    /// A term's best records that have cards: a results page's ten.
+    public static let cardsPerTerm = 10
 
     /// Shard counts grow in powers of two, so adding pages seldom moves anything between files.
     /// A site of up to 64 pages and 1,000 records is one file, if its terms fit the budget.
     public init(pages: Int, records: Int) {
         termShards = records <= 1000 ? 1 : Self.powerOfTwo(atLeast: records / 1000, limit: Self.termBuckets)
         docShards = pages <= 64 && records <= 1000 ? 1 : Self.powerOfTwo(atLeast: pages / 2, limit: 16384)
+        cardShards = docShards >= 64 ? docShards / 16 : 0
     }
 
     public var isSingleFile: Bool { termShards == 1 && docShards == 1 }
@@ -55,6 +64,8 @@ public struct SearchIndexLayout: Sendable, Equatable {
     }
 
     public func docShard(of url: String) -> Int { Int(Self.hash(url) % UInt32(docShards)) }
+
+    public func cardShard(of term: String) -> Int { Int(Self.hash(term) % UInt32(cardShards)) }
 
     /// 32-bit FNV-1a over UTF-16 code units, as JavaScript sees a string.
     public static func hash(_ text: String) -> UInt32 {

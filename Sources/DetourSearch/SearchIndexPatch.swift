@@ -32,7 +32,7 @@ public enum SearchIndexPatch {
         guard SearchIndexLayout(pages: memo.pages, records: records) == layout else { return nil }
         var patch = Patch(language: language, memo: memo, read: read)
         patch.memo.records = records
-        guard let patched = patch.apply(old: old, new: new, docShard: layout.docShard(of: old.url), recordsWritten: memo.records) else { return nil }
+        guard let patched = patch.apply(old: old, new: new, layout: layout, recordsWritten: memo.records) else { return nil }
         memo = patch.memo
         return patched
     }
@@ -45,6 +45,11 @@ public enum SearchIndexPatch {
         var logFile: SearchIndexTermFile?
         /// A form of a log term came or went: the entry's filter of the log file's words changes.
         var logFormsChanged = false
+        /// Card files read, by shard, and those whose lines changed.
+        var cardFiles: [Int: [(term: String, line: String)]] = [:]
+        var changedCards: Set<Int> = []
+        /// Page shards read for another page's card, by shard: their pages' lines.
+        var docFiles: [Int: [String]] = [:]
 
         init(language: String, memo: SearchIndexMemo, read: @escaping (String) -> String?) {
             self.language = language
@@ -55,8 +60,9 @@ public enum SearchIndexPatch {
         private var literalLanguage: String { SearchIndexBuilder.literal(language) }
 
         /// `recordsWritten`: the count of records the files were written for.
-        mutating func apply(old: SearchPage, new: SearchPage, docShard: Int, recordsWritten: Int) -> Patched? {
+        mutating func apply(old: SearchPage, new: SearchPage, layout: SearchIndexLayout, recordsWritten: Int) -> Patched? {
             // The page's place: its line in its doc shard.
+            let docShard = layout.docShard(of: old.url)
             let docPath = "d\(docShard).js"
             let docHead = "detourSearch.docs(\(literalLanguage),\(docShard),["
             guard let docText = read(docPath), docText.hasPrefix(docHead), docText.hasSuffix("]);\n") else { return nil }
@@ -148,8 +154,30 @@ public enum SearchIndexPatch {
             guard memo.settledTermShards() == memo.termShards, termFiles.values.allSatisfy({ !$0.lines.isEmpty || !$0.forms.isEmpty }) else {
                 return nil
             }
+            // Cards of the term lines, then of the log file's.
+            let terms = Set(oldPostings.keys).union(newPostings.keys).sorted()
+            let termLine: (Patch, String) -> String?? = { patch, term in
+                guard let file = patch.termFiles[SearchIndexLayout.termBucket(of: term) % patch.memo.termShards] else { return nil }
+                let (line, found) = file.line(of: term)
+                return .some(found ? file.lines[line].text : nil)
+            }
+            guard patchCards(terms, key: { $0 }, changed: { oldPostings[$0] != newPostings[$0] }, line: termLine, page: new, records: records, layout: layout)
+            else { return nil }
+            let logTerms = Set(oldLogs.keys).union(newLogs.keys).sorted()
+            let logLine: (Patch, String) -> String?? = { patch, term in
+                guard let file = patch.logFile else { return nil }
+                let (line, found) = file.line(of: term)
+                return .some(found ? file.lines[line].text : nil)
+            }
+            guard
+                patchCards(
+                    logTerms, key: SearchIndexCards.logKey, changed: { oldLogs[$0] != newLogs[$0] }, line: logLine, page: new, records: records, layout: layout)
+            else { return nil }
             docLines[slot] = SearchIndexBuilder.pageArray(new)
             var files = termFiles.sorted { $0.key < $1.key }.map { (path: "t\($0.key).js", contents: $0.value.text) }
+            files += cardFiles.keys.sorted().filter(changedCards.contains).map { shard in
+                ("c\(shard).js", SearchIndexCards.file(language: language, shard: shard, lines: cardFiles[shard]!.map(\.line)))
+            }
             if let logFile {
                 // Grown over its budget, the builder would cut it.
                 guard logFile.text.utf8.count - logFile.head.utf8.count - 3 <= SearchIndexLayout.logFileBudget else { return nil }
@@ -183,6 +211,82 @@ public enum SearchIndexPatch {
                 new.replaceSubrange(start.upperBound..<end, with: filter.encoded)
             }
             return (old, new)
+        }
+
+        /// The cards of `terms` (the page's, before and after, under their `key`) as the builder
+        /// would write them: a term whose postings `changed` has the best records of its patched
+        /// `line` (nil when its file was not read), another keeps its records, and a card of the
+        /// page's `records` is made from the `page` as it is now. False when a card file would
+        /// be emptied, which the builder would not write.
+        private mutating func patchCards(
+            _ terms: [String], key: (String) -> String, changed: (String) -> Bool, line lineOf: (Patch, String) -> String??, page: SearchPage,
+            records: Range<Int32>, layout: SearchIndexLayout
+        ) -> Bool {
+            guard layout.cardShards > 0 else { return true }
+            for word in terms {
+                let term = key(word)
+                let shard = layout.cardShard(of: term)
+                if cardFiles[shard] == nil {
+                    if let text = read("c\(shard).js") {
+                        guard let lines = SearchIndexCards.lines(of: text, language: language, shard: shard) else { return false }
+                        cardFiles[shard] = lines
+                    } else {
+                        cardFiles[shard] = []
+                    }
+                }
+                var lines = cardFiles[shard]!
+                let index = lines.partitionPoint { $0.term >= term }
+                let found = index < lines.count && lines[index].term == term
+                guard let old = found ? SearchIndexCards.cards(of: lines[index].line) : [] else { return false }
+                var best: [Int32]
+                if changed(word) {
+                    guard let line = lineOf(self, word) else { return false }
+                    best = []
+                    if let line {
+                        guard let numbers = SearchIndexTermFile.numbers(of: line) else { return false }
+                        best = SearchIndexCards.carded(
+                            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).lazy.map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) })
+                    }
+                } else {
+                    best = old.map(\.reference)
+                    guard best.contains(where: records.contains) else { continue }
+                }
+                var cards: [String] = []
+                for reference in best {
+                    if records.contains(reference) {
+                        cards.append(SearchIndexCards.card(reference: reference, page: page))
+                    } else if let card = old.first(where: { $0.reference == reference }) {
+                        cards.append(card.card)
+                    } else {
+                        guard let card = otherCard(reference) else { return false }
+                        cards.append(card)
+                    }
+                }
+                let line = cards.isEmpty ? nil : SearchIndexCards.line(term: term, cards: cards)
+                switch (found, line) {
+                case (true, let line?): if lines[index].line != line { lines[index].line = line } else { continue }
+                case (true, nil): lines.remove(at: index)
+                case (false, let line?): lines.insert((term, line), at: index)
+                case (false, nil): continue
+                }
+                guard !lines.isEmpty else { return false }
+                cardFiles[shard] = lines
+                changedCards.insert(shard)
+            }
+            return true
+        }
+
+        /// Another page's card, from its line in its page shard.
+        private mutating func otherCard(_ reference: Int32) -> String? {
+            let page = Int(reference) / SearchIndexLayout.recordsPerPage
+            let (shard, slot) = page.quotientAndRemainder(dividingBy: SearchIndexLayout.pagesPerDocShard)
+            if docFiles[shard] == nil {
+                let head = "detourSearch.docs(\(literalLanguage),\(shard),["
+                guard let text = read("d\(shard).js"), text.hasPrefix(head), text.hasSuffix("]);\n") else { return nil }
+                docFiles[shard] = text.dropFirst(head.count).dropLast(4).components(separatedBy: ",\n")
+            }
+            guard let lines = docFiles[shard], slot < lines.count else { return nil }
+            return SearchIndexCards.card(reference: reference, pageLine: lines[slot])
         }
 
         /// Reads term file `shard` once; false when there is none to patch.

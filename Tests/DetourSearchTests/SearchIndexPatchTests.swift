@@ -82,8 +82,11 @@ final class SearchIndexPatchTests: XCTestCase {
             XCTAssertGreaterThan(memo.termShards, 1, "several term files")
             XCTAssertFalse(memo.frequentTerms.isEmpty, "terms with more postings than a line keeps")
             XCTAssertNotNil(files["l.js"])
+            XCTAssertTrue(files.keys.contains { $0.hasPrefix("c") }, "card files")
+            XCTAssertTrue(files.contains { $0.key.hasPrefix("c") && $0.value.contains("\"!upstream\":[") }, "the log file's cards")
             var patched = 0
             var entries = 0
+            var cardsPatched = 0
             // The memo's file: written whole, then amended after each patch.
             var written = try XCTUnwrap(memo.encoded)
             for round in 0..<80 {
@@ -105,6 +108,7 @@ final class SearchIndexPatchTests: XCTestCase {
                 let changed = result.files
                 patched += 1
                 if result.entry != nil { entries += 1 }
+                if changed.contains(where: { $0.path.hasPrefix("c") }) { cardsPatched += 1 }
                 for file in changed { files[file.path] = file.contents }
                 XCTAssertEqual(Set(files.keys), Set(built.files.keys), "seed \(seed) round \(round)")
                 for (path, text) in built.files where files[path] != text {
@@ -120,6 +124,7 @@ final class SearchIndexPatchTests: XCTestCase {
                 }
             }
             XCTAssertGreaterThan(patched, 65, "seed \(seed): most edits are patched, \(patched) of 80 were")
+            XCTAssertGreaterThan(cardsPatched, 20, "seed \(seed): edits rewrite the cards of a common word's best records")
             // English forms: the German stemmer does not take `reloading` to `reload`.
             if language == "en" { XCTAssertGreaterThan(entries, 0, "some edits bring or take a log word's form, which changes the entry's filter") }
         }

@@ -16,9 +16,10 @@ function load(l, f) {
 }
 // Called by the index files.
 window.detourSearch = {
- entry: (l, e) => { e.t = {}; e.d = {}; N(e.syn); if (e.terms) { e.t[0] = e.terms.map(N); e.d[0] = e.docs; } idx[l] = e; },
+ entry: (l, e) => { e.t = {}; e.d = {}; e.k = {}; N(e.syn); if (e.terms) { e.t[0] = e.terms.map(N); e.d[0] = e.docs; } idx[l] = e; },
  terms: (l, n, t, f) => idx[l].t[n] = [N(t), N(f)],
  docs: (l, n, d) => idx[l].d[n] = d,
+ cards: (l, n, c) => idx[l].k[n] = N(c),
  // l.js: pages with log lines only; a term's rarity is among their n records.
  logs: (l, t, f, r = new Set) => { for (var k in t) t[k].forEach((v, i) => i & 1 && r.add(v)); (idx[l].l = [N(t), N(f)]).n = r.size; },
  tokenize
@@ -107,7 +108,8 @@ function rank(e, l, G, stemOf, F, codes) {
   // An address, a port, a time: the visitor's own, not the page's.
   if (imp[gi] = 0, g[1] && !/\p{L}/u.test(a)) return;
   g.forEach((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
-  if (gi == G.length - 1 || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
+  // The last word as a prefix, but a status, which is whole (401, not 4010).
+  if (gi == G.length - 1 && !st[gi] || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
   if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
   for (k in cand) {
    P = F(k)[0][k]; x = F(k).n || e.records; x = Math.log(1 + (x - P[0] + .5) / (P[0] + .5)); w = cand[k] * x;
@@ -151,14 +153,37 @@ function run(q) {
    return res;
   }), () => none);
 }
-/* n pages from `from`: the first now, the rest a task later. */
-function pagesOf(list, from, n, first) {
- var top = list.slice(from, from + n);
- function get(P) {
-  var e = idx[P.l], k = P.p >> 10;
-  return Promise.resolve(e.d[k] || load(P.l, "d" + k)).then(() => {
-   var d = e.d[k][P.p & 1023]; P.url = d[0]; P.title = d[1]; P.codes = d[2]; P.r = d[3][P.rec] || d[3][0];
+/* n pages from `from`: the first now, the rest a task later. A hit on two records or more
+   has cards (c.js, by the hit) for the best record of the ten pages it alone ranks first
+   (SearchIndexCards): a card file for two results or more, else each page's shard. */
+function carded(L, S = {}, p, i) {
+ for (i = 1; i < L.length; i += 2) (p = S[L[i] >> 6]) ? p[1] += 3 * L[i + 1] : S[L[i] >> 6] = [L[i], 10 * L[i + 1], L[i] >> 6];
+ return Object.values(S).sort((a, b) => b[1] - a[1] || a[2] - b[2]).slice(0, 10).map(p => p[0]);
+}
+function pagesOf(list, from, n, first, hits) {
+ var top = list.slice(from, from + n), C = {}, b, K = {};
+ top.forEach(P => {
+  var e = idx[P.l], r = P.p << 6 | P.rec;
+  P.k = [];
+  // A word the log file ranked (its term shard not read) has the log file's cards: "!word".
+  if (e.cards) hits.forEach(k => {
+   var L = (e.t[shard(k, e.termShards)] || [{}])[0][k] || e.l && (k = "!" + k, e.l[0][k.slice(1)]);
+   if (L && L[0] > 1 && (K[P.l + k] = K[P.l + k] || carded(L)).includes(r)) P.k.push([fnv(k) % e.cards, k]);
   });
+ });
+ for (;;) {
+  C = {}; top.forEach(P => P.c || P.k.forEach(c => (C[P.l + c[0]] = C[P.l + c[0]] || []).push([P, c])));
+  b = Object.values(C).sort((a, b) => b.length - a.length)[0];
+  if (!b || !b[1]) break;
+  b.forEach(x => x[0].c = x[0].c || x[1]);
+ }
+ function get(P) {
+  var e = idx[P.l], c = P.c, k = c ? c[0] : P.p >> 10, D = c ? e.k : e.d, d;
+  // A card missing (an index half written) is read from the page's shard.
+  return Promise.resolve(D[k] || load(P.l, (c ? "c" : "d") + k)).then(() => {
+   if (c) return (c = (D[k][c[1]] || []).find(x => x[0] == (P.p << 6 | P.rec))) ? (P.url = c[1], P.title = c[2], P.codes = c[3], P.r = c.slice(4)) : get(P, P.c = 0);
+   d = D[k][P.p & 1023]; P.url = d[0]; P.title = d[1]; P.codes = d[2]; P.r = d[3][P.rec] || d[3][0];
+  }, x => c ? get(P, P.c = 0) : Promise.reject(x));
  }
  return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return new Promise(y => setTimeout(y)).then(() => all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
 }
@@ -209,11 +234,11 @@ function show(q) {
  var n = ++seq;
  if (!q.trim()) return render([], {list: []}, "", 1);
  if (out) out.ariaBusy = true;
- run(q).then(res => { found = res; return pagesOf(res.list, 0, out ? PAGE : 8, part => n == seq && render(part, res, q)).then(top => n == seq && render(top, res, q, 1)); });
+ run(q).then(res => { found = res; return pagesOf(res.list, 0, out ? PAGE : 8, part => n == seq && render(part, res, q), res.hits).then(top => n == seq && render(top, res, q, 1)); });
 }
 if (more) more.onclick = () => {
  var n = seq, before = shown;
- pagesOf(found.list, before.length, PAGE, () => 0).then(top => n == seq && render(before.concat(top), found, box.value, 1));
+ pagesOf(found.list, before.length, PAGE, () => 0, found.hits).then(top => n == seq && render(before.concat(top), found, box.value, 1));
 };
 D.addEventListener("keydown", ev => {
  if (ev.key == "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(D.activeElement.tagName) || ev.key == "k" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); box.focus(); box.select(); }

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The card files (`c<n>.js`): for each term on two records or more, its best records
+/// (`carded`) as a result shows them. The browser knows from the term's line
+/// which records those are (its first postings), so the results a common word brings come in
+/// one card file rather than in as many page shards. The builder makes a card from the page
+/// and a patch from the page shard's line, both through `card(reference:url:title:codes:record:)`,
+/// so the two agree byte for byte.
+enum SearchIndexCards {
+    /// The records of a term's line (its postings, best first) that have cards: each page's
+    /// best, for the ten pages a one-word query ranks first (the best record and three tenths
+    /// of the others: 7 × best + 3 × all, then the lower page). None for a term on one record:
+    /// its page shard is as near.
+    static func carded(count: Int, line postings: some Sequence<SearchIndexBuilder.Ranked>) -> [Int32] {
+        guard count > 1 else { return [] }
+        var pages: [Int32: (best: Int32, score: Int)] = [:]
+        for posting in postings {
+            let page = posting.reference / Int32(SearchIndexLayout.recordsPerPage)
+            if let known = pages[page] {
+                pages[page] = (known.best, known.score + 3 * Int(posting.impact))
+            } else {
+                pages[page] = (posting.reference, 10 * Int(posting.impact))
+            }
+        }
+        return pages.sorted { ($0.value.score, $1.key) > ($1.value.score, $0.key) }.prefix(SearchIndexLayout.cardsPerTerm).map(\.value.best)
+    }
+
+    /// The key of a log file term's cards, which rank the pages with log lines alone: a query
+    /// the log file answers ranks by those (`!` is in no term).
+    static func logKey(_ term: String) -> String { "!" + term }
+
+    /// `[reference,url,title,[codes],anchor,section title,text]`, the text as a page shard keeps it.
+    static func card(reference: Int32, url: String, title: String, codes: [Int], record: (anchor: String, title: String, text: String)) -> String {
+        "[\(reference)," + [url, title].map(SearchIndexBuilder.literal).joined(separator: ",") + ",[" + codes.map(String.init).joined(separator: ",") + "],"
+            + [record.anchor, record.title, record.text].map(SearchIndexBuilder.literal).joined(separator: ",") + "]"
+    }
+
+    /// The card of `page`'s record `reference`.
+    static func card(reference: Int32, page: SearchPage) -> String {
+        let number = Int(reference) % SearchIndexLayout.recordsPerPage
+        let body = page.body
+        let record =
+            number == 0 || number > body.sections.count
+            ? ("", "", body.text) : (body.sections[number - 1].anchor, body.sections[number - 1].title, body.sections[number - 1].text)
+        return card(
+            reference: reference, url: page.url, title: page.title, codes: page.codes,
+            record: (record.0, record.1, SearchIndexBuilder.excerptSource(record.2)))
+    }
+
+    /// The card of record `reference` of the page whose page shard line is `line`
+    /// (`SearchIndexBuilder.pageArray`); nil when the line is not as written.
+    static func card(reference: Int32, pageLine line: String) -> String? {
+        guard let page = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any], page.count == 4,
+            let url = page[0] as? String, let title = page[1] as? String, let codes = page[2] as? [Int], let records = page[3] as? [[String]],
+            let record = records[safe: Int(reference) % SearchIndexLayout.recordsPerPage], record.count == 3
+        else { return nil }
+        return card(reference: reference, url: url, title: title, codes: codes, record: (record[0], record[1], record[2]))
+    }
+
+    /// `"term":[card,…]`.
+    static func line(term: String, cards: [String]) -> String { SearchIndexBuilder.literal(term) + ":[" + cards.joined(separator: ",") + "]" }
+
+    static func head(language: String, shard: Int) -> String { "detourSearch.cards(\(SearchIndexBuilder.literal(language)),\(shard),{" }
+
+    /// A card file: its terms' lines, sorted by term.
+    static func file(language: String, shard: Int, lines: [String]) -> String {
+        head(language: language, shard: shard) + lines.joined(separator: ",\n") + "});\n"
+    }
+
+    /// A card file read back: its lines with their terms, in order; nil when not as written.
+    /// A card's text is a literal, so a line never holds `,\n` and a term never `":[`.
+    static func lines(of text: String, language: String, shard: Int) -> [(term: String, line: String)]? {
+        let head = head(language: language, shard: shard)
+        guard text.hasPrefix(head), text.hasSuffix("});\n") else { return nil }
+        let body = text.dropFirst(head.count).dropLast(4)
+        guard !body.isEmpty else { return [] }
+        var lines: [(term: String, line: String)] = []
+        for line in body.components(separatedBy: ",\n") {
+            guard let end = line.range(of: "\":["),
+                let term = try? JSONSerialization.jsonObject(with: Data(line[...end.lowerBound].utf8), options: .fragmentsAllowed) as? String
+            else { return nil }
+            lines.append((term, line))
+        }
+        return lines
+    }
+
+    /// A term's cards, each with its record's reference, as `card` writes them; nil when the
+    /// line is not as written.
+    static func cards(of line: String) -> [(reference: Int32, card: String)]? {
+        guard let end = line.range(of: "\":["),
+            let cards = try? JSONSerialization.jsonObject(with: Data(line[line.index(after: end.lowerBound)...].dropFirst().utf8)) as? [[Any]]
+        else { return nil }
+        var out: [(reference: Int32, card: String)] = []
+        for card in cards {
+            guard card.count == 7, let reference = card[0] as? Int, let url = card[1] as? String, let title = card[2] as? String,
+                let codes = card[3] as? [Int], let anchor = card[4] as? String, let section = card[5] as? String, let text = card[6] as? String
+            else { return nil }
+            out.append((Int32(reference), Self.card(reference: Int32(reference), url: url, title: title, codes: codes, record: (anchor, section, text))))
+        }
+        return out
+    }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,58 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// A site large enough for card files (`SearchIndexCards`), opened from disk in Chromium: a
+/// common word's results come from its card file, and show what the pages' own shards show.
+final class SearchCardsBrowserTests: XCTestCase {
+    func testACommonWordsResultsComeFromItsCardsAndMatchThePageShards() throws {
+        let site = try SampleSite.shipped()
+        defer { site.remove() }
+        var notes: [String: String] = [:]
+        for number in 0..<300 {
+            notes["content/articles/notes/note-\(number).md"] = """
+                ---
+                title: \(number % 5 == 0 ? "Quillwort" : "Field") note \(number)
+                summary: Note \(number) of a set about one plant.
+                audience: operator
+                ---
+
+                The quillwort of note \(number) grows by the water.
+
+                ## Where it grows
+
+                \(String(repeating: "Quillwort by the lake. ", count: 1 + number % 4))Seen \(number) times.
+                """
+        }
+        try site.write(notes)
+        XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
+        let index = site.url.appendingPathComponent("public/search/en")
+        let cardFiles = try FileManager.default.contentsOfDirectory(atPath: index.path).filter { $0.hasPrefix("c") && $0.hasSuffix(".js") }
+        XCTAssertFalse(cardFiles.isEmpty, "370 pages: the index has card files")
+
+        let page = site.url.appendingPathComponent("public/search/index.html").absoluteString + "?q=quillwort"
+        let results = Self.results(try Chromium.dumpDOM(page))
+        XCTAssertEqual(results.count, 10, "ten results")
+        XCTAssertTrue(results.allSatisfy { $0.contains("class=\"excerpt\"") && $0.contains("<mark>") }, "each with its excerpt: \(results)")
+
+        // Cards marked in their files show marked on the page: the results came from them.
+        for file in cardFiles {
+            let url = index.appendingPathComponent(file)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try text.replacingOccurrences(of: " note ", with: " carded note ").write(to: url, atomically: true, encoding: .utf8)
+        }
+        let carded = Self.results(try Chromium.dumpDOM(page)).filter { $0.contains("carded note") }.count
+        XCTAssertGreaterThanOrEqual(carded, 8, "a one-word query's results are its card's, bar a page whose sections lift it")
+
+        // Without them, each page's shard gives the same results page.
+        for file in cardFiles { try FileManager.default.removeItem(at: index.appendingPathComponent(file)) }
+        XCTAssertEqual(Self.results(try Chromium.dumpDOM(page)), results)
+    }
+
+    /// Each result's markup, in order.
+    private static func results(_ dom: String) -> [String] {
+        guard let start = dom.range(of: "id=\"search-results\""), let end = dom.range(of: "id=\"search-browse\"", range: start.upperBound..<dom.endIndex)
+        else { return [] }
+        return dom[start.upperBound..<end.lowerBound].components(separatedBy: "<li>").dropFirst().map { String($0.prefix { $0 != "\n" }) }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+@testable import DetourSearch
+
+/// A card is what the page shard says of the record, for the records the browser expects it
+/// for: the best record of each of the first ten pages on a term's line.
+final class SearchIndexCardsTests: XCTestCase {
+    /// 300 pages; `upstream` on every page, in the title of every seventh (so it ranks), in
+    /// a section of every third; `rare<n>` on one page each.
+    private static let pages: [SearchPage] = (0..<300).map { number in
+        SearchPage(
+            url: "articles/a\(number)/", title: number % 7 == 0 ? "Upstream \(number)" : "Article \(number)", codes: number % 11 == 0 ? [502] : [],
+            text: "Text of article \(number) with the word upstream and rare\(number).",
+            sections: number % 3 == 0
+                ? [SearchPage.Section(anchor: "part", title: "Part \(number)", text: "A upstream section, \"quoted\" <b>as written</b>.")] : [])
+    }
+
+    private func build() -> [String: String] {
+        var files: [String: String] = [:]
+        for file in SearchIndexBuilder.build(Self.pages, language: "en", languages: ["en"]).files { files[file.path] = file.contents }
+        return files
+    }
+
+    func testEachCardIsItsRecordAsThePageShardHasIt() throws {
+        let files = build()
+        let layout = SearchIndexLayout(pages: Self.pages.count, records: Self.pages.reduce(0) { $0 + SearchIndexLayout.records(of: $1) })
+        XCTAssertGreaterThan(layout.cardShards, 0)
+        XCTAssertTrue(try XCTUnwrap(files["index.js"]).contains("\"cards\":\(layout.cardShards)"), "the entry names the card files")
+
+        // upstream's line, and the cards its card file holds.
+        let termShard = layout.termShard(of: "upstream")
+        let termFile = try XCTUnwrap(SearchIndexTermFile(try XCTUnwrap(files["t\(termShard).js"]), head: "detourSearch.terms(\"en\",\(termShard),"))
+        let numbers = try XCTUnwrap(SearchIndexTermFile.numbers(of: try XCTUnwrap(termFile.lines.first { $0.term == "upstream" }?.text)))
+        XCTAssertEqual(numbers[0], 400, "every page and every third page's section")
+        let expected = SearchIndexCards.carded(
+            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) })
+        XCTAssertEqual(expected.count, SearchIndexLayout.cardsPerTerm)
+        XCTAssertEqual(Set(expected.map { $0 / 64 }).count, expected.count, "one record per page")
+
+        let shard = layout.cardShard(of: "upstream")
+        let cardLines = try XCTUnwrap(SearchIndexCards.lines(of: try XCTUnwrap(files["c\(shard).js"]), language: "en", shard: shard))
+        let cardLine = try XCTUnwrap(cardLines.first { $0.term == "upstream" }?.line)
+        let cards = try XCTUnwrap(SearchIndexCards.cards(of: cardLine))
+        XCTAssertEqual(cards.map(\.reference), expected, "the records the browser looks for")
+        XCTAssertEqual(cards.map(\.card).joined(separator: ","), String(cardLine.dropFirst("\"upstream\":[".count).dropLast()), "read back as written")
+
+        // Every card of every file is its page shard's record.
+        var checked = 0
+        var sectionCard: String?
+        for (path, text) in files where path.hasPrefix("c") {
+            let number = try XCTUnwrap(Int(path.dropFirst().dropLast(3)))
+            for (term, line) in try XCTUnwrap(SearchIndexCards.lines(of: text, language: "en", shard: number)) {
+                XCTAssertEqual(layout.cardShard(of: term), number, term)
+                for card in try XCTUnwrap(SearchIndexCards.cards(of: line)) {
+                    let page = Int(card.reference) / 64
+                    let (docShard, slot) = page.quotientAndRemainder(dividingBy: SearchIndexLayout.pagesPerDocShard)
+                    let doc = try XCTUnwrap(files["d\(docShard).js"])
+                    let pageLines = doc.drop { $0 != "[" }.dropFirst().dropLast(4).components(separatedBy: ",\n")
+                    XCTAssertEqual(SearchIndexCards.card(reference: card.reference, pageLine: pageLines[slot]), card.card, "\(term) \(card.reference)")
+                    checked += 1
+                    if card.reference % 64 == 1 { sectionCard = card.card }
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 2 * SearchIndexLayout.cardsPerTerm, "upstream's and the titles' words' cards")
+        // What the browser reads: JSON, quotes and markup as text.
+        let card = try XCTUnwrap(sectionCard, "a section's card (the word part)")
+        let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(card.utf8)) as? [Any])
+        XCTAssertEqual(fields[4] as? String, "part")
+        XCTAssertEqual(fields[6] as? String, "A upstream section, \"quoted\" <b>as written</b>.")
+    }
+
+    func testRareTermsAndSmallSitesHaveNoCards() throws {
+        let files = build()
+        XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"rare1\":") }, "a term on one record")
+        var small: [String: String] = [:]
+        for file in SearchIndexBuilder.build(Array(Self.pages.prefix(60)), language: "en", languages: ["en"]).files { small[file.path] = file.contents }
+        XCTAssertFalse(small.keys.contains { $0.hasPrefix("c") }, "ten results share a small site's few page shards: \(small.keys.sorted())")
+        XCTAssertFalse(try XCTUnwrap(small["index.js"]).contains("\"cards\""))
+    }
+}
