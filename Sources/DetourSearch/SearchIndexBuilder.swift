@@ -150,15 +150,18 @@ public enum SearchIndexBuilder {
         var byReference: [Int: Int] = [:]
         for (index, reference) in references.enumerated() where reference >= 0 { byReference[reference] = index }
         var shards = [[(term: String, records: [Int32])]](repeating: [], count: layout.cardShards)
-        for card in cards { shards[layout.cardShard(of: card.term)].append(card) }
-        let (byShard, pageByReference) = (shards, byReference)
+        var recordsByPage: [Int: Set<Int32>] = [:]
+        for card in cards {
+            shards[layout.cardShard(of: card.term)].append(card)
+            for record in card.records { recordsByPage[byReference[Int(record) / SearchIndexLayout.recordsPerPage]!, default: []].insert(record) }
+        }
+        // Each page's cards made once, its text read once.
+        let made = Array(recordsByPage).concurrentMap { page, records in SearchIndexCards.cards(references: records, page: pages[page]) }
+        let cardOf = made.reduce(into: [Int32: String]()) { all, cards in all.merge(cards) { first, _ in first } }
+        let byShard = shards
         return byShard.indices.filter { !byShard[$0].isEmpty }.concurrentMap { shard in
             let lines = byShard[shard].sorted { $0.term < $1.term }.map { term, records in
-                SearchIndexCards.line(
-                    term: term,
-                    cards: records.map { record in
-                        SearchIndexCards.card(reference: record, page: pages[pageByReference[Int(record) / SearchIndexLayout.recordsPerPage]!])
-                    })
+                SearchIndexCards.line(term: term, cards: records.map { cardOf[$0]! })
             }
             return ("c\(shard).js", SearchIndexCards.file(language: language, shard: shard, lines: lines))
         }

@@ -35,16 +35,21 @@ enum SearchIndexCards {
             + [record.anchor, record.title, record.text].map(SearchIndexBuilder.literal).joined(separator: ",") + "]"
     }
 
-    /// The card of `page`'s record `reference`.
-    static func card(reference: Int32, page: SearchPage) -> String {
-        let number = Int(reference) % SearchIndexLayout.recordsPerPage
+    /// The cards of `page`'s records `references`, its text read once (a page may read it
+    /// anew on each `body`).
+    static func cards(references: some Sequence<Int32>, page: SearchPage) -> [Int32: String] {
         let body = page.body
-        let record =
-            number == 0 || number > body.sections.count
-            ? ("", "", body.text) : (body.sections[number - 1].anchor, body.sections[number - 1].title, body.sections[number - 1].text)
-        return card(
-            reference: reference, url: page.url, title: page.title, codes: page.codes,
-            record: (record.0, record.1, SearchIndexBuilder.excerptSource(record.2)))
+        var cards: [Int32: String] = [:]
+        for reference in references {
+            let number = Int(reference) % SearchIndexLayout.recordsPerPage
+            let record =
+                number == 0 || number > body.sections.count
+                ? ("", "", body.text) : (body.sections[number - 1].anchor, body.sections[number - 1].title, body.sections[number - 1].text)
+            cards[reference] = card(
+                reference: reference, url: page.url, title: page.title, codes: page.codes,
+                record: (record.0, record.1, SearchIndexBuilder.excerptSource(record.2)))
+        }
+        return cards
     }
 
     /// The card of record `reference` of the page whose page shard line is `line`
@@ -68,28 +73,41 @@ enum SearchIndexCards {
     }
 
     /// A card file read back: its lines with their terms, in order; nil when not as written.
-    /// A card's text is a literal, so a line never holds `,\n` and a term never `":[`.
+    /// Read byte by byte (a patch reads a card file for each of a page's words): a card's text
+    /// is a literal, so a line never holds `,\n`, and a term's literal never a `"` of its own.
     static func lines(of text: String, language: String, shard: Int) -> [(term: String, line: String)]? {
         let head = head(language: language, shard: shard)
         guard text.hasPrefix(head), text.hasSuffix("});\n") else { return nil }
-        let body = text.dropFirst(head.count).dropLast(4)
-        guard !body.isEmpty else { return [] }
+        let bytes = Array(text.utf8)
+        let (comma, newline, quote) = (UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\""))
+        let end = bytes.count - 4
         var lines: [(term: String, line: String)] = []
-        for line in body.components(separatedBy: ",\n") {
-            guard let end = line.range(of: "\":["),
-                let term = try? JSONSerialization.jsonObject(with: Data(line[...end.lowerBound].utf8), options: .fragmentsAllowed) as? String
+        var start = head.utf8.count
+        while start < end {
+            var stop = start
+            while stop < end, !(bytes[stop] == comma && stop + 1 < end && bytes[stop + 1] == newline) { stop += 1 }
+            guard bytes[start] == quote, let close = bytes[(start + 1)..<stop].firstIndex(of: quote), close + 2 < stop,
+                bytes[close + 1] == UInt8(ascii: ":"), bytes[close + 2] == UInt8(ascii: "[")
             else { return nil }
-            lines.append((term, line))
+            let literal = bytes[(start + 1)..<close]
+            guard
+                let term = literal.contains(UInt8(ascii: "\\"))
+                    ? try? JSONSerialization.jsonObject(with: Data(bytes[start...close]), options: .fragmentsAllowed) as? String
+                    : String(decoding: literal, as: UTF8.self)
+            else { return nil }
+            lines.append((term, String(decoding: bytes[start..<stop], as: UTF8.self)))
+            start = stop + 2
         }
         return lines
     }
 
-    /// A term's cards, each with its record's reference, as `card` writes them; nil when the
-    /// line is not as written.
-    static func cards(of line: String) -> [(reference: Int32, card: String)]? {
-        guard let end = line.range(of: "\":["),
-            let cards = try? JSONSerialization.jsonObject(with: Data(line[line.index(after: end.lowerBound)...].dropFirst().utf8)) as? [[Any]]
-        else { return nil }
+    /// `term`'s cards in its `line`, each with its record's reference, as `card` writes them;
+    /// nil when the line is not as written.
+    static func cards(of line: String, term: String) -> [(reference: Int32, card: String)]? {
+        let key = SearchIndexBuilder.literal(term) + ":"
+        guard line.hasPrefix(key), let cards = try? JSONSerialization.jsonObject(with: Data(line.utf8.dropFirst(key.utf8.count))) as? [[Any]] else {
+            return nil
+        }
         var out: [(reference: Int32, card: String)] = []
         for card in cards {
             guard card.count == 7, let reference = card[0] as? Int, let url = card[1] as? String, let title = card[2] as? String,

@@ -50,6 +50,8 @@ public enum SearchIndexPatch {
         var changedCards: Set<Int> = []
         /// Page shards read for another page's card, by shard: their pages' lines.
         var docFiles: [Int: [String]] = [:]
+        /// The edited page's cards, made once.
+        var pageCards: [Int32: String]?
 
         init(language: String, memo: SearchIndexMemo, read: @escaping (String) -> String?) {
             self.language = language
@@ -237,7 +239,7 @@ public enum SearchIndexPatch {
                 var lines = cardFiles[shard]!
                 let index = lines.partitionPoint { $0.term >= term }
                 let found = index < lines.count && lines[index].term == term
-                guard let old = found ? SearchIndexCards.cards(of: lines[index].line) : [] else { return false }
+                guard let old = found ? SearchIndexCards.cards(of: lines[index].line, term: term) : [] else { return false }
                 var best: [Int32]
                 if changed(word) {
                     guard let line = lineOf(self, word) else { return false }
@@ -254,7 +256,8 @@ public enum SearchIndexPatch {
                 var cards: [String] = []
                 for reference in best {
                     if records.contains(reference) {
-                        cards.append(SearchIndexCards.card(reference: reference, page: page))
+                        if pageCards == nil { pageCards = SearchIndexCards.cards(references: records, page: page) }
+                        cards.append(pageCards![reference]!)
                     } else if let card = old.first(where: { $0.reference == reference }) {
                         cards.append(card.card)
                     } else {

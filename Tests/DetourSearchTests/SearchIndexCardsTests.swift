@@ -41,7 +41,7 @@ final class SearchIndexCardsTests: XCTestCase {
         let shard = layout.cardShard(of: "upstream")
         let cardLines = try XCTUnwrap(SearchIndexCards.lines(of: try XCTUnwrap(files["c\(shard).js"]), language: "en", shard: shard))
         let cardLine = try XCTUnwrap(cardLines.first { $0.term == "upstream" }?.line)
-        let cards = try XCTUnwrap(SearchIndexCards.cards(of: cardLine))
+        let cards = try XCTUnwrap(SearchIndexCards.cards(of: cardLine, term: "upstream"))
         XCTAssertEqual(cards.map(\.reference), expected, "the records the browser looks for")
         XCTAssertEqual(cards.map(\.card).joined(separator: ","), String(cardLine.dropFirst("\"upstream\":[".count).dropLast()), "read back as written")
 
@@ -52,7 +52,7 @@ final class SearchIndexCardsTests: XCTestCase {
             let number = try XCTUnwrap(Int(path.dropFirst().dropLast(3)))
             for (term, line) in try XCTUnwrap(SearchIndexCards.lines(of: text, language: "en", shard: number)) {
                 XCTAssertEqual(layout.cardShard(of: term), number, term)
-                for card in try XCTUnwrap(SearchIndexCards.cards(of: line)) {
+                for card in try XCTUnwrap(SearchIndexCards.cards(of: line, term: term)) {
                     let page = Int(card.reference) / 64
                     let (docShard, slot) = page.quotientAndRemainder(dividingBy: SearchIndexLayout.pagesPerDocShard)
                     let doc = try XCTUnwrap(files["d\(docShard).js"])
