@@ -109,7 +109,7 @@ public enum SearchIndexBuilder {
         entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
         entry += ",\"syn\":{" + SearchAbbreviations.table.map { literal($0.word) + ":" + literals($0.others) }.joined(separator: ",") + "}"
         if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
-        if !layout.isSingleFile, layout.cardShards > 0 { entry += ",\"cards\":\(layout.cardShards)" }
+        if !layout.isSingleFile, layout.cardShards > 0 { entry += ",\"cards\":[\(layout.cardShards),\(layout.cardMinimum)]" }
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
         let reasons = pages.compactMap { page in page.definesStatus.map { "\"\($0)\":" + literal(Self.reasonWords(page, tokenizer: tokenizer)) } }
@@ -207,7 +207,7 @@ public enum SearchIndexBuilder {
         }
         // Each term's line made once, whatever the shard count: a count is judged by the sizes
         // of the shards it would make, and only the one chosen is written out.
-        let buckets = Self.bucketLines(chunks: chunks, forms: formsByBucket)
+        let buckets = Self.bucketLines(chunks: chunks, forms: formsByBucket, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil)
         if cancelled() { return false }
         // More shards while one is over budget and splitting still shrinks the largest: a
         // two-letter start (`pr`: proxy_…) over budget alone cannot be split.
@@ -226,7 +226,7 @@ public enum SearchIndexBuilder {
             memo.buckets[4 * number + 3] += bucket.forms.count
         }
         let termShards = Self.termShardTexts(buckets, count: layout.termShards)
-        let logFile = Self.logFile(chunks: chunks)
+        let logFile = Self.logFile(chunks: chunks, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil)
         memo.frequentLogTerms = logFile?.frequent ?? [:]
         memo.logTermsFrom = logFile?.from ?? 1
         (texts, logs) = (termShards, logFile.map { ($0.text, $0.filter) })
@@ -267,7 +267,8 @@ public enum SearchIndexBuilder {
     }
 
     /// Every term bucket's lines, from every chunk's postings in it.
-    static func bucketLines(chunks: [SearchIndexChunk], forms: [[String: String]]) -> [BucketLines] {
+    /// `cardsOver`: the records a term is on more than to have cards, nil for none.
+    static func bucketLines(chunks: [SearchIndexChunk], forms: [[String: String]], cardsOver minimum: Int? = nil) -> [BucketLines] {
         Array(0..<SearchIndexLayout.termBuckets).concurrentMap { bucketNumber in
             var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
             for chunk in chunks {
@@ -281,8 +282,8 @@ public enum SearchIndexBuilder {
                 }
             }
             let terms = termLines(byTerm)
-            let cards = byTerm.filter { $0.value.count > 1 }.map { term, postings in
-                (term, SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm)))
+            let cards = byTerm.filter { $0.value.count > minimum ?? .max }.map { term, postings in
+                (term, SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm), over: minimum!))
             }
             return BucketLines(
                 lines: terms.lines, frequent: terms.frequent, forms: forms[bucketNumber], lineBytes: terms.lines.reduce(0) { $0 + $1.line.utf8.count },
@@ -327,7 +328,7 @@ public enum SearchIndexBuilder {
     /// page's names (a host, a socket), and the browser looks a line's word the file lacks up
     /// in its term shard.
     private static func logFile(
-        chunks: [SearchIndexChunk]
+        chunks: [SearchIndexChunk], cardsOver minimum: Int?
     ) -> (text: String, filter: LogTermFilter, frequent: [String: [Int64]], from: Int, cards: [(term: String, records: [Int32])])? {
         var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
         for chunk in chunks {
@@ -345,8 +346,8 @@ public enum SearchIndexBuilder {
             let terms = termLines(kept)
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
             guard text.utf8.count <= SearchIndexLayout.logFileBudget || level == counts.count - 1 else { continue }
-            let cards = kept.filter { $0.value.count > 1 }.map { term, postings in
-                (SearchIndexCards.logKey(term), SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm)))
+            let cards = kept.filter { $0.value.count > minimum ?? .max }.map { term, postings in
+                (SearchIndexCards.logKey(term), SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm), over: minimum!))
             }
             return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), terms.frequent, from, cards)
         }

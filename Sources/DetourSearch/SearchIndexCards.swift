@@ -1,7 +1,7 @@
 import Foundation
 
-/// The card files (`c<n>.js`): for each term on two records or more, its best records
-/// (`carded`) as a result shows them. The browser knows from the term's line
+/// The card files (`c<n>.js`): for each term on more than `SearchIndexLayout.cardMinimum`
+/// records, its best records (`carded`) as a result shows them. The browser knows from the term's line
 /// which records those are (its first postings), so the results a common word brings come in
 /// one card file rather than in as many page shards. The builder makes a card from the page
 /// and a patch from the page shard's line, both through `card(reference:url:title:codes:record:)`,
@@ -9,10 +9,10 @@ import Foundation
 enum SearchIndexCards {
     /// The records of a term's line (its postings, best first) that have cards: each page's
     /// best, for the ten pages a one-word query ranks first (the best record and three tenths
-    /// of the others: 7 × best + 3 × all, then the lower page). None for a term on one record:
-    /// its page shard is as near.
-    static func carded(count: Int, line postings: some Sequence<SearchIndexBuilder.Ranked>) -> [Int32] {
-        guard count > 1 else { return [] }
+    /// of the others: 7 × best + 3 × all, then the lower page). None for a term on `minimum`
+    /// records or fewer.
+    static func carded(count: Int, line postings: some Sequence<SearchIndexBuilder.Ranked>, over minimum: Int) -> [Int32] {
+        guard count > minimum else { return [] }
         var pages: [Int32: (best: Int32, score: Int)] = [:]
         for posting in postings {
             let page = posting.reference / Int32(SearchIndexLayout.recordsPerPage)

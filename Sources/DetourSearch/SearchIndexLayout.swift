@@ -14,9 +14,9 @@
 ///   words (`LogTermFilter`), so the browser knows which queries to read there. Over
 ///   `logFileBudget`, the terms on fewest log records are left to the term shards;
 /// - `c<n>.js`: cards, a result as the results page shows it, for the best records of each
-///   term on two records or more, by the term's hash (FNV-1a of the whole term mod
-///   `cardShards`): a word's ten results come in one file rather than in ten page shards
-///   (`SearchIndexCards`).
+///   term on more than `cardMinimum` records (a common word, whose results are all over the
+///   site), by the term's hash (FNV-1a of the whole term mod `cardShards`): its ten results
+///   come in one file rather than in ten page shards (`SearchIndexCards`).
 /// A reference to a record is `((docShard × 1024) + page slot) × 64 + record`; record 0 is the page.
 /// At most 16,384 doc shards keep references under 2³⁰, so the browser may use bit operations.
 public struct SearchIndexLayout: Sendable, Equatable {
@@ -37,8 +37,12 @@ public struct SearchIndexLayout: Sendable, Equatable {
     /// text is over `termShardBudget`.
     public internal(set) var termShards: Int
     public let docShards: Int
-    /// None below 64 page shards: ten results then share files anyway.
+    /// None below 1,024 page shards (about a thousand pages): a smaller site's words are on
+    /// fewer pages, and cards for its common words would outweigh its pages' text.
     public let cardShards: Int
+    /// A term has cards when it is on more records than this: one in a hundred, and ten at
+    /// least (0 without cards: it does not change the layout of a site that has none).
+    public let cardMinimum: Int
     /// A term's best records that have cards: a results page's ten.
     public static let cardsPerTerm = 10
 
@@ -47,7 +51,8 @@ public struct SearchIndexLayout: Sendable, Equatable {
     public init(pages: Int, records: Int) {
         termShards = records <= 1000 ? 1 : Self.powerOfTwo(atLeast: records / 1000, limit: Self.termBuckets)
         docShards = pages <= 64 && records <= 1000 ? 1 : Self.powerOfTwo(atLeast: pages / 2, limit: 16384)
-        cardShards = docShards >= 64 ? docShards / 16 : 0
+        cardShards = docShards >= 1024 ? docShards / 16 : 0
+        cardMinimum = cardShards > 0 ? max(SearchIndexLayout.cardsPerTerm, records / 100) : 0
     }
 
     public var isSingleFile: Bool { termShards == 1 && docShards == 1 }

@@ -247,7 +247,8 @@ public enum SearchIndexPatch {
                     if let line {
                         guard let numbers = SearchIndexTermFile.numbers(of: line) else { return false }
                         best = SearchIndexCards.carded(
-                            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).lazy.map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) })
+                            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).lazy.map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) },
+                            over: layout.cardMinimum)
                     }
                 } else {
                     best = old.map(\.reference)

@@ -9,7 +9,7 @@ final class SearchCardsBrowserTests: XCTestCase {
         let site = try SampleSite.shipped()
         defer { site.remove() }
         var notes: [String: String] = [:]
-        for number in 0..<300 {
+        for number in 0..<1000 {
             notes["content/articles/notes/note-\(number).md"] = """
                 ---
                 title: \(number % 5 == 0 ? "Quillwort" : "Field") note \(number)
@@ -28,7 +28,7 @@ final class SearchCardsBrowserTests: XCTestCase {
         XCTAssertEqual(try ProcessRunner.detour(["build", "--quiet"], in: site.url).status, 0)
         let index = site.url.appendingPathComponent("public/search/en")
         let cardFiles = try FileManager.default.contentsOfDirectory(atPath: index.path).filter { $0.hasPrefix("c") && $0.hasSuffix(".js") }
-        XCTAssertFalse(cardFiles.isEmpty, "370 pages: the index has card files")
+        XCTAssertFalse(cardFiles.isEmpty, "1,077 pages: the index has card files")
 
         let page = site.url.appendingPathComponent("public/search/index.html").absoluteString + "?q=quillwort"
         let results = Self.results(try Chromium.dumpDOM(page))

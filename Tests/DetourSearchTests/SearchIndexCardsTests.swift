@@ -6,9 +6,9 @@ import XCTest
 /// A card is what the page shard says of the record, for the records the browser expects it
 /// for: the best record of each of the first ten pages on a term's line.
 final class SearchIndexCardsTests: XCTestCase {
-    /// 300 pages; `upstream` on every page, in the title of every seventh (so it ranks), in
-    /// a section of every third; `rare<n>` on one page each.
-    private static let pages: [SearchPage] = (0..<300).map { number in
+    /// 1,100 pages (cards begin at about a thousand); `upstream` on every page, in the title of
+    /// every seventh (so it ranks), in a section of every third; `rare<n>` on one page each.
+    private static let pages: [SearchPage] = (0..<1100).map { number in
         SearchPage(
             url: "articles/a\(number)/", title: number % 7 == 0 ? "Upstream \(number)" : "Article \(number)", codes: number % 11 == 0 ? [502] : [],
             text: "Text of article \(number) with the word upstream and rare\(number).",
@@ -26,15 +26,16 @@ final class SearchIndexCardsTests: XCTestCase {
         let files = build()
         let layout = SearchIndexLayout(pages: Self.pages.count, records: Self.pages.reduce(0) { $0 + SearchIndexLayout.records(of: $1) })
         XCTAssertGreaterThan(layout.cardShards, 0)
-        XCTAssertTrue(try XCTUnwrap(files["index.js"]).contains("\"cards\":\(layout.cardShards)"), "the entry names the card files")
+        XCTAssertEqual(layout.cardMinimum, 14, "one record in a hundred")
+        XCTAssertTrue(try XCTUnwrap(files["index.js"]).contains("\"cards\":[\(layout.cardShards),14]"), "the entry names the card files")
 
         // upstream's line, and the cards its card file holds.
         let termShard = layout.termShard(of: "upstream")
         let termFile = try XCTUnwrap(SearchIndexTermFile(try XCTUnwrap(files["t\(termShard).js"]), head: "detourSearch.terms(\"en\",\(termShard),"))
         let numbers = try XCTUnwrap(SearchIndexTermFile.numbers(of: try XCTUnwrap(termFile.lines.first { $0.term == "upstream" }?.text)))
-        XCTAssertEqual(numbers[0], 400, "every page and every third page's section")
+        XCTAssertEqual(numbers[0], 1467, "every page and every third page's section")
         let expected = SearchIndexCards.carded(
-            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) })
+            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) }, over: 14)
         XCTAssertEqual(expected.count, SearchIndexLayout.cardsPerTerm)
         XCTAssertEqual(Set(expected.map { $0 / 64 }).count, expected.count, "one record per page")
 
@@ -71,12 +72,13 @@ final class SearchIndexCardsTests: XCTestCase {
         XCTAssertEqual(fields[6] as? String, "A upstream section, \"quoted\" <b>as written</b>.")
     }
 
-    func testRareTermsAndSmallSitesHaveNoCards() throws {
+    func testRareTermsAndSmallerSitesHaveNoCards() throws {
         let files = build()
         XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"rare1\":") }, "a term on one record")
+        XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"1099\":") }, "a term on fewer than one in a hundred")
         var small: [String: String] = [:]
-        for file in SearchIndexBuilder.build(Array(Self.pages.prefix(60)), language: "en", languages: ["en"]).files { small[file.path] = file.contents }
-        XCTAssertFalse(small.keys.contains { $0.hasPrefix("c") }, "ten results share a small site's few page shards: \(small.keys.sorted())")
+        for file in SearchIndexBuilder.build(Array(Self.pages.prefix(1000)), language: "en", languages: ["en"]).files { small[file.path] = file.contents }
+        XCTAssertFalse(small.keys.contains { $0.hasPrefix("c") }, "a thousand pages' common words would outweigh their text: \(small.keys.sorted())")
         XCTAssertFalse(try XCTUnwrap(small["index.js"]).contains("\"cards\""))
     }
 }
