@@ -282,8 +282,10 @@ public enum SearchIndexBuilder {
                 }
             }
             let terms = termLines(byTerm)
-            let cards = byTerm.filter { $0.value.count > minimum ?? .max }.map { term, postings in
-                (term, SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm), over: minimum!))
+            let cards = byTerm.compactMap { term, postings -> (String, [Int32])? in
+                guard let minimum, postings.count > SearchIndexCards.minimum(of: term, site: minimum) else { return nil }
+                let over = SearchIndexCards.minimum(of: term, site: minimum)
+                return (term, SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm), over: over))
             }
             return BucketLines(
                 lines: terms.lines, frequent: terms.frequent, forms: forms[bucketNumber], lineBytes: terms.lines.reduce(0) { $0 + $1.line.utf8.count },
@@ -346,8 +348,11 @@ public enum SearchIndexBuilder {
             let terms = termLines(kept)
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
             guard text.utf8.count <= SearchIndexLayout.logFileBudget || level == counts.count - 1 else { continue }
-            let cards = kept.filter { $0.value.count > minimum ?? .max }.map { term, postings in
-                (SearchIndexCards.logKey(term), SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm), over: minimum!))
+            let cards = kept.compactMap { term, postings -> (String, [Int32])? in
+                let key = SearchIndexCards.logKey(term)
+                guard let minimum, postings.count > SearchIndexCards.minimum(of: key, site: minimum) else { return nil }
+                let over = SearchIndexCards.minimum(of: key, site: minimum)
+                return (key, SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm), over: over))
             }
             return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), terms.frequent, from, cards)
         }

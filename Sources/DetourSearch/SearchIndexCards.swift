@@ -25,6 +25,17 @@ enum SearchIndexCards {
         return pages.sorted { ($0.value.score, $1.key) > ($1.value.score, $0.key) }.prefix(SearchIndexLayout.cardsPerTerm).map(\.value.best)
     }
 
+    /// The records a term (or `logKey`) must be on more than to have cards: the site's
+    /// `minimum`, but `cardsPerTerm` for a status (`502`), which a query often names alone and
+    /// whose pages are few (a few hundred cards in all).
+    static func minimum(of term: String, site minimum: Int) -> Int {
+        let word = term.utf8.first == UInt8(ascii: "!") ? term.utf8.dropFirst() : term.utf8[...]
+        let isStatus =
+            word.count == 3 && (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(word.first!)
+            && word.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        return isStatus ? min(minimum, SearchIndexLayout.cardsPerTerm) : minimum
+    }
+
     /// The key of a log file term's cards, which rank the pages with log lines alone: a query
     /// the log file answers ranks by those (`!` is in no term).
     static func logKey(_ term: String) -> String { "!" + term }

@@ -248,7 +248,7 @@ public enum SearchIndexPatch {
                         guard let numbers = SearchIndexTermFile.numbers(of: line) else { return false }
                         best = SearchIndexCards.carded(
                             count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).lazy.map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) },
-                            over: layout.cardMinimum)
+                            over: SearchIndexCards.minimum(of: term, site: layout.cardMinimum))
                     }
                 } else {
                     best = old.map(\.reference)

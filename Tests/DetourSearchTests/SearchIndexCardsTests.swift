@@ -11,7 +11,7 @@ final class SearchIndexCardsTests: XCTestCase {
     private static let pages: [SearchPage] = (0..<1100).map { number in
         SearchPage(
             url: "articles/a\(number)/", title: number % 7 == 0 ? "Upstream \(number)" : "Article \(number)", codes: number % 11 == 0 ? [502] : [],
-            text: "Text of article \(number) with the word upstream and rare\(number).",
+            text: "Text of article \(number) with the word upstream and rare\(number)." + (number % 92 == 0 ? " A 418 from the teapot." : ""),
             sections: number % 3 == 0
                 ? [SearchPage.Section(anchor: "part", title: "Part \(number)", text: "A upstream section, \"quoted\" <b>as written</b>.")] : [])
     }
@@ -76,6 +76,9 @@ final class SearchIndexCardsTests: XCTestCase {
         let files = build()
         XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"rare1\":") }, "a term on one record")
         XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"1099\":") }, "a term on fewer than one in a hundred")
+        // On 12 records: fewer than the site's 14, more than a status's 10.
+        XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"teapot\":") }, "a word on 12 records")
+        XCTAssertTrue(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"418\":") }, "a status on 12 records")
         var small: [String: String] = [:]
         for file in SearchIndexBuilder.build(Array(Self.pages.prefix(1000)), language: "en", languages: ["en"]).files { small[file.path] = file.contents }
         XCTAssertFalse(small.keys.contains { $0.hasPrefix("c") }, "a thousand pages' common words would outweigh their text: \(small.keys.sorted())")

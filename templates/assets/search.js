@@ -154,7 +154,7 @@ function run(q) {
   }), () => none);
 }
 /* n pages from `from`: the first now, the rest a task later. A hit on more records than the
-   entry's cards[1] has cards (c.js, by the hit) for the best record of the ten pages it alone ranks first
+   entry's cards[1] (a status: ten) has cards (c.js, by the hit) for the best record of the ten pages it alone ranks first
    (SearchIndexCards): a card file for two results or more, else each page's shard. */
 function carded(L, S = {}, p, i) {
  for (i = 1; i < L.length; i += 2) (p = S[L[i] >> 6]) ? p[1] += 3 * L[i + 1] : S[L[i] >> 6] = [L[i], 10 * L[i + 1], L[i] >> 6];
@@ -168,7 +168,7 @@ function pagesOf(list, from, n, first, hits) {
   // A word the log file ranked (its term shard not read) has the log file's cards: "!word".
   if (e.cards) hits.forEach(k => {
    var L = (e.t[shard(k, e.termShards)] || [{}])[0][k] || e.l && (k = "!" + k, e.l[0][k.slice(1)]);
-   if (L && L[0] > e.cards[1] && (K[P.l + k] = K[P.l + k] || carded(L)).includes(r)) P.k.push([fnv(k) % e.cards[0], k]);
+   if (L && L[0] > (/^!?[1-5]\d\d$/.test(k) ? Math.min(10, e.cards[1]) : e.cards[1]) && (K[P.l + k] = K[P.l + k] || carded(L)).includes(r)) P.k.push([fnv(k) % e.cards[0], k]);
   });
  });
  for (;;) {
