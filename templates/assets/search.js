@@ -154,8 +154,9 @@ function run(q) {
   }), () => none);
 }
 /* n pages from `from`: the first now, the rest a task later. A hit on more records than the
-   entry's cards[1] (a status: ten) has cards (c.js, by the hit) for the best record of the ten pages it alone ranks first
-   (SearchIndexCards): a card file for two results or more, else each page's shard. */
+   entry's cards[1] (a status: ten) has cards (c<n>.js, by the hit) for the best record of the
+   ten pages it alone ranks first (SearchIndexCards): a card file that holds two results or
+   more, else each page's shard. */
 function carded(L, S = {}, p, i) {
  for (i = 1; i < L.length; i += 2) (p = S[L[i] >> 6]) ? p[1] += 3 * L[i + 1] : S[L[i] >> 6] = [L[i], 10 * L[i + 1], L[i] >> 6];
  return Object.values(S).sort((a, b) => b[1] - a[1] || a[2] - b[2]).slice(0, 10).map(p => p[0]);
