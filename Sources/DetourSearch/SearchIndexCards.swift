@@ -1,9 +1,9 @@
 import Foundation
 
 /// The card files (`c<n>.js`): for each term on more than `SearchIndexLayout.cardMinimum`
-/// records, its best records (`carded`) as a result shows them. The browser knows from the term's line
-/// which records those are (its first postings), so the results a common word brings come in
-/// one card file rather than in as many page shards. The builder makes a card from the page
+/// records (`minimum(of:site:)`), its best records (`carded`) as a result shows them. The
+/// browser works out from the term's line which records those are, so the results a common
+/// word brings come in one card file rather than in as many page shards. The builder makes a card from the page
 /// and a patch from the page shard's line, both through `card(reference:url:title:codes:record:)`,
 /// so the two agree byte for byte.
 enum SearchIndexCards {
