@@ -282,11 +282,7 @@ public enum SearchIndexBuilder {
                 }
             }
             let terms = termLines(byTerm)
-            let cards = byTerm.compactMap { term, postings -> (String, [Int32])? in
-                guard let minimum, postings.count > SearchIndexCards.minimum(of: term, site: minimum) else { return nil }
-                let over = SearchIndexCards.minimum(of: term, site: minimum)
-                return (term, SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm), over: over))
-            }
+            let cards = SearchIndexCards.carded(byTerm, site: minimum)
             return BucketLines(
                 lines: terms.lines, frequent: terms.frequent, forms: forms[bucketNumber], lineBytes: terms.lines.reduce(0) { $0 + $1.line.utf8.count },
                 formBytes: forms[bucketNumber].reduce(0) { $0 + formPair($1.key, $1.value).utf8.count }, cards: cards)
@@ -348,12 +344,7 @@ public enum SearchIndexBuilder {
             let terms = termLines(kept)
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
             guard text.utf8.count <= SearchIndexLayout.logFileBudget || level == counts.count - 1 else { continue }
-            let cards = kept.compactMap { term, postings -> (String, [Int32])? in
-                let key = SearchIndexCards.logKey(term)
-                guard let minimum, postings.count > SearchIndexCards.minimum(of: key, site: minimum) else { return nil }
-                let over = SearchIndexCards.minimum(of: key, site: minimum)
-                return (key, SearchIndexCards.carded(count: postings.count, line: best(postings, count: postingsPerTerm), over: over))
-            }
+            let cards = SearchIndexCards.carded(kept, key: SearchIndexCards.logKey, site: minimum)
             return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), terms.frequent, from, cards)
         }
         return nil
@@ -443,13 +434,20 @@ public enum SearchIndexBuilder {
 
     /// `pageArray` after the URL: the same for one source in every language (`SearchIndexSharing`).
     static func pageTail(_ page: SearchPage) -> String {
-        let (text, sections) = page.body
-        let records =
-            [literals(["", "", excerptSource(text)])]
-            + sections.prefix(SearchIndexLayout.recordsPerPage - 1).map {
-                literals([$0.anchor, $0.title, excerptSource($0.text)])
-            }
+        let body = page.body
+        let records = (0...min(body.sections.count, SearchIndexLayout.recordsPerPage - 1)).map { number in
+            let record = excerptRecord(number, of: body)
+            return literals([record.anchor, record.title, record.text])
+        }
         return "\(literal(page.title)),[\(page.codes.map(String.init).joined(separator: ","))],[\(records.joined(separator: ","))]]"
+    }
+
+    /// Record `number` of a page as a page shard keeps it (and a card, `SearchIndexCards`):
+    /// record 0 is the page's own text, then its sections.
+    static func excerptRecord(_ number: Int, of body: (text: String, sections: [SearchPage.Section])) -> (anchor: String, title: String, text: String) {
+        guard number > 0, number <= body.sections.count else { return ("", "", excerptSource(body.text)) }
+        let section = body.sections[number - 1]
+        return (section.anchor, section.title, excerptSource(section.text))
     }
 
     /// A string literal in the index's script files.

@@ -25,6 +25,21 @@ enum SearchIndexCards {
         return pages.sorted { ($0.value.score, $1.key) > ($1.value.score, $0.key) }.prefix(SearchIndexLayout.cardsPerTerm).map(\.value.best)
     }
 
+    /// The records with cards of each term of `byTerm` (its postings) that has them, under its
+    /// `key`; none without the site's `minimum` (a site too small for cards).
+    static func carded(
+        _ byTerm: [String: [SearchIndexBuilder.Ranked]], key: (String) -> String = { $0 }, site minimum: Int?
+    ) -> [(term: String, records: [Int32])] {
+        guard let minimum else { return [] }
+        return byTerm.compactMap { term, postings in
+            let key = key(term)
+            let over = Self.minimum(of: key, site: minimum)
+            // The count first: sorting out a term's best postings is work only a carded term needs.
+            guard postings.count > over else { return nil }
+            return (key, carded(count: postings.count, line: SearchIndexBuilder.best(postings, count: SearchIndexBuilder.postingsPerTerm), over: over))
+        }
+    }
+
     /// The records a term (or `logKey`) must be on more than to have cards: the site's
     /// `minimum`, but `cardsPerTerm` for a status (`502`), which a query often names alone and
     /// whose pages are few (a few hundred cards in all).
@@ -52,13 +67,8 @@ enum SearchIndexCards {
         let body = page.body
         var cards: [Int32: String] = [:]
         for reference in references {
-            let number = Int(reference) % SearchIndexLayout.recordsPerPage
-            let record =
-                number == 0 || number > body.sections.count
-                ? ("", "", body.text) : (body.sections[number - 1].anchor, body.sections[number - 1].title, body.sections[number - 1].text)
-            cards[reference] = card(
-                reference: reference, url: page.url, title: page.title, codes: page.codes,
-                record: (record.0, record.1, SearchIndexBuilder.excerptSource(record.2)))
+            let record = SearchIndexBuilder.excerptRecord(Int(reference) % SearchIndexLayout.recordsPerPage, of: body)
+            cards[reference] = card(reference: reference, url: page.url, title: page.title, codes: page.codes, record: record)
         }
         return cards
     }

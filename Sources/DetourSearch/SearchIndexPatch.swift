@@ -65,10 +65,7 @@ public enum SearchIndexPatch {
         mutating func apply(old: SearchPage, new: SearchPage, layout: SearchIndexLayout, recordsWritten: Int) -> Patched? {
             // The page's place: its line in its doc shard.
             let docShard = layout.docShard(of: old.url)
-            let docPath = "d\(docShard).js"
-            let docHead = "detourSearch.docs(\(literalLanguage),\(docShard),["
-            guard let docText = read(docPath), docText.hasPrefix(docHead), docText.hasSuffix("]);\n") else { return nil }
-            var docLines = docText.dropFirst(docHead.count).dropLast(4).components(separatedBy: ",\n")
+            guard var docLines = pageLines(docShard) else { return nil }
             let start = "[" + SearchIndexBuilder.literal(old.url) + ","
             guard let slot = docLines.firstIndex(where: { $0.hasPrefix(start) }), slot < SearchIndexLayout.pagesPerDocShard else { return nil }
             let reference = docShard * SearchIndexLayout.pagesPerDocShard + slot
@@ -159,18 +156,12 @@ public enum SearchIndexPatch {
             // Cards of the term lines, then of the log file's.
             let terms = Set(oldPostings.keys).union(newPostings.keys).sorted()
             let termLine: (Patch, String) -> String?? = { patch, term in
-                guard let file = patch.termFiles[SearchIndexLayout.termBucket(of: term) % patch.memo.termShards] else { return nil }
-                let (line, found) = file.line(of: term)
-                return .some(found ? file.lines[line].text : nil)
+                patch.termFiles[SearchIndexLayout.termBucket(of: term) % patch.memo.termShards].map { $0.text(of: term) }
             }
             guard patchCards(terms, key: { $0 }, changed: { oldPostings[$0] != newPostings[$0] }, line: termLine, page: new, records: records, layout: layout)
             else { return nil }
             let logTerms = Set(oldLogs.keys).union(newLogs.keys).sorted()
-            let logLine: (Patch, String) -> String?? = { patch, term in
-                guard let file = patch.logFile else { return nil }
-                let (line, found) = file.line(of: term)
-                return .some(found ? file.lines[line].text : nil)
-            }
+            let logLine: (Patch, String) -> String?? = { patch, term in patch.logFile.map { $0.text(of: term) } }
             guard
                 patchCards(
                     logTerms, key: SearchIndexCards.logKey, changed: { oldLogs[$0] != newLogs[$0] }, line: logLine, page: new, records: records, layout: layout)
@@ -185,7 +176,7 @@ public enum SearchIndexPatch {
                 guard logFile.text.utf8.count - logFile.head.utf8.count - 3 <= SearchIndexLayout.logFileBudget else { return nil }
                 files.append(("l.js", logFile.text))
             }
-            files.append((docPath, docHead + docLines.joined(separator: ",\n") + "]);\n"))
+            files.append(("d\(docShard).js", docHead(docShard) + docLines.joined(separator: ",\n") + "]);\n"))
             var entry: (old: String, new: String)?
             if logFormsChanged || memo.records != recordsWritten {
                 guard let changed = changedEntry(recordsWritten: recordsWritten, logFile: logFormsChanged ? logFile : nil) else { return nil }
@@ -284,13 +275,18 @@ public enum SearchIndexPatch {
         private mutating func otherCard(_ reference: Int32) -> String? {
             let page = Int(reference) / SearchIndexLayout.recordsPerPage
             let (shard, slot) = page.quotientAndRemainder(dividingBy: SearchIndexLayout.pagesPerDocShard)
-            if docFiles[shard] == nil {
-                let head = "detourSearch.docs(\(literalLanguage),\(shard),["
-                guard let text = read("d\(shard).js"), text.hasPrefix(head), text.hasSuffix("]);\n") else { return nil }
-                docFiles[shard] = text.dropFirst(head.count).dropLast(4).components(separatedBy: ",\n")
-            }
+            if docFiles[shard] == nil { docFiles[shard] = pageLines(shard) }
             guard let lines = docFiles[shard], slot < lines.count else { return nil }
             return SearchIndexCards.card(reference: reference, pageLine: lines[slot])
+        }
+
+        private func docHead(_ shard: Int) -> String { "detourSearch.docs(\(literalLanguage),\(shard),[" }
+
+        /// Page shard `shard`'s lines, one per page; nil when it is not as the builder writes it.
+        private func pageLines(_ shard: Int) -> [String]? {
+            let head = docHead(shard)
+            guard let text = read("d\(shard).js"), text.hasPrefix(head), text.hasSuffix("]);\n") else { return nil }
+            return text.dropFirst(head.count).dropLast(4).components(separatedBy: ",\n")
         }
 
         /// Reads term file `shard` once; false when there is none to patch.

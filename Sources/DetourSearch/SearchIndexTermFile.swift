@@ -44,6 +44,12 @@ struct SearchIndexTermFile {
         return (index, index < lines.count && lines[index].term == term)
     }
 
+    /// The text of `term`'s line, nil when it has none.
+    func text(of term: String) -> String? {
+        let (index, found) = line(of: term)
+        return found ? lines[index].text : nil
+    }
+
     /// Adds the form `word` of `stem`, or takes it out; false when it already was, or was not.
     mutating func setForm(_ word: String, _ stem: String, present: Bool) -> Bool {
         let index = forms.partitionPoint { $0.word >= word }
