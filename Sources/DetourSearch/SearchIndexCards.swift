@@ -1,7 +1,7 @@
 import Foundation
 
 /// The card files (`c<n>.js`): for each term on more than `SearchIndexLayout.cardMinimum`
-/// records (`minimum(of:site:)`), its best records (`carded`) as a result shows them. The
+/// records, its best records (`carded`) as a result shows them. The
 /// browser works out from the term's line which records those are, so the results a common
 /// word brings come in one card file rather than in as many page shards. The builder makes a card from the page
 /// and a patch from the page shard's line, both through `card(reference:url:title:codes:record:)`,
@@ -33,22 +33,10 @@ enum SearchIndexCards {
         guard let minimum else { return [] }
         return byTerm.compactMap { term, postings in
             let key = key(term)
-            let over = Self.minimum(of: key, site: minimum)
             // The count first: sorting out a term's best postings is work only a carded term needs.
-            guard postings.count > over else { return nil }
-            return (key, carded(count: postings.count, line: SearchIndexBuilder.best(postings, count: SearchIndexBuilder.postingsPerTerm), over: over))
+            guard postings.count > minimum else { return nil }
+            return (key, carded(count: postings.count, line: SearchIndexBuilder.best(postings, count: SearchIndexBuilder.postingsPerTerm), over: minimum))
         }
-    }
-
-    /// The records a term (or `logKey`) must be on more than to have cards: the site's
-    /// `minimum`, but `cardsPerTerm` for a status (`502`), which a query often names alone and
-    /// whose pages are few (a few hundred cards in all).
-    static func minimum(of term: String, site minimum: Int) -> Int {
-        let word = term.utf8.first == UInt8(ascii: "!") ? term.utf8.dropFirst() : term.utf8[...]
-        let isStatus =
-            word.count == 3 && (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(word.first!)
-            && word.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        return isStatus ? min(minimum, SearchIndexLayout.cardsPerTerm) : minimum
     }
 
     /// The key of a log file term's cards, which rank the pages with log lines alone: a query

@@ -14,8 +14,8 @@
 ///   words (`LogTermFilter`), so the browser knows which queries to read there. Over
 ///   `logFileBudget`, the terms on fewest log records are left to the term shards;
 /// - `c<n>.js`: cards, a result as the results page shows it, for the best records of each
-///   term on more than `cardMinimum` records (a common word, whose results are all over the
-///   site), by the term's hash (FNV-1a of the whole term mod `cardShards`): its ten results
+///   term on more than `cardMinimum` records (a word whose results would take more page shards
+///   than cards), by the term's hash (FNV-1a of the whole term mod `cardShards`): its ten results
 ///   come in one file rather than in ten page shards (`SearchIndexCards`).
 /// A reference to a record is `((docShard × 1024) + page slot) × 64 + record`; record 0 is the page.
 /// At most 16,384 doc shards keep references under 2³⁰, so the browser may use bit operations.
@@ -40,9 +40,12 @@ public struct SearchIndexLayout: Sendable, Equatable {
     /// None below 1,024 page shards (about a thousand pages): a smaller site's words are on
     /// fewer pages, and cards for its common words would outweigh its pages' text.
     public let cardShards: Int
-    /// A term has cards when it is on more records than this: one in a hundred, and ten at
-    /// least (0 without cards: it does not change the layout of a site that has none).
+    /// A term has cards when it is on more records than this: `cardsOver` (0 without cards:
+    /// it does not change the layout of a site that has none).
     public let cardMinimum: Int
+    /// A term on this many records or fewer brings its results in as many page shards at
+    /// most; on more, its cards save requests, a rare word's as much as a common one's.
+    public static let cardsOver = 4
     /// A term's best records that have cards: a results page's ten.
     public static let cardsPerTerm = 10
 
@@ -52,7 +55,7 @@ public struct SearchIndexLayout: Sendable, Equatable {
         termShards = records <= 1000 ? 1 : Self.powerOfTwo(atLeast: records / 1000, limit: Self.termBuckets)
         docShards = pages <= 64 && records <= 1000 ? 1 : Self.powerOfTwo(atLeast: pages / 2, limit: 16384)
         cardShards = docShards >= 1024 ? docShards / 16 : 0
-        cardMinimum = cardShards > 0 ? max(SearchIndexLayout.cardsPerTerm, records / 100) : 0
+        cardMinimum = cardShards > 0 ? Self.cardsOver : 0
     }
 
     public var isSingleFile: Bool { termShards == 1 && docShards == 1 }

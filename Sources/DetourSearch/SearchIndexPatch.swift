@@ -239,7 +239,7 @@ public enum SearchIndexPatch {
                         guard let numbers = SearchIndexTermFile.numbers(of: line) else { return false }
                         best = SearchIndexCards.carded(
                             count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).lazy.map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) },
-                            over: SearchIndexCards.minimum(of: term, site: layout.cardMinimum))
+                            over: layout.cardMinimum)
                     }
                 } else {
                     best = old.map(\.reference)

@@ -7,11 +7,13 @@ import XCTest
 /// for: the best record of each of the first ten pages on a term's line.
 final class SearchIndexCardsTests: XCTestCase {
     /// 1,100 pages (cards begin at about a thousand); `upstream` on every page, in the title of
-    /// every seventh (so it ranks), in a section of every third; `rare<n>` on one page each.
+    /// every seventh (so it ranks), in a section of every third; `rare<n>` on one page each;
+    /// `samovar` on four pages, as many as the site's card minimum, `teapot` on one more.
     private static let pages: [SearchPage] = (0..<1100).map { number in
         SearchPage(
             url: "articles/a\(number)/", title: number % 7 == 0 ? "Upstream \(number)" : "Article \(number)", codes: number % 11 == 0 ? [502] : [],
-            text: "Text of article \(number) with the word upstream and rare\(number)." + (number % 92 == 0 ? " A 418 from the teapot." : ""),
+            text: "Text of article \(number) with the word upstream and rare\(number)." + (number % 275 == 0 ? " A samovar." : "")
+                + (number % 220 == 0 ? " A teapot." : ""),
             sections: number % 3 == 0
                 ? [SearchPage.Section(anchor: "part", title: "Part \(number)", text: "A upstream section, \"quoted\" <b>as written</b>.")] : [])
     }
@@ -26,8 +28,9 @@ final class SearchIndexCardsTests: XCTestCase {
         let files = build()
         let layout = SearchIndexLayout(pages: Self.pages.count, records: Self.pages.reduce(0) { $0 + SearchIndexLayout.records(of: $1) })
         XCTAssertGreaterThan(layout.cardShards, 0)
-        XCTAssertEqual(layout.cardMinimum, 14, "one record in a hundred")
-        XCTAssertTrue(try XCTUnwrap(files["index.js"]).contains("\"cards\":[\(layout.cardShards),14]"), "the entry names the card files")
+        XCTAssertEqual(layout.cardMinimum, SearchIndexLayout.cardsOver)
+        XCTAssertTrue(
+            try XCTUnwrap(files["index.js"]).contains("\"cards\":[\(layout.cardShards),\(SearchIndexLayout.cardsOver)]"), "the entry names the card files")
 
         // upstream's line, and the cards its card file holds.
         let termShard = layout.termShard(of: "upstream")
@@ -35,7 +38,7 @@ final class SearchIndexCardsTests: XCTestCase {
         let numbers = try XCTUnwrap(SearchIndexTermFile.numbers(of: try XCTUnwrap(termFile.lines.first { $0.term == "upstream" }?.text)))
         XCTAssertEqual(numbers[0], 1467, "every page and every third page's section")
         let expected = SearchIndexCards.carded(
-            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) }, over: 14)
+            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) }, over: layout.cardMinimum)
         XCTAssertEqual(expected.count, SearchIndexLayout.cardsPerTerm)
         XCTAssertEqual(Set(expected.map { $0 / 64 }).count, expected.count, "one record per page")
 
@@ -75,10 +78,17 @@ final class SearchIndexCardsTests: XCTestCase {
     func testRareTermsAndSmallerSitesHaveNoCards() throws {
         let files = build()
         XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"rare1\":") }, "a term on one record")
-        XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"1099\":") }, "a term on fewer than one in a hundred")
-        // On 12 records: fewer than the site's 14, more than a status's 10.
-        XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"teapot\":") }, "a word on 12 records")
-        XCTAssertTrue(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"418\":") }, "a status on 12 records")
+        XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"1099\":") }, "a number on one page")
+        XCTAssertFalse(
+            files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"samovar\":") }, "a word on four records: four page shards at most")
+        let layout = SearchIndexLayout(pages: Self.pages.count, records: Self.pages.reduce(0) { $0 + SearchIndexLayout.records(of: $1) })
+        let shard = layout.cardShard(of: "teapot")
+        let lines = try XCTUnwrap(SearchIndexCards.lines(of: try XCTUnwrap(files["c\(shard).js"]), language: "en", shard: shard))
+        let teapot = try XCTUnwrap(lines.first { $0.term == "teapot" }?.line, "a word on five records")
+        let urls = try XCTUnwrap(SearchIndexCards.cards(of: teapot, term: "teapot")).map { card in
+            (try? JSONSerialization.jsonObject(with: Data(card.card.utf8)) as? [Any])?[1] as? String
+        }
+        XCTAssertEqual(Set(urls), Set([0, 220, 440, 660, 880].map { "articles/a\($0)/" }), "its five pages")
         var small: [String: String] = [:]
         for file in SearchIndexBuilder.build(Array(Self.pages.prefix(1000)), language: "en", languages: ["en"]).files { small[file.path] = file.contents }
         XCTAssertFalse(small.keys.contains { $0.hasPrefix("c") }, "a thousand pages' common words would outweigh their text: \(small.keys.sorted())")

@@ -20,8 +20,9 @@ window.detourSearch = {
  terms: (l, n, t, f) => idx[l].t[n] = [N(t), N(f)],
  docs: (l, n, d) => idx[l].d[n] = d,
  cards: (l, n, c) => idx[l].k[n] = N(c),
- // l.js: pages with log lines only; a term's rarity is among their n records.
- logs: (l, t, f, r = new Set) => { for (var k in t) t[k].forEach((v, i) => i & 1 && r.add(v)); (idx[l].l = [N(t), N(f)]).n = r.size; },
+ // l.js: pages with log lines only; a term's rarity is among their n records (at least
+ // its most common term's: a long line lists only its best).
+ logs: (l, t, f, r = new Set, n = 0) => { for (var k in t) t[k].forEach((v, i) => i ? i & 1 && r.add(v) : n = Math.max(n, v)); (idx[l].l = [N(t), N(f)]).n = Math.max(n, r.size); },
  tokenize
 };
 
@@ -104,15 +105,17 @@ function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.forEach((g, gi) => {
-  var a = g[0], T = F(a), cand = N({}), piece = N({}), k, w, i, r, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  var a = g[0], T = F(a), cand = N({}), piece = N({}), k, w, i, r, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   // An address, a port, a time: the visitor's own, not the page's.
   if (imp[gi] = 0, g[1] && !/\p{L}/u.test(a)) return;
   g.forEach((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
   // The last word as a prefix, but a status, which is whole (401, not 4010).
   if (gi == G.length - 1 && !st[gi] || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
   if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
+  for (k in cand) top = Math.max(top, F(k)[0][k][0]);
   for (k in cand) {
-   P = F(k)[0][k]; x = F(k).n || e.records; x = Math.log(1 + (x - P[0] + .5) / (P[0] + .5)); w = cand[k] * x;
+   // A word guessed (a prefix, a typo) weighs as often as the site uses it: whe is when.
+   P = F(k)[0][k]; x = F(k).n || e.records; x = Math.log(1 + (x - P[0] + .5) / (P[0] + .5)); w = cand[k] * x * (cand[k] < 1 ? P[0] / top : 1);
    imp[gi] = Math.max(imp[gi], x);
    hits.push(k);
    for (i = 1; i < P.length; i += 2) {
@@ -154,9 +157,9 @@ function run(q) {
   }), () => none);
 }
 /* n pages from `from`: the first now, the rest a task later. A hit on more records than the
-   entry's cards[1] (a status: ten) has cards (c<n>.js, by the hit) for the best record of the
-   ten pages it alone ranks first (SearchIndexCards): a card file that holds two results or
-   more, else each page's shard. */
+   entry's cards[1] has cards (c<n>.js, by the hit) for the best record of the ten pages it
+   alone ranks first (SearchIndexCards); a result reads the card of its page from a card file
+   that holds two results or more (the record the card shows), else its page's shard. */
 function carded(L, S = {}, p, i) {
  for (i = 1; i < L.length; i += 2) (p = S[L[i] >> 6]) ? p[1] += 3 * L[i + 1] : S[L[i] >> 6] = [L[i], 10 * L[i + 1], L[i] >> 6];
  return Object.values(S).sort((a, b) => b[1] - a[1] || a[2] - b[2]).slice(0, 10).map(p => p[0]);
@@ -164,12 +167,12 @@ function carded(L, S = {}, p, i) {
 function pagesOf(list, from, n, first, hits) {
  var top = list.slice(from, from + n), C = {}, b, K = {};
  top.forEach(P => {
-  var e = idx[P.l], r = P.p << 6 | P.rec;
+  var e = idx[P.l];
   P.k = [];
   // A word the log file ranked (its term shard not read) has the log file's cards: "!word".
   if (e.cards) hits.forEach(k => {
    var L = (e.t[shard(k, e.termShards)] || [{}])[0][k] || e.l && (k = "!" + k, e.l[0][k.slice(1)]);
-   if (L && L[0] > (/^!?[1-5]\d\d$/.test(k) ? Math.min(10, e.cards[1]) : e.cards[1]) && (K[P.l + k] = K[P.l + k] || carded(L)).includes(r)) P.k.push([fnv(k) % e.cards[0], k]);
+   if (L && L[0] > e.cards[1] && (K[P.l + k] = K[P.l + k] || carded(L)).some(x => x >> 6 == P.p)) P.k.push([fnv(k) % e.cards[0], k]);
   });
  });
  for (;;) {
@@ -182,7 +185,7 @@ function pagesOf(list, from, n, first, hits) {
   var e = idx[P.l], c = P.c, k = c ? c[0] : P.p >> 10, D = c ? e.k : e.d, d;
   // A card missing (an index half written) is read from the page's shard.
   return Promise.resolve(D[k] || load(P.l, (c ? "c" : "d") + k)).then(() => {
-   if (c) return (c = (D[k][c[1]] || []).find(x => x[0] == (P.p << 6 | P.rec))) ? (P.url = c[1], P.title = c[2], P.codes = c[3], P.r = c.slice(4)) : get(P, P.c = 0);
+   if (c) return (c = (D[k][c[1]] || []).find(x => x[0] >> 6 == P.p)) ? (P.rec = c[0] & 63, P.url = c[1], P.title = c[2], P.codes = c[3], P.r = c.slice(4)) : get(P, P.c = 0);
    d = D[k][P.p & 1023]; P.url = d[0]; P.title = d[1]; P.codes = d[2]; P.r = d[3][P.rec] || d[3][0];
   }, x => c ? get(P, P.c = 0) : Promise.reject(x));
  }
