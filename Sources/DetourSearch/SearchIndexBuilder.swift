@@ -95,7 +95,7 @@ public enum SearchIndexBuilder {
         }
 
         var termShards: [String] = []
-        var logs: (text: String, filter: LogTermFilter)?
+        var logs: (text: String, filter: LogTermFilter, records: Int)?
         var cards: [(term: String, records: [Int32])] = []
         var made = SearchIndexMemo(pages: pages.count, records: records, termShards: layout.termShards)
         guard
@@ -127,7 +127,7 @@ public enum SearchIndexBuilder {
             termShards[shard] = ""
             if text != "{},{}" { files.append(("t\(shard).js", "detourSearch.terms(\(literal(language)),\(shard),\(text));\n")) }
         }
-        if let logs { files.append(("l.js", "detourSearch.logs(\(literal(language)),\(logs.text));\n")) }
+        if let logs { files.append(("l.js", "detourSearch.logs(\(literal(language)),\(logs.records),\(logs.text));\n")) }
         files += Self.cardFiles(cards, pages: pages, references: pageReference, layout: layout, language: language)
         emit(files)
         files = []
@@ -188,7 +188,7 @@ public enum SearchIndexBuilder {
     /// `cancelled`. The scoring's working memory (a vocabulary and postings per core) ends here.
     private static func scoreTerms(
         _ pages: [SearchPage], references pageReference: [Int], tokenizer: SearchTokenizer, into texts: inout [String],
-        logs: inout (text: String, filter: LogTermFilter)?, cards: inout [(term: String, records: [Int32])], layout: inout SearchIndexLayout,
+        logs: inout (text: String, filter: LogTermFilter, records: Int)?, cards: inout [(term: String, records: [Int32])], layout: inout SearchIndexLayout,
         memo: inout SearchIndexMemo,
         until cancelled: @Sendable () -> Bool, sharing: SearchIndexSharing?
     ) -> Bool {
@@ -229,7 +229,7 @@ public enum SearchIndexBuilder {
         let logFile = Self.logFile(chunks: chunks, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil)
         memo.frequentLogTerms = logFile?.frequent ?? [:]
         memo.logTermsFrom = logFile?.from ?? 1
-        (texts, logs) = (termShards, logFile.map { ($0.text, $0.filter) })
+        (texts, logs) = (termShards, logFile.map { ($0.text, $0.filter, $0.records) })
         cards = buckets.flatMap(\.cards) + (logFile?.cards ?? [])
         return true
     }
@@ -319,7 +319,8 @@ public enum SearchIndexBuilder {
 
     /// `{terms},{forms}` of the terms pages have in their `log_patterns`, postings of those
     /// pages only: a pasted log line's many words are looked up in this one file; the filter of
-    /// its words the entry carries; and its terms' cards, which rank those pages alone
+    /// its words the entry carries; the count of those pages' records that have log terms,
+    /// among which the browser weighs a term's rarity; and its terms' cards, which rank those pages alone
     /// (`SearchIndexCards.logKey`). Nil when no page has log lines. Over
     /// `SearchIndexLayout.logFileBudget`, the terms on the fewest log records leave it, a count
     /// at a time (`from`: the fewest a term kept has): on a large site they are mostly one
@@ -327,12 +328,14 @@ public enum SearchIndexBuilder {
     /// in its term shard.
     private static func logFile(
         chunks: [SearchIndexChunk], cardsOver minimum: Int?
-    ) -> (text: String, filter: LogTermFilter, frequent: [String: [Int64]], from: Int, cards: [(term: String, records: [Int32])])? {
+    ) -> (text: String, filter: LogTermFilter, records: Int, frequent: [String: [Int64]], from: Int, cards: [(term: String, records: [Int32])])? {
         var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
         for chunk in chunks {
             for posting in chunk.logPostings { byTerm[chunk.vocabulary.terms[Int(posting.term)], default: []].append((posting.reference, posting.impact)) }
         }
         guard !byTerm.isEmpty else { return nil }
+        // A log term's rarity is among these, the terms left to the term shards' too.
+        let records = Set(byTerm.values.joined().map(\.reference)).count
         var allForms: [String: String] = [:]
         for chunk in chunks {
             for (word, stem) in chunk.vocabulary.forms where byTerm[stem] != nil { allForms[word] = stem }
@@ -345,7 +348,7 @@ public enum SearchIndexBuilder {
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
             guard text.utf8.count <= SearchIndexLayout.logFileBudget || level == counts.count - 1 else { continue }
             let cards = SearchIndexCards.carded(kept, key: SearchIndexCards.logKey, site: minimum)
-            return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), terms.frequent, from, cards)
+            return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), records, terms.frequent, from, cards)
         }
         return nil
     }

@@ -302,7 +302,13 @@ public enum SearchIndexPatch {
         /// Reads the log file once; false when there is none.
         private mutating func loadLogFile() -> Bool {
             if logFile != nil { return true }
-            guard let text = read("l.js"), let file = SearchIndexTermFile(text, head: "detourSearch.logs(\(literalLanguage),") else { return false }
+            // The head carries the log records' count, which a patch leaves as it is (the page's
+            // log lines and headings are).
+            let call = "detourSearch.logs(\(literalLanguage),"
+            guard let text = read("l.js"), text.hasPrefix(call), let brace = text.firstIndex(of: "{"),
+                let file = SearchIndexTermFile(text, head: String(text[..<brace])), file.head.hasSuffix(","),
+                Int(file.head.dropFirst(call.count).dropLast()) != nil
+            else { return false }
             logFile = file
             return true
         }

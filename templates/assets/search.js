@@ -20,9 +20,8 @@ window.detourSearch = {
  terms: (l, n, t, f) => idx[l].t[n] = [N(t), N(f)],
  docs: (l, n, d) => idx[l].d[n] = d,
  cards: (l, n, c) => idx[l].k[n] = N(c),
- // l.js: pages with log lines only; a term's rarity is among their n records (at least
- // its most common term's: a long line lists only its best).
- logs: (l, t, f, r = new Set, n = 0) => { for (var k in t) t[k].forEach((v, i) => i ? i & 1 && r.add(v) : n = Math.max(n, v)); (idx[l].l = [N(t), N(f)]).n = Math.max(n, r.size); },
+ // l.js: pages with log lines only; a term's rarity is among their n records.
+ logs: (l, n, t, f) => (idx[l].l = [N(t), N(f)]).n = n,
  tokenize
 };
 
