@@ -226,7 +226,8 @@ public enum SearchIndexBuilder {
             memo.buckets[4 * number + 3] += bucket.forms.count
         }
         let termShards = Self.termShardTexts(buckets, count: layout.termShards)
-        let logFile = Self.logFile(chunks: chunks, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil)
+        let logFile = Self.logFile(
+            chunks: chunks, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil, siteCount: { Self.siteCount(of: $0, in: buckets) })
         memo.frequentLogTerms = logFile?.frequent ?? [:]
         memo.logTermsFrom = logFile?.from ?? 1
         (texts, logs) = (termShards, logFile.map { ($0.text, $0.filter, $0.records) })
@@ -320,14 +321,16 @@ public enum SearchIndexBuilder {
     /// `{terms},{forms}` of the terms pages have in their `log_patterns`, postings of those
     /// pages only: a pasted log line's many words are looked up in this one file; the filter of
     /// its words the entry carries; the count of those pages' records that have log terms,
-    /// among which the browser weighs a term's rarity; and its terms' cards, which rank those pages alone
+    /// among which the browser weighs a term's rarity, and each term's count over the site
+    /// (`{counts}` after the forms: a word rare in log lines but common on the site, `nginx` in
+    /// a question's framing, weighs as common); and its terms' cards, which rank those pages alone
     /// (`SearchIndexCards.logKey`). Nil when no page has log lines. Over
     /// `SearchIndexLayout.logFileBudget`, the terms on the fewest log records leave it, a count
     /// at a time (`from`: the fewest a term kept has): on a large site they are mostly one
     /// page's names (a host, a socket), and the browser looks a line's word the file lacks up
     /// in its term shard.
     private static func logFile(
-        chunks: [SearchIndexChunk], cardsOver minimum: Int?
+        chunks: [SearchIndexChunk], cardsOver minimum: Int?, siteCount: (String) -> Int?
     ) -> (text: String, filter: LogTermFilter, records: Int, frequent: [String: [Int64]], from: Int, cards: [(term: String, records: [Int32])])? {
         var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
         for chunk in chunks {
@@ -348,9 +351,22 @@ public enum SearchIndexBuilder {
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
             guard text.utf8.count <= SearchIndexLayout.logFileBudget || level == counts.count - 1 else { continue }
             let cards = SearchIndexCards.carded(kept, key: SearchIndexCards.logKey, site: minimum)
-            return (text, LogTermFilter(words: Set(kept.keys).union(forms.keys)), records, terms.frequent, from, cards)
+            // Beside the budget: a count changes with any page's text, the terms kept do not.
+            let siteCounts = terms.lines.compactMap { term, _ in siteCount(term).map { (term, $0) } }
+            return (
+                text + "," + SearchIndexTermFile.countObject(siteCounts), LogTermFilter(words: Set(kept.keys).union(forms.keys)), records, terms.frequent, from,
+                cards
+            )
         }
         return nil
+    }
+
+    /// A term's count of records over the site, its line's first number; nil without a line.
+    static func siteCount(of term: String, in buckets: [BucketLines]) -> Int? {
+        let lines = buckets[SearchIndexLayout.termBucket(of: term)].lines
+        let index = lines.partitionPoint { $0.term >= term }
+        guard index < lines.count, lines[index].term == term else { return nil }
+        return SearchIndexTermFile.numbers(of: lines[index].line)?.first
     }
 
     /// Each term's line (`termLine`: best postings first), sorted by term; and the best

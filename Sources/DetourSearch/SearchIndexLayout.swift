@@ -9,7 +9,8 @@
 ///   of two: a result's excerpt brings one or two pages' text), with their sections' text for
 ///   the excerpts;
 /// - `l.js`: the terms of pages' `log_patterns` with those pages' postings (and the count of
-///   their records with log terms, among which a term's rarity is weighed), which a query of
+///   their records with log terms, among which a term's rarity is weighed, and each term's
+///   count over the site, past which it is not), which a query of
 ///   five words or more (a pasted log line), or of three or four with a number or an
 ///   identifier, is matched against first, in one file; the entry's `logs` is a filter of its
 ///   words (`LogTermFilter`), so the browser knows which queries to read there. Over

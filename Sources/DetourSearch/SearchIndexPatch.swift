@@ -43,6 +43,8 @@ public enum SearchIndexPatch {
         let read: (String) -> String?
         var termFiles: [Int: SearchIndexTermFile] = [:]
         var logFile: SearchIndexTermFile?
+        /// Its lines, forms or site counts changed: it is written.
+        var logFileChanged = false
         /// A form of a log term came or went: the entry's filter of the log file's words changes.
         var logFormsChanged = false
         /// Card files read, by shard, and those whose lines changed.
@@ -121,7 +123,20 @@ public enum SearchIndexPatch {
                     let line = patched
                 else { return nil }
                 file.lines[index].text = line
-                logFile = file
+                (logFile, logFileChanged) = (file, true)
+            }
+            // A log term's count over the site is its term line's.
+            for term in Set(oldPostings.keys).union(newPostings.keys).sorted() where oldPostings[term] != newPostings[term] {
+                guard loadLogFile(), var file = logFile else { break }
+                guard file.line(of: term).found else { continue }
+                // The loop above read the term's shard.
+                guard let termFile = termFiles[SearchIndexLayout.termBucket(of: term) % memo.termShards] else { return nil }
+                var count: Int?
+                if let line = termFile.text(of: term) {
+                    guard let numbers = SearchIndexTermFile.numbers(of: line) else { return nil }
+                    count = numbers[0]
+                }
+                if file.setSiteCount(term, count) { (logFile, logFileChanged) = (file, true) }
             }
 
             // Words as written: a form comes with its first page and goes with its last.
@@ -137,7 +152,7 @@ public enum SearchIndexPatch {
                 _ = loadLogFile()
                 if var file = logFile, file.line(of: stem).found {
                     guard memo.logTermsFrom == 1, file.setForm(word, stem, present: gained) else { return nil }
-                    (logFile, logFormsChanged) = (file, true)
+                    (logFile, logFormsChanged, logFileChanged) = (file, true, true)
                 }
                 let wordBucket = SearchIndexLayout.termBucket(of: word)
                 let shard = wordBucket % memo.termShards
@@ -171,9 +186,9 @@ public enum SearchIndexPatch {
             files += cardFiles.keys.sorted().filter(changedCards.contains).map { shard in
                 ("c\(shard).js", SearchIndexCards.file(language: language, shard: shard, lines: cardFiles[shard]!.map(\.line)))
             }
-            if let logFile {
+            if let logFile, logFileChanged {
                 // Grown over its budget, the builder would cut it.
-                guard logFile.text.utf8.count - logFile.head.utf8.count - 3 <= SearchIndexLayout.logFileBudget else { return nil }
+                guard logFile.body.utf8.count <= SearchIndexLayout.logFileBudget else { return nil }
                 files.append(("l.js", logFile.text))
             }
             files.append(("d\(docShard).js", docHead(docShard) + docLines.joined(separator: ",\n") + "]);\n"))

@@ -1,41 +1,77 @@
 /// A term file of the index (`t<n>.js`, or `l.js`) read back to be patched: its call's head,
-/// its term lines in order and its forms, each with the term or word it is for.
+/// its term lines in order and its forms, each with the term or word it is for, and the log
+/// file's site counts.
 struct SearchIndexTermFile {
-    /// `detourSearch.terms("en",3,` or `detourSearch.logs("en",`.
+    /// `detourSearch.terms("en",3,` or `detourSearch.logs("en",26,`.
     var head: String
     var lines: [(term: String, text: String)]
     var forms: [(word: String, stem: String)]
+    /// The log file's: for each of its terms the site's term shards have, the count of records
+    /// there (its line's first number), by term.
+    var siteCounts: [(term: String, count: Int)]?
 
-    /// Nil when `text` is not `head{lines},{forms});\n` as the builder writes it.
+    /// Nil when `text` is not `head{lines},{forms});\n` (or `head{lines},{forms},{counts});\n`)
+    /// as the builder writes it.
     init?(_ text: String, head: String) {
         guard text.hasPrefix(head + "{"), text.hasSuffix("});\n") else { return nil }
         self.head = head
         var scanner = Scanner(Array(text.utf8.dropFirst(head.utf8.count + 1).dropLast(3)))
-        lines = []
-        forms = []
-        // Terms: `"term":[numbers]` joined by `,\n`, then `},{`.
-        if !scanner.skip("}") {
-            repeat {
-                let start = scanner.index
-                guard let term = scanner.literal(), scanner.skip(":["), scanner.skipNumbers(), scanner.skip("]") else { return nil }
-                lines.append((term, scanner.text(from: start)))
-            } while scanner.skip(",\n")
-            guard scanner.skip("}") else { return nil }
-        }
-        guard scanner.skip(",{") else { return nil }
-        if !scanner.skip("}") {
-            repeat {
+        // Terms: `"term":[numbers]` joined by `,\n`; forms `"word":"stem"`; counts `"term":count`.
+        guard
+            let lines = scanner.members(
+                separator: ",\n",
+                { (scanner: inout Scanner) -> (term: String, text: String)? in
+                    let start = scanner.index
+                    guard let term = scanner.literal(), scanner.skip(":["), scanner.skipNumbers(), scanner.skip("]") else { return nil }
+                    return (term, scanner.text(from: start))
+                }),
+            scanner.skip(",{"),
+            let forms = scanner.members({ (scanner: inout Scanner) -> (word: String, stem: String)? in
                 guard let word = scanner.literal(), scanner.skip(":"), let stem = scanner.literal() else { return nil }
-                forms.append((word, stem))
-            } while scanner.skip(",")
-            guard scanner.skip("}") else { return nil }
+                return (word, stem)
+            })
+        else { return nil }
+        (self.lines, self.forms) = (lines, forms)
+        if scanner.skip(",{") {
+            guard
+                let counts = scanner.members({ (scanner: inout Scanner) -> (term: String, count: Int)? in
+                    guard let term = scanner.literal(), scanner.skip(":"), let count = scanner.number() else { return nil }
+                    return (term, count)
+                })
+            else { return nil }
+            siteCounts = counts
         }
         guard scanner.atEnd else { return nil }
     }
 
     var text: String {
-        head + "{" + lines.map(\.text).joined(separator: ",\n") + "},{"
-            + forms.map { SearchIndexBuilder.formPair($0.word, $0.stem) }.joined(separator: ",") + "});\n"
+        head + body + (siteCounts.map { "," + Self.countObject($0) } ?? "") + ");\n"
+    }
+
+    /// `{lines},{forms}`: what a file's budget counts.
+    var body: String {
+        "{" + lines.map(\.text).joined(separator: ",\n") + "},{" + forms.map { SearchIndexBuilder.formPair($0.word, $0.stem) }.joined(separator: ",") + "}"
+    }
+
+    /// `{"term":count,…}`, in the order given.
+    static func countObject(_ counts: [(term: String, count: Int)]) -> String {
+        "{" + counts.map { SearchIndexBuilder.literal($0.term) + ":\($0.count)" }.joined(separator: ",") + "}"
+    }
+
+    /// Sets the site count of `term`, or takes it out (nil); false when it was so already.
+    mutating func setSiteCount(_ term: String, _ count: Int?) -> Bool {
+        guard var counts = siteCounts else { return false }
+        let index = counts.partitionPoint { $0.term >= term }
+        let found = index < counts.count && counts[index].term == term
+        switch (found, count) {
+        case (true, let count?) where counts[index].count == count: return false
+        case (true, let count?): counts[index].count = count
+        case (true, nil): counts.remove(at: index)
+        case (false, let count?): counts.insert((term, count), at: index)
+        case (false, nil): return false
+        }
+        siteCounts = counts
+        return true
     }
 
     /// The line of `term`, if there is one, or where it goes.
@@ -97,6 +133,27 @@ struct SearchIndexTermFile {
             guard index + count <= bytes.count, bytes[index..<index + count].elementsEqual(expected.utf8) else { return false }
             index += count
             return true
+        }
+
+        /// An object's members to its `}` (its `{` read), each read by `member`; nil when one is not.
+        mutating func members<Member>(separator: String = ",", _ member: (inout Scanner) -> Member?) -> [Member]? {
+            var members: [Member] = []
+            if skip("}") { return members }
+            repeat {
+                guard let next = member(&self) else { return nil }
+                members.append(next)
+            } while skip(separator)
+            return skip("}") ? members : nil
+        }
+
+        mutating func number() -> Int? {
+            var value = 0
+            let start = index
+            while index < bytes.count, index - start < 18, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            return index > start ? value : nil
         }
 
         mutating func skipNumbers() -> Bool {

@@ -103,6 +103,10 @@ final class SearchBrowserTests: XCTestCase {
         for (index, query) in Self.relevance.enumerated() where query.kind == "code" {
             XCTAssertEqual((results[index]["links"] as? [String])?.first, query.expected, "an exact status puts its page first: \(query.query)")
         }
+        // A pasted line's framing (nginx, configuration: rare in log lines, common on the site)
+        // weighs as common: the line's own words rank.
+        let framed = try XCTUnwrap(results.first { ($0["q"] as? String)?.hasPrefix("Ubuntu nginx configuration: 502") == true })
+        XCTAssertEqual((framed["links"] as? [String])?.first, "articles/upstream-connection-refused/", "\(framed)")
         for result in results[Self.relevance.count..<(results.count - Self.questions.count)] {
             let query = result["q"] as? String ?? ""
             XCTAssertEqual(result["injected"] as? Int, 0, "markup injected by \(query.prefix(40))")

@@ -1,6 +1,7 @@
-import DetourSearch
 import Foundation
 import XCTest
+
+@testable import DetourSearch
 
 /// A query loads the entry, its words' term shards and a page shard: each term shard stays
 /// under its budget however many distinct words a small site has, so no query loads much.
@@ -90,6 +91,13 @@ final class SearchIndexShardTests: XCTestCase {
         XCTAssertEqual(head, "detourSearch.logs(\"en\",3000,", "the rarity of a log term is among the 3,000 pages' log lines, its own left out or not")
         XCTAssertLessThanOrEqual(logs.utf8.count - head.utf8.count - 3, SearchIndexLayout.logFileBudget)
         XCTAssertTrue(logs.contains("\"upstream\":[3000,"), "a word every line has stays: \(logs.prefix(200))")
+        // Its count over the site too: its term line's first number.
+        let siteCounts = try files.filter { $0.path.hasPrefix("t") }.compactMap { file in
+            try XCTUnwrap(SearchIndexTermFile(file.contents, head: String(file.contents.prefix { $0 != "{" }))).text(of: "upstream")
+                .flatMap(SearchIndexTermFile.numbers)?.first
+        }
+        XCTAssertEqual(siteCounts.count, 1, "one term line")
+        XCTAssertEqual(try XCTUnwrap(SearchIndexTermFile(logs, head: head)).siteCounts?.first { $0.term == "upstream" }?.count, siteCounts.first)
         let host = String(pages[7].text.split(separator: " ")[0])
         XCTAssertFalse(logs.contains("\"\(host)\""), "one page's host is left out")
         let shard = SearchIndexLayout(pages: 3000, records: 3000).termShard(of: host)

@@ -20,8 +20,9 @@ window.detourSearch = {
  terms: (l, n, t, f) => idx[l].t[n] = [N(t), N(f)],
  docs: (l, n, d) => idx[l].d[n] = d,
  cards: (l, n, c) => idx[l].k[n] = N(c),
- // l.js: pages with log lines only; a term's rarity is among their n records.
- logs: (l, n, t, f) => (idx[l].l = [N(t), N(f)]).n = n,
+ // l.js: pages with log lines only; a term's rarity is among their n records, but no more
+ // than over the site's (s: its count there): nginx, rare in log lines, is common.
+ logs: (l, n, t, f, s) => Object.assign(idx[l].l = [N(t), N(f)], {n, s: N(s)}),
  tokenize
 };
 
@@ -59,6 +60,7 @@ function tokenize(text) {
 }
 
 /* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2; page: best + .3 rest. */
+function rare(n, c) { return Math.log(1 + (n - c + .5) / (c + .5)); }
 function fnv(k) { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; }
 function shard(t, n) { return fnv(Array.from(t).slice(0, 2).join("")) % n; }
 function status(t) { return /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3); }
@@ -114,7 +116,7 @@ function rank(e, l, G, stemOf, F, codes) {
   for (k in cand) top = Math.max(top, F(k)[0][k][0]);
   for (k in cand) {
    // A word guessed (a prefix, a typo) weighs as often as the site uses it: whe is when.
-   P = F(k)[0][k]; x = F(k).n || e.records; x = Math.log(1 + (x - P[0] + .5) / (P[0] + .5)); w = cand[k] * x * (cand[k] < 1 ? P[0] / top : 1);
+   P = F(k)[0][k]; x = rare(F(k).n || e.records, P[0]); if (s = F(k).s && F(k).s[k]) x = Math.min(x, rare(e.records, s)); w = cand[k] * x * (cand[k] < 1 ? P[0] / top : 1);
    imp[gi] = Math.max(imp[gi], x);
    hits.push(k);
    for (i = 1; i < P.length; i += 2) {
