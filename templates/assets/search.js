@@ -115,7 +115,8 @@ function rank(e, l, G, stemOf, F, codes) {
   if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
   for (k in cand) top = Math.max(top, F(k)[0][k][0]);
   for (k in cand) {
-   // A word guessed (a prefix, a typo) weighs as often as the site uses it: whe is when.
+   // A log file's word weighs no more than over the site; a word guessed (a prefix, a typo)
+   // weighs as often as the site uses it: whe is when.
    P = F(k)[0][k]; x = rare(F(k).n || e.records, P[0]); if (s = F(k).s && F(k).s[k]) x = Math.min(x, rare(e.records, s)); w = cand[k] * x * (cand[k] < 1 ? P[0] / top : 1);
    imp[gi] = Math.max(imp[gi], x);
    hits.push(k);
