@@ -45,6 +45,8 @@ public enum SearchIndexPatch {
         var logFile: SearchIndexTermFile?
         /// Its lines, forms or site counts changed: it is written.
         var logFileChanged = false
+        /// None was found: each changed term asks, and is not to read the disk again.
+        var logFileMissing = false
         /// A form of a log term came or went: the entry's filter of the log file's words changes.
         var logFormsChanged = false
         /// Card files read, by shard, and those whose lines changed.
@@ -107,6 +109,15 @@ public enum SearchIndexPatch {
                     memo.buckets[bucket + 1] += 1
                 }
                 termFiles[shard] = file
+                // A log term's count over the site is its term line's.
+                if loadLogFile(), var logs = logFile, logs.line(of: term).found {
+                    var count: Int?
+                    if let line {
+                        guard let numbers = SearchIndexTermFile.numbers(of: line) else { return nil }
+                        count = numbers[0]
+                    }
+                    if logs.setSiteCount(term, count) { (logFile, logFileChanged) = (logs, true) }
+                }
             }
 
             // The same for the log file's terms, which the page's log lines name.
@@ -124,19 +135,6 @@ public enum SearchIndexPatch {
                 else { return nil }
                 file.lines[index].text = line
                 (logFile, logFileChanged) = (file, true)
-            }
-            // A log term's count over the site is its term line's.
-            for term in Set(oldPostings.keys).union(newPostings.keys).sorted() where oldPostings[term] != newPostings[term] {
-                guard loadLogFile(), var file = logFile else { break }
-                guard file.line(of: term).found else { continue }
-                // The loop above read the term's shard.
-                guard let termFile = termFiles[SearchIndexLayout.termBucket(of: term) % memo.termShards] else { return nil }
-                var count: Int?
-                if let line = termFile.text(of: term) {
-                    guard let numbers = SearchIndexTermFile.numbers(of: line) else { return nil }
-                    count = numbers[0]
-                }
-                if file.setSiteCount(term, count) { (logFile, logFileChanged) = (file, true) }
             }
 
             // Words as written: a form comes with its first page and goes with its last.
@@ -317,13 +315,17 @@ public enum SearchIndexPatch {
         /// Reads the log file once; false when there is none.
         private mutating func loadLogFile() -> Bool {
             if logFile != nil { return true }
+            if logFileMissing { return false }
             // The head carries the log records' count, which a patch leaves as it is (the page's
             // log lines and headings are).
             let call = "detourSearch.logs(\(literalLanguage),"
             guard let text = read("l.js"), text.hasPrefix(call), let brace = text.firstIndex(of: "{"),
                 let file = SearchIndexTermFile(text, head: String(text[..<brace])), file.head.hasSuffix(","),
                 Int(file.head.dropFirst(call.count).dropLast()) != nil
-            else { return false }
+            else {
+                logFileMissing = true
+                return false
+            }
             logFile = file
             return true
         }
