@@ -7,6 +7,9 @@ import Foundation
 /// postings only: enough to rank, and a frequent word costs no more to load than a rare one.
 public enum SearchIndexBuilder {
     public static let postingsPerTerm = 200
+    /// The log file's lines, over its budget, are cut shorter before its terms on the fewest
+    /// log records leave it: a pasted line is matched by its many words, each on few pages.
+    static let logPostingsPerTerm = [postingsPerTerm, 100, 50, 20]
 
     /// Field weights: title > codes > headings > log lines > tags > text.
     enum Field: Int, CaseIterable {
@@ -230,6 +233,7 @@ public enum SearchIndexBuilder {
             chunks: chunks, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil, siteCount: { Self.siteCount(of: $0, in: buckets) })
         memo.frequentLogTerms = logFile?.frequent ?? [:]
         memo.logTermsFrom = logFile?.from ?? 1
+        memo.logPostingsPerTerm = logFile?.perTerm ?? postingsPerTerm
         (texts, logs) = (termShards, logFile.map { ($0.text, $0.filter, $0.records) })
         cards = buckets.flatMap(\.cards) + (logFile?.cards ?? [])
         return true
@@ -325,13 +329,16 @@ public enum SearchIndexBuilder {
     /// (`{counts}` after the forms: a word rare in log lines but common on the site, `nginx` in
     /// a question's framing, weighs as common); and its terms' cards, which rank those pages alone
     /// (`SearchIndexCards.logKey`). Nil when no page has log lines. Over
-    /// `SearchIndexLayout.logFileBudget`, the terms on the fewest log records leave it, a count
-    /// at a time (`from`: the fewest a term kept has): on a large site they are mostly one
-    /// page's names (a host, a socket), and the browser looks a line's word the file lacks up
-    /// in its term shard.
+    /// `SearchIndexLayout.logFileBudget`, its lines keep fewer postings (`logPostingsPerTerm`:
+    /// a word of thousands of log lines ranks by its best), then the terms on the fewest log
+    /// records leave it, a count at a time (`from`: the fewest a term kept has, 1 when none
+    /// left): on a large site they are mostly one page's names (a host, a socket), and the
+    /// browser looks a line's word the file lacks up in its term shard.
     private static func logFile(
         chunks: [SearchIndexChunk], cardsOver minimum: Int?, siteCount: (String) -> Int?
-    ) -> (text: String, filter: LogTermFilter, records: Int, frequent: [String: [Int64]], from: Int, cards: [(term: String, records: [Int32])])? {
+    ) -> (
+        text: String, filter: LogTermFilter, records: Int, frequent: [String: [Int64]], from: Int, perTerm: Int, cards: [(term: String, records: [Int32])]
+    )? {
         var byTerm: [String: [(reference: Int32, impact: UInt8)]] = [:]
         for chunk in chunks {
             for posting in chunk.logPostings { byTerm[chunk.vocabulary.terms[Int(posting.term)], default: []].append((posting.reference, posting.impact)) }
@@ -344,18 +351,19 @@ public enum SearchIndexBuilder {
             for (word, stem) in chunk.vocabulary.forms where byTerm[stem] != nil { allForms[word] = stem }
         }
         let counts = Set(byTerm.values.map(\.count)).sorted()
-        for (level, from) in counts.enumerated() {
-            let kept = from == 1 ? byTerm : byTerm.filter { $0.value.count >= from }
-            let forms = from == 1 ? allForms : allForms.filter { kept[$0.value] != nil }
-            let terms = termLines(kept)
+        let cuts = counts.enumerated().flatMap { level, from in logPostingsPerTerm.map { (from: level == 0 ? 1 : from, perTerm: $0) } }
+        for (number, cut) in cuts.enumerated() {
+            let kept = cut.from == 1 ? byTerm : byTerm.filter { $0.value.count >= cut.from }
+            let forms = cut.from == 1 ? allForms : allForms.filter { kept[$0.value] != nil }
+            let terms = termLines(kept, perTerm: cut.perTerm)
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
-            guard text.utf8.count <= SearchIndexLayout.logFileBudget || level == counts.count - 1 else { continue }
-            let cards = SearchIndexCards.carded(kept, key: SearchIndexCards.logKey, site: minimum)
+            guard text.utf8.count <= SearchIndexLayout.logFileBudget || number == cuts.count - 1 else { continue }
+            let cards = SearchIndexCards.carded(kept, key: SearchIndexCards.logKey, site: minimum, perTerm: cut.perTerm)
             // Beside the budget: a count changes with any page's text, the terms kept do not.
             let siteCounts = terms.lines.compactMap { term, _ in siteCount(term).map { (term, $0) } }
             return (
-                text + "," + SearchIndexTermFile.countObject(siteCounts), LogTermFilter(words: Set(kept.keys).union(forms.keys)), records, terms.frequent, from,
-                cards
+                text + "," + SearchIndexTermFile.countObject(siteCounts), LogTermFilter(words: Set(kept.keys).union(forms.keys)), records, terms.frequent,
+                cut.from, cut.perTerm, cards
             )
         }
         return nil
@@ -371,15 +379,15 @@ public enum SearchIndexBuilder {
 
     /// Each term's line (`termLine`: best postings first), sorted by term; and the best
     /// `SearchIndexMemo.keptPerTerm` postings of each term whose line leaves some out.
-    private static func termLines(_ byTerm: [String: [(reference: Int32, impact: UInt8)]]) -> (
+    private static func termLines(_ byTerm: [String: [(reference: Int32, impact: UInt8)]], perTerm: Int = postingsPerTerm) -> (
         lines: [(term: String, line: String)], frequent: [String: [Int64]]
     ) {
         var frequent: [String: [Int64]] = [:]
         let lines = byTerm.sorted(by: { $0.key < $1.key }).map { term, postings in
-            var best = Self.best(postings, count: postings.count > postingsPerTerm ? SearchIndexMemo.keptPerTerm : postingsPerTerm)
-            if postings.count > postingsPerTerm {
+            var best = Self.best(postings, count: postings.count > perTerm ? 2 * perTerm : perTerm)
+            if postings.count > perTerm {
                 frequent[term] = best.map { Int64($0.reference) << 8 | Int64($0.impact) }
-                best = Array(best.prefix(postingsPerTerm))
+                best = Array(best.prefix(perTerm))
             }
             return (term, termLine(term, count: postings.count, best: best))
         }

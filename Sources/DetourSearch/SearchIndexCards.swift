@@ -28,14 +28,15 @@ enum SearchIndexCards {
     /// The records with cards of each term of `byTerm` (its postings) that has them, under its
     /// `key`; none without the site's `minimum` (a site too small for cards).
     static func carded(
-        _ byTerm: [String: [SearchIndexBuilder.Ranked]], key: (String) -> String = { $0 }, site minimum: Int?
+        _ byTerm: [String: [SearchIndexBuilder.Ranked]], key: (String) -> String = { $0 }, site minimum: Int?,
+        perTerm: Int = SearchIndexBuilder.postingsPerTerm
     ) -> [(term: String, records: [Int32])] {
         guard let minimum else { return [] }
         return byTerm.compactMap { term, postings in
             let key = key(term)
             // The count first: sorting out a term's best postings is work only a carded term needs.
             guard postings.count > minimum else { return nil }
-            return (key, carded(count: postings.count, line: SearchIndexBuilder.best(postings, count: SearchIndexBuilder.postingsPerTerm), over: minimum))
+            return (key, carded(count: postings.count, line: SearchIndexBuilder.best(postings, count: perTerm), over: minimum))
         }
     }
 

@@ -14,7 +14,8 @@
 ///   five words or more (a pasted log line), or of three or four with a number or an
 ///   identifier, is matched against first, in one file; the entry's `logs` is a filter of its
 ///   words (`LogTermFilter`), so the browser knows which queries to read there. Over
-///   `logFileBudget`, the terms on fewest log records are left to the term shards;
+///   `logFileBudget`, its lines keep fewer postings, then the terms on fewest log records are
+///   left to the term shards;
 /// - `c<n>.js`: cards, a result as the results page shows it, for the best records of each
 ///   term on more than `cardMinimum` records (a word whose results would take more page shards
 ///   than cards), by the term's hash (FNV-1a of the whole term mod `cardShards`): its ten results

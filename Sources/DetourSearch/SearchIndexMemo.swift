@@ -20,9 +20,12 @@ public struct SearchIndexMemo: Sendable, Equatable {
     /// best `keptPerTerm` postings in the files' order, each `reference << 8 | impact`.
     public var frequentTerms: [String: [Int64]] = [:]
     public var frequentLogTerms: [String: [Int64]] = [:]
-    /// The fewest log records a term of the log file has: above 1, the file was cut to its
-    /// budget, and a patch that changes its postings leaves it to the builder.
+    /// The fewest log records a term of the log file has (1 when it has every log term), and
+    /// the postings its lines keep: above 1 or below `postingsPerTerm`, the file was cut to
+    /// its budget, and a patch that changes its postings leaves it to the builder.
     public var logTermsFrom = 1
+    public var logPostingsPerTerm = SearchIndexBuilder.postingsPerTerm
+    var logFileWhole: Bool { logTermsFrom == 1 && logPostingsPerTerm == SearchIndexBuilder.postingsPerTerm }
     /// By word with a form: the pages that have it.
     public var formPages: [String: Int] = [:]
     /// By term bucket, four counts: the bytes and number of its term lines, and of its forms
@@ -41,7 +44,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
 
     // MARK: - As lines
 
-    private static let header = "detour-search-memo 2"
+    private static let header = "detour-search-memo 3"
 
     /// The memo as lines of tab-separated fields (JSON took a tenth of a second to read for ten
     /// thousand pages): nil when a term or word holds a tab or a line feed.
@@ -58,7 +61,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
     /// false when a term or word holds a tab or a line feed, or `write` failed.
     public func encode(in write: (_ piece: [UInt8]) -> Bool) -> Bool {
         var out = Array((Self.header + "\n").utf8)
-        Self.append(numbers: [pages, records, termShards, logTermsFrom], to: &out)
+        Self.append(numbers: counts, to: &out)
         Self.append(numbers: buckets, to: &out)
         // A line appended, and the piece handed over once it is large enough.
         func line(_ kind: String, _ word: String, _ values: [Int]) -> Bool {
@@ -75,15 +78,16 @@ public struct SearchIndexMemo: Sendable, Equatable {
 
     private static let pieceSize = 1 << 20
 
+    /// The counts line: as `init?(encoded:)` reads it.
+    private var counts: [Int] { [pages, records, termShards, logTermsFrom, logPostingsPerTerm] }
+
     /// What turns `saved` into this memo, as lines to append to `saved`'s file: a line `+`,
     /// then the counts (`n`) and buckets (`b`: index and count) that changed, and each term or
     /// word whose line changed, with no values when it is gone. Writing the whole memo took a
     /// tenth of a text edit's rebuild at ten thousand articles. Nil as `encoded`.
     public func amendment(from saved: SearchIndexMemo) -> [UInt8]? {
         var out = Array("+\n".utf8)
-        if [pages, records, termShards, logTermsFrom] != [saved.pages, saved.records, saved.termShards, saved.logTermsFrom] {
-            _ = Self.append("n", "", [pages, records, termShards, logTermsFrom], to: &out)
-        }
+        if counts != saved.counts { _ = Self.append("n", "", counts, to: &out) }
         let changed = buckets.indices.filter { buckets[$0] != saved.buckets[$0] }
         if !changed.isEmpty { _ = Self.append("b", "", changed.flatMap { [$0, buckets[$0]] }, to: &out) }
         for (kind, now, then) in [("t", frequentTerms, saved.frequentTerms), ("l", frequentLogTerms, saved.frequentLogTerms)] {
@@ -127,7 +131,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
             case 0: return FieldLines.string(fields[0]) == Self.header
             case 1:
                 counts = FieldLines.integers(fields[0]) ?? []
-                return counts.count == 4
+                return counts.count == 5
             case 2:
                 buckets = FieldLines.integers(fields[0]) ?? []
                 return buckets.count == 4 * SearchIndexLayout.termBuckets
@@ -143,7 +147,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
                 case UInt8(ascii: "t"): frequentTerms[word] = values.isEmpty ? nil : values.map(Int64.init)
                 case UInt8(ascii: "l"): frequentLogTerms[word] = values.isEmpty ? nil : values.map(Int64.init)
                 case UInt8(ascii: "w") where values.count <= 1: formPages[word] = values.first
-                case UInt8(ascii: "n") where values.count == 4: counts = values
+                case UInt8(ascii: "n") where values.count == 5: counts = values
                 case UInt8(ascii: "b") where values.count % 2 == 0:
                     for pair in stride(from: 0, to: values.count, by: 2) {
                         guard buckets.indices.contains(values[pair]) else { return false }
@@ -155,7 +159,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
             }
         }
         guard read, line >= 3 else { return nil }
-        (pages, records, termShards, logTermsFrom) = (counts[0], counts[1], counts[2], counts[3])
+        (pages, records, termShards, logTermsFrom, logPostingsPerTerm) = (counts[0], counts[1], counts[2], counts[3], counts[4])
         (self.buckets, self.frequentTerms, self.frequentLogTerms, self.formPages) = (buckets, frequentTerms, frequentLogTerms, formPages)
         self.amendments = amendments
     }

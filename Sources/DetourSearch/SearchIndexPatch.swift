@@ -124,7 +124,7 @@ public enum SearchIndexPatch {
             let (oldLogs, newLogs) = (Self.postings(before, before.logPostings), Self.postings(after, after.logPostings))
             for term in Set(oldLogs.keys).union(newLogs.keys).sorted() where oldLogs[term] != newLogs[term] {
                 // A file cut to its budget is cut anew by the builder.
-                guard memo.logTermsFrom == 1, loadLogFile(), var file = logFile else { return nil }
+                guard memo.logFileWhole, loadLogFile(), var file = logFile else { return nil }
                 let (index, found) = file.line(of: term)
                 // A log term the page's log lines name is in the file before and after.
                 guard found,
@@ -149,7 +149,7 @@ public enum SearchIndexPatch {
                 // The log file lists the forms of its terms, and the entry a filter of them.
                 _ = loadLogFile()
                 if var file = logFile, file.line(of: stem).found {
-                    guard memo.logTermsFrom == 1, file.setForm(word, stem, present: gained) else { return nil }
+                    guard memo.logFileWhole, file.setForm(word, stem, present: gained) else { return nil }
                     (logFile, logFormsChanged, logFileChanged) = (file, true, true)
                 }
                 let wordBucket = SearchIndexLayout.termBucket(of: word)

@@ -144,6 +144,27 @@ final class SearchIndexPatchTests: XCTestCase {
         return (patched, entries, cardsPatched)
     }
 
+    /// A log file whose lines were cut shorter to fit its budget is cut anew by the builder:
+    /// a patch would write them as long as a term shard's.
+    func testALogFileCutToItsBudgetIsLeftToTheBuilder() throws {
+        var site = Site(seed: 11, count: 400)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let words: [String] = (0..<30).map { (number: Int) -> String in "lw" + String(letters[number / 26]) + String(letters[number % 26]) }
+        let line = words.joined(separator: " ")
+        for index in site.pages.indices { site.pages[index].logPatterns = [line] }
+        let (files, built) = site.build(language: "en")
+        var memo = built
+        XCTAssertEqual(memo.logTermsFrom, 1, "every log term stays")
+        XCTAssertLessThan(memo.logPostingsPerTerm, SearchIndexBuilder.postingsPerTerm, "30 terms of 400 log lines each are over the budget")
+        let read = try XCTUnwrap(SearchIndexMemo(encoded: try XCTUnwrap(memo.encoded)))
+        XCTAssertEqual(read.logPostingsPerTerm, memo.logPostingsPerTerm, "the memo's file keeps it")
+        let old = site.pages[4]
+        let new = SearchPage(
+            url: old.url, title: old.title, codes: old.codes, tags: old.tags, logPatterns: old.logPatterns,
+            text: old.text + " " + words[0], sections: old.sections)
+        XCTAssertNil(SearchIndexPatch.patch(old: old, new: new, language: "en", memo: &memo, read: { files[$0] }), "a log term's impact changed")
+    }
+
     /// A page whose title, tags or headings changed is more than a patch: the index is built anew.
     func testAPageListedDifferentlyIsNotPatched() {
         var site = Site(seed: 3, count: 100)

@@ -104,6 +104,36 @@ final class SearchIndexShardTests: XCTestCase {
         XCTAssertTrue(files.contains { $0.path.hasPrefix("t") && $0.contents.contains("\"\(host)\":[") }, "its term shard has it (\(shard) of some)")
     }
 
+    /// Over its budget, the log file cuts its lines shorter before it lets a word go: a word
+    /// two pages' log lines share is what tells a pasted line's page from the thousands that
+    /// share its common words, and each of those ranks by its best postings alone anyway.
+    func testALogFileOverBudgetCutsItsLinesBeforeItsWords() throws {
+        var pages = pages(count: 3000, wordsPerPage: 40)
+        for number in pages.indices {
+            let host = pages[number].text.split(separator: " ")[0]
+            pages[number].logPatterns = ["upstream timed out (110: Connection timed out) while reading response header from upstream, server: shop-\(host)"]
+        }
+        // 600 words, each in the log lines of two pages.
+        for pair in 0..<600 {
+            let word = pages[2 * pair].text.split(separator: " ")[1]
+            for number in [2 * pair, 2 * pair + 1] { pages[number].logPatterns.append("SSL handshake with \(word) failed") }
+        }
+        let files = SearchIndexBuilder.build(pages, language: "en", languages: ["en"]).files
+        let logs = try XCTUnwrap(files.first { $0.path == "l.js" }?.contents)
+        let head = String(logs.prefix { $0 != "{" })
+        let file = try XCTUnwrap(SearchIndexTermFile(logs, head: head))
+        XCTAssertLessThanOrEqual(file.body.utf8.count, SearchIndexLayout.logFileBudget, "its terms and forms; their counts over the site are beside it")
+        for pair in [0, 299, 599] {
+            let word = String(pages[2 * pair].text.split(separator: " ")[1])
+            let numbers = try XCTUnwrap(file.text(of: word).flatMap(SearchIndexTermFile.numbers), "\(word) stays in the log file")
+            XCTAssertEqual(numbers.count, 5, "with both its pages: \(numbers)")
+        }
+        let upstream = try XCTUnwrap(file.text(of: "upstream").flatMap(SearchIndexTermFile.numbers))
+        XCTAssertEqual(upstream.first, 3000, "its count is every log line's")
+        XCTAssertLessThan(upstream.count, 1 + 2 * SearchIndexBuilder.postingsPerTerm, "its line is cut shorter than a term shard's")
+        XCTAssertNil(file.text(of: String(pages[7].text.split(separator: " ")[0])), "one page's host is left out")
+    }
+
     /// A status page's reason phrase, and its former ones, are in the entry, cut as the browser cuts a query: beside
     /// `502`, the words `Bad Gateway` only name the status, and the browser drops them.
     func testTheEntryNamesEachStatusPagesReasonPhrase() throws {
