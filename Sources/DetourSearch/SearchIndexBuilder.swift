@@ -358,7 +358,8 @@ public enum SearchIndexBuilder {
             let terms = termLines(kept, perTerm: cut.perTerm)
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)
             guard text.utf8.count <= SearchIndexLayout.logFileBudget || number == cuts.count - 1 else { continue }
-            let cards = SearchIndexCards.carded(kept, key: SearchIndexCards.logKey, site: minimum, perTerm: cut.perTerm)
+            let lines = minimum == nil ? nil : SearchIndexCards.logLines(kept.values.map { best($0, count: cut.perTerm) })
+            let cards = SearchIndexCards.carded(kept, key: SearchIndexCards.logKey, site: minimum, perTerm: cut.perTerm, logLines: lines)
             // Beside the budget: a count changes with any page's text, the terms kept do not.
             let siteCounts = terms.lines.compactMap { term, _ in siteCount(term).map { (term, $0) } }
             return (

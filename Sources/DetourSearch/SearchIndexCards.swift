@@ -10,8 +10,12 @@ enum SearchIndexCards {
     /// The records of a term's line (its postings, best first) that have cards: each page's
     /// best, for the ten pages a one-word query ranks first (the best record and three tenths
     /// of the others: 7 × best + 3 × all, then the lower page). None for a term on `minimum`
-    /// records or fewer.
-    static func carded(count: Int, line postings: some Sequence<SearchIndexBuilder.Ranked>, over minimum: Int) -> [Int32] {
+    /// records or fewer. A log file term's go first to the pages on the most of that file's
+    /// lines (`logLines`): a pasted line's words rank the pages that have most of them, not the
+    /// page one of them weighs most in.
+    static func carded(
+        count: Int, line postings: some Sequence<SearchIndexBuilder.Ranked>, over minimum: Int, logLines: [Int32: Int]? = nil
+    ) -> [Int32] {
         guard count > minimum else { return [] }
         var pages: [Int32: (best: Int32, score: Int)] = [:]
         for posting in postings {
@@ -22,21 +26,32 @@ enum SearchIndexCards {
                 pages[page] = (posting.reference, 10 * Int(posting.impact))
             }
         }
-        return pages.sorted { ($0.value.score, $1.key) > ($1.value.score, $0.key) }.prefix(SearchIndexLayout.cardsPerTerm).map(\.value.best)
+        let lines = { (page: Int32) in logLines?[page] ?? 0 }
+        return pages.sorted { (lines($0.key), $0.value.score, $1.key) > (lines($1.key), $1.value.score, $0.key) }.prefix(SearchIndexLayout.cardsPerTerm)
+            .map(\.value.best)
+    }
+
+    /// By page, how many of the log file's `lines` (each its postings) list it.
+    static func logLines(_ lines: some Sequence<some Sequence<SearchIndexBuilder.Ranked>>) -> [Int32: Int] {
+        var count: [Int32: Int] = [:]
+        for line in lines {
+            for page in Set(line.map { $0.reference / Int32(SearchIndexLayout.recordsPerPage) }) { count[page, default: 0] += 1 }
+        }
+        return count
     }
 
     /// The records with cards of each term of `byTerm` (its postings) that has them, under its
     /// `key`; none without the site's `minimum` (a site too small for cards).
     static func carded(
         _ byTerm: [String: [SearchIndexBuilder.Ranked]], key: (String) -> String = { $0 }, site minimum: Int?,
-        perTerm: Int = SearchIndexBuilder.postingsPerTerm
+        perTerm: Int = SearchIndexBuilder.postingsPerTerm, logLines: [Int32: Int]? = nil
     ) -> [(term: String, records: [Int32])] {
         guard let minimum else { return [] }
         return byTerm.compactMap { term, postings in
             let key = key(term)
             // The count first: sorting out a term's best postings is work only a carded term needs.
             guard postings.count > minimum else { return nil }
-            return (key, carded(count: postings.count, line: SearchIndexBuilder.best(postings, count: perTerm), over: minimum))
+            return (key, carded(count: postings.count, line: SearchIndexBuilder.best(postings, count: perTerm), over: minimum, logLines: logLines))
         }
     }
 

@@ -49,6 +49,9 @@ public enum SearchIndexPatch {
         var logFileMissing = false
         /// A form of a log term came or went: the entry's filter of the log file's words changes.
         var logFormsChanged = false
+        /// A page joined or left a log term's line: how many lines list it changed, by which
+        /// every log term's cards rank pages (`SearchIndexCards.logLines`).
+        var logLinesMoved = false
         /// Card files read, by shard, and those whose lines changed.
         var cardFiles: [Int: [(term: String, line: String)]] = [:]
         var changedCards: Set<Int> = []
@@ -131,8 +134,9 @@ public enum SearchIndexPatch {
                     let patched = Self.patchedLine(
                         term, file.lines[index].text, frequent: &memo.frequentLogTerms, records: records, removed: oldLogs[term]?.count ?? 0,
                         added: newLogs[term] ?? []),
-                    let line = patched
+                    let line = patched, let was = Self.pages(ofLine: file.lines[index].text), let now = Self.pages(ofLine: line)
                 else { return nil }
+                if was != now { logLinesMoved = true }
                 file.lines[index].text = line
                 (logFile, logFileChanged) = (file, true)
             }
@@ -173,11 +177,19 @@ public enum SearchIndexPatch {
             }
             guard patchCards(terms, key: { $0 }, changed: { oldPostings[$0] != newPostings[$0] }, line: termLine, page: new, records: records, layout: layout)
             else { return nil }
-            let logTerms = Set(oldLogs.keys).union(newLogs.keys).sorted()
+            // A page on more or fewer log lines than before may gain or lose any log term's cards.
+            let moved = logLinesMoved && layout.cardShards > 0
+            let logTerms = moved ? logFile?.lines.map(\.term) ?? [] : Set(oldLogs.keys).union(newLogs.keys).sorted()
             let logLine: (Patch, String) -> String?? = { patch, term in patch.logFile.map { $0.text(of: term) } }
+            var ranks: [Int32: Int]?
+            if layout.cardShards > 0, !logTerms.isEmpty {
+                guard let lines = logLines() else { return nil }
+                ranks = lines
+            }
             guard
                 patchCards(
-                    logTerms, key: SearchIndexCards.logKey, changed: { oldLogs[$0] != newLogs[$0] }, line: logLine, page: new, records: records, layout: layout)
+                    logTerms, key: SearchIndexCards.logKey, changed: { moved || oldLogs[$0] != newLogs[$0] }, line: logLine, page: new, records: records,
+                    layout: layout, logLines: ranks)
             else { return nil }
             docLines[slot] = SearchIndexBuilder.pageArray(new)
             var files = termFiles.sorted { $0.key < $1.key }.map { (path: "t\($0.key).js", contents: $0.value.text) }
@@ -226,7 +238,7 @@ public enum SearchIndexPatch {
         /// be emptied, which the builder would not write.
         private mutating func patchCards(
             _ terms: [String], key: (String) -> String, changed: (String) -> Bool, line lineOf: (Patch, String) -> String??, page: SearchPage,
-            records: Range<Int32>, layout: SearchIndexLayout
+            records: Range<Int32>, layout: SearchIndexLayout, logLines: [Int32: Int]? = nil
         ) -> Bool {
             guard layout.cardShards > 0 else { return true }
             for word in terms {
@@ -252,7 +264,7 @@ public enum SearchIndexPatch {
                         guard let numbers = SearchIndexTermFile.numbers(of: line) else { return false }
                         best = SearchIndexCards.carded(
                             count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).lazy.map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) },
-                            over: layout.cardMinimum)
+                            over: layout.cardMinimum, logLines: logLines)
                     }
                 } else {
                     best = old.map(\.reference)
@@ -282,6 +294,24 @@ public enum SearchIndexPatch {
                 changedCards.insert(shard)
             }
             return true
+        }
+
+        /// By page, how many of the patched log file's lines list it; nil without one, or when a
+        /// line is not as written.
+        private func logLines() -> [Int32: Int]? {
+            guard let logFile else { return nil }
+            var lines: [[SearchIndexBuilder.Ranked]] = []
+            for line in logFile.lines {
+                guard let numbers = SearchIndexTermFile.numbers(of: line.text) else { return nil }
+                lines.append(stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) })
+            }
+            return SearchIndexCards.logLines(lines)
+        }
+
+        /// The pages a term line lists; nil when it is not as written.
+        private static func pages(ofLine line: String) -> Set<Int32>? {
+            guard let numbers = SearchIndexTermFile.numbers(of: line) else { return nil }
+            return Set(stride(from: 1, to: numbers.count, by: 2).map { Int32(numbers[$0]) / Int32(SearchIndexLayout.recordsPerPage) })
         }
 
         /// Another page's card, from its line in its page shard.

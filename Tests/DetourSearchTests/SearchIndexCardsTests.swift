@@ -75,6 +75,36 @@ final class SearchIndexCardsTests: XCTestCase {
         XCTAssertEqual(fields[6] as? String, "A upstream section, \"quoted\" <b>as written</b>.")
     }
 
+    /// A pasted log line ranks the pages that have most of its words: a log term's cards go to
+    /// the pages on the most of the log file's lines, before those the term weighs most in.
+    func testALogTermsCardsGoToThePagesOnTheMostLogLines() throws {
+        var pages = Self.pages
+        // Sixty pages with log lines: a third with every word, two thirds with all but one,
+        // those in their titles too.
+        for number in 0..<60 {
+            switch number % 3 {
+            case 0: pages[number].logPatterns = ["worker reload failed reading socket"]
+            case 1: (pages[number].title, pages[number].logPatterns) = ("Worker reload \(number)", ["worker reload reading socket"])
+            default: (pages[number].title, pages[number].logPatterns) = ("Worker failed \(number)", ["worker failed reading socket"])
+            }
+        }
+        var files: [String: String] = [:]
+        for file in SearchIndexBuilder.build(pages, language: "en", languages: ["en"]).files { files[file.path] = file.contents }
+        let layout = SearchIndexLayout(pages: pages.count, records: pages.reduce(0) { $0 + SearchIndexLayout.records(of: $1) })
+        let everyWord = Set((0..<20).map { "articles/a\(3 * $0)/" })
+        for term in ["worker", "reload", "fail"] {
+            let key = SearchIndexCards.logKey(term)
+            let shard = layout.cardShard(of: key)
+            let line = try XCTUnwrap(
+                SearchIndexCards.lines(of: try XCTUnwrap(files["c\(shard).js"]), language: "en", shard: shard)?.first { $0.term == key }?.line, key)
+            let urls = try XCTUnwrap(SearchIndexCards.cards(of: line, term: key)).compactMap { card in
+                (try? JSONSerialization.jsonObject(with: Data(card.card.utf8)) as? [Any])?[1] as? String
+            }
+            XCTAssertTrue(urls.allSatisfy(everyWord.contains), "\(key): the pages with every word, not \(urls)")
+            XCTAssertEqual(urls.count, SearchIndexLayout.cardsPerTerm, key)
+        }
+    }
+
     func testRareTermsAndSmallerSitesHaveNoCards() throws {
         let files = build()
         XCTAssertFalse(files.values.contains { $0.hasPrefix("detourSearch.cards") && $0.contains("\"rare1\":") }, "a term on one record")

@@ -2,7 +2,8 @@
 """Draws the queries `make bench-search` measures from the corpus it indexes, not from a fixed
 list: per class, the words that make a search heavy or light on this knowledge base. Reads the
 built index (`public/search/<language>/`) for its terms, their document frequencies and the
-words written for each stem, and the content's `log_patterns` for pasted log lines. Prints
+words written for each stem, and the content's `log_patterns` for pasted log lines (of
+different shapes). Prints
 `class<TAB>query` lines, the same for the same site (choices are by rank, then by name).
 
 usage: queries.py SITE_FOLDER [LANGUAGE]
@@ -44,8 +45,26 @@ def log_lines(content):
         text = open(path, encoding="utf-8").read()
         block = re.search(r"^log_patterns:\n((?:\s+-.*\n)+)", text, re.M)
         if block:
-            lines += [re.sub(r'^\s+-\s*"?|"?\s*$', "", line) for line in block.group(1).splitlines()]
+            lines += [re.sub(r'^\s+-\s*"?|"?\s*$', "", line).replace('\\"', '"') for line in block.group(1).splitlines()]
     return lines
+
+
+def log_line_queries(lines):
+    """Lines of PER_CLASS shapes: the one most pages share first, then others spread over the
+    rest. A line's shape is its words that other lines have too (`…, server: shop-a` and
+    `…, server: shop-b` are one), so the class is not one shape pasted thrice."""
+    words = lambda line: re.findall(r"[\w.:/-]+", line.lower())
+    seen = {}
+    for line in lines:
+        for word in set(words(line)):
+            seen[word] = seen.get(word, 0) + 1
+    shapes = {}
+    for line in lines:
+        shapes.setdefault(tuple(w for w in words(line) if seen[w] > 1), []).append(line)
+    common = max(shapes, key=lambda shape: (len(shapes[shape]), shape))
+    rest = sorted(shape for shape in shapes if shape != common)
+    picked = [common] + rest[:: max(1, len(rest) // (PER_CLASS - 1))][: PER_CLASS - 1]
+    return [shapes[shape][0] for shape in picked]
 
 
 def typo(word):
@@ -72,8 +91,7 @@ def main():
     queries += [("status", s) for s in sorted(codes)[: PER_CLASS]]
     queries += [("two-words", "%s %s" % (f, r)) for f, r in zip(frequent, rare)]
     queries += [("typo", typo(w)) for w in frequent[:2] + rare[:1] if len(w) >= 5]
-    lines = log_lines(os.path.join(site, "content"))
-    queries += [("log-line", line) for line in lines[:: max(1, len(lines) // PER_CLASS)][:PER_CLASS]]
+    queries += [("log-line", line) for line in log_line_queries(log_lines(os.path.join(site, "content")))]
     for kind, query in queries:
         print("%s\t%s" % (kind, query))
 

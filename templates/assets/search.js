@@ -21,8 +21,12 @@ window.detourSearch = {
  docs: (l, n, d) => idx[l].d[n] = d,
  cards: (l, n, c) => idx[l].k[n] = N(c),
  // l.js: pages with log lines only; a term's rarity is among their n records, but no more
- // than over the site's (s: its count there): nginx, rare in log lines, is common.
- logs: (l, n, t, f, s) => Object.assign(idx[l].l = [N(t), N(f)], {n, s: N(s)}),
+ // than over the site's (s: its count there): nginx, rare in log lines, is common. c: by
+ // page, how many of its lines list it.
+ logs: (l, n, t, f, s, c = {}) => {
+  for (var k in t) new Set(t[k].filter((x, i) => i & 1).map(x => x >> 6)).forEach(p => c[p] = (c[p] || 0) + 1);
+  Object.assign(idx[l].l = [N(t), N(f)], {n, s: N(s), c});
+ },
  tokenize
 };
 
@@ -160,11 +164,12 @@ function run(q) {
 }
 /* n pages from `from`: the first now, the rest a task later. A hit on more records than the
    entry's cards[1] has cards (c<n>.js, by the hit) for the best record of the ten pages it
-   alone ranks first (SearchIndexCards); a result reads the card of its page from a card file
-   that holds two results or more (the record the card shows), else its page's shard. */
-function carded(L, S = {}, p, i) {
+   alone ranks first (SearchIndexCards), a log file's hit for those on most of its lines (C)
+   first; a result reads the card of its page from a card file that holds two results or more
+   (the record the card shows), else its page's shard. */
+function carded(L, C, S = {}, p, i) {
  for (i = 1; i < L.length; i += 2) (p = S[L[i] >> 6]) ? p[1] += 3 * L[i + 1] : S[L[i] >> 6] = [L[i], 10 * L[i + 1], L[i] >> 6];
- return Object.values(S).sort((a, b) => b[1] - a[1] || a[2] - b[2]).slice(0, 10).map(p => p[0]);
+ return Object.values(S).sort((a, b) => (C ? C[b[2]] - C[a[2]] : 0) || b[1] - a[1] || a[2] - b[2]).slice(0, 10).map(p => p[0]);
 }
 function pagesOf(list, from, n, first, hits) {
  var top = list.slice(from, from + n), C = {}, b, K = {};
@@ -174,7 +179,7 @@ function pagesOf(list, from, n, first, hits) {
   // A word the log file ranked (its term shard not read) has the log file's cards: "!word".
   if (e.cards) hits.forEach(k => {
    var L = (e.t[shard(k, e.termShards)] || [{}])[0][k] || e.l && (k = "!" + k, e.l[0][k.slice(1)]);
-   if (L && L[0] > e.cards[1] && (K[P.l + k] = K[P.l + k] || carded(L)).some(x => x >> 6 == P.p)) P.k.push([fnv(k) % e.cards[0], k]);
+   if (L && L[0] > e.cards[1] && (K[P.l + k] = K[P.l + k] || carded(L, k[0] == "!" && e.l.c)).some(x => x >> 6 == P.p)) P.k.push([fnv(k) % e.cards[0], k]);
   });
  });
  for (;;) {
