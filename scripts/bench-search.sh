@@ -4,7 +4,7 @@
 # (default 10000) with its build time, the index's share of it, peak memory and what one
 # edited article rewrites. The queries are drawn from each corpus by class (queries.py: its
 # most frequent words, words found once, their prefixes, statuses, two words, typos, log
-# lines), and the worst of each class is printed last. Pagefind's, on the same pages, when `pagefind` (PyPI:
+# lines: LOG_LINES=40 for forty of as many shapes), and the worst of each class is printed last. Pagefind's, on the same pages, when `pagefind` (PyPI:
 # pagefind[bin]) is installed. Requests and bytes are exact; times are real milliseconds.
 set -euo pipefail
 articles=${1:-10000}

@@ -6,7 +6,7 @@ words written for each stem, and the content's `log_patterns` for pasted log lin
 different shapes). Prints
 `class<TAB>query` lines, the same for the same site (choices are by rank, then by name).
 
-usage: queries.py SITE_FOLDER [LANGUAGE]
+usage: [LOG_LINES=n] queries.py SITE_FOLDER [LANGUAGE]   (n log lines, default 3)
 """
 import glob
 import json
@@ -49,8 +49,8 @@ def log_lines(content):
     return lines
 
 
-def log_line_queries(lines):
-    """Lines of PER_CLASS shapes: the one most pages share first, then others spread over the
+def log_line_queries(lines, count):
+    """Lines of `count` shapes: the one most pages share first, then others spread over the
     rest. A line's shape is its words that other lines have too (`…, server: shop-a` and
     `…, server: shop-b` are one), so the class is not one shape pasted thrice."""
     words = lambda line: re.findall(r"[\w.:/-]+", line.lower())
@@ -63,7 +63,7 @@ def log_line_queries(lines):
         shapes.setdefault(tuple(w for w in words(line) if seen[w] > 1), []).append(line)
     common = max(shapes, key=lambda shape: (len(shapes[shape]), shape))
     rest = sorted(shape for shape in shapes if shape != common)
-    picked = [common] + rest[:: max(1, len(rest) // (PER_CLASS - 1))][: PER_CLASS - 1]
+    picked = [common] + rest[:: max(1, len(rest) // max(1, count - 1))][: count - 1]
     return [shapes[shape][0] for shape in picked]
 
 
@@ -91,7 +91,8 @@ def main():
     queries += [("status", s) for s in sorted(codes)[: PER_CLASS]]
     queries += [("two-words", "%s %s" % (f, r)) for f, r in zip(frequent, rare)]
     queries += [("typo", typo(w)) for w in frequent[:2] + rare[:1] if len(w) >= 5]
-    queries += [("log-line", line) for line in log_line_queries(log_lines(os.path.join(site, "content")))]
+    lines = log_line_queries(log_lines(os.path.join(site, "content")), int(os.environ.get("LOG_LINES", PER_CLASS)))
+    queries += [("log-line", line) for line in lines]
     for kind, query in queries:
         print("%s\t%s" % (kind, query))
 
