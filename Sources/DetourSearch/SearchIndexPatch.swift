@@ -261,10 +261,8 @@ public enum SearchIndexPatch {
                     guard let line = lineOf(self, word) else { return false }
                     best = []
                     if let line {
-                        guard let numbers = SearchIndexTermFile.numbers(of: line) else { return false }
-                        best = SearchIndexCards.carded(
-                            count: numbers[0], line: stride(from: 1, to: numbers.count, by: 2).lazy.map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) },
-                            over: layout.cardMinimum, logLines: logLines)
+                        guard let read = SearchIndexTermFile.postings(of: line) else { return false }
+                        best = SearchIndexCards.carded(count: read.count, line: read.postings, over: layout.cardMinimum, logLines: logLines)
                     }
                 } else {
                     best = old.map(\.reference)
@@ -302,16 +300,15 @@ public enum SearchIndexPatch {
             guard let logFile else { return nil }
             var lines: [[SearchIndexBuilder.Ranked]] = []
             for line in logFile.lines {
-                guard let numbers = SearchIndexTermFile.numbers(of: line.text) else { return nil }
-                lines.append(stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) })
+                guard let read = SearchIndexTermFile.postings(of: line.text) else { return nil }
+                lines.append(read.postings)
             }
             return SearchIndexCards.logLines(lines)
         }
 
         /// The pages a term line lists; nil when it is not as written.
         private static func pages(ofLine line: String) -> Set<Int32>? {
-            guard let numbers = SearchIndexTermFile.numbers(of: line) else { return nil }
-            return Set(stride(from: 1, to: numbers.count, by: 2).map { Int32(numbers[$0]) / Int32(SearchIndexLayout.recordsPerPage) })
+            SearchIndexTermFile.postings(of: line).map { Set($0.postings.map { $0.reference / Int32(SearchIndexLayout.recordsPerPage) }) }
         }
 
         /// Another page's card, from its line in its page shard.
@@ -380,13 +377,13 @@ public enum SearchIndexPatch {
             var count = 0
             var best: [SearchIndexBuilder.Ranked] = []
             if let line {
-                guard let numbers = SearchIndexTermFile.numbers(of: line) else { return nil }
-                count = numbers[0]
+                guard let read = SearchIndexTermFile.postings(of: line) else { return nil }
+                count = read.count
                 if count > SearchIndexBuilder.postingsPerTerm {
                     guard let kept = frequent[term] else { return nil }
                     best = kept.map { (Int32($0 >> 8), UInt8(truncatingIfNeeded: $0)) }
                 } else {
-                    best = stride(from: 1, to: numbers.count, by: 2).map { (Int32(numbers[$0]), UInt8(numbers[$0 + 1])) }
+                    best = read.postings
                     guard best.count == count else { return nil }
                 }
             }

@@ -94,6 +94,18 @@ struct SearchIndexTermFile {
         return true
     }
 
+    /// A term line's postings count and its postings (reference, impact), in the line's order;
+    /// nil when it is not as written.
+    static func postings(of line: String) -> (count: Int, postings: [SearchIndexBuilder.Ranked])? {
+        guard let numbers = numbers(of: line), numbers.count % 2 == 1 else { return nil }
+        var postings: [SearchIndexBuilder.Ranked] = []
+        for at in stride(from: 1, to: numbers.count, by: 2) {
+            guard let impact = UInt8(exactly: numbers[at + 1]) else { return nil }
+            postings.append((Int32(numbers[at]), impact))
+        }
+        return (numbers[0], postings)
+    }
+
     /// A term line's numbers: the term's postings count, then reference and impact pairs.
     /// Read byte by byte: split into substrings, a term's line took a fifth of a rebuild that
     /// removed a paragraph.
