@@ -109,6 +109,7 @@ public enum SearchIndexBuilder {
         memo?(made)
 
         var entry = "{\"records\":\(records),\"termShards\":\(layout.termShards),\"languages\":\(literals(languages))"
+        if !layout.isSingleFile, !made.split.isEmpty { entry += ",\"split\":" + literals(made.split.keys.sorted()) }
         entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
         entry += ",\"syn\":{" + SearchAbbreviations.table.map { literal($0.word) + ":" + literals($0.others) }.joined(separator: ",") + "}"
         if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
@@ -210,10 +211,13 @@ public enum SearchIndexBuilder {
         }
         // Each term's line made once, whatever the shard count: a count is judged by the sizes
         // of the shards it would make, and only the one chosen is written out.
-        let buckets = Self.bucketLines(chunks: chunks, forms: formsByBucket, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil)
+        var buckets = Self.bucketLines(chunks: chunks, forms: formsByBucket, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil)
         if cancelled() { return false }
-        // More shards while one is over budget and splitting still shrinks the largest: a
-        // two-letter start (`pr`: proxy_…) over budget alone cannot be split.
+        // A start over budget alone is cut by a character more (`SearchIndexSplit`).
+        memo.split = SearchIndexSplit.starts(buckets)
+        let split = Set(memo.split.keys)
+        buckets = SearchIndexSplit.rebucketed(buckets, split: split)
+        // More shards while one is over budget and splitting still shrinks the largest.
         var largest = Self.largestShard(buckets, count: layout.termShards)
         while layout.termShards < SearchIndexLayout.termBuckets, largest > SearchIndexLayout.termShardBudget {
             let splitLargest = Self.largestShard(buckets, count: layout.termShards * 2)
@@ -230,7 +234,7 @@ public enum SearchIndexBuilder {
         }
         let termShards = Self.termShardTexts(buckets, count: layout.termShards)
         let logFile = Self.logFile(
-            chunks: chunks, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil, siteCount: { Self.siteCount(of: $0, in: buckets) })
+            chunks: chunks, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil, siteCount: { Self.siteCount(of: $0, in: buckets, split: split) })
         memo.frequentLogTerms = logFile?.frequent ?? [:]
         memo.logTermsFrom = logFile?.from ?? 1
         memo.logPostingsPerTerm = logFile?.perTerm ?? postingsPerTerm
@@ -371,8 +375,8 @@ public enum SearchIndexBuilder {
     }
 
     /// A term's count of records over the site, its line's first number; nil without a line.
-    static func siteCount(of term: String, in buckets: [BucketLines]) -> Int? {
-        let lines = buckets[SearchIndexLayout.termBucket(of: term)].lines
+    static func siteCount(of term: String, in buckets: [BucketLines], split: Set<String> = []) -> Int? {
+        let lines = buckets[SearchIndexLayout.termBucket(of: term, split: split)].lines
         let index = lines.partitionPoint { $0.term >= term }
         guard index < lines.count, lines[index].term == term else { return nil }
         return SearchIndexTermFile.numbers(of: lines[index].line)?.first

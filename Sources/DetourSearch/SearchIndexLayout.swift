@@ -4,7 +4,9 @@
 ///   everything else (`terms`: [[terms, forms]], `docs`: one doc shard);
 /// - `t<n>.js`: terms, and words as written with their stem, whose first two characters hash to
 ///   `n` (FNV-1a over UTF-16 mod `termShards`), so one word, its prefixes and its typos are all
-///   in one file; there are as many as keep each under `termShardBudget`;
+///   in one file; there are as many as keep each under `termShardBudget`. A start with more
+///   terms than that is cut by its third character, and so on (`termKey`): the entry's `split`
+///   lists those starts;
 /// - `d<n>.js`: pages whose URL hashes to `n` (a shard for every two pages, rounded up to a power
 ///   of two: a result's excerpt brings one or two pages' text), with their sections' text for
 ///   the excerpts;
@@ -66,12 +68,23 @@ public struct SearchIndexLayout: Sendable, Equatable {
     /// A page's records: the page, and its sections up to the records a page may have.
     public static func records(of page: SearchPage) -> Int { 1 + min(page.sectionCount, recordsPerPage - 1) }
 
-    public func termShard(of term: String) -> Int { Self.termBucket(of: term) % termShards }
+    public func termShard(of term: String, split: Set<String> = []) -> Int { Self.termBucket(of: term, split: split) % termShards }
 
-    /// By the term's first two characters, so a word, its prefixes and its typos share a bucket.
-    public static func termBucket(of term: String) -> Int {
-        let key = String(String.UnicodeScalarView(term.unicodeScalars.prefix(2)))
-        return Int(hash(key) % UInt32(termBuckets))
+    /// By the term's key (`termKey`), so a word, its prefixes and its typos share a bucket.
+    public static func termBucket(of term: String, split: Set<String> = []) -> Int {
+        Int(hash(termKey(of: term, split: split)) % UInt32(termBuckets))
+    }
+
+    /// A term's first two characters, or, where those start more terms than one shard's budget
+    /// holds (`split`: the site's list, `SearchIndexSplit`), its shortest start not in the list:
+    /// `shop-a1` under `sh`, `sho`, `shop` and `shop-` is cut by `shop-a`.
+    public static func termKey(of term: String, split: Set<String> = []) -> String {
+        let scalars = term.unicodeScalars
+        var length = 2
+        if !split.isEmpty {
+            while length < scalars.count, split.contains(String(String.UnicodeScalarView(scalars.prefix(length)))) { length += 1 }
+        }
+        return String(String.UnicodeScalarView(scalars.prefix(length)))
     }
 
     public func docShard(of url: String) -> Int { Int(Self.hash(url) % UInt32(docShards)) }

@@ -6,8 +6,9 @@ import DetourSupport
 ///   best in its file, so its next best are kept here, enough to replace those a page loses;
 /// - how many pages have each word whose term differs (`connections` → `connect`), so that a
 ///   word's form leaves its file with its last page;
-/// - each term bucket's share of the term files, so that a patch can tell whether the build
-///   would have cut the terms into as many files.
+/// - each term bucket's share of the term files, and each start cut by a character more
+///   (`SearchIndexSplit`) with its terms' and forms' share, so that a patch can tell whether the
+///   build would have cut the terms into as many files, by the same starts.
 public struct SearchIndexMemo: Sendable, Equatable {
     /// How many postings of a frequent term are kept: the file's and as many again.
     public static let keptPerTerm = 2 * SearchIndexBuilder.postingsPerTerm
@@ -28,6 +29,8 @@ public struct SearchIndexMemo: Sendable, Equatable {
     var logFileWhole: Bool { logTermsFrom == 1 && logPostingsPerTerm == SearchIndexBuilder.postingsPerTerm }
     /// By word with a form: the pages that have it.
     public var formPages: [String: Int] = [:]
+    /// By start over budget (`SearchIndexSplit.starts`): its terms' and forms' share.
+    public var split: [String: Int] = [:]
     /// By term bucket, four counts: the bytes and number of its term lines, and of its forms
     /// (`"word":"term"`).
     public var buckets: [Int]
@@ -44,7 +47,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
 
     // MARK: - As lines
 
-    private static let header = "detour-search-memo 3"
+    private static let header = "detour-search-memo 4"
 
     /// The memo as lines of tab-separated fields (JSON took a tenth of a second to read for ten
     /// thousand pages): nil when a term or word holds a tab or a line feed.
@@ -73,6 +76,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
         for (term, kept) in frequentTerms.sorted(by: { $0.key < $1.key }) where !line("t", term, kept.map { Int($0) }) { return false }
         for (term, kept) in frequentLogTerms.sorted(by: { $0.key < $1.key }) where !line("l", term, kept.map { Int($0) }) { return false }
         for (word, count) in formPages.sorted(by: { $0.key < $1.key }) where !line("w", word, [count]) { return false }
+        for (start, share) in split.sorted(by: { $0.key < $1.key }) where !line("s", start, [share]) { return false }
         return write(out)
     }
 
@@ -96,6 +100,8 @@ public struct SearchIndexMemo: Sendable, Equatable {
         }
         let words = formPages.filter { saved.formPages[$0.key] != $0.value }.map(\.key) + saved.formPages.keys.filter { formPages[$0] == nil }
         for word in words.sorted() where !Self.append("w", word, formPages[word].map { [$0] } ?? [], to: &out) { return nil }
+        let starts = split.filter { saved.split[$0.key] != $0.value }.map(\.key) + saved.split.keys.filter { split[$0] == nil }
+        for start in starts.sorted() where !Self.append("s", start, split[start].map { [$0] } ?? [], to: &out) { return nil }
         return out
     }
 
@@ -122,6 +128,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
         var frequentTerms: [String: [Int64]] = [:]
         var frequentLogTerms: [String: [Int64]] = [:]
         var formPages: [String: Int] = [:]
+        var split: [String: Int] = [:]
         var counts: [Int] = []
         var buckets: [Int] = []
         var amendments = 0
@@ -147,6 +154,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
                 case UInt8(ascii: "t"): frequentTerms[word] = values.isEmpty ? nil : values.map(Int64.init)
                 case UInt8(ascii: "l"): frequentLogTerms[word] = values.isEmpty ? nil : values.map(Int64.init)
                 case UInt8(ascii: "w") where values.count <= 1: formPages[word] = values.first
+                case UInt8(ascii: "s") where values.count <= 1: split[word] = values.first
                 case UInt8(ascii: "n") where values.count == 5: counts = values
                 case UInt8(ascii: "b") where values.count % 2 == 0:
                     for pair in stride(from: 0, to: values.count, by: 2) {
@@ -160,7 +168,7 @@ public struct SearchIndexMemo: Sendable, Equatable {
         }
         guard read, line >= 3 else { return nil }
         (pages, records, termShards, logTermsFrom, logPostingsPerTerm) = (counts[0], counts[1], counts[2], counts[3], counts[4])
-        (self.buckets, self.frequentTerms, self.frequentLogTerms, self.formPages) = (buckets, frequentTerms, frequentLogTerms, formPages)
+        (self.buckets, self.frequentTerms, self.frequentLogTerms, self.formPages, self.split) = (buckets, frequentTerms, frequentLogTerms, formPages, split)
         self.amendments = amendments
     }
 

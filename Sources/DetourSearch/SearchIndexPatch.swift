@@ -59,11 +59,16 @@ public enum SearchIndexPatch {
         var docFiles: [Int: [String]] = [:]
         /// The edited page's cards, made once.
         var pageCards: [Int32: String]?
+        /// The starts the build cut by a character more, and the keys of the terms and words
+        /// this patch changed, each of which must stay as the build would cut it.
+        let split: Set<String>
+        var touchedKeys: Set<String> = []
 
         init(language: String, memo: SearchIndexMemo, read: @escaping (String) -> String?) {
             self.language = language
             self.memo = memo
             self.read = read
+            split = Set(memo.split.keys)
         }
 
         private var literalLanguage: String { SearchIndexBuilder.literal(language) }
@@ -87,7 +92,7 @@ public enum SearchIndexPatch {
             // Terms whose postings for the page changed.
             let (oldPostings, newPostings) = (Self.postings(before, before.buckets.joined()), Self.postings(after, after.buckets.joined()))
             for term in Set(oldPostings.keys).union(newPostings.keys).sorted() where oldPostings[term] != newPostings[term] {
-                let termBucket = SearchIndexLayout.termBucket(of: term)
+                let termBucket = SearchIndexLayout.termBucket(of: term, split: split)
                 let shard = termBucket % memo.termShards
                 guard loadTermFile(shard), var file = termFiles[shard] else { return nil }
                 let bucket = 4 * termBucket
@@ -95,6 +100,7 @@ public enum SearchIndexPatch {
                 if found {
                     memo.buckets[bucket] -= file.lines[index].text.utf8.count
                     memo.buckets[bucket + 1] -= 1
+                    shareChanged(term, by: -SearchIndexSplit.share(line: file.lines[index].text))
                 }
                 guard
                     let line = Self.patchedLine(
@@ -110,6 +116,7 @@ public enum SearchIndexPatch {
                 if let line {
                     memo.buckets[bucket] += line.utf8.count
                     memo.buckets[bucket + 1] += 1
+                    shareChanged(term, by: SearchIndexSplit.share(line: line))
                 }
                 termFiles[shard] = file
                 // A log term's count over the site is its term line's.
@@ -156,24 +163,25 @@ public enum SearchIndexPatch {
                     guard memo.logFileWhole, file.setForm(word, stem, present: gained) else { return nil }
                     (logFile, logFormsChanged, logFileChanged) = (file, true, true)
                 }
-                let wordBucket = SearchIndexLayout.termBucket(of: word)
+                let wordBucket = SearchIndexLayout.termBucket(of: word, split: split)
                 let shard = wordBucket % memo.termShards
                 guard loadTermFile(shard), var file = termFiles[shard] else { return nil }
                 guard file.setForm(word, stem, present: gained) else { return nil }
                 let bucket = 4 * wordBucket
                 memo.buckets[bucket + 2] += (gained ? 1 : -1) * SearchIndexBuilder.formPair(word, stem).utf8.count
                 memo.buckets[bucket + 3] += gained ? 1 : -1
+                shareChanged(word, by: (gained ? 1 : -1) * SearchIndexSplit.share(form: word, stem))
                 termFiles[shard] = file
             }
 
             // The builder would cut the terms as they are cut, and write each of these files.
-            guard memo.settledTermShards() == memo.termShards, termFiles.values.allSatisfy({ !$0.lines.isEmpty || !$0.forms.isEmpty }) else {
-                return nil
-            }
+            guard memo.settledTermShards() == memo.termShards, termFiles.values.allSatisfy({ !$0.lines.isEmpty || !$0.forms.isEmpty }),
+                startsCutAsBefore()
+            else { return nil }
             // Cards of the term lines, then of the log file's.
             let terms = Set(oldPostings.keys).union(newPostings.keys).sorted()
             let termLine: (Patch, String) -> String?? = { patch, term in
-                patch.termFiles[SearchIndexLayout.termBucket(of: term) % patch.memo.termShards].map { $0.text(of: term) }
+                patch.termFiles[SearchIndexLayout.termBucket(of: term, split: patch.split) % patch.memo.termShards].map { $0.text(of: term) }
             }
             guard patchCards(terms, key: { $0 }, changed: { oldPostings[$0] != newPostings[$0] }, line: termLine, page: new, records: records, layout: layout)
             else { return nil }
@@ -327,6 +335,38 @@ public enum SearchIndexPatch {
             let head = docHead(shard)
             guard let text = read("d\(shard).js"), text.hasPrefix(head), text.hasSuffix("]);\n") else { return nil }
             return text.dropFirst(head.count).dropLast(4).components(separatedBy: ",\n")
+        }
+
+        /// A term's line or a word's form changed by `delta` bytes of its file: each start above
+        /// it that the build cut counts them, and its key is checked before the files are written.
+        private mutating func shareChanged(_ text: String, by delta: Int) {
+            let key = SearchIndexLayout.termKey(of: text, split: split)
+            touchedKeys.insert(key)
+            guard !split.isEmpty else { return }
+            let scalars = text.unicodeScalars
+            for length in 2...max(2, key.unicodeScalars.count) where length <= scalars.count {
+                let start = String(String.UnicodeScalarView(scalars.prefix(length)))
+                if split.contains(start) { memo.split[start, default: 0] += delta }
+            }
+        }
+
+        /// The build cuts a start while its terms and forms are over budget
+        /// (`SearchIndexSplit.starts`): each start cut still is, and no changed term's or word's
+        /// key has grown over it (its bucket's share bounds it; past that it is counted in its file).
+        private func startsCutAsBefore() -> Bool {
+            guard memo.split.values.allSatisfy({ $0 > SearchIndexLayout.termShardBudget }) else { return false }
+            for key in touchedKeys where !split.contains(key) {
+                let bucket = SearchIndexLayout.termBucket(of: key, split: split)
+                let counts = memo.buckets[(4 * bucket)..<(4 * bucket + 4)].map { $0 }
+                guard counts[0] + 2 * counts[1] + counts[2] + counts[3] > SearchIndexLayout.termShardBudget else { continue }
+                guard let file = termFiles[bucket % memo.termShards] else { return false }
+                let under = { (text: String) in text.unicodeScalars.starts(with: key.unicodeScalars) }
+                let share =
+                    file.lines.reduce(0) { under($1.term) ? $0 + SearchIndexSplit.share(line: $1.text) : $0 }
+                    + file.forms.reduce(0) { under($1.word) ? $0 + SearchIndexSplit.share(form: $1.word, $1.stem) : $0 }
+                guard share <= SearchIndexLayout.termShardBudget else { return false }
+            }
+            return true
         }
 
         /// Reads term file `shard` once; false when there is none to patch.

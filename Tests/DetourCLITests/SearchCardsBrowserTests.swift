@@ -31,7 +31,7 @@ final class SearchCardsBrowserTests: XCTestCase {
         XCTAssertFalse(cardFiles.isEmpty, "1,077 pages: the index has card files")
 
         let page = site.url.appendingPathComponent("public/search/index.html").absoluteString + "?q=quillwort"
-        let results = Self.results(try Chromium.dumpDOM(page))
+        let results = SearchResultsMarkup.results(try Chromium.dumpDOM(page))
         XCTAssertEqual(results.count, 10, "ten results")
         XCTAssertTrue(results.allSatisfy { $0.contains("class=\"excerpt\"") && $0.contains("<mark>") }, "each with its excerpt: \(results)")
 
@@ -40,7 +40,7 @@ final class SearchCardsBrowserTests: XCTestCase {
 
         // Without them, each page's shard gives the same results page.
         for file in cardFiles { try FileManager.default.removeItem(at: index.appendingPathComponent(file)) }
-        XCTAssertEqual(Self.results(try Chromium.dumpDOM(page)), results)
+        XCTAssertEqual(SearchResultsMarkup.results(try Chromium.dumpDOM(page)), results)
     }
 
     /// A pasted log line ranks first the pages with all its words; its words' cards in the log
@@ -70,7 +70,7 @@ final class SearchCardsBrowserTests: XCTestCase {
         XCTAssertTrue(try cardFiles.contains { try String(contentsOf: index.appendingPathComponent($0), encoding: .utf8).contains("\"!worker\":[") })
 
         let page = site.url.appendingPathComponent("public/search/index.html").absoluteString + "?q=worker%20reload%20failed%20reading%20socket"
-        let results = Self.results(try Chromium.dumpDOM(page))
+        let results = SearchResultsMarkup.results(try Chromium.dumpDOM(page))
         XCTAssertEqual(results.count, 10, "ten results")
         let everyWord = (0..<20).map { "note-\(3 * $0)/" }
         XCTAssertTrue(results.allSatisfy { result in everyWord.contains { result.contains($0) } }, "the notes with every word first: \(results)")
@@ -85,13 +85,6 @@ final class SearchCardsBrowserTests: XCTestCase {
             let text = try String(contentsOf: url, encoding: .utf8)
             try text.replacingOccurrences(of: " note ", with: " carded note ").write(to: url, atomically: true, encoding: .utf8)
         }
-        return results(try Chromium.dumpDOM(page)).filter { $0.contains("carded note") }.count
-    }
-
-    /// Each result's markup, in order.
-    private static func results(_ dom: String) -> [String] {
-        guard let start = dom.range(of: "id=\"search-results\""), let end = dom.range(of: "id=\"search-browse\"", range: start.upperBound..<dom.endIndex)
-        else { return [] }
-        return dom[start.upperBound..<end.lowerBound].components(separatedBy: "<li>").dropFirst().map { String($0.prefix { $0 != "\n" }) }
+        return SearchResultsMarkup.results(try Chromium.dumpDOM(page)).filter { $0.contains("carded note") }.count
     }
 }

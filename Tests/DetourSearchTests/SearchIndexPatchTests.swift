@@ -17,10 +17,14 @@ final class SearchIndexPatchTests: XCTestCase {
     private struct Site {
         var pages: [SearchPage]
         var random: SplitMix64
+        /// Host names among the words (`shop-…`, of `hosts` in all): more than one term file
+        /// holds under one start, which the build cuts by longer ones (`SearchIndexSplit`).
+        var hosts: Int
 
         /// `logEvery`: one page in so many has log lines.
-        init(seed: UInt64, count: Int, logEvery: Int = 9) {
+        init(seed: UInt64, count: Int, logEvery: Int = 9, hosts: Int = 0) {
             random = SplitMix64(state: seed)
+            self.hosts = hosts
             pages = []
             for number in 0..<count {
                 let sections = Int(random.next() % 4)
@@ -28,8 +32,8 @@ final class SearchIndexPatchTests: XCTestCase {
                     url: "articles/page-\(number)/", title: "Page \(number) \(Self.pick(common, &random))", codes: number % 7 == 0 ? [502] : [],
                     tags: number % 5 == 0 ? ["nginx"] : [],
                     logPatterns: number % logEvery == 0 ? ["upstream timed out while connecting to upstream \(number)", "worker reload failed"] : [],
-                    text: Self.sentence(&random),
-                    sections: (0..<sections).map { SearchPage.Section(anchor: "s\($0)", title: "Section \($0)", text: Self.sentence(&random)) })
+                    text: Self.sentence(&random, hosts: hosts),
+                    sections: (0..<sections).map { SearchPage.Section(anchor: "s\($0)", title: "Section \($0)", text: Self.sentence(&random, hosts: hosts)) })
                 page.aliases = []
                 pages.append(page)
             }
@@ -39,8 +43,9 @@ final class SearchIndexPatchTests: XCTestCase {
 
         /// Common words with made-up ones that have forms of their own; an edit's may bring a
         /// form of a log line's word (`reloading` of `reload`), which the log file lists.
-        static func sentence(_ random: inout SplitMix64, logForms: Bool = false) -> String {
+        static func sentence(_ random: inout SplitMix64, logForms: Bool = false, hosts: Int = 0) -> String {
             var words = (0..<(8 + Int(random.next() % 30))).map { _ in random.next() % 6 == 0 ? "zq\(random.next() % 400)ings" : pick(common, &random) }
+            if hosts > 0 { words += (0..<(Int(random.next() % 12))).map { _ in "shop-\(random.next() % UInt64(hosts))" } }
             if logForms, random.next() % 2 == 0 { words.append(["reloading", "reloaded", "reloads", "reloader"][Int(random.next() % 4)]) }
             return words.joined(separator: " ")
         }
@@ -54,11 +59,11 @@ final class SearchIndexPatchTests: XCTestCase {
             if section == page.sections.count {
                 page = SearchPage(
                     url: old.url, title: old.title, codes: old.codes, tags: old.tags, logPatterns: old.logPatterns,
-                    text: Self.sentence(&random, logForms: true),
+                    text: Self.sentence(&random, logForms: true, hosts: hosts),
                     sections: old.sections)
             } else {
                 var sections = old.sections
-                sections[section].text = random.next() % 5 == 0 ? "" : Self.sentence(&random, logForms: true)
+                sections[section].text = random.next() % 5 == 0 ? "" : Self.sentence(&random, logForms: true, hosts: hosts)
                 page = SearchPage(
                     url: old.url, title: old.title, codes: old.codes, tags: old.tags, logPatterns: old.logPatterns, text: old.text, sections: sections)
             }
@@ -94,15 +99,25 @@ final class SearchIndexPatchTests: XCTestCase {
         XCTAssertGreaterThan(cardsPatched, 8, "edits rewrite the cards that show the edited page, \(cardsPatched) of 16 did")
     }
 
+    /// A site whose host names are cut by longer starts: a page's names come and go with its
+    /// edits, counted under each start cut.
+    func testTermsUnderStartsCutLongerArePatchedAsTheBuilderWritesThem() throws {
+        let (patched, _, _) = try editAfterEdit(seed: 20_261_206, language: "en", pages: 320, rounds: 40, hosts: 4000)
+        XCTAssertGreaterThan(patched, 32, "most edits are patched, \(patched) of 40 were")
+    }
+
     /// Edits one after another, each patched and compared with the builder's index; the
     /// counts of edits patched, of those that changed the entry and of those that changed cards.
-    private func editAfterEdit(seed: UInt64, language: String, pages: Int, logEvery: Int = 9, rounds: Int, cards: Bool = false) throws -> (Int, Int, Int) {
-        var site = Site(seed: seed, count: pages, logEvery: logEvery)
+    private func editAfterEdit(
+        seed: UInt64, language: String, pages: Int, logEvery: Int = 9, rounds: Int, cards: Bool = false, hosts: Int = 0
+    ) throws -> (Int, Int, Int) {
+        var site = Site(seed: seed, count: pages, logEvery: logEvery, hosts: hosts)
         var (files, memo) = site.build(language: language)
         XCTAssertGreaterThan(memo.termShards, 1, "several term files")
         XCTAssertFalse(memo.frequentTerms.isEmpty, "terms with more postings than a line keeps")
         XCTAssertNotNil(files["l.js"])
         XCTAssertEqual(files.keys.contains { $0.hasPrefix("c") }, cards, "card files")
+        XCTAssertEqual(memo.split.keys.contains("sh"), hosts > 0, "a start cut by longer ones: \(memo.split)")
         if cards { XCTAssertTrue(files.contains { $0.key.hasPrefix("c") && $0.value.contains("\"!upstream\":[") }, "the log file's cards") }
         var patched = 0
         var entries = 0
@@ -124,7 +139,7 @@ final class SearchIndexPatchTests: XCTestCase {
             XCTAssertEqual([read.pages, read.records, read.termShards], [memo.pages, memo.records, memo.termShards])
             XCTAssertTrue(
                 read.buckets == memo.buckets && read.frequentTerms == memo.frequentTerms && read.frequentLogTerms == memo.frequentLogTerms
-                    && read.formPages == memo.formPages, "seed \(seed) round \(round): the amended memo reads as the patched one")
+                    && read.formPages == memo.formPages && read.split == memo.split, "seed \(seed) round \(round): the amended memo reads as the patched one")
             let changed = result.files
             patched += 1
             if result.entry != nil { entries += 1 }
@@ -136,6 +151,7 @@ final class SearchIndexPatchTests: XCTestCase {
             }
             XCTAssertEqual(memo.formPages, built.memo.formPages, "seed \(seed) round \(round)")
             XCTAssertEqual(memo.buckets, built.memo.buckets, "seed \(seed) round \(round)")
+            XCTAssertEqual(memo.split, built.memo.split, "seed \(seed) round \(round)")
             XCTAssertEqual(memo.termShards, built.memo.termShards)
             // What the memo keeps of a frequent term is the best of it, if not all.
             XCTAssertEqual(Set(memo.frequentTerms.keys), Set(built.memo.frequentTerms.keys), "seed \(seed) round \(round)")
@@ -165,6 +181,34 @@ final class SearchIndexPatchTests: XCTestCase {
             url: old.url, title: old.title, codes: old.codes, tags: old.tags, logPatterns: old.logPatterns,
             text: old.text + " " + words[0], sections: old.sections)
         XCTAssertNil(SearchIndexPatch.patch(old: old, new: new, language: "en", memo: &memo, read: { files[$0] }), "a log term's impact changed")
+    }
+
+    /// A start the build cut that an edit takes under budget, or one an edit takes over it, is
+    /// cut differently by the builder: the patch leaves both to it.
+    func testAStartCrossingItsBudgetIsLeftToTheBuilder() throws {
+        // Pages of many sections: the records call for as many term files either way.
+        var site = Site(seed: 5, count: 520)
+        func adding(_ words: [String], to page: SearchPage) -> SearchPage {
+            SearchPage(
+                url: page.url, title: page.title, codes: page.codes, tags: page.tags, logPatterns: page.logPatterns,
+                text: ([page.text] + words).joined(separator: " "),
+                sections: page.sections + (page.sections.count..<63).map { SearchPage.Section(anchor: "p\($0)", title: "Part \($0)", text: "") })
+        }
+        for index in 1..<site.pages.count { site.pages[index] = adding((0..<2).map { "shop-\(index * 2 + $0)" }, to: site.pages[index]) }
+        let plain = adding([], to: site.pages[0])
+        let hosts = adding((0..<700).map { "shop-x\($0)" }, to: site.pages[0])
+        for (before, after) in [(hosts, plain), (plain, hosts)] {
+            site.pages[0] = before
+            let (files, built) = site.build(language: "en")
+            site.pages[0] = after
+            let rebuilt = site.build(language: "en").memo
+            XCTAssertNotEqual(
+                built.split["sh"] == nil, rebuilt.split["sh"] == nil, "700 host names take `sh` across its budget: \(built.split), \(rebuilt.split)")
+            XCTAssertEqual(built.termShards, rebuilt.termShards, "as many term files either way")
+            var memo = built
+            let patched = SearchIndexPatch.patch(old: before, new: after, language: "en", memo: &memo, read: { files[$0] })
+            XCTAssertTrue(patched == nil, "the builder cuts `sh` differently: the patch leaves it to the builder")
+        }
     }
 
     /// A page whose title, tags or headings changed is more than a patch: the index is built anew.

@@ -1,3 +1,4 @@
+import DetourTestSupport
 import Foundation
 import XCTest
 
@@ -156,6 +157,35 @@ final class SearchIndexShardTests: XCTestCase {
         XCTAssertEqual(whole.files.map(\.path), plain.files.map(\.path))
         XCTAssertEqual(whole.files.map(\.contents), plain.files.map(\.contents))
         XCTAssertEqual(whole.head, plain.head)
+    }
+
+    /// Three thousand host names under one start (`shop-…`) are more than a term file holds:
+    /// the start is cut by longer ones, as far as it takes, and the entry lists them. Every
+    /// term file stays under budget, and each term is in the file its key names.
+    func testAStartOverBudgetAloneIsCutByLongerStarts() throws {
+        var random = SplitMix64(state: 20_261_206)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        var hosts: [String] = []
+        let pages = (0..<300).map { number in
+            let names = (0..<10).map { _ in "shop-" + String((0..<4).map { _ in letters[Int(random.next() % 26)] }) }
+            hosts += names
+            return SearchPage(
+                url: "articles/a\(number)/", title: "Article \(number)", codes: [],
+                text: "upstream timed out, server: " + names.joined(separator: ", server: ") + ", while the shelter shook")
+        }
+        let output = SearchIndexBuilder.build(pages, language: "en", languages: ["en"])
+        let entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(output.head).utf8)) as? [String: Any])
+        let split = try XCTUnwrap(entry["split"] as? [String], "the entry lists the starts cut")
+        XCTAssertEqual(split, ["sh", "sho", "shop", "shop-"], "each start over budget is cut, down to `shop-`, whose next letter spreads them")
+        let termShards = try XCTUnwrap(entry["termShards"] as? Int)
+        let files = Dictionary(uniqueKeysWithValues: output.files.map { ($0.path, $0.contents) })
+        for (path, text) in files where path.hasPrefix("t") {
+            XCTAssertLessThanOrEqual(text.utf8.count, SearchIndexLayout.termShardBudget + 64, path)
+        }
+        for term in hosts + ["shelter", "shook", "upstream"] {
+            let shard = SearchIndexLayout.termBucket(of: term, split: Set(split)) % termShards
+            XCTAssertTrue(files["t\(shard).js"]?.contains("\"\(term)\":[") == true, "\(term) is in t\(shard).js, as its key names")
+        }
     }
 
     func testASmallSiteWithFewWordsStaysOneFile() {

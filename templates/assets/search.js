@@ -66,7 +66,11 @@ function tokenize(text) {
 /* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2; page: best + .3 rest. */
 function rare(n, c) { return Math.log(1 + (n - c + .5) / (c + .5)); }
 function fnv(k) { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; }
-function shard(t, n) { return fnv(Array.from(t).slice(0, 2).join("")) % n; }
+// By the first two letters, or the shortest start the entry does not list as cut (split).
+function shard(t, e, a = Array.from(t), i = 2) {
+ while (i < a.length && (e.split || []).includes(a.slice(0, i).join(""))) i++;
+ return fnv(a.slice(0, i).join("")) % e.termShards;
+}
 function status(t) { return /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3); }
 function dist(a, b, x) {
  if (Math.abs(a.length - b.length) > x) return x + 1;
@@ -79,17 +83,17 @@ function dist(a, b, x) {
 /* Fillers, and a status's reason beside it (502 Bad Gateway), go unless alone. */
 function find(q, l) {
  return load(l, "index").then(() => {
-  var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, n = e.termShards, need = t => e.t[t = shard(t, n)] || load(l, "t" + t).catch(() => e.t[t] = [N({}), N({})]),
-   F = t => e.t[shard(t, n)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null),
+  var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, need = t => e.t[t = shard(t, e)] || load(l, "t" + t).catch(() => e.t[t] = [N({}), N({})]),
+   F = t => e.t[shard(t, e)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null),
    x = G.filter(g => !(e.filler + codes.map(c => " " + e.why[c])).split(/[ ,]/).includes(g[0]));
   G = (x[0] ? x : G).slice(0, 12);
   // A log line (most words in l.js's filter): l.js and the shard of a word it lacks (an
   // identifier first), so any page may match: three requests, as two words take.
-  var B = e.logs && atob(e.logs), o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = z > 4 ? 3 : G[2] && o && new Set(G.map(g => shard(g[0], n))).size > 2 && 5,
+  var B = e.logs && atob(e.logs), o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = z > 4 ? 3 : G[2] && o && new Set(G.map(g => shard(g[0], e))).size > 2 && 5,
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => [t, t + "!"].every(s => (s = fnv(s) % (B.length * 8), B.charCodeAt(s >> 3) >> (s & 7) & 1)),
    p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
   if (B && m && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
-   var T = e.l, H = t => e.t[shard(t, n)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])]).sort((a, b) => !a[1] - !b[1])[0];
+   var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])]).sort((a, b) => !a[1] - !b[1])[0];
    return all(w ? [need(w[0])] : []).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
   }, full);
   return full();
@@ -97,7 +101,7 @@ function find(q, l) {
    // An identifier indexed whole keeps the pieces whose shards came with the query
    // (ProxyErrorOverride's proxy): they rank, a request costs; a status's (500s) none. One a
    // typo away is looked up whole. And a word's abbreviation, or the word abbreviated (k8s, kubernetes).
-   G = G.map(g => (!g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, n)]) : near(g[0], F(g[0])[0]).length ? [g[0]] : g).concat(e.syn[g[0]] || []));
+   G = G.map(g => (!g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0]] : g).concat(e.syn[g[0]] || []));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
@@ -178,7 +182,7 @@ function pagesOf(list, from, n, first, hits) {
   P.k = [];
   // A word the log file ranked (its term shard not read) has the log file's cards: "!word".
   if (e.cards) hits.forEach(k => {
-   var L = (e.t[shard(k, e.termShards)] || [{}])[0][k] || e.l && (k = "!" + k, e.l[0][k.slice(1)]);
+   var L = (e.t[shard(k, e)] || [{}])[0][k] || e.l && (k = "!" + k, e.l[0][k.slice(1)]);
    if (L && L[0] > e.cards[1] && (K[P.l + k] = K[P.l + k] || carded(L, k[0] == "!" && e.l.c)).some(x => x >> 6 == P.p)) P.k.push([fnv(k) % e.cards[0], k]);
   });
  });
