@@ -26,7 +26,7 @@ enum SearchIndexSplit {
         var split: [String: Int] = [:]
         var pending: [(length: Int, members: [Int])] = [(2, Array(items.indices))]
         while let (length, members) = pending.popLast() {
-            // A term no longer than the start stays under it.
+            // A term shorter than the start (the start above, itself a term) is not under it.
             let groups = Dictionary(grouping: members.filter { items[$0].scalars.count > length - 1 }) {
                 String(String.UnicodeScalarView(items[$0].scalars.prefix(length)))
             }
