@@ -357,8 +357,11 @@ public enum SearchIndexPatch {
             guard memo.split.values.allSatisfy({ $0 > SearchIndexLayout.termShardBudget }) else { return false }
             for key in touchedKeys where !split.contains(key) {
                 let bucket = SearchIndexLayout.termBucket(of: key, split: split)
-                let counts = memo.buckets[(4 * bucket)..<(4 * bucket + 4)].map { $0 }
-                guard counts[0] + 2 * counts[1] + counts[2] + counts[3] > SearchIndexLayout.termShardBudget else { continue }
+                let counts = memo.buckets
+                guard
+                    SearchIndexSplit.overBudget(
+                        lineBytes: counts[4 * bucket], lines: counts[4 * bucket + 1], formBytes: counts[4 * bucket + 2], forms: counts[4 * bucket + 3])
+                else { continue }
                 guard let file = termFiles[bucket % memo.termShards] else { return false }
                 let under = { (text: String) in text.unicodeScalars.starts(with: key.unicodeScalars) }
                 let share =

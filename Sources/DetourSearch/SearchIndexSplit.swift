@@ -10,9 +10,13 @@ enum SearchIndexSplit {
     static func share(form word: String, _ stem: String) -> Int { SearchIndexBuilder.formPair(word, stem).utf8.count + 1 }
 
     /// A bucket's terms and forms, with their separators, over budget: only such a bucket can
-    /// hold a start that is.
+    /// hold a start that is. The builder counts its lines, a patch the memo's counts of them.
+    static func overBudget(lineBytes: Int, lines: Int, formBytes: Int, forms: Int) -> Bool {
+        lineBytes + 2 * lines + formBytes + forms > SearchIndexLayout.termShardBudget
+    }
+
     private static func overBudget(_ bucket: SearchIndexBuilder.BucketLines) -> Bool {
-        bucket.lineBytes + 2 * bucket.lines.count + bucket.formBytes + bucket.forms.count > SearchIndexLayout.termShardBudget
+        overBudget(lineBytes: bucket.lineBytes, lines: bucket.lines.count, formBytes: bucket.formBytes, forms: bucket.forms.count)
     }
 
     /// Every start of two characters or more whose terms and forms together are over budget,
