@@ -41,8 +41,10 @@ struct CaddyConfigGenerator {
         return lines.joined(separator: "\n")
     }
 
+    /// A response header timeout of a second: on a loaded machine the upstream's malformed
+    /// answer can take longer than a shorter one, and the 502 a finding names would meet a 504.
     private mutating func proxy(upstream: Int, intercepts: Bool) -> [String] {
-        var lines = ["reverse_proxy 127.0.0.1:\(upstream) {", "\ttransport http {", "\t\tdial_timeout 1s", "\t\tresponse_header_timeout 300ms", "\t}"]
+        var lines = ["reverse_proxy 127.0.0.1:\(upstream) {", "\ttransport http {", "\t\tdial_timeout 1s", "\t\tresponse_header_timeout 1s", "\t}"]
         // copy_response sends the application's own answer on: its errors pass through.
         let answer = intercepts && chance(90) ? "\t\terror \"upstream error\" {rp.status_code}" : "\t\tcopy_response"
         if intercepts || chance(10) { lines += ["\t@error status 5xx", "\thandle_response @error {", answer, "\t}"] }

@@ -133,7 +133,9 @@ struct HAProxyConfigGenerator {
         }
     }
 
-    private static let timeouts = ["    mode http", "    timeout connect 1s", "    timeout client 5s", "    timeout server 300ms"]
+    /// A server timeout of a second: on a loaded machine the upstream's malformed answer can take
+    /// longer than a shorter one, and HAProxy's 502 a check finding names would meet its 504.
+    private static let timeouts = ["    mode http", "    timeout connect 1s", "    timeout client 5s", "    timeout server 1s"]
 
     /// Each retry of a refused connection waits a second: most samples retry at once or not at all.
     private mutating func retries() -> String { chance(80) ? "    retries 0" : "    retries 1" }

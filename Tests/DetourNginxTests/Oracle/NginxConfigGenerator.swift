@@ -14,6 +14,10 @@ struct NginxConfigGenerator {
 
     var random: SplitMix64
 
+    /// A read timeout of a second: on a loaded machine the upstream's malformed answer can take
+    /// longer than a shorter one, and the 502 a check finding names would meet a 504.
+    private static let readTimeout = "proxy_read_timeout 1s;"
+
     /// The `http` block's servers for `port`, pages under `pages` (its `errors/` folder),
     /// the upstream at `upstream`, temporary files in `folder`.
     mutating func configuration(port: Int, upstream: Int, pages: String, folder: String) -> String {
@@ -111,25 +115,25 @@ struct NginxConfigGenerator {
         if signIn { lines.append("            auth_request /auth;") }
         lines.append("            proxy_pass http://127.0.0.1:\(upstream);")
         lines.append("            proxy_connect_timeout 1s;")
-        lines.append("            proxy_read_timeout 300ms;")
+        lines.append("            \(Self.readTimeout)")
         if chance(85) { lines.append("            proxy_intercept_errors on;") }
         // Reading files in threads, or with file AIO, which Debian's nginx is built without: refused.
         if chance(3) { lines.append(chance(50) ? "            aio threads;" : "            aio on;") }
         if inLocation { lines += errorPages.map { "            " + $0 } }
         lines.append("        }")
         switch Int.random(in: 0..<10, using: &random) {
-        case 0, 1: lines.append("        location / { proxy_pass http://127.0.0.1:\(upstream); proxy_read_timeout 300ms; }")
+        case 0, 1: lines.append("        location / { proxy_pass http://127.0.0.1:\(upstream); \(Self.readTimeout) }")
         case 2:
             // Files first, then the application.
             lines.append("        location / { root \(pages); try_files $uri @app; }")
-            lines.append("        location @app { proxy_pass http://127.0.0.1:\(upstream); proxy_read_timeout 300ms; }")
+            lines.append("        location @app { proxy_pass http://127.0.0.1:\(upstream); \(Self.readTimeout) }")
         case 3:
             // A file the root lacks goes to the application: a page's too, where no location of its own takes it.
             lines.append("        location / { root \(pages)/missing; try_files $uri @app; }")
-            lines.append("        location @app { proxy_pass http://127.0.0.1:\(upstream); proxy_read_timeout 300ms; }")
+            lines.append("        location @app { proxy_pass http://127.0.0.1:\(upstream); \(Self.readTimeout) }")
         case 4:
             lines.append(
-                "        location / { root \(pages)/missing; if (!-f $request_filename) { proxy_pass http://127.0.0.1:\(upstream); } proxy_read_timeout 300ms; }"
+                "        location / { root \(pages)/missing; if (!-f $request_filename) { proxy_pass http://127.0.0.1:\(upstream); } \(Self.readTimeout) }"
             )
         case 5:
             // A front controller: every path rewritten into the application's location.
@@ -139,7 +143,7 @@ struct NginxConfigGenerator {
             // method, which inherits the location's interception.
             let intercepts = chance(50) ? " proxy_intercept_errors on;" : ""
             lines.append(
-                "        location / { if ($request_method = POST) { proxy_pass http://127.0.0.1:\(upstream); } proxy_pass http://127.0.0.1:\(upstream);\(intercepts) proxy_read_timeout 300ms; }"
+                "        location / { if ($request_method = POST) { proxy_pass http://127.0.0.1:\(upstream); } proxy_pass http://127.0.0.1:\(upstream);\(intercepts) \(Self.readTimeout) }"
             )
         default: lines.append("        location / { return 200 \"home\"; }")
         }
