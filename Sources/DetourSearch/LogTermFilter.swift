@@ -3,8 +3,9 @@ import Foundation
 /// Which words the log file (`l.js`) holds, as a Bloom filter the index's entry carries: the
 /// browser reads a query made of them (a pasted log line, or a fragment with a number such as
 /// `503 217 - - sQ--`) from that one file instead of a term shard per word, without fetching it
-/// to find out. Two bits per word, at FNV-1a of the word and of the word + "!"
-/// (`SearchIndexLayout.hash`, as `search.js` computes it), in ten bits per word: about three
+/// to find out; a second one holds the lines' plain words side by side (`pairs`), which tell a
+/// short pasted line from a question. Two bits per word, at FNV-1a of the word and of the word +
+/// "!" (`SearchIndexLayout.hash`, as `search.js` computes it), in ten bits per word: about three
 /// words in a hundred are let through wrongly, and then the browser reads the term shards.
 struct LogTermFilter {
     private(set) var bytes: [UInt8]
@@ -16,8 +17,39 @@ struct LogTermFilter {
         }
     }
 
+    /// The filter an entry carries (`encoded`).
+    init?(encoded: String) {
+        guard let data = Data(base64Encoded: encoded), !data.isEmpty else { return nil }
+        bytes = [UInt8](data)
+    }
+
     func contains(_ word: String) -> Bool {
         positions(of: word).allSatisfy { bytes[$0 >> 3] & (1 << UInt8($0 & 7)) != 0 }
+    }
+
+    /// The log lines' plain words (one term, no digit: not an identifier, a number, an
+    /// address), the `fillers` a query drops left out, and their pairs side by side (`pass
+    /// delivery`, `delivery abandoned`; another word between them parts them), as `search.js`
+    /// pairs a query's words: a short query whose neighbours are all pairs here is a pasted
+    /// line, read from the log file; `nginx upstream timeout`, three log words never written
+    /// side by side, is a question.
+    static func plainWords(in lines: [String], tokenizer: SearchTokenizer, fillers: Set<String>) -> (words: Set<String>, pairs: Set<String>) {
+        var (words, pairs) = (Set<String>(), Set<String>())
+        for line in lines {
+            var previous: String?
+            tokenizer.forEachWordGroup(in: line) { group in
+                let word = group[0]
+                guard !fillers.contains(word) else { return }
+                guard group.count == 1, !word.unicodeScalars.contains(where: { $0.properties.generalCategory == .decimalNumber }) else {
+                    previous = nil
+                    return
+                }
+                words.insert(word)
+                if let previous { pairs.insert(previous + " " + word) }
+                previous = word
+            }
+        }
+        return (words, pairs)
     }
 
     /// Base64, for `atob` in the browser.

@@ -98,12 +98,17 @@ public enum SearchIndexBuilder {
         }
 
         var termShards: [String] = []
+        // Log lines' plain words: the terms the log file keeps longest, and their pairs, which
+        // the entry carries a filter of.
+        let plain = LogTermFilter.plainWords(in: pages.flatMap(\.logPatterns), tokenizer: tokenizer, fillers: Set(QuestionWords.words(for: language)))
+        let lineTerms = Set(plain.words.compactMap(tokenizer.term(forWord:)))
         var logs: (text: String, filter: LogTermFilter, records: Int)?
         var cards: [(term: String, records: [Int32])] = []
         var made = SearchIndexMemo(pages: pages.count, records: records, termShards: layout.termShards)
         guard
             Self.scoreTerms(
-                pages, references: pageReference, tokenizer: tokenizer, into: &termShards, logs: &logs, cards: &cards, layout: &layout, memo: &made,
+                pages, references: pageReference, tokenizer: tokenizer, lineTerms: lineTerms, into: &termShards, logs: &logs, cards: &cards, layout: &layout,
+                memo: &made,
                 until: cancelled, sharing: sharing)
         else { return nil }
         memo?(made)
@@ -112,7 +117,9 @@ public enum SearchIndexBuilder {
         if !layout.isSingleFile, !made.split.isEmpty { entry += ",\"split\":" + literals(made.split.keys.sorted()) }
         entry += ",\"filler\":" + literals(QuestionWords.words(for: language))
         entry += ",\"syn\":{" + SearchAbbreviations.table.map { literal($0.word) + ":" + literals($0.others) }.joined(separator: ",") + "}"
-        if !layout.isSingleFile, let logs { entry += ",\"logs\":\(literal(logs.filter.encoded))" }
+        if !layout.isSingleFile, let logs {
+            entry += ",\"logs\":\(literal(logs.filter.encoded)),\"pairs\":\(literal(LogTermFilter(words: plain.pairs).encoded))"
+        }
         if !layout.isSingleFile, layout.cardShards > 0 { entry += ",\"cards\":[\(layout.cardShards),\(layout.cardMinimum)]" }
         let codes = pages.indices.compactMap { index in pages[index].definesStatus.map { "\"\($0)\":\(pageReference[index])" } }
         entry += ",\"codes\":{" + codes.joined(separator: ",") + "}"
@@ -191,7 +198,7 @@ public enum SearchIndexBuilder {
     /// as keep each under budget: `layout.termShards`), and the log file; false once
     /// `cancelled`. The scoring's working memory (a vocabulary and postings per core) ends here.
     private static func scoreTerms(
-        _ pages: [SearchPage], references pageReference: [Int], tokenizer: SearchTokenizer, into texts: inout [String],
+        _ pages: [SearchPage], references pageReference: [Int], tokenizer: SearchTokenizer, lineTerms: Set<String>, into texts: inout [String],
         logs: inout (text: String, filter: LogTermFilter, records: Int)?, cards: inout [(term: String, records: [Int32])], layout: inout SearchIndexLayout,
         memo: inout SearchIndexMemo,
         until cancelled: @Sendable () -> Bool, sharing: SearchIndexSharing?
@@ -234,7 +241,8 @@ public enum SearchIndexBuilder {
         }
         let termShards = Self.termShardTexts(buckets, count: layout.termShards)
         let logFile = Self.logFile(
-            chunks: chunks, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil, siteCount: { Self.siteCount(of: $0, in: buckets, split: split) })
+            chunks: chunks, lineTerms: lineTerms, cardsOver: layout.cardShards > 0 ? layout.cardMinimum : nil,
+            siteCount: { Self.siteCount(of: $0, in: buckets, split: split) })
         memo.frequentLogTerms = logFile?.frequent ?? [:]
         memo.logTermsFrom = logFile?.from ?? 1
         memo.logPostingsPerTerm = logFile?.perTerm ?? postingsPerTerm
@@ -335,11 +343,12 @@ public enum SearchIndexBuilder {
     /// (`SearchIndexCards.logKey`). Nil when no page has log lines. Over
     /// `SearchIndexLayout.logFileBudget`, its lines keep fewer postings (`logPostingsPerTerm`:
     /// a word of thousands of log lines ranks by its best), then the terms on the fewest log
-    /// records leave it, a count at a time (`from`: the fewest a term kept has, 1 when none
-    /// left): on a large site they are mostly one page's names (a host, a socket), and the
-    /// browser looks a line's word the file lacks up in its term shard.
+    /// records leave it, a count at a time, the words of lines' plain runs (`lineTerms`) last
+    /// (`from`: the count under which terms left, 1 when none did): on a large site they are
+    /// mostly one page's names (a host, a socket), and the browser looks a line's word the file
+    /// lacks up in its term shard.
     private static func logFile(
-        chunks: [SearchIndexChunk], cardsOver minimum: Int?, siteCount: (String) -> Int?
+        chunks: [SearchIndexChunk], lineTerms: Set<String>, cardsOver minimum: Int?, siteCount: (String) -> Int?
     ) -> (
         text: String, filter: LogTermFilter, records: Int, frequent: [String: [Int64]], from: Int, perTerm: Int, cards: [(term: String, records: [Int32])]
     )? {
@@ -355,9 +364,13 @@ public enum SearchIndexBuilder {
             for (word, stem) in chunk.vocabulary.forms where byTerm[stem] != nil { allForms[word] = stem }
         }
         let counts = Set(byTerm.values.map(\.count)).sorted()
-        let cuts = counts.enumerated().flatMap { level, from in logPostingsPerTerm.map { (from: level == 0 ? 1 : from, perTerm: $0) } }
+        // Lines' plain words (`Pass delivery abandoned`, not a host's name) stay while terms on
+        // fewer records go, and go last: a pasted line is then read from this file alone.
+        let cuts = [true, false].flatMap { keepsLines in
+            counts.enumerated().flatMap { level, from in logPostingsPerTerm.map { (from: level == 0 ? 1 : from, perTerm: $0, keepsLines: keepsLines) } }
+        }
         for (number, cut) in cuts.enumerated() {
-            let kept = cut.from == 1 ? byTerm : byTerm.filter { $0.value.count >= cut.from }
+            let kept = cut.from == 1 ? byTerm : byTerm.filter { $0.value.count >= cut.from || cut.keepsLines && lineTerms.contains($0.key) }
             let forms = cut.from == 1 ? allForms : allForms.filter { kept[$0.value] != nil }
             let terms = termLines(kept, perTerm: cut.perTerm)
             let text = "{" + terms.lines.map(\.line).joined(separator: ",\n") + "}," + formObject(forms)

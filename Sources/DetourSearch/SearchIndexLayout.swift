@@ -1,6 +1,6 @@
 /// How one language's index is cut into files, the part `search.js` computes too:
 /// - `index.js`, the entry: counts, the code pages, the site's languages, the question words a
-///   query drops (`QuestionWords`), the log file's word filter (if any), and for a small site
+///   query drops (`QuestionWords`), the log file's word and pair filters (if any), and for a small site
 ///   everything else (`terms`: [[terms, forms]], `docs`: one doc shard);
 /// - `t<n>.js`: terms, and words as written with their stem, whose first two characters hash to
 ///   `n` (FNV-1a over UTF-16 mod `termShards`), so one word, its prefixes and its typos are all
@@ -13,11 +13,12 @@
 /// - `l.js`: the terms of pages' `log_patterns` with those pages' postings (and the count of
 ///   their records with log terms, among which a term's rarity is weighed, and each term's
 ///   count over the site, past which it is not), which a query of
-///   five words or more (a pasted log line), or of three or four with a number or an
-///   identifier, is matched against first, in one file; the entry's `logs` is a filter of its
-///   words (`LogTermFilter`), so the browser knows which queries to read there. Over
+///   five words or more (a pasted log line), or of three or four with a number, an identifier,
+///   or its words side by side as a line has them, is matched against first, in one file; the
+///   entry's `logs` is a filter of its words (`LogTermFilter`) and `pairs` one of the lines'
+///   plain words' neighbours, so the browser knows which queries to read there. Over
 ///   `logFileBudget`, its lines keep fewer postings, then the terms on fewest log records are
-///   left to the term shards;
+///   left to the term shards, the lines' plain words last;
 /// - `c<n>.js`: cards, a result as the results page shows it, for the best records of each
 ///   term on more than `cardMinimum` records (a word whose results would take more page shards
 ///   than cards), by the term's hash (FNV-1a of the whole term mod `cardShards`): its ten results

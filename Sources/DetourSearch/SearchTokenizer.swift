@@ -29,10 +29,18 @@ public struct SearchTokenizer: Sendable, Hashable {
     /// lower-cased, without a string made for them: for a caller that looks each word up.
     public func forEachWord(in text: String, plain: (UnsafeBufferPointer<UInt8>) -> Void, other: (String) -> Void) {
         var text = text
-        text.withUTF8 { bytes in Self.forEachWord(in: bytes, plain: plain, other: other) }
+        text.withUTF8 { bytes in Self.forEachWord(in: bytes, plain: plain, other: { $0.forEach(other) }) }
     }
 
-    private static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, plain plainWord: (UnsafeBufferPointer<UInt8>) -> Void, other body: (String) -> Void) {
+    /// Each word's terms together, the whole first (`php8.2-fpm`, `php8`, `php`, `fpm`), as
+    /// `search.js` groups a query's: for a caller that needs to know where a word ends.
+    func forEachWordGroup(in text: String, _ body: ([String]) -> Void) {
+        var text = text
+        text.withUTF8 { bytes in Self.forEachWord(in: bytes, plain: { body([String(decoding: $0, as: UTF8.self)]) }, other: body) }
+    }
+
+    private static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, plain plainWord: (UnsafeBufferPointer<UInt8>) -> Void, other body: ([String]) -> Void)
+    {
         var wordStart = -1
         var wordEnd = 0
         var plain = true
@@ -62,7 +70,7 @@ public struct SearchTokenizer: Sendable, Hashable {
         /// A lone ideograph between other characters is a term of its own.
         func endIdeographs(at index: Int) {
             if ideographStart >= 0, ideographStart + scalarLength(bytes[ideographStart]) == index {
-                body(String(decoding: UnsafeBufferPointer(rebasing: bytes[ideographStart..<index]), as: UTF8.self))
+                body([String(decoding: UnsafeBufferPointer(rebasing: bytes[ideographStart..<index]), as: UTF8.self)])
             }
             ideographStart = -1
             previousIdeograph = nil
@@ -97,7 +105,7 @@ public struct SearchTokenizer: Sendable, Hashable {
             let scalar = decode(bytes, at: index, length: length)
             if isIdeograph(scalar) {
                 if wordStart >= 0 { endWord() }
-                if let last = previousIdeograph { body(String(String.UnicodeScalarView([last, scalar]))) }
+                if let last = previousIdeograph { body([String(String.UnicodeScalarView([last, scalar]))]) }
                 if ideographStart < 0 { ideographStart = index }
                 previousIdeograph = scalar
             } else {
@@ -166,7 +174,7 @@ public struct SearchTokenizer: Sendable, Hashable {
     /// One word with its joiners: the whole, each joined part, and each part's camel-case and
     /// letter/digit pieces; pieces of one character are too common to be worth a term.
     /// ASCII words are cut by their bytes; others are folded first and cut by their scalars.
-    private static func emit(_ word: UnsafeBufferPointer<UInt8>, _ body: (String) -> Void) {
+    private static func emit(_ word: UnsafeBufferPointer<UInt8>, _ body: ([String]) -> Void) {
         var found: [String] = []
         func collect(_ term: String, length: Int) {
             if length > 1, !found.contains(term) { found.append(term) }
@@ -183,7 +191,7 @@ public struct SearchTokenizer: Sendable, Hashable {
                 collect(term, length: term.unicodeScalars.count)
             }
         }
-        found.forEach(body)
+        if !found.isEmpty { body(found) }
     }
 
     /// The spans a word yields, in order: the whole; each part between joiners, when there are

@@ -135,6 +135,37 @@ final class SearchIndexShardTests: XCTestCase {
         XCTAssertNil(file.text(of: String(pages[7].text.split(separator: " ")[0])), "one page's host is left out")
     }
 
+    /// A line's plain words, each on one page's line, outlast the hosts of as many pages when
+    /// the log file is over budget: a short pasted line is read from it. The entry's `pairs`
+    /// says which of them a line has side by side, as search.js pairs a query's words.
+    func testALogLinesPlainWordsOutlastOnePagesHostsAndItsPairsAreInTheEntry() throws {
+        var pages = pages(count: 3000, wordsPerPage: 40)
+        for number in pages.indices {
+            let host = pages[number].text.split(separator: " ")[0]
+            pages[number].logPatterns = ["upstream timed out (110: Connection timed out) while reading response header from upstream, server: shop-\(host)"]
+        }
+        pages[5].logPatterns.append("Pass delivery abandoned")
+        let output = SearchIndexBuilder.build(pages, language: "en", languages: ["en"])
+        let logs = try XCTUnwrap(output.files.first { $0.path == "l.js" }?.contents)
+        XCTAssertFalse(logs.contains("\"shop-\(pages[7].text.split(separator: " ")[0])\""), "one page's host is left out")
+        for term in ["pass", "deliveri", "abandon"] { XCTAssertTrue(logs.contains("\"\(term)\":[1,"), "\(term) stays, with its one page") }
+
+        let entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(output.head).utf8)) as? [String: Any])
+        let pairs = LogTermFilter(encoded: try XCTUnwrap(entry["pairs"] as? String))
+        XCTAssertTrue(try XCTUnwrap(pairs).contains("pass delivery") && pairs!.contains("delivery abandoned"))
+    }
+
+    /// The plain words of log lines, and their neighbours: a number or an identifier parts two
+    /// words, a word a query drops does not.
+    func testPlainWordsAndTheirNeighbours() {
+        let lines = ["connect() failed (111: Connection refused) while connecting to upstream, client: 10.0.0.1", "Pass delivery abandoned"]
+        let plain = LogTermFilter.plainWords(in: lines, tokenizer: SearchTokenizer(language: "en"), fillers: Set(QuestionWords.words(for: "en")))
+        XCTAssertEqual(plain.words, ["connect", "failed", "connection", "refused", "connecting", "upstream", "client", "pass", "delivery", "abandoned"])
+        XCTAssertEqual(
+            plain.pairs,
+            ["connect failed", "connection refused", "refused connecting", "connecting upstream", "upstream client", "pass delivery", "delivery abandoned"])
+    }
+
     /// A status page's reason phrase, and its former ones, are in the entry, cut as the browser cuts a query: beside
     /// `502`, the words `Bad Gateway` only name the status, and the browser drops them.
     func testTheEntryNamesEachStatusPagesReasonPhrase() throws {

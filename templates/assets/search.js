@@ -87,10 +87,12 @@ function find(q, l) {
    F = t => e.t[shard(t, e)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null),
    x = G.filter(g => !(e.filler + codes.map(c => " " + e.why[c])).split(/[ ,]/).includes(g[0]));
   G = (x[0] ? x : G).slice(0, 12);
-  // A log line (most words in l.js's filter): l.js and the shard of a word it lacks (an
-  // identifier first), so any page may match: three requests, as two words take.
-  var B = e.logs && atob(e.logs), o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = z > 4 ? 3 : G[2] && o && new Set(G.map(g => shard(g[0], e))).size > 2 && 5,
-   most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => [t, t + "!"].every(s => (s = fnv(s) % (B.length * 8), B.charCodeAt(s >> 3) >> (s & 7) & 1)),
+  // A log line (most words in l.js's filter; a short one with a number, an identifier, or
+  // its words side by side as a log line has them: pairs): l.js and the shard of a word it
+  // lacks (an identifier first), so any page may match: three requests, as two words take.
+  var B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
+   o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = z > 4 ? 3 : G[2] && (o || A && G.every((g, i) => !i || has(A, G[i - 1][0] + " " + g[0]))) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5,
+   most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
    p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
   if (B && m && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
    var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])]).sort((a, b) => !a[1] - !b[1])[0];
