@@ -35,9 +35,10 @@ public struct SearchIndexLayout: Sendable, Equatable {
     /// A term shard grows past this only when one two-letter start alone is larger: a query's
     /// shards, its page shard and the entry stay near 100 KB.
     public static let termShardBudget = 40 * 1024
-    /// The log file is read with one term shard: it keeps to the same budget
+    /// The log file's terms and forms (its site counts, about a tenth more, beside them): with
+    /// the search page and a card, a pasted line's first result stays under 100 KB
     /// (`SearchIndexBuilder` leaves its rarest terms out to fit).
-    public static let logFileBudget = termShardBudget
+    public static let logFileBudget = 36 * 1024
 
     /// At least the shard count the records call for; the builder doubles it while a shard's
     /// text is over `termShardBudget`.
