@@ -343,7 +343,7 @@ public enum SearchIndexBuilder {
     /// (`SearchIndexCards.logKey`). Nil when no page has log lines. Over
     /// `SearchIndexLayout.logFileBudget`, its lines keep fewer postings (`logPostingsPerTerm`:
     /// a word of thousands of log lines ranks by its best), then the terms on the fewest log
-    /// records leave it, a count at a time, the words of lines' plain runs (`lineTerms`) last
+    /// records leave it, a count at a time, the lines' plain words (`lineTerms`) last
     /// (`from`: the count under which terms left, 1 when none did): on a large site they are
     /// mostly one page's names (a host, a socket), and the browser looks a line's word the file
     /// lacks up in its term shard.

@@ -1,7 +1,7 @@
 /// How one language's index is cut into files, the part `search.js` computes too:
 /// - `index.js`, the entry: counts, the code pages, the site's languages, the question words a
-///   query drops (`QuestionWords`), the log file's word and pair filters (if any), and for a small site
-///   everything else (`terms`: [[terms, forms]], `docs`: one doc shard);
+///   query drops (`QuestionWords`), the log file's word and pair filters (if any), and for a
+///   small site everything else (`terms`: [[terms, forms]], `docs`: one doc shard);
 /// - `t<n>.js`: terms, and words as written with their stem, whose first two characters hash to
 ///   `n` (FNV-1a over UTF-16 mod `termShards`), so one word, its prefixes and its typos are all
 ///   in one file; there are as many as keep each under `termShardBudget`. A start with more
