@@ -34,6 +34,17 @@ public struct PageService {
             uniqueKeysWithValues: group.makeIterator().map { loop in
                 (ObjectIdentifier(loop), NIOLoopBoundBox.makeBoxSendingValue(NegotiationCache(), eventLoop: loop))
             })
+        // Caught before the port opens: a SIGTERM as soon as the service answers still stops it
+        // cleanly (the helper closes the server once it is bound).
+        let drained = group.next().makePromise(of: Void.self)
+        let signals = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { quiesce.initiateShutdown(promise: drained) }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
         let server: Channel
         do {
             server = try await ServerBootstrap(group: group)
@@ -60,15 +71,6 @@ public struct PageService {
         }
         FileHandle.standardError.write(
             Data("Serving \(pages.statuses.count) error pages in \(pages.languages.joined(separator: ", ")) at http://\(address)/\n".utf8))
-        let drained = group.next().makePromise(of: Void.self)
-        let signals = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { quiesce.initiateShutdown(promise: drained) }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
         try await drained.futureResult.get()
         try? await server.closeFuture.get()
     }
