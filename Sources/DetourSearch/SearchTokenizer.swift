@@ -22,21 +22,24 @@ public struct SearchTokenizer: Sendable, Hashable {
     /// One pass over the text's UTF-8 bytes: a word that is plain ASCII letters or digits, the
     /// commonest case by far, becomes a string straight from its bytes; others go through `emit`.
     public func forEachWord(in text: String, _ body: (String) -> Void) {
-        forEachWord(in: text, plain: { body(String(decoding: $0, as: UTF8.self)) }, other: body)
+        forEachWordGroup(in: text) { $0.forEach(body) }
     }
 
     /// The same words, those of plain ASCII letters or digits handed over as their bytes,
     /// lower-cased, without a string made for them: for a caller that looks each word up.
     public func forEachWord(in text: String, plain: (UnsafeBufferPointer<UInt8>) -> Void, other: (String) -> Void) {
-        var text = text
-        text.withUTF8 { bytes in Self.forEachWord(in: bytes, plain: plain, other: { $0.forEach(other) }) }
+        forEachWord(in: text, plain: plain, group: { $0.forEach(other) })
     }
 
     /// Each word's terms together, the whole first (`php8.2-fpm`, `php8`, `php`, `fpm`), as
     /// `search.js` groups a query's: for a caller that needs to know where a word ends.
     func forEachWordGroup(in text: String, _ body: ([String]) -> Void) {
+        forEachWord(in: text, plain: { body([String(decoding: $0, as: UTF8.self)]) }, group: body)
+    }
+
+    private func forEachWord(in text: String, plain: (UnsafeBufferPointer<UInt8>) -> Void, group: ([String]) -> Void) {
         var text = text
-        text.withUTF8 { bytes in Self.forEachWord(in: bytes, plain: { body([String(decoding: $0, as: UTF8.self)]) }, other: body) }
+        text.withUTF8 { bytes in Self.forEachWord(in: bytes, plain: plain, other: group) }
     }
 
     private static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, plain plainWord: (UnsafeBufferPointer<UInt8>) -> Void, other body: ([String]) -> Void)
