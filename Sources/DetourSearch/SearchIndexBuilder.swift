@@ -365,9 +365,12 @@ public enum SearchIndexBuilder {
         }
         let counts = Set(byTerm.values.map(\.count)).sorted()
         // Lines' plain words (`Pass delivery abandoned`, not a host's name) stay while terms on
-        // fewer records go, and go last: a pasted line is then read from this file alone.
-        let cuts = [true, false].flatMap { keepsLines in
-            counts.enumerated().flatMap { level, from in logPostingsPerTerm.map { (from: level == 0 ? 1 : from, perTerm: $0, keepsLines: keepsLines) } }
+        // fewer records go, and go last: a pasted line is then read from this file alone. The
+        // second pass starts where terms leave (the first level keeps every term either way).
+        let cuts = (lineTerms.isEmpty ? [false] : [true, false]).flatMap { keepsLines in
+            counts.enumerated().filter { level, _ in keepsLines || lineTerms.isEmpty || level > 0 }.flatMap { level, from in
+                logPostingsPerTerm.map { (from: level == 0 ? 1 : from, perTerm: $0, keepsLines: keepsLines) }
+            }
         }
         for (number, cut) in cuts.enumerated() {
             let kept = cut.from == 1 ? byTerm : byTerm.filter { $0.value.count >= cut.from || cut.keepsLines && lineTerms.contains($0.key) }
