@@ -3,14 +3,26 @@ import Foundation
 
 /// HAProxy sessions ended by something other than the request's own failure: a visitor who
 /// leaves while the server thinks or while queued (`CH--`, `CQ--`, or `sH--` without `option
-/// abortonclose`), a server that falls silent halfway through its body (`sD--`), an operator's
-/// `shutdown sessions` on the stats socket (`K`), and a server set down under `on-marked-down
-/// shutdown-sessions` (`D`), each while the server thinks (`…H--`, 502) or halfway through its
-/// body (`…D--`, the server's 200 cut short).
+/// abortonclose`) or halfway through the body (`CD--`), a server that falls silent halfway
+/// through its body (`sD--`), an operator's `shutdown sessions` on the stats socket (`K`), and
+/// a server set down under `on-marked-down shutdown-sessions` (`D`), each while the server
+/// thinks (`…H--`, 502) or halfway through its body (`…D--`, the server's 200 cut short).
 extension LogReproduction {
     static let haproxySessions: [LogReproduction] = [
         .init(name: "HAProxy, a server that falls silent in the middle of its body", slugs: ["upstream-timed-out"], status: 200) {
             try with(.stallsMidBody) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
+        },
+        // A visitor who leaves halfway through a download: `CD--` with the server's 200, nothing
+        // to explain. (From a server that has stopped sending, HAProxy waits for `timeout
+        // server` and logs `sD--` instead: it notices the visitor left only when it writes.)
+        .init(name: "HAProxy, a visitor who leaves in the middle of a download", slugs: [], status: 200) {
+            try with(.streams) { upstream in
+                let outcome = try leaves(upstream, defaults: "")
+                guard outcome.log.contains(" 200 ") && outcome.log.contains(" CD-- ") else {
+                    throw ReproductionError(message: "no CD-- line with 200\n\(outcome.log)")
+                }
+                return outcome
+            }
         },
         // A visitor who leaves while the server thinks: with `option abortonclose` HAProxy ends
         // the session at once (`CH--`); without it, it waits for the server until `timeout
