@@ -6,6 +6,7 @@ public enum SearchAbbreviations {
         ["db", "database"], ["k8s", "kubernetes"], ["lb", "elb", "alb", "balancer"], ["cf", "cloudflare"], ["ssl", "tls"],
         ["ws", "websocket"], ["cert", "certificate"], ["conn", "connection"], ["auth", "authentication"], ["svc", "service"],
         ["oom", "memory"], ["httpd", "apache"], ["waf", "firewall"], ["denied", "forbidden"],
+        ["dns", "resolver"],
     ]
 
     /// Each word of a set with the others, as the entry's `syn` carries them.
