@@ -3,7 +3,7 @@
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
  Q = new URLSearchParams(location.search), lang = Q.get("lang") || D.documentElement.lang || "en", idx = {}, wait = {},
- all = a => Promise.all(a), WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u;
+ all = a => Promise.all(a), WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u, {max, min} = Math;
 // Tables without a prototype: "constructor" is a word.
 var N = o => Object.setPrototypeOf(o, null);
 // file://: folder links go to their index.html.
@@ -31,10 +31,10 @@ window.detourSearch = {
 };
 
 /* SearchTokenizer's rules; the index maps words to stems. */
-function fold(s) { return /[^\0-\x7f]/.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC") : s; }
-function joiner(c) { return "_-./:@".includes(c); }
-function ideo(c) { return /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]/.test(c); }
-function cut(a, b) { return DIGIT.test(a) != DIGIT.test(b) || /\p{Lowercase}/u.test(a) && /\p{Uppercase}/u.test(b); }
+var fold = s => /[^\0-\x7f]/.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC") : s,
+ joiner = c => "_-./:@".includes(c),
+ ideo = c => /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]/.test(c),
+ cut = (a, b) => DIGIT.test(a) != DIGIT.test(b) || /\p{Lowercase}/u.test(a) && /\p{Uppercase}/u.test(b);
 function tokenize(text) {
  var t = Array.from(fold(text)), G = [], ws = -1, we = 0, is = -1, i, c;
  function word(w) {
@@ -64,18 +64,18 @@ function tokenize(text) {
 }
 
 /* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2; page: best + .3 rest. */
-function rare(n, c) { return Math.log(1 + (n - c + .5) / (c + .5)); }
+var rare = (n, c) => Math.log(1 + (n - c + .5) / (c + .5)),
+ status = t => /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3);
 function fnv(k) { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; }
 // By the first two letters, or the shortest start the entry does not list as cut (split).
 function shard(t, e, a = Array.from(t), i = 2) {
  while (i < a.length && (e.split || []).includes(a.slice(0, i).join(""))) i++;
  return fnv(a.slice(0, i).join("")) % e.termShards;
 }
-function status(t) { return /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3); }
 function dist(a, b, x) {
  if (Math.abs(a.length - b.length) > x) return x + 1;
  for (var p = [...Array(b.length + 1).keys()], i = 1, j, c, low; i <= a.length; i++, p = c) {
-  for (c = [i], low = i, j = 1; j <= b.length; j++) low = Math.min(low, c[j] = Math.min(p[j] + 1, c[j - 1] + 1, p[j - 1] + (a[i - 1] != b[j - 1])));
+  for (c = [i], low = i, j = 1; j <= b.length; j++) low = min(low, c[j] = min(p[j] + 1, c[j - 1] + 1, p[j - 1] + (a[i - 1] != b[j - 1])));
   if (low > x) return x + 1;
  }
  return p[b.length];
@@ -85,16 +85,18 @@ function find(q, l) {
  return load(l, "index").then(() => {
   var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, need = t => e.t[t = shard(t, e)] || load(l, "t" + t).catch(() => e.t[t] = [N({}), N({})]),
    F = t => e.t[shard(t, e)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null),
-   x = G.filter(g => !(e.filler + codes.map(c => " " + e.why[c])).split(/[ ,]/).includes(g[0]));
-  G = (x[0] ? x : G).slice(0, 12);
+   y = (codes.map(c => e.why[c]) + "").split(/[ ,]/), R = G.some(g => y.includes(g[0])), x = G.filter(g => !(e.filler + "," + y).split(/[ ,]/).includes(g[0]));
+  // Twelve words at most, each once: a question's quoted error, after its title, keeps its words.
+  G = (x[0] ? x : G).filter((g, i, a) => a.findIndex(h => h[0] == g[0]) == i).slice(0, 12);
   // A log line (most words in l.js's filter; a short one with a number, an identifier, or
   // its words side by side as a log line has them: pairs): l.js and the shard of a word it
   // lacks (an identifier first), so any page may match: three requests, as two words take.
+  // A status with its reason phrase (R: 502 Bad Gateway) reads as a question, not a pasted line.
   var B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
    o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = z > 4 ? 3 : G[2] && (o || A && G.every((g, i) => !i || has(A, G[i - 1][0] + " " + g[0]))) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5,
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
    p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
-  if (B && m && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
+  if (B && m && !R && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
    var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])]).sort((a, b) => !a[1] - !b[1])[0];
    return all(w ? [need(w[0])] : []).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
   }, full);
@@ -102,14 +104,15 @@ function find(q, l) {
   function full() { return all(G.map(g => need(g[0]))).then(() => {
    // An identifier indexed whole keeps the pieces whose shards came with the query
    // (ProxyErrorOverride's proxy): they rank, a request costs; a status's (500s) none. One a
-   // typo away is looked up whole. And a word's abbreviation, or the word abbreviated (k8s, kubernetes).
-   G = G.map(g => (!g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0]] : g).concat(e.syn[g[0]] || []));
+   // typo away is looked up whole. And a word's abbreviation, or the word abbreviated (k8s,
+   // kubernetes), a piece's kept too (mod_http_ws's ws).
+   G = G.map(g => (g = !g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0]] : g).concat(...g.map(t => e.syn[t] || [])));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
 }
 /* Terms a typo away: one edit in 5 to 8 letters, two beyond. */
-function near(a, T, x) { x = a.length > 8 ? 2 : +(a.length > 4); return Object.keys(T).filter(k => x && dist(a, k, x) <= x); }
+var near = (a, T, x = a.length > 8 ? 2 : +(a.length > 4)) => Object.keys(T).filter(k => x && dist(a, k, x) <= x);
 /* Exact words; the last also as a prefix; a word not found falls back to prefixes, then typos.
    A word weighs its rarest term's rarity: one rare word outweighs common ones. */
 function rank(e, l, G, stemOf, F, codes) {
@@ -123,17 +126,20 @@ function rank(e, l, G, stemOf, F, codes) {
   // The last word as a prefix, but a status, which is whole (401, not 4010).
   if (gi == G.length - 1 && !st[gi] || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
   if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
-  for (k in cand) top = Math.max(top, F(k)[0][k][0]);
+  for (k in cand) top = max(top, F(k)[0][k][0]);
   for (k in cand) {
    // A log file's word weighs no more than over the site; a word guessed (a prefix, a typo)
-   // weighs as often as the site uses it: whe is when.
-   P = F(k)[0][k]; x = rare(F(k).n || e.records, P[0]); if (s = F(k).s && F(k).s[k]) x = Math.min(x, rare(e.records, s)); w = cand[k] * x * (cand[k] < 1 ? P[0] / top : 1);
-   imp[gi] = Math.max(imp[gi], x);
+   // weighs, and counts in the query's rarity, as often as the site uses it: whe is when,
+   // and conf is not the rare confirm.
+   P = F(k)[0][k]; x = rare(F(k).n || e.records, P[0]); if (s = F(k).s && F(k).s[k]) x = min(x, rare(e.records, s)); x *= cand[k] < 1 ? P[0] / top : 1; w = cand[k] * x;
+   imp[gi] = max(imp[gi], x);
    hits.push(k);
    for (i = 1; i < P.length; i += 2) {
-    r = recs[P[i]] || (recs[P[i]] = []); s = w * P[i + 1]; if (!(r[gi] >= s)) r[gi] = s;
+    // An identifier asked for whole (proxy_ignore_client_abort) counts wherever a page has it
+    // at least as a heading's mention would.
+    r = recs[P[i]] || (recs[P[i]] = []); s = w * (g[1] && k == a ? max(P[i + 1], 20) : P[i + 1]); if (!(r[gi] >= s)) r[gi] = s;
     // An identifier's piece covers its word by its rarity: /var/run's var is not php5-fpm.sock's fpm.
-    r = rx[P[i]] || (rx[P[i]] = []); r[gi] = Math.max(r[gi] || 0, piece[k] ? x : 1 / 0);
+    r = rx[P[i]] || (rx[P[i]] = []); r[gi] = max(r[gi] || 0, piece[k] ? x : 1 / 0);
    }
   }
   total += imp[gi]; S += st[gi] && imp[gi];
@@ -141,8 +147,8 @@ function rank(e, l, G, stemOf, F, codes) {
  for (x in recs) {
   // c: the share of the query's rarity matched; i: by statuses.
   s = c = i = 0; p = x >> 6; P = pages[p] || (pages[p] = {p, best: 0, sum: 0, rec: 0, l, cov: 0, rest: 0});
-  recs[x].forEach((v, gi) => { s += v; v = Math.min(rx[x][gi], imp[gi]) / total; c += v; i += st[gi] && v; });
-  s *= c * c; P.sum += s; P.cov = Math.max(P.cov, c); P.rest = Math.max(P.rest, c - i);
+  recs[x].forEach((v, gi) => { s += v; v = min(rx[x][gi], imp[gi]) / total; c += v; i += st[gi] && v; });
+  s *= c * c; P.sum += s; P.cov = max(P.cov, c); P.rest = max(P.rest, c - i);
   if (s > P.best) { P.best = s; P.rec = x & 63; }
  }
  c = [...new Set(codes)].map(k => e.codes[k]);
@@ -198,14 +204,14 @@ function pagesOf(list, from, n, first, hits) {
   var e = idx[P.l], c = P.c, k = c ? c[0] : P.p >> 10, D = c ? e.k : e.d, d;
   // A card missing (an index half written) is read from the page's shard.
   return Promise.resolve(D[k] || load(P.l, (c ? "c" : "d") + k)).then(() => {
-   if (c) return (c = (D[k][c[1]] || []).find(x => x[0] >> 6 == P.p)) ? (P.rec = c[0] & 63, P.url = c[1], P.title = c[2], P.codes = c[3], P.r = c.slice(4)) : get(P, P.c = 0);
-   d = D[k][P.p & 1023]; P.url = d[0]; P.title = d[1]; P.codes = d[2]; P.r = d[3][P.rec] || d[3][0];
+   if (c) return (c = (D[k][c[1]] || []).find(x => x[0] >> 6 == P.p)) ? (P.rec = c[0] & 63, [, P.url, P.title, P.codes, ...P.r] = c) : get(P, P.c = 0);
+   [P.url, P.title, P.codes, d] = D[k][P.p & 1023]; P.r = d[P.rec] || d[0];
   }, x => c ? get(P, P.c = 0) : Promise.reject(x));
  }
  return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return new Promise(y => setTimeout(y)).then(() => all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
 }
 
-function el(tag, cls, text) { var x = D.createElement(tag); if (cls) x.className = cls; if (text != null) x.textContent = text; return x; }
+function el(tag, cls, text, x = D.createElement(tag)) { if (cls) x.className = cls; if (text != null) x.textContent = text; return x; }
 function excerpt(text, hits) {
  var x = el("span", "excerpt"), re = /[\p{Alphabetic}\p{Nd}]+/gu, m, M = [], w, s, end, at;
  while ((m = re.exec(text)) && M.length < 30) {
@@ -214,9 +220,9 @@ function excerpt(text, hits) {
  }
  hits.forEach(h => { var i = ideo(h[0]) ? text.indexOf(h) : -1; if (i >= 0) M.push([i, i + h.length]); });
  M.sort((a, b) => a[0] - b[0]);
- s = M.length ? Math.max(0, M[0][0] - 60) : 0;
+ s = M.length ? max(0, M[0][0] - 60) : 0;
  if (s) { s = text.indexOf(" ", s) + 1 || s; x.append("…"); }
- end = Math.min(text.length, s + 200); at = s;
+ end = min(text.length, s + 200); at = s;
  M.forEach(k => { if (k[0] >= at && k[1] <= end) { x.append(text.slice(at, k[0]), el("mark", "", text.slice(k[0], k[1]))); at = k[1]; } });
  x.append(text.slice(at, end) + (end < text.length ? "…" : ""));
  return x;
