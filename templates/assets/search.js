@@ -2,7 +2,7 @@
 (function () {
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
- Q = new URLSearchParams(location.search), lang = Q.get("lang") || D.documentElement.lang || "en", idx = {}, wait = {},
+ Q = new URLSearchParams(location.search), own = D.documentElement.lang, lang = Q.get("lang") || own || "en", idx = {}, wait = {},
  all = a => Promise.all(a), WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u, {max, min} = Math;
 // Tables without a prototype: "constructor" is a word.
 var N = o => Object.setPrototypeOf(o, null);
@@ -11,7 +11,7 @@ if (onDisk) D.querySelectorAll("a[href]").forEach(a => a.href = a.getAttribute("
 function load(l, f) {
  var k = l + "/" + f, h = out && out.dataset.index;
  // The search page carries its language's entry.
- if (h && k == D.documentElement.lang + "/index" && !wait[k]) wait[k] = Promise.resolve(detourSearch.entry(l, JSON.parse(h)));
+ if (h && k == own + "/index" && !wait[k]) wait[k] = Promise.resolve(detourSearch.entry(l, JSON.parse(h)));
  return wait[k] || (wait[k] = new Promise((y, n) => { var s = el("script"); s.src = new URL(k + ".js", box.form.action); s.onload = y; s.onerror = n; D.head.append(s); }));
 }
 // Called by the index files.
@@ -65,8 +65,8 @@ function tokenize(text) {
 
 /* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2; page: best + .3 rest. */
 var rare = (n, c) => Math.log(1 + (n - c + .5) / (c + .5)),
- status = t => /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3);
-function fnv(k) { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; }
+ status = t => /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3),
+ fnv = k => { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; };
 // By the first two letters, or the shortest start the entry does not list as cut (split).
 function shard(t, e, a = Array.from(t), i = 2) {
  while (i < a.length && (e.split || []).includes(a.slice(0, i).join(""))) i++;
@@ -85,9 +85,10 @@ function find(q, l) {
  return load(l, "index").then(() => {
   var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, need = t => e.t[t = shard(t, e)] || load(l, "t" + t).catch(() => e.t[t] = [N({}), N({})]),
    F = t => e.t[shard(t, e)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null),
-   y = (codes.map(c => e.why[c]) + "").split(/[ ,]/), R = G.some(g => y.includes(g[0])), x = G.filter(g => !(e.filler + "," + y).split(/[ ,]/).includes(g[0]));
-  // Twelve words at most, each once: a question's quoted error, after its title, keeps its words.
-  G = (x[0] ? x : G).filter((g, i, a) => a.findIndex(h => h[0] == g[0]) == i).slice(0, 12);
+   y = (codes.map(c => e.why[c]) + "").split(/[ ,]/), R, x = G.filter(g => !(y.includes(g[0]) ? R = 1 : e.filler.includes(g[0])));
+  // Twelve words at most; for the term shards (x) each once, so a question's quoted error,
+  // after its title, keeps its words. A log line keeps its repeats, as its route counts them.
+  G = x[0] ? x : G; x = G.filter((g, i, a) => a.findIndex(h => h[0] == g[0]) == i).slice(0, 12); G = G.slice(0, 12);
   // A log line (most words in l.js's filter; a short one with a number, an identifier, or
   // its words side by side as a log line has them: pairs): l.js and the shard of a word it
   // lacks (an identifier first), so any page may match: three requests, as two words take.
@@ -101,7 +102,7 @@ function find(q, l) {
    return all(w ? [need(w[0])] : []).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
   }, full);
   return full();
-  function full() { return all(G.map(g => need(g[0]))).then(() => {
+  function full() { G = x; return all(G.map(g => need(g[0]))).then(() => {
    // An identifier indexed whole keeps the pieces whose shards came with the query
    // (ProxyErrorOverride's proxy): they rank, a request costs; a status's (500s) none. One a
    // typo away is looked up whole. And a word's abbreviation, or the word abbreviated (k8s,
