@@ -11,7 +11,8 @@ public enum SearchIndexBuilder {
     /// log records leave it: a pasted line is matched by its many words, each on few pages.
     static let logPostingsPerTerm = [postingsPerTerm, 100, 50, 20]
 
-    /// Field weights: title > codes > headings > log lines > tags > text.
+    /// Field weights: title > codes > headings > log lines > tags > text. `search.js` counts an
+    /// identifier asked for whole at least as a heading's one mention: 5, times the 4 `SearchIndexChunk` scales by.
     enum Field: Int, CaseIterable {
         case title, codes, headings, logs, tags, text
         var weight: Double { [10, 8, 5, 4, 3, 1][rawValue] }
@@ -365,10 +366,11 @@ public enum SearchIndexBuilder {
         }
         let counts = Set(byTerm.values.map(\.count)).sorted()
         // Lines' plain words (`Pass delivery abandoned`, not a host's name) stay while terms on
-        // fewer records go, and go last: a pasted line is then read from this file alone. The
-        // second pass starts where terms leave (the first level keeps every term either way).
-        let cuts = (lineTerms.isEmpty ? [false] : [true, false]).flatMap { keepsLines in
-            counts.enumerated().filter { level, _ in keepsLines || lineTerms.isEmpty || level > 0 }.flatMap { level, from in
+        // fewer records go, and go last: a pasted line is then read from this file alone. Only
+        // the first pass tries the first level, which keeps every term either way.
+        let passes = lineTerms.isEmpty ? [false] : [true, false]
+        let cuts = passes.enumerated().flatMap { pass, keepsLines in
+            counts.enumerated().filter { level, _ in pass == 0 || level > 0 }.flatMap { level, from in
                 logPostingsPerTerm.map { (from: level == 0 ? 1 : from, perTerm: $0, keepsLines: keepsLines) }
             }
         }

@@ -22,7 +22,7 @@ public struct SearchTokenizer: Sendable, Hashable {
     /// One pass over the text's UTF-8 bytes: a word that is plain ASCII letters or digits, the
     /// commonest case by far, becomes a string straight from its bytes; others go through `emit`.
     public func forEachWord(in text: String, _ body: (String) -> Void) {
-        forEachWordGroup(in: text) { $0.forEach(body) }
+        forEachWord(in: text, plain: { body(String(decoding: $0, as: UTF8.self)) }, group: { $0.forEach(body) })
     }
 
     /// The same words, those of plain ASCII letters or digits handed over as their bytes,

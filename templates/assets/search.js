@@ -137,7 +137,7 @@ function rank(e, l, G, stemOf, F, codes) {
    hits.push(k);
    for (i = 1; i < P.length; i += 2) {
     // An identifier asked for whole (proxy_ignore_client_abort) counts wherever a page has it
-    // at least as a heading's mention would.
+    // at least as a heading's mention would (20: SearchIndexBuilder.Field's 5, scaled by 4).
     r = recs[P[i]] || (recs[P[i]] = []); s = w * (g[1] && k == a ? max(P[i + 1], 20) : P[i + 1]); if (!(r[gi] >= s)) r[gi] = s;
     // An identifier's piece covers its word by its rarity: /var/run's var is not php5-fpm.sock's fpm.
     r = rx[P[i]] || (rx[P[i]] = []); r[gi] = max(r[gi] || 0, piece[k] ? x : 1 / 0);
