@@ -30,9 +30,10 @@ struct LogTermFilter {
     /// The log lines' plain words (one term, no digit: not an identifier, a number, an
     /// address), the `fillers` a query drops left out, and their pairs side by side (`pass
     /// delivery`, `delivery abandoned`; another word between them parts them), as `search.js`
-    /// pairs a query's words: a short query whose neighbours are all pairs here is a pasted
-    /// line, read from the log file; `nginx upstream timeout`, three log words never written
-    /// side by side, is a question.
+    /// pairs a query's plain words: a short query whose plain neighbours are all pairs here (one
+    /// pair at least, or a number) is a pasted line, read from the log file; `nginx upstream
+    /// timeout`, three log words never written side by side, or `tune php-fpm config`, no two
+    /// plain words side by side, is a question.
     static func plainWords(in lines: [String], tokenizer: SearchTokenizer, fillers: Set<String>) -> (words: Set<String>, pairs: Set<String>) {
         var (words, pairs) = (Set<String>(), Set<String>())
         for line in lines {

@@ -6,7 +6,10 @@ import XCTest
 /// own: a directive named whole in a question outweighs a word of another page's title, an
 /// abbreviation inside an identifier finds what it stands for, a status with its reason phrase
 /// is a question rather than a pasted log line, a word repeated does not push the quoted error
-/// out of the words read, and the last word's rare completions do not make it weigh more.
+/// out of the words read, the last word's rare completions do not make it weigh more, a
+/// question answered from the log lines still reads its own words, a JSON log line ranks by
+/// its values rather than its keys, a short question with an identifier reads the whole
+/// index, and two words run together find the first.
 final class SearchQuestionShapesBrowserTests: XCTestCase {
     func testQuestionShapesFindTheirArticle() throws {
         let site = try SampleSite.shipped()
@@ -31,6 +34,17 @@ final class SearchQuestionShapesBrowserTests: XCTestCase {
             ),
             // `conf` is as common as `config`, not as rare as `confirm`.
             ("add proxy_buffer_size to the conf", "upstream-header-too-big", 1),
+            // Every word but `reload` is in some log line: the log file answers, `reload` read too.
+            ("nginx returns 502 during php-fpm reload", "php-fpm-socket-unavailable", 3),
+            // `level`, `logger`, `msg` are any Caddy line's; the message is this one's.
+            (
+                #"{"level":"error","logger":"http.log.error","msg":"dial tcp 127.0.0.1:9000: connect: connection refused","status":502}"#,
+                "upstream-connection-refused", 1
+            ),
+            // Three words, none of them side by side with another in a log line: a question.
+            ("tune php-fpm pool", "overload-and-queues", 1),
+            // No article has `postgresqlconnection`; `postgresql` begins it.
+            ("postgresqlconnection refused", "database-or-api-down", 1),
         ]
         for (query, article, within) in cases {
             let found = try results(query)

@@ -3,7 +3,7 @@
 "use strict";
 var D = document, root = D.currentScript.src.replace(/search\.js([?#].*)?$/, ""), onDisk = location.protocol == "file:",
  Q = new URLSearchParams(location.search), own = D.documentElement.lang, lang = Q.get("lang") || own || "en", idx = {}, wait = {},
- all = a => Promise.all(a), WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u, {max, min} = Math;
+ all = a => Promise.all(a), WORD = /[\p{Alphabetic}\p{Nd}]/u, DIGIT = /\p{Nd}/u, {max, min} = Math, by = (a, b) => b.score - a.score;
 // Tables without a prototype: "constructor" is a word.
 var N = o => Object.setPrototypeOf(o, null);
 // file://: folder links go to their index.html.
@@ -12,7 +12,7 @@ function load(l, f) {
  var k = l + "/" + f, h = out && out.dataset.index;
  // The search page carries its language's entry.
  if (h && k == own + "/index" && !wait[k]) wait[k] = Promise.resolve(detourSearch.entry(l, JSON.parse(h)));
- return wait[k] || (wait[k] = new Promise((y, n) => { var s = el("script"); s.src = new URL(k + ".js", box.form.action); s.onload = y; s.onerror = n; D.head.append(s); }));
+ return wait[k] ||= new Promise((y, n) => { var s = el("script"); s.src = new URL(k + ".js", box.form.action); s.onload = y; s.onerror = n; D.head.append(s); });
 }
 // Called by the index files.
 window.detourSearch = {
@@ -36,10 +36,10 @@ var fold = s => /[^\0-\x7f]/.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036
  ideo = c => /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]/.test(c),
  cut = (a, b) => DIGIT.test(a) != DIGIT.test(b) || /\p{Lowercase}/u.test(a) && /\p{Uppercase}/u.test(b);
 function tokenize(text) {
- var t = Array.from(fold(text)), G = [], ws = -1, we = 0, is = -1, i, c;
+ var t = [...fold(text)], G = [], ws = -1, we = 0, is = -1, i, c;
  function word(w) {
   var g = [], j, k, ps = 0, p, qs;
-  function add(a) { var s = a.join("").toLowerCase(); if (Array.from(s).length > 1 && !g.includes(s)) g.push(s); }
+  function add(a) { var s = a.join("").toLowerCase(); if ([...s].length > 1 && !g.includes(s)) g.push(s); }
   add(w);
   if (w.some((c, j) => joiner(c) || j && cut(w[j - 1], c)))
    for (j = 0; j <= w.length; j++) if (j == w.length || joiner(w[j])) {
@@ -68,7 +68,7 @@ var rare = (n, c) => Math.log(1 + (n - c + .5) / (c + .5)),
  status = t => /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3),
  fnv = k => { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; };
 // By the first two letters, or the shortest start the entry does not list as cut (split).
-function shard(t, e, a = Array.from(t), i = 2) {
+function shard(t, e, a = [...t], i = 2) {
  while (i < a.length && (e.split || []).includes(a.slice(0, i).join(""))) i++;
  return fnv(a.slice(0, i).join("")) % e.termShards;
 }
@@ -80,34 +80,38 @@ function dist(a, b, x) {
  }
  return p[b.length];
 }
-/* Fillers, and a status's reason beside it (502 Bad Gateway), go unless alone. */
+/* Fillers, and a status's reason beside it (502 Bad Gateway), go unless alone; a JSON log
+   line's keys ("level":, "msg":) are its format's, not its failure's, and go too. */
 function find(q, l) {
  return load(l, "index").then(() => {
-  var e = idx[l], G = tokenize(q.slice(0, 500)), z = G.length, need = t => e.t[t = shard(t, e)] || load(l, "t" + t).catch(() => e.t[t] = [N({}), N({})]),
-   F = t => e.t[shard(t, e)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] != null),
+  var e = idx[l], G = tokenize(q.slice(0, 500).replace(/"\w+":/g, " ")), z = G.length, need = t => e.t[t = shard(t, e)] || load(l, "t" + t).catch(() => e.t[t] = [N({}), N({})]),
+   F = t => e.t[shard(t, e)], stemOf = t => F(t)[1][t] || t, codes = G.map(g => status(g[0])).filter(t => e.codes[t] >= 0),
    y = (codes.map(c => e.why[c]) + "").split(/[ ,]/), R, x = G.filter(g => !(y.includes(g[0]) ? R = 1 : e.filler.includes(g[0])));
   // Twelve words at most; for the term shards (x) each once, so a question's quoted error,
   // after its title, keeps its words. A log line keeps its repeats, as its route counts them.
   G = x[0] ? x : G; x = G.filter((g, i, a) => a.findIndex(h => h[0] == g[0]) == i).slice(0, 12); G = G.slice(0, 12);
-  // A log line (most words in l.js's filter; a short one with a number, an identifier, or
-  // its words side by side as a log line has them: pairs): l.js and the shard of a word it
-  // lacks (an identifier first), so any page may match: three requests, as two words take.
-  // A status with its reason phrase (R: 502 Bad Gateway) reads as a question, not a pasted line.
+  // A log line (most words in l.js's filter; a short one, its plain words (I: not an
+  // identifier or a number) side by side as a log line has them (pairs), at least one such
+  // pair (c) or a number: `upstream prematurely closed FastCGI`, `200 1076 - - SD--`, not
+  // `tune php-fpm pool`): l.js and the shards of the first identifier and the first plain
+  // word it lacks (an address, a port, a time is the visitor's own), so a question's own word
+  // (reload) and any page may match too: three requests, as three words take. A status with
+  // its reason phrase (R: 502 Bad Gateway) reads as a question, not a pasted line.
   var B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
-   o = G.filter(g => g[1] || DIGIT.test(g[0])).length, m = z > 4 ? 3 : G[2] && (o || A && G.every((g, i) => !i || has(A, G[i - 1][0] + " " + g[0]))) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5,
+   I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, m = z > 4 ? 3 : G[2] && A && G.every((g, i) => !i || I(g) || I(G[i - 1]) || ++c && has(A, G[i - 1][0] + " " + g[0])) && (c || DIGIT.test(q)) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5,
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
    p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
   if (B && m && !R && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
-   var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])]).sort((a, b) => !a[1] - !b[1])[0];
-   return all(w ? [need(w[0])] : []).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
+   var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])] && /\p{L}/u.test(g[0])).sort((a, b) => !a[1] - !b[1]);
+   return all([w[0], w.find(g => !g[1])].map(g => g && need(g[0]))).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
   }, full);
   return full();
   function full() { G = x; return all(G.map(g => need(g[0]))).then(() => {
    // An identifier indexed whole keeps the pieces whose shards came with the query
    // (ProxyErrorOverride's proxy): they rank, a request costs; a status's (500s) none. One a
-   // typo away is looked up whole. And a word's abbreviation, or the word abbreviated (k8s,
-   // kubernetes), a piece's kept too (mod_http_ws's ws).
-   G = G.map(g => (g = !g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0]] : g).concat(...g.map(t => e.syn[t] || [])));
+   // typo away is looked up whole, still an identifier to rank(). And a word's abbreviation,
+   // or the word abbreviated (k8s, kubernetes), a piece's kept too (mod_http_ws's ws).
+   G = G.map(g => (g = !g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0], g[0]] : g).concat(...g.map(t => e.syn[t] || [])));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
@@ -120,12 +124,15 @@ function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.forEach((g, gi) => {
-  var a = g[0], T = F(a), cand = N({}), piece = N({}), k, w, i, r, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  var a = g[0], T = F(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   // An address, a port, a time: the visitor's own, not the page's.
   if (imp[gi] = 0, g[1] && !/\p{L}/u.test(a)) return;
   g.forEach((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
-  // The last word as a prefix, but a status, which is whole (401, not 4010).
-  if (gi == G.length - 1 && !st[gi] || none()) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && a.length - k.length < 4).forEach(put(.7));
+  // The last word as a prefix, but a status, which is whole (401, not 4010). A word not
+  // found also matches the words that begin it, three letters longer at most, or, a plain
+  // word the site lacks (n), of five letters or more, any longer: run together,
+  // mysqlconnections is mysql's (downloading not down's; proxy_bufer_size is a typo's).
+  if ((n = none()) || gi == G.length - 1 && !st[gi]) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && (a.length - k.length < 4 || n && !g[1] && k[4])).forEach(put(.7));
   if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
   for (k in cand) top = max(top, F(k)[0][k][0]);
   for (k in cand) {
@@ -138,16 +145,16 @@ function rank(e, l, G, stemOf, F, codes) {
    for (i = 1; i < P.length; i += 2) {
     // An identifier asked for whole (proxy_ignore_client_abort) counts wherever a page has it
     // at least as a heading's mention would (20: SearchIndexBuilder.Field's 5, scaled by 4).
-    r = recs[P[i]] || (recs[P[i]] = []); s = w * (g[1] && k == a ? max(P[i + 1], 20) : P[i + 1]); if (!(r[gi] >= s)) r[gi] = s;
+    r = recs[P[i]] ||= []; s = w * (g[1] && k == a ? max(P[i + 1], 20) : P[i + 1]); if (!(r[gi] >= s)) r[gi] = s;
     // An identifier's piece covers its word by its rarity: /var/run's var is not php5-fpm.sock's fpm.
-    r = rx[P[i]] || (rx[P[i]] = []); r[gi] = max(r[gi] || 0, piece[k] ? x : 1 / 0);
+    r = rx[P[i]] ||= []; r[gi] = max(r[gi] || 0, piece[k] ? x : 1 / 0);
    }
   }
   total += imp[gi]; S += st[gi] && imp[gi];
  });
  for (x in recs) {
   // c: the share of the query's rarity matched; i: by statuses.
-  s = c = i = 0; p = x >> 6; P = pages[p] || (pages[p] = {p, best: 0, sum: 0, rec: 0, l, cov: 0, rest: 0});
+  s = c = i = 0; p = x >> 6; P = pages[p] ||= {p, best: 0, sum: 0, rec: 0, l, cov: 0, rest: 0};
   recs[x].forEach((v, gi) => { s += v; v = min(rx[x][gi], imp[gi]) / total; c += v; i += st[gi] && v; });
   s *= c * c; P.sum += s; P.cov = max(P.cov, c); P.rest = max(P.rest, c - i);
   if (s > P.best) { P.best = s; P.rec = x & 63; }
@@ -155,15 +162,16 @@ function rank(e, l, G, stemOf, F, codes) {
  c = [...new Set(codes)].map(k => e.codes[k]);
  for (p in pages) { P = pages[p]; P.score = P.best + .3 * (P.sum - P.best); list.push(P); if (!c.includes(+p) && P.cov > best) best = P.cov; }
  // A status's page goes first if, given the statuses, it covers the query as well as any
- // page (504s, error 504, 502 vs 504); else second, after the best of the others.
- list.sort((a, b) => b.score - a.score);
+ // page (504s, error 504, 502 vs 504); else second, after the best of the others (i: one
+ // status's page at most goes second).
+ list.sort(by);
  x = list.find(P => !c.includes(P.p));
- i = 0; // one status's page at most goes second
- c.map(p => pages[p] || (list.push(pages[p] = {p, rec: 0, l, score: 0, rest: 0}), pages[p])).sort((a, b) => b.score - a.score).forEach(P => {
+ i = 0;
+ c.map(p => pages[p] || (list.push(pages[p] = {p, rec: 0, l, score: 0, rest: 0}), pages[p])).sort(by).forEach(P => {
   P.score += !total || P.rest + S / total >= best - 1e-9 || !x ? 2e9 : i++ ? 0 : 1e9;
  });
  if (x && c[0]) x.score += 1.5e9;
- list.sort((a, b) => b.score - a.score || a.p - b.p);
+ list.sort((a, b) => by(a, b) || a.p - b.p);
  return {list, hits};
 }
 function run(q) {
@@ -171,7 +179,7 @@ function run(q) {
  return find(q, lang).then(res => res.list.length || Q.get("lang") ? res :
   all(idx[lang].languages.filter(l => l != lang).map(l => find(q, l).catch(() => none))).then(all => {
    all.forEach(o => { res.list.push(...o.list); res.hits.push(...o.hits); });
-   res.list.sort((a, b) => b.score - a.score);
+   res.list.sort(by);
    return res;
   }), () => none);
 }
@@ -192,14 +200,14 @@ function pagesOf(list, from, n, first, hits) {
   // A word the log file ranked (its term shard not read) has the log file's cards: "!word".
   if (e.cards) hits.forEach(k => {
    var L = (e.t[shard(k, e)] || [{}])[0][k] || e.l && (k = "!" + k, e.l[0][k.slice(1)]);
-   if (L && L[0] > e.cards[1] && (K[P.l + k] = K[P.l + k] || carded(L, k[0] == "!" && e.l.c)).some(x => x >> 6 == P.p)) P.k.push([fnv(k) % e.cards[0], k]);
+   if (L && L[0] > e.cards[1] && (K[P.l + k] ||= carded(L, k[0] == "!" && e.l.c)).some(x => x >> 6 == P.p)) P.k.push([fnv(k) % e.cards[0], k]);
   });
  });
  for (;;) {
-  C = {}; top.forEach(P => P.c || P.k.forEach(c => (C[P.l + c[0]] = C[P.l + c[0]] || []).push([P, c])));
+  C = {}; top.forEach(P => P.c || P.k.forEach(c => (C[P.l + c[0]] ||= []).push([P, c])));
   b = Object.values(C).sort((a, b) => b.length - a.length)[0];
   if (!b || !b[1]) break;
-  b.forEach(x => x[0].c = x[0].c || x[1]);
+  b.forEach(x => x[0].c ||= x[1]);
  }
  function get(P) {
   var e = idx[P.l], c = P.c, k = c ? c[0] : P.p >> 10, D = c ? e.k : e.d, d;
@@ -212,7 +220,7 @@ function pagesOf(list, from, n, first, hits) {
  return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return new Promise(y => setTimeout(y)).then(() => all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
 }
 
-function el(tag, cls, text, x = D.createElement(tag)) { if (cls) x.className = cls; if (text != null) x.textContent = text; return x; }
+var el = (tag, cls, text, x = D.createElement(tag)) => (cls && (x.className = cls), text != null && (x.textContent = text), x);
 function excerpt(text, hits) {
  var x = el("span", "excerpt"), re = /[\p{Alphabetic}\p{Nd}]+/gu, m, M = [], w, s, end, at;
  while ((m = re.exec(text)) && M.length < 30) {
@@ -242,7 +250,7 @@ var $ = id => D.getElementById(id), box = $("site-search"), pop = $("site-search
  note = $("search-status"), browse = $("search-browse"), more = $("search-more"), seq = 0, on = -1, shown = [], found,
  hear = (t, f) => box.addEventListener(t, f), PAGE = 10;
 if (!box) return;
-function open(x) { pop.hidden = !x; box.setAttribute("aria-expanded", x); }
+var open = x => box.setAttribute("aria-expanded", !(pop.hidden = !x));
 /* Ten results at a time, with excerpts; the count is every match's. */
 function render(top, res, q, done) {
  on = -1; box.removeAttribute("aria-activedescendant");
