@@ -123,15 +123,16 @@ enum Reproduce {
 
     /// HAProxy 2.6 with one backend of one `server` line, logging each request in the
     /// `option httplog` format (or `logFormat`) to its standard output, as `log stdout` in a container does.
-    /// `defaults` go into the defaults section; `settle` seconds pass before the request (for
-    /// `path`, with curl's `options`), for health checks to have their say.
+    /// `defaults` go into the defaults section and `frontend` into the frontend's; `settle`
+    /// seconds pass before the request (for `path`, with curl's `options`), for health checks to
+    /// have their say.
     static func haproxy(
-        server: String, defaults: String = "", concurrent: Int = 1, settle: Double = 0, path: String = "/", options: [String] = [],
-        logFormat: String = "option httplog"
+        server: String, defaults: String = "", frontend: String = "default_backend app", concurrent: Int = 1, settle: Double = 0, path: String = "/",
+        options: [String] = [], logFormat: String = "option httplog"
     ) throws
         -> LogReproduction.Outcome
     {
-        try haproxy(server: server, defaults: defaults, logFormat: logFormat) { port, _ in
+        try haproxy(server: server, defaults: defaults, frontend: frontend, logFormat: logFormat) { port, _ in
             usleep(UInt32(settle * 1_000_000))
             let status = try Visitor.status("http://127.0.0.1:\(port)\(path)", options, after: concurrent - 1)
             usleep(200_000)
@@ -139,20 +140,20 @@ enum Reproduce {
         }
     }
 
-    /// The same HAProxy, `global` and `defaults` in those sections and `timeout server`
-    /// `serverTimeout`, asked by `ask` (given its port and the running server) for the status
-    /// the visitor gets; its log once `ask` returns.
+    /// The same HAProxy, `global`, `defaults` and `frontend` in those sections and `timeout
+    /// server` `serverTimeout`, asked by `ask` (given its port and the running server) for the
+    /// status the visitor gets; its log once `ask` returns.
     static func haproxy(
-        server: String, global: String = "", defaults: String = "", serverTimeout: String = "1s", logFormat: String = "option httplog",
-        ask: (Int, ServerProcess) throws -> Int
+        server: String, global: String = "", defaults: String = "", frontend: String = "default_backend app", serverTimeout: String = "1s",
+        logFormat: String = "option httplog", ask: (Int, ServerProcess) throws -> Int
     ) throws -> LogReproduction.Outcome {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
         try folder.write([
             "haproxy.cfg": haproxyConfig(
-                port: port, global: global, defaults: defaults, serverTimeout: serverTimeout, backends: "backend app\n    server app1 \(server)",
-                logFormat: logFormat)
+                port: port, global: global, defaults: defaults, serverTimeout: serverTimeout, frontend: frontend,
+                backends: "backend app\n    server app1 \(server)", logFormat: logFormat)
         ])
         let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
         defer { haproxy.stop() }

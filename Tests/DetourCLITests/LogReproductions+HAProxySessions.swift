@@ -6,9 +6,16 @@ import Foundation
 /// abortonclose`) or halfway through the body (`CD--`), a server that falls silent halfway
 /// through its body (`sD--`), an operator's `shutdown sessions` on the stats socket (`K`), and
 /// a server set down under `on-marked-down shutdown-sessions` (`D`), each while the server
-/// thinks (`…H--`, 502) or halfway through its body (`…D--`, the server's 200 cut short).
+/// thinks (`…H--`, 502) or halfway through its body (`…D--`, the server's 200 cut short); and
+/// the configuration's own answers, no server asked: a deny rule (`PR--`), a redirect (`LR--`).
 extension LogReproduction {
     static let haproxySessions: [LogReproduction] = [
+        .init(name: "HAProxy, an http-request deny rule", slugs: ["forbidden-by-configuration"], status: 403) {
+            try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())", frontend: "http-request deny\n    default_backend app")
+        },
+        .init(name: "HAProxy, an http-request redirect", slugs: [], status: 302) {
+            try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())", frontend: "http-request redirect location /moved\n    default_backend app")
+        },
         .init(name: "HAProxy, a server that falls silent in the middle of its body", slugs: ["upstream-timed-out"], status: 200) {
             try with(.stallsMidBody) { try Reproduce.haproxy(server: "127.0.0.1:\($0.port)") }
         },
