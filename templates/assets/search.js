@@ -66,6 +66,8 @@ function tokenize(text) {
 /* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2; page: best + .3 rest. */
 var rare = (n, c) => Math.log(1 + (n - c + .5) / (c + .5)),
  status = t => /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3),
+ // An address, a port, a time (no letter): the visitor's own, not the page's.
+ visitors = t => !/\p{L}/u.test(t),
  fnv = k => { for (var h = 2166136261, i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619); return h >>> 0; };
 // By the first two letters, or the shortest start the entry does not list as cut (split).
 function shard(t, e, a = [...t], i = 2) {
@@ -100,9 +102,9 @@ function find(q, l) {
   var B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
    I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, m = z > 4 ? 3 : G[2] && A && G.every((g, i) => !i || I(g) || I(G[i - 1]) || ++c && has(A, G[i - 1][0] + " " + g[0])) && (c || DIGIT.test(q)) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5,
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
-   p = G.filter(g => !g[1] && g[0][2] && !DIGIT.test(g[0]) && !lg(g[0])).length;
+   p = G.filter(g => !I(g) && g[0][2] && !lg(g[0])).length;
   if (B && m && !R && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
-   var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])] && /\p{L}/u.test(g[0])).sort((a, b) => !a[1] - !b[1]);
+   var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])] && !visitors(g[0])).sort((a, b) => !a[1] - !b[1]);
    return all([w[0], w.find(g => !g[1])].map(g => g && need(g[0]))).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
   }, full);
   return full();
@@ -125,8 +127,7 @@ function rank(e, l, G, stemOf, F, codes) {
   st = G.map(g => codes.includes(status(g[0])));
  G.forEach((g, gi) => {
   var a = g[0], T = F(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
-  // An address, a port, a time: the visitor's own, not the page's.
-  if (imp[gi] = 0, g[1] && !/\p{L}/u.test(a)) return;
+  if (imp[gi] = 0, g[1] && visitors(a)) return;
   g.forEach((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
   // The last word as a prefix, but a status, which is whole (401, not 4010). A word not
   // found also matches the words that begin it, three letters longer at most, or, a plain
