@@ -9,7 +9,8 @@ import XCTest
 /// out of the words read, the last word's rare completions do not make it weigh more, a
 /// question answered from the log lines still reads its own words, a JSON log line ranks by
 /// its values rather than its keys, a short question with an identifier reads the whole
-/// index, and two words run together find the first.
+/// index, a long one written as prose rather than as a log line does too, and two words run
+/// together find the first.
 final class SearchQuestionShapesBrowserTests: XCTestCase {
     func testQuestionShapesFindTheirArticle() throws {
         let site = try SampleSite.shipped()
@@ -43,6 +44,9 @@ final class SearchQuestionShapesBrowserTests: XCTestCase {
             ),
             // Three words, none of them side by side with another in a log line: a question.
             ("tune php-fpm pool", "overload-and-queues", 1),
+            // Most words are log words, but `return custom`, `custom errors`... stand side by
+            // side in no log line: a question, which any page may answer.
+            ("how to return custom errors from auth_request besides 401 403", "auth-request-failed", 1),
             // No article has `postgresqlconnection`; `postgresql` begins it.
             ("postgresqlconnection refused", "database-or-api-down", 1),
         ]

@@ -93,14 +93,15 @@ function find(q, l) {
   // after its title, keeps its words. A log line keeps its repeats, as its route counts them.
   G = x[0] ? x : G; x = G.filter((g, i, a) => a.findIndex(h => h[0] == g[0]) == i).slice(0, 12); G = G.slice(0, 12);
   // A log line (most words in l.js's filter; a short one, its plain words (I: not an
-  // identifier or a number) side by side as a log line has them (pairs), at least one such
-  // pair (c) or a number: `upstream prematurely closed FastCGI`, `200 1076 - - SD--`, not
-  // `tune php-fpm pool`): l.js and the shards of the first identifier and the first plain
+  // identifier or a number) side by side as a log line has them (pairs: k of c), at least one
+  // such pair or a number: `upstream prematurely closed FastCGI`, `200 1076 - - SD--`, not
+  // `tune php-fpm pool`; a long one, not two plain neighbours or more of which no pair is a
+  // log line's: `auth_request to return other errors than 401 and 403`): l.js and the shards of the first identifier and the first plain
   // word it lacks (an address, a port, a time is the visitor's own), so a question's own word
   // (reload) and any page may match too: three requests, as three words take. A status with
   // its reason phrase (R: 502 Bad Gateway) reads as a question, not a pasted line.
   var B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
-   I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, m = z > 4 ? 3 : G[2] && A && G.every((g, i) => !i || I(g) || I(G[i - 1]) || ++c && has(A, G[i - 1][0] + " " + g[0])) && (c || DIGIT.test(q)) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5,
+   I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, k = 0, m = A && G.map((g, i) => i && !I(g) && !I(G[i - 1]) && (c++, k += has(A, G[i - 1][0] + " " + g[0]))) && (z > 4 ? (k || c < 2) && 3 : G[2] && k == c && (c || DIGIT.test(q)) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5),
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
    p = G.filter(g => !I(g) && g[0][2] && !lg(g[0])).length;
   if (B && m && !R && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
