@@ -126,16 +126,16 @@ var near = (a, T, x = a.length > 8 ? 2 : +(a.length > 4)) => Object.keys(T).filt
 function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
- G.forEach((g, gi) => {
+ G.map((g, gi) => {
   var a = g[0], T = F(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   if (imp[gi] = 0, g[1] && visitors(a)) return;
-  g.forEach((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
+  g.map((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
   // The last word as a prefix, but a status, which is whole (401, not 4010). A word not
   // found also matches the words that begin it, three letters longer at most, or, a plain
   // word the site lacks (n), of five letters or more, any longer: run together,
   // mysqlconnections is mysql's (downloading not down's; proxy_bufer_size is a typo's).
-  if ((n = none()) || gi == G.length - 1 && !st[gi]) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && (a.length - k.length < 4 || n && !g[1] && k[4])).forEach(put(.7));
-  if (none()) near(a, {...T[0], ...T[1]}).forEach(put(.5));
+  if ((n = none()) || gi == G.length - 1 && !st[gi]) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && (a.length - k.length < 4 || n && !g[1] && k[4])).map(put(.7));
+  if (none()) near(a, {...T[0], ...T[1]}).map(put(.5));
   for (k in cand) top = max(top, F(k)[0][k][0]);
   for (k in cand) {
    // A log file's word weighs no more than over the site; a word guessed (a prefix, a typo)
@@ -145,9 +145,11 @@ function rank(e, l, G, stemOf, F, codes) {
    imp[gi] = max(imp[gi], x);
    hits.push(k);
    for (i = 1; i < P.length; i += 2) {
-    // An identifier asked for whole (proxy_ignore_client_abort) counts wherever a page has it
-    // at least as a heading's mention would (20: SearchIndexBuilder.Field's 5, scaled by 4).
-    r = recs[P[i]] ||= []; s = w * (g[1] && k == a ? max(P[i + 1], 20) : P[i + 1]); if (!(r[gi] >= s)) r[gi] = s;
+    // An identifier asked for whole (proxy_ignore_client_abort; ReferenceGrant, whose stem is
+    // referencegr; not a word with its abbreviation, which is no piece of it) counts wherever a
+    // page has it at least as a heading's mention would (20: SearchIndexBuilder.Field's 5,
+    // scaled by 4).
+    r = recs[P[i]] ||= []; s = w * (g[1] && a.includes(g[1]) && k == stemOf(a) ? max(P[i + 1], 20) : P[i + 1]); if (!(r[gi] >= s)) r[gi] = s;
     // An identifier's piece covers its word by its rarity: /var/run's var is not php5-fpm.sock's fpm.
     r = rx[P[i]] ||= []; r[gi] = max(r[gi] || 0, piece[k] ? x : 1 / 0);
    }
@@ -157,7 +159,7 @@ function rank(e, l, G, stemOf, F, codes) {
  for (x in recs) {
   // c: the share of the query's rarity matched; i: by statuses.
   s = c = i = 0; p = x >> 6; P = pages[p] ||= {p, best: 0, sum: 0, rec: 0, l, cov: 0, rest: 0};
-  recs[x].forEach((v, gi) => { s += v; v = min(rx[x][gi], imp[gi]) / total; c += v; i += st[gi] && v; });
+  recs[x].map((v, gi) => { s += v; v = min(rx[x][gi], imp[gi]) / total; c += v; i += st[gi] && v; });
   s *= c * c; P.sum += s; P.cov = max(P.cov, c); P.rest = max(P.rest, c - i);
   if (s > P.best) { P.best = s; P.rec = x & 63; }
  }
@@ -169,7 +171,7 @@ function rank(e, l, G, stemOf, F, codes) {
  list.sort(by);
  x = list.find(P => !c.includes(P.p));
  i = 0;
- c.map(p => pages[p] || (list.push(pages[p] = {p, rec: 0, l, score: 0, rest: 0}), pages[p])).sort(by).forEach(P => {
+ c.map(p => pages[p] || (list.push(pages[p] = {p, rec: 0, l, score: 0, rest: 0}), pages[p])).sort(by).map(P => {
   P.score += !total || P.rest + S / total >= best - 1e-9 || !x ? 2e9 : i++ ? 0 : 1e9;
  });
  if (x && c[0]) x.score += 1.5e9;
@@ -180,7 +182,7 @@ function run(q) {
  var none = {list: [], hits: []};
  return find(q, lang).then(res => res.list.length || Q.get("lang") ? res :
   all(idx[lang].languages.filter(l => l != lang).map(l => find(q, l).catch(() => none))).then(all => {
-   all.forEach(o => { res.list.push(...o.list); res.hits.push(...o.hits); });
+   all.map(o => { res.list.push(...o.list); res.hits.push(...o.hits); });
    res.list.sort(by);
    return res;
   }), () => none);
@@ -196,20 +198,20 @@ function carded(L, C, S = {}, p, i) {
 }
 function pagesOf(list, from, n, first, hits) {
  var top = list.slice(from, from + n), C = {}, b, K = {};
- top.forEach(P => {
+ top.map(P => {
   var e = idx[P.l];
   P.k = [];
   // A word the log file ranked (its term shard not read) has the log file's cards: "!word".
-  if (e.cards) hits.forEach(k => {
+  if (e.cards) hits.map(k => {
    var L = (e.t[shard(k, e)] || [{}])[0][k] || e.l && (k = "!" + k, e.l[0][k.slice(1)]);
    if (L && L[0] > e.cards[1] && (K[P.l + k] ||= carded(L, k[0] == "!" && e.l.c)).some(x => x >> 6 == P.p)) P.k.push([fnv(k) % e.cards[0], k]);
   });
  });
  for (;;) {
-  C = {}; top.forEach(P => P.c || P.k.forEach(c => (C[P.l + c[0]] ||= []).push([P, c])));
+  C = {}; top.map(P => P.c || P.k.map(c => (C[P.l + c[0]] ||= []).push([P, c])));
   b = Object.values(C).sort((a, b) => b.length - a.length)[0];
   if (!b || !b[1]) break;
-  b.forEach(x => x[0].c ||= x[1]);
+  b.map(x => x[0].c ||= x[1]);
  }
  function get(P) {
   var e = idx[P.l], c = P.c, k = c ? c[0] : P.p >> 10, D = c ? e.k : e.d, d;
@@ -229,19 +231,19 @@ function excerpt(text, hits) {
   w = fold(m[0]).toLowerCase();
   if (hits.some(h => h == w || h.length > 2 && w.startsWith(h))) M.push([m.index, m.index + m[0].length]);
  }
- hits.forEach(h => { var i = ideo(h[0]) ? text.indexOf(h) : -1; if (i >= 0) M.push([i, i + h.length]); });
+ hits.map(h => { var i = ideo(h[0]) ? text.indexOf(h) : -1; if (i >= 0) M.push([i, i + h.length]); });
  M.sort((a, b) => a[0] - b[0]);
  s = M.length ? max(0, M[0][0] - 60) : 0;
  if (s) { s = text.indexOf(" ", s) + 1 || s; x.append("…"); }
  end = min(text.length, s + 200); at = s;
- M.forEach(k => { if (k[0] >= at && k[1] <= end) { x.append(text.slice(at, k[0]), el("mark", "", text.slice(k[0], k[1]))); at = k[1]; } });
+ M.map(k => { if (k[0] >= at && k[1] <= end) { x.append(text.slice(at, k[0]), el("mark", "", text.slice(k[0], k[1]))); at = k[1]; } });
  x.append(text.slice(at, end) + (end < text.length ? "…" : ""));
  return x;
 }
 function link(P, res) {
  var a = el("a");
  a.href = root + P.url + (onDisk ? "index.html" : "") + (P.rec ? "#" + P.r[0] : "");
- P.codes.slice(0, 3).forEach(c => a.append(el("span", "badge", c)));
+ P.codes.slice(0, 3).map(c => a.append(el("span", "badge", c)));
  a.append(el("strong", "", P.title));
  if (P.rec) a.append(el("span", "section", P.r[1]));
  a.append(excerpt(P.r[2], res.hits));
