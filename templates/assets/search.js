@@ -104,9 +104,11 @@ function find(q, l) {
    I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, k = 0, m = A && G.map((g, i) => i && !I(g) && !I(G[i - 1]) && (c++, k += has(A, G[i - 1][0] + " " + g[0]))) && (z > 4 ? (k || c < 2) && 3 : G[2] && k == c && (c || DIGIT.test(q)) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5),
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
    p = G.filter(g => !I(g) && g[0][2] && !lg(g[0])).length;
+  // An identifier found whole there is looked up whole, and ranks as an identifier asked
+  // for whole (backendRef, read from its shard, on a page without log lines).
   if (B && m && !R && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
    var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])] && !visitors(g[0])).sort((a, b) => !a[1] - !b[1]);
-   return all([w[0], w.find(g => !g[1])].map(g => g && need(g[0]))).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
+   return all([w[0], w.find(g => !g[1])].map(g => g && need(g[0]))).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0], g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
   }, full);
   return full();
   function full() { G = x; return all(G.map(g => need(g[0]))).then(() => {
