@@ -9,8 +9,16 @@ public enum SearchAbbreviations {
         ["dns", "resolver"],
     ]
 
-    /// Each word of a set with the others, as the entry's `syn` carries them.
+    /// Abbreviations that stand for their word only inside an identifier: `limit-req-status-code`
+    /// is `limit-request-status-code`, but a question's `request` is not nginx's `limit_req`.
+    static let pieceSets: [[String]] = [["req", "request"]]
+
+    /// Each word of a set with the others, as the entry's `syn` carries them; a word of a
+    /// piece set under `-word`, which the browser reads for an identifier's pieces only.
     public static var table: [(word: String, others: [String])] {
-        sets.flatMap { set in set.map { word in (word, set.filter { $0 != word }) } }.sorted { $0.word < $1.word }
+        func pairs(_ sets: [[String]], prefix: String) -> [(word: String, others: [String])] {
+            sets.flatMap { set in set.map { word in (prefix + word, set.filter { $0 != word }) } }
+        }
+        return (pairs(sets, prefix: "") + pairs(pieceSets, prefix: "-")).sorted { $0.word < $1.word }
     }
 }

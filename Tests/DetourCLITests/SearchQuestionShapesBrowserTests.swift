@@ -4,13 +4,13 @@ import XCTest
 
 /// Shapes of real questions the shipped knowledge base must answer, each for a reason of its own: a
 /// directive named whole in a question outweighs a word of another page's title (its stem no
-/// matter), an abbreviation inside an identifier finds what it stands for, a status with its reason
-/// phrase is a question rather than a pasted log line, a word repeated does not push the quoted
-/// error out of the words read, the last word's rare completions do not make it weigh more, a
-/// question answered from the log lines still reads its own words and counts an identifier named
-/// whole, a JSON log line ranks by its values rather than its keys, a short question with an
-/// identifier reads the whole index, a long one written as prose rather than as a log line does
-/// too, and two words run together find the first.
+/// matter), an abbreviation inside an identifier finds what it stands for (and a word there its
+/// abbreviation), a status with its reason phrase is a question rather than a pasted log line, a
+/// word repeated does not push the quoted error out of the words read, the last word's rare
+/// completions do not make it weigh more, a question answered from the log lines still reads its
+/// own words and counts an identifier named whole, a JSON log line ranks by its values rather than
+/// its keys, a short question with an identifier reads the whole index, a long one written as prose
+/// rather than as a log line does too, and two words run together find the first.
 final class SearchQuestionShapesBrowserTests: XCTestCase {
     func testQuestionShapesFindTheirArticle() throws {
         let site = try SampleSite.shipped()
@@ -51,6 +51,8 @@ final class SearchQuestionShapesBrowserTests: XCTestCase {
             ("ReferenceGrant", "kubernetes-ingress", 1),
             // Read from the log lines, but `backendRef`, named whole, is on a page without any.
             ("invalid backendRef returns 500 from upstream", "kubernetes-ingress", 1),
+            // Inside an identifier `request` is also `req` (ingress-nginx's `limit-req-status-code`).
+            ("change limit-request-status-code", "rate-limiting", 1),
             // No article has `postgresqlconnection`; `postgresql` begins it.
             ("postgresqlconnection refused", "database-or-api-down", 1),
         ]

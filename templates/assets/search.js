@@ -115,8 +115,9 @@ function find(q, l) {
    // An identifier indexed whole keeps the pieces whose shards came with the query
    // (ProxyErrorOverride's proxy): they rank, a request costs; a status's (500s) none. One a
    // typo away is looked up whole, still an identifier to rank(). And a word's abbreviation,
-   // or the word abbreviated (k8s, kubernetes), a piece's kept too (mod_http_ws's ws).
-   G = G.map(g => (g = !g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0], g[0]] : g).concat(...g.map(t => e.syn[t] || [])));
+   // or the word abbreviated (k8s, kubernetes), a piece's kept too (mod_http_ws's ws), and
+   // for a piece only, one that stands for its word only inside an identifier (-request: req).
+   G = G.map(g => (g = !g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0], g[0]] : g).concat(...g.map((t, j) => e.syn[t] || j && e.syn["-" + t] || [])));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
