@@ -116,8 +116,9 @@ function find(q, l) {
    // (ProxyErrorOverride's proxy): they rank, a request costs; a status's (500s) none. One a
    // typo away is looked up whole, still an identifier to rank(). And a word's abbreviation,
    // or the word abbreviated (k8s, kubernetes), a piece's kept too (mod_http_ws's ws), and
-   // for a piece only, one that stands for its word only inside an identifier (-request: req).
-   G = G.map(g => (g = !g[1] ? g : F(g[0]).some(m => m[g[0]]) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0], g[0]] : g).concat(...g.map((t, j) => e.syn[t] || j && e.syn["-" + t] || [])));
+   // for a piece of an identifier the site lacks (f: found whole), one that stands for its word
+   // only inside an identifier (-request: req).
+   G = G.map((g, i, a, f) => (g = !g[1] ? g : (f = F(g[0]).some(m => m[g[0]])) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0], g[0]] : g).concat(...g.map((t, j) => e.syn[t] || j && !f && e.syn["-" + t] || [])));
    return all(G.flat().map(need));
   }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
  });
@@ -130,15 +131,15 @@ function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.map((g, gi) => {
-  var a = g[0], T = F(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  var a = g[0], T = F(a), U = {...T[0], ...T[1]}, cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   if (imp[gi] = 0, g[1] && visitors(a)) return;
   g.map((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
   // The last word as a prefix, but a status, which is whole (401, not 4010). A word not
   // found also matches the words that begin it, three letters longer at most, or, a plain
   // word the site lacks (n), of five letters or more, any longer: run together,
   // mysqlconnections is mysql's (downloading not down's; proxy_bufer_size is a typo's).
-  if ((n = none()) || gi == G.length - 1 && !st[gi]) Object.keys({...T[0], ...T[1]}).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && (a.length - k.length < 4 || n && !g[1] && k[4])).map(put(.7));
-  if (none()) near(a, {...T[0], ...T[1]}).map(put(.5));
+  if ((n = none()) || gi == G.length - 1 && !st[gi]) Object.keys(U).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && (a.length - k.length < 4 || n && !g[1] && k[4])).map(put(.7));
+  if (none()) near(a, U).map(put(.5));
   for (k in cand) top = max(top, F(k)[0][k][0]);
   for (k in cand) {
    // A log file's word weighs no more than over the site; a word guessed (a prefix, a typo)
@@ -224,7 +225,7 @@ function pagesOf(list, from, n, first, hits) {
    [P.url, P.title, P.codes, d] = D[k][P.p & 1023]; P.r = d[P.rec] || d[0];
   }, x => c ? get(P, P.c = 0) : Promise.reject(x));
  }
- return top.length ? get(top[0]).then(() => { first(top.slice(0, 1)); return new Promise(y => setTimeout(y)).then(() => all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
+ return top.length ? get(top[0]).then(() => { first([top[0]]); return new Promise(y => setTimeout(y)).then(() => all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
 }
 
 var el = (tag, cls, text, x = D.createElement(tag)) => (cls && (x.className = cls), text != null && (x.textContent = text), x);
