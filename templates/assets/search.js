@@ -12,7 +12,7 @@ function load(l, f) {
  var k = l + "/" + f, h = out && out.dataset.index;
  // The search page carries its language's entry.
  if (h && k == own + "/index" && !wait[k]) wait[k] = Promise.resolve(detourSearch.entry(l, JSON.parse(h)));
- return wait[k] ||= new Promise((y, n) => { var s = el("script"); s.src = new URL(k + ".js", box.form.action); s.onload = y; s.onerror = n; D.head.append(s); });
+ return wait[k] ||= new Promise((y, n) => D.head.append(Object.assign(el("script"), {src: new URL(k + ".js", box.form.action), onload: y, onerror: n})));
 }
 // Called by the index files.
 window.detourSearch = {
@@ -131,7 +131,7 @@ function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.map((g, gi) => {
-  var a = g[0], T = F(a), U = {...T[0], ...T[1]}, cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  var a = g[0], T = F(a), U = {...T[0], ...T[1]}, W = g[1] && a.includes(g[1]) && stemOf(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   if (imp[gi] = 0, g[1] && visitors(a)) return;
   g.map((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
   // The last word as a prefix, but a status, which is whole (401, not 4010). A word not
@@ -153,7 +153,7 @@ function rank(e, l, G, stemOf, F, codes) {
     // referencegr; not a word with its abbreviation, which is no piece of it) counts wherever a
     // page has it at least as a heading's mention would (20: SearchIndexBuilder.Field's 5,
     // scaled by 4).
-    r = recs[P[i]] ||= []; s = w * (g[1] && a.includes(g[1]) && k == stemOf(a) ? max(P[i + 1], 20) : P[i + 1]); if (!(r[gi] >= s)) r[gi] = s;
+    r = recs[P[i]] ||= []; s = w * (k === W ? max(P[i + 1], 20) : P[i + 1]); if (!(r[gi] >= s)) r[gi] = s;
     // An identifier's piece covers its word by its rarity: /var/run's var is not php5-fpm.sock's fpm.
     r = rx[P[i]] ||= []; r[gi] = max(r[gi] || 0, piece[k] ? x : 1 / 0);
    }
