@@ -1,0 +1,123 @@
+import DetourTestSupport
+import Foundation
+import XCTest
+
+/// The pages each server sends of its own when its backend fails, made to happen on the real
+/// servers: what they say is what visitors paste into a search box, so the articles quote it,
+/// and this test holds every quote to the page the server really sends.
+final class StockErrorPageTests: XCTestCase {
+    /// What one server sent, and where the knowledge base quotes it.
+    private struct StockPage {
+        var status: Int
+        var server: String?
+        var body: String
+    }
+
+    /// Markup as sent (whitespace collapsed), for quotes of the page's tags.
+    private func markup(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The words a visitor reads: the page without its tags, whitespace collapsed.
+    private func words(_ html: String) -> String {
+        markup(html.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression))
+    }
+
+    /// The Markdown source of a shipped page, whitespace collapsed, so a quote may wrap.
+    private func shipped(_ path: String) throws -> String {
+        markup(try String(contentsOf: Repository.root.appendingPathComponent(path), encoding: .utf8))
+    }
+
+    /// Each of `phrases` must be on the page and quoted in each of `pages`.
+    private func assertQuoted(_ phrases: [String], on page: String, in pages: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        for phrase in phrases {
+            XCTAssertTrue(page.contains(phrase), "the page does not say \"\(phrase)\": \(page)", file: file, line: line)
+            for path in pages {
+                XCTAssertTrue(try shipped(path).contains(phrase), "\(path) does not quote \"\(phrase)\"", file: file, line: line)
+            }
+        }
+    }
+
+    private func fetch(_ port: Int, _ path: String = "/") -> StockPage? {
+        guard let response = try? HTTPClient.get("http://127.0.0.1:\(port)\(path)") else { return nil }
+        return StockPage(status: response.status, server: response.headers["server"], body: response.body)
+    }
+
+    private let whichHop = "content/articles/cdn/which-hop-answered.md"
+
+    func testNginxPageEndsWithItsName() throws {
+        var page: StockPage?
+        let dead = LoopbackPort.free()
+        let outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT; server_tokens off; location / { proxy_pass http://127.0.0.1:\(dead); } }") {
+            page = fetch($0)
+            return page?.status ?? 0
+        }
+        XCTAssertEqual(outcome.status, 502, outcome.log)
+        XCTAssertEqual(page?.server, "nginx")
+        try assertQuoted(["<hr><center>nginx</center>"], on: markup(page?.body ?? ""), in: [whichHop])
+    }
+
+    func testHAProxyPageSaysNoServerIsAvailable() throws {
+        var page: StockPage?
+        let outcome = try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())") { port, _ in
+            page = fetch(port)
+            return page?.status ?? 0
+        }
+        XCTAssertEqual(outcome.status, 503, outcome.log)
+        XCTAssertNil(page?.server, "HAProxy sends no Server header on its own pages")
+        try assertQuoted(["503 Service Unavailable", "No server is available to handle this request."], on: words(page?.body ?? ""), in: [whichHop])
+    }
+
+    /// Apache's 503 page reads as maintenance whatever the cause; its 502 is a "Proxy Error".
+    /// Both are signed with Debian's `ServerSignature On`.
+    func testApachePagesForARefusedAndAClosedBackend() throws {
+        var refused: StockPage?
+        var closed: StockPage?
+        let outcome = try LogReproduction.with(.closes) { upstream in
+            try Reproduce.apache(
+                "ServerSignature On\nProxyPass /refused http://127.0.0.1:\(LoopbackPort.free())/\nProxyPass /closed http://127.0.0.1:\(upstream.port)/"
+            ) { port in
+                refused = fetch(port, "/refused")
+                closed = fetch(port, "/closed")
+                return refused?.status ?? 0
+            }
+        }
+        XCTAssertEqual(outcome.status, 503, outcome.log)
+        XCTAssertEqual(closed?.status, 502, outcome.log)
+        XCTAssertTrue(refused?.server?.hasPrefix("Apache/") == true, refused?.server ?? "no Server header")
+        let pages = [whichHop, "content/articles/proxy/apache-mod-proxy-errors.md"]
+        try assertQuoted(
+            ["The server is temporarily unable to service your request due to maintenance downtime or capacity problems."],
+            on: words(refused?.body ?? ""), in: pages)
+        try assertQuoted(
+            ["502 Proxy Error", "The proxy server received an invalid response from an upstream server.", "Reason: Error reading from remote server"],
+            on: words(closed?.body ?? ""), in: pages)
+        try assertQuoted(["<address>Apache/"], on: markup(closed?.body ?? ""), in: [whichHop])
+    }
+
+    func testVarnishPageIsAGuruMeditation() throws {
+        var page: StockPage?
+        let outcome = try Reproduce.varnish(backend: #".host = "127.0.0.1"; .port = "\#(LoopbackPort.free())";"#) { port in
+            page = fetch(port)
+            return page?.status ?? 0
+        }
+        XCTAssertEqual(outcome.status, 503, outcome.log)
+        XCTAssertEqual(page?.server, "Varnish")
+        try assertQuoted(
+            ["Error 503 Backend fetch failed", "Guru Meditation: XID:", "Varnish cache server"], on: words(page?.body ?? ""),
+            in: [whichHop, "content/articles/upstream/upstream-connection-refused.md"])
+        try assertQuoted(["Backend fetch failed", "Guru Meditation"], on: words(page?.body ?? ""), in: ["content/codes/503.yml"])
+    }
+
+    func testCaddySendsAnEmptyBody() throws {
+        var page: StockPage?
+        let outcome = try Reproduce.caddy(site: Reproduce.caddySite(upstream: "127.0.0.1:\(LoopbackPort.free())")) { port in
+            page = fetch(port)
+            return page?.status ?? 0
+        }
+        XCTAssertEqual(outcome.status, 502, outcome.log)
+        XCTAssertEqual(page?.server, "Caddy")
+        XCTAssertEqual(page?.body, "", "Caddy's own error responses have no body")
+        XCTAssertTrue(try shipped(whichHop).contains("Caddy sends an empty body"))
+    }
+}
