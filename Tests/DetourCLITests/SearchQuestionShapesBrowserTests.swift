@@ -47,6 +47,9 @@ final class SearchQuestionShapesBrowserTests: XCTestCase {
             // Most words are log words, but `return custom`, `custom errors`... stand side by
             // side in no log line: a question, which any page may answer.
             ("how to return custom errors from auth_request besides 401 403", "auth-request-failed", 1),
+            // Short, and no plain words side by side, but its only numbers are statuses with a
+            // page: a question about them, not a pasted line (whose numbers are sizes, ports, times).
+            ("auth_request returns 401 403", "auth-request-failed", 1),
             // `ReferenceGrant` stems to `referencegr`; named whole it still outweighs `reference`.
             ("ReferenceGrant", "kubernetes-ingress", 1),
             // Read from the log lines, but `backendRef`, named whole, is on a page without any.

@@ -11,7 +11,7 @@ if (onDisk) D.querySelectorAll("a[href]").forEach(a => a.href = a.getAttribute("
 function load(l, f) {
  var k = l + "/" + f, h = out && out.dataset.index;
  // The search page carries its language's entry.
- if (h && k == own + "/index" && !wait[k]) wait[k] = Promise.resolve(detourSearch.entry(l, JSON.parse(h)));
+ if (h && k == own + "/index" && !wait[k]) wait[k] = all([detourSearch.entry(l, JSON.parse(h))]);
  return wait[k] ||= new Promise((y, n) => D.head.append(Object.assign(el("script"), {src: new URL(k + ".js", box.form.action), onload: y, onerror: n})));
 }
 // Called by the index files.
@@ -94,14 +94,15 @@ function find(q, l) {
   G = x[0] ? x : G; x = G.filter((g, i, a) => a.findIndex(h => h[0] == g[0]) == i).slice(0, 12); G = G.slice(0, 12);
   // A log line (most words in l.js's filter; a short one, its plain words (I: not an
   // identifier or a number) side by side as a log line has them (pairs: k of c), at least one
-  // such pair or a number: `upstream prematurely closed FastCGI`, `200 1076 - - SD--`, not
-  // `tune php-fpm pool`; a long one, not two plain neighbours or more of which no pair is a
-  // log line's: `auth_request to return other errors than 401 and 403`): l.js and the shards of the first identifier and the first plain
-  // word it lacks (an address, a port, a time is the visitor's own), so a question's own word
+  // such pair or a number that is no status with a page: `upstream prematurely closed
+  // FastCGI`, `200 1076 - - SD--`, not `tune php-fpm pool` nor `auth_request returns 401 403`;
+  // a long one, not two plain neighbours or more of which no pair is a log line's:
+  // `auth_request to return other errors than 401 and 403`): l.js and the shards of the first
+  // identifier and the first plain word it lacks (an address, a port, a time is the visitor's own), so a question's own word
   // (reload) and any page may match too: three requests, as three words take. A status with
   // its reason phrase (R: 502 Bad Gateway) reads as a question, not a pasted line.
   var B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
-   I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, k = 0, m = A && G.map((g, i) => i && !I(g) && !I(G[i - 1]) && (c++, k += has(A, G[i - 1][0] + " " + g[0]))) && (z > 4 ? (k || c < 2) && 3 : G[2] && k == c && (c || DIGIT.test(q)) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5),
+   I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, k = 0, m = A && G.map((g, i) => i && !I(g) && !I(G[i - 1]) && (c++, k += has(A, G[i - 1][0] + " " + g[0]))) && (z > 4 ? (k || c < 2) && 3 : G[2] && k == c && (c || G.some(g => DIGIT.test(g[0]) && !(g[0] in e.codes))) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5),
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
    p = G.filter(g => !I(g) && g[0][2] && !lg(g[0])).length;
   // An identifier found whole there is looked up whole, and ranks as an identifier asked
@@ -220,12 +221,12 @@ function pagesOf(list, from, n, first, hits) {
  function get(P) {
   var e = idx[P.l], c = P.c, k = c ? c[0] : P.p >> 10, D = c ? e.k : e.d, d;
   // A card missing (an index half written) is read from the page's shard.
-  return Promise.resolve(D[k] || load(P.l, (c ? "c" : "d") + k)).then(() => {
+  return all([D[k] || load(P.l, (c ? "c" : "d") + k)]).then(() => {
    if (c) return (c = (D[k][c[1]] || []).find(x => x[0] >> 6 == P.p)) ? (P.rec = c[0] & 63, [, P.url, P.title, P.codes, ...P.r] = c) : get(P, P.c = 0);
    [P.url, P.title, P.codes, d] = D[k][P.p & 1023]; P.r = d[P.rec] || d[0];
   }, x => c ? get(P, P.c = 0) : Promise.reject(x));
  }
- return top.length ? get(top[0]).then(() => { first([top[0]]); return new Promise(y => setTimeout(y)).then(() => all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : Promise.resolve(top);
+ return top.length ? get(top[0]).then(() => { first([top[0]]); return new Promise(y => setTimeout(y)).then(() => all(top.map(get))); }).then(() => top, () => top.filter(P => P.url)) : all(top);
 }
 
 var el = (tag, cls, text, x = D.createElement(tag)) => (cls && (x.className = cls), text != null && (x.textContent = text), x);
@@ -263,7 +264,7 @@ var open = x => box.setAttribute("aria-expanded", !(pop.hidden = !x));
 function render(top, res, q, done) {
  on = -1; box.removeAttribute("aria-activedescendant");
  var items = top.map((P, i) => { var li = el("li"); li.append(link(P, res)); if (!out) { li.id = "site-search-option-" + i; li.setAttribute("role", "option"); } return li; });
- if (!out) return pop.replaceChildren(...items), open(!!items.length);
+ if (!out) return pop.replaceChildren(...items), open(items[0]);
  var ol = el("ol"); ol.append(...items); out.replaceChildren(ol); shown = top; out.ariaBusy = !done;
  note.textContent = q ? note.dataset[top.length ? "some" : "none"].replace("{query}", q).replace("{count}", res.list.length) : "";
  browse.hidden = !!top.length;
