@@ -57,6 +57,46 @@ final class StockErrorPageTests: XCTestCase {
         try assertQuoted(["<hr><center>nginx</center>"], on: markup(page?.body ?? ""), in: [whichHop])
     }
 
+    /// nginx titles its pages in its own words, some of them older than the status's name.
+    func testNginxPagesUseItsOwnReasonPhrases() throws {
+        var pages: [String: StockPage] = [:]
+        let outcome = try LogReproduction.with(.silent) { upstream in
+            try Reproduce.nginx(
+                """
+                server {
+                    listen 127.0.0.1:PORT; large_client_header_buffers 2 1k; client_max_body_size 10;
+                    location = /busy { return 503; }
+                    location = /slow { proxy_pass http://127.0.0.1:\(upstream.port); proxy_read_timeout 1s; }
+                    location / { return 200; }
+                }
+                """
+            ) { port in
+                let base = "http://127.0.0.1:\(port)"
+                pages["503"] = fetch(port, "/busy")
+                pages["504"] = fetch(port, "/slow")
+                pages["414"] = fetch(port, "/" + String(repeating: "a", count: 2000))
+                pages["413"] = (try? HTTPClient.send(base + "/", method: "POST", body: Data(count: 100))).map {
+                    StockPage(status: $0.status, server: $0.headers["server"], body: $0.body)
+                }
+                return pages["503"]?.status ?? 0
+            }
+        }
+        XCTAssertEqual(outcome.status, 503, outcome.log)
+        let quoted: [(String, String, [String])] = [
+            ("503", "503 Service Temporarily Unavailable", [whichHop, "content/codes/503.yml"]),
+            ("504", "504 Gateway Time-out", [whichHop]),
+            ("414", "414 Request-URI Too Large", [whichHop, "content/codes/414.yml"]),
+            ("413", "413 Request Entity Too Large", [whichHop]),
+        ]
+        for (status, phrase, quotedIn) in quoted {
+            XCTAssertEqual(pages[status]?.status, Int(status), "\(status): \(outcome.log)")
+            try assertQuoted([phrase], on: words(pages[status]?.body ?? ""), in: quotedIn)
+        }
+        // The older names are also the code pages' former names.
+        try assertQuoted(["Gateway Time-out"], on: words(pages["504"]?.body ?? ""), in: ["content/codes/504.yml"])
+        try assertQuoted(["Request Entity Too Large"], on: words(pages["413"]?.body ?? ""), in: ["content/codes/413.yml"])
+    }
+
     func testHAProxyPageSaysNoServerIsAvailable() throws {
         var page: StockPage?
         let outcome = try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())") { port, _ in
