@@ -97,6 +97,28 @@ final class StockErrorPageTests: XCTestCase {
         try assertQuoted(["Request Entity Too Large"], on: words(pages["413"]?.body ?? ""), in: ["content/codes/413.yml"])
     }
 
+    /// HAProxy's other pages of its own: a server too slow, one that answers garbage, a deny.
+    func testHAProxyPagesForATimeoutABadAnswerAndADeny() throws {
+        func page(_ behaviour: FakeUpstream.Behaviour, frontend: String = "default_backend app") throws -> StockPage? {
+            var page: StockPage?
+            _ = try LogReproduction.with(behaviour) { upstream in
+                try Reproduce.haproxy(server: "127.0.0.1:\(upstream.port)", frontend: frontend) { port, _ in
+                    page = fetch(port)
+                    return page?.status ?? 0
+                }
+            }
+            return page
+        }
+        let slow = try page(.silent)
+        let garbage = try page(.notHTTP)
+        let denied = try page(.answers, frontend: "http-request deny\n    default_backend app")
+        XCTAssertEqual([slow?.status, garbage?.status, denied?.status], [504, 502, 403])
+        try assertQuoted(["504 Gateway Time-out"], on: words(slow?.body ?? ""), in: [whichHop])
+        try assertQuoted(["The server didn't respond in time."], on: words(slow?.body ?? ""), in: [whichHop, "content/codes/504.yml"])
+        try assertQuoted(["The server returned an invalid or incomplete response."], on: words(garbage?.body ?? ""), in: [whichHop, "content/codes/502.yml"])
+        try assertQuoted(["Request forbidden by administrative rules."], on: words(denied?.body ?? ""), in: [whichHop, "content/codes/403.yml"])
+    }
+
     func testHAProxyPageSaysNoServerIsAvailable() throws {
         var page: StockPage?
         let outcome = try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())") { port, _ in
@@ -133,6 +155,27 @@ final class StockErrorPageTests: XCTestCase {
             ["502 Proxy Error", "The proxy server received an invalid response from an upstream server.", "Reason: Error reading from remote server"],
             on: words(closed?.body ?? ""), in: pages)
         try assertQuoted(["<address>Apache/"], on: markup(closed?.body ?? ""), in: [whichHop])
+    }
+
+    /// Apache's pages for a folder it denies, a file it lacks and a proxy it cannot make.
+    func testApachePagesForADenialAMissingFileAndAMisconfiguration() throws {
+        var pages: [Int: StockPage] = [:]
+        let outcome = try Reproduce.apache(
+            "<Location /denied>\nRequire all denied\n</Location>\nProxyPass /ajp ajp://127.0.0.1:\(LoopbackPort.free())/"
+        ) { port in
+            for path in ["/denied", "/missing", "/ajp"] {
+                if let page = fetch(port, path) { pages[page.status] = page }
+            }
+            return pages.count
+        }
+        XCTAssertEqual(Set(pages.keys), [403, 404, 500], outcome.log)
+        try assertQuoted(
+            ["You don't have permission to access this resource."], on: words(pages[403]?.body ?? ""),
+            in: [whichHop, "content/codes/403.yml", "content/articles/proxy/forbidden-by-configuration.md"])
+        try assertQuoted(["The requested URL was not found on this server."], on: words(pages[404]?.body ?? ""), in: [whichHop])
+        try assertQuoted(
+            ["The server encountered an internal error or misconfiguration and was unable to complete your request."],
+            on: words(pages[500]?.body ?? ""), in: [whichHop, "content/codes/500.yml"])
     }
 
     func testVarnishPageIsAGuruMeditation() throws {
