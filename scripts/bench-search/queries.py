@@ -4,7 +4,8 @@ list: per class, the words that make a search heavy or light on this knowledge b
 built index (`public/search/<language>/`) for its terms, their document frequencies and the
 words written for each stem, and the content's `log_patterns` for pasted log lines (of
 different shapes). Prints
-`class<TAB>query` lines, the same for the same site (choices are by rank, then by name).
+`class<TAB>query` lines, the same for the same site (choices are by rank, then by name), and
+real questions of spread lengths from the relevance corpus's tuning half.
 
 usage: [LOG_LINES=n] queries.py SITE_FOLDER [LANGUAGE]   (n log lines, default 3)
 """
@@ -67,6 +68,16 @@ def log_line_queries(lines, count):
     return [shapes[shape][0] for shape in picked]
 
 
+def questions(count):
+    """Real questions (the tuning half of Tests/DetourCLITests/SearchRelevance/questions.tsv) of
+    four to twelve words, at lengths spread from the shortest to the longest: what visitors type
+    is often a sentence, each of its words a term file of its own."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "DetourCLITests", "SearchRelevance", "questions.tsv")
+    rows = [line.rstrip("\n").split("\t") for line in open(path, encoding="utf-8") if line.strip() and not line.startswith("#")]
+    asked = sorted({row[1] for row in rows if row[0] == "tune" and 4 <= len(row[1].split()) <= 12}, key=lambda q: (len(q.split()), q))
+    return asked[:: max(1, (len(asked) - 1) // max(1, count - 1))][:count]
+
+
 def typo(word):
     """One edit that keeps the length (the tolerance depends on it): the middle letter replaced
     by the next in the alphabet."""
@@ -93,6 +104,7 @@ def main():
     queries += [("typo", typo(w)) for w in frequent[:2] + rare[:1] if len(w) >= 5]
     lines = log_line_queries(log_lines(os.path.join(site, "content")), int(os.environ.get("LOG_LINES", PER_CLASS)))
     queries += [("log-line", line) for line in lines]
+    queries += [("question", question) for question in questions(PER_CLASS)]
     for kind, query in queries:
         print("%s\t%s" % (kind, query))
 
