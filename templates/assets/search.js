@@ -98,9 +98,10 @@ function find(q, l) {
   // FastCGI`, `200 1076 - - SD--`, not `tune php-fpm pool` nor `auth_request returns 401 403`;
   // a long one, not two plain neighbours or more of which no pair is a log line's:
   // `auth_request to return other errors than 401 and 403`): l.js and the shards of the first
-  // identifier and the first plain word it lacks (an address, a port, a time is the visitor's own), so a question's own word
-  // (reload) and any page may match too: three requests, as three words take. A status with
-  // its reason phrase (R: 502 Bad Gateway) reads as a question, not a pasted line.
+  // identifier and the first plain word it lacks (an address, a port, a time is the visitor's
+  // own), so a question's own word (reload) and any page may match too: three requests, as
+  // three words take. A status with its reason phrase (R: 502 Bad Gateway) reads as a
+  // question, not a pasted line.
   var B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
    I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, k = 0, m = A && G.map((g, i) => i && !I(g) && !I(G[i - 1]) && (c++, k += has(A, G[i - 1][0] + " " + g[0]))) && (z > 4 ? (k || c < 2) && 3 : G[2] && k == c && (c || G.some(g => DIGIT.test(g[0]) && !(g[0] in e.codes))) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5),
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
