@@ -6,7 +6,7 @@ import XCTest
 /// servers: what they say is what visitors paste into a search box, so the articles quote it,
 /// and this test holds every quote to the page the server really sends.
 final class StockErrorPageTests: XCTestCase {
-    /// What one server sent, and where the knowledge base quotes it.
+    /// What one server sent: its status, its `Server` header and its body.
     private struct StockPage {
         var status: Int
         var server: String?
