@@ -157,11 +157,12 @@ final class StockErrorPageTests: XCTestCase {
         try assertQuoted(["<address>Apache/"], on: markup(closed?.body ?? ""), in: [whichHop])
     }
 
-    /// Apache's pages for a folder it denies, a file it lacks and a proxy it cannot make.
+    /// Apache's pages for a folder it denies, a file it lacks and a proxy it cannot make, each
+    /// signed with Debian's `ServerSignature On`.
     func testApachePagesForADenialAMissingFileAndAMisconfiguration() throws {
         var pages: [Int: StockPage] = [:]
         let outcome = try Reproduce.apache(
-            "<Location /denied>\nRequire all denied\n</Location>\nProxyPass /ajp ajp://127.0.0.1:\(LoopbackPort.free())/"
+            "ServerSignature On\n<Location /denied>\nRequire all denied\n</Location>\nProxyPass /ajp ajp://127.0.0.1:\(LoopbackPort.free())/"
         ) { port in
             for path in ["/denied", "/missing", "/ajp"] {
                 if let page = fetch(port, path) { pages[page.status] = page }
@@ -176,6 +177,7 @@ final class StockErrorPageTests: XCTestCase {
         try assertQuoted(
             ["The server encountered an internal error or misconfiguration and was unable to complete your request."],
             on: words(pages[500]?.body ?? ""), in: [whichHop, "content/codes/500.yml"])
+        for page in pages.values { try assertQuoted(["<address>Apache/"], on: markup(page.body), in: [whichHop]) }
     }
 
     func testVarnishPageIsAGuruMeditation() throws {
