@@ -38,8 +38,9 @@ final class StockErrorPageTests: XCTestCase {
         }
     }
 
-    private func fetch(_ port: Int, _ path: String = "/") -> StockPage? {
-        guard let response = try? HTTPClient.get("http://127.0.0.1:\(port)\(path)") else { return nil }
+    /// What the server on `port` answers to `method` for `path` (with `body`); nil when it answers nothing.
+    private func fetch(_ port: Int, _ path: String = "/", method: String = "GET", body: Data? = nil) -> StockPage? {
+        guard let response = try? HTTPClient.send("http://127.0.0.1:\(port)\(path)", method: method, body: body) else { return nil }
         return StockPage(status: response.status, server: response.headers["server"], body: response.body)
     }
 
@@ -71,13 +72,10 @@ final class StockErrorPageTests: XCTestCase {
                 }
                 """
             ) { port in
-                let base = "http://127.0.0.1:\(port)"
                 pages["503"] = fetch(port, "/busy")
                 pages["504"] = fetch(port, "/slow")
                 pages["414"] = fetch(port, "/" + String(repeating: "a", count: 2000))
-                pages["413"] = (try? HTTPClient.send(base + "/", method: "POST", body: Data(count: 100))).map {
-                    StockPage(status: $0.status, server: $0.headers["server"], body: $0.body)
-                }
+                pages["413"] = fetch(port, method: "POST", body: Data(count: 100))
                 return pages["503"]?.status ?? 0
             }
         }
