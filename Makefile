@@ -7,12 +7,13 @@ EDITS ?= 30
 BUILD_PACKAGES = libcmark-dev
 # Real servers (nginx and its stream module, Caddy, HAProxy, Apache), the application servers behind them (PHP-FPM,
 # gunicorn, uWSGI), curl and OpenSSL for the articles' reproductions, ip(8) for their private
-# networks, script(1) for a terminal, and a real browser for the end-to-end tests; GNU time for
+# networks, script(1) for a terminal, and a real browser for the end-to-end tests; Node and
+# acorn, a JavaScript parser, to check what minifying leaves of a script; GNU time for
 # the benchmarks; dpkg-dev, lintian and man-db to build, check and use the Debian package;
 # Python for gunicorn 23 and the install scripts. scripts/install-packages.sh also brings the
 # libraries they load to the archive's versions, so no server warns that it was built against a
 # newer one.
-TEST_PACKAGES = cmark-gfm python3-yaml nginx-light libnginx-mod-stream libnginx-mod-http-headers-more-filter libnginx-mod-http-set-misc caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip podman runc binutils
+TEST_PACKAGES = cmark-gfm nodejs node-acorn python3-yaml nginx-light libnginx-mod-stream libnginx-mod-http-headers-more-filter libnginx-mod-http-set-misc caddy haproxy apache2 varnish php8.2-fpm gunicorn uwsgi-core uwsgi-plugin-python3 curl openssl ca-certificates bsdutils iproute2 chromium dpkg-dev lintian man-db python3 python3-pip podman runc binutils
 # What the real configurations of Tests/RealConfigs load (make test runs a sample of them): the
 # nginx modules Debian packages (nginx-extras' set), the VMODs of varnish-modules, mod_wsgi.
 REAL_PACKAGES = libapache2-mod-wsgi-py3 libnginx-mod-http-auth-pam libnginx-mod-http-cache-purge libnginx-mod-http-dav-ext libnginx-mod-http-echo libnginx-mod-http-fancyindex libnginx-mod-http-geoip libnginx-mod-http-geoip2 libnginx-mod-http-image-filter libnginx-mod-http-js libnginx-mod-http-lua libnginx-mod-http-perl libnginx-mod-http-subs-filter libnginx-mod-http-uploadprogress libnginx-mod-http-upstream-fair libnginx-mod-http-xslt-filter libnginx-mod-mail libnginx-mod-nchan libnginx-mod-stream-geoip libnginx-mod-stream-geoip2 varnish-modules

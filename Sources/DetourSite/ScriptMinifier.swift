@@ -1,6 +1,6 @@
-/// What a theme's script loses on its way to the site: comments that stand on lines of their
-/// own, indentation and blank lines. Every other character stays, newlines included, so the
-/// script means what its source means (automatic semicolons fall where they fell).
+/// What a theme's script loses on its way to the site: comments, indentation, blank lines and
+/// the spaces between tokens that need none (`ScriptSpaces`). Newlines stay, so the script means
+/// what its source means (automatic semicolons fall where they fell).
 ///
 /// A line can only be mistaken for a comment inside text or a comment that spans lines, and
 /// those open on a line of code: a script whose code has a backtick (a template literal), a line
@@ -25,7 +25,7 @@ enum ScriptMinifier {
             kept.append(code)
         }
         guard !kept.contains(where: opensTextOrCommentAcrossLines) else { return bytes }
-        return Array((kept.joined(separator: "\n") + (text.hasSuffix("\n") ? "\n" : "")).utf8)
+        return ScriptSpaces.compact(Array((kept.joined(separator: "\n") + (text.hasSuffix("\n") ? "\n" : "")).utf8))
     }
 
     private static func opensTextOrCommentAcrossLines(_ code: Substring) -> Bool {

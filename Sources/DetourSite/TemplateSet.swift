@@ -13,7 +13,7 @@ import Mustache
 /// unless the theme uses what that does not compile (inheritance, dynamic partials): then
 /// swift-mustache renders it. With `LazyText`, the only code that touches swift-mustache.
 /// Files in `assets/` are the theme's static files (`search.js`), copied to the site root as
-/// they are, scripts without their comment lines and indentation (`ScriptMinifier`).
+/// they are, scripts without their comments and the spaces their tokens do without (`ScriptMinifier`).
 public struct TemplateSet: Sendable {
     private let library: MustacheLibrary
     private let compiled: CompiledTemplates?

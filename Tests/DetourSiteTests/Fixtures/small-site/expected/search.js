@@ -1,3 +1,3 @@
-(function () {
-window.fixtureSearch = true;
+(function(){
+window.fixtureSearch=true;
 })();
