@@ -10,7 +10,9 @@ import XCTest
 /// completions do not make it weigh more, a question answered from the log lines still reads its
 /// own words and counts an identifier named whole, a JSON log line ranks by its values rather than
 /// its keys, a short question with an identifier reads the whole index, a long one written as prose
-/// rather than as a log line does too, and two words run together find the first.
+/// rather than as a log line does too, two words run together find the first, and an identifier
+/// written with the other joiner (`-` for `_`) is the site's, and its piece the site lacks is the
+/// word that begins it.
 final class SearchQuestionShapesBrowserTests: XCTestCase {
     func testQuestionShapesFindTheirArticle() throws {
         let site = try SampleSite.shipped()
@@ -58,6 +60,10 @@ final class SearchQuestionShapesBrowserTests: XCTestCase {
             ("change limit-request-status-code", "rate-limiting", 1),
             // No article has `postgresqlconnection`; `postgresql` begins it.
             ("postgresqlconnection refused", "database-or-api-down", 1),
+            // The directive `limit_req` as an ingress annotation writes it, with a dash.
+            ("limit-req cannot limit access", "rate-limiting", 1),
+            // No page says `alerts`; inside an identifier, as alone, it is `alert`.
+            ("haproxy-alerts", "monitoring-5xx", 1),
         ]
         for (query, article, within) in cases {
             let found = try results(query)

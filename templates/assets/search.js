@@ -114,6 +114,9 @@ function find(q, l) {
   }, full);
   return full();
   function full() { G = x; return all(G.map(g => need(g[0]))).then(() => {
+   // An identifier written with the other joiner is the site's: limit-req, as an ingress
+   // annotation names it, is the page's limit_req.
+   G.map(g => g[1] && !F(g[0]).some(m => m[g[0]]) && ["_", "-"].map(j => g[0].replace(/[-_]/g, j)).some(v => (F(v) || []).some(m => m[v]) && (g[0] = v)));
    // An identifier indexed whole keeps the pieces whose shards came with the query
    // (ProxyErrorOverride's proxy): they rank, a request costs; a status's (500s) none. One a
    // typo away is looked up whole, still an identifier to rank(). And a word's abbreviation,
@@ -135,7 +138,9 @@ function rank(e, l, G, stemOf, F, codes) {
  G.map((g, gi) => {
   var a = g[0], T = F(a), U = {...T[0], ...T[1]}, W = g[1] && a.includes(g[1]) && stemOf(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   if (imp[gi] = 0, g[1] && visitors(a)) return;
-  g.map((t, j) => { var k = stemOf(t); if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
+  // A piece the site lacks is the word that begins it, three letters shorter at most, as a
+  // plain word would be (nginx-alerts: alert).
+  g.map((t, j) => { var k = stemOf(t); if (j && !F(k)[0][k]) k = Object.keys(F(k)[0]).find(s => t.startsWith(s) && s[3] && t.length - s.length < 4) || k; if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
   // The last word as a prefix, but a status, which is whole (401, not 4010). A word not
   // found also matches the words that begin it, three letters longer at most, or, a plain
   // word the site lacks (n), of five letters or more, any longer: run together,
