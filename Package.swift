@@ -212,6 +212,6 @@ let package = Package(
         .testTarget(
             name: "DetourCLITests",
             dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourRules", "DetourSearch", "DetourSite", "DetourTestSupport"],
-            exclude: ["HTTP2Peer", "Kubernetes", "SARIF", "SearchProbe", "SearchRelevance", "TLSPeer"]),
+            exclude: ["BrowserConsole", "HTTP2Peer", "Kubernetes", "SARIF", "SearchProbe", "SearchRelevance", "TLSPeer"]),
     ]
 )
