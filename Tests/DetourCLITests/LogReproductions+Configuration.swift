@@ -32,14 +32,22 @@ extension LogReproduction {
     private static let nginxTemporaryPaths =
         "client_body_temp_path DIR/body; proxy_temp_path DIR/proxy; fastcgi_temp_path DIR/fastcgi; uwsgi_temp_path DIR/uwsgi; scgi_temp_path DIR/scgi;"
 
+    /// `nginx -t` of one server on a free port (`listen` after its address), with `lines` before
+    /// a location that proxies.
+    private static func nginxTest(listen: String, lines: [String]) throws -> Outcome {
+        let server = (["listen 127.0.0.1:\(LoopbackPort.free())\(listen);"] + lines + ["location / { proxy_pass http://127.0.0.1:8080; }"])
+            .map { "        " + $0 }.joined(separator: "\n")
+        return try configTest(
+            "nginx", ["-t", "-p", "DIR/", "-c", "DIR/nginx.conf", "-e", "/dev/null"],
+            files: ["nginx.conf": "events {}\nhttp {\n    \(nginxTemporaryPaths)\n    server {\n\(server)\n    }\n}\n"])
+    }
+
     static let configuration: [LogReproduction] = [
         .init(name: "nginx -t, proxy_busy_buffers_size past the buffers", slugs: ["configuration-refused"], status: -1) {
-            try configTest(
-                "nginx", ["-t", "-p", "DIR/", "-c", "DIR/nginx.conf", "-e", "/dev/null"],
-                files: [
-                    "nginx.conf":
-                        "events {}\nhttp {\n    \(nginxTemporaryPaths)\n    server {\n        listen 127.0.0.1:\(LoopbackPort.free());\n        proxy_buffers 4 4k;\n        proxy_busy_buffers_size 64k;\n        location / { proxy_pass http://127.0.0.1:8080; }\n    }\n}\n"
-                ])
+            try nginxTest(listen: "", lines: ["proxy_buffers 4 4k;", "proxy_busy_buffers_size 64k;"])
+        },
+        .init(name: "nginx -t, a listen ... ssl without a certificate", slugs: ["configuration-refused"], status: -1) {
+            try nginxTest(listen: " ssl", lines: ["server_name shop.example.com;"])
         },
         .init(name: "nginx, a start with a directive it does not know", slugs: ["configuration-refused"], status: -1) {
             try Reproduce.nginx(location: "location / { retrun 200; }")

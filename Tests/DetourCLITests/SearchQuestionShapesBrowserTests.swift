@@ -11,8 +11,8 @@ import XCTest
 /// own words and counts an identifier named whole, a JSON log line ranks by its values rather than
 /// its keys, a short question with an identifier reads the whole index, a long one written as prose
 /// rather than as a log line does too, two words run together find the first, and an identifier
-/// written with the other joiner (`-` for `_`) is the site's, and its piece the site lacks is the
-/// word that begins it.
+/// written with the other joiner (`-` for `_`) is the site's, its piece the site lacks is the word
+/// that begins it, and a Chinese sentence's characters do not crowd out the error it quotes.
 final class SearchQuestionShapesBrowserTests: XCTestCase {
     func testQuestionShapesFindTheirArticle() throws {
         let site = try SampleSite.shipped()
@@ -64,6 +64,8 @@ final class SearchQuestionShapesBrowserTests: XCTestCase {
             ("limit-req cannot limit access", "rate-limiting", 1),
             // No page says `alerts`; inside an identifier, as alone, it is `alert`.
             ("haproxy-alerts", "monitoring-5xx", 1),
+            // Fourteen pairs of ideographs before the error: the error is still read.
+            ("我在使用这个Nginx配置的时候，出现错误ERR_SSL_PROTOCOL_ERROR", "visitor-tls-handshake", 1),
         ]
         for (query, article, within) in cases {
             let found = try results(query)
