@@ -91,9 +91,9 @@ function find(q, l) {
    y = (codes.map(c => e.why[c]) + "").split(/[ ,]/), R, x = G.filter(g => !(y.includes(g[0]) ? R = 1 : e.filler.includes(g[0])));
   // Twelve words at most; for the term shards (x) each once, so a question's quoted error,
   // after its title, keeps its words. A log line keeps its repeats, as its route counts them.
-  // Past twelve, a sentence's ideographs (a term for each two) go before its other words: a
-  // Chinese question keeps the error it quotes.
-  var twelve = L => L.filter((g, i) => L.map((h, j) => [ideo(h[0][0]), j]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 12).some(k => k[1] == i));
+  // Past twelve, a sentence's pairs of ideographs (a term for each two characters) are left
+  // out before its other words: a Chinese question keeps the error it quotes.
+  var twelve = (L, k = L.map((h, j) => [ideo(h[0][0]), j]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 12).map(p => p[1])) => L.filter((g, i) => k.includes(i));
   G = x[0] ? x : G; x = twelve(G.filter((g, i, a) => a.findIndex(h => h[0] == g[0]) == i)); G = twelve(G);
   // A log line (most words in l.js's filter; a short one, its plain words (I: not an
   // identifier or a number) side by side as a log line has them (pairs: k of c), at least one
