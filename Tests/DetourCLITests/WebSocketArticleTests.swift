@@ -28,9 +28,12 @@ final class WebSocketArticleTests: XCTestCase {
         return (nginx, folder, "http://127.0.0.1:\(port)/")
     }
 
+    /// A page that opens a socket through the proxy and writes the code it closed with.
+    private let socketPage =
+        "<!doctype html><body><script>new WebSocket(\"ws://\" + location.host + \"/ws/\").onclose = e => document.body.textContent = \"closed \" + e.code;</script>"
+
     func testTheCloseCodeAPageSees() throws {
-        let script = "new WebSocket(\"ws://\" + location.host + \"/ws/\").onclose = e => document.body.textContent = \"closed \" + e.code;"
-        let (nginx, folder, url) = try proxy(page: "<!doctype html><body><script>\(script)</script>")
+        let (nginx, folder, url) = try proxy(page: socketPage)
         defer {
             nginx.stop()
             folder.remove()
@@ -42,7 +45,7 @@ final class WebSocketArticleTests: XCTestCase {
     }
 
     func testTheConsoleMessageTheArticleQuotes() throws {
-        let (nginx, folder, url) = try proxy(page: "<!doctype html><script>new WebSocket(\"ws://\" + location.host + \"/ws/\");</script>")
+        let (nginx, folder, url) = try proxy(page: socketPage)
         defer {
             nginx.stop()
             folder.remove()
