@@ -176,7 +176,9 @@ let package = Package(
         .executableTarget(name: "detour-backend", dependencies: ["DetourBackend"]),
         // Writes synthetic knowledge bases for `make bench` and the interrupted-build test.
         .executableTarget(name: "detour-synth"),
-        .target(name: "DetourTestSupport", dependencies: ["DetourDiagnostics", "DetourProxyCore", "DetourVerify"], path: "Tests/DetourTestSupport"),
+        .target(
+            name: "DetourTestSupport", dependencies: ["DetourDiagnostics", "DetourProxyCore", "DetourVerify"], path: "Tests/DetourTestSupport",
+            exclude: ["BrowserConsole"]),
         .testTarget(name: "DetourDiagnosticsTests", dependencies: ["DetourDiagnostics"]),
         .testTarget(name: "DetourSupportTests", dependencies: ["DetourSupport"]),
         .testTarget(name: "DetourSearchTests", dependencies: ["DetourSearch", "DetourTestSupport"]),
@@ -212,6 +214,6 @@ let package = Package(
         .testTarget(
             name: "DetourCLITests",
             dependencies: ["DetourCodeBlockCheck", "DetourContent", "DetourLogs", "DetourRules", "DetourSearch", "DetourSite", "DetourTestSupport"],
-            exclude: ["BrowserConsole", "HTTP2Peer", "Kubernetes", "SARIF", "SearchProbe", "SearchRelevance", "TLSPeer"]),
+            exclude: ["HTTP2Peer", "Kubernetes", "SARIF", "SearchProbe", "SearchRelevance", "TLSPeer"]),
     ]
 )

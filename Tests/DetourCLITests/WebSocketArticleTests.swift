@@ -50,14 +50,13 @@ final class WebSocketArticleTests: XCTestCase {
             nginx.stop()
             folder.remove()
         }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("BrowserConsole/console.js")
-        let console = try ProcessRunner.run(try RequiredTool.find("node"), [script.path, url]).stdout
-        let shown = try XCTUnwrap(console.split(separator: "\n").first { $0.contains("WebSocket connection to") }, console)
+        let console = try Chromium.consoleMessages(url)
+        let shown = try XCTUnwrap(console.first { $0.text.contains("WebSocket connection to") }, "\(console)")
         // The article's line, its example address in place of this test's.
         let text = try String(contentsOf: article, encoding: .utf8)
         let quoted = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("WebSocket connection to ") }, "the article quotes no console line")
         XCTAssertEqual(
             quoted.replacingOccurrences(of: "wss://app.example.com/ws/", with: url.replacingOccurrences(of: "http://", with: "ws://") + "ws/"),
-            shown.split(separator: "\t").last.map(String.init))
+            shown.text)
     }
 }

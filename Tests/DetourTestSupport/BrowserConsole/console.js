@@ -1,15 +1,16 @@
 // The messages headless Chromium writes to a page's console by itself (a failed request, a
 // WebSocket handshake refused), which a page's own scripts cannot read: read over the DevTools
 // protocol on Chromium's pipe (fd 3 to it, fd 4 from it, NUL after each message), one per line
-// as `level<TAB>text`, for the seconds after the page starts loading.
+// as `level<TAB>text`, for the seconds after the page starts loading. Chromium's executable and
+// flags come from `Chromium.consoleMessages`, which runs this.
 //
-//     node console.js URL [SECONDS]
+//     node console.js URL SECONDS CHROMIUM [FLAG...]
 "use strict";
 const {spawn} = require("child_process"), fs = require("fs"), os = require("os"), path = require("path");
-const [url, seconds = "3"] = process.argv.slice(2);
+const [url, seconds, chromium, ...flags] = process.argv.slice(2);
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "detour-console-"));
-const browser = spawn("chromium", ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile,
-  "--remote-debugging-pipe", "about:blank"], {stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"]});
+const browser = spawn(chromium, [...flags, "--user-data-dir=" + profile, "--remote-debugging-pipe", "about:blank"],
+  {stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"]});
 function finish(code) {
   browser.kill("SIGKILL");
   fs.rmSync(profile, {recursive: true, force: true});
