@@ -12,7 +12,8 @@ import XCTest
 /// its keys, a short question with an identifier reads the whole index, a long one written as prose
 /// rather than as a log line does too, two words run together find the first, and an identifier
 /// written with the other joiner (`-` for `_`) is the site's, its piece the site lacks is the word
-/// that begins it, and a Chinese sentence's characters do not crowd out the error it quotes.
+/// that begins it, and a Chinese sentence's characters do not crowd out the error it quotes; and a
+/// number is whole, so one the site lacks does not bring a page of a number that begins it.
 final class SearchQuestionShapesBrowserTests: XCTestCase {
     func testQuestionShapesFindTheirArticle() throws {
         let site = try SampleSite.shipped()
@@ -72,6 +73,14 @@ final class SearchQuestionShapesBrowserTests: XCTestCase {
             XCTAssertTrue(
                 found.prefix(within).contains { $0.contains("/public/articles/\(article)/") },
                 "\(query): \(article) within the first \(within), got \(found.prefix(3).map { $0.prefix(160) })")
+        }
+        // nginx for Windows writes its errno (10061: refused, 10060: timed out); no page has
+        // them, and 1006 is the close code of the WebSocket page, not their start.
+        for query in ["error 10061", "10060 timed out"] {
+            let found = try results(query)
+            XCTAssertFalse(
+                found.prefix(3).contains { $0.contains("/public/articles/websocket-and-grpc/") },
+                "\(query): the WebSocket page among the first three, \(found.prefix(3).map { $0.prefix(160) })")
         }
     }
 }

@@ -139,7 +139,7 @@ function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.map((g, gi) => {
-  var a = g[0], T = F(a), U = {...T[0], ...T[1]}, W = g[1] && a.includes(g[1]) && stemOf(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  var a = g[0], T = F(a), U = {...T[0], ...T[1]}, num = /^\p{Nd}+$/u.test(a), W = g[1] && a.includes(g[1]) && stemOf(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
   if (imp[gi] = 0, g[1] && visitors(a)) return;
   // A piece the site lacks is the word that begins it, three letters shorter at most, as a
   // plain word would be (nginx-alerts: alert).
@@ -147,9 +147,11 @@ function rank(e, l, G, stemOf, F, codes) {
   // The last word as a prefix, but a status, which is whole (401, not 4010). A word not
   // found also matches the words that begin it, three letters longer at most, or, a plain
   // word the site lacks (n), of five letters or more, any longer: run together,
-  // mysqlconnections is mysql's (downloading not down's; proxy_bufer_size is a typo's).
-  if ((n = none()) || gi == G.length - 1 && !st[gi]) Object.keys(U).filter(k => k.startsWith(a) && a[2] || a.startsWith(k) && k[3] && (a.length - k.length < 4 || n && !g[1] && k[4])).map(put(.7));
-  if (none()) near(a, U).map(put(.5));
+  // mysqlconnections is mysql's (downloading not down's; proxy_bufer_size is a typo's). A
+  // number is neither the numbers that begin it nor a typo's: Windows' errno 10061 is not
+  // 1006, a WebSocket close code.
+  if ((n = none()) || gi == G.length - 1 && !st[gi]) Object.keys(U).filter(k => k.startsWith(a) && a[2] || !num && a.startsWith(k) && k[3] && (a.length - k.length < 4 || n && !g[1] && k[4])).map(put(.7));
+  if (none() && !num) near(a, U).map(put(.5));
   for (k in cand) top = max(top, F(k)[0][k][0]);
   for (k in cand) {
    // A log file's word weighs no more than over the site; a word guessed (a prefix, a typo)
