@@ -139,8 +139,8 @@ function rank(e, l, G, stemOf, F, codes) {
  var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.map((g, gi) => {
-  var a = g[0], T = F(a), U = {...T[0], ...T[1]}, num = /^\p{Nd}+$/u.test(a), W = g[1] && a.includes(g[1]) && stemOf(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
-  if (imp[gi] = 0, g[1] && visitors(a)) return;
+  var a = g[0], T = F(a), U = {...T[0], ...T[1]}, num = visitors(a), W = g[1] && a.includes(g[1]) && stemOf(a), cand = N({}), piece = N({}), k, w, i, r, n, top = 0, none = () => !Object.keys(cand)[0], put = w => k => { k = T[1][k] || k; if (w > (cand[k] || 0) && T[0][k]) cand[k] = w; };
+  if (imp[gi] = 0, g[1] && num) return;
   // A piece the site lacks is the word that begins it, three letters shorter at most, as a
   // plain word would be (nginx-alerts: alert).
   g.map((t, j) => { var k = stemOf(t); if (j && !F(k)[0][k]) k = Object.keys(F(k)[0]).find(s => t.startsWith(s) && s[3] && t.length - s.length < 4) || k; if (F(k)[0][k] && !cand[k]) cand[k] = 1, piece[k] = j && g[0].includes(t); });
