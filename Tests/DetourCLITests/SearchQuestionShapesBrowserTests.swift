@@ -10,7 +10,8 @@ import XCTest
 /// completions do not make it weigh more, a question answered from the log lines still reads its
 /// own words and counts an identifier named whole, a JSON log line ranks by its values rather than
 /// its keys, a short question with an identifier reads the whole index, a long one written as prose
-/// rather than as a log line does too, two words run together find the first, and an identifier
+/// rather than as a log line does too, and so does a line the log lines explain less than half of
+/// (Envoy's, quoted in an article's table, or a question that only looks like a line), two words run together find the first, and an identifier
 /// written with the other joiner (`-` for `_`) is the site's, its piece the site lacks is the word
 /// that begins it, and a Chinese sentence's characters do not crowd out the error it quotes; and a
 /// number is whole, so one the site lacks does not bring a page of a number that begins it.
@@ -65,6 +66,11 @@ final class SearchQuestionShapesBrowserTests: XCTestCase {
             ("limit-req cannot limit access", "rate-limiting", 1),
             // No page says `alerts`; inside an identifier, as alone, it is `alert`.
             ("haproxy-alerts", "monitoring-5xx", 1),
+            // Envoy's body: every word is in some nginx line, but no page's log lines explain
+            // half of it; the page quoting it whole in a table comes first.
+            ("upstream connect error or disconnect/reset before headers. reset reason: connection termination", "kubernetes-ingress", 1),
+            // A host name and `5xx` make it look like a line; no log line explains it.
+            ("wallaceletters.info not being indexed either! Server error (5xx)", "5xx-and-seo", 3),
             // Fourteen pairs of ideographs before the error: the error is still read.
             ("我在使用这个Nginx配置的时候，出现错误ERR_SSL_PROTOCOL_ERROR", "visitor-tls-handshake", 1),
         ]

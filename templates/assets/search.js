@@ -105,15 +105,18 @@ function find(q, l) {
   // own), so a question's own word (reload) and any page may match too: three requests, as
   // three words take. A status with its reason phrase (R: 502 Bad Gateway) reads as a
   // question, not a pasted line.
-  var B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
+  var lined, B = e.logs && atob(e.logs), A = e.pairs && atob(e.pairs), has = (F, t) => [t, t + "!"].every(s => (s = fnv(s) % (F.length * 8), F.charCodeAt(s >> 3) >> (s & 7) & 1)),
    I = g => g[1] || DIGIT.test(g[0]), o = G.filter(I).length, c = 0, k = 0, m = A && G.map((g, i) => i && !I(g) && !I(G[i - 1]) && (c++, k += has(A, G[i - 1][0] + " " + g[0]))) && (z > 4 ? (k || c < 2) && 3 : G[2] && k == c && (c || G.some(g => DIGIT.test(g[0]) && !(g[0] in e.codes))) && new Set(G.map(g => shard(g[0], e))).size > 2 && 5),
    most = f => G.filter(g => g.some(f)).length * 5 >= G.length * m, lg = t => has(B, t),
    p = G.filter(g => !I(g) && g[0][2] && !lg(g[0])).length;
   // An identifier found whole there is looked up whole, and ranks as an identifier asked
-  // for whole (backendRef, read from its shard, on a page without log lines).
+  // for whole (backendRef, read from its shard, on a page without log lines). The log file's
+  // answer stands if a page there explains half the line at least; else the line is no site's
+  // (Envoy's `upstream connect error or disconnect/reset before headers`, quoted in a table) or
+  // no line at all, and every word's shard ranks it.
   if (B && m && !R && most(lg) && (o > 1 ? p * 3 <= G.length : !p)) return load(l, "l").then(() => {
    var T = e.l, H = t => e.t[shard(t, e)] || T, s = t => H(t)[1][t] || t, w = G.filter(g => !T[0][s(g[0])] && !visitors(g[0])).sort((a, b) => !a[1] - !b[1]);
-   return all([w[0], w.find(g => !g[1])].map(g => g && need(g[0]))).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0], g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && p.list[0] ? p : full()));
+   return all([w[0], w.find(g => !g[1])].map(g => g && need(g[0]))).then(() => (p = rank(e, l, G.map(g => g[1] && H(g[0])[0][s(g[0])] ? [g[0], g[0]] : g), s, H, codes), most(t => H(t)[0][s(t)]) && (p.list.find(P => P.cov != null) || {}).cov >= .5 ? p : full(lined = 1)));
   }, full);
   return full();
   function full() { G = x; return all(G.map(g => need(g[0]))).then(() => {
@@ -128,14 +131,14 @@ function find(q, l) {
    // only inside an identifier (-request: req).
    G = G.map((g, i, a, f) => (g = !g[1] ? g : (f = F(g[0]).some(m => m[g[0]])) ? g.filter(t => t == g[0] || !status(g[0]) && e.t[shard(t, e)]) : near(g[0], F(g[0])[0]).length ? [g[0], g[0]] : g).concat(...g.map((t, j) => e.syn[t] || j && !f && e.syn["-" + t] || [])));
    return all(G.flat().map(need));
-  }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes)); }
+  }).then(() => all(G.flat().map(t => need(stemOf(t))))).then(() => rank(e, l, G, stemOf, F, codes, lined)); }
  });
 }
 /* Terms a typo away: one edit in 5 to 8 letters, two beyond. */
 var near = (a, T, x = a.length > 8 ? 2 : +(a.length > 4)) => Object.keys(T).filter(k => x && dist(a, k, x) <= x);
 /* Exact words; the last also as a prefix; a word not found falls back to prefixes, then typos.
    A word weighs its rarest term's rarity: one rare word outweighs common ones. */
-function rank(e, l, G, stemOf, F, codes) {
+function rank(e, l, G, stemOf, F, codes, line) {
  var recs = {}, rx = {}, hits = [], pages = {}, imp = [], total = 0, list = [], x, p, P, s, c, i, best = 0, S = 0,
   st = G.map(g => codes.includes(status(g[0])));
  G.map((g, gi) => {
@@ -176,7 +179,7 @@ function rank(e, l, G, stemOf, F, codes) {
   // c: the share of the query's rarity matched; i: by statuses.
   s = c = i = 0; p = x >> 6; P = pages[p] ||= {p, best: 0, sum: 0, rec: 0, l, cov: 0, rest: 0};
   recs[x].map((v, gi) => { s += v; v = min(rx[x][gi], imp[gi]) / total; c += v; i += st[gi] && v; });
-  s *= c * c; P.sum += s; P.cov = max(P.cov, c); P.rest = max(P.rest, c - i);
+  s *= c * c * (line ? c * c : 1); P.sum += s; P.cov = max(P.cov, c); P.rest = max(P.rest, c - i);
   if (s > P.best) { P.best = s; P.rec = x & 63; }
  }
  c = [...new Set(codes)].map(k => e.codes[k]);
