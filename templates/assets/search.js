@@ -63,7 +63,7 @@ function tokenize(text) {
  return G;
 }
 
-/* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2; page: best + .3 rest. */
+/* Score: term (exact 1, prefix .7, typo .5) * impact * rarity * (rarity matched)^2 (^4 for a line the log file did not explain); page: best + .3 rest. */
 var rare = (n, c) => Math.log(1 + (n - c + .5) / (c + .5)),
  status = t => /^\d{3}[a-z]*$/.test(t) && t.slice(0, 3),
  // An address, a port, a time (no letter): the visitor's own, not the page's.
@@ -176,7 +176,8 @@ function rank(e, l, G, stemOf, F, codes, line) {
   total += imp[gi]; S += st[gi] && imp[gi];
  });
  for (x in recs) {
-  // c: the share of the query's rarity matched; i: by statuses.
+  // c: the share of the query's rarity matched; i: by statuses. A pasted line the log file did
+  // not explain weighs it twice over: the record quoting the whole line first.
   s = c = i = 0; p = x >> 6; P = pages[p] ||= {p, best: 0, sum: 0, rec: 0, l, cov: 0, rest: 0};
   recs[x].map((v, gi) => { s += v; v = min(rx[x][gi], imp[gi]) / total; c += v; i += st[gi] && v; });
   s *= c * c * (line ? c * c : 1); P.sum += s; P.cov = max(P.cov, c); P.rest = max(P.rest, c - i);
