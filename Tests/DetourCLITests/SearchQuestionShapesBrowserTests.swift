@@ -11,7 +11,8 @@ import XCTest
 /// own words and counts an identifier named whole, a JSON log line ranks by its values rather than
 /// its keys, a short question with an identifier reads the whole index, a long one written as prose
 /// rather than as a log line does too, and so does a line the log lines explain less than half of
-/// (Envoy's, quoted in an article's table, or a question that only looks like a line), two words run together find the first, and an identifier
+/// (Envoy's, quoted in an article's table, or a question that only looks like a line), two words
+/// run together find the first, and an identifier
 /// written with the other joiner (`-` for `_`) is the site's, its piece the site lacks is the word
 /// that begins it, and a Chinese sentence's characters do not crowd out the error it quotes; and a
 /// number is whole, so one the site lacks does not bring a page of a number that begins it.
