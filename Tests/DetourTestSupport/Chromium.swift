@@ -41,11 +41,11 @@ public enum Chromium {
     /// The messages Chromium itself writes to the console of `url` in the `seconds` after it starts
     /// loading (a failed request, a WebSocket handshake refused), which the page's scripts cannot
     /// read: `BrowserConsole/console.js` reads them over the DevTools pipe of a browser it starts
-    /// with these flags.
-    public static func consoleMessages(_ url: String, seconds: Int = 3) throws -> [(level: String, text: String)] {
+    /// with these flags and `arguments`.
+    public static func consoleMessages(_ url: String, seconds: Int = 3, arguments: [String] = []) throws -> [(level: String, text: String)] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("BrowserConsole/console.js")
         let result = try ProcessRunner.run(
-            try RequiredTool.find("node"), [script.path, url, String(seconds), try RequiredTool.find("chromium").path] + flags)
+            try RequiredTool.find("node"), [script.path, url, String(seconds), try RequiredTool.find("chromium").path] + flags + arguments)
         return result.stdout.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
             return fields.count == 2 ? (fields[0], fields[1]) : nil

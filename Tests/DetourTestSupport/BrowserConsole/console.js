@@ -35,6 +35,9 @@ browser.stdio[4].on("data", chunk => {
   const {targetInfos} = await send("Target.getTargets");
   const {sessionId} = await send("Target.attachToTarget", {targetId: targetInfos.find(t => t.type == "page").targetId, flatten: true});
   await send("Log.enable", {}, sessionId);
-  await send("Page.navigate", {url}, sessionId);
+  // A page that never loads (a redirect loop, a refused connection) has no console of its
+  // own: its error is the navigation's, given as level `navigation`.
+  const {errorText} = await send("Page.navigate", {url}, sessionId);
+  if (errorText) console.log("navigation\t" + errorText);
   setTimeout(() => finish(0), +seconds * 1000);
 })();
