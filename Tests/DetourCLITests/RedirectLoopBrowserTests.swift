@@ -17,12 +17,7 @@ final class RedirectLoopBrowserTests: XCTestCase {
         defer { folder.remove() }
         chmod(folder.path, 0o755)
         chmod(folder.path + "/www", 0o755)
-        _ = try ProcessRunner.run(
-            try RequiredTool.find("openssl"),
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", folder.path + "/key.pem",
-                "-out", folder.path + "/cert.pem",
-            ])
+        try SelfSignedCertificate.write(into: folder.path)
         var result = ("", "")
         let apache = try Reproduce.apache(
             "RewriteEngine On\nRewriteCond \(condition)\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]",

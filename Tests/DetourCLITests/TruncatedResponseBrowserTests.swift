@@ -28,13 +28,7 @@ final class TruncatedResponseBrowserTests: XCTestCase {
         try folder.write(["www/index.html": "<!doctype html><script src=/length.js></script><script src=/chunked.js></script>"])
         chmod(folder.path, 0o755)
         chmod(folder.path + "/www", 0o755)
-        let openssl = try RequiredTool.find("openssl")
-        _ = try ProcessRunner.run(
-            openssl,
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", folder.path + "/key.pem", "-out",
-                folder.path + "/cert.pem",
-            ])
+        try SelfSignedCertificate.write(into: folder.path)
         let port = LoopbackPort.free()
         let nginx = try NginxServer(
             config: NginxServer.httpBlock(

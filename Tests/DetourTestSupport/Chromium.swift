@@ -40,8 +40,9 @@ public enum Chromium {
 
     /// The messages Chromium itself writes to the console of `url` in the `seconds` after it starts
     /// loading (a failed request, a WebSocket handshake refused), which the page's scripts cannot
-    /// read: `BrowserConsole/console.js` reads them over the DevTools pipe of a browser it starts
-    /// with these flags and `arguments`.
+    /// read, and as level `navigation` the error of a page that never loads (a redirect loop):
+    /// `BrowserConsole/console.js` reads them over the DevTools pipe of a browser it starts with
+    /// these flags and `arguments`.
     public static func consoleMessages(_ url: String, seconds: Int = 3, arguments: [String] = []) throws -> [(level: String, text: String)] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("BrowserConsole/console.js")
         let result = try ProcessRunner.run(

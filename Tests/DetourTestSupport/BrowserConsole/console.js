@@ -1,7 +1,8 @@
 // The messages headless Chromium writes to a page's console by itself (a failed request, a
 // WebSocket handshake refused), which a page's own scripts cannot read: read over the DevTools
 // protocol on Chromium's pipe (fd 3 to it, fd 4 from it, NUL after each message), one per line
-// as `level<TAB>text`, for the seconds after the page starts loading. Chromium's executable and
+// as `level<TAB>text`, for the seconds after the page starts loading (a navigation that fails
+// gives its own error as level `navigation`). Chromium's executable and
 // flags come from `Chromium.consoleMessages`, which runs this.
 //
 //     node console.js URL SECONDS CHROMIUM [FLAG...]
