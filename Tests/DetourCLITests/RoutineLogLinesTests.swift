@@ -27,9 +27,7 @@ final class RoutineLogLinesTests: XCTestCase {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let openssl = try RequiredTool.find("openssl")
-        try ProcessRunner.run(
-            openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=localhost"],
-            in: folder.url)
+        try SelfSignedCertificate.write(into: folder.path)
         let tls = "ssl_certificate \(folder.path)/cert.pem; ssl_certificate_key \(folder.path)/key.pem;"
         let outcome = try Reproduce.nginx("server { listen 127.0.0.1:PORT ssl; \(tls) root {{PREFIX}}; location = / { return 200 ok; } }") { port in
             let base = "https://127.0.0.1:\(port)"

@@ -242,11 +242,7 @@ final class StartUpLogLinesTests: XCTestCase {
 
     /// A certificate for localhost that no CA issued, and the directives that serve it.
     private func selfSignedCertificate() throws -> (nginx: String, apache: String) {
-        let openssl = try RequiredTool.find("openssl")
-        let result = try ProcessRunner.run(
-            openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=localhost"],
-            in: folder.url)
-        XCTAssertEqual(result.status, 0, result.stderr)
+        try SelfSignedCertificate.write(into: folder.path)
         let (certificate, key) = (folder.path + "/cert.pem", folder.path + "/key.pem")
         return ("ssl_certificate \(certificate); ssl_certificate_key \(key);", "SSLCertificateFile \(certificate)\nSSLCertificateKeyFile \(key)")
     }
