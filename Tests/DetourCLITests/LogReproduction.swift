@@ -162,6 +162,18 @@ enum Reproduce {
         return .init(status: status, log: haproxy.log)
     }
 
+    /// HAProxy with `sections` after its global and defaults (`PORT1`, `PORT2`… become
+    /// `ports`), logging requests to its output, once every port is open.
+    static func haproxy(sections: String, ports: [Int], in folder: TemporaryFolder) throws -> ServerProcess {
+        var config = "global\n    log stdout format raw local0\ndefaults\n    mode http\n    log global\n    option httplog\n"
+        config += "    timeout connect 1s\n    timeout client 5s\n    timeout server 5s\n" + sections
+        for (index, port) in ports.enumerated().reversed() { config = config.replacingOccurrences(of: "PORT\(index + 1)", with: String(port)) }
+        try folder.write(["haproxy.cfg": config])
+        let haproxy = try ServerProcess("haproxy", ["-f", folder.path + "/haproxy.cfg", "-db"], log: folder.url.appendingPathComponent("haproxy.log"))
+        for port in ports { XCTAssertTrue(LoopbackPort.waitUntilOpen(port, while: { haproxy.isRunning }), haproxy.log) }
+        return haproxy
+    }
+
     /// Caddy 2.6 proxying to `upstream` with one-second dial and response-header timeouts and
     /// `options` (more `reverse_proxy` subdirectives) and `global` options, asked for `path`
     /// after `settle` seconds with curl's `ask`.
