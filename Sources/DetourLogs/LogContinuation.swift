@@ -12,6 +12,9 @@
 /// writes why just before it, be it no app loaded (`--- no python application found …`) or a
 /// request it refused (`Invalid (too big) CONTENT_LENGTH. skip.`, a body it could not buffer);
 /// after another request's line (a request log kept apart, `--req-logger`) it stands alone.
+/// And an nginx entry that quotes what a client sent, newlines and all (`broken header: "GET /
+/// HTTP/1.1` over the request's lines, then `" while reading PROXY protocol, …`): the lines after
+/// it continue it until its quote closes or the next entry starts.
 /// Through syslog or journald, the line is read after their prefix (`LogPrefix`).
 public struct LogContinuation: Sendable {
     private var hasPrevious = false
@@ -24,6 +27,8 @@ public struct LogContinuation: Sendable {
     /// report is taken as cut short (a log that ends, or was rotated, in the middle of one).
     private var reportEnd: [UInt8]?
     private var reportLinesLeft = 0
+    /// Inside an nginx entry whose quote is still open.
+    private var inNginxQuote = false
     /// uWSGI's longest reports (a backtrace of a deep stack) run to a few dozen lines.
     static let maximumReportLines = 256
 
@@ -65,6 +70,13 @@ public struct LogContinuation: Sendable {
             previousWasRequestLog = requestLog != nil
             hasPrevious = true
         }
+        let startsEntry = Self.startsNginxEntry(own)
+        let oddQuotes = own.reduce(0) { $1 == UInt8(ascii: "\"") ? $0 + 1 : $0 } % 2 == 1
+        if inNginxQuote, !startsEntry {
+            if oddQuotes { inNginxQuote = false }
+            return true
+        }
+        inNginxQuote = startsEntry && oddQuotes
         if indented { return hasPrevious }
         if let end = reportEnd, reportLinesLeft > 0 {
             reportLinesLeft -= 1
@@ -88,6 +100,15 @@ public struct LogContinuation: Sendable {
         inTraceback = false
         return closes
     }
+
+    /// Whether the line starts as nginx's error log entries do: `2026/12/07 17:07:05 [`.
+    private static func startsNginxEntry(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
+        own.count >= nginxEntryStart.count
+            && zip(own, nginxEntryStart).allSatisfy { byte, expected in expected == UInt8(ascii: "0") ? LogPiece.isDigit(byte) : byte == expected }
+    }
+
+    /// The start of an nginx error log entry, a `0` for each digit.
+    private static let nginxEntryStart = Array("0000/00/00 00:00:00 [".utf8)
 
     /// Where `|app: ` starts in uWSGI's request log (`[pid: 53|app: -1|…`), or nil for another line.
     private static func requestLogApp(_ own: UnsafeBufferPointer<UInt8>) -> Int? {

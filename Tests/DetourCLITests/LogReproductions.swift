@@ -7,7 +7,7 @@ extension LogReproduction {
     static var all: [LogReproduction] {
         nginx + nginxWithApplications + uwsgiBehindNginx + haproxy + caddy + http2 + brokenProtocols + staticFiles + apache + varnish + requests + network
             + races + configuration + haproxySessions + visitors + authRequests + configurationAtRequestTime
-            + tlsRecords + apacheRules + visitorTLS + spooling
+            + tlsRecords + apacheRules + visitorTLS + spooling + proxyProtocol
     }
 
     static func with(_ behaviour: FakeUpstream.Behaviour, _ body: (FakeUpstream) throws -> Outcome) throws -> Outcome {

@@ -233,6 +233,25 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(diagnosis.topShapes(10).map(\.count), [1, 1], "the worker's line and Java's, not their frames")
     }
 
+    /// nginx quotes a PROXY protocol header it could not read as it came: a plain request's
+    /// lines run over several lines of the log until the quote closes.
+    func testAnNginxEntryWhoseQuoteRunsOverLinesGoesWhereItsFirstLineWent() {
+        var diagnosis = Diagnosis(causes: [
+            LogCause(slug: "proxy-protocol", title: "PROXY", url: "https://h/pp/", statuses: [400], patterns: [#"broken header: ""#])
+        ])
+        read(
+            [
+                #"2026/12/07 17:07:05 [error] 32195#32195: *1 broken header: "GET / HTTP/1.1"#, "Host: 127.0.0.1:8080", "User-Agent: curl/7.88.1",
+                "Accept: */*", #"" while reading PROXY protocol, client: 127.0.0.1, server: 0.0.0.0:8080"#,
+                // A line after the quote closed stands alone, as does the next entry.
+                "Host: not inside a quote",
+                #"2026/12/07 17:07:06 [error] 32195#32195: *2 broken header: "GET /health HTTP/1.1"#,
+                "2026/12/07 17:07:07 [info] 32195#32195: *3 client closed connection while reading PROXY protocol, client: 10.0.0.1",
+            ], into: &diagnosis)
+        XCTAssertEqual(diagnosis.results.first?.count, 6, "the first entry's five lines and the second's one")
+        XCTAssertEqual(diagnosis.unexplained, 2, "the line after the quote closed, and the info line")
+    }
+
     func testAnIndentedFirstLineAndALineAfterATracebackStandAlone() {
         var continuation = LogContinuation()
         XCTAssertFalse(continuation.continues("  indented, but nothing before it"))

@@ -3,7 +3,7 @@
 resolver, rate-limit and request code can log at run time, and the modules every request passes
 through besides (the core's locations, limits and internal redirects, the request body, rewrites,
 static files and indexes, access rules, basic and subrequest authentication, subrequests' output,
-HTTP/2, accepting connections), from nginx's own source at one release, and
+HTTP/2, accepting connections, reading a PROXY protocol header), from nginx's own source at one release, and
 writes them with their level and source line: the catalogue that `detour diagnose` is held to
 (Tests/DetourCLITests/LogCatalogue/nginx-verdicts.tsv says which article explains each one, or
 why none does; NginxMessageCatalogueTests fails on a message without a verdict).
@@ -52,6 +52,7 @@ FILES = [
     "src/http/modules/ngx_http_auth_request_module.c",
     "src/http/ngx_http_postpone_filter_module.c",
     "src/http/v2/ngx_http_v2.c",
+    "src/core/ngx_proxy_protocol.c",
 ]
 CALL = re.compile(r"\b(ngx_log_error|ngx_connection_error|ngx_ssl_error|ngx_ssl_connection_error)\s*\(")
 LEVELS = {"NGX_LOG_EMERG": "emerg", "NGX_LOG_CRIT": "crit", "NGX_LOG_ERR": "error", "NGX_LOG_WARN": "warn",
@@ -123,8 +124,8 @@ def main():
     catalogue.write(options.out, [
         f"Every message nginx {options.tag.removeprefix('release-')} logs at run time from its proxy, upstream, FastCGI, uwsgi, SCGI,",
         "gRPC, connect, socket I/O, resolver, rate-limit and request code, and the core, request body, rewrite, static,",
-        "index, access, authentication, HTTP/2 and accept code every request passes through: source line, level (connection: the",
-        "connection's, error for an upstream and info for a client; variable: set by a directive), and",
+        "index, access, authentication, HTTP/2, accept and PROXY protocol code every request passes through: source line,",
+        "level (connection: the connection's, error for an upstream and info for a client; variable: set by a directive), and",
         "the message as nginx's printf writes it. Written by scripts/server-messages/nginx.py; do not edit.",
     ], rows)
     print(f"{len(rows)} messages, {len(set(r[2] for r in rows))} distinct", file=sys.stderr)
