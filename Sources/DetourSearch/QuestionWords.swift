@@ -7,7 +7,7 @@
 public enum QuestionWords {
     static let byLanguage: [String: String] = [
         "en": "what whats does do did mean means meaning why how my me im is are was the an can could get gets got getting when where which who "
-            + "should please fix help http https status code bug issue problem work works working quite while using use after "
+            + "should please fix add help http https status code bug issue problem work works working quite while using use after "
             + "sometimes random randomly from just still always every keep keeps again we our you your have has had been",
         "de": "was wie warum weshalb bedeutet bedeutung heisst ich mein meine meiner ist sind der die das den ein eine kann konnen tun bei mir "
             + "hilfe",
