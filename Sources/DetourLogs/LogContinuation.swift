@@ -27,9 +27,12 @@ public struct LogContinuation: Sendable {
     /// report is taken as cut short (a log that ends, or was rotated, in the middle of one).
     private var reportEnd: [UInt8]?
     private var reportLinesLeft = 0
-    /// Inside an nginx entry whose quote is still open.
+    /// Inside an nginx entry whose quote is still open, and the lines left before it is taken
+    /// as a quote that never closes (another program's lines after an entry that quotes one `"`).
     private var inNginxQuote = false
-    /// uWSGI's longest reports (a backtrace of a deep stack) run to a few dozen lines.
+    private var nginxQuoteLinesLeft = 0
+    /// uWSGI's longest reports (a backtrace of a deep stack) run to a few dozen lines; an nginx
+    /// entry, quote and all, ends within 2,048 bytes (NGX_MAX_ERROR_STR).
     static let maximumReportLines = 256
 
     private static let tracebackHeaders = [
@@ -71,12 +74,13 @@ public struct LogContinuation: Sendable {
             hasPrevious = true
         }
         let startsEntry = Self.startsNginxEntry(own)
-        let oddQuotes = own.reduce(0) { $1 == UInt8(ascii: "\"") ? $0 + 1 : $0 } % 2 == 1
-        if inNginxQuote, !startsEntry {
-            if oddQuotes { inNginxQuote = false }
+        if inNginxQuote, !startsEntry, nginxQuoteLinesLeft > 0 {
+            nginxQuoteLinesLeft -= 1
+            if Self.hasOddQuotes(own) { inNginxQuote = false }
             return true
         }
-        inNginxQuote = startsEntry && oddQuotes
+        inNginxQuote = startsEntry && Self.hasOddQuotes(own)
+        nginxQuoteLinesLeft = Self.maximumReportLines
         if indented { return hasPrevious }
         if let end = reportEnd, reportLinesLeft > 0 {
             reportLinesLeft -= 1
@@ -105,6 +109,11 @@ public struct LogContinuation: Sendable {
     private static func startsNginxEntry(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
         own.count >= nginxEntryStart.count
             && zip(own, nginxEntryStart).allSatisfy { byte, expected in expected == UInt8(ascii: "0") ? LogPiece.isDigit(byte) : byte == expected }
+    }
+
+    /// Whether the line holds an odd number of `"`: a quote opened and not closed, or closed.
+    private static func hasOddQuotes(_ own: UnsafeBufferPointer<UInt8>) -> Bool {
+        own.reduce(0) { $1 == UInt8(ascii: "\"") ? $0 + 1 : $0 } % 2 == 1
     }
 
     /// The start of an nginx error log entry, a `0` for each digit.

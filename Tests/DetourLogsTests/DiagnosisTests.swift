@@ -252,6 +252,16 @@ final class DiagnosisTests: XCTestCase {
         XCTAssertEqual(diagnosis.unexplained, 2, "the line after the quote closed, and the info line")
     }
 
+    /// A quote that never closes (an entry quoting one `"`, another program's lines after it)
+    /// holds no more lines than an nginx entry can.
+    func testAnNginxQuoteThatNeverClosesEnds() {
+        var continuation = LogContinuation()
+        XCTAssertFalse(continuation.continues(#"2026/12/07 17:07:05 [info] 7#7: *1 client sent invalid header line: "X-A: 1" \" x"#))
+        let held = (0..<300).map { _ in continuation.continues("another program's line") }
+        XCTAssertEqual(held.prefix { $0 }.count, LogContinuation.maximumReportLines)
+        XCTAssertFalse(held.last ?? true)
+    }
+
     func testAnIndentedFirstLineAndALineAfterATracebackStandAlone() {
         var continuation = LogContinuation()
         XCTAssertFalse(continuation.continues("  indented, but nothing before it"))
