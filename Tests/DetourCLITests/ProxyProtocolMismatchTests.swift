@@ -161,11 +161,22 @@ final class ProxyProtocolMismatchTests: XCTestCase {
         try article.assertQuoted("`enabled on connection to …`")
         try article.assertQuoted("`AH10634: RemoteIPProxyProtocol: connection closed before a complete header was received` at `info`")
 
+        // Version 1 from curl, version 2 from HAProxy's send-proxy-v2.
         let plain = try Reproduce.apache("CustomLog /dev/stdout \"\\\"%r\\\" %>s\"") { port in
-            Int(try self.curl("http://127.0.0.1:\(port)/", ["--haproxy-protocol"]).status) ?? 0
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let front = LoopbackPort.free()
+            let haproxy = try Reproduce.haproxy(
+                sections: "frontend web\n    bind 127.0.0.1:PORT1\n    default_backend apache\nbackend apache\n    server a 127.0.0.1:\(port) send-proxy-v2\n",
+                ports: [front], in: folder)
+            defer { haproxy.stop() }
+            XCTAssertEqual(try self.curl("http://127.0.0.1:\(front)/").status, "400")
+            return Int(try self.curl("http://127.0.0.1:\(port)/", ["--haproxy-protocol"]).status) ?? 0
         }
         XCTAssertEqual(plain.status, 400)
-        XCTAssertTrue(plain.log.contains(#""PROXY TCP4 127.0.0.1" 400"#), plain.log)
+        XCTAssertTrue(plain.log.contains(#""PROXY TCP4 127.0.0.1" 400"#) && plain.log.contains("\n\"\" 400\n"), plain.log)
+        XCTAssertFalse(plain.log.contains("[client 127.0.0.1"), "nothing in the ErrorLog:\n\(plain.log)")
+        try article.assertQuoted("`\"\" 400` for version 2, and nothing in the ErrorLog")
     }
 
     /// Caddy 2.6 reads no PROXY header: Go's 400 on HTTP, a handshake error at `debug` on HTTPS.
