@@ -64,9 +64,9 @@ struct DiagnoseCommand: ParsableCommand {
             }
             var reader = LogLineReader(descriptor: descriptor)
             let following = follow && index == sources.count - 1
-            // The signal source lives while the log is followed.
-            let interruption = following ? Self.stopOnInterrupt() : nil
-            defer { interruption?.cancel() }
+            // Ctrl-C ends the following, and only that.
+            if following { Self.stopOnInterrupt() }
+            defer { if following { signal(SIGINT, SIG_DFL) } }
             let read = reader.read(follow: following, until: { Self.interrupted.load(ordering: .relaxed) }) { event in
                 switch event {
                 case .line(let line): diagnosis.read(line)
@@ -90,11 +90,10 @@ struct DiagnoseCommand: ParsableCommand {
     /// Ctrl-C while following ends the reading; the causes are printed as for a finished log.
     private static let interrupted = Atomic<Bool>(false)
 
-    private static func stopOnInterrupt() -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { interrupted.store(true, ordering: .relaxed) }
-        source.resume()
-        return source
+    /// A handler in place when this returns: a signal source would start listening later, and
+    /// a Ctrl-C in between would be lost with the following never ending. It only sets the
+    /// flag (a lock-free store, safe in a handler); the reader looks at it as it waits.
+    private static func stopOnInterrupt() {
+        signal(SIGINT) { _ in DiagnoseCommand.interrupted.store(true, ordering: .relaxed) }
     }
 }

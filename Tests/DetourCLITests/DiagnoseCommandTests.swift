@@ -127,6 +127,19 @@ final class DiagnoseCommandTests: XCTestCase {
         XCTAssertEqual(try ProcessRunner.detour(["diagnose", "one.log", "--shapes=-1"], in: scratch.url).status, 64)
     }
 
+    /// Whether process `pid` catches SIGINT (its `SigCgt` mask in /proc), waiting up to 20 s.
+    private static func waitUntilCatchingInterrupt(_ pid: Int32) -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+            let caught = line.flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
+            if let caught, caught & (1 << (UInt64(SIGINT) - 1)) != 0 { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
     func testFollowReadsWhatIsAppendedUntilCtrlC() throws {
         try scratch.write(["growing.log": ""])
         let process = Process()
@@ -136,7 +149,8 @@ final class DiagnoseCommandTests: XCTestCase {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        // A machine under load may take longer than any fixed pause to load the content.
+        XCTAssertTrue(Self.waitUntilCatchingInterrupt(process.processIdentifier), "diagnose --follow never set its Ctrl-C handler")
         let log = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("growing.log"))
         log.write(Data("2026/11/22 23:07:10 [error] 7#7: *1 upstream sent too big header while reading response header from upstream\n".utf8))
         try log.close()
