@@ -10,9 +10,12 @@ struct ArticleQuotes {
     /// `path` under content/, such as `articles/proxy/cors-on-error-responses.md`.
     init(_ path: String) { url = Repository.content.appendingPathComponent(path) }
 
-    func assertQuoted(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Asserts the article quotes each of `texts`.
+    func assertQuoted(_ texts: String..., file: StaticString = #filePath, line: UInt = #line) throws {
         let words = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        XCTAssertTrue(
-            words(try String(contentsOf: url, encoding: .utf8)).contains(words(text)), "\(url.lastPathComponent) quotes \(text)", file: file, line: line)
+        let article = words(try String(contentsOf: url, encoding: .utf8))
+        for text in texts {
+            XCTAssertTrue(article.contains(words(text)), "\(url.lastPathComponent) quotes \(text)", file: file, line: line)
+        }
     }
 }

@@ -209,16 +209,21 @@ enum Reproduce {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = LoopbackPort.free()
-        try folder.write(["Caddyfile": caddyfile(port: port, site: site, global: global)])
-        let caddy = try ServerProcess(
-            "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], environment: caddyEnvironment(folder),
-            log: folder.url.appendingPathComponent("caddy.log"))
+        let caddy = try caddy(caddyfile(port: port, site: site, global: global), in: folder)
         defer { caddy.stop() }
         guard LoopbackPort.waitUntilOpen(port) else { return .init(status: -1, log: caddy.log) }
         usleep(UInt32(settle * 1_000_000))
         let status = try visitor(port)
         usleep(200_000)
         return .init(status: status, log: caddy.log)
+    }
+
+    /// Caddy 2.6 running `caddyfile`, written into `folder` with its data and logs.
+    static func caddy(_ caddyfile: String, in folder: TemporaryFolder) throws -> ServerProcess {
+        try folder.write(["Caddyfile": caddyfile])
+        return try ServerProcess(
+            "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], environment: caddyEnvironment(folder),
+            log: folder.url.appendingPathComponent("caddy.log"))
     }
 
     /// Apache 2.4 (event MPM, mod_proxy with its HTTP and FastCGI handlers) with `directives`

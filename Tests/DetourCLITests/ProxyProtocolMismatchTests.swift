@@ -184,8 +184,8 @@ final class ProxyProtocolMismatchTests: XCTestCase {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let (http, https) = (LoopbackPort.free(), LoopbackPort.free())
-        try folder.write([
-            "Caddyfile": """
+        let caddy = try Reproduce.caddy(
+            """
             {
             \tadmin off
             \tdebug
@@ -201,11 +201,7 @@ final class ProxyProtocolMismatchTests: XCTestCase {
             \trespond "tls"
             }
 
-            """
-        ])
-        let caddy = try ServerProcess(
-            "caddy", ["run", "--config", folder.path + "/Caddyfile", "--adapter", "caddyfile"], environment: Reproduce.caddyEnvironment(folder),
-            log: folder.url.appendingPathComponent("caddy.log"))
+            """, in: folder)
         defer { caddy.stop() }
         XCTAssertTrue(LoopbackPort.waitUntilOpen(https, while: { caddy.isRunning }), caddy.log)
         XCTAssertEqual(try curl("http://127.0.0.1:\(http)/", ["--haproxy-protocol"]).status, "400")
