@@ -528,6 +528,11 @@ extension LogReproduction {
         .init(name: "Apache, a backend that never answers", slugs: ["upstream-timed-out"], status: 502) {
             try with(.silent) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ timeout=1") }
         },
+        // The status went out before the silence: AH01110's words are those of a backend that
+        // closed, its errno prefix (70007) that of a timeout.
+        .init(name: "Apache, a backend silent after its headers", slugs: ["upstream-timed-out"], status: 200) {
+            try with(.stallsMidBody) { try Reproduce.apache("ProxyPass / http://127.0.0.1:\($0.port)/ timeout=1") }
+        },
         // Two worker threads in all, both waiting on a backend that never answers: the MPM says
         // so at its next check (once a second), and the third visitor waits in the listen queue
         // for a thread, then for the backend too.
