@@ -7,9 +7,13 @@ import Foundation
 /// through its body (`sD--`), an operator's `shutdown sessions` on the stats socket (`K`), and
 /// a server set down under `on-marked-down shutdown-sessions` (`D`), each while the server
 /// thinks (`…H--`, 502) or halfway through its body (`…D--`, the server's 200 cut short); and
-/// the configuration's own answers, no server asked: a deny rule (`PR--`), a redirect (`LR--`).
+/// the configuration's own answers, no server asked: a deny rule (`PR--`), a redirect (`LR--`),
+/// and a host no `use_backend` rule claims in a frontend without `default_backend` (`SC--`).
 extension LogReproduction {
     static let haproxySessions: [LogReproduction] = [
+        .init(name: "HAProxy, a host no use_backend rule claims and no default_backend", slugs: ["wrong-site-answers"], status: 503) {
+            try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())", frontend: "use_backend app if { req.hdr(host) -i app.example }")
+        },
         .init(name: "HAProxy, an http-request deny rule", slugs: ["forbidden-by-configuration"], status: 403) {
             try Reproduce.haproxy(server: "127.0.0.1:\(LoopbackPort.free())", frontend: "http-request deny\n    default_backend app")
         },
