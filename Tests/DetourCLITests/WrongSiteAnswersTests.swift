@@ -60,17 +60,9 @@ final class WrongSiteAnswersTests: XCTestCase {
     func testNginxShowsTheDefaultServersCertificateOrNoneWithRejectHandshake() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        for name in ["a", "b"] {
-            let made = try ProcessRunner.run(
-                RequiredTool.find("openssl"),
-                [
-                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=\(name).example", "-keyout", "\(folder.path)/\(name).key",
-                    "-out", "\(folder.path)/\(name).crt",
-                ])
-            XCTAssertEqual(made.status, 0, made.stderr)
-        }
+        for name in ["a", "b"] { try SelfSignedCertificate.write(into: folder.path, commonName: "\(name).example", prefix: "\(name)-") }
         let (port, guarded) = (LoopbackPort.free(), LoopbackPort.free())
-        let certificate = { (name: String) in "ssl_certificate \(folder.path)/\(name).crt; ssl_certificate_key \(folder.path)/\(name).key;" }
+        let certificate = { (name: String) in "ssl_certificate \(folder.path)/\(name)-cert.pem; ssl_certificate_key \(folder.path)/\(name)-key.pem;" }
         let nginx = try NginxServer(
             config: NginxServer.httpBlock(
                 """
